@@ -401,4 +401,154 @@ for op, arg in (("clamp_min", -0.3), ("clamp_max", 0.3)):
 for op in ("pow.Tensor_Tensor", "remainder.Tensor", "fmod.Tensor", "maximum", "minimum", "atan2"):
     cs.error(op, cs.rand(2, 3, lo=0.5, hi=1), cs.rand(2, 4, lo=0.5, hi=1), code="CT_ERR_SHAPE")
 cs.error("div.Tensor_mode", cs.randn(2, 3), away(cs.randn(2)), rounding_mode="floor", code="CT_ERR_SHAPE")
+# ---- binary math functions (appended: earlier inputs unchanged) ----
+nan, inf = float("nan"), float("inf")
+SP_A = torch.tensor([-inf, -inf, -2.0, -0.0, 0.0, 0.0, 1.5, inf, inf, nan, 3.0, nan], dtype=F64)
+SP_B = torch.tensor([-inf, 1.0, -0.0, 2.0, -0.0, nan, inf, inf, -1.0, 2.0, nan, nan], dtype=F64)
+
+
+def pos(*shape):
+    return cs.rand(*shape, lo=0.3, hi=3.0)
+
+
+def spread(*shape):
+    return away(cs.randn(*shape) * 2, 0.2)
+
+
+def pair(op):
+    """(self, other) float64 inputs where the op is smooth"""
+    if op == "xlogy":
+        return spread(3, 4), pos(3, 4)
+    if op in ("fmax", "fmin"):   # no ties
+        a = cs.randn(3, 4)
+        return a, a + away(cs.randn(3, 4), 0.2)
+    return spread(3, 4), spread(3, 4)
+
+
+MATH2 = {  # op: (overload of the Tensor form, in-place?, TO_FLOAT (ints -> float32) / FLOAT_ONLY / ALL)
+    "hypot": ("hypot", True, "float_only"), "copysign": ("copysign.Tensor", True, "to_float"),
+    "nextafter": ("nextafter", True, "float_only"), "fmax": ("fmax", False, "all"), "fmin": ("fmin", False, "all"),
+    "xlogy": ("xlogy.Tensor", True, "to_float"), "logaddexp": ("logaddexp", False, "float_only"),
+    "logaddexp2": ("logaddexp2", False, "float_only"),
+}
+NOGRAD2 = ("nextafter",)
+for op, (ov, inplace, rule) in MATH2.items():
+    gr = (lambda t: t) if op in NOGRAD2 else g
+    a, b = pair(op)
+    out_ov = {"copysign": "copysign.out", "xlogy": "xlogy.OutTensor"}.get(op, op + ".out")
+    ip_ov = {"copysign": "copysign_.Tensor", "xlogy": "xlogy_.Tensor"}.get(op, op + "_")
+    cs.add(ov, gr(a.clone()), gr(b.clone()), gradcheck=op not in NOGRAD2, name=op + " f64")
+    cs.add(ov, gr(a.clone().t()), gr(b[:, 0].clone()), name=op + " non-contiguous broadcast")
+    cs.add(ov, gr(a[:, :1].clone()), gr(b[:1].clone()), name=op + " broadcast both")
+    cs.add(ov, a.to(F32), b.to(F32), name=op + " f32")
+    cs.add(ov, a.to(F32), b.to(F64), name=op + " f32 f64 promotes")
+    cs.add(ov, a.to(F32), torch.tensor(1.5, dtype=F64), name=op + " f32 with f64 0-dim stays f32")
+    if op == "nextafter":   # PyTorch 1.13 has no float16 nextafter (a float32 step rounded back would be a no-op)
+        cs.error(ov, a.to(F16), b.to(F16), code="CT_ERR_DTYPE", name=op + " f16 refused")
+    else:
+        cs.add(ov, a.to(F16), b.to(F16), name=op + " f16")
+    cs.add(ov, a.to(BF16), b.to(BF16), name=op + " bf16")
+    cs.add(ov, gr(a[0, 0].clone()), gr(b[1, 1].clone()), name=op + " 0-dim")
+    cs.add(ov, torch.empty(0, 3, dtype=F64), torch.empty(1, 3, dtype=F64), name=op + " zero-size")
+    cs.add(ov, SP_A, SP_B, name=op + " specials")
+    cs.add(ov, SP_A.to(F32), SP_B.to(F32), name=op + " specials f32")
+    cs.add(ov, ints(-4, 4, 2, 3), ints(1, 4, 2, 3).to(F32), name=op + " int and f32")
+    if rule == "float_only":
+        cs.error(ov, ints(-4, 4, 3), ints(-4, 4, 3), code="CT_ERR_DTYPE", name=op + " ints refused")
+        cs.error(ov, ints(0, 2, 3, dtype=BOOL), ints(0, 2, 3, dtype=BOOL), code="CT_ERR_DTYPE", name=op + " bool refused")
+    else:
+        cs.add(ov, ints(-4, 4, 2, 3), ints(1, 4, 2, 3), name=op + " ints")
+        cs.add(ov, ints(0, 9, 4, dtype=U8), ints(0, 9, 4, dtype=I32), name=op + " u8 i32")
+        cs.add(ov, ints(0, 2, 4, dtype=BOOL), ints(0, 2, 4, dtype=BOOL), name=op + " bool")
+    cs.add(out_ov, a.to(F32), b.to(F32), out=torch.empty(0, dtype=F64), opcheck=False, atol=1e-5, rtol=1e-5,
+           name=op + " out= f64 from f32")
+    cs.add(out_ov, a, b, out=torch.empty(3, 4, dtype=F64), opcheck=False, name=op + " out=")
+    cs.error(out_ov, a, b, out=torch.empty(3, 4, dtype=I64), code="CT_ERR_DTYPE", name=op + " out= int refused")
+    cs.error(ov, cs.randn(2, 3), cs.randn(2, 4), code="CT_ERR_SHAPE", name=op + " shapes")
+    if inplace:
+        cs.add(ip_ov, a.clone(), b.clone(), opcheck=False, name=op + "_")
+        cs.add(ip_ov, a.to(F32).t().clone().t(), b[0].to(F64), opcheck=False, name=op + "_ non-contiguous f32 with f64")
+        cs.error(ip_ov, a[0, :1].clone(), b.clone(), code="CT_ERR_SHAPE", name=op + "_ cannot broadcast self")
+        if rule == "to_float":
+            cs.error(ip_ov, ints(-4, 4, 3), ints(1, 4, 3), code="CT_ERR_DTYPE", name=op + "_ int self")
+# nextafter steps one unit in the computing dtype, both directions, through zero and to the infinities
+na = torch.tensor([1.0, 1.0, 0.0, -0.0, 0.0, -1e-300, 3.0, 1e308, -inf, 2.0], dtype=F64)
+nb = torch.tensor([2.0, 0.0, 1.0, -1.0, -1.0, 0.0, 3.0, inf, 0.0, -inf], dtype=F64)
+cs.add("nextafter", na, nb, name="nextafter steps f64")
+cs.add("nextafter", na.to(F32), nb.to(F32), name="nextafter steps f32")
+cs.add("nextafter", na.to(BF16), nb.to(BF16), name="nextafter steps bf16")
+# copysign, Scalar overloads
+cp = spread(3, 4)
+cs.add("copysign.Scalar", g(cp.clone()), -1.0, name="copysign Scalar")
+cs.add("copysign.Scalar", cp, -0.0, name="copysign Scalar -0.0")
+cs.add("copysign.Scalar", ints(-3, 3, 4), 2, name="copysign Scalar ints")
+cs.add("copysign_.Scalar", cp.clone(), -2, opcheck=False, name="copysign_ Scalar")
+cs.add("copysign.Scalar_out", cp, 1, out=torch.empty(0, dtype=F32), opcheck=False, name="copysign Scalar out")
+cs.add("copysign.Tensor", g(torch.tensor([0.0, -0.0, 2.0, -3.0], dtype=F64)), torch.tensor([-1.0, 1.0, -0.0, 0.0], dtype=F64),
+       opcheck=False, name="copysign zeros gradient")
+cs.error("copysign_.Scalar", ints(-3, 3, 4), 1.0, code="CT_ERR_DTYPE", name="copysign_ Scalar int self")
+# fmax / fmin: NaN loses, ties split as PyTorch's masks (self takes the gradient of a tie)
+fa = torch.tensor([1.0, nan, 2.0, nan, -1.0, 3.0], dtype=F64)
+fb = torch.tensor([nan, 1.0, 2.0, nan, -2.0, 4.0], dtype=F64)
+cs.add("fmax", g(fa.clone()), g(fb.clone()), opcheck=False, name="fmax NaN and ties")
+cs.add("fmin", g(fa.clone()), g(fb.clone()), opcheck=False, name="fmin NaN and ties")
+cs.add("fmax", ints(0, 200, 4, dtype=U8), torch.tensor(300), name="fmax u8 with i64 0-dim wraps")
+# heaviside: one dtype for both; values taken at 0
+hx = torch.tensor([-2.0, -0.0, 0.0, 1.5, nan, -inf, inf], dtype=F64)
+hv = torch.tensor([0.5, 0.25, 2.0, 7.0, 3.0, 1.0, 1.0], dtype=F64)
+cs.add("heaviside", hx, hv, gradcheck=False, name="heaviside f64")
+cs.add("heaviside", hx.to(F32).reshape(7, 1), torch.tensor([0.5], dtype=F32), name="heaviside broadcast f32")
+cs.add("heaviside", hx.to(F16), hv.to(F16), name="heaviside f16")
+cs.add("heaviside", hx.to(BF16)[::2], hv.to(BF16)[::2], name="heaviside bf16 strided")
+cs.add("heaviside", ints(-3, 3, 2, 4), ints(5, 9, 2, 4), name="heaviside ints")
+cs.add("heaviside", ints(0, 3, 5, dtype=U8), ints(5, 9, 5, dtype=U8), name="heaviside u8")
+cs.add("heaviside", ints(0, 2, 4, dtype=BOOL), ints(0, 2, 4, dtype=BOOL), name="heaviside bool")
+cs.add("heaviside", torch.tensor(0.0, dtype=F64), torch.tensor(0.5, dtype=F64), name="heaviside 0-dim")
+cs.add("heaviside", torch.empty(0, dtype=F32), torch.empty(0, dtype=F32), name="heaviside zero-size")
+cs.add("heaviside_", hx.clone(), hv, opcheck=False, name="heaviside_")
+cs.add("heaviside.out", hx, hv, out=torch.empty(0, dtype=F64), opcheck=False, name="heaviside out")
+cs.error("heaviside.out", ints(-3, 3, 4), ints(5, 9, 4), out=torch.empty(0, dtype=F32), code="CT_ERR_DTYPE", name="heaviside out of another dtype")
+cs.error("heaviside", hx, hv.to(F32), code="CT_ERR_DTYPE", name="heaviside dtypes differ")
+cs.error("heaviside", hx.to(F32), torch.tensor(0.5, dtype=F64), code="CT_ERR_DTYPE", name="heaviside 0-dim of another dtype")
+cs.error("heaviside", hx, hv[:3], code="CT_ERR_SHAPE", name="heaviside shapes")
+# xlogy: 0 * log(anything but NaN) is 0; Scalar overloads
+xa = torch.tensor([0.0, 0.0, 0.0, 1.0, 2.0, -1.0, 0.0, nan], dtype=F64)
+xb = torch.tensor([0.0, inf, nan, 0.0, 0.5, 2.0, -1.0, 1.0], dtype=F64)
+cs.add("xlogy.Tensor", xa, xb, name="xlogy zeros")
+xs, xo = spread(3, 4), pos(3, 4)
+cs.add("xlogy.Scalar_Other", g(xs.clone()), 2.5, name="xlogy Scalar_Other")
+cs.add("xlogy.Scalar_Other", ints(-3, 3, 4), 3, name="xlogy Scalar_Other ints")
+cs.add("xlogy.Scalar_Self", 2.0, g(xo.clone()), name="xlogy Scalar_Self")
+cs.add("xlogy.Scalar_Self", 0, xb, name="xlogy Scalar_Self 0")
+cs.add("xlogy.Scalar_Self", 3, ints(1, 5, 4), name="xlogy Scalar_Self ints")
+cs.add("xlogy_.Scalar_Other", xs.clone(), 0.5, opcheck=False, name="xlogy_ Scalar_Other")
+cs.add("xlogy.OutScalar_Other", xs, 2, out=torch.empty(0, dtype=F64), opcheck=False, name="xlogy OutScalar_Other")
+cs.add("xlogy.OutScalar_Self", 2, xo, out=torch.empty(3, 4, dtype=F32), opcheck=False, name="xlogy OutScalar_Self")
+cs.error("xlogy_.Scalar_Other", ints(-3, 3, 4), 2, code="CT_ERR_DTYPE", name="xlogy_ Scalar_Other int self")
+# logaddexp: infinities of one sign give themselves
+la = torch.tensor([-inf, inf, -inf, 1000.0, -1000.0, 0.0], dtype=F64)
+lb = torch.tensor([-inf, inf, 0.0, 1000.0, -1001.0, 0.0], dtype=F64)
+cs.add("logaddexp", la, lb, name="logaddexp infinities")
+cs.add("logaddexp2", la, lb, name="logaddexp2 infinities")
+# float_power: pow in float64 whatever the inputs
+fp, fe = pos(3, 4), cs.rand(3, 4, lo=-2.0, hi=2.0)
+cs.add("float_power.Tensor_Tensor", g(fp.clone()), g(fe.clone()), name="float_power f64")
+cs.add("float_power.Tensor_Tensor", g(fp.to(F32).t()), fe[:, 0].to(F32), name="float_power f32 -> f64")
+cs.add("float_power.Tensor_Tensor", ints(1, 5, 2, 3), ints(-2, 3, 2, 3), name="float_power ints (negative powers fine)")
+cs.add("float_power.Tensor_Tensor", ints(0, 2, 3, dtype=BOOL), fe[0, :3].to(F16), name="float_power bool f16")
+cs.add("float_power.Tensor_Tensor", torch.empty(0, dtype=F32), torch.empty(0, dtype=I64), name="float_power zero-size")
+cs.add("float_power.Tensor_Scalar", g(fp.clone()), 2.5, name="float_power Tensor_Scalar")
+cs.add("float_power.Tensor_Scalar", ints(-3, 4, 5), -1, name="float_power int to -1")
+cs.add("float_power.Tensor_Scalar", fp.to(F32), 3, name="float_power f32 Scalar")
+cs.add("float_power.Scalar", 2, g(fe.clone()), name="float_power Scalar")
+cs.add("float_power.Scalar", 1.5, ints(-2, 3, 4), name="float_power Scalar ints")
+cs.add("float_power_.Tensor", fp.clone(), fe, opcheck=False, name="float_power_")
+cs.add("float_power_.Scalar", fp.clone(), 0.5, opcheck=False, name="float_power_ Scalar")
+cs.add("float_power.Tensor_Tensor_out", fp.to(F32), fe, out=torch.empty(0, dtype=F64), opcheck=False, name="float_power out")
+cs.add("float_power.Tensor_Scalar_out", fp, 2, out=torch.empty(3, 4, dtype=F64), opcheck=False, name="float_power Scalar out")
+cs.add("float_power.Scalar_out", 3, fe, out=torch.empty(0, dtype=F64), opcheck=False, name="float_power Scalar_out")
+cs.error("float_power_.Tensor", fp.to(F32), fe, code="CT_ERR_DTYPE", name="float_power_ f32 self")
+cs.error("float_power_.Scalar", ints(1, 3, 4), 2, code="CT_ERR_DTYPE", name="float_power_ int self")
+cs.error("float_power.Tensor_Tensor_out", fp, fe, out=torch.empty(3, 4, dtype=F32), code="CT_ERR_DTYPE", name="float_power out f32")
+cs.error("float_power.Tensor_Tensor", fp, cs.rand(2, 3), code="CT_ERR_SHAPE", name="float_power shapes")
 cs.write()

@@ -286,4 +286,131 @@ cs.add("tanhshrink", cs.randint(-5, 5, 2, 3), ref=F.tanhshrink)
 cs.error("softsign", torch.tensor([True, False]), code="CT_ERR_DTYPE", torch_raises=False)     # abs of bool (F.softsign raises)
 cs.error("tanhshrink", torch.tensor([True, False]), code="CT_ERR_DTYPE", torch_raises=False)   # bool - float (F.tanhshrink raises)
 
+# ---- inverse trigonometric, hyperbolic and special functions (appended: earlier inputs unchanged) ----
+def math_domain(op):
+    if op in ("asin", "acos", "atanh", "erfinv"):
+        return cs.rand(3, 4, lo=-0.9, hi=0.9)
+    if op == "acosh":
+        return cs.rand(3, 4, lo=1.2, hi=4.0)
+    if op == "log10":
+        return cs.rand(3, 4, lo=0.3, hi=3.0)
+    if op in ("lgamma", "digamma"):
+        return cs.rand(3, 4, lo=0.2, hi=5.0)
+    if op == "logit":
+        return cs.rand(3, 4, lo=0.05, hi=0.95)
+    return away_from_zero(cs.randn(3, 4) * 1.5)
+
+
+MATH_OPS = ["asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log10", "erfc", "erfinv",
+            "lgamma", "digamma", "i0", "special_i1", "sinc", "logit", "deg2rad", "rad2deg"]
+NO_GRAD = ()
+for op in MATH_OPS:
+    x = math_domain(op)
+    gr = (lambda t: t) if op in NO_GRAD else g
+    cs.add(op, gr(x), gradcheck=op not in NO_GRAD)       # float64 (opcheck)
+    cs.add(op, gr(x.to(f32)).t())                         # non-contiguous float32
+    cs.add(op, x[:1].to(f32).expand(3, 4))                # broadcast input
+    cs.add(op, gr(x[0, 0]))                               # 0-dim
+    cs.add(op, torch.empty(0, 3, dtype=f64))              # zero-size
+    cs.add(op, x.to(bf16))
+    cs.add(op, x.to(f16))
+    lo = 1 if op in ("acosh", "log10", "lgamma", "digamma") else -1 if op in ("atanh", "asin", "acos", "erfinv") else -3
+    cs.add(op, cs.randint(lo, 2 if lo == -1 else 4, 2, 3))  # int64 -> float32
+    cs.add(op, torch.tensor([True, False, True]))         # bool -> float32
+    if op != "special_i1":    # (no in-place form)
+        cs.add(op + "_", x.clone().to(f32), opcheck=False)
+    cs.add(op + ".out", x.to(f32), out=torch.empty(3, 4, dtype=f64), atol=1e-5, rtol=1e-5, opcheck=False)
+    cs.add(op + ".out", cs.randint(1, 2, 2, 3), out=torch.empty(0, dtype=f32), opcheck=False)  # resized
+    if op != "special_i1":
+        cs.error(op + "_", cs.randint(1, 4, 3), code="CT_ERR_DTYPE")      # Float can't be cast to Long
+    cs.error(op + ".out", x, out=torch.empty(3, 4, dtype=i64), code="CT_ERR_DTYPE")
+    cs.add(op, special, name=op + "_special")
+    cs.add(op, special.to(f32), name=op + "_special_f32")
+# special points of each function
+cs.add("erfinv", torch.tensor([-1.0, -0.999, -0.7, -0.3, 0.0, 0.3, 0.7, 0.999, 1.0, 1.5], dtype=f64), name="erfinv_edges")
+cs.add("lgamma", torch.tensor([-2.5, -1.5, -1.0, -0.5, 0.5, 1.0, 1.5, 2.0, 10.0, 171.5, 1e10], dtype=f64), name="lgamma_edges")
+cs.add("digamma", torch.tensor([-2.5, -1.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.4616321, 9.0, 10.0, 11.5, 1e6, 1e18], dtype=f64),
+       name="digamma_edges")
+cs.add("digamma", torch.tensor([-2.5, -1.0, -0.0, 0.0, 0.5, 10.0, 12.5, 1e6], dtype=f32), name="digamma_edges_f32")
+cs.add("i0", torch.tensor([-1e10, -50.0, -10.0, -1.0, 0.0, 1e-3, 1.0, 8.0, 30.0, 300.0, 700.0, 1e10], dtype=f64), name="i0_edges")
+cs.add("i0", torch.tensor([-20.0, -1.0, 0.0, 1.0, 8.0, 30.0, 80.0, 100.0], dtype=f32), name="i0_edges_f32")
+cs.add("special_i1", torch.tensor([-1e10, -800.0, -50.0, -1.0, -0.0, 0.0, 1e-3, 1.0, 8.0, 30.0, 700.0, 800.0, 1e10], dtype=f64), name="i1_edges")
+cs.add("special_i1", torch.tensor([-100.0, -8.0, 0.0, 1.0, 8.0, 30.0, 80.0], dtype=f32), name="i1_edges_f32")
+cs.add("special_i1", g(torch.tensor([-1.5, 0.0, 0.5, 2.0], dtype=f64)), name="i1_grad_at_zero", opcheck=False)
+cs.add("i0", g(torch.tensor([-1.5, 0.0, 0.5, 2.0], dtype=f64)), name="i0_grad_at_zero", opcheck=False)
+cs.add("sinc", g(torch.tensor([-2.5, -1.0, -0.5, 0.0, 0.5, 1.0, 2.5], dtype=f64)), name="sinc_zero", opcheck=False)
+cs.add("atanh", torch.tensor([-1.0, -0.5, 0.0, 0.5, 1.0], dtype=f64), name="atanh_edges")
+cs.add("acosh", torch.tensor([0.5, 1.0, 2.0, 1e300], dtype=f64), name="acosh_edges")
+cs.add("cosh", torch.tensor([-800.0, -1.0, 0.0, 700.0, 800.0], dtype=f64), name="cosh_overflow")
+# polygamma(n, x): digamma, trigamma, then n! zeta(n + 1, x) with the sign (-1)^(n+1)
+xp = cs.rand(3, 4, lo=0.3, hi=4.0)
+pg = torch.tensor([-2.5, -1.0, -0.0, 0.0, 0.3, 1.0, 2.5, 10.0, 1e3, inf, nan], dtype=f64)
+for n in (0, 1, 2, 3, 5):
+    cs.add("polygamma", n, g(xp.clone()), opcheck=n == 2)
+    cs.add("polygamma", n, pg, name="polygamma_%d_special" % n)
+cs.add("polygamma", 1, g(xp.to(f32).t()))
+cs.add("polygamma", 2, xp.to(bf16))
+cs.add("polygamma", 1, xp.to(f16))
+cs.add("polygamma", 3, g(xp[0, 0]))
+cs.add("polygamma", 2, torch.empty(0, dtype=f64))
+cs.add("polygamma", 1, cs.randint(1, 5, 2, 3))      # int64 -> float32
+cs.add("polygamma", 2, torch.tensor([True, False]))
+cs.add("polygamma", 4, torch.tensor([-3.5, -1.5, 0.5, 1.5, 3.5], dtype=f32), name="polygamma_4_f32")
+cs.add("polygamma_", xp.clone(), 2, opcheck=False)
+cs.add("polygamma.out", 1, xp, out=torch.empty(0, dtype=f32), opcheck=False)
+cs.error("polygamma", -1, xp, code="CT_ERR_INVALID")
+cs.error("polygamma_", cs.randint(1, 4, 3), 1, code="CT_ERR_DTYPE")
+cs.error("polygamma.out", 1, xp, out=torch.empty(3, 4, dtype=i64), code="CT_ERR_DTYPE")
+# logit: eps clamps to [eps, 1 - eps] (gradient 0 outside); eps < 0 is None
+xl = torch.tensor([-0.5, 0.0, 0.02, 0.3, 0.5, 0.7, 0.98, 1.0, 1.5, nan], dtype=f64)
+cs.add("logit", xl, name="logit_none")
+cs.add("logit", xl, 0.1, name="logit_eps")
+cs.add("logit", xl.to(f32), 0.25, name="logit_eps_f32")
+cs.add("logit", xl, -1.0, name="logit_eps_negative")
+xg = torch.tensor([-0.5, 0.02, 0.3, 0.5, 0.7, 0.98, 1.5], dtype=f64)
+cs.add("logit", g(xg), 0.1, name="logit_eps_grad", opcheck=True)
+cs.add("logit", g(xg), name="logit_none_grad", opcheck=False)
+cs.add("logit", g(cs.rand(2, 3, lo=0.2, hi=0.8).t()), 0.3)
+cs.add("logit_", cs.rand(3, 4, lo=-0.2, hi=1.2), 0.05, opcheck=False)
+cs.add("logit.out", xl, 0.1, out=torch.empty(0, dtype=f32), opcheck=False)
+# frac: floating tensors only
+xf = cs.randn(3, 4) * 5
+cs.add("frac", g(xf))
+cs.add("frac", g(xf.to(f32)).t())
+cs.add("frac", g(xf[0, 0]))
+cs.add("frac", torch.empty(0, dtype=f64))
+cs.add("frac", xf.to(bf16))
+cs.add("frac", xf.to(f16))
+cs.add("frac", special, name="frac_special")
+cs.add("frac_", xf.clone(), opcheck=False)
+cs.add("frac.out", xf, out=torch.empty(0, dtype=f64), opcheck=False)
+for dt in (i64, i32, u8, b8):
+    cs.error("frac", cs.randint(0, 3, 4).to(dt), code="CT_ERR_DTYPE")
+cs.error("frac_", cs.randint(0, 3, 4), code="CT_ERR_DTYPE")
+cs.error("frac.out", xf.to(f32), out=torch.empty(3, 4, dtype=f64), code="CT_ERR_DTYPE")    # out= must match
+# deg2rad / rad2deg keep float16 (PyTorch multiplies)
+cs.add("deg2rad", torch.tensor([-180.0, -90.0, 0.0, 45.0, 360.0], dtype=f16), name="deg2rad_f16")
+cs.add("rad2deg", torch.tensor([-3.0, 0.0, 0.5, 3.1416], dtype=f32), name="rad2deg_f32")
+
+# ---- predicates: bool for every dtype ----
+PREDICATES = ["isnan", "isinf", "isfinite", "isposinf", "isneginf"]
+for op in PREDICATES:
+    cs.add(op, special, name=op + "_special")
+    cs.add(op, special.to(f32).reshape(2, 5).t(), name=op + "_special_f32_t")
+    cs.add(op, special.to(f16), name=op + "_special_f16")
+    cs.add(op, special.to(bf16)[::2], name=op + "_special_bf16")
+    cs.add(op, special[3])                                  # 0-dim
+    cs.add(op, torch.empty(0, 2, dtype=f32))
+    cs.add(op, special[:1].expand(3, 2))
+    cs.add(op, cs.randint(-5, 5, 2, 3))
+    cs.add(op, cs.randint(0, 5, 4, dtype=u8))
+    cs.add(op, torch.tensor([True, False]))
+    if op != "isfinite":
+        cs.add(op + ".out", special, out=torch.empty(0, dtype=b8), opcheck=False)
+        cs.add(op + ".out", cs.randint(-5, 5, 4, dtype=i32), out=torch.empty(4, dtype=b8), opcheck=False)
+cs.add("isnan.out", special, out=torch.empty(0, dtype=f32), opcheck=False)     # out= casts (aten's ne.out)
+cs.add("isinf.out", special, out=torch.empty(0, dtype=i64), opcheck=False)
+cs.error("isposinf.out", special, out=torch.empty(10, dtype=f64), code="CT_ERR_DTYPE")   # must be bool
+cs.error("isneginf.out", special, out=torch.empty(10, dtype=u8), code="CT_ERR_DTYPE")
+
 cs.write()

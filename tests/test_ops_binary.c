@@ -395,7 +395,7 @@ TEST(binary_gradgradcheck) {
     ct_tensor *P = bn_tensor(CT_DIMS(2, 3), CT_F64, 0.5, 1.5, 23, 0), *W = bn_tensor(CT_DIMS(2, 1), CT_F64, 0, 1, 24, 0);
     ct_tensor *Q = bn_tensor(CT_DIMS(3), CT_F64, 0.5, 2.0, 25, 0), *M = ct_gt_scalar(W, ct_float(0.5));
     ct_tensor *Z = ct_scalar_tensor(ct_float(0.7), CT_F64);
-    bn_case cs[16];
+    bn_case cs[32];
     int n = 0, i;
 #define BN(name, ...)                                                                                      \
   cs[n].op = name, cs[n].skip_grad = 0,                                                                    \
@@ -417,6 +417,18 @@ TEST(binary_gradgradcheck) {
     BN("masked_fill.Tensor", T_(A), T_(M), T_(Z));
     BN("clamp.Tensor", T_(A), T_(ct_neg(Q)), T_(Q));
     BN("remainder.Tensor", T_(A), T_(Q));
+    BN("hypot", T_(A), T_(B));
+    BN("copysign.Tensor", T_(A), T_(B));
+    BN("copysign.Scalar", T_(A), S_(ct_float(-1.0)));
+    BN("fmax", T_(A), T_(B));
+    BN("fmin", T_(A), T_(B));
+    BN("xlogy.Tensor", T_(A), T_(Q));
+    BN("xlogy.Scalar_Other", T_(A), S_(ct_float(2.5)));
+    BN("xlogy.Scalar_Self", S_(ct_int(2)), T_(P));
+    BN("logaddexp", T_(A), T_(B));
+    BN("logaddexp2", T_(A), T_(B));
+    BN("float_power.Tensor_Tensor", T_(P), T_(B));
+    BN("float_power.Tensor_Scalar", T_(P), S_(ct_float(2.5)));
 #undef BN
     for (i = 0; i < n; i++) {
       ct_opcheck_opts o;

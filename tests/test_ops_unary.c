@@ -414,6 +414,28 @@ static int un_cases(un_case *cs, ct_tensor *A, ct_tensor *P, ct_tensor *R) {
   UN("round.decimals", UT(R), ct_value_int(1));
   UN("trunc", UT(R));
   UN("nan_to_num", UT(A), ct_value_double(NAN), ct_value_double(2), ct_value_double(NAN));
+  UN("asin", UT(ct_mul_scalar(A, ct_float(0.8))));
+  UN("acos", UT(ct_mul_scalar(A, ct_float(0.8))));
+  UN("atan", UT(R));
+  UN("sinh", UT(A));
+  UN("cosh", UT(A));
+  UN("asinh", UT(R));
+  UN("acosh", UT(ct_add_scalar(P, ct_float(1.2))));
+  UN("atanh", UT(ct_mul_scalar(A, ct_float(0.8))));
+  UN("log10", UT(P));
+  UN("erfc", UT(A));
+  UN("erfinv", UT(ct_mul_scalar(A, ct_float(0.8))));
+  UN("lgamma", UT(P));
+  UN("digamma", UT(P));
+  UN("polygamma", ct_value_int(2), UT(P));
+  UN("i0", UT(R));
+  UN("special_i1", UT(R));
+  UN("sinc", UT(R));
+  UN("logit", UT(ct_sigmoid(A)), ct_value_double(NAN));
+  UN("logit", UT(ct_sigmoid(R)), ct_value_double(0.1));
+  UN("frac", UT(A));
+  UN("deg2rad", UT(R));
+  UN("rad2deg", UT(A));
 #undef UN
 #undef UT
 #undef US
@@ -435,7 +457,7 @@ TEST(unary_opcheck_every_op) {
   CT_SCOPE {
     ct_tensor *A = un_signed(CT_DIMS(2, 3), 1.0, 1), *P = ct_abs(un_signed(CT_DIMS(3, 2), 2.0, 2));
     ct_tensor *R = un_signed(CT_DIMS(2, 4), 3.3, 3); /* wider: every branch of hardtanh, relu6, softplus */
-    un_case cs[48];
+    un_case cs[80];
     int n = un_cases(cs, A, ct_t(P), R), i;
     for (i = 0; i < n; i++) {
       ct_opcheck_opts o;

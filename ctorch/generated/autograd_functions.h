@@ -3429,6 +3429,2183 @@ static ct_status ct__autograd_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *
   return r;
 }
 
+/* ---- asin(Tensor self) -> Tensor ---- */
+typedef struct ct__node_asin {
+  ct_node base;
+  ct__saved self;
+} ct__node_asin;
+
+static void ct__release_asin(ct_node *node) {
+  ct__node_asin *ct__nd = (ct__node_asin *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_asin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_asin *ct__nd = (ct__node_asin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_rsqrt(ct__unary_one_minus(ct_mul(self, self))));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_asin = {"AsinBackward0", ct__backward_asin, ct__release_asin};
+
+static ct_tensor *ct__autograd_asin(ct_keyset ks, ct_tensor *self) {
+  ct__node_asin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_asin *)ct__node_new(&ct__kind_asin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_asin(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- asin_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_asin_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_asin_;
+
+static void ct__release_asin_(ct_node *node) {
+  ct__node_asin_ *ct__nd = (ct__node_asin_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_asin_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_asin_ *ct__nd = (ct__node_asin_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_rsqrt(ct__unary_one_minus(ct_mul(self, self))));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_asin_ = {"AsinBackward0", ct__backward_asin_, ct__release_asin_};
+
+static ct_status ct__autograd_asin_(ct_keyset ks, ct_tensor *self) {
+  ct__node_asin_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("asin_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_asin_ *)ct__node_new(&ct__kind_asin_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_asin_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_asin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("asin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_asin_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- acos(Tensor self) -> Tensor ---- */
+typedef struct ct__node_acos {
+  ct_node base;
+  ct__saved self;
+} ct__node_acos;
+
+static void ct__release_acos(ct_node *node) {
+  ct__node_acos *ct__nd = (ct__node_acos *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_acos(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_acos *ct__nd = (ct__node_acos *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(ct_mul(grad, ct_rsqrt(ct__unary_one_minus(ct_mul(self, self)))));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_acos = {"AcosBackward0", ct__backward_acos, ct__release_acos};
+
+static ct_tensor *ct__autograd_acos(ct_keyset ks, ct_tensor *self) {
+  ct__node_acos *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_acos *)ct__node_new(&ct__kind_acos, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_acos(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- acos_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_acos_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_acos_;
+
+static void ct__release_acos_(ct_node *node) {
+  ct__node_acos_ *ct__nd = (ct__node_acos_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_acos_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_acos_ *ct__nd = (ct__node_acos_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(ct_mul(grad, ct_rsqrt(ct__unary_one_minus(ct_mul(self, self)))));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_acos_ = {"AcosBackward0", ct__backward_acos_, ct__release_acos_};
+
+static ct_status ct__autograd_acos_(ct_keyset ks, ct_tensor *self) {
+  ct__node_acos_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("acos_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_acos_ *)ct__node_new(&ct__kind_acos_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_acos_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_acos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("acos.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_acos_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- atan(Tensor self) -> Tensor ---- */
+typedef struct ct__node_atan {
+  ct_node base;
+  ct__saved self;
+} ct__node_atan;
+
+static void ct__release_atan(ct_node *node) {
+  ct__node_atan *ct__nd = (ct__node_atan *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_atan(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan *ct__nd = (ct__node_atan *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(ct_mul(self, self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan = {"AtanBackward0", ct__backward_atan, ct__release_atan};
+
+static ct_tensor *ct__autograd_atan(ct_keyset ks, ct_tensor *self) {
+  ct__node_atan *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_atan *)ct__node_new(&ct__kind_atan, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atan_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_atan_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_atan_;
+
+static void ct__release_atan_(ct_node *node) {
+  ct__node_atan_ *ct__nd = (ct__node_atan_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_atan_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan_ *ct__nd = (ct__node_atan_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(ct_mul(self, self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan_ = {"AtanBackward0", ct__backward_atan_, ct__release_atan_};
+
+static ct_status ct__autograd_atan_(ct_keyset ks, ct_tensor *self) {
+  ct__node_atan_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("atan_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_atan_ *)ct__node_new(&ct__kind_atan_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_atan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("atan.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sinh(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sinh {
+  ct_node base;
+  ct__saved self;
+} ct__node_sinh;
+
+static void ct__release_sinh(ct_node *node) {
+  ct__node_sinh *ct__nd = (ct__node_sinh *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_sinh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sinh *ct__nd = (ct__node_sinh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cosh(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sinh = {"SinhBackward0", ct__backward_sinh, ct__release_sinh};
+
+static ct_tensor *ct__autograd_sinh(ct_keyset ks, ct_tensor *self) {
+  ct__node_sinh *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sinh *)ct__node_new(&ct__kind_sinh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sinh(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sinh_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sinh_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_sinh_;
+
+static void ct__release_sinh_(ct_node *node) {
+  ct__node_sinh_ *ct__nd = (ct__node_sinh_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_sinh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sinh_ *ct__nd = (ct__node_sinh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cosh(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sinh_ = {"SinhBackward0", ct__backward_sinh_, ct__release_sinh_};
+
+static ct_status ct__autograd_sinh_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sinh_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sinh_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_sinh_ *)ct__node_new(&ct__kind_sinh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sinh_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sinh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sinh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sinh_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cosh(Tensor self) -> Tensor ---- */
+typedef struct ct__node_cosh {
+  ct_node base;
+  ct__saved self;
+} ct__node_cosh;
+
+static void ct__release_cosh(ct_node *node) {
+  ct__node_cosh *ct__nd = (ct__node_cosh *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_cosh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cosh *ct__nd = (ct__node_cosh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sinh(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cosh = {"CoshBackward0", ct__backward_cosh, ct__release_cosh};
+
+static ct_tensor *ct__autograd_cosh(ct_keyset ks, ct_tensor *self) {
+  ct__node_cosh *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cosh *)ct__node_new(&ct__kind_cosh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cosh(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cosh_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_cosh_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_cosh_;
+
+static void ct__release_cosh_(ct_node *node) {
+  ct__node_cosh_ *ct__nd = (ct__node_cosh_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_cosh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cosh_ *ct__nd = (ct__node_cosh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sinh(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cosh_ = {"CoshBackward0", ct__backward_cosh_, ct__release_cosh_};
+
+static ct_status ct__autograd_cosh_(ct_keyset ks, ct_tensor *self) {
+  ct__node_cosh_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cosh_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cosh_ *)ct__node_new(&ct__kind_cosh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cosh_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cosh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cosh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cosh_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- asinh(Tensor self) -> Tensor ---- */
+typedef struct ct__node_asinh {
+  ct_node base;
+  ct__saved self;
+} ct__node_asinh;
+
+static void ct__release_asinh(ct_node *node) {
+  ct__node_asinh *ct__nd = (ct__node_asinh *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_asinh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_asinh *ct__nd = (ct__node_asinh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_rsqrt(ct__unary_plus1(ct_mul(self, self))));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_asinh = {"AsinhBackward0", ct__backward_asinh, ct__release_asinh};
+
+static ct_tensor *ct__autograd_asinh(ct_keyset ks, ct_tensor *self) {
+  ct__node_asinh *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_asinh *)ct__node_new(&ct__kind_asinh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_asinh(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- asinh_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_asinh_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_asinh_;
+
+static void ct__release_asinh_(ct_node *node) {
+  ct__node_asinh_ *ct__nd = (ct__node_asinh_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_asinh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_asinh_ *ct__nd = (ct__node_asinh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_rsqrt(ct__unary_plus1(ct_mul(self, self))));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_asinh_ = {"AsinhBackward0", ct__backward_asinh_, ct__release_asinh_};
+
+static ct_status ct__autograd_asinh_(ct_keyset ks, ct_tensor *self) {
+  ct__node_asinh_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("asinh_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_asinh_ *)ct__node_new(&ct__kind_asinh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_asinh_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_asinh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("asinh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_asinh_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- acosh(Tensor self) -> Tensor ---- */
+typedef struct ct__node_acosh {
+  ct_node base;
+  ct__saved self;
+} ct__node_acosh;
+
+static void ct__release_acosh(ct_node *node) {
+  ct__node_acosh *ct__nd = (ct__node_acosh *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_acosh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_acosh *ct__nd = (ct__node_acosh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_rsqrt(ct_sub_scalar(ct_mul(self, self), ct_int(1))));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_acosh = {"AcoshBackward0", ct__backward_acosh, ct__release_acosh};
+
+static ct_tensor *ct__autograd_acosh(ct_keyset ks, ct_tensor *self) {
+  ct__node_acosh *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_acosh *)ct__node_new(&ct__kind_acosh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_acosh(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- acosh_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_acosh_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_acosh_;
+
+static void ct__release_acosh_(ct_node *node) {
+  ct__node_acosh_ *ct__nd = (ct__node_acosh_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_acosh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_acosh_ *ct__nd = (ct__node_acosh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_rsqrt(ct_sub_scalar(ct_mul(self, self), ct_int(1))));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_acosh_ = {"AcoshBackward0", ct__backward_acosh_, ct__release_acosh_};
+
+static ct_status ct__autograd_acosh_(ct_keyset ks, ct_tensor *self) {
+  ct__node_acosh_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("acosh_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_acosh_ *)ct__node_new(&ct__kind_acosh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_acosh_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_acosh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("acosh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_acosh_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- atanh(Tensor self) -> Tensor ---- */
+typedef struct ct__node_atanh {
+  ct_node base;
+  ct__saved self;
+} ct__node_atanh;
+
+static void ct__release_atanh(ct_node *node) {
+  ct__node_atanh *ct__nd = (ct__node_atanh *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_atanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atanh *ct__nd = (ct__node_atanh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_one_minus(ct_mul(self, self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atanh = {"AtanhBackward0", ct__backward_atanh, ct__release_atanh};
+
+static ct_tensor *ct__autograd_atanh(ct_keyset ks, ct_tensor *self) {
+  ct__node_atanh *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_atanh *)ct__node_new(&ct__kind_atanh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atanh(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atanh_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_atanh_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_atanh_;
+
+static void ct__release_atanh_(ct_node *node) {
+  ct__node_atanh_ *ct__nd = (ct__node_atanh_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_atanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atanh_ *ct__nd = (ct__node_atanh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_one_minus(ct_mul(self, self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atanh_ = {"AtanhBackward0", ct__backward_atanh_, ct__release_atanh_};
+
+static ct_status ct__autograd_atanh_(ct_keyset ks, ct_tensor *self) {
+  ct__node_atanh_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("atanh_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_atanh_ *)ct__node_new(&ct__kind_atanh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atanh_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_atanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("atanh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atanh_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log10(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log10 {
+  ct_node base;
+  ct__saved self;
+} ct__node_log10;
+
+static void ct__release_log10(ct_node *node) {
+  ct__node_log10 *ct__nd = (ct__node_log10 *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log10(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log10 *ct__nd = (ct__node_log10 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_mul_num(self, log(10.0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log10 = {"Log10Backward0", ct__backward_log10, ct__release_log10};
+
+static ct_tensor *ct__autograd_log10(ct_keyset ks, ct_tensor *self) {
+  ct__node_log10 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_log10 *)ct__node_new(&ct__kind_log10, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log10(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log10_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log10_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log10_;
+
+static void ct__release_log10_(ct_node *node) {
+  ct__node_log10_ *ct__nd = (ct__node_log10_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_log10_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log10_ *ct__nd = (ct__node_log10_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_mul_num(self, log(10.0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log10_ = {"Log10Backward0", ct__backward_log10_, ct__release_log10_};
+
+static ct_status ct__autograd_log10_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log10_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log10_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_log10_ *)ct__node_new(&ct__kind_log10_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log10_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log10_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log10.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log10_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- erfc(Tensor self) -> Tensor ---- */
+typedef struct ct__node_erfc {
+  ct_node base;
+  ct__saved self;
+} ct__node_erfc;
+
+static void ct__release_erfc(ct_node *node) {
+  ct__node_erfc *ct__nd = (ct__node_erfc *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_erfc(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erfc *ct__nd = (ct__node_erfc *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(-CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erfc = {"ErfcBackward0", ct__backward_erfc, ct__release_erfc};
+
+static ct_tensor *ct__autograd_erfc(ct_keyset ks, ct_tensor *self) {
+  ct__node_erfc *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_erfc *)ct__node_new(&ct__kind_erfc, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erfc(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- erfc_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_erfc_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_erfc_;
+
+static void ct__release_erfc_(ct_node *node) {
+  ct__node_erfc_ *ct__nd = (ct__node_erfc_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_erfc_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erfc_ *ct__nd = (ct__node_erfc_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(-CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erfc_ = {"ErfcBackward0", ct__backward_erfc_, ct__release_erfc_};
+
+static ct_status ct__autograd_erfc_(ct_keyset ks, ct_tensor *self) {
+  ct__node_erfc_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("erfc_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_erfc_ *)ct__node_new(&ct__kind_erfc_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erfc_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_erfc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("erfc.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erfc_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- erfinv(Tensor self) -> Tensor ---- */
+typedef struct ct__node_erfinv {
+  ct_node base;
+  ct__saved result;
+} ct__node_erfinv;
+
+static void ct__release_erfinv(ct_node *node) {
+  ct__node_erfinv *ct__nd = (ct__node_erfinv *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_erfinv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erfinv *ct__nd = (ct__node_erfinv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_mul(result, result)), ct_float(1.0 / CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erfinv = {"ErfinvBackward0", ct__backward_erfinv, ct__release_erfinv};
+
+static ct_tensor *ct__autograd_erfinv(ct_keyset ks, ct_tensor *self) {
+  ct__node_erfinv *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_erfinv *)ct__node_new(&ct__kind_erfinv, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erfinv(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- erfinv_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_erfinv_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_erfinv_;
+
+static void ct__release_erfinv_(ct_node *node) {
+  ct__node_erfinv_ *ct__nd = (ct__node_erfinv_ *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_erfinv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erfinv_ *ct__nd = (ct__node_erfinv_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_mul(result, result)), ct_float(1.0 / CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erfinv_ = {"ErfinvBackward0", ct__backward_erfinv_, ct__release_erfinv_};
+
+static ct_status ct__autograd_erfinv_(ct_keyset ks, ct_tensor *self) {
+  ct__node_erfinv_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("erfinv_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_erfinv_ *)ct__node_new(&ct__kind_erfinv_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erfinv_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_erfinv_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("erfinv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erfinv_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lgamma(Tensor self) -> Tensor ---- */
+typedef struct ct__node_lgamma {
+  ct_node base;
+  ct__saved self;
+} ct__node_lgamma;
+
+static void ct__release_lgamma(ct_node *node) {
+  ct__node_lgamma *ct__nd = (ct__node_lgamma *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_lgamma(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lgamma *ct__nd = (ct__node_lgamma *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_digamma(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lgamma = {"LgammaBackward0", ct__backward_lgamma, ct__release_lgamma};
+
+static ct_tensor *ct__autograd_lgamma(ct_keyset ks, ct_tensor *self) {
+  ct__node_lgamma *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_lgamma *)ct__node_new(&ct__kind_lgamma, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lgamma(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lgamma_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_lgamma_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_lgamma_;
+
+static void ct__release_lgamma_(ct_node *node) {
+  ct__node_lgamma_ *ct__nd = (ct__node_lgamma_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_lgamma_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lgamma_ *ct__nd = (ct__node_lgamma_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_digamma(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lgamma_ = {"LgammaBackward0", ct__backward_lgamma_, ct__release_lgamma_};
+
+static ct_status ct__autograd_lgamma_(ct_keyset ks, ct_tensor *self) {
+  ct__node_lgamma_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("lgamma_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_lgamma_ *)ct__node_new(&ct__kind_lgamma_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lgamma_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lgamma_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("lgamma.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lgamma_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- digamma(Tensor self) -> Tensor ---- */
+typedef struct ct__node_digamma {
+  ct_node base;
+  ct__saved self;
+} ct__node_digamma;
+
+static void ct__release_digamma(ct_node *node) {
+  ct__node_digamma *ct__nd = (ct__node_digamma *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_digamma(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_digamma *ct__nd = (ct__node_digamma *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_polygamma(1, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_digamma = {"DigammaBackward0", ct__backward_digamma, ct__release_digamma};
+
+static ct_tensor *ct__autograd_digamma(ct_keyset ks, ct_tensor *self) {
+  ct__node_digamma *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_digamma *)ct__node_new(&ct__kind_digamma, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_digamma(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- digamma_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_digamma_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_digamma_;
+
+static void ct__release_digamma_(ct_node *node) {
+  ct__node_digamma_ *ct__nd = (ct__node_digamma_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_digamma_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_digamma_ *ct__nd = (ct__node_digamma_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_polygamma(1, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_digamma_ = {"DigammaBackward0", ct__backward_digamma_, ct__release_digamma_};
+
+static ct_status ct__autograd_digamma_(ct_keyset ks, ct_tensor *self) {
+  ct__node_digamma_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("digamma_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_digamma_ *)ct__node_new(&ct__kind_digamma_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_digamma_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_digamma_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("digamma.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_digamma_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- polygamma(int n, Tensor self) -> Tensor ---- */
+typedef struct ct__node_polygamma {
+  ct_node base;
+  int64_t n;
+  ct__saved self;
+} ct__node_polygamma;
+
+static void ct__release_polygamma(ct_node *node) {
+  ct__node_polygamma *ct__nd = (ct__node_polygamma *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_polygamma(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_polygamma *ct__nd = (ct__node_polygamma *)node;
+  ct_tensor *grad = grads[0];
+  int64_t n = ct__nd->n;
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_polygamma(n + 1, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_polygamma = {"PolygammaBackward0", ct__backward_polygamma, ct__release_polygamma};
+
+static ct_tensor *ct__autograd_polygamma(ct_keyset ks, int64_t n, ct_tensor *self) {
+  ct__node_polygamma *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_polygamma *)ct__node_new(&ct__kind_polygamma, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->n = n;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_polygamma(ks & CT__BELOW_AUTOGRAD, n, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- polygamma_(Tensor(a!) self, int n) -> Tensor(a!) ---- */
+static ct_status ct__autograd_polygamma_(ct_keyset ks, ct_tensor *self, int64_t n) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("polygamma_", self)) != CT_OK) return r;
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ((ct__not_impl_node *)ct__nd)->op = "polygamma_";
+    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), ct__st;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_polygamma_(ks & CT__BELOW_AUTOGRAD, self, n);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, ct__nd);
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_polygamma_out(ct_keyset ks, int64_t n, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("polygamma.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_polygamma_out(ks & CT__BELOW_AUTOGRAD, n, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- i0(Tensor self) -> Tensor ---- */
+typedef struct ct__node_i0 {
+  ct_node base;
+  ct__saved self;
+} ct__node_i0;
+
+static void ct__release_i0(ct_node *node) {
+  ct__node_i0 *ct__nd = (ct__node_i0 *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_i0(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_i0 *ct__nd = (ct__node_i0 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_special_i1(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_i0 = {"I0Backward0", ct__backward_i0, ct__release_i0};
+
+static ct_tensor *ct__autograd_i0(ct_keyset ks, ct_tensor *self) {
+  ct__node_i0 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_i0 *)ct__node_new(&ct__kind_i0, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_i0(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- i0_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_i0_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_i0_;
+
+static void ct__release_i0_(ct_node *node) {
+  ct__node_i0_ *ct__nd = (ct__node_i0_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_i0_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_i0_ *ct__nd = (ct__node_i0_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_special_i1(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_i0_ = {"I0Backward0", ct__backward_i0_, ct__release_i0_};
+
+static ct_status ct__autograd_i0_(ct_keyset ks, ct_tensor *self) {
+  ct__node_i0_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("i0_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_i0_ *)ct__node_new(&ct__kind_i0_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_i0_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_i0_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("i0.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_i0_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- special_i1(Tensor self) -> Tensor ---- */
+typedef struct ct__node_special_i1 {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_special_i1;
+
+static void ct__release_special_i1(ct_node *node) {
+  ct__node_special_i1 *ct__nd = (ct__node_special_i1 *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_special_i1(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_special_i1 *ct__nd = (ct__node_special_i1 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_i1_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_special_i1 = {"SpecialI1Backward0", ct__backward_special_i1, ct__release_special_i1};
+
+static ct_tensor *ct__autograd_special_i1(ct_keyset ks, ct_tensor *self) {
+  ct__node_special_i1 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_special_i1 *)ct__node_new(&ct__kind_special_i1, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_special_i1(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_special_i1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("special_i1.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_special_i1_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sinc(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sinc {
+  ct_node base;
+  ct__saved self;
+} ct__node_sinc;
+
+static void ct__release_sinc(ct_node *node) {
+  ct__node_sinc *ct__nd = (ct__node_sinc *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_sinc(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sinc *ct__nd = (ct__node_sinc *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_sinc_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sinc = {"SincBackward0", ct__backward_sinc, ct__release_sinc};
+
+static ct_tensor *ct__autograd_sinc(ct_keyset ks, ct_tensor *self) {
+  ct__node_sinc *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sinc *)ct__node_new(&ct__kind_sinc, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sinc(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sinc_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sinc_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_sinc_;
+
+static void ct__release_sinc_(ct_node *node) {
+  ct__node_sinc_ *ct__nd = (ct__node_sinc_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_sinc_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sinc_ *ct__nd = (ct__node_sinc_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_sinc_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sinc_ = {"SincBackward0", ct__backward_sinc_, ct__release_sinc_};
+
+static ct_status ct__autograd_sinc_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sinc_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sinc_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_sinc_ *)ct__node_new(&ct__kind_sinc_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sinc_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sinc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sinc.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sinc_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- deg2rad(Tensor self) -> Tensor ---- */
+typedef struct ct__node_deg2rad {
+  ct_node base;
+} ct__node_deg2rad;
+
+static ct_status ct__backward_deg2rad(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_deg2rad *ct__nd = (ct__node_deg2rad *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mul_num(grad, CT__UNARY_PI / 180.0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_deg2rad = {"Deg2radBackward0", ct__backward_deg2rad, NULL};
+
+static ct_tensor *ct__autograd_deg2rad(ct_keyset ks, ct_tensor *self) {
+  ct__node_deg2rad *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_deg2rad *)ct__node_new(&ct__kind_deg2rad, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_deg2rad(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- deg2rad_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_deg2rad_ {
+  ct_node base;
+} ct__node_deg2rad_;
+
+static ct_status ct__backward_deg2rad_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_deg2rad_ *ct__nd = (ct__node_deg2rad_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mul_num(grad, CT__UNARY_PI / 180.0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_deg2rad_ = {"Deg2radBackward0", ct__backward_deg2rad_, NULL};
+
+static ct_status ct__autograd_deg2rad_(ct_keyset ks, ct_tensor *self) {
+  ct__node_deg2rad_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("deg2rad_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_deg2rad_ *)ct__node_new(&ct__kind_deg2rad_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_deg2rad_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_deg2rad_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("deg2rad.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_deg2rad_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- rad2deg(Tensor self) -> Tensor ---- */
+typedef struct ct__node_rad2deg {
+  ct_node base;
+} ct__node_rad2deg;
+
+static ct_status ct__backward_rad2deg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rad2deg *ct__nd = (ct__node_rad2deg *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mul_num(grad, 180.0 / CT__UNARY_PI);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rad2deg = {"Rad2degBackward0", ct__backward_rad2deg, NULL};
+
+static ct_tensor *ct__autograd_rad2deg(ct_keyset ks, ct_tensor *self) {
+  ct__node_rad2deg *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_rad2deg *)ct__node_new(&ct__kind_rad2deg, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rad2deg(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- rad2deg_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_rad2deg_ {
+  ct_node base;
+} ct__node_rad2deg_;
+
+static ct_status ct__backward_rad2deg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rad2deg_ *ct__nd = (ct__node_rad2deg_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mul_num(grad, 180.0 / CT__UNARY_PI);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rad2deg_ = {"Rad2degBackward0", ct__backward_rad2deg_, NULL};
+
+static ct_status ct__autograd_rad2deg_(ct_keyset ks, ct_tensor *self) {
+  ct__node_rad2deg_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("rad2deg_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_rad2deg_ *)ct__node_new(&ct__kind_rad2deg_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rad2deg_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rad2deg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("rad2deg.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rad2deg_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logit(Tensor self, float? eps=None) -> Tensor ---- */
+typedef struct ct__node_logit {
+  ct_node base;
+  ct__saved self;
+  double eps;
+} ct__node_logit;
+
+static void ct__release_logit(ct_node *node) {
+  ct__node_logit *ct__nd = (ct__node_logit *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_logit(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logit *ct__nd = (ct__node_logit *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  double eps = ct__nd->eps;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_logit_backward(grad, self, eps);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logit = {"LogitBackward0", ct__backward_logit, ct__release_logit};
+
+static ct_tensor *ct__autograd_logit(ct_keyset ks, ct_tensor *self, double eps) {
+  ct__node_logit *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_logit *)ct__node_new(&ct__kind_logit, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__nd->eps = eps;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logit(ks & CT__BELOW_AUTOGRAD, self, eps);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) ---- */
+typedef struct ct__node_logit_ {
+  ct_node base;
+  ct__saved self;
+  double eps;
+} ct__node_logit_;
+
+static void ct__release_logit_(ct_node *node) {
+  ct__node_logit_ *ct__nd = (ct__node_logit_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_logit_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logit_ *ct__nd = (ct__node_logit_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  double eps = ct__nd->eps;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_logit_backward(grad, self, eps);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logit_ = {"LogitBackward0", ct__backward_logit_, ct__release_logit_};
+
+static ct_status ct__autograd_logit_(ct_keyset ks, ct_tensor *self, double eps) {
+  ct__node_logit_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("logit_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_logit_ *)ct__node_new(&ct__kind_logit_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->eps = eps;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logit_(ks & CT__BELOW_AUTOGRAD, self, eps);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logit_out(ct_keyset ks, ct_tensor *self, double eps, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logit.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logit_out(ks & CT__BELOW_AUTOGRAD, self, eps, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- frac(Tensor self) -> Tensor ---- */
+typedef struct ct__node_frac {
+  ct_node base;
+} ct__node_frac;
+
+static ct_status ct__backward_frac(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_frac *ct__nd = (ct__node_frac *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_frac = {"FracBackward0", ct__backward_frac, NULL};
+
+static ct_tensor *ct__autograd_frac(ct_keyset ks, ct_tensor *self) {
+  ct__node_frac *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_frac *)ct__node_new(&ct__kind_frac, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_frac(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- frac_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_frac_ {
+  ct_node base;
+} ct__node_frac_;
+
+static ct_status ct__backward_frac_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_frac_ *ct__nd = (ct__node_frac_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_frac_ = {"FracBackward0", ct__backward_frac_, NULL};
+
+static ct_status ct__autograd_frac_(ct_keyset ks, ct_tensor *self) {
+  ct__node_frac_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("frac_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_frac_ *)ct__node_new(&ct__kind_frac_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_frac_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_frac_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("frac.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_frac_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- isnan(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_isnan(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_isnan(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- isnan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_isnan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("isnan.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_isnan_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- isinf(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_isinf(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_isinf(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_isinf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("isinf.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_isinf_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- isfinite(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_isfinite(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_isfinite(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- isposinf(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_isposinf(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_isposinf(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_isposinf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("isposinf.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_isposinf_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- isneginf(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_isneginf(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_isneginf(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_isneginf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("isneginf.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_isneginf_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- sigmoid(Tensor self) -> Tensor ---- */
 typedef struct ct__node_sigmoid {
   ct_node base;
@@ -8954,6 +11131,1135 @@ static ct_status ct__autograd_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.Tensor_out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_max_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- hypot(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_hypot {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  ct__saved result;
+} ct__node_hypot;
+
+static void ct__release_hypot(ct_node *node) {
+  ct__node_hypot *ct__nd = (ct__node_hypot *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_hypot(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hypot *ct__nd = (ct__node_hypot *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_hypot_backward(grad, self, result);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_hypot_backward(grad, other, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hypot = {"HypotBackward0", ct__backward_hypot, ct__release_hypot};
+
+static ct_tensor *ct__autograd_hypot(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_hypot *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_hypot *)ct__node_new(&ct__kind_hypot, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hypot(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_hypot_ {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  ct__saved result;
+} ct__node_hypot_;
+
+static void ct__release_hypot_(ct_node *node) {
+  ct__node_hypot_ *ct__nd = (ct__node_hypot_ *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_hypot_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hypot_ *ct__nd = (ct__node_hypot_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_hypot_backward(grad, self, result);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_hypot_backward(grad, other, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hypot_ = {"HypotBackward0", ct__backward_hypot_, ct__release_hypot_};
+
+static ct_status ct__autograd_hypot_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_hypot_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("hypot_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_hypot_ *)ct__node_new(&ct__kind_hypot_, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hypot_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hypot_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("hypot.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hypot_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- copysign.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_copysign_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_copysign_Tensor;
+
+static void ct__release_copysign_Tensor(ct_node *node) {
+  ct__node_copysign_Tensor *ct__nd = (ct__node_copysign_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_copysign_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_copysign_Tensor *ct__nd = (ct__node_copysign_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_copysign_backward(grad, self, result);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_copysign_Tensor = {"CopysignBackward0", ct__backward_copysign_Tensor, ct__release_copysign_Tensor};
+
+static ct_tensor *ct__autograd_copysign_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_copysign_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_copysign_Tensor *)ct__node_new(&ct__kind_copysign_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_copysign_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_copysign__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_copysign__Tensor;
+
+static void ct__release_copysign__Tensor(ct_node *node) {
+  ct__node_copysign__Tensor *ct__nd = (ct__node_copysign__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_copysign__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_copysign__Tensor *ct__nd = (ct__node_copysign__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_copysign_backward(grad, self, result);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_copysign__Tensor = {"CopysignBackward0", ct__backward_copysign__Tensor, ct__release_copysign__Tensor};
+
+static ct_status ct__autograd_copysign__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_copysign__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("copysign_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_copysign__Tensor *)ct__node_new(&ct__kind_copysign__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_copysign__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_copysign_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("copysign.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_copysign_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- copysign.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_copysign_Scalar {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_copysign_Scalar;
+
+static void ct__release_copysign_Scalar(ct_node *node) {
+  ct__node_copysign_Scalar *ct__nd = (ct__node_copysign_Scalar *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_copysign_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_copysign_Scalar *ct__nd = (ct__node_copysign_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_copysign_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_copysign_Scalar = {"CopysignBackward0", ct__backward_copysign_Scalar, ct__release_copysign_Scalar};
+
+static ct_tensor *ct__autograd_copysign_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_copysign_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_copysign_Scalar *)ct__node_new(&ct__kind_copysign_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_copysign_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_copysign__Scalar {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_copysign__Scalar;
+
+static void ct__release_copysign__Scalar(ct_node *node) {
+  ct__node_copysign__Scalar *ct__nd = (ct__node_copysign__Scalar *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_copysign__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_copysign__Scalar *ct__nd = (ct__node_copysign__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_copysign_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_copysign__Scalar = {"CopysignBackward0", ct__backward_copysign__Scalar, ct__release_copysign__Scalar};
+
+static ct_status ct__autograd_copysign__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_copysign__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("copysign_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_copysign__Scalar *)ct__node_new(&ct__kind_copysign__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_copysign__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_copysign_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("copysign.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_copysign_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nextafter(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_nextafter {
+  ct_node base;
+} ct__node_nextafter;
+
+static ct_status ct__backward_nextafter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nextafter *ct__nd = (ct__node_nextafter *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "nextafter", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "nextafter", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nextafter = {"NextafterBackward0", ct__backward_nextafter, NULL};
+
+static ct_tensor *ct__autograd_nextafter(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_nextafter *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_nextafter *)ct__node_new(&ct__kind_nextafter, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nextafter(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_nextafter_ {
+  ct_node base;
+} ct__node_nextafter_;
+
+static ct_status ct__backward_nextafter_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nextafter_ *ct__nd = (ct__node_nextafter_ *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "nextafter_", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "nextafter_", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nextafter_ = {"NextafterBackward0", ct__backward_nextafter_, NULL};
+
+static ct_status ct__autograd_nextafter_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_nextafter_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("nextafter_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_nextafter_ *)ct__node_new(&ct__kind_nextafter_, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nextafter_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nextafter.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nextafter_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("nextafter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nextafter_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmax(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_fmax {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmax;
+
+static void ct__release_fmax(ct_node *node) {
+  ct__node_fmax *ct__nd = (ct__node_fmax *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_fmax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmax *ct__nd = (ct__node_fmax *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_fminmax_backward(grad, self, other, 1, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_fminmax_backward(grad, self, other, 1, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmax = {"FmaxBackward0", ct__backward_fmax, ct__release_fmax};
+
+static ct_tensor *ct__autograd_fmax(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmax *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_fmax *)ct__node_new(&ct__kind_fmax, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmax(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmax_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("fmax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmax_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmin(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_fmin {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmin;
+
+static void ct__release_fmin(ct_node *node) {
+  ct__node_fmin *ct__nd = (ct__node_fmin *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_fmin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmin *ct__nd = (ct__node_fmin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_fminmax_backward(grad, self, other, 0, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_fminmax_backward(grad, self, other, 0, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmin = {"FminBackward0", ct__backward_fmin, ct__release_fmin};
+
+static ct_tensor *ct__autograd_fmin(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_fmin *)ct__node_new(&ct__kind_fmin, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmin(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmin_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("fmin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmin_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- heaviside(Tensor self, Tensor values) -> Tensor ---- */
+typedef struct ct__node_heaviside {
+  ct_node base;
+} ct__node_heaviside;
+
+static ct_status ct__backward_heaviside(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_heaviside *ct__nd = (ct__node_heaviside *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "heaviside", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "heaviside", "the derivative for 'values' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_heaviside = {"HeavisideBackward0", ct__backward_heaviside, NULL};
+
+static ct_tensor *ct__autograd_heaviside(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
+  ct__node_heaviside *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values))) {
+    ct__nd = (ct__node_heaviside *)ct__node_new(&ct__kind_heaviside, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, values) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_heaviside(ks & CT__BELOW_AUTOGRAD, self, values);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) ---- */
+typedef struct ct__node_heaviside_ {
+  ct_node base;
+} ct__node_heaviside_;
+
+static ct_status ct__backward_heaviside_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_heaviside_ *ct__nd = (ct__node_heaviside_ *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "heaviside_", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "heaviside_", "the derivative for 'values' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_heaviside_ = {"HeavisideBackward0", ct__backward_heaviside_, NULL};
+
+static ct_status ct__autograd_heaviside_(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
+  ct__node_heaviside_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values))) {
+    if ((r = ct__check_inplace("heaviside_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_heaviside_ *)ct__node_new(&ct__kind_heaviside_, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, values)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_heaviside_(ks & CT__BELOW_AUTOGRAD, self, values);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_heaviside_out(ct_keyset ks, ct_tensor *self, ct_tensor *values, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(out))) return ct__out_not_differentiable("heaviside.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_heaviside_out(ks & CT__BELOW_AUTOGRAD, self, values, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- xlogy.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_xlogy_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_xlogy_Tensor;
+
+static void ct__release_xlogy_Tensor(ct_node *node) {
+  ct__node_xlogy_Tensor *ct__nd = (ct__node_xlogy_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_xlogy_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_xlogy_Tensor *ct__nd = (ct__node_xlogy_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_xlogy_self_backward(grad, self, other);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_div(ct_mul(grad, self), other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_xlogy_Tensor = {"XlogyBackward0", ct__backward_xlogy_Tensor, ct__release_xlogy_Tensor};
+
+static ct_tensor *ct__autograd_xlogy_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_xlogy_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_xlogy_Tensor *)ct__node_new(&ct__kind_xlogy_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_xlogy_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_xlogy__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_xlogy__Tensor;
+
+static void ct__release_xlogy__Tensor(ct_node *node) {
+  ct__node_xlogy__Tensor *ct__nd = (ct__node_xlogy__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_xlogy__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_xlogy__Tensor *ct__nd = (ct__node_xlogy__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_xlogy_self_backward(grad, self, other);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_div(ct_mul(grad, self), other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_xlogy__Tensor = {"XlogyBackward0", ct__backward_xlogy__Tensor, ct__release_xlogy__Tensor};
+
+static ct_status ct__autograd_xlogy__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_xlogy__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("xlogy_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_xlogy__Tensor *)ct__node_new(&ct__kind_xlogy__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_xlogy__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_xlogy_OutTensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("xlogy.OutTensor");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_xlogy_OutTensor(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_xlogy_Scalar_Other {
+  ct_node base;
+  ct__saved self;
+  ct_scalar other;
+} ct__node_xlogy_Scalar_Other;
+
+static void ct__release_xlogy_Scalar_Other(ct_node *node) {
+  ct__node_xlogy_Scalar_Other *ct__nd = (ct__node_xlogy_Scalar_Other *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_xlogy_Scalar_Other(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_xlogy_Scalar_Other *ct__nd = (ct__node_xlogy_Scalar_Other *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar other = ct__nd->other;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_xlogy_self_scalar_backward(grad, self, other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_xlogy_Scalar_Other = {"XlogyBackward0", ct__backward_xlogy_Scalar_Other, ct__release_xlogy_Scalar_Other};
+
+static ct_tensor *ct__autograd_xlogy_Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_xlogy_Scalar_Other *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_xlogy_Scalar_Other *)ct__node_new(&ct__kind_xlogy_Scalar_Other, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__nd->other = other;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_xlogy_Scalar_Other(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_xlogy__Scalar_Other {
+  ct_node base;
+  ct__saved self;
+  ct_scalar other;
+} ct__node_xlogy__Scalar_Other;
+
+static void ct__release_xlogy__Scalar_Other(ct_node *node) {
+  ct__node_xlogy__Scalar_Other *ct__nd = (ct__node_xlogy__Scalar_Other *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_xlogy__Scalar_Other(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_xlogy__Scalar_Other *ct__nd = (ct__node_xlogy__Scalar_Other *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_scalar other = ct__nd->other;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_xlogy_self_scalar_backward(grad, self, other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_xlogy__Scalar_Other = {"XlogyBackward0", ct__backward_xlogy__Scalar_Other, ct__release_xlogy__Scalar_Other};
+
+static ct_status ct__autograd_xlogy__Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_xlogy__Scalar_Other *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status ct__st;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("xlogy_.Scalar_Other", self)) != CT_OK) return r;
+    ct__nd = (ct__node_xlogy__Scalar_Other *)ct__node_new(&ct__kind_xlogy__Scalar_Other, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+    if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->other = other;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_xlogy__Scalar_Other(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_xlogy_OutScalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("xlogy.OutScalar_Other");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_xlogy_OutScalar_Other(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_xlogy_Scalar_Self {
+  ct_node base;
+  ct_scalar self;
+  ct__saved other;
+} ct__node_xlogy_Scalar_Self;
+
+static void ct__release_xlogy_Scalar_Self(ct_node *node) {
+  ct__node_xlogy_Scalar_Self *ct__nd = (ct__node_xlogy_Scalar_Self *)node;
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_xlogy_Scalar_Self(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_xlogy_Scalar_Self *ct__nd = (ct__node_xlogy_Scalar_Self *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar self = ct__nd->self;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(ct_mul_scalar(grad, self), other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_xlogy_Scalar_Self = {"XlogyBackward0", ct__backward_xlogy_Scalar_Self, ct__release_xlogy_Scalar_Self};
+
+static ct_tensor *ct__autograd_xlogy_Scalar_Self(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct__node_xlogy_Scalar_Self *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(other))) {
+    ct__nd = (ct__node_xlogy_Scalar_Self *)ct__node_new(&ct__kind_xlogy_Scalar_Self, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->self = self;
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_xlogy_Scalar_Self(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_xlogy_OutScalar_Self(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("xlogy.OutScalar_Self");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_xlogy_OutScalar_Self(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logaddexp(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_logaddexp {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_logaddexp;
+
+static void ct__release_logaddexp(ct_node *node) {
+  ct__node_logaddexp *ct__nd = (ct__node_logaddexp *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_logaddexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logaddexp *ct__nd = (ct__node_logaddexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_logaddexp_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_logaddexp_backward(grad, other, self, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logaddexp = {"LogaddexpBackward0", ct__backward_logaddexp, ct__release_logaddexp};
+
+static ct_tensor *ct__autograd_logaddexp(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_logaddexp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_logaddexp *)ct__node_new(&ct__kind_logaddexp, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logaddexp(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logaddexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logaddexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logaddexp_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logaddexp2(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_logaddexp2 {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_logaddexp2;
+
+static void ct__release_logaddexp2(ct_node *node) {
+  ct__node_logaddexp2 *ct__nd = (ct__node_logaddexp2 *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_logaddexp2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logaddexp2 *ct__nd = (ct__node_logaddexp2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_logaddexp_backward(grad, self, other, 1);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_logaddexp_backward(grad, other, self, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logaddexp2 = {"Logaddexp2Backward0", ct__backward_logaddexp2, ct__release_logaddexp2};
+
+static ct_tensor *ct__autograd_logaddexp2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_logaddexp2 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_logaddexp2 *)ct__node_new(&ct__kind_logaddexp2, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logaddexp2(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logaddexp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logaddexp2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logaddexp2_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
   ct__below_autograd_end(excluded);
   return r;
 }

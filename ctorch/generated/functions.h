@@ -294,6 +294,174 @@ CTDEF ct_tensor *ct_erf(ct_tensor *self);
 CTDEF ct_status ct_erf_(ct_tensor *self);
 /* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self);
+/* asin(Tensor self) -> Tensor
+ * arcsine */
+CTDEF ct_tensor *ct_asin(ct_tensor *self);
+/* asin_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_asin_(ct_tensor *self);
+/* asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_asin_out(ct_tensor *out, ct_tensor *self);
+/* acos(Tensor self) -> Tensor
+ * arccosine */
+CTDEF ct_tensor *ct_acos(ct_tensor *self);
+/* acos_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_acos_(ct_tensor *self);
+/* acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_acos_out(ct_tensor *out, ct_tensor *self);
+/* atan(Tensor self) -> Tensor
+ * arctangent */
+CTDEF ct_tensor *ct_atan(ct_tensor *self);
+/* atan_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_atan_(ct_tensor *self);
+/* atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_atan_out(ct_tensor *out, ct_tensor *self);
+/* sinh(Tensor self) -> Tensor
+ * hyperbolic sine */
+CTDEF ct_tensor *ct_sinh(ct_tensor *self);
+/* sinh_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sinh_(ct_tensor *self);
+/* sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sinh_out(ct_tensor *out, ct_tensor *self);
+/* cosh(Tensor self) -> Tensor
+ * hyperbolic cosine */
+CTDEF ct_tensor *ct_cosh(ct_tensor *self);
+/* cosh_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_cosh_(ct_tensor *self);
+/* cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cosh_out(ct_tensor *out, ct_tensor *self);
+/* asinh(Tensor self) -> Tensor
+ * inverse hyperbolic sine */
+CTDEF ct_tensor *ct_asinh(ct_tensor *self);
+/* asinh_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_asinh_(ct_tensor *self);
+/* asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_asinh_out(ct_tensor *out, ct_tensor *self);
+/* acosh(Tensor self) -> Tensor
+ * inverse hyperbolic cosine (NaN below 1) */
+CTDEF ct_tensor *ct_acosh(ct_tensor *self);
+/* acosh_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_acosh_(ct_tensor *self);
+/* acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_acosh_out(ct_tensor *out, ct_tensor *self);
+/* atanh(Tensor self) -> Tensor
+ * inverse hyperbolic tangent (NaN outside [-1, 1]) */
+CTDEF ct_tensor *ct_atanh(ct_tensor *self);
+/* atanh_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_atanh_(ct_tensor *self);
+/* atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_atanh_out(ct_tensor *out, ct_tensor *self);
+/* log10(Tensor self) -> Tensor
+ * base-10 logarithm */
+CTDEF ct_tensor *ct_log10(ct_tensor *self);
+/* log10_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log10_(ct_tensor *self);
+/* log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log10_out(ct_tensor *out, ct_tensor *self);
+/* erfc(Tensor self) -> Tensor
+ * complementary error function 1 - erf(self), accurate in the tail */
+CTDEF ct_tensor *ct_erfc(ct_tensor *self);
+/* erfc_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_erfc_(ct_tensor *self);
+/* erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_erfc_out(ct_tensor *out, ct_tensor *self);
+/* erfinv(Tensor self) -> Tensor
+ * inverse error function (+-inf at +-1, NaN outside) */
+CTDEF ct_tensor *ct_erfinv(ct_tensor *self);
+/* erfinv_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_erfinv_(ct_tensor *self);
+/* erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_erfinv_out(ct_tensor *out, ct_tensor *self);
+/* lgamma(Tensor self) -> Tensor
+ * log |gamma(self)| */
+CTDEF ct_tensor *ct_lgamma(ct_tensor *self);
+/* lgamma_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_lgamma_(ct_tensor *self);
+/* lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lgamma_out(ct_tensor *out, ct_tensor *self);
+/* digamma(Tensor self) -> Tensor
+ * d/dx lgamma (NaN at negative integers, -inf/+inf at +0/-0 as PyTorch 1.13) */
+CTDEF ct_tensor *ct_digamma(ct_tensor *self);
+/* digamma_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_digamma_(ct_tensor *self);
+/* digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_digamma_out(ct_tensor *out, ct_tensor *self);
+/* polygamma(int n, Tensor self) -> Tensor
+ * the n-th derivative of digamma (n >= 0; polygamma(0, x) is digamma) */
+CTDEF ct_tensor *ct_polygamma(int64_t n, ct_tensor *self);
+/* polygamma_(Tensor(a!) self, int n) -> Tensor(a!) */
+CTDEF ct_status ct_polygamma_(ct_tensor *self, int64_t n);
+/* polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_polygamma_out(ct_tensor *out, int64_t n, ct_tensor *self);
+/* i0(Tensor self) -> Tensor
+ * modified Bessel function of the first kind, order 0 (+-inf gives NaN, as PyTorch) */
+CTDEF ct_tensor *ct_i0(ct_tensor *self);
+/* i0_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_i0_(ct_tensor *self);
+/* i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_i0_out(ct_tensor *out, ct_tensor *self);
+/* special_i1(Tensor self) -> Tensor
+ * modified Bessel function of the first kind, order 1 (torch.special.i1; +-inf gives NaN, as PyTorch) */
+CTDEF ct_tensor *ct_special_i1(ct_tensor *self);
+/* special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_special_i1_out(ct_tensor *out, ct_tensor *self);
+/* sinc(Tensor self) -> Tensor
+ * sin(pi self) / (pi self), 1 at 0 */
+CTDEF ct_tensor *ct_sinc(ct_tensor *self);
+/* sinc_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sinc_(ct_tensor *self);
+/* sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sinc_out(ct_tensor *out, ct_tensor *self);
+/* deg2rad(Tensor self) -> Tensor
+ * self * pi / 180 */
+CTDEF ct_tensor *ct_deg2rad(ct_tensor *self);
+/* deg2rad_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_deg2rad_(ct_tensor *self);
+/* deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_deg2rad_out(ct_tensor *out, ct_tensor *self);
+/* rad2deg(Tensor self) -> Tensor
+ * self * 180 / pi */
+CTDEF ct_tensor *ct_rad2deg(ct_tensor *self);
+/* rad2deg_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_rad2deg_(ct_tensor *self);
+/* rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_rad2deg_out(ct_tensor *out, ct_tensor *self);
+/* logit(Tensor self, float? eps=None) -> Tensor
+ * log(self / (1 - self)), self clamped to [eps, 1 - eps] first when eps is given (None, NaN in C, or eps < 0: no clamp) */
+CTDEF ct_tensor *ct_logit(ct_tensor *self, double eps);
+/* logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
+CTDEF ct_status ct_logit_(ct_tensor *self, double eps);
+/* logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logit_out(ct_tensor *out, ct_tensor *self, double eps);
+/* frac(Tensor self) -> Tensor
+ * self - trunc(self); floating tensors only, as PyTorch 1.13 */
+CTDEF ct_tensor *ct_frac(ct_tensor *self);
+/* frac_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_frac_(ct_tensor *self);
+/* frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_frac_out(ct_tensor *out, ct_tensor *self);
+/* isnan(Tensor self) -> Tensor
+ * self != self (bool) */
+CTDEF ct_tensor *ct_isnan(ct_tensor *self);
+/* isnan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_isnan_out(ct_tensor *out, ct_tensor *self);
+/* isinf(Tensor self) -> Tensor
+ * |self| == inf (false for integers) (bool) */
+CTDEF ct_tensor *ct_isinf(ct_tensor *self);
+/* isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_isinf_out(ct_tensor *out, ct_tensor *self);
+/* isfinite(Tensor self) -> Tensor
+ * not NaN and not +-inf (true for integers) (bool) */
+CTDEF ct_tensor *ct_isfinite(ct_tensor *self);
+/* isposinf(Tensor self) -> Tensor
+ * self == +inf (bool) */
+CTDEF ct_tensor *ct_isposinf(ct_tensor *self);
+/* isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_isposinf_out(ct_tensor *out, ct_tensor *self);
+/* isneginf(Tensor self) -> Tensor
+ * self == -inf (bool) */
+CTDEF ct_tensor *ct_isneginf(ct_tensor *self);
+/* isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_isneginf_out(ct_tensor *out, ct_tensor *self);
 /* sigmoid(Tensor self) -> Tensor
  * 1 / (1 + exp(-self)) */
 CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
@@ -750,6 +918,94 @@ CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max);
 CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max);
 /* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max);
+/* hypot(Tensor self, Tensor other) -> Tensor
+ * sqrt(self^2 + other^2) without overflow; floating only */
+CTDEF ct_tensor *ct_hypot(ct_tensor *self, ct_tensor *other);
+/* hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_hypot_(ct_tensor *self, ct_tensor *other);
+/* hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hypot_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* copysign.Tensor(Tensor self, Tensor other) -> Tensor
+ * |self| with the sign of other (-0.0 counts as negative); integers and bool give float32 */
+CTDEF ct_tensor *ct_copysign(ct_tensor *self, ct_tensor *other);
+/* copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_copysign_(ct_tensor *self, ct_tensor *other);
+/* copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_copysign_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* copysign.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_copysign_scalar(ct_tensor *self, ct_scalar other);
+/* copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_copysign_scalar_(ct_tensor *self, ct_scalar other);
+/* copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_copysign_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* nextafter(Tensor self, Tensor other) -> Tensor
+ * the next value after self toward other in the computing dtype; float32, float64, bfloat16 (float16 refused as PyTorch 1.13); no derivative (as PyTorch) */
+CTDEF ct_tensor *ct_nextafter(ct_tensor *self, ct_tensor *other);
+/* nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_nextafter_(ct_tensor *self, ct_tensor *other);
+/* nextafter.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nextafter_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* fmax(Tensor self, Tensor other) -> Tensor
+ * maximum where a NaN operand loses (NaN only when both are); any dtype */
+CTDEF ct_tensor *ct_fmax(ct_tensor *self, ct_tensor *other);
+/* fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmax_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* fmin(Tensor self, Tensor other) -> Tensor
+ * minimum where a NaN operand loses (NaN only when both are); any dtype */
+CTDEF ct_tensor *ct_fmin(ct_tensor *self, ct_tensor *other);
+/* fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmin_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* heaviside(Tensor self, Tensor values) -> Tensor
+ * 0 where self < 0, values where self == 0, 1 where self > 0 (NaN: 0); self and values of one dtype; no derivative (as PyTorch) */
+CTDEF ct_tensor *ct_heaviside(ct_tensor *self, ct_tensor *values);
+/* heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) */
+CTDEF ct_status ct_heaviside_(ct_tensor *self, ct_tensor *values);
+/* heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_heaviside_out(ct_tensor *out, ct_tensor *self, ct_tensor *values);
+/* xlogy.Tensor(Tensor self, Tensor other) -> Tensor
+ * self * log(other), 0 where self == 0 (unless other is NaN); integers and bool give float32 */
+CTDEF ct_tensor *ct_xlogy(ct_tensor *self, ct_tensor *other);
+/* xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_xlogy_(ct_tensor *self, ct_tensor *other);
+/* xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_xlogy_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_xlogy_scalar(ct_tensor *self, ct_scalar other);
+/* xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_xlogy_scalar_(ct_tensor *self, ct_scalar other);
+/* xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_xlogy_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_xlogy_scalar_self(ct_scalar self, ct_tensor *other);
+/* xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_xlogy_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* logaddexp(Tensor self, Tensor other) -> Tensor
+ * log(exp(self) + exp(other)), stable; floating only */
+CTDEF ct_tensor *ct_logaddexp(ct_tensor *self, ct_tensor *other);
+/* logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logaddexp_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logaddexp2(Tensor self, Tensor other) -> Tensor
+ * log2(2^self + 2^other), stable; floating only */
+CTDEF ct_tensor *ct_logaddexp2(ct_tensor *self, ct_tensor *other);
+/* logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logaddexp2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+ * pow(self.to(float64), exponent.to(float64)); the result is always float64 */
+CTDEF ct_tensor *ct_float_power(ct_tensor *self, ct_tensor *exponent);
+/* float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+CTDEF ct_status ct_float_power_(ct_tensor *self, ct_tensor *exponent);
+/* float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_float_power_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent);
+/* float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+CTDEF ct_tensor *ct_float_power_scalar(ct_tensor *self, ct_scalar exponent);
+/* float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+CTDEF ct_status ct_float_power_scalar_(ct_tensor *self, ct_scalar exponent);
+/* float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_float_power_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent);
+/* float_power.Scalar(Scalar self, Tensor exponent) -> Tensor */
+CTDEF ct_tensor *ct_float_power_scalar_self(ct_scalar self, ct_tensor *exponent);
+/* float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_float_power_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent);
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
  * integers and bool give int64 */
 CTDEF ct_tensor *ct_sum(ct_tensor *self);
@@ -1930,6 +2186,219 @@ typedef ct_status ct_kernel_erf_(ct_keyset, ct_tensor *);
 typedef ct_status ct_kernel_erf_out(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_erf_out "erf.out"
 #define CT__OPSIG_erf_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_asin(ct_keyset, ct_tensor *);
+#define CT__OPNAME_asin "asin"
+#define CT__OPSIG_asin "T->T"
+typedef ct_status ct_kernel_asin_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_asin_ "asin_"
+#define CT__OPSIG_asin_ "Tw->Tw"
+typedef ct_status ct_kernel_asin_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_asin_out "asin.out"
+#define CT__OPSIG_asin_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_acos(ct_keyset, ct_tensor *);
+#define CT__OPNAME_acos "acos"
+#define CT__OPSIG_acos "T->T"
+typedef ct_status ct_kernel_acos_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_acos_ "acos_"
+#define CT__OPSIG_acos_ "Tw->Tw"
+typedef ct_status ct_kernel_acos_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_acos_out "acos.out"
+#define CT__OPSIG_acos_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_atan(ct_keyset, ct_tensor *);
+#define CT__OPNAME_atan "atan"
+#define CT__OPSIG_atan "T->T"
+typedef ct_status ct_kernel_atan_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_atan_ "atan_"
+#define CT__OPSIG_atan_ "Tw->Tw"
+typedef ct_status ct_kernel_atan_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_atan_out "atan.out"
+#define CT__OPSIG_atan_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_sinh(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sinh "sinh"
+#define CT__OPSIG_sinh "T->T"
+typedef ct_status ct_kernel_sinh_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sinh_ "sinh_"
+#define CT__OPSIG_sinh_ "Tw->Tw"
+typedef ct_status ct_kernel_sinh_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_sinh_out "sinh.out"
+#define CT__OPSIG_sinh_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_cosh(ct_keyset, ct_tensor *);
+#define CT__OPNAME_cosh "cosh"
+#define CT__OPSIG_cosh "T->T"
+typedef ct_status ct_kernel_cosh_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_cosh_ "cosh_"
+#define CT__OPSIG_cosh_ "Tw->Tw"
+typedef ct_status ct_kernel_cosh_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_cosh_out "cosh.out"
+#define CT__OPSIG_cosh_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_asinh(ct_keyset, ct_tensor *);
+#define CT__OPNAME_asinh "asinh"
+#define CT__OPSIG_asinh "T->T"
+typedef ct_status ct_kernel_asinh_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_asinh_ "asinh_"
+#define CT__OPSIG_asinh_ "Tw->Tw"
+typedef ct_status ct_kernel_asinh_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_asinh_out "asinh.out"
+#define CT__OPSIG_asinh_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_acosh(ct_keyset, ct_tensor *);
+#define CT__OPNAME_acosh "acosh"
+#define CT__OPSIG_acosh "T->T"
+typedef ct_status ct_kernel_acosh_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_acosh_ "acosh_"
+#define CT__OPSIG_acosh_ "Tw->Tw"
+typedef ct_status ct_kernel_acosh_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_acosh_out "acosh.out"
+#define CT__OPSIG_acosh_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_atanh(ct_keyset, ct_tensor *);
+#define CT__OPNAME_atanh "atanh"
+#define CT__OPSIG_atanh "T->T"
+typedef ct_status ct_kernel_atanh_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_atanh_ "atanh_"
+#define CT__OPSIG_atanh_ "Tw->Tw"
+typedef ct_status ct_kernel_atanh_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_atanh_out "atanh.out"
+#define CT__OPSIG_atanh_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_log10(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log10 "log10"
+#define CT__OPSIG_log10 "T->T"
+typedef ct_status ct_kernel_log10_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_log10_ "log10_"
+#define CT__OPSIG_log10_ "Tw->Tw"
+typedef ct_status ct_kernel_log10_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_log10_out "log10.out"
+#define CT__OPSIG_log10_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_erfc(ct_keyset, ct_tensor *);
+#define CT__OPNAME_erfc "erfc"
+#define CT__OPSIG_erfc "T->T"
+typedef ct_status ct_kernel_erfc_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_erfc_ "erfc_"
+#define CT__OPSIG_erfc_ "Tw->Tw"
+typedef ct_status ct_kernel_erfc_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_erfc_out "erfc.out"
+#define CT__OPSIG_erfc_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_erfinv(ct_keyset, ct_tensor *);
+#define CT__OPNAME_erfinv "erfinv"
+#define CT__OPSIG_erfinv "T->T"
+typedef ct_status ct_kernel_erfinv_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_erfinv_ "erfinv_"
+#define CT__OPSIG_erfinv_ "Tw->Tw"
+typedef ct_status ct_kernel_erfinv_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_erfinv_out "erfinv.out"
+#define CT__OPSIG_erfinv_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_lgamma(ct_keyset, ct_tensor *);
+#define CT__OPNAME_lgamma "lgamma"
+#define CT__OPSIG_lgamma "T->T"
+typedef ct_status ct_kernel_lgamma_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_lgamma_ "lgamma_"
+#define CT__OPSIG_lgamma_ "Tw->Tw"
+typedef ct_status ct_kernel_lgamma_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lgamma_out "lgamma.out"
+#define CT__OPSIG_lgamma_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_digamma(ct_keyset, ct_tensor *);
+#define CT__OPNAME_digamma "digamma"
+#define CT__OPSIG_digamma "T->T"
+typedef ct_status ct_kernel_digamma_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_digamma_ "digamma_"
+#define CT__OPSIG_digamma_ "Tw->Tw"
+typedef ct_status ct_kernel_digamma_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_digamma_out "digamma.out"
+#define CT__OPSIG_digamma_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_polygamma(ct_keyset, int64_t , ct_tensor *);
+#define CT__OPNAME_polygamma "polygamma"
+#define CT__OPSIG_polygamma "i,T->T"
+typedef ct_status ct_kernel_polygamma_(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_polygamma_ "polygamma_"
+#define CT__OPSIG_polygamma_ "Tw,i->Tw"
+typedef ct_status ct_kernel_polygamma_out(ct_keyset, int64_t , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_polygamma_out "polygamma.out"
+#define CT__OPSIG_polygamma_out "i,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_i0(ct_keyset, ct_tensor *);
+#define CT__OPNAME_i0 "i0"
+#define CT__OPSIG_i0 "T->T"
+typedef ct_status ct_kernel_i0_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_i0_ "i0_"
+#define CT__OPSIG_i0_ "Tw->Tw"
+typedef ct_status ct_kernel_i0_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_i0_out "i0.out"
+#define CT__OPSIG_i0_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_special_i1(ct_keyset, ct_tensor *);
+#define CT__OPNAME_special_i1 "special_i1"
+#define CT__OPSIG_special_i1 "T->T"
+typedef ct_status ct_kernel_special_i1_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_special_i1_out "special_i1.out"
+#define CT__OPSIG_special_i1_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_sinc(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sinc "sinc"
+#define CT__OPSIG_sinc "T->T"
+typedef ct_status ct_kernel_sinc_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_sinc_ "sinc_"
+#define CT__OPSIG_sinc_ "Tw->Tw"
+typedef ct_status ct_kernel_sinc_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_sinc_out "sinc.out"
+#define CT__OPSIG_sinc_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_deg2rad(ct_keyset, ct_tensor *);
+#define CT__OPNAME_deg2rad "deg2rad"
+#define CT__OPSIG_deg2rad "T->T"
+typedef ct_status ct_kernel_deg2rad_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_deg2rad_ "deg2rad_"
+#define CT__OPSIG_deg2rad_ "Tw->Tw"
+typedef ct_status ct_kernel_deg2rad_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_deg2rad_out "deg2rad.out"
+#define CT__OPSIG_deg2rad_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_rad2deg(ct_keyset, ct_tensor *);
+#define CT__OPNAME_rad2deg "rad2deg"
+#define CT__OPSIG_rad2deg "T->T"
+typedef ct_status ct_kernel_rad2deg_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_rad2deg_ "rad2deg_"
+#define CT__OPSIG_rad2deg_ "Tw->Tw"
+typedef ct_status ct_kernel_rad2deg_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_rad2deg_out "rad2deg.out"
+#define CT__OPSIG_rad2deg_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_logit(ct_keyset, ct_tensor *, double );
+#define CT__OPNAME_logit "logit"
+#define CT__OPSIG_logit "T,f?->T"
+typedef ct_status ct_kernel_logit_(ct_keyset, ct_tensor *, double );
+#define CT__OPNAME_logit_ "logit_"
+#define CT__OPSIG_logit_ "Tw,f?->Tw"
+typedef ct_status ct_kernel_logit_out(ct_keyset, ct_tensor *, double , ct_tensor *);
+#define CT__OPNAME_logit_out "logit.out"
+#define CT__OPSIG_logit_out "T,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_frac(ct_keyset, ct_tensor *);
+#define CT__OPNAME_frac "frac"
+#define CT__OPSIG_frac "T->T"
+typedef ct_status ct_kernel_frac_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_frac_ "frac_"
+#define CT__OPSIG_frac_ "Tw->Tw"
+typedef ct_status ct_kernel_frac_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_frac_out "frac.out"
+#define CT__OPSIG_frac_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_isnan(ct_keyset, ct_tensor *);
+#define CT__OPNAME_isnan "isnan"
+#define CT__OPSIG_isnan "T->T"
+typedef ct_status ct_kernel_isnan_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_isnan_out "isnan.out"
+#define CT__OPSIG_isnan_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_isinf(ct_keyset, ct_tensor *);
+#define CT__OPNAME_isinf "isinf"
+#define CT__OPSIG_isinf "T->T"
+typedef ct_status ct_kernel_isinf_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_isinf_out "isinf.out"
+#define CT__OPSIG_isinf_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_isfinite(ct_keyset, ct_tensor *);
+#define CT__OPNAME_isfinite "isfinite"
+#define CT__OPSIG_isfinite "T->T"
+typedef ct_tensor *ct_kernel_isposinf(ct_keyset, ct_tensor *);
+#define CT__OPNAME_isposinf "isposinf"
+#define CT__OPSIG_isposinf "T->T"
+typedef ct_status ct_kernel_isposinf_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_isposinf_out "isposinf.out"
+#define CT__OPSIG_isposinf_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_isneginf(ct_keyset, ct_tensor *);
+#define CT__OPNAME_isneginf "isneginf"
+#define CT__OPSIG_isneginf "T->T"
+typedef ct_status ct_kernel_isneginf_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_isneginf_out "isneginf.out"
+#define CT__OPSIG_isneginf_out "T,Tw->Tw"
 typedef ct_tensor *ct_kernel_sigmoid(ct_keyset, ct_tensor *);
 #define CT__OPNAME_sigmoid "sigmoid"
 #define CT__OPSIG_sigmoid "T->T"
@@ -2518,6 +2987,123 @@ typedef ct_status ct_kernel_clamp_max__Tensor(ct_keyset, ct_tensor *, ct_tensor 
 typedef ct_status ct_kernel_clamp_max_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_clamp_max_Tensor_out "clamp_max.Tensor_out"
 #define CT__OPSIG_clamp_max_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_hypot(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_hypot "hypot"
+#define CT__OPSIG_hypot "T,T->T"
+typedef ct_status ct_kernel_hypot_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_hypot_ "hypot_"
+#define CT__OPSIG_hypot_ "Tw,T->Tw"
+typedef ct_status ct_kernel_hypot_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_hypot_out "hypot.out"
+#define CT__OPSIG_hypot_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_copysign_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_copysign_Tensor "copysign.Tensor"
+#define CT__OPSIG_copysign_Tensor "T,T->T"
+typedef ct_status ct_kernel_copysign__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_copysign__Tensor "copysign_.Tensor"
+#define CT__OPSIG_copysign__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_copysign_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_copysign_out "copysign.out"
+#define CT__OPSIG_copysign_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_copysign_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_copysign_Scalar "copysign.Scalar"
+#define CT__OPSIG_copysign_Scalar "T,S->T"
+typedef ct_status ct_kernel_copysign__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_copysign__Scalar "copysign_.Scalar"
+#define CT__OPSIG_copysign__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_copysign_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_copysign_Scalar_out "copysign.Scalar_out"
+#define CT__OPSIG_copysign_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_nextafter(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_nextafter "nextafter"
+#define CT__OPSIG_nextafter "T,T->T"
+typedef ct_status ct_kernel_nextafter_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_nextafter_ "nextafter_"
+#define CT__OPSIG_nextafter_ "Tw,T->Tw"
+typedef ct_status ct_kernel_nextafter_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_nextafter_out "nextafter.out"
+#define CT__OPSIG_nextafter_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_fmax(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_fmax "fmax"
+#define CT__OPSIG_fmax "T,T->T"
+typedef ct_status ct_kernel_fmax_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_fmax_out "fmax.out"
+#define CT__OPSIG_fmax_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_fmin(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_fmin "fmin"
+#define CT__OPSIG_fmin "T,T->T"
+typedef ct_status ct_kernel_fmin_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_fmin_out "fmin.out"
+#define CT__OPSIG_fmin_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_heaviside(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_heaviside "heaviside"
+#define CT__OPSIG_heaviside "T,T->T"
+typedef ct_status ct_kernel_heaviside_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_heaviside_ "heaviside_"
+#define CT__OPSIG_heaviside_ "Tw,T->Tw"
+typedef ct_status ct_kernel_heaviside_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_heaviside_out "heaviside.out"
+#define CT__OPSIG_heaviside_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_xlogy_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_xlogy_Tensor "xlogy.Tensor"
+#define CT__OPSIG_xlogy_Tensor "T,T->T"
+typedef ct_status ct_kernel_xlogy__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_xlogy__Tensor "xlogy_.Tensor"
+#define CT__OPSIG_xlogy__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_xlogy_OutTensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_xlogy_OutTensor "xlogy.OutTensor"
+#define CT__OPSIG_xlogy_OutTensor "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_xlogy_Scalar_Other(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_xlogy_Scalar_Other "xlogy.Scalar_Other"
+#define CT__OPSIG_xlogy_Scalar_Other "T,S->T"
+typedef ct_status ct_kernel_xlogy__Scalar_Other(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_xlogy__Scalar_Other "xlogy_.Scalar_Other"
+#define CT__OPSIG_xlogy__Scalar_Other "Tw,S->Tw"
+typedef ct_status ct_kernel_xlogy_OutScalar_Other(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_xlogy_OutScalar_Other "xlogy.OutScalar_Other"
+#define CT__OPSIG_xlogy_OutScalar_Other "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_xlogy_Scalar_Self(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_xlogy_Scalar_Self "xlogy.Scalar_Self"
+#define CT__OPSIG_xlogy_Scalar_Self "S,T->T"
+typedef ct_status ct_kernel_xlogy_OutScalar_Self(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_xlogy_OutScalar_Self "xlogy.OutScalar_Self"
+#define CT__OPSIG_xlogy_OutScalar_Self "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_logaddexp(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logaddexp "logaddexp"
+#define CT__OPSIG_logaddexp "T,T->T"
+typedef ct_status ct_kernel_logaddexp_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logaddexp_out "logaddexp.out"
+#define CT__OPSIG_logaddexp_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_logaddexp2(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logaddexp2 "logaddexp2"
+#define CT__OPSIG_logaddexp2 "T,T->T"
+typedef ct_status ct_kernel_logaddexp2_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_logaddexp2_out "logaddexp2.out"
+#define CT__OPSIG_logaddexp2_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_float_power_Tensor_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_float_power_Tensor_Tensor "float_power.Tensor_Tensor"
+#define CT__OPSIG_float_power_Tensor_Tensor "T,T->T"
+typedef ct_status ct_kernel_float_power__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_float_power__Tensor "float_power_.Tensor"
+#define CT__OPSIG_float_power__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_float_power_Tensor_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_float_power_Tensor_Tensor_out "float_power.Tensor_Tensor_out"
+#define CT__OPSIG_float_power_Tensor_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_float_power_Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_float_power_Tensor_Scalar "float_power.Tensor_Scalar"
+#define CT__OPSIG_float_power_Tensor_Scalar "T,S->T"
+typedef ct_status ct_kernel_float_power__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_float_power__Scalar "float_power_.Scalar"
+#define CT__OPSIG_float_power__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_float_power_Tensor_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_float_power_Tensor_Scalar_out "float_power.Tensor_Scalar_out"
+#define CT__OPSIG_float_power_Tensor_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_float_power_Scalar(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_float_power_Scalar "float_power.Scalar"
+#define CT__OPSIG_float_power_Scalar "S,T->T"
+typedef ct_status ct_kernel_float_power_Scalar_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_float_power_Scalar_out "float_power.Scalar_out"
+#define CT__OPSIG_float_power_Scalar_out "S,T,Tw->Tw"
 typedef ct_tensor *ct_kernel_sum(ct_keyset, ct_tensor *, ct_dtype );
 #define CT__OPNAME_sum "sum"
 #define CT__OPSIG_sum "T,D->T"
@@ -3558,6 +4144,77 @@ static struct {
   ct_op *erf;
   ct_op *erf_;
   ct_op *erf_out;
+  ct_op *asin;
+  ct_op *asin_;
+  ct_op *asin_out;
+  ct_op *acos;
+  ct_op *acos_;
+  ct_op *acos_out;
+  ct_op *atan;
+  ct_op *atan_;
+  ct_op *atan_out;
+  ct_op *sinh;
+  ct_op *sinh_;
+  ct_op *sinh_out;
+  ct_op *cosh;
+  ct_op *cosh_;
+  ct_op *cosh_out;
+  ct_op *asinh;
+  ct_op *asinh_;
+  ct_op *asinh_out;
+  ct_op *acosh;
+  ct_op *acosh_;
+  ct_op *acosh_out;
+  ct_op *atanh;
+  ct_op *atanh_;
+  ct_op *atanh_out;
+  ct_op *log10;
+  ct_op *log10_;
+  ct_op *log10_out;
+  ct_op *erfc;
+  ct_op *erfc_;
+  ct_op *erfc_out;
+  ct_op *erfinv;
+  ct_op *erfinv_;
+  ct_op *erfinv_out;
+  ct_op *lgamma;
+  ct_op *lgamma_;
+  ct_op *lgamma_out;
+  ct_op *digamma;
+  ct_op *digamma_;
+  ct_op *digamma_out;
+  ct_op *polygamma;
+  ct_op *polygamma_;
+  ct_op *polygamma_out;
+  ct_op *i0;
+  ct_op *i0_;
+  ct_op *i0_out;
+  ct_op *special_i1;
+  ct_op *special_i1_out;
+  ct_op *sinc;
+  ct_op *sinc_;
+  ct_op *sinc_out;
+  ct_op *deg2rad;
+  ct_op *deg2rad_;
+  ct_op *deg2rad_out;
+  ct_op *rad2deg;
+  ct_op *rad2deg_;
+  ct_op *rad2deg_out;
+  ct_op *logit;
+  ct_op *logit_;
+  ct_op *logit_out;
+  ct_op *frac;
+  ct_op *frac_;
+  ct_op *frac_out;
+  ct_op *isnan;
+  ct_op *isnan_out;
+  ct_op *isinf;
+  ct_op *isinf_out;
+  ct_op *isfinite;
+  ct_op *isposinf;
+  ct_op *isposinf_out;
+  ct_op *isneginf;
+  ct_op *isneginf_out;
   ct_op *sigmoid;
   ct_op *sigmoid_;
   ct_op *sigmoid_out;
@@ -3754,6 +4411,45 @@ static struct {
   ct_op *clamp_max_Tensor;
   ct_op *clamp_max__Tensor;
   ct_op *clamp_max_Tensor_out;
+  ct_op *hypot;
+  ct_op *hypot_;
+  ct_op *hypot_out;
+  ct_op *copysign_Tensor;
+  ct_op *copysign__Tensor;
+  ct_op *copysign_out;
+  ct_op *copysign_Scalar;
+  ct_op *copysign__Scalar;
+  ct_op *copysign_Scalar_out;
+  ct_op *nextafter;
+  ct_op *nextafter_;
+  ct_op *nextafter_out;
+  ct_op *fmax;
+  ct_op *fmax_out;
+  ct_op *fmin;
+  ct_op *fmin_out;
+  ct_op *heaviside;
+  ct_op *heaviside_;
+  ct_op *heaviside_out;
+  ct_op *xlogy_Tensor;
+  ct_op *xlogy__Tensor;
+  ct_op *xlogy_OutTensor;
+  ct_op *xlogy_Scalar_Other;
+  ct_op *xlogy__Scalar_Other;
+  ct_op *xlogy_OutScalar_Other;
+  ct_op *xlogy_Scalar_Self;
+  ct_op *xlogy_OutScalar_Self;
+  ct_op *logaddexp;
+  ct_op *logaddexp_out;
+  ct_op *logaddexp2;
+  ct_op *logaddexp2_out;
+  ct_op *float_power_Tensor_Tensor;
+  ct_op *float_power__Tensor;
+  ct_op *float_power_Tensor_Tensor_out;
+  ct_op *float_power_Tensor_Scalar;
+  ct_op *float_power__Scalar;
+  ct_op *float_power_Tensor_Scalar_out;
+  ct_op *float_power_Scalar;
+  ct_op *float_power_Scalar_out;
   ct_op *sum;
   ct_op *sum_out;
   ct_op *sum_dim_IntList;
@@ -6055,6 +6751,1244 @@ static ct_status ct__dispatch_erf_(ct_keyset ks, ct_tensor *self) {
 /* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__op.erf_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* asin(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_asin(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.asin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* asin_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_asin_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.asin_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_asin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.asin_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* acos(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_acos(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.acos;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* acos_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_acos_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.acos_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_acos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.acos_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* atan(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_atan(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.atan;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* atan_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_atan_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.atan_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_atan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.atan_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* sinh(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sinh(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.sinh;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* sinh_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sinh_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.sinh_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sinh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.sinh_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* cosh(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_cosh(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.cosh;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* cosh_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_cosh_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.cosh_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cosh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.cosh_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* asinh(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_asinh(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.asinh;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* asinh_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_asinh_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.asinh_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_asinh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.asinh_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* acosh(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_acosh(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.acosh;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* acosh_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_acosh_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.acosh_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_acosh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.acosh_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* atanh(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_atanh(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.atanh;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* atanh_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_atanh_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.atanh_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_atanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.atanh_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* log10(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log10(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.log10;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* log10_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log10_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.log10_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log10_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.log10_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* erfc(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_erfc(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.erfc;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* erfc_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_erfc_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.erfc_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_erfc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.erfc_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* erfinv(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_erfinv(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.erfinv;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* erfinv_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_erfinv_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.erfinv_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_erfinv_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.erfinv_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* lgamma(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_lgamma(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.lgamma;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* lgamma_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_lgamma_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.lgamma_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lgamma_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.lgamma_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* digamma(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_digamma(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.digamma;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* digamma_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_digamma_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.digamma_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_digamma_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.digamma_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* polygamma(int n, Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_polygamma(ct_keyset ks, int64_t n, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.polygamma;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , ct_tensor *))ct__k->unboxed)(ks, n, self);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* polygamma_(Tensor(a!) self, int n) -> Tensor(a!) */
+static ct_status ct__dispatch_polygamma_(ct_keyset ks, ct_tensor *self, int64_t n) {
+  const ct_op *ct__o = ct__op.polygamma_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, n);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(n);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_polygamma_out(ct_keyset ks, int64_t n, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.polygamma_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, n, self, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_int(n);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* i0(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_i0(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.i0;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* i0_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_i0_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.i0_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_i0_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.i0_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* special_i1(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_special_i1(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.special_i1;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_special_i1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.special_i1_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* sinc(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sinc(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.sinc;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* sinc_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sinc_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.sinc_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sinc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.sinc_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* deg2rad(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_deg2rad(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.deg2rad;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* deg2rad_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_deg2rad_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.deg2rad_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_deg2rad_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.deg2rad_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* rad2deg(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_rad2deg(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.rad2deg;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* rad2deg_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_rad2deg_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.rad2deg_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rad2deg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.rad2deg_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* logit(Tensor self, float? eps=None) -> Tensor */
+static ct_tensor *ct__dispatch_logit(ct_keyset ks, ct_tensor *self, double eps) {
+  const ct_op *ct__o = ct__op.logit;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double ))ct__k->unboxed)(ks, self, eps);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
+static ct_status ct__dispatch_logit_(ct_keyset ks, ct_tensor *self, double eps) {
+  const ct_op *ct__o = ct__op.logit_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double ))ct__k->unboxed)(ks, self, eps);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logit_out(ct_keyset ks, ct_tensor *self, double eps, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.logit_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_tensor *))ct__k->unboxed)(ks, self, eps, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* frac(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_frac(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.frac;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* frac_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_frac_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.frac_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_frac_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.frac_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* isnan(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_isnan(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.isnan;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* isnan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_isnan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.isnan_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* isinf(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_isinf(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.isinf;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_isinf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.isinf_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* isfinite(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_isfinite(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.isfinite;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* isposinf(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_isposinf(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.isposinf;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_isposinf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.isposinf_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* isneginf(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_isneginf(ct_keyset ks, ct_tensor *self) {
+  const ct_op *ct__o = ct__op.isneginf;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *))ct__k->unboxed)(ks, self);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor(self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_isneginf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.isneginf_out;
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_status ct__res;
   if (CT_UNLIKELY(!ct__k)) return ct_last_error();
@@ -9675,6 +11609,723 @@ static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self
     ct_value ct__v[3];
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = ct_value_tensor(max);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hypot(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_hypot(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.hypot;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_hypot_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.hypot_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hypot_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.hypot_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* copysign.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_copysign_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.copysign_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_copysign__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.copysign__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_copysign_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.copysign_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* copysign.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_copysign_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *ct__o = ct__op.copysign_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_copysign__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *ct__o = ct__op.copysign__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_copysign_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.copysign_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* nextafter(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_nextafter(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.nextafter;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_nextafter_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.nextafter_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* nextafter.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nextafter_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.nextafter_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* fmax(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_fmax(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.fmax;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmax_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.fmax_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* fmin(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_fmin(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.fmin;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmin_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.fmin_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* heaviside(Tensor self, Tensor values) -> Tensor */
+static ct_tensor *ct__dispatch_heaviside(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
+  const ct_op *ct__o = ct__op.heaviside;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, values);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(values);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) */
+static ct_status ct__dispatch_heaviside_(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
+  const ct_op *ct__o = ct__op.heaviside_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, values);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(values);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_heaviside_out(ct_keyset ks, ct_tensor *self, ct_tensor *values, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.heaviside_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, values, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(values);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* xlogy.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_xlogy_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.xlogy_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_xlogy__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.xlogy__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_xlogy_OutTensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.xlogy_OutTensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_xlogy_Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *ct__o = ct__op.xlogy_Scalar_Other;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_xlogy__Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *ct__o = ct__op.xlogy__Scalar_Other;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_xlogy_OutScalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.xlogy_OutScalar_Other;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_xlogy_Scalar_Self(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.xlogy_Scalar_Self;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_scalar(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_xlogy_OutScalar_Self(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.xlogy_OutScalar_Self;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_scalar(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* logaddexp(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logaddexp(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.logaddexp;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logaddexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.logaddexp_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* logaddexp2(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logaddexp2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.logaddexp2;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logaddexp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.logaddexp2_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_float_power_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *ct__o = ct__op.float_power_Tensor_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(exponent);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_float_power__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *ct__o = ct__op.float_power__Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(exponent);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_float_power_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.float_power_Tensor_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(exponent);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+static ct_tensor *ct__dispatch_float_power_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *ct__o = ct__op.float_power_Tensor_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(exponent);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_float_power__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *ct__o = ct__op.float_power__Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(exponent);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_float_power_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.float_power_Tensor_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(exponent);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* float_power.Scalar(Scalar self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_float_power_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  const ct_op *ct__o = ct__op.float_power_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_scalar(self);
+    ct__v[1] = ct_value_tensor(exponent);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_float_power_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.float_power_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_scalar(self);
+    ct__v[1] = ct_value_tensor(exponent);
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
@@ -16996,6 +19647,649 @@ CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "erf.out", "out"))) return ct_last_error();
   return ct__dispatch_erf_out(ct__call_keys(ct__keys), self, out);
 }
+CTDEF ct_tensor *ct_asin(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("asin", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "asin", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_asin(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_asin_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("asin_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "asin_", "self"))) return ct_last_error();
+  return ct__dispatch_asin_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_asin_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("asin.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "asin.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("asin.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "asin.out", "out"))) return ct_last_error();
+  return ct__dispatch_asin_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_acos(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("acos", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "acos", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_acos(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_acos_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("acos_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "acos_", "self"))) return ct_last_error();
+  return ct__dispatch_acos_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_acos_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("acos.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "acos.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("acos.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "acos.out", "out"))) return ct_last_error();
+  return ct__dispatch_acos_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_atan(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "atan", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_atan(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_atan_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "atan_", "self"))) return ct_last_error();
+  return ct__dispatch_atan_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_atan_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "atan.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("atan.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "atan.out", "out"))) return ct_last_error();
+  return ct__dispatch_atan_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_sinh(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sinh", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sinh", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_sinh(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_sinh_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sinh_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sinh_", "self"))) return ct_last_error();
+  return ct__dispatch_sinh_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_sinh_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sinh.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sinh.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sinh.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sinh.out", "out"))) return ct_last_error();
+  return ct__dispatch_sinh_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_cosh(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cosh", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cosh", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_cosh(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_cosh_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cosh_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "cosh_", "self"))) return ct_last_error();
+  return ct__dispatch_cosh_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_cosh_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cosh.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "cosh.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cosh.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "cosh.out", "out"))) return ct_last_error();
+  return ct__dispatch_cosh_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_asinh(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("asinh", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "asinh", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_asinh(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_asinh_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("asinh_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "asinh_", "self"))) return ct_last_error();
+  return ct__dispatch_asinh_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_asinh_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("asinh.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "asinh.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("asinh.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "asinh.out", "out"))) return ct_last_error();
+  return ct__dispatch_asinh_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_acosh(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("acosh", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "acosh", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_acosh(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_acosh_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("acosh_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "acosh_", "self"))) return ct_last_error();
+  return ct__dispatch_acosh_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_acosh_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("acosh.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "acosh.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("acosh.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "acosh.out", "out"))) return ct_last_error();
+  return ct__dispatch_acosh_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_atanh(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atanh", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "atanh", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_atanh(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_atanh_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atanh_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "atanh_", "self"))) return ct_last_error();
+  return ct__dispatch_atanh_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_atanh_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atanh.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "atanh.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("atanh.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "atanh.out", "out"))) return ct_last_error();
+  return ct__dispatch_atanh_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_log10(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log10", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log10", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_log10(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_log10_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log10_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "log10_", "self"))) return ct_last_error();
+  return ct__dispatch_log10_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_log10_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log10.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "log10.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log10.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "log10.out", "out"))) return ct_last_error();
+  return ct__dispatch_log10_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_erfc(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erfc", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "erfc", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_erfc(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_erfc_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erfc_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "erfc_", "self"))) return ct_last_error();
+  return ct__dispatch_erfc_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_erfc_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erfc.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "erfc.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("erfc.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "erfc.out", "out"))) return ct_last_error();
+  return ct__dispatch_erfc_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_erfinv(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erfinv", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "erfinv", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_erfinv(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_erfinv_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erfinv_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "erfinv_", "self"))) return ct_last_error();
+  return ct__dispatch_erfinv_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_erfinv_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erfinv.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "erfinv.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("erfinv.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "erfinv.out", "out"))) return ct_last_error();
+  return ct__dispatch_erfinv_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_lgamma(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lgamma", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lgamma", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_lgamma(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_lgamma_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lgamma_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "lgamma_", "self"))) return ct_last_error();
+  return ct__dispatch_lgamma_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_lgamma_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lgamma.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "lgamma.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lgamma.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "lgamma.out", "out"))) return ct_last_error();
+  return ct__dispatch_lgamma_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_digamma(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("digamma", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "digamma", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_digamma(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_digamma_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("digamma_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "digamma_", "self"))) return ct_last_error();
+  return ct__dispatch_digamma_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_digamma_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("digamma.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "digamma.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("digamma.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "digamma.out", "out"))) return ct_last_error();
+  return ct__dispatch_digamma_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_polygamma(int64_t n, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("polygamma", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "polygamma", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_polygamma(ct__call_keys(ct__keys), n, self));
+}
+CTDEF ct_status ct_polygamma_(ct_tensor *self, int64_t n) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("polygamma_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "polygamma_", "self"))) return ct_last_error();
+  return ct__dispatch_polygamma_(ct__call_keys(ct__keys), self, n);
+}
+CTDEF ct_status ct_polygamma_out(ct_tensor *out, int64_t n, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("polygamma.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "polygamma.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("polygamma.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "polygamma.out", "out"))) return ct_last_error();
+  return ct__dispatch_polygamma_out(ct__call_keys(ct__keys), n, self, out);
+}
+CTDEF ct_tensor *ct_i0(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("i0", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "i0", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_i0(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_i0_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("i0_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "i0_", "self"))) return ct_last_error();
+  return ct__dispatch_i0_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_i0_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("i0.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "i0.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("i0.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "i0.out", "out"))) return ct_last_error();
+  return ct__dispatch_i0_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_special_i1(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("special_i1", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "special_i1", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_special_i1(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_special_i1_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("special_i1.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "special_i1.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("special_i1.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "special_i1.out", "out"))) return ct_last_error();
+  return ct__dispatch_special_i1_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_sinc(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sinc", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sinc", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_sinc(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_sinc_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sinc_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "sinc_", "self"))) return ct_last_error();
+  return ct__dispatch_sinc_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_sinc_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sinc.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "sinc.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sinc.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "sinc.out", "out"))) return ct_last_error();
+  return ct__dispatch_sinc_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_deg2rad(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("deg2rad", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "deg2rad", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_deg2rad(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_deg2rad_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("deg2rad_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "deg2rad_", "self"))) return ct_last_error();
+  return ct__dispatch_deg2rad_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_deg2rad_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("deg2rad.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "deg2rad.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("deg2rad.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "deg2rad.out", "out"))) return ct_last_error();
+  return ct__dispatch_deg2rad_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_rad2deg(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rad2deg", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "rad2deg", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_rad2deg(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_rad2deg_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rad2deg_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "rad2deg_", "self"))) return ct_last_error();
+  return ct__dispatch_rad2deg_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_rad2deg_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rad2deg.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "rad2deg.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rad2deg.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "rad2deg.out", "out"))) return ct_last_error();
+  return ct__dispatch_rad2deg_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_logit(ct_tensor *self, double eps) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logit", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logit", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_logit(ct__call_keys(ct__keys), self, eps));
+}
+CTDEF ct_status ct_logit_(ct_tensor *self, double eps) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logit_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "logit_", "self"))) return ct_last_error();
+  return ct__dispatch_logit_(ct__call_keys(ct__keys), self, eps);
+}
+CTDEF ct_status ct_logit_out(ct_tensor *out, ct_tensor *self, double eps) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logit.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logit.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logit.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logit.out", "out"))) return ct_last_error();
+  return ct__dispatch_logit_out(ct__call_keys(ct__keys), self, eps, out);
+}
+CTDEF ct_tensor *ct_frac(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("frac", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "frac", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_frac(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_frac_(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("frac_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "frac_", "self"))) return ct_last_error();
+  return ct__dispatch_frac_(ct__call_keys(ct__keys), self);
+}
+CTDEF ct_status ct_frac_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("frac.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "frac.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("frac.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "frac.out", "out"))) return ct_last_error();
+  return ct__dispatch_frac_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_isnan(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("isnan", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "isnan", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_isnan(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_isnan_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("isnan.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "isnan.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("isnan.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "isnan.out", "out"))) return ct_last_error();
+  return ct__dispatch_isnan_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_isinf(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("isinf", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "isinf", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_isinf(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_isinf_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("isinf.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "isinf.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("isinf.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "isinf.out", "out"))) return ct_last_error();
+  return ct__dispatch_isinf_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_isfinite(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("isfinite", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "isfinite", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_isfinite(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_tensor *ct_isposinf(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("isposinf", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "isposinf", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_isposinf(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_isposinf_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("isposinf.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "isposinf.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("isposinf.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "isposinf.out", "out"))) return ct_last_error();
+  return ct__dispatch_isposinf_out(ct__call_keys(ct__keys), self, out);
+}
+CTDEF ct_tensor *ct_isneginf(ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("isneginf", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "isneginf", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_isneginf(ct__call_keys(ct__keys), self));
+}
+CTDEF ct_status ct_isneginf_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("isneginf.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "isneginf.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("isneginf.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "isneginf.out", "out"))) return ct_last_error();
+  return ct__dispatch_isneginf_out(ct__call_keys(ct__keys), self, out);
+}
 CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
@@ -19067,6 +22361,441 @@ CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tens
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "clamp_max.Tensor_out", "out"))) return ct_last_error();
   return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(ct__keys), self, max, out);
+}
+CTDEF ct_tensor *ct_hypot(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hypot", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hypot", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("hypot", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "hypot", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_hypot(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_hypot_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hypot_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "hypot_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("hypot_", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "hypot_", "other"))) return ct_last_error();
+  return ct__dispatch_hypot_(ct__call_keys(ct__keys), self, other);
+}
+CTDEF ct_status ct_hypot_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hypot.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "hypot.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("hypot.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "hypot.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hypot.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "hypot.out", "out"))) return ct_last_error();
+  return ct__dispatch_hypot_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_copysign(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("copysign.Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "copysign.Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("copysign.Tensor", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "copysign.Tensor", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_copysign_Tensor(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_copysign_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("copysign_.Tensor", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "copysign_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("copysign_.Tensor", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "copysign_.Tensor", "other"))) return ct_last_error();
+  return ct__dispatch_copysign__Tensor(ct__call_keys(ct__keys), self, other);
+}
+CTDEF ct_status ct_copysign_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("copysign.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "copysign.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("copysign.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "copysign.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("copysign.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "copysign.out", "out"))) return ct_last_error();
+  return ct__dispatch_copysign_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_copysign_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("copysign.Scalar", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "copysign.Scalar", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_copysign_Scalar(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_copysign_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("copysign_.Scalar", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "copysign_.Scalar", "self"))) return ct_last_error();
+  return ct__dispatch_copysign__Scalar(ct__call_keys(ct__keys), self, other);
+}
+CTDEF ct_status ct_copysign_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("copysign.Scalar_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "copysign.Scalar_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("copysign.Scalar_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "copysign.Scalar_out", "out"))) return ct_last_error();
+  return ct__dispatch_copysign_Scalar_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_nextafter(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nextafter", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nextafter", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("nextafter", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "nextafter", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_nextafter(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_nextafter_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nextafter_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "nextafter_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("nextafter_", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "nextafter_", "other"))) return ct_last_error();
+  return ct__dispatch_nextafter_(ct__call_keys(ct__keys), self, other);
+}
+CTDEF ct_status ct_nextafter_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nextafter.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "nextafter.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("nextafter.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "nextafter.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nextafter.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "nextafter.out", "out"))) return ct_last_error();
+  return ct__dispatch_nextafter_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmax(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmax", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmax", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmax", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmax", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_fmax(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_fmax_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmax.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmax.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmax.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmax.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmax.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "fmax.out", "out"))) return ct_last_error();
+  return ct__dispatch_fmax_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmin(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmin", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmin", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmin", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmin", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_fmin(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_fmin_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmin.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "fmin.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmin.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "fmin.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmin.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "fmin.out", "out"))) return ct_last_error();
+  return ct__dispatch_fmin_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_heaviside(ct_tensor *self, ct_tensor *values) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("heaviside", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "heaviside", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("heaviside", "values"), (ct_tensor *)NULL;
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 0, "heaviside", "values"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_heaviside(ct__call_keys(ct__keys), self, values));
+}
+CTDEF ct_status ct_heaviside_(ct_tensor *self, ct_tensor *values) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("heaviside_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "heaviside_", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!values)) return ct__fail_null("heaviside_", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 0, "heaviside_", "values"))) return ct_last_error();
+  return ct__dispatch_heaviside_(ct__call_keys(ct__keys), self, values);
+}
+CTDEF ct_status ct_heaviside_out(ct_tensor *out, ct_tensor *self, ct_tensor *values) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("heaviside.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "heaviside.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!values)) return ct__fail_null("heaviside.out", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, values, 0, "heaviside.out", "values"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("heaviside.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "heaviside.out", "out"))) return ct_last_error();
+  return ct__dispatch_heaviside_out(ct__call_keys(ct__keys), self, values, out);
+}
+CTDEF ct_tensor *ct_xlogy(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("xlogy.Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "xlogy.Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("xlogy.Tensor", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "xlogy.Tensor", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_xlogy_Tensor(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_xlogy_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("xlogy_.Tensor", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "xlogy_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("xlogy_.Tensor", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "xlogy_.Tensor", "other"))) return ct_last_error();
+  return ct__dispatch_xlogy__Tensor(ct__call_keys(ct__keys), self, other);
+}
+CTDEF ct_status ct_xlogy_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("xlogy.OutTensor", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "xlogy.OutTensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("xlogy.OutTensor", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "xlogy.OutTensor", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("xlogy.OutTensor", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "xlogy.OutTensor", "out"))) return ct_last_error();
+  return ct__dispatch_xlogy_OutTensor(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_xlogy_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("xlogy.Scalar_Other", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "xlogy.Scalar_Other", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_xlogy_Scalar_Other(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_xlogy_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("xlogy_.Scalar_Other", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "xlogy_.Scalar_Other", "self"))) return ct_last_error();
+  return ct__dispatch_xlogy__Scalar_Other(ct__call_keys(ct__keys), self, other);
+}
+CTDEF ct_status ct_xlogy_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("xlogy.OutScalar_Other", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "xlogy.OutScalar_Other", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("xlogy.OutScalar_Other", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "xlogy.OutScalar_Other", "out"))) return ct_last_error();
+  return ct__dispatch_xlogy_OutScalar_Other(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_xlogy_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!other)) return ct__fail_null("xlogy.Scalar_Self", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "xlogy.Scalar_Self", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_xlogy_Scalar_Self(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_xlogy_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!other)) return ct__fail_null("xlogy.OutScalar_Self", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "xlogy.OutScalar_Self", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("xlogy.OutScalar_Self", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "xlogy.OutScalar_Self", "out"))) return ct_last_error();
+  return ct__dispatch_xlogy_OutScalar_Self(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logaddexp(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logaddexp", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logaddexp", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logaddexp", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logaddexp", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_logaddexp(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_logaddexp_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logaddexp.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logaddexp.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logaddexp.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logaddexp.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logaddexp.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logaddexp.out", "out"))) return ct_last_error();
+  return ct__dispatch_logaddexp_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logaddexp2(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logaddexp2", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logaddexp2", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logaddexp2", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logaddexp2", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_logaddexp2(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_logaddexp2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logaddexp2.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "logaddexp2.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logaddexp2.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 0, "logaddexp2.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logaddexp2.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "logaddexp2.out", "out"))) return ct_last_error();
+  return ct__dispatch_logaddexp2_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_float_power(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("float_power.Tensor_Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "float_power.Tensor_Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("float_power.Tensor_Tensor", "exponent"), (ct_tensor *)NULL;
+  ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "float_power.Tensor_Tensor", "exponent"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_float_power_Tensor_Tensor(ct__call_keys(ct__keys), self, exponent));
+}
+CTDEF ct_status ct_float_power_(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("float_power_.Tensor", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "float_power_.Tensor", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("float_power_.Tensor", "exponent"), ct_last_error();
+  ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "float_power_.Tensor", "exponent"))) return ct_last_error();
+  return ct__dispatch_float_power__Tensor(ct__call_keys(ct__keys), self, exponent);
+}
+CTDEF ct_status ct_float_power_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("float_power.Tensor_Tensor_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "float_power.Tensor_Tensor_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("float_power.Tensor_Tensor_out", "exponent"), ct_last_error();
+  ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "float_power.Tensor_Tensor_out", "exponent"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("float_power.Tensor_Tensor_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "float_power.Tensor_Tensor_out", "out"))) return ct_last_error();
+  return ct__dispatch_float_power_Tensor_Tensor_out(ct__call_keys(ct__keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_float_power_scalar(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("float_power.Tensor_Scalar", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "float_power.Tensor_Scalar", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_float_power_Tensor_Scalar(ct__call_keys(ct__keys), self, exponent));
+}
+CTDEF ct_status ct_float_power_scalar_(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("float_power_.Scalar", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "float_power_.Scalar", "self"))) return ct_last_error();
+  return ct__dispatch_float_power__Scalar(ct__call_keys(ct__keys), self, exponent);
+}
+CTDEF ct_status ct_float_power_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("float_power.Tensor_Scalar_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 0, "float_power.Tensor_Scalar_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("float_power.Tensor_Scalar_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "float_power.Tensor_Scalar_out", "out"))) return ct_last_error();
+  return ct__dispatch_float_power_Tensor_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_float_power_scalar_self(ct_scalar self, ct_tensor *exponent) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("float_power.Scalar", "exponent"), (ct_tensor *)NULL;
+  ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "float_power.Scalar", "exponent"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_float_power_Scalar(ct__call_keys(ct__keys), self, exponent));
+}
+CTDEF ct_status ct_float_power_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("float_power.Scalar_out", "exponent"), ct_last_error();
+  ct__keys |= exponent->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, exponent, 0, "float_power.Scalar_out", "exponent"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("float_power.Scalar_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "float_power.Scalar_out", "out"))) return ct_last_error();
+  return ct__dispatch_float_power_Scalar_out(ct__call_keys(ct__keys), self, exponent, out);
 }
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys = 0;

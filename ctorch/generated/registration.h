@@ -362,6 +362,70 @@ static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* i,T->T */
+static ct_status ct__adapt_iT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i->Tw */
+static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,T,Tw->Tw */
+static ct_status ct__adapt_iTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, a[0].v.i, ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?->T */
+static ct_status ct__adapt_Tfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,f?->Tw */
+static ct_status ct__adapt_Twfo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?,Tw->Tw */
+static ct_status ct__adapt_TfoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,S,S,Tw->Tw */
 static ct_status ct__adapt_TSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -445,17 +509,6 @@ static ct_status ct__adapt_TsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   (void)op;
   r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, ct__unbox_tensor(&a[2]));
   ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* Tw,i->Tw */
-static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
-  ct_stack_drop(s, 2);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
@@ -2493,6 +2546,12 @@ static const struct {
     {"S,S,S,Tw->Tw", ct__adapt_SSSTw_Tw},
     {"Tw->Tw", ct__adapt_Tw_Tw},
     {"T,Tw->Tw", ct__adapt_TTw_Tw},
+    {"i,T->T", ct__adapt_iT_T},
+    {"Tw,i->Tw", ct__adapt_Twi_Tw},
+    {"i,T,Tw->Tw", ct__adapt_iTTw_Tw},
+    {"T,f?->T", ct__adapt_Tfo_T},
+    {"Tw,f?->Tw", ct__adapt_Twfo_Tw},
+    {"T,f?,Tw->Tw", ct__adapt_TfoTw_Tw},
     {"T,S,S,Tw->Tw", ct__adapt_TSSTw_Tw},
     {"T,S,Tw->Tw", ct__adapt_TSTw_Tw},
     {"T,S,S,S->T", ct__adapt_TSSS_T},
@@ -2501,7 +2560,6 @@ static const struct {
     {"T,s->T", ct__adapt_Ts_T},
     {"Tw,s->Tw", ct__adapt_Tws_Tw},
     {"T,s,Tw->Tw", ct__adapt_TsTw_Tw},
-    {"Tw,i->Tw", ct__adapt_Twi_Tw},
     {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
     {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
     {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
@@ -3176,6 +3234,335 @@ static ct_status ct__frontend_erf_(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_erf_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_erf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_asin(const ct_value *a, ct_tensor **r) {
+  *r = ct_asin(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_asin_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_asin_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_asin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_asin_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_acos(const ct_value *a, ct_tensor **r) {
+  *r = ct_acos(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_acos_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_acos_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_acos_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_acos_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan(const ct_value *a, ct_tensor **r) {
+  *r = ct_atan(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_atan_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sinh(const ct_value *a, ct_tensor **r) {
+  *r = ct_sinh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sinh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sinh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sinh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sinh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cosh(const ct_value *a, ct_tensor **r) {
+  *r = ct_cosh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cosh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cosh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cosh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cosh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_asinh(const ct_value *a, ct_tensor **r) {
+  *r = ct_asinh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_asinh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_asinh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_asinh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_asinh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_acosh(const ct_value *a, ct_tensor **r) {
+  *r = ct_acosh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_acosh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_acosh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_acosh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_acosh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_atanh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_atanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atanh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log10(const ct_value *a, ct_tensor **r) {
+  *r = ct_log10(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log10_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log10_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log10_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log10_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erfc(const ct_value *a, ct_tensor **r) {
+  *r = ct_erfc(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_erfc_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erfc_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erfc_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erfc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erfinv(const ct_value *a, ct_tensor **r) {
+  *r = ct_erfinv(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_erfinv_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erfinv_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erfinv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erfinv_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lgamma(const ct_value *a, ct_tensor **r) {
+  *r = ct_lgamma(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lgamma_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lgamma_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lgamma_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lgamma_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_digamma(const ct_value *a, ct_tensor **r) {
+  *r = ct_digamma(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_digamma_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_digamma_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_digamma_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_digamma_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_polygamma(const ct_value *a, ct_tensor **r) {
+  *r = ct_polygamma(a[0].v.i, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_polygamma_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_polygamma_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_polygamma_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_polygamma_out(ct__unbox_tensor(&a[2]), a[0].v.i, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_i0(const ct_value *a, ct_tensor **r) {
+  *r = ct_i0(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_i0_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_i0_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_i0_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_i0_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_special_i1(const ct_value *a, ct_tensor **r) {
+  *r = ct_special_i1(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_special_i1_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_special_i1_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sinc(const ct_value *a, ct_tensor **r) {
+  *r = ct_sinc(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sinc_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sinc_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sinc_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sinc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_deg2rad(const ct_value *a, ct_tensor **r) {
+  *r = ct_deg2rad(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_deg2rad_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_deg2rad_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_deg2rad_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_deg2rad_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rad2deg(const ct_value *a, ct_tensor **r) {
+  *r = ct_rad2deg(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rad2deg_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rad2deg_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rad2deg_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rad2deg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logit(const ct_value *a, ct_tensor **r) {
+  *r = ct_logit(ct__unbox_tensor(&a[0]), a[1].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logit_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logit_(ct__unbox_tensor(&a[0]), a[1].v.d);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logit_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logit_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.d);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_frac(const ct_value *a, ct_tensor **r) {
+  *r = ct_frac(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_frac_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_frac_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_frac_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_frac_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_isnan(const ct_value *a, ct_tensor **r) {
+  *r = ct_isnan(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isnan_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_isnan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_isinf(const ct_value *a, ct_tensor **r) {
+  *r = ct_isinf(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isinf_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_isinf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_isfinite(const ct_value *a, ct_tensor **r) {
+  *r = ct_isfinite(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isposinf(const ct_value *a, ct_tensor **r) {
+  *r = ct_isposinf(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isposinf_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_isposinf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_isneginf(const ct_value *a, ct_tensor **r) {
+  *r = ct_isneginf(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_isneginf_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_isneginf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
@@ -4083,6 +4470,186 @@ static ct_status ct__frontend_clamp_max__Tensor(const ct_value *a, ct_tensor **r
 }
 static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_clamp_max_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hypot(const ct_value *a, ct_tensor **r) {
+  *r = ct_hypot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_hypot_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hypot_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hypot_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hypot_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_copysign_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_copysign(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_copysign__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copysign_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_copysign_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copysign_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_copysign_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_copysign_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_copysign__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copysign_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_copysign_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copysign_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nextafter(const ct_value *a, ct_tensor **r) {
+  *r = ct_nextafter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nextafter_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nextafter_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nextafter_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nextafter_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmax(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmax_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmin(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmin(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmin_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_heaviside(const ct_value *a, ct_tensor **r) {
+  *r = ct_heaviside(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_heaviside_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_heaviside_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_heaviside_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_heaviside_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_xlogy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_xlogy__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_OutTensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_Scalar_Other(const ct_value *a, ct_tensor **r) {
+  *r = ct_xlogy_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_xlogy__Scalar_Other(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_OutScalar_Other(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_xlogy_Scalar_Self(const ct_value *a, ct_tensor **r) {
+  *r = ct_xlogy_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_xlogy_OutScalar_Self(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_xlogy_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logaddexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logaddexp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logaddexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logaddexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logaddexp2(const ct_value *a, ct_tensor **r) {
+  *r = ct_logaddexp2(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logaddexp2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logaddexp2_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_float_power(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_float_power__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Tensor_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_float_power_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_float_power__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_float_power_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_float_power_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_float_power_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_float_power_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
@@ -5872,6 +6439,250 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* asin */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* asin_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* asin.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* acos */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* acos_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* acos.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* atan */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* atan_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* atan.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* sinh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* sinh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* sinh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* cosh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* cosh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* cosh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* asinh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* asinh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* asinh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* acosh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* acosh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* acosh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* atanh */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* atanh_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* atanh.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* log10 */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* log10_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* log10.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* erfc */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* erfc_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* erfc.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* erfinv */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* erfinv_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* erfinv.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* lgamma */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* lgamma_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* lgamma.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* digamma */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* digamma_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* digamma.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* polygamma */
+    {39, 0, 2, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* polygamma_ */
+    {1, 0, 1, 2, 97, 0},
+    {39, 0, 2, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* polygamma.out */
+    {39, 0, 2, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* i0 */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* i0_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* i0.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* special_i1 */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* special_i1.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* sinc */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* sinc_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* sinc.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* deg2rad */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* deg2rad_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* deg2rad.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* rad2deg */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* rad2deg_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* rad2deg.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* logit */
+    {1, 0, 1, 0, 0, 0},
+    {40, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* logit_ */
+    {1, 0, 1, 2, 97, 0},
+    {40, 12, 3, 1, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* logit.out */
+    {1, 0, 1, 0, 0, 0},
+    {40, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* frac */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* frac_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* frac.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* isnan */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isnan.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* isinf */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isinf.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* isfinite */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isposinf */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isposinf.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* isneginf */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* isneginf.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
     /* sigmoid */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -5894,18 +6705,18 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* hardtanh */
     {1, 0, 1, 0, 0, 0},
-    {39, 25, 5, 0, 0, 0},
-    {40, 3, 5, 0, 0, 0},
+    {41, 25, 5, 0, 0, 0},
+    {42, 3, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* hardtanh_ */
     {1, 0, 1, 2, 97, 0},
-    {39, 25, 5, 0, 0, 0},
-    {40, 3, 5, 0, 0, 0},
+    {41, 25, 5, 0, 0, 0},
+    {42, 3, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* hardtanh.out */
     {1, 0, 1, 0, 0, 0},
-    {39, 25, 5, 0, 0, 0},
-    {40, 3, 5, 0, 0, 0},
+    {41, 25, 5, 0, 0, 0},
+    {42, 3, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* relu6 */
@@ -5916,47 +6727,47 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* leaky_relu */
     {1, 0, 1, 0, 0, 0},
-    {42, 41, 5, 0, 0, 0},
+    {44, 43, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* leaky_relu_ */
     {1, 0, 1, 2, 97, 0},
-    {42, 41, 5, 0, 0, 0},
+    {44, 43, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* leaky_relu.out */
     {1, 0, 1, 0, 0, 0},
-    {42, 41, 5, 0, 0, 0},
+    {44, 43, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* elu */
     {1, 0, 1, 0, 0, 0},
     {4, 3, 5, 0, 0, 0},
-    {43, 3, 5, 0, 0, 0},
-    {44, 3, 5, 0, 0, 0},
+    {45, 3, 5, 0, 0, 0},
+    {46, 3, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* elu_ */
     {1, 0, 1, 2, 97, 0},
     {4, 3, 5, 0, 0, 0},
-    {43, 3, 5, 0, 0, 0},
-    {44, 3, 5, 0, 0, 0},
+    {45, 3, 5, 0, 0, 0},
+    {46, 3, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* elu.out */
     {1, 0, 1, 0, 0, 0},
     {4, 3, 5, 0, 0, 0},
-    {43, 3, 5, 0, 0, 0},
-    {44, 3, 5, 0, 0, 0},
+    {45, 3, 5, 0, 0, 0},
+    {46, 3, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* gelu */
     {1, 0, 1, 0, 0, 0},
-    {46, 45, 9, 4, 0, 0},
+    {48, 47, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gelu_ */
     {1, 0, 1, 2, 97, 0},
-    {46, 45, 9, 4, 0, 0},
+    {48, 47, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* gelu.out */
     {1, 0, 1, 0, 0, 0},
-    {46, 45, 9, 4, 0, 0},
+    {48, 47, 9, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* silu */
@@ -5971,13 +6782,13 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* softplus */
     {1, 0, 1, 0, 0, 0},
-    {47, 3, 5, 0, 0, 0},
-    {7, 48, 5, 0, 0, 0},
+    {49, 3, 5, 0, 0, 0},
+    {7, 50, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* softplus.out */
     {1, 0, 1, 0, 0, 0},
-    {47, 3, 5, 0, 0, 0},
-    {7, 48, 5, 0, 0, 0},
+    {49, 3, 5, 0, 0, 0},
+    {7, 50, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mish */
@@ -6018,15 +6829,15 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* celu */
     {1, 0, 1, 0, 0, 0},
-    {4, 49, 5, 0, 0, 0},
+    {4, 51, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* celu_ */
     {1, 0, 1, 2, 97, 0},
-    {4, 49, 5, 0, 0, 0},
+    {4, 51, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* celu.out */
     {1, 0, 1, 0, 0, 0},
-    {4, 49, 5, 0, 0, 0},
+    {4, 51, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* log_sigmoid */
@@ -6038,20 +6849,20 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* hardshrink */
     {1, 0, 1, 0, 0, 0},
-    {51, 50, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* hardshrink.out */
     {1, 0, 1, 0, 0, 0},
-    {51, 50, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* softshrink */
     {1, 0, 1, 0, 0, 0},
-    {51, 50, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* softshrink.out */
     {1, 0, 1, 0, 0, 0},
-    {51, 50, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* threshold */
@@ -6108,15 +6919,15 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* round.decimals */
     {1, 0, 1, 0, 0, 0},
-    {52, 0, 2, 4, 0, 0},
+    {54, 0, 2, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* round_.decimals */
     {1, 0, 1, 2, 97, 0},
-    {52, 0, 2, 4, 0, 0},
+    {54, 0, 2, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* round.decimals_out */
     {1, 0, 1, 0, 0, 0},
-    {52, 0, 2, 4, 0, 0},
+    {54, 0, 2, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* trunc */
@@ -6131,48 +6942,48 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* nan_to_num */
     {1, 0, 1, 0, 0, 0},
-    {53, 12, 3, 1, 0, 0},
-    {54, 12, 3, 1, 0, 0},
     {55, 12, 3, 1, 0, 0},
+    {56, 12, 3, 1, 0, 0},
+    {57, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nan_to_num_ */
     {1, 0, 1, 2, 97, 0},
-    {53, 12, 3, 1, 0, 0},
-    {54, 12, 3, 1, 0, 0},
     {55, 12, 3, 1, 0, 0},
+    {56, 12, 3, 1, 0, 0},
+    {57, 12, 3, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* nan_to_num.out */
     {1, 0, 1, 0, 0, 0},
-    {53, 12, 3, 1, 0, 0},
-    {54, 12, 3, 1, 0, 0},
     {55, 12, 3, 1, 0, 0},
+    {56, 12, 3, 1, 0, 0},
+    {57, 12, 3, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.Tensor_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* div_.Tensor_mode */
     {1, 0, 1, 2, 97, 0},
     {2, 0, 1, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.out_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.Scalar_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* div_.Scalar_mode */
     {1, 0, 1, 2, 97, 0},
     {2, 0, 5, 0, 0, 0},
-    {56, 0, 9, 5, 0, 0},
+    {58, 0, 9, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* floor_divide */
     {1, 0, 1, 0, 0, 0},
@@ -6197,37 +7008,37 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Tensor */
     {1, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Scalar */
     {1, 0, 1, 0, 0, 0},
-    {57, 0, 5, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {57, 0, 5, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {57, 0, 5, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Scalar */
     {1, 0, 5, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow.Scalar_out */
     {1, 0, 5, 0, 0, 0},
-    {57, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* remainder.Tensor */
@@ -6528,215 +7339,386 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* where.self */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.self_out */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* where.ScalarSelf */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.ScalarOther */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.Scalar */
-    {58, 0, 1, 0, 0, 0},
+    {60, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill.Scalar */
     {1, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Scalar */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 5, 0, 0, 0},
+    {62, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* lerp_.Scalar */
     {1, 0, 1, 2, 97, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 5, 0, 0, 0},
+    {62, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Scalar_out */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 5, 0, 0, 0},
+    {62, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Tensor */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* lerp_.Tensor */
     {1, 0, 1, 2, 97, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Tensor_out */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcmul */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addcmul_ */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcmul.out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcdiv */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addcdiv_ */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcdiv.out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
-    {62, 0, 1, 0, 0, 0},
+    {63, 0, 1, 0, 0, 0},
+    {64, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp */
     {1, 0, 1, 0, 0, 0},
-    {63, 12, 5, 1, 0, 0},
-    {64, 12, 5, 1, 0, 0},
+    {65, 12, 5, 1, 0, 0},
+    {66, 12, 5, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_ */
     {1, 0, 1, 2, 97, 0},
-    {63, 12, 5, 1, 0, 0},
-    {64, 12, 5, 1, 0, 0},
+    {65, 12, 5, 1, 0, 0},
+    {66, 12, 5, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.out */
     {1, 0, 1, 0, 0, 0},
-    {63, 12, 5, 1, 0, 0},
-    {64, 12, 5, 1, 0, 0},
+    {65, 12, 5, 1, 0, 0},
+    {66, 12, 5, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {63, 12, 1, 1, 0, 0},
-    {64, 12, 1, 1, 0, 0},
+    {65, 12, 1, 1, 0, 0},
+    {66, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {63, 12, 1, 1, 0, 0},
-    {64, 12, 1, 1, 0, 0},
+    {65, 12, 1, 1, 0, 0},
+    {66, 12, 1, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {63, 12, 1, 1, 0, 0},
-    {64, 12, 1, 1, 0, 0},
+    {65, 12, 1, 1, 0, 0},
+    {66, 12, 1, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 5, 0, 0, 0},
+    {65, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_min_ */
     {1, 0, 1, 2, 97, 0},
-    {63, 0, 5, 0, 0, 0},
+    {65, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.out */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 5, 0, 0, 0},
+    {65, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
+    {65, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_min_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {63, 0, 1, 0, 0, 0},
+    {65, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
+    {65, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max */
     {1, 0, 1, 0, 0, 0},
-    {64, 0, 5, 0, 0, 0},
+    {66, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_max_ */
     {1, 0, 1, 2, 97, 0},
-    {64, 0, 5, 0, 0, 0},
+    {66, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.out */
     {1, 0, 1, 0, 0, 0},
-    {64, 0, 5, 0, 0, 0},
+    {66, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
+    {66, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_max_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {64, 0, 1, 0, 0, 0},
+    {66, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
+    {66, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* hypot */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* hypot_ */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* hypot.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* copysign.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* copysign_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* copysign.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* copysign.Scalar */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* copysign_.Scalar */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* copysign.Scalar_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* nextafter */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* nextafter_ */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* nextafter.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* fmax */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* fmax.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* fmin */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* fmin.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* heaviside */
+    {1, 0, 1, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* heaviside_ */
+    {1, 0, 1, 2, 97, 0},
+    {67, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* heaviside.out */
+    {1, 0, 1, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* xlogy_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.OutTensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.Scalar_Other */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* xlogy_.Scalar_Other */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.OutScalar_Other */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* xlogy.Scalar_Self */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* xlogy.OutScalar_Self */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* logaddexp */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* logaddexp.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* logaddexp2 */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* logaddexp2.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Tensor_Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* float_power_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {59, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Tensor_Tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Tensor_Scalar */
+    {1, 0, 1, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* float_power_.Scalar */
+    {1, 0, 1, 2, 97, 0},
+    {59, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Tensor_Scalar_out */
+    {1, 0, 1, 0, 0, 0},
+    {59, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* float_power.Scalar */
+    {1, 0, 5, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* float_power.Scalar_out */
+    {1, 0, 5, 0, 0, 0},
+    {59, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* sum */
@@ -6751,13 +7733,13 @@ static const ct__arg_def ct__generated_args[] = {
     /* sum.dim_IntList */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* sum.IntList_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -6768,13 +7750,13 @@ static const ct__arg_def ct__generated_args[] = {
     /* mean.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mean.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -6790,36 +7772,36 @@ static const ct__arg_def ct__generated_args[] = {
     /* prod.dim_int */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* prod.int_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* amax */
     {1, 0, 1, 0, 0, 0},
-    {22, 66, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {22, 69, 7, 0, 0, 1},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* amax.out */
     {1, 0, 1, 0, 0, 0},
-    {22, 66, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {22, 69, 7, 0, 0, 1},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* amin */
     {1, 0, 1, 0, 0, 0},
-    {22, 66, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {22, 69, 7, 0, 0, 1},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* amin.out */
     {1, 0, 1, 0, 0, 0},
-    {22, 66, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {22, 69, 7, 0, 0, 1},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max */
@@ -6831,109 +7813,109 @@ static const ct__arg_def ct__generated_args[] = {
     /* var.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.correction_out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* var */
     {1, 0, 1, 0, 0, 0},
-    {69, 68, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* std.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.correction_out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* std */
     {1, 0, 1, 0, 0, 0},
-    {69, 68, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_vector_norm */
     {1, 0, 1, 0, 0, 0},
-    {71, 70, 5, 0, 0, 0},
+    {74, 73, 5, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_vector_norm.out */
     {1, 0, 1, 0, 0, 0},
-    {71, 70, 5, 0, 0, 0},
+    {74, 73, 5, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* norm.Scalar */
     {1, 0, 1, 0, 0, 0},
-    {72, 70, 5, 0, 0, 0},
+    {75, 73, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* norm.ScalarOpt_dim */
     {1, 0, 1, 0, 0, 0},
-    {72, 0, 5, 1, 0, 0},
+    {75, 0, 5, 1, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* norm.Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {72, 70, 5, 0, 0, 0},
+    {75, 73, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* norm.out */
     {1, 0, 1, 0, 0, 0},
-    {72, 0, 5, 1, 0, 0},
+    {75, 0, 5, 1, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* logsumexp */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* logsumexp.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 0, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* all */
@@ -6946,12 +7928,12 @@ static const ct__arg_def ct__generated_args[] = {
     /* all.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* all.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* any */
@@ -6964,12 +7946,12 @@ static const ct__arg_def ct__generated_args[] = {
     /* any.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* any.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cumsum */
@@ -7007,137 +7989,137 @@ static const ct__arg_def ct__generated_args[] = {
     /* max.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* max.dim_max */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {64, 0, 1, 6, 97, 0},
-    {75, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {66, 0, 1, 6, 97, 0},
+    {77, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* min.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* min.dim_min */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {63, 0, 1, 6, 97, 0},
-    {76, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {65, 0, 1, 6, 97, 0},
+    {78, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* argmax */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argmax.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* argmin */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argmin.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* sort */
     {1, 0, 1, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {77, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {79, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* sort.values */
     {1, 0, 1, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {77, 9, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {79, 9, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* sort.stable */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 4, 5, 0, 0},
+    {80, 0, 4, 5, 0, 0},
     {22, 25, 2, 4, 0, 0},
-    {77, 9, 4, 4, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {79, 9, 4, 4, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* sort.values_stable */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 4, 5, 0, 0},
+    {80, 0, 4, 5, 0, 0},
     {22, 25, 2, 4, 0, 0},
-    {77, 9, 4, 4, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {79, 9, 4, 4, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* topk */
     {1, 0, 1, 0, 0, 0},
-    {79, 0, 2, 0, 0, 0},
+    {81, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {80, 68, 4, 0, 0, 0},
-    {81, 68, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {82, 71, 4, 0, 0, 0},
+    {83, 71, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* topk.values */
     {1, 0, 1, 0, 0, 0},
-    {79, 0, 2, 0, 0, 0},
+    {81, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {80, 68, 4, 0, 0, 0},
-    {81, 68, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {82, 71, 4, 0, 0, 0},
+    {83, 71, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* value_selecting_reduction_backward */
     {6, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {82, 0, 7, 0, 0, 0},
-    {65, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {84, 0, 7, 0, 0, 0},
+    {68, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _rd_gather */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {65, 0, 4, 0, 0, 0},
+    {68, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nansum */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nansum.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nanmean */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nanmean.out */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {65, 9, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -7171,43 +8153,43 @@ static const ct__arg_def ct__generated_args[] = {
     /* cummax */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* cummax.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* cummin */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* cummin.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* kthvalue */
     {1, 0, 1, 0, 0, 0},
-    {79, 0, 2, 0, 0, 0},
+    {81, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* kthvalue.values */
     {1, 0, 1, 0, 0, 0},
-    {79, 0, 2, 0, 0, 0},
+    {81, 0, 2, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* median */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -7218,17 +8200,17 @@ static const ct__arg_def ct__generated_args[] = {
     /* median.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* median.dim_values */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* nanmedian */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -7239,27 +8221,27 @@ static const ct__arg_def ct__generated_args[] = {
     /* nanmedian.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* nanmedian.dim_values */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
-    {73, 0, 1, 6, 97, 0},
-    {74, 0, 1, 6, 98, 0},
-    {73, 0, 1, 2, 97, 0},
-    {74, 0, 1, 2, 98, 0},
+    {68, 9, 4, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {76, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {76, 0, 1, 2, 98, 0},
     /* argsort */
     {1, 0, 1, 0, 0, 0},
     {22, 25, 2, 0, 0, 0},
-    {77, 9, 4, 0, 0, 0},
+    {79, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argsort.stable */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 4, 4, 0, 0},
+    {80, 0, 4, 4, 0, 0},
     {22, 25, 2, 4, 0, 0},
-    {77, 9, 4, 4, 0, 0},
+    {79, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* msort */
     {1, 0, 1, 0, 0, 0},
@@ -7267,39 +8249,39 @@ static const ct__arg_def ct__generated_args[] = {
     /* var_mean.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std_mean.correction */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 7, 1, 0, 1},
-    {67, 12, 5, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
+    {70, 12, 5, 5, 0, 0},
+    {68, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var_mean */
     {1, 0, 1, 0, 0, 0},
-    {69, 68, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var_mean.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std_mean */
     {1, 0, 1, 0, 0, 0},
-    {69, 68, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std_mean.dim */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 7, 1, 0, 1},
-    {69, 68, 4, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {72, 71, 4, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max.other */
@@ -7323,96 +8305,96 @@ static const ct__arg_def ct__generated_args[] = {
     /* aminmax */
     {1, 0, 1, 0, 0, 0},
     {22, 12, 2, 5, 0, 0},
-    {65, 9, 4, 4, 0, 0},
-    {63, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
+    {68, 9, 4, 4, 0, 0},
+    {65, 0, 1, 0, 0, 0},
+    {66, 0, 1, 0, 0, 0},
     /* dot */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* dot.out */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 1, 0, 0, 0},
+    {85, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mv */
     {1, 0, 1, 0, 0, 0},
-    {84, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mv.out */
     {1, 0, 1, 0, 0, 0},
-    {84, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mm */
     {1, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mm.out */
     {1, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* bmm */
     {1, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bmm.out */
     {1, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addmm */
     {1, 0, 1, 0, 0, 0},
-    {86, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {88, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addmm_ */
     {1, 0, 1, 2, 97, 0},
-    {86, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {88, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addmm.out */
     {1, 0, 1, 0, 0, 0},
-    {86, 0, 1, 0, 0, 0},
-    {85, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {88, 0, 1, 0, 0, 0},
+    {87, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* baddbmm */
     {1, 0, 1, 0, 0, 0},
-    {87, 0, 1, 0, 0, 0},
-    {88, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {89, 0, 1, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* baddbmm_ */
     {1, 0, 1, 2, 97, 0},
-    {87, 0, 1, 0, 0, 0},
-    {88, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {89, 0, 1, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* baddbmm.out */
     {1, 0, 1, 0, 0, 0},
-    {87, 0, 1, 0, 0, 0},
-    {88, 0, 1, 0, 0, 0},
-    {47, 3, 5, 4, 0, 0},
+    {89, 0, 1, 0, 0, 0},
+    {90, 0, 1, 0, 0, 0},
+    {49, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* outer */
     {1, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
+    {91, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* outer.out */
     {1, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
+    {91, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* matmul */
@@ -7425,31 +8407,31 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linear */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linear.out */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cat */
-    {92, 0, 8, 0, 0, 0},
+    {94, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cat.out */
-    {92, 0, 8, 0, 0, 0},
+    {94, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* stack */
-    {92, 0, 8, 0, 0, 0},
+    {94, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* stack.out */
-    {92, 0, 8, 0, 0, 0},
+    {94, 0, 8, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -7464,22 +8446,22 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* roll */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 1},
-    {20, 66, 7, 0, 0, 1},
+    {95, 0, 7, 0, 0, 1},
+    {20, 69, 7, 0, 0, 1},
     {0, 0, 1, 0, 0, 0},
     /* roll.out */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 7, 0, 0, 1},
-    {20, 66, 7, 0, 0, 1},
+    {95, 0, 7, 0, 0, 1},
+    {20, 69, 7, 0, 0, 1},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* repeat */
     {1, 0, 1, 0, 0, 0},
-    {94, 0, 7, 0, 0, 0},
+    {96, 0, 7, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* repeat.out */
     {1, 0, 1, 0, 0, 0},
-    {94, 0, 7, 0, 0, 0},
+    {96, 0, 7, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* tile */
@@ -7488,136 +8470,136 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd */
     {1, 0, 1, 0, 0, 0},
-    {95, 0, 7, 0, 0, 0},
+    {97, 0, 7, 0, 0, 0},
     {11, 23, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd.out */
     {1, 0, 1, 0, 0, 0},
-    {95, 0, 7, 0, 0, 0},
+    {97, 0, 7, 0, 0, 0},
     {11, 23, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 4},
+    {98, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {96, 0, 7, 0, 0, 6},
+    {98, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* tril */
     {1, 0, 1, 0, 0, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* tril_ */
     {1, 0, 1, 2, 97, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* tril.out */
     {1, 0, 1, 0, 0, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* triu */
     {1, 0, 1, 0, 0, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* triu_ */
     {1, 0, 1, 2, 97, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* triu.out */
     {1, 0, 1, 0, 0, 0},
-    {97, 23, 2, 0, 0, 0},
+    {99, 23, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* gather */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 9, 4, 4, 0, 0},
+    {100, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gather.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {98, 9, 4, 4, 0, 0},
+    {100, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.src */
@@ -7682,21 +8664,21 @@ static const ct__arg_def ct__generated_args[] = {
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.reduce */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.reduce_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.value_reduce */
@@ -7704,38 +8686,38 @@ static const ct__arg_def ct__generated_args[] = {
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.value_reduce */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {99, 0, 9, 4, 0, 0},
+    {101, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 0, 0, 0},
-    {100, 68, 4, 4, 0, 0},
+    {101, 0, 9, 0, 0, 0},
+    {102, 71, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_reduce_.two */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 0, 0, 0},
-    {100, 68, 4, 4, 0, 0},
+    {101, 0, 9, 0, 0, 0},
+    {102, 71, 4, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two_out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {99, 0, 9, 0, 0, 0},
-    {100, 68, 4, 4, 0, 0},
+    {101, 0, 9, 0, 0, 0},
+    {102, 71, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_select */
@@ -7753,21 +8735,21 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_add_ */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_add.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -7775,19 +8757,19 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_copy_ */
     {1, 0, 1, 2, 97, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_copy.out */
     {1, 0, 1, 0, 0, 0},
     {22, 0, 2, 0, 0, 0},
     {27, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_fill.int_Scalar */
@@ -7830,76 +8812,76 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* index.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 8, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 8, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_put */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 8, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {102, 9, 4, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {104, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_put_ */
     {1, 0, 1, 2, 97, 0},
-    {74, 0, 8, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {102, 9, 4, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {104, 9, 4, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_put.out */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 8, 0, 0, 0},
-    {73, 0, 1, 0, 0, 0},
-    {102, 9, 4, 0, 0, 0},
+    {76, 0, 8, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {104, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* one_hot */
     {1, 0, 1, 0, 0, 0},
-    {103, 25, 2, 0, 0, 0},
+    {105, 25, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding */
-    {60, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {104, 25, 2, 0, 0, 0},
-    {105, 9, 4, 0, 0, 0},
-    {106, 9, 4, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {106, 25, 2, 0, 0, 0},
+    {107, 9, 4, 0, 0, 0},
+    {108, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding.out */
-    {60, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {104, 25, 2, 0, 0, 0},
-    {105, 9, 4, 0, 0, 0},
-    {106, 9, 4, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {106, 25, 2, 0, 0, 0},
+    {107, 9, 4, 0, 0, 0},
+    {108, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* embedding_dense_backward */
     {6, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {107, 0, 2, 0, 0, 0},
-    {104, 0, 2, 0, 0, 0},
-    {105, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {109, 0, 2, 0, 0, 0},
+    {106, 0, 2, 0, 0, 0},
+    {107, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* split.Tensor */
     {1, 0, 1, 0, 97, 0},
-    {108, 0, 2, 0, 0, 0},
+    {110, 0, 2, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* split_with_sizes */
     {1, 0, 1, 0, 97, 0},
-    {109, 0, 7, 0, 0, 0},
+    {111, 0, 7, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* split.sizes */
     {1, 0, 1, 0, 97, 0},
-    {108, 0, 7, 0, 0, 0},
+    {110, 0, 7, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* chunk */
     {1, 0, 1, 0, 97, 0},
-    {110, 0, 2, 0, 0, 0},
+    {112, 0, 2, 0, 0, 0},
     {22, 23, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* unbind.int */
@@ -7908,18 +8890,18 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 8, 0, 0, 0},
     /* pad */
     {1, 0, 1, 0, 0, 0},
-    {95, 0, 7, 0, 0, 0},
-    {112, 111, 9, 0, 0, 0},
+    {97, 0, 7, 0, 0, 0},
+    {114, 113, 9, 0, 0, 0},
     {11, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* take_along_dim */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* take_along_dim.out */
     {1, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {22, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -7961,351 +8943,351 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* nll_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {116, 115, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {118, 117, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {116, 115, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {118, 117, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nll_loss_nd */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {116, 115, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {118, 117, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 0, 1, 1, 0, 0},
-    {114, 0, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 0, 1, 1, 0, 0},
     {116, 0, 2, 0, 0, 0},
-    {117, 0, 1, 0, 0, 0},
+    {118, 0, 2, 0, 0, 0},
+    {119, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cross_entropy_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {116, 115, 2, 0, 0, 0},
-    {119, 118, 3, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {118, 117, 2, 0, 0, 0},
+    {121, 120, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {47, 120, 3, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {49, 122, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {47, 120, 3, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {49, 122, 3, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* kl_div */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {121, 9, 4, 4, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {123, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* binary_cross_entropy_with_logits */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {122, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {124, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* huber_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {123, 120, 3, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {125, 122, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* huber_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
-    {123, 120, 3, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
+    {125, 122, 3, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* soft_margin_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* soft_margin_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* margin_ranking_loss */
-    {124, 0, 1, 0, 0, 0},
-    {125, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {126, 118, 3, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {126, 0, 1, 0, 0, 0},
+    {127, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {128, 120, 3, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* hinge_embedding_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {126, 120, 3, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {128, 122, 3, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* multilabel_soft_margin_loss */
-    {90, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* multi_margin_loss */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {72, 3, 5, 0, 0, 0},
-    {126, 3, 5, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {75, 3, 5, 0, 0, 0},
+    {128, 3, 5, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* multi_margin_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {72, 3, 5, 0, 0, 0},
-    {126, 3, 5, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {75, 3, 5, 0, 0, 0},
+    {128, 3, 5, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* triplet_margin_loss */
-    {127, 0, 1, 0, 0, 0},
-    {128, 0, 1, 0, 0, 0},
     {129, 0, 1, 0, 0, 0},
-    {126, 120, 3, 0, 0, 0},
-    {72, 130, 3, 0, 0, 0},
-    {132, 131, 3, 0, 0, 0},
-    {133, 9, 4, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {130, 0, 1, 0, 0, 0},
+    {131, 0, 1, 0, 0, 0},
+    {128, 122, 3, 0, 0, 0},
+    {75, 132, 3, 0, 0, 0},
+    {40, 133, 3, 0, 0, 0},
+    {134, 9, 4, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cosine_embedding_loss */
-    {124, 0, 1, 0, 0, 0},
-    {125, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {126, 118, 3, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {126, 0, 1, 0, 0, 0},
+    {127, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {128, 120, 3, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* poisson_nll_loss */
-    {90, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {134, 0, 4, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
     {135, 0, 4, 0, 0, 0},
-    {132, 0, 3, 0, 0, 0},
-    {114, 0, 2, 0, 0, 0},
+    {136, 0, 4, 0, 0, 0},
+    {40, 0, 3, 0, 0, 0},
+    {116, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gaussian_nll_loss */
-    {90, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
-    {136, 0, 1, 0, 0, 0},
-    {135, 9, 4, 0, 0, 0},
-    {132, 131, 3, 0, 0, 0},
-    {114, 3, 2, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    {137, 0, 1, 0, 0, 0},
+    {136, 9, 4, 0, 0, 0},
+    {40, 133, 3, 0, 0, 0},
+    {116, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cosine_similarity */
-    {137, 0, 1, 0, 0, 0},
     {138, 0, 1, 0, 0, 0},
+    {139, 0, 1, 0, 0, 0},
     {22, 3, 2, 0, 0, 0},
-    {132, 139, 3, 0, 0, 0},
+    {40, 140, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pairwise_distance */
-    {137, 0, 1, 0, 0, 0},
     {138, 0, 1, 0, 0, 0},
-    {72, 130, 3, 0, 0, 0},
-    {132, 131, 3, 0, 0, 0},
-    {65, 9, 4, 0, 0, 0},
+    {139, 0, 1, 0, 0, 0},
+    {75, 132, 3, 0, 0, 0},
+    {40, 133, 3, 0, 0, 0},
+    {68, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cdist */
-    {137, 0, 1, 0, 0, 0},
     {138, 0, 1, 0, 0, 0},
-    {72, 130, 3, 0, 0, 0},
-    {140, 12, 2, 1, 0, 0},
+    {139, 0, 1, 0, 0, 0},
+    {75, 132, 3, 0, 0, 0},
+    {141, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* layer_norm */
-    {90, 0, 1, 0, 0, 0},
-    {141, 0, 7, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {91, 12, 1, 1, 0, 0},
-    {132, 142, 3, 0, 0, 0},
-    {143, 68, 4, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {142, 0, 7, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {93, 12, 1, 1, 0, 0},
+    {40, 143, 3, 0, 0, 0},
+    {144, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* group_norm */
-    {90, 0, 1, 0, 0, 0},
-    {144, 0, 2, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {91, 12, 1, 1, 0, 0},
-    {132, 142, 3, 0, 0, 0},
-    {145, 68, 4, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {145, 0, 2, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {93, 12, 1, 1, 0, 0},
+    {40, 143, 3, 0, 0, 0},
+    {146, 71, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* batch_norm */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 1, 0, 0},
-    {91, 0, 1, 1, 0, 0},
-    {146, 0, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 1, 0, 0},
+    {93, 0, 1, 1, 0, 0},
     {147, 0, 1, 1, 0, 0},
-    {148, 0, 4, 0, 0, 0},
-    {149, 0, 3, 0, 0, 0},
-    {132, 0, 3, 0, 0, 0},
-    {145, 0, 4, 0, 0, 0},
+    {148, 0, 1, 1, 0, 0},
+    {149, 0, 4, 0, 0, 0},
+    {150, 0, 3, 0, 0, 0},
+    {40, 0, 3, 0, 0, 0},
+    {146, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rms_norm */
-    {90, 0, 1, 0, 0, 0},
-    {141, 0, 7, 0, 0, 0},
-    {60, 12, 1, 1, 0, 0},
-    {132, 12, 3, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {142, 0, 7, 0, 0, 0},
+    {62, 12, 1, 1, 0, 0},
+    {40, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scaled_dot_product_attention */
-    {150, 0, 1, 0, 0, 0},
     {151, 0, 1, 0, 0, 0},
+    {152, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
-    {152, 12, 1, 1, 0, 0},
-    {153, 118, 3, 0, 0, 0},
-    {154, 9, 4, 0, 0, 0},
-    {43, 12, 3, 5, 0, 0},
+    {153, 12, 1, 1, 0, 0},
+    {154, 120, 3, 0, 0, 0},
+    {155, 9, 4, 0, 0, 0},
+    {45, 12, 3, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 0, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 0, 1, 1, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {96, 0, 7, 0, 0, 0},
-    {155, 0, 7, 0, 0, 0},
-    {156, 0, 4, 0, 0, 0},
-    {157, 0, 7, 0, 0, 0},
-    {158, 0, 2, 0, 0, 0},
+    {98, 0, 7, 0, 0, 0},
+    {156, 0, 7, 0, 0, 0},
+    {157, 0, 4, 0, 0, 0},
+    {158, 0, 7, 0, 0, 0},
+    {159, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution.out */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 0, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 0, 1, 1, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {96, 0, 7, 0, 0, 0},
-    {155, 0, 7, 0, 0, 0},
-    {156, 0, 4, 0, 0, 0},
-    {157, 0, 7, 0, 0, 0},
-    {158, 0, 2, 0, 0, 0},
+    {98, 0, 7, 0, 0, 0},
+    {156, 0, 7, 0, 0, 0},
+    {157, 0, 4, 0, 0, 0},
+    {158, 0, 7, 0, 0, 0},
+    {159, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* convolution_backward_input */
     {6, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {159, 0, 7, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {160, 0, 7, 0, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {96, 0, 7, 0, 0, 0},
-    {155, 0, 7, 0, 0, 0},
-    {158, 0, 2, 0, 0, 0},
+    {98, 0, 7, 0, 0, 0},
+    {156, 0, 7, 0, 0, 0},
+    {159, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution_backward_weight */
     {6, 0, 1, 0, 0, 0},
-    {90, 0, 1, 0, 0, 0},
-    {160, 0, 7, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {161, 0, 7, 0, 0, 0},
     {34, 0, 7, 0, 0, 0},
-    {96, 0, 7, 0, 0, 0},
-    {155, 0, 7, 0, 0, 0},
-    {158, 0, 2, 0, 0, 0},
+    {98, 0, 7, 0, 0, 0},
+    {156, 0, 7, 0, 0, 0},
+    {159, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 1},
-    {96, 23, 7, 0, 0, 1},
-    {155, 3, 7, 0, 0, 1},
-    {158, 3, 2, 0, 0, 0},
+    {98, 23, 7, 0, 0, 1},
+    {156, 3, 7, 0, 0, 1},
+    {159, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d.padding */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 1},
-    {96, 161, 9, 0, 0, 0},
-    {155, 3, 7, 0, 0, 1},
-    {158, 3, 2, 0, 0, 0},
+    {98, 162, 9, 0, 0, 0},
+    {156, 3, 7, 0, 0, 1},
+    {159, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {155, 3, 7, 0, 0, 2},
-    {158, 3, 2, 0, 0, 0},
+    {98, 23, 7, 0, 0, 2},
+    {156, 3, 7, 0, 0, 2},
+    {159, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d.padding */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {96, 161, 9, 0, 0, 0},
-    {155, 3, 7, 0, 0, 2},
-    {158, 3, 2, 0, 0, 0},
+    {98, 162, 9, 0, 0, 0},
+    {156, 3, 7, 0, 0, 2},
+    {159, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv_transpose2d.input */
-    {90, 0, 1, 0, 0, 0},
-    {60, 0, 1, 0, 0, 0},
-    {91, 12, 1, 1, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {62, 0, 1, 0, 0, 0},
+    {93, 12, 1, 1, 0, 0},
     {34, 3, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {157, 23, 7, 0, 0, 2},
-    {158, 3, 2, 0, 0, 0},
-    {155, 3, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {158, 23, 7, 0, 0, 2},
+    {159, 3, 2, 0, 0, 0},
+    {156, 3, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {162, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {162, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* _adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {162, 0, 7, 0, 0, 2},
+    {163, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* _adaptive_avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
@@ -8314,205 +9296,205 @@ static const ct__arg_def ct__generated_args[] = {
     /* max_pool2d_with_indices_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
+    {164, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {155, 0, 7, 0, 0, 2},
-    {164, 0, 4, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {98, 0, 7, 0, 0, 2},
+    {156, 0, 7, 0, 0, 2},
+    {165, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
+    {164, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {155, 0, 7, 0, 0, 2},
-    {164, 0, 4, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
-    {165, 0, 1, 6, 97, 0},
+    {98, 0, 7, 0, 0, 2},
+    {156, 0, 7, 0, 0, 2},
+    {165, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
+    {166, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max_pool2d_double_backward */
-    {166, 0, 1, 0, 0, 0},
+    {167, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
+    {164, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {155, 0, 7, 0, 0, 2},
-    {164, 0, 4, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {98, 0, 7, 0, 0, 2},
+    {156, 0, 7, 0, 0, 2},
+    {165, 0, 4, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices */
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
-    {34, 66, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {155, 3, 7, 0, 0, 2},
-    {164, 9, 4, 0, 0, 0},
-    {167, 0, 1, 0, 0, 0},
-    {74, 0, 1, 0, 0, 0},
+    {164, 0, 7, 0, 0, 2},
+    {34, 69, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {156, 3, 7, 0, 0, 2},
+    {165, 9, 4, 0, 0, 0},
+    {168, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* max_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
-    {34, 66, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {155, 3, 7, 0, 0, 2},
-    {164, 9, 4, 0, 0, 0},
+    {164, 0, 7, 0, 0, 2},
+    {34, 69, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {156, 3, 7, 0, 0, 2},
+    {165, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
-    {34, 66, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {164, 9, 4, 0, 0, 0},
-    {168, 68, 4, 0, 0, 0},
-    {169, 12, 2, 1, 0, 0},
+    {164, 0, 7, 0, 0, 2},
+    {34, 69, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {165, 9, 4, 0, 0, 0},
+    {169, 71, 4, 0, 0, 0},
+    {170, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
-    {34, 66, 7, 0, 0, 2},
-    {96, 23, 7, 0, 0, 2},
-    {164, 9, 4, 0, 0, 0},
-    {168, 68, 4, 0, 0, 0},
-    {169, 12, 2, 1, 0, 0},
+    {164, 0, 7, 0, 0, 2},
+    {34, 69, 7, 0, 0, 2},
+    {98, 23, 7, 0, 0, 2},
+    {165, 9, 4, 0, 0, 0},
+    {169, 71, 4, 0, 0, 0},
+    {170, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
+    {164, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {164, 0, 4, 0, 0, 0},
-    {168, 0, 4, 0, 0, 0},
-    {169, 0, 2, 1, 0, 0},
+    {98, 0, 7, 0, 0, 2},
+    {165, 0, 4, 0, 0, 0},
+    {169, 0, 4, 0, 0, 0},
+    {170, 0, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
+    {164, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
-    {164, 0, 4, 0, 0, 0},
-    {168, 0, 4, 0, 0, 0},
-    {169, 0, 2, 1, 0, 0},
-    {165, 0, 1, 6, 97, 0},
+    {98, 0, 7, 0, 0, 2},
+    {165, 0, 4, 0, 0, 0},
+    {169, 0, 4, 0, 0, 0},
+    {170, 0, 2, 1, 0, 0},
+    {166, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* im2col */
     {1, 0, 1, 0, 0, 0},
-    {163, 0, 7, 0, 0, 2},
-    {155, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
+    {164, 0, 7, 0, 0, 2},
+    {156, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* col2im */
     {1, 0, 1, 0, 0, 0},
-    {162, 0, 7, 0, 0, 2},
     {163, 0, 7, 0, 0, 2},
-    {155, 0, 7, 0, 0, 2},
-    {96, 0, 7, 0, 0, 2},
+    {164, 0, 7, 0, 0, 2},
+    {156, 0, 7, 0, 0, 2},
+    {98, 0, 7, 0, 0, 2},
     {34, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* uniform_ */
     {1, 0, 1, 2, 97, 0},
-    {170, 23, 3, 0, 0, 0},
-    {171, 3, 3, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {171, 23, 3, 0, 0, 0},
+    {172, 3, 3, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* normal_ */
     {1, 0, 1, 2, 97, 0},
-    {173, 23, 3, 0, 0, 0},
-    {174, 3, 3, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {174, 23, 3, 0, 0, 0},
+    {175, 3, 3, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.from */
     {1, 0, 1, 2, 97, 0},
-    {170, 0, 2, 0, 0, 0},
-    {171, 0, 2, 1, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {171, 0, 2, 0, 0, 0},
+    {172, 0, 2, 1, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.to */
     {1, 0, 1, 2, 97, 0},
-    {171, 0, 2, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {172, 0, 2, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_ */
     {1, 0, 1, 2, 97, 0},
-    {172, 12, 10, 5, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli_.float */
     {1, 0, 1, 2, 97, 0},
-    {72, 50, 3, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {75, 52, 3, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli */
     {1, 0, 1, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bernoulli.p */
     {1, 0, 1, 0, 0, 0},
-    {72, 0, 3, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {75, 0, 3, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_float */
-    {173, 0, 1, 0, 0, 0},
-    {174, 3, 3, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {174, 0, 1, 0, 0, 0},
+    {175, 3, 3, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.float_Tensor */
-    {173, 0, 3, 0, 0, 0},
-    {174, 0, 1, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {174, 0, 3, 0, 0, 0},
+    {175, 0, 1, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_Tensor */
-    {173, 0, 1, 0, 0, 0},
     {174, 0, 1, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {175, 0, 1, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand */
     {16, 0, 7, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn */
     {16, 0, 7, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randint.low */
-    {175, 0, 2, 0, 0, 0},
     {176, 0, 2, 0, 0, 0},
+    {177, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randperm */
-    {177, 0, 2, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {39, 0, 2, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye */
-    {177, 0, 2, 0, 0, 0},
+    {39, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye.m */
-    {177, 0, 2, 0, 0, 0},
+    {39, 0, 2, 0, 0, 0},
     {178, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
@@ -8526,32 +9508,32 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* rand.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {172, 0, 10, 5, 0, 0},
+    {173, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randn.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {172, 0, 10, 5, 0, 0},
+    {173, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randint.low_generator_out */
-    {175, 0, 2, 0, 0, 0},
     {176, 0, 2, 0, 0, 0},
+    {177, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {172, 0, 10, 5, 0, 0},
+    {173, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randperm.generator_out */
-    {177, 0, 2, 0, 0, 0},
-    {172, 0, 10, 5, 0, 0},
+    {39, 0, 2, 0, 0, 0},
+    {173, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.out */
-    {177, 0, 2, 0, 0, 0},
+    {39, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.m_out */
-    {177, 0, 2, 0, 0, 0},
+    {39, 0, 2, 0, 0, 0},
     {178, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -8562,22 +9544,22 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* native_dropout */
-    {90, 0, 1, 0, 0, 0},
-    {72, 0, 3, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {75, 0, 3, 0, 0, 0},
     {180, 0, 4, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
-    {167, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
+    {173, 12, 10, 5, 0, 0},
+    {168, 0, 1, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
     /* native_dropout_backward */
     {6, 0, 1, 0, 0, 0},
-    {59, 0, 1, 0, 0, 0},
-    {43, 0, 3, 0, 0, 0},
+    {61, 0, 1, 0, 0, 0},
+    {45, 0, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* dropout */
-    {90, 0, 1, 0, 0, 0},
-    {72, 0, 3, 0, 0, 0},
+    {92, 0, 1, 0, 0, 0},
+    {75, 0, 3, 0, 0, 0},
     {180, 0, 4, 0, 0, 0},
-    {172, 12, 10, 5, 0, 0},
+    {173, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
 };
 
@@ -8617,8 +9599,8 @@ static const struct {
     {&ct__op._to_copy, {209, 0, 208, 89, 4, 1}, ct__frontend__to_copy, 0},
     {&ct__op._pin_memory, {211, 0, 210, 94, 2, 1}, ct__frontend__pin_memory, 0},
     {&ct__op.pin_memory, {36, 0, 210, 97, 2, 1}, ct__frontend_pin_memory, 0},
-    {&ct__op.to_dtype, {171, 13, 212, 100, 2, 1}, ct__frontend_to_dtype, 0},
-    {&ct__op.to_device, {171, 14, 213, 103, 5, 1}, ct__frontend_to_device, 0},
+    {&ct__op.to_dtype, {172, 13, 212, 100, 2, 1}, ct__frontend_to_dtype, 0},
+    {&ct__op.to_device, {172, 14, 213, 103, 5, 1}, ct__frontend_to_device, 0},
     {&ct__op.view, {215, 0, 214, 109, 2, 1}, ct__frontend_view, 0},
     {&ct__op.reshape, {216, 0, 214, 112, 2, 1}, ct__frontend_reshape, 0},
     {&ct__op.transpose_int, {219, 218, 217, 115, 3, 1}, ct__frontend_transpose_int, 0},
@@ -8642,7 +9624,7 @@ static const struct {
     {&ct__op.empty_memory_format, {246, 245, 244, 184, 4, 1}, ct__frontend_empty_memory_format, 0},
     {&ct__op.zeros, {248, 0, 247, 189, 3, 1}, ct__frontend_zeros, 0},
     {&ct__op.ones, {249, 0, 247, 193, 3, 1}, ct__frontend_ones, 0},
-    {&ct__op.full, {135, 0, 250, 197, 4, 1}, ct__frontend_full, 0},
+    {&ct__op.full, {136, 0, 250, 197, 4, 1}, ct__frontend_full, 0},
     {&ct__op.scalar_tensor, {252, 0, 251, 202, 3, 1}, ct__frontend_scalar_tensor, 0},
     {&ct__op.arange_start_step, {255, 254, 253, 206, 5, 1}, ct__frontend_arange_start_step, 0},
     {&ct__op.arange_start_out, {255, 257, 256, 212, 4, 1}, ct__frontend_arange_start_out, 0},
@@ -8700,508 +9682,618 @@ static const struct {
     {&ct__op.erf, {294, 0, 205, 336, 1, 1}, ct__frontend_erf, 1},
     {&ct__op.erf_, {295, 0, 259, 338, 1, 1}, ct__frontend_erf_, 1},
     {&ct__op.erf_out, {294, 5, 261, 340, 2, 1}, ct__frontend_erf_out, 1},
-    {&ct__op.sigmoid, {296, 0, 205, 343, 1, 1}, ct__frontend_sigmoid, 1},
-    {&ct__op.sigmoid_, {297, 0, 259, 345, 1, 1}, ct__frontend_sigmoid_, 1},
-    {&ct__op.sigmoid_out, {296, 5, 261, 347, 2, 1}, ct__frontend_sigmoid_out, 1},
-    {&ct__op.relu, {298, 0, 205, 350, 1, 1}, ct__frontend_relu, 1},
-    {&ct__op.relu_, {299, 0, 259, 352, 1, 1}, ct__frontend_relu_, 1},
-    {&ct__op.relu_out, {298, 5, 261, 354, 2, 1}, ct__frontend_relu_out, 1},
-    {&ct__op.hardtanh, {300, 0, 187, 357, 3, 1}, ct__frontend_hardtanh, 1},
-    {&ct__op.hardtanh_, {301, 0, 189, 361, 3, 1}, ct__frontend_hardtanh_, 1},
-    {&ct__op.hardtanh_out, {300, 5, 302, 365, 4, 1}, ct__frontend_hardtanh_out, 1},
-    {&ct__op.relu6, {303, 0, 205, 370, 1, 1}, ct__frontend_relu6, 1},
-    {&ct__op.relu6_, {304, 0, 259, 372, 1, 1}, ct__frontend_relu6_, 1},
-    {&ct__op.leaky_relu, {305, 0, 197, 374, 2, 1}, ct__frontend_leaky_relu, 1},
-    {&ct__op.leaky_relu_, {306, 0, 198, 377, 2, 1}, ct__frontend_leaky_relu_, 1},
-    {&ct__op.leaky_relu_out, {305, 5, 307, 380, 3, 1}, ct__frontend_leaky_relu_out, 1},
-    {&ct__op.elu, {309, 0, 308, 384, 4, 1}, ct__frontend_elu, 1},
-    {&ct__op.elu_, {311, 0, 310, 389, 4, 1}, ct__frontend_elu_, 1},
-    {&ct__op.elu_out, {309, 5, 312, 394, 5, 1}, ct__frontend_elu_out, 1},
-    {&ct__op.gelu, {314, 0, 313, 400, 2, 1}, ct__frontend_gelu, 1},
-    {&ct__op.gelu_, {316, 0, 315, 403, 2, 1}, ct__frontend_gelu_, 1},
-    {&ct__op.gelu_out, {314, 5, 317, 406, 3, 1}, ct__frontend_gelu_out, 1},
-    {&ct__op.silu, {318, 0, 205, 410, 1, 1}, ct__frontend_silu, 1},
-    {&ct__op.silu_, {319, 0, 259, 412, 1, 1}, ct__frontend_silu_, 1},
-    {&ct__op.silu_out, {318, 5, 261, 414, 2, 1}, ct__frontend_silu_out, 1},
-    {&ct__op.softplus, {320, 0, 187, 417, 3, 1}, ct__frontend_softplus, 1},
-    {&ct__op.softplus_out, {320, 5, 302, 421, 4, 1}, ct__frontend_softplus_out, 1},
-    {&ct__op.mish, {321, 0, 205, 426, 1, 1}, ct__frontend_mish, 1},
-    {&ct__op.mish_, {322, 0, 259, 428, 1, 1}, ct__frontend_mish_, 1},
-    {&ct__op.mish_out, {321, 5, 261, 430, 2, 1}, ct__frontend_mish_out, 1},
-    {&ct__op.hardswish, {323, 0, 205, 433, 1, 1}, ct__frontend_hardswish, 1},
-    {&ct__op.hardswish_, {324, 0, 259, 435, 1, 1}, ct__frontend_hardswish_, 1},
-    {&ct__op.hardswish_out, {323, 5, 261, 437, 2, 1}, ct__frontend_hardswish_out, 1},
-    {&ct__op.hardsigmoid, {325, 0, 205, 440, 1, 1}, ct__frontend_hardsigmoid, 1},
-    {&ct__op.hardsigmoid_, {326, 0, 259, 442, 1, 1}, ct__frontend_hardsigmoid_, 1},
-    {&ct__op.hardsigmoid_out, {325, 5, 261, 444, 2, 1}, ct__frontend_hardsigmoid_out, 1},
-    {&ct__op.selu, {327, 0, 205, 447, 1, 1}, ct__frontend_selu, 1},
-    {&ct__op.selu_, {328, 0, 259, 449, 1, 1}, ct__frontend_selu_, 1},
-    {&ct__op.celu, {329, 0, 197, 451, 2, 1}, ct__frontend_celu, 1},
-    {&ct__op.celu_, {330, 0, 198, 454, 2, 1}, ct__frontend_celu_, 1},
-    {&ct__op.celu_out, {329, 5, 307, 457, 3, 1}, ct__frontend_celu_out, 1},
-    {&ct__op.log_sigmoid, {331, 0, 205, 461, 1, 1}, ct__frontend_log_sigmoid, 1},
-    {&ct__op.log_sigmoid_out, {331, 5, 261, 463, 2, 1}, ct__frontend_log_sigmoid_out, 1},
-    {&ct__op.hardshrink, {332, 0, 197, 466, 2, 1}, ct__frontend_hardshrink, 1},
-    {&ct__op.hardshrink_out, {332, 5, 307, 469, 3, 1}, ct__frontend_hardshrink_out, 1},
-    {&ct__op.softshrink, {333, 0, 197, 473, 2, 1}, ct__frontend_softshrink, 1},
-    {&ct__op.softshrink_out, {333, 5, 307, 476, 3, 1}, ct__frontend_softshrink_out, 1},
-    {&ct__op.threshold, {7, 0, 187, 480, 3, 1}, ct__frontend_threshold, 1},
-    {&ct__op.threshold_, {334, 0, 189, 484, 3, 1}, ct__frontend_threshold_, 1},
-    {&ct__op.threshold_out, {7, 5, 302, 488, 4, 1}, ct__frontend_threshold_out, 1},
-    {&ct__op.softsign, {335, 0, 205, 493, 1, 1}, ct__frontend_softsign, 1},
-    {&ct__op.tanhshrink, {336, 0, 205, 495, 1, 1}, ct__frontend_tanhshrink, 1},
-    {&ct__op.floor, {337, 0, 205, 497, 1, 1}, ct__frontend_floor, 1},
-    {&ct__op.floor_, {338, 0, 259, 499, 1, 1}, ct__frontend_floor_, 1},
-    {&ct__op.floor_out, {337, 5, 261, 501, 2, 1}, ct__frontend_floor_out, 1},
-    {&ct__op.ceil, {339, 0, 205, 504, 1, 1}, ct__frontend_ceil, 1},
-    {&ct__op.ceil_, {340, 0, 259, 506, 1, 1}, ct__frontend_ceil_, 1},
-    {&ct__op.ceil_out, {339, 5, 261, 508, 2, 1}, ct__frontend_ceil_out, 1},
-    {&ct__op.round, {341, 0, 205, 511, 1, 1}, ct__frontend_round, 1},
-    {&ct__op.round_, {342, 0, 259, 513, 1, 1}, ct__frontend_round_, 1},
-    {&ct__op.round_out, {341, 5, 261, 515, 2, 1}, ct__frontend_round_out, 1},
-    {&ct__op.round_decimals, {341, 52, 225, 518, 2, 1}, ct__frontend_round_decimals, 1},
-    {&ct__op.round__decimals, {342, 52, 343, 521, 2, 1}, ct__frontend_round__decimals, 1},
-    {&ct__op.round_decimals_out, {341, 345, 344, 524, 3, 1}, ct__frontend_round_decimals_out, 1},
-    {&ct__op.trunc, {346, 0, 205, 528, 1, 1}, ct__frontend_trunc, 1},
-    {&ct__op.trunc_, {347, 0, 259, 530, 1, 1}, ct__frontend_trunc_, 1},
-    {&ct__op.trunc_out, {346, 5, 261, 532, 2, 1}, ct__frontend_trunc_out, 1},
-    {&ct__op.nan_to_num, {349, 0, 348, 535, 4, 1}, ct__frontend_nan_to_num, 1},
-    {&ct__op.nan_to_num_, {351, 0, 350, 540, 4, 1}, ct__frontend_nan_to_num_, 1},
-    {&ct__op.nan_to_num_out, {349, 5, 352, 545, 5, 1}, ct__frontend_nan_to_num_out, 1},
-    {&ct__op.div_Tensor_mode, {199, 354, 353, 551, 3, 1}, ct__frontend_div_Tensor_mode, 1},
-    {&ct__op.div__Tensor_mode, {200, 354, 355, 555, 3, 1}, ct__frontend_div__Tensor_mode, 1},
-    {&ct__op.div_out_mode, {199, 357, 356, 559, 4, 1}, ct__frontend_div_out_mode, 1},
-    {&ct__op.div_Scalar_mode, {199, 359, 358, 564, 3, 1}, ct__frontend_div_Scalar_mode, 1},
-    {&ct__op.div__Scalar_mode, {200, 359, 360, 568, 3, 1}, ct__frontend_div__Scalar_mode, 1},
-    {&ct__op.floor_divide, {361, 0, 192, 572, 2, 1}, ct__frontend_floor_divide, 1},
-    {&ct__op.floor_divide__Tensor, {362, 182, 194, 575, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
-    {&ct__op.floor_divide_out, {361, 5, 196, 578, 3, 1}, ct__frontend_floor_divide_out, 1},
-    {&ct__op.floor_divide_Scalar, {361, 188, 197, 582, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
-    {&ct__op.floor_divide__Scalar, {362, 188, 198, 585, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
-    {&ct__op.pow_Tensor_Tensor, {364, 363, 192, 588, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
-    {&ct__op.pow__Tensor, {365, 182, 194, 591, 2, 1}, ct__frontend_pow__Tensor, 1},
-    {&ct__op.pow_Tensor_Tensor_out, {364, 366, 196, 594, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
-    {&ct__op.pow_Tensor_Scalar, {364, 367, 197, 598, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
-    {&ct__op.pow__Scalar, {365, 188, 198, 601, 2, 1}, ct__frontend_pow__Scalar, 1},
-    {&ct__op.pow_Tensor_Scalar_out, {364, 368, 307, 604, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
-    {&ct__op.pow_Scalar, {364, 188, 369, 608, 2, 1}, ct__frontend_pow_Scalar, 1},
-    {&ct__op.pow_Scalar_out, {364, 371, 370, 611, 3, 1}, ct__frontend_pow_Scalar_out, 1},
-    {&ct__op.remainder_Tensor, {372, 182, 192, 615, 2, 1}, ct__frontend_remainder_Tensor, 1},
-    {&ct__op.remainder__Tensor, {373, 182, 194, 618, 2, 1}, ct__frontend_remainder__Tensor, 1},
-    {&ct__op.remainder_Tensor_out, {372, 374, 196, 621, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
-    {&ct__op.remainder_Scalar, {372, 188, 197, 625, 2, 1}, ct__frontend_remainder_Scalar, 1},
-    {&ct__op.remainder__Scalar, {373, 188, 198, 628, 2, 1}, ct__frontend_remainder__Scalar, 1},
-    {&ct__op.remainder_Scalar_out, {372, 371, 307, 631, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
-    {&ct__op.remainder_Scalar_Tensor, {372, 375, 369, 635, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
-    {&ct__op.remainder_Scalar_Tensor_out, {372, 376, 370, 638, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
-    {&ct__op.fmod_Tensor, {377, 182, 192, 642, 2, 1}, ct__frontend_fmod_Tensor, 1},
-    {&ct__op.fmod__Tensor, {378, 182, 194, 645, 2, 1}, ct__frontend_fmod__Tensor, 1},
-    {&ct__op.fmod_Tensor_out, {377, 374, 196, 648, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
-    {&ct__op.fmod_Scalar, {377, 188, 197, 652, 2, 1}, ct__frontend_fmod_Scalar, 1},
-    {&ct__op.fmod__Scalar, {378, 188, 198, 655, 2, 1}, ct__frontend_fmod__Scalar, 1},
-    {&ct__op.fmod_Scalar_out, {377, 371, 307, 658, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
-    {&ct__op.maximum, {379, 0, 192, 662, 2, 1}, ct__frontend_maximum, 1},
-    {&ct__op.maximum_out, {379, 5, 196, 665, 3, 1}, ct__frontend_maximum_out, 1},
-    {&ct__op.minimum, {380, 0, 192, 669, 2, 1}, ct__frontend_minimum, 1},
-    {&ct__op.minimum_out, {380, 5, 196, 672, 3, 1}, ct__frontend_minimum_out, 1},
-    {&ct__op.atan2, {381, 0, 192, 676, 2, 1}, ct__frontend_atan2, 1},
-    {&ct__op.atan2_, {382, 0, 194, 679, 2, 1}, ct__frontend_atan2_, 1},
-    {&ct__op.atan2_out, {381, 5, 196, 682, 3, 1}, ct__frontend_atan2_out, 1},
-    {&ct__op.eq_Tensor, {383, 182, 192, 686, 2, 1}, ct__frontend_eq_Tensor, 1},
-    {&ct__op.eq__Tensor, {384, 182, 194, 689, 2, 1}, ct__frontend_eq__Tensor, 1},
-    {&ct__op.eq_Tensor_out, {383, 374, 196, 692, 3, 1}, ct__frontend_eq_Tensor_out, 1},
-    {&ct__op.eq_Scalar, {383, 188, 197, 696, 2, 1}, ct__frontend_eq_Scalar, 1},
-    {&ct__op.eq__Scalar, {384, 188, 198, 699, 2, 1}, ct__frontend_eq__Scalar, 1},
-    {&ct__op.eq_Scalar_out, {383, 371, 307, 702, 3, 1}, ct__frontend_eq_Scalar_out, 1},
-    {&ct__op.ne_Tensor, {385, 182, 192, 706, 2, 1}, ct__frontend_ne_Tensor, 1},
-    {&ct__op.ne__Tensor, {386, 182, 194, 709, 2, 1}, ct__frontend_ne__Tensor, 1},
-    {&ct__op.ne_Tensor_out, {385, 374, 196, 712, 3, 1}, ct__frontend_ne_Tensor_out, 1},
-    {&ct__op.ne_Scalar, {385, 188, 197, 716, 2, 1}, ct__frontend_ne_Scalar, 1},
-    {&ct__op.ne__Scalar, {386, 188, 198, 719, 2, 1}, ct__frontend_ne__Scalar, 1},
-    {&ct__op.ne_Scalar_out, {385, 371, 307, 722, 3, 1}, ct__frontend_ne_Scalar_out, 1},
-    {&ct__op.lt_Tensor, {387, 182, 192, 726, 2, 1}, ct__frontend_lt_Tensor, 1},
-    {&ct__op.lt__Tensor, {388, 182, 194, 729, 2, 1}, ct__frontend_lt__Tensor, 1},
-    {&ct__op.lt_Tensor_out, {387, 374, 196, 732, 3, 1}, ct__frontend_lt_Tensor_out, 1},
-    {&ct__op.lt_Scalar, {387, 188, 197, 736, 2, 1}, ct__frontend_lt_Scalar, 1},
-    {&ct__op.lt__Scalar, {388, 188, 198, 739, 2, 1}, ct__frontend_lt__Scalar, 1},
-    {&ct__op.lt_Scalar_out, {387, 371, 307, 742, 3, 1}, ct__frontend_lt_Scalar_out, 1},
-    {&ct__op.le_Tensor, {389, 182, 192, 746, 2, 1}, ct__frontend_le_Tensor, 1},
-    {&ct__op.le__Tensor, {390, 182, 194, 749, 2, 1}, ct__frontend_le__Tensor, 1},
-    {&ct__op.le_Tensor_out, {389, 374, 196, 752, 3, 1}, ct__frontend_le_Tensor_out, 1},
-    {&ct__op.le_Scalar, {389, 188, 197, 756, 2, 1}, ct__frontend_le_Scalar, 1},
-    {&ct__op.le__Scalar, {390, 188, 198, 759, 2, 1}, ct__frontend_le__Scalar, 1},
-    {&ct__op.le_Scalar_out, {389, 371, 307, 762, 3, 1}, ct__frontend_le_Scalar_out, 1},
-    {&ct__op.gt_Tensor, {391, 182, 192, 766, 2, 1}, ct__frontend_gt_Tensor, 1},
-    {&ct__op.gt__Tensor, {392, 182, 194, 769, 2, 1}, ct__frontend_gt__Tensor, 1},
-    {&ct__op.gt_Tensor_out, {391, 374, 196, 772, 3, 1}, ct__frontend_gt_Tensor_out, 1},
-    {&ct__op.gt_Scalar, {391, 188, 197, 776, 2, 1}, ct__frontend_gt_Scalar, 1},
-    {&ct__op.gt__Scalar, {392, 188, 198, 779, 2, 1}, ct__frontend_gt__Scalar, 1},
-    {&ct__op.gt_Scalar_out, {391, 371, 307, 782, 3, 1}, ct__frontend_gt_Scalar_out, 1},
-    {&ct__op.ge_Tensor, {393, 182, 192, 786, 2, 1}, ct__frontend_ge_Tensor, 1},
-    {&ct__op.ge__Tensor, {394, 182, 194, 789, 2, 1}, ct__frontend_ge__Tensor, 1},
-    {&ct__op.ge_Tensor_out, {393, 374, 196, 792, 3, 1}, ct__frontend_ge_Tensor_out, 1},
-    {&ct__op.ge_Scalar, {393, 188, 197, 796, 2, 1}, ct__frontend_ge_Scalar, 1},
-    {&ct__op.ge__Scalar, {394, 188, 198, 799, 2, 1}, ct__frontend_ge__Scalar, 1},
-    {&ct__op.ge_Scalar_out, {393, 371, 307, 802, 3, 1}, ct__frontend_ge_Scalar_out, 1},
-    {&ct__op.logical_and, {395, 0, 192, 806, 2, 1}, ct__frontend_logical_and, 1},
-    {&ct__op.logical_and_, {396, 0, 194, 809, 2, 1}, ct__frontend_logical_and_, 1},
-    {&ct__op.logical_and_out, {395, 5, 196, 812, 3, 1}, ct__frontend_logical_and_out, 1},
-    {&ct__op.logical_or, {397, 0, 192, 816, 2, 1}, ct__frontend_logical_or, 1},
-    {&ct__op.logical_or_, {398, 0, 194, 819, 2, 1}, ct__frontend_logical_or_, 1},
-    {&ct__op.logical_or_out, {397, 5, 196, 822, 3, 1}, ct__frontend_logical_or_out, 1},
-    {&ct__op.logical_xor, {399, 0, 192, 826, 2, 1}, ct__frontend_logical_xor, 1},
-    {&ct__op.logical_xor_, {400, 0, 194, 829, 2, 1}, ct__frontend_logical_xor_, 1},
-    {&ct__op.logical_xor_out, {399, 5, 196, 832, 3, 1}, ct__frontend_logical_xor_out, 1},
-    {&ct__op.logical_not, {401, 0, 205, 836, 1, 1}, ct__frontend_logical_not, 1},
-    {&ct__op.logical_not_, {402, 0, 259, 838, 1, 1}, ct__frontend_logical_not_, 1},
-    {&ct__op.logical_not_out, {401, 5, 261, 840, 2, 1}, ct__frontend_logical_not_out, 1},
-    {&ct__op.where_self, {404, 1, 403, 843, 3, 1}, ct__frontend_where_self, 1},
-    {&ct__op.where_self_out, {404, 406, 405, 847, 4, 1}, ct__frontend_where_self_out, 1},
-    {&ct__op.where_ScalarSelf, {404, 408, 407, 852, 3, 1}, ct__frontend_where_ScalarSelf, 1},
-    {&ct__op.where_ScalarOther, {404, 409, 181, 856, 3, 1}, ct__frontend_where_ScalarOther, 1},
-    {&ct__op.where_Scalar, {404, 188, 187, 860, 3, 1}, ct__frontend_where_Scalar, 1},
-    {&ct__op.masked_fill_Scalar, {410, 188, 181, 864, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
-    {&ct__op.masked_fill__Scalar, {411, 188, 184, 868, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
-    {&ct__op.masked_fill_Scalar_out, {410, 371, 186, 872, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
-    {&ct__op.masked_fill_Tensor, {410, 182, 403, 877, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
-    {&ct__op.masked_fill__Tensor, {411, 182, 412, 881, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
-    {&ct__op.masked_fill_Tensor_out, {410, 374, 405, 885, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
-    {&ct__op.lerp_Scalar, {413, 188, 181, 890, 3, 1}, ct__frontend_lerp_Scalar, 1},
-    {&ct__op.lerp__Scalar, {414, 188, 184, 894, 3, 1}, ct__frontend_lerp__Scalar, 1},
-    {&ct__op.lerp_Scalar_out, {413, 371, 186, 898, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
-    {&ct__op.lerp_Tensor, {413, 182, 403, 903, 3, 1}, ct__frontend_lerp_Tensor, 1},
-    {&ct__op.lerp__Tensor, {414, 182, 412, 907, 3, 1}, ct__frontend_lerp__Tensor, 1},
-    {&ct__op.lerp_Tensor_out, {413, 374, 405, 911, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
-    {&ct__op.addcmul, {416, 0, 415, 916, 4, 1}, ct__frontend_addcmul, 1},
-    {&ct__op.addcmul_, {418, 0, 417, 921, 4, 1}, ct__frontend_addcmul_, 1},
-    {&ct__op.addcmul_out, {416, 5, 419, 926, 5, 1}, ct__frontend_addcmul_out, 1},
-    {&ct__op.addcdiv, {420, 0, 415, 932, 4, 1}, ct__frontend_addcdiv, 1},
-    {&ct__op.addcdiv_, {421, 0, 417, 937, 4, 1}, ct__frontend_addcdiv_, 1},
-    {&ct__op.addcdiv_out, {420, 5, 419, 942, 5, 1}, ct__frontend_addcdiv_out, 1},
-    {&ct__op.clamp, {423, 0, 422, 948, 3, 1}, ct__frontend_clamp, 1},
-    {&ct__op.clamp_, {425, 0, 424, 952, 3, 1}, ct__frontend_clamp_, 1},
-    {&ct__op.clamp_out, {423, 5, 426, 956, 4, 1}, ct__frontend_clamp_out, 1},
-    {&ct__op.clamp_Tensor, {423, 182, 427, 961, 3, 1}, ct__frontend_clamp_Tensor, 1},
-    {&ct__op.clamp__Tensor, {425, 182, 428, 965, 3, 1}, ct__frontend_clamp__Tensor, 1},
-    {&ct__op.clamp_Tensor_out, {423, 374, 429, 969, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
-    {&ct__op.clamp_min, {430, 0, 197, 974, 2, 1}, ct__frontend_clamp_min, 1},
-    {&ct__op.clamp_min_, {431, 0, 198, 977, 2, 1}, ct__frontend_clamp_min_, 1},
-    {&ct__op.clamp_min_out, {430, 5, 307, 980, 3, 1}, ct__frontend_clamp_min_out, 1},
-    {&ct__op.clamp_min_Tensor, {430, 182, 192, 984, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
-    {&ct__op.clamp_min__Tensor, {431, 182, 194, 987, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
-    {&ct__op.clamp_min_Tensor_out, {430, 374, 196, 990, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
-    {&ct__op.clamp_max, {432, 0, 197, 994, 2, 1}, ct__frontend_clamp_max, 1},
-    {&ct__op.clamp_max_, {433, 0, 198, 997, 2, 1}, ct__frontend_clamp_max_, 1},
-    {&ct__op.clamp_max_out, {432, 5, 307, 1000, 3, 1}, ct__frontend_clamp_max_out, 1},
-    {&ct__op.clamp_max_Tensor, {432, 182, 192, 1004, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
-    {&ct__op.clamp_max__Tensor, {433, 182, 194, 1007, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
-    {&ct__op.clamp_max_Tensor_out, {432, 374, 196, 1010, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
-    {&ct__op.sum, {434, 0, 212, 1014, 2, 1}, ct__frontend_sum, 0},
-    {&ct__op.sum_out, {434, 5, 435, 1017, 3, 1}, ct__frontend_sum_out, 0},
-    {&ct__op.sum_dim_IntList, {434, 437, 436, 1021, 4, 1}, ct__frontend_sum_dim_IntList, 0},
-    {&ct__op.sum_IntList_out, {434, 439, 438, 1026, 5, 1}, ct__frontend_sum_IntList_out, 0},
-    {&ct__op.mean, {173, 0, 212, 1032, 2, 1}, ct__frontend_mean, 0},
-    {&ct__op.mean_dim, {173, 22, 436, 1035, 4, 1}, ct__frontend_mean_dim, 0},
-    {&ct__op.mean_out, {173, 5, 438, 1040, 5, 1}, ct__frontend_mean_out, 0},
-    {&ct__op.prod, {440, 0, 212, 1046, 2, 1}, ct__frontend_prod, 0},
-    {&ct__op.prod_out, {440, 5, 435, 1049, 3, 1}, ct__frontend_prod_out, 0},
-    {&ct__op.prod_dim_int, {440, 442, 441, 1053, 4, 1}, ct__frontend_prod_dim_int, 0},
-    {&ct__op.prod_int_out, {440, 444, 443, 1058, 5, 1}, ct__frontend_prod_int_out, 0},
-    {&ct__op.amax, {445, 0, 222, 1064, 3, 1}, ct__frontend_amax, 0},
-    {&ct__op.amax_out, {445, 5, 446, 1068, 4, 1}, ct__frontend_amax_out, 0},
-    {&ct__op.amin, {447, 0, 222, 1073, 3, 1}, ct__frontend_amin, 0},
-    {&ct__op.amin_out, {447, 5, 446, 1077, 4, 1}, ct__frontend_amin_out, 0},
-    {&ct__op.max, {64, 0, 205, 1082, 1, 1}, ct__frontend_max, 0},
-    {&ct__op.min, {63, 0, 205, 1084, 1, 1}, ct__frontend_min, 0},
-    {&ct__op.var_correction, {136, 67, 448, 1086, 4, 1}, ct__frontend_var_correction, 0},
-    {&ct__op.var_correction_out, {136, 450, 449, 1091, 5, 1}, ct__frontend_var_correction_out, 0},
-    {&ct__op.var, {136, 0, 451, 1097, 2, 1}, ct__frontend_var, 0},
-    {&ct__op.var_dim, {136, 22, 452, 1100, 4, 1}, ct__frontend_var_dim, 0},
-    {&ct__op.var_out, {136, 5, 453, 1105, 5, 1}, ct__frontend_var_out, 0},
-    {&ct__op.std_correction, {174, 67, 448, 1111, 4, 1}, ct__frontend_std_correction, 0},
-    {&ct__op.std_correction_out, {174, 450, 449, 1116, 5, 1}, ct__frontend_std_correction_out, 0},
-    {&ct__op.std, {174, 0, 451, 1122, 2, 1}, ct__frontend_std, 0},
-    {&ct__op.std_dim, {174, 22, 452, 1125, 4, 1}, ct__frontend_std_dim, 0},
-    {&ct__op.std_out, {174, 5, 453, 1130, 5, 1}, ct__frontend_std_out, 0},
-    {&ct__op.linalg_vector_norm, {455, 0, 454, 1136, 5, 1}, ct__frontend_linalg_vector_norm, 0},
-    {&ct__op.linalg_vector_norm_out, {455, 5, 456, 1142, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
-    {&ct__op.norm_Scalar, {457, 188, 197, 1149, 2, 1}, ct__frontend_norm_Scalar, 0},
-    {&ct__op.norm_ScalarOpt_dim, {457, 459, 458, 1152, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
-    {&ct__op.norm_Scalar_out, {457, 371, 307, 1157, 3, 1}, ct__frontend_norm_Scalar_out, 0},
-    {&ct__op.norm_out, {457, 5, 460, 1161, 5, 1}, ct__frontend_norm_out, 0},
-    {&ct__op.logsumexp, {461, 0, 222, 1167, 3, 1}, ct__frontend_logsumexp, 0},
-    {&ct__op.logsumexp_out, {461, 5, 446, 1171, 4, 1}, ct__frontend_logsumexp_out, 0},
-    {&ct__op.all, {462, 0, 205, 1176, 1, 1}, ct__frontend_all, 0},
-    {&ct__op.all_all_out, {462, 463, 261, 1178, 2, 1}, ct__frontend_all_all_out, 0},
-    {&ct__op.all_dim, {462, 22, 464, 1181, 3, 1}, ct__frontend_all_dim, 0},
-    {&ct__op.all_out, {462, 5, 465, 1185, 4, 1}, ct__frontend_all_out, 0},
-    {&ct__op.any, {466, 0, 205, 1190, 1, 1}, ct__frontend_any, 0},
-    {&ct__op.any_all_out, {466, 463, 261, 1192, 2, 1}, ct__frontend_any_all_out, 0},
-    {&ct__op.any_dim, {466, 22, 464, 1195, 3, 1}, ct__frontend_any_dim, 0},
-    {&ct__op.any_out, {466, 5, 465, 1199, 4, 1}, ct__frontend_any_out, 0},
-    {&ct__op.cumsum, {468, 0, 467, 1204, 3, 1}, ct__frontend_cumsum, 0},
-    {&ct__op.cumsum_, {470, 0, 469, 1208, 3, 1}, ct__frontend_cumsum_, 0},
-    {&ct__op.cumsum_out, {468, 5, 471, 1212, 4, 1}, ct__frontend_cumsum_out, 0},
-    {&ct__op.cumprod, {472, 0, 467, 1217, 3, 1}, ct__frontend_cumprod, 0},
-    {&ct__op.cumprod_, {473, 0, 469, 1221, 3, 1}, ct__frontend_cumprod_, 0},
-    {&ct__op.cumprod_out, {472, 5, 471, 1225, 4, 1}, ct__frontend_cumprod_out, 0},
-    {&ct__op.max_dim, {64, 22, 474, 1230, 3, 2}, ct__frontend_max_dim, 0},
-    {&ct__op.max_dim_max, {64, 476, 475, 1235, 5, 2}, ct__frontend_max_dim_max, 0},
-    {&ct__op.min_dim, {63, 22, 474, 1242, 3, 2}, ct__frontend_min_dim, 0},
-    {&ct__op.min_dim_min, {63, 477, 475, 1247, 5, 2}, ct__frontend_min_dim_min, 0},
-    {&ct__op.argmax, {479, 0, 478, 1254, 3, 1}, ct__frontend_argmax, 0},
-    {&ct__op.argmax_out, {479, 5, 480, 1258, 4, 1}, ct__frontend_argmax_out, 0},
-    {&ct__op.argmin, {481, 0, 478, 1263, 3, 1}, ct__frontend_argmin, 0},
-    {&ct__op.argmin_out, {481, 5, 480, 1267, 4, 1}, ct__frontend_argmin_out, 0},
-    {&ct__op.sort, {482, 0, 474, 1272, 3, 2}, ct__frontend_sort, 0},
-    {&ct__op.sort_values, {482, 73, 475, 1277, 5, 2}, ct__frontend_sort_values, 0},
-    {&ct__op.sort_stable, {482, 78, 483, 1284, 4, 2}, ct__frontend_sort_stable, 0},
-    {&ct__op.sort_values_stable, {482, 485, 484, 1290, 6, 2}, ct__frontend_sort_values_stable, 0},
-    {&ct__op.topk, {487, 0, 486, 1298, 5, 2}, ct__frontend_topk, 0},
-    {&ct__op.topk_values, {487, 73, 488, 1305, 7, 2}, ct__frontend_topk_values, 0},
-    {&ct__op.value_selecting_reduction_backward, {490, 0, 489, 1314, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
-    {&ct__op._rd_gather, {492, 0, 491, 1320, 4, 1}, ct__frontend__rd_gather, 0},
-    {&ct__op.nansum, {493, 0, 436, 1325, 4, 1}, ct__frontend_nansum, 0},
-    {&ct__op.nansum_out, {493, 5, 438, 1330, 5, 1}, ct__frontend_nansum_out, 0},
-    {&ct__op.nanmean, {494, 0, 436, 1336, 4, 1}, ct__frontend_nanmean, 0},
-    {&ct__op.nanmean_out, {494, 5, 438, 1341, 5, 1}, ct__frontend_nanmean_out, 0},
-    {&ct__op.count_nonzero_dim_IntList, {495, 437, 214, 1347, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
-    {&ct__op.count_nonzero_dim_IntList_out, {495, 497, 496, 1350, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
-    {&ct__op.count_nonzero, {495, 0, 498, 1354, 2, 1}, ct__frontend_count_nonzero, 0},
-    {&ct__op.count_nonzero_out, {495, 5, 499, 1357, 3, 1}, ct__frontend_count_nonzero_out, 0},
-    {&ct__op.logcumsumexp, {500, 0, 225, 1361, 2, 1}, ct__frontend_logcumsumexp, 0},
-    {&ct__op.logcumsumexp_out, {500, 5, 344, 1364, 3, 1}, ct__frontend_logcumsumexp_out, 0},
-    {&ct__op.cummax, {502, 0, 501, 1368, 2, 2}, ct__frontend_cummax, 0},
-    {&ct__op.cummax_out, {502, 5, 503, 1372, 4, 2}, ct__frontend_cummax_out, 0},
-    {&ct__op.cummin, {504, 0, 501, 1378, 2, 2}, ct__frontend_cummin, 0},
-    {&ct__op.cummin_out, {504, 5, 503, 1382, 4, 2}, ct__frontend_cummin_out, 0},
-    {&ct__op.kthvalue, {506, 0, 505, 1388, 4, 2}, ct__frontend_kthvalue, 0},
-    {&ct__op.kthvalue_values, {506, 73, 507, 1394, 6, 2}, ct__frontend_kthvalue_values, 0},
-    {&ct__op.median, {508, 0, 205, 1402, 1, 1}, ct__frontend_median, 0},
-    {&ct__op.median_out, {508, 5, 261, 1404, 2, 1}, ct__frontend_median_out, 0},
-    {&ct__op.median_dim, {508, 22, 474, 1407, 3, 2}, ct__frontend_median_dim, 0},
-    {&ct__op.median_dim_values, {508, 509, 475, 1412, 5, 2}, ct__frontend_median_dim_values, 0},
-    {&ct__op.nanmedian, {510, 0, 205, 1419, 1, 1}, ct__frontend_nanmedian, 0},
-    {&ct__op.nanmedian_out, {510, 5, 261, 1421, 2, 1}, ct__frontend_nanmedian_out, 0},
-    {&ct__op.nanmedian_dim, {510, 22, 474, 1424, 3, 2}, ct__frontend_nanmedian_dim, 0},
-    {&ct__op.nanmedian_dim_values, {510, 509, 475, 1429, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
-    {&ct__op.argsort, {511, 0, 464, 1436, 3, 1}, ct__frontend_argsort, 0},
-    {&ct__op.argsort_stable, {511, 78, 512, 1440, 4, 1}, ct__frontend_argsort_stable, 0},
-    {&ct__op.msort, {513, 0, 205, 1445, 1, 1}, ct__frontend_msort, 0},
-    {&ct__op.var_mean_correction, {515, 67, 514, 1447, 4, 2}, ct__frontend_var_mean_correction, 0},
-    {&ct__op.std_mean_correction, {516, 67, 514, 1453, 4, 2}, ct__frontend_std_mean_correction, 0},
-    {&ct__op.var_mean, {515, 0, 517, 1459, 2, 2}, ct__frontend_var_mean, 0},
-    {&ct__op.var_mean_dim, {515, 22, 518, 1463, 4, 2}, ct__frontend_var_mean_dim, 0},
-    {&ct__op.std_mean, {516, 0, 517, 1469, 2, 2}, ct__frontend_std_mean, 0},
-    {&ct__op.std_mean_dim, {516, 22, 518, 1473, 4, 2}, ct__frontend_std_mean_dim, 0},
-    {&ct__op.max_other, {64, 2, 192, 1479, 2, 1}, ct__frontend_max_other, 0},
-    {&ct__op.max_out, {64, 5, 196, 1482, 3, 1}, ct__frontend_max_out, 0},
-    {&ct__op.min_other, {63, 2, 192, 1486, 2, 1}, ct__frontend_min_other, 0},
-    {&ct__op.min_out, {63, 5, 196, 1489, 3, 1}, ct__frontend_min_out, 0},
-    {&ct__op.aminmax, {520, 0, 519, 1493, 3, 2}, ct__frontend_aminmax, 0},
-    {&ct__op.dot, {521, 0, 192, 1498, 2, 1}, ct__frontend_dot, 0},
-    {&ct__op.dot_out, {521, 5, 196, 1501, 3, 1}, ct__frontend_dot_out, 0},
-    {&ct__op.mv, {522, 0, 192, 1505, 2, 1}, ct__frontend_mv, 0},
-    {&ct__op.mv_out, {522, 5, 196, 1508, 3, 1}, ct__frontend_mv_out, 0},
-    {&ct__op.mm, {523, 0, 192, 1512, 2, 1}, ct__frontend_mm, 0},
-    {&ct__op.mm_out, {523, 5, 196, 1515, 3, 1}, ct__frontend_mm_out, 0},
-    {&ct__op.bmm, {524, 0, 192, 1519, 2, 1}, ct__frontend_bmm, 0},
-    {&ct__op.bmm_out, {524, 5, 196, 1522, 3, 1}, ct__frontend_bmm_out, 0},
-    {&ct__op.addmm, {526, 0, 525, 1526, 5, 1}, ct__frontend_addmm, 0},
-    {&ct__op.addmm_, {528, 0, 527, 1532, 5, 1}, ct__frontend_addmm_, 0},
-    {&ct__op.addmm_out, {526, 5, 529, 1538, 6, 1}, ct__frontend_addmm_out, 0},
-    {&ct__op.baddbmm, {530, 0, 525, 1545, 5, 1}, ct__frontend_baddbmm, 0},
-    {&ct__op.baddbmm_, {531, 0, 527, 1551, 5, 1}, ct__frontend_baddbmm_, 0},
-    {&ct__op.baddbmm_out, {530, 5, 529, 1557, 6, 1}, ct__frontend_baddbmm_out, 0},
-    {&ct__op.outer, {532, 0, 192, 1564, 2, 1}, ct__frontend_outer, 0},
-    {&ct__op.outer_out, {532, 5, 196, 1567, 3, 1}, ct__frontend_outer_out, 0},
-    {&ct__op.matmul, {533, 0, 192, 1571, 2, 1}, ct__frontend_matmul, 0},
-    {&ct__op.matmul_out, {533, 5, 196, 1574, 3, 1}, ct__frontend_matmul_out, 0},
-    {&ct__op.linear, {535, 0, 534, 1578, 3, 1}, ct__frontend_linear, 0},
-    {&ct__op.linear_out, {535, 5, 536, 1582, 4, 1}, ct__frontend_linear_out, 0},
-    {&ct__op.cat, {538, 0, 537, 1587, 2, 1}, ct__frontend_cat, 0},
-    {&ct__op.cat_out, {538, 5, 539, 1590, 3, 1}, ct__frontend_cat_out, 0},
-    {&ct__op.stack, {540, 0, 537, 1594, 2, 1}, ct__frontend_stack, 0},
-    {&ct__op.stack_out, {540, 5, 539, 1597, 3, 1}, ct__frontend_stack_out, 0},
-    {&ct__op.flip, {541, 0, 214, 1601, 2, 1}, ct__frontend_flip, 0},
-    {&ct__op.flip_out, {541, 5, 496, 1604, 3, 1}, ct__frontend_flip_out, 0},
-    {&ct__op.roll, {543, 0, 542, 1608, 3, 1}, ct__frontend_roll, 0},
-    {&ct__op.roll_out, {543, 5, 544, 1612, 4, 1}, ct__frontend_roll_out, 0},
-    {&ct__op.repeat, {545, 0, 214, 1617, 2, 1}, ct__frontend_repeat, 0},
-    {&ct__op.repeat_out, {545, 5, 496, 1620, 3, 1}, ct__frontend_repeat_out, 0},
-    {&ct__op.tile, {546, 0, 214, 1624, 2, 1}, ct__frontend_tile, 0},
-    {&ct__op.constant_pad_nd, {548, 0, 547, 1627, 3, 1}, ct__frontend_constant_pad_nd, 0},
-    {&ct__op.constant_pad_nd_out, {548, 5, 549, 1631, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
-    {&ct__op.reflection_pad1d, {550, 0, 214, 1636, 2, 1}, ct__frontend_reflection_pad1d, 0},
-    {&ct__op.reflection_pad1d_out, {550, 5, 496, 1639, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
-    {&ct__op.reflection_pad1d_backward, {552, 0, 551, 1643, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
-    {&ct__op.reflection_pad2d, {553, 0, 214, 1647, 2, 1}, ct__frontend_reflection_pad2d, 0},
-    {&ct__op.reflection_pad2d_out, {553, 5, 496, 1650, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
-    {&ct__op.reflection_pad2d_backward, {554, 0, 551, 1654, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
-    {&ct__op.reflection_pad3d, {555, 0, 214, 1658, 2, 1}, ct__frontend_reflection_pad3d, 0},
-    {&ct__op.reflection_pad3d_out, {555, 5, 496, 1661, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
-    {&ct__op.reflection_pad3d_backward, {556, 0, 551, 1665, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
-    {&ct__op.replication_pad1d, {557, 0, 214, 1669, 2, 1}, ct__frontend_replication_pad1d, 0},
-    {&ct__op.replication_pad1d_out, {557, 5, 496, 1672, 3, 1}, ct__frontend_replication_pad1d_out, 0},
-    {&ct__op.replication_pad1d_backward, {558, 0, 551, 1676, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
-    {&ct__op.replication_pad2d, {559, 0, 214, 1680, 2, 1}, ct__frontend_replication_pad2d, 0},
-    {&ct__op.replication_pad2d_out, {559, 5, 496, 1683, 3, 1}, ct__frontend_replication_pad2d_out, 0},
-    {&ct__op.replication_pad2d_backward, {560, 0, 551, 1687, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
-    {&ct__op.replication_pad3d, {561, 0, 214, 1691, 2, 1}, ct__frontend_replication_pad3d, 0},
-    {&ct__op.replication_pad3d_out, {561, 5, 496, 1694, 3, 1}, ct__frontend_replication_pad3d_out, 0},
-    {&ct__op.replication_pad3d_backward, {562, 0, 551, 1698, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
-    {&ct__op.tril, {563, 0, 225, 1702, 2, 1}, ct__frontend_tril, 0},
-    {&ct__op.tril_, {564, 0, 343, 1705, 2, 1}, ct__frontend_tril_, 0},
-    {&ct__op.tril_out, {563, 5, 344, 1708, 3, 1}, ct__frontend_tril_out, 0},
-    {&ct__op.triu, {565, 0, 225, 1712, 2, 1}, ct__frontend_triu, 0},
-    {&ct__op.triu_, {566, 0, 343, 1715, 2, 1}, ct__frontend_triu_, 0},
-    {&ct__op.triu_out, {565, 5, 344, 1718, 3, 1}, ct__frontend_triu_out, 0},
-    {&ct__op.gather, {567, 0, 491, 1722, 4, 1}, ct__frontend_gather, 0},
-    {&ct__op.gather_out, {567, 5, 568, 1727, 5, 1}, ct__frontend_gather_out, 0},
-    {&ct__op.scatter_src, {570, 8, 569, 1733, 4, 1}, ct__frontend_scatter_src, 0},
-    {&ct__op.scatter__src, {572, 8, 571, 1738, 4, 1}, ct__frontend_scatter__src, 0},
-    {&ct__op.scatter_src_out, {570, 574, 573, 1743, 5, 1}, ct__frontend_scatter_src_out, 0},
-    {&ct__op.scatter_value, {570, 11, 575, 1749, 4, 1}, ct__frontend_scatter_value, 0},
-    {&ct__op.scatter__value, {572, 11, 576, 1754, 4, 1}, ct__frontend_scatter__value, 0},
-    {&ct__op.scatter_value_out, {570, 578, 577, 1759, 5, 1}, ct__frontend_scatter_value_out, 0},
-    {&ct__op.scatter_add, {579, 0, 569, 1765, 4, 1}, ct__frontend_scatter_add, 0},
-    {&ct__op.scatter_add_, {580, 0, 571, 1770, 4, 1}, ct__frontend_scatter_add_, 0},
-    {&ct__op.scatter_add_out, {579, 5, 573, 1775, 5, 1}, ct__frontend_scatter_add_out, 0},
-    {&ct__op.scatter_reduce, {570, 99, 581, 1781, 5, 1}, ct__frontend_scatter_reduce, 0},
-    {&ct__op.scatter__reduce, {572, 99, 582, 1787, 5, 1}, ct__frontend_scatter__reduce, 0},
-    {&ct__op.scatter_reduce_out, {570, 584, 583, 1793, 6, 1}, ct__frontend_scatter_reduce_out, 0},
-    {&ct__op.scatter_value_reduce, {570, 586, 585, 1800, 5, 1}, ct__frontend_scatter_value_reduce, 0},
-    {&ct__op.scatter__value_reduce, {572, 586, 587, 1806, 5, 1}, ct__frontend_scatter__value_reduce, 0},
-    {&ct__op.scatter_reduce_two, {590, 589, 588, 1812, 6, 1}, ct__frontend_scatter_reduce_two, 0},
-    {&ct__op.scatter_reduce__two, {592, 589, 591, 1819, 6, 1}, ct__frontend_scatter_reduce__two, 0},
-    {&ct__op.scatter_reduce_two_out, {590, 594, 593, 1826, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
-    {&ct__op.index_select, {596, 0, 595, 1834, 3, 1}, ct__frontend_index_select, 0},
-    {&ct__op.index_select_out, {596, 5, 597, 1838, 4, 1}, ct__frontend_index_select_out, 0},
-    {&ct__op.index_add, {599, 0, 598, 1843, 5, 1}, ct__frontend_index_add, 0},
-    {&ct__op.index_add_, {601, 0, 600, 1849, 5, 1}, ct__frontend_index_add_, 0},
-    {&ct__op.index_add_out, {599, 5, 602, 1855, 6, 1}, ct__frontend_index_add_out, 0},
-    {&ct__op.index_copy, {603, 0, 569, 1862, 4, 1}, ct__frontend_index_copy, 0},
-    {&ct__op.index_copy_, {604, 0, 571, 1867, 4, 1}, ct__frontend_index_copy_, 0},
-    {&ct__op.index_copy_out, {603, 5, 573, 1872, 5, 1}, ct__frontend_index_copy_out, 0},
-    {&ct__op.index_fill_int_Scalar, {606, 605, 575, 1878, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
-    {&ct__op.index_fill__int_Scalar, {607, 605, 576, 1883, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
-    {&ct__op.index_fill_int_Tensor, {606, 608, 569, 1888, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
-    {&ct__op.index_fill__int_Tensor, {607, 608, 571, 1893, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
-    {&ct__op.index_fill_int_Tensor_out, {606, 609, 573, 1898, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
-    {&ct__op.index_fill_int_Scalar_out, {606, 610, 577, 1904, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
-    {&ct__op.index_Tensor, {27, 182, 611, 1910, 2, 1}, ct__frontend_index_Tensor, 2},
-    {&ct__op.index_Tensor_out, {27, 374, 612, 1913, 3, 1}, ct__frontend_index_Tensor_out, 2},
-    {&ct__op.index_put, {614, 0, 613, 1917, 4, 1}, ct__frontend_index_put, 2},
-    {&ct__op.index_put_, {616, 0, 615, 1922, 4, 1}, ct__frontend_index_put_, 2},
-    {&ct__op.index_put_out, {614, 5, 617, 1927, 5, 1}, ct__frontend_index_put_out, 2},
-    {&ct__op.one_hot, {618, 0, 225, 1933, 2, 1}, ct__frontend_one_hot, 0},
-    {&ct__op.embedding, {620, 0, 619, 1936, 5, 1}, ct__frontend_embedding, 0},
-    {&ct__op.embedding_out, {620, 5, 621, 1942, 6, 1}, ct__frontend_embedding_out, 0},
-    {&ct__op.embedding_dense_backward, {623, 0, 622, 1949, 5, 1}, ct__frontend_embedding_dense_backward, 0},
-    {&ct__op.split_Tensor, {625, 182, 624, 1955, 3, 1}, NULL, 0},
-    {&ct__op.split_with_sizes, {627, 0, 626, 1959, 3, 1}, NULL, 0},
-    {&ct__op.split_sizes, {625, 82, 626, 1963, 3, 1}, NULL, 0},
-    {&ct__op.chunk, {628, 0, 624, 1967, 3, 1}, NULL, 0},
-    {&ct__op.unbind_int, {630, 218, 629, 1971, 2, 1}, NULL, 0},
-    {&ct__op.pad, {95, 0, 631, 1974, 4, 1}, ct__frontend_pad, 0},
-    {&ct__op.take_along_dim, {633, 0, 632, 1979, 3, 1}, ct__frontend_take_along_dim, 0},
-    {&ct__op.take_along_dim_out, {633, 5, 634, 1983, 4, 1}, ct__frontend_take_along_dim_out, 0},
-    {&ct__op.softmax_int, {635, 218, 467, 1988, 3, 1}, ct__frontend_softmax_int, 0},
-    {&ct__op.softmax_int_out, {635, 444, 471, 1992, 4, 1}, ct__frontend_softmax_int_out, 0},
-    {&ct__op.log_softmax_int, {636, 218, 467, 1997, 3, 1}, ct__frontend_log_softmax_int, 0},
-    {&ct__op.log_softmax_int_out, {636, 444, 471, 2001, 4, 1}, ct__frontend_log_softmax_int_out, 0},
-    {&ct__op.softmin, {637, 0, 467, 2006, 3, 1}, ct__frontend_softmin, 0},
-    {&ct__op.glu, {638, 0, 225, 2010, 2, 1}, ct__frontend_glu, 0},
-    {&ct__op.glu_out, {638, 5, 344, 2013, 3, 1}, ct__frontend_glu_out, 0},
-    {&ct__op.nll_loss, {640, 0, 639, 2017, 5, 1}, ct__frontend_nll_loss, 0},
-    {&ct__op.nll_loss_out, {640, 5, 641, 2023, 6, 1}, ct__frontend_nll_loss_out, 0},
-    {&ct__op.nll_loss_nd, {642, 0, 639, 2030, 5, 1}, ct__frontend_nll_loss_nd, 0},
-    {&ct__op.nll_loss_backward, {644, 0, 643, 2036, 7, 1}, ct__frontend_nll_loss_backward, 0},
-    {&ct__op.cross_entropy_loss, {646, 0, 645, 2044, 6, 1}, ct__frontend_cross_entropy_loss, 0},
-    {&ct__op.mse_loss, {648, 0, 647, 2051, 3, 1}, ct__frontend_mse_loss, 0},
-    {&ct__op.mse_loss_out, {648, 5, 649, 2055, 4, 1}, ct__frontend_mse_loss_out, 0},
-    {&ct__op.l1_loss, {650, 0, 647, 2060, 3, 1}, ct__frontend_l1_loss, 0},
-    {&ct__op.smooth_l1_loss, {652, 0, 651, 2064, 4, 1}, ct__frontend_smooth_l1_loss, 0},
-    {&ct__op.smooth_l1_loss_out, {652, 5, 653, 2069, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
-    {&ct__op.kl_div, {655, 0, 654, 2075, 4, 1}, ct__frontend_kl_div, 0},
-    {&ct__op.binary_cross_entropy, {657, 0, 656, 2080, 4, 1}, ct__frontend_binary_cross_entropy, 0},
-    {&ct__op.binary_cross_entropy_out, {657, 5, 658, 2085, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {660, 0, 659, 2091, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
-    {&ct__op.huber_loss, {661, 0, 651, 2097, 4, 1}, ct__frontend_huber_loss, 0},
-    {&ct__op.huber_loss_out, {661, 5, 653, 2102, 5, 1}, ct__frontend_huber_loss_out, 0},
-    {&ct__op.soft_margin_loss, {662, 0, 647, 2108, 3, 1}, ct__frontend_soft_margin_loss, 0},
-    {&ct__op.soft_margin_loss_out, {662, 5, 649, 2112, 4, 1}, ct__frontend_soft_margin_loss_out, 0},
-    {&ct__op.margin_ranking_loss, {664, 0, 663, 2117, 5, 1}, ct__frontend_margin_ranking_loss, 0},
-    {&ct__op.hinge_embedding_loss, {666, 0, 665, 2123, 4, 1}, ct__frontend_hinge_embedding_loss, 0},
-    {&ct__op.multilabel_soft_margin_loss, {667, 0, 656, 2128, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0},
-    {&ct__op.multi_margin_loss, {669, 0, 668, 2133, 6, 1}, ct__frontend_multi_margin_loss, 0},
-    {&ct__op.multi_margin_loss_out, {669, 5, 670, 2140, 7, 1}, ct__frontend_multi_margin_loss_out, 0},
-    {&ct__op.triplet_margin_loss, {672, 0, 671, 2148, 8, 1}, ct__frontend_triplet_margin_loss, 0},
-    {&ct__op.cosine_embedding_loss, {673, 0, 663, 2157, 5, 1}, ct__frontend_cosine_embedding_loss, 0},
-    {&ct__op.poisson_nll_loss, {675, 0, 674, 2163, 6, 1}, ct__frontend_poisson_nll_loss, 0},
-    {&ct__op.gaussian_nll_loss, {677, 0, 676, 2170, 6, 1}, ct__frontend_gaussian_nll_loss, 0},
-    {&ct__op.cosine_similarity, {678, 0, 651, 2177, 4, 1}, ct__frontend_cosine_similarity, 0},
-    {&ct__op.pairwise_distance, {680, 0, 679, 2182, 5, 1}, ct__frontend_pairwise_distance, 0},
-    {&ct__op.cdist, {682, 0, 681, 2188, 4, 1}, ct__frontend_cdist, 0},
-    {&ct__op.layer_norm, {684, 0, 683, 2193, 6, 1}, ct__frontend_layer_norm, 0},
-    {&ct__op.group_norm, {686, 0, 685, 2200, 6, 1}, ct__frontend_group_norm, 0},
-    {&ct__op.batch_norm, {688, 0, 687, 2207, 9, 1}, ct__frontend_batch_norm, 0},
-    {&ct__op.rms_norm, {690, 0, 689, 2217, 4, 1}, ct__frontend_rms_norm, 0},
-    {&ct__op.scaled_dot_product_attention, {692, 0, 691, 2222, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
-    {&ct__op.convolution, {694, 0, 693, 2230, 9, 1}, ct__frontend_convolution, 0},
-    {&ct__op.convolution_out, {694, 5, 695, 2240, 10, 1}, ct__frontend_convolution_out, 0},
-    {&ct__op.convolution_backward_input, {697, 0, 696, 2251, 7, 1}, ct__frontend_convolution_backward_input, 0},
-    {&ct__op.convolution_backward_weight, {698, 0, 696, 2259, 7, 1}, ct__frontend_convolution_backward_weight, 0},
-    {&ct__op.conv1d, {700, 0, 699, 2267, 7, 1}, ct__frontend_conv1d, 0},
-    {&ct__op.conv1d_padding, {700, 96, 701, 2275, 7, 1}, ct__frontend_conv1d_padding, 0},
-    {&ct__op.conv2d, {702, 0, 699, 2283, 7, 1}, ct__frontend_conv2d, 0},
-    {&ct__op.conv2d_padding, {702, 96, 701, 2291, 7, 1}, ct__frontend_conv2d_padding, 0},
-    {&ct__op.conv_transpose2d_input, {704, 90, 703, 2299, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
-    {&ct__op.adaptive_avg_pool2d, {705, 0, 214, 2308, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {705, 5, 496, 2311, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
-    {&ct__op._adaptive_avg_pool2d, {706, 0, 214, 2315, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {707, 0, 192, 2318, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {709, 0, 708, 2321, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {709, 165, 710, 2330, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
-    {&ct__op.max_pool2d_double_backward, {711, 0, 708, 2340, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
-    {&ct__op.max_pool2d_with_indices, {713, 0, 712, 2349, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
-    {&ct__op.max_pool2d, {715, 0, 714, 2357, 6, 1}, ct__frontend_max_pool2d, 0},
-    {&ct__op.avg_pool2d, {717, 0, 716, 2364, 7, 1}, ct__frontend_avg_pool2d, 0},
-    {&ct__op.avg_pool2d_out, {717, 5, 718, 2372, 8, 1}, ct__frontend_avg_pool2d_out, 0},
-    {&ct__op.avg_pool2d_backward, {720, 0, 719, 2381, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {720, 165, 721, 2390, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
-    {&ct__op.im2col, {723, 0, 722, 2400, 5, 1}, ct__frontend_im2col, 0},
-    {&ct__op.col2im, {725, 0, 724, 2406, 6, 1}, ct__frontend_col2im, 0},
-    {&ct__op.uniform_, {727, 0, 726, 2413, 4, 1}, ct__frontend_uniform_, 0},
-    {&ct__op.normal_, {728, 0, 726, 2418, 4, 1}, ct__frontend_normal_, 0},
-    {&ct__op.random__from, {730, 170, 729, 2423, 4, 1}, ct__frontend_random__from, 0},
-    {&ct__op.random__to, {730, 171, 731, 2428, 3, 1}, ct__frontend_random__to, 0},
-    {&ct__op.random_, {730, 0, 732, 2432, 2, 1}, ct__frontend_random_, 0},
-    {&ct__op.bernoulli__float, {735, 734, 733, 2435, 3, 1}, ct__frontend_bernoulli__float, 0},
-    {&ct__op.bernoulli, {737, 0, 736, 2439, 2, 1}, ct__frontend_bernoulli, 0},
-    {&ct__op.bernoulli_p, {737, 72, 738, 2442, 3, 1}, ct__frontend_bernoulli_p, 0},
-    {&ct__op.normal_Tensor_float, {740, 739, 738, 2446, 3, 1}, ct__frontend_normal_Tensor_float, 0},
-    {&ct__op.normal_float_Tensor, {740, 742, 741, 2450, 3, 1}, ct__frontend_normal_float_Tensor, 0},
-    {&ct__op.normal_Tensor_Tensor, {740, 363, 743, 2454, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
-    {&ct__op.rand_like, {745, 0, 744, 2458, 3, 1}, ct__frontend_rand_like, 0},
-    {&ct__op.randn_like, {746, 0, 744, 2462, 3, 1}, ct__frontend_randn_like, 0},
-    {&ct__op.rand, {748, 0, 747, 2466, 4, 1}, ct__frontend_rand, 0},
-    {&ct__op.randn, {749, 0, 747, 2471, 4, 1}, ct__frontend_randn, 0},
-    {&ct__op.randint_low, {751, 175, 750, 2476, 6, 1}, ct__frontend_randint_low, 0},
-    {&ct__op.randperm, {753, 0, 752, 2483, 4, 1}, ct__frontend_randperm, 0},
-    {&ct__op.eye, {755, 0, 754, 2488, 3, 1}, ct__frontend_eye, 0},
-    {&ct__op.eye_m, {755, 178, 756, 2492, 4, 1}, ct__frontend_eye_m, 0},
-    {&ct__op.linspace, {758, 0, 757, 2497, 5, 1}, ct__frontend_linspace, 0},
-    {&ct__op.rand_generator_out, {748, 760, 759, 2503, 3, 1}, ct__frontend_rand_generator_out, 0},
-    {&ct__op.randn_generator_out, {749, 760, 759, 2507, 3, 1}, ct__frontend_randn_generator_out, 0},
-    {&ct__op.randint_low_generator_out, {751, 762, 761, 2511, 5, 1}, ct__frontend_randint_low_generator_out, 0},
-    {&ct__op.randperm_generator_out, {753, 760, 763, 2517, 3, 1}, ct__frontend_randperm_generator_out, 0},
-    {&ct__op.eye_out, {755, 5, 764, 2521, 2, 1}, ct__frontend_eye_out, 0},
-    {&ct__op.eye_m_out, {755, 766, 765, 2524, 3, 1}, ct__frontend_eye_m_out, 0},
-    {&ct__op.linspace_out, {758, 5, 767, 2528, 4, 1}, ct__frontend_linspace_out, 0},
-    {&ct__op.native_dropout, {769, 0, 768, 2533, 4, 2}, ct__frontend_native_dropout, 0},
-    {&ct__op.native_dropout_backward, {771, 0, 770, 2539, 3, 1}, ct__frontend_native_dropout_backward, 0},
-    {&ct__op.dropout, {773, 0, 772, 2543, 4, 1}, ct__frontend_dropout, 0},
+    {&ct__op.asin, {296, 0, 205, 343, 1, 1}, ct__frontend_asin, 1},
+    {&ct__op.asin_, {297, 0, 259, 345, 1, 1}, ct__frontend_asin_, 1},
+    {&ct__op.asin_out, {296, 5, 261, 347, 2, 1}, ct__frontend_asin_out, 1},
+    {&ct__op.acos, {298, 0, 205, 350, 1, 1}, ct__frontend_acos, 1},
+    {&ct__op.acos_, {299, 0, 259, 352, 1, 1}, ct__frontend_acos_, 1},
+    {&ct__op.acos_out, {298, 5, 261, 354, 2, 1}, ct__frontend_acos_out, 1},
+    {&ct__op.atan, {300, 0, 205, 357, 1, 1}, ct__frontend_atan, 1},
+    {&ct__op.atan_, {301, 0, 259, 359, 1, 1}, ct__frontend_atan_, 1},
+    {&ct__op.atan_out, {300, 5, 261, 361, 2, 1}, ct__frontend_atan_out, 1},
+    {&ct__op.sinh, {302, 0, 205, 364, 1, 1}, ct__frontend_sinh, 1},
+    {&ct__op.sinh_, {303, 0, 259, 366, 1, 1}, ct__frontend_sinh_, 1},
+    {&ct__op.sinh_out, {302, 5, 261, 368, 2, 1}, ct__frontend_sinh_out, 1},
+    {&ct__op.cosh, {304, 0, 205, 371, 1, 1}, ct__frontend_cosh, 1},
+    {&ct__op.cosh_, {305, 0, 259, 373, 1, 1}, ct__frontend_cosh_, 1},
+    {&ct__op.cosh_out, {304, 5, 261, 375, 2, 1}, ct__frontend_cosh_out, 1},
+    {&ct__op.asinh, {306, 0, 205, 378, 1, 1}, ct__frontend_asinh, 1},
+    {&ct__op.asinh_, {307, 0, 259, 380, 1, 1}, ct__frontend_asinh_, 1},
+    {&ct__op.asinh_out, {306, 5, 261, 382, 2, 1}, ct__frontend_asinh_out, 1},
+    {&ct__op.acosh, {308, 0, 205, 385, 1, 1}, ct__frontend_acosh, 1},
+    {&ct__op.acosh_, {309, 0, 259, 387, 1, 1}, ct__frontend_acosh_, 1},
+    {&ct__op.acosh_out, {308, 5, 261, 389, 2, 1}, ct__frontend_acosh_out, 1},
+    {&ct__op.atanh, {310, 0, 205, 392, 1, 1}, ct__frontend_atanh, 1},
+    {&ct__op.atanh_, {311, 0, 259, 394, 1, 1}, ct__frontend_atanh_, 1},
+    {&ct__op.atanh_out, {310, 5, 261, 396, 2, 1}, ct__frontend_atanh_out, 1},
+    {&ct__op.log10, {312, 0, 205, 399, 1, 1}, ct__frontend_log10, 1},
+    {&ct__op.log10_, {313, 0, 259, 401, 1, 1}, ct__frontend_log10_, 1},
+    {&ct__op.log10_out, {312, 5, 261, 403, 2, 1}, ct__frontend_log10_out, 1},
+    {&ct__op.erfc, {314, 0, 205, 406, 1, 1}, ct__frontend_erfc, 1},
+    {&ct__op.erfc_, {315, 0, 259, 408, 1, 1}, ct__frontend_erfc_, 1},
+    {&ct__op.erfc_out, {314, 5, 261, 410, 2, 1}, ct__frontend_erfc_out, 1},
+    {&ct__op.erfinv, {316, 0, 205, 413, 1, 1}, ct__frontend_erfinv, 1},
+    {&ct__op.erfinv_, {317, 0, 259, 415, 1, 1}, ct__frontend_erfinv_, 1},
+    {&ct__op.erfinv_out, {316, 5, 261, 417, 2, 1}, ct__frontend_erfinv_out, 1},
+    {&ct__op.lgamma, {318, 0, 205, 420, 1, 1}, ct__frontend_lgamma, 1},
+    {&ct__op.lgamma_, {319, 0, 259, 422, 1, 1}, ct__frontend_lgamma_, 1},
+    {&ct__op.lgamma_out, {318, 5, 261, 424, 2, 1}, ct__frontend_lgamma_out, 1},
+    {&ct__op.digamma, {320, 0, 205, 427, 1, 1}, ct__frontend_digamma, 1},
+    {&ct__op.digamma_, {321, 0, 259, 429, 1, 1}, ct__frontend_digamma_, 1},
+    {&ct__op.digamma_out, {320, 5, 261, 431, 2, 1}, ct__frontend_digamma_out, 1},
+    {&ct__op.polygamma, {323, 0, 322, 434, 2, 1}, ct__frontend_polygamma, 1},
+    {&ct__op.polygamma_, {325, 0, 324, 437, 2, 1}, ct__frontend_polygamma_, 1},
+    {&ct__op.polygamma_out, {323, 5, 326, 440, 3, 1}, ct__frontend_polygamma_out, 1},
+    {&ct__op.i0, {327, 0, 205, 444, 1, 1}, ct__frontend_i0, 1},
+    {&ct__op.i0_, {328, 0, 259, 446, 1, 1}, ct__frontend_i0_, 1},
+    {&ct__op.i0_out, {327, 5, 261, 448, 2, 1}, ct__frontend_i0_out, 1},
+    {&ct__op.special_i1, {329, 0, 205, 451, 1, 1}, ct__frontend_special_i1, 1},
+    {&ct__op.special_i1_out, {329, 5, 261, 453, 2, 1}, ct__frontend_special_i1_out, 1},
+    {&ct__op.sinc, {330, 0, 205, 456, 1, 1}, ct__frontend_sinc, 1},
+    {&ct__op.sinc_, {331, 0, 259, 458, 1, 1}, ct__frontend_sinc_, 1},
+    {&ct__op.sinc_out, {330, 5, 261, 460, 2, 1}, ct__frontend_sinc_out, 1},
+    {&ct__op.deg2rad, {332, 0, 205, 463, 1, 1}, ct__frontend_deg2rad, 1},
+    {&ct__op.deg2rad_, {333, 0, 259, 465, 1, 1}, ct__frontend_deg2rad_, 1},
+    {&ct__op.deg2rad_out, {332, 5, 261, 467, 2, 1}, ct__frontend_deg2rad_out, 1},
+    {&ct__op.rad2deg, {334, 0, 205, 470, 1, 1}, ct__frontend_rad2deg, 1},
+    {&ct__op.rad2deg_, {335, 0, 259, 472, 1, 1}, ct__frontend_rad2deg_, 1},
+    {&ct__op.rad2deg_out, {334, 5, 261, 474, 2, 1}, ct__frontend_rad2deg_out, 1},
+    {&ct__op.logit, {337, 0, 336, 477, 2, 1}, ct__frontend_logit, 1},
+    {&ct__op.logit_, {339, 0, 338, 480, 2, 1}, ct__frontend_logit_, 1},
+    {&ct__op.logit_out, {337, 5, 340, 483, 3, 1}, ct__frontend_logit_out, 1},
+    {&ct__op.frac, {341, 0, 205, 487, 1, 1}, ct__frontend_frac, 1},
+    {&ct__op.frac_, {342, 0, 259, 489, 1, 1}, ct__frontend_frac_, 1},
+    {&ct__op.frac_out, {341, 5, 261, 491, 2, 1}, ct__frontend_frac_out, 1},
+    {&ct__op.isnan, {343, 0, 205, 494, 1, 1}, ct__frontend_isnan, 1},
+    {&ct__op.isnan_out, {343, 5, 261, 496, 2, 1}, ct__frontend_isnan_out, 1},
+    {&ct__op.isinf, {344, 0, 205, 499, 1, 1}, ct__frontend_isinf, 1},
+    {&ct__op.isinf_out, {344, 5, 261, 501, 2, 1}, ct__frontend_isinf_out, 1},
+    {&ct__op.isfinite, {345, 0, 205, 504, 1, 1}, ct__frontend_isfinite, 1},
+    {&ct__op.isposinf, {346, 0, 205, 506, 1, 1}, ct__frontend_isposinf, 1},
+    {&ct__op.isposinf_out, {346, 5, 261, 508, 2, 1}, ct__frontend_isposinf_out, 1},
+    {&ct__op.isneginf, {347, 0, 205, 511, 1, 1}, ct__frontend_isneginf, 1},
+    {&ct__op.isneginf_out, {347, 5, 261, 513, 2, 1}, ct__frontend_isneginf_out, 1},
+    {&ct__op.sigmoid, {348, 0, 205, 516, 1, 1}, ct__frontend_sigmoid, 1},
+    {&ct__op.sigmoid_, {349, 0, 259, 518, 1, 1}, ct__frontend_sigmoid_, 1},
+    {&ct__op.sigmoid_out, {348, 5, 261, 520, 2, 1}, ct__frontend_sigmoid_out, 1},
+    {&ct__op.relu, {350, 0, 205, 523, 1, 1}, ct__frontend_relu, 1},
+    {&ct__op.relu_, {351, 0, 259, 525, 1, 1}, ct__frontend_relu_, 1},
+    {&ct__op.relu_out, {350, 5, 261, 527, 2, 1}, ct__frontend_relu_out, 1},
+    {&ct__op.hardtanh, {352, 0, 187, 530, 3, 1}, ct__frontend_hardtanh, 1},
+    {&ct__op.hardtanh_, {353, 0, 189, 534, 3, 1}, ct__frontend_hardtanh_, 1},
+    {&ct__op.hardtanh_out, {352, 5, 354, 538, 4, 1}, ct__frontend_hardtanh_out, 1},
+    {&ct__op.relu6, {355, 0, 205, 543, 1, 1}, ct__frontend_relu6, 1},
+    {&ct__op.relu6_, {356, 0, 259, 545, 1, 1}, ct__frontend_relu6_, 1},
+    {&ct__op.leaky_relu, {357, 0, 197, 547, 2, 1}, ct__frontend_leaky_relu, 1},
+    {&ct__op.leaky_relu_, {358, 0, 198, 550, 2, 1}, ct__frontend_leaky_relu_, 1},
+    {&ct__op.leaky_relu_out, {357, 5, 359, 553, 3, 1}, ct__frontend_leaky_relu_out, 1},
+    {&ct__op.elu, {361, 0, 360, 557, 4, 1}, ct__frontend_elu, 1},
+    {&ct__op.elu_, {363, 0, 362, 562, 4, 1}, ct__frontend_elu_, 1},
+    {&ct__op.elu_out, {361, 5, 364, 567, 5, 1}, ct__frontend_elu_out, 1},
+    {&ct__op.gelu, {366, 0, 365, 573, 2, 1}, ct__frontend_gelu, 1},
+    {&ct__op.gelu_, {368, 0, 367, 576, 2, 1}, ct__frontend_gelu_, 1},
+    {&ct__op.gelu_out, {366, 5, 369, 579, 3, 1}, ct__frontend_gelu_out, 1},
+    {&ct__op.silu, {370, 0, 205, 583, 1, 1}, ct__frontend_silu, 1},
+    {&ct__op.silu_, {371, 0, 259, 585, 1, 1}, ct__frontend_silu_, 1},
+    {&ct__op.silu_out, {370, 5, 261, 587, 2, 1}, ct__frontend_silu_out, 1},
+    {&ct__op.softplus, {372, 0, 187, 590, 3, 1}, ct__frontend_softplus, 1},
+    {&ct__op.softplus_out, {372, 5, 354, 594, 4, 1}, ct__frontend_softplus_out, 1},
+    {&ct__op.mish, {373, 0, 205, 599, 1, 1}, ct__frontend_mish, 1},
+    {&ct__op.mish_, {374, 0, 259, 601, 1, 1}, ct__frontend_mish_, 1},
+    {&ct__op.mish_out, {373, 5, 261, 603, 2, 1}, ct__frontend_mish_out, 1},
+    {&ct__op.hardswish, {375, 0, 205, 606, 1, 1}, ct__frontend_hardswish, 1},
+    {&ct__op.hardswish_, {376, 0, 259, 608, 1, 1}, ct__frontend_hardswish_, 1},
+    {&ct__op.hardswish_out, {375, 5, 261, 610, 2, 1}, ct__frontend_hardswish_out, 1},
+    {&ct__op.hardsigmoid, {377, 0, 205, 613, 1, 1}, ct__frontend_hardsigmoid, 1},
+    {&ct__op.hardsigmoid_, {378, 0, 259, 615, 1, 1}, ct__frontend_hardsigmoid_, 1},
+    {&ct__op.hardsigmoid_out, {377, 5, 261, 617, 2, 1}, ct__frontend_hardsigmoid_out, 1},
+    {&ct__op.selu, {379, 0, 205, 620, 1, 1}, ct__frontend_selu, 1},
+    {&ct__op.selu_, {380, 0, 259, 622, 1, 1}, ct__frontend_selu_, 1},
+    {&ct__op.celu, {381, 0, 197, 624, 2, 1}, ct__frontend_celu, 1},
+    {&ct__op.celu_, {382, 0, 198, 627, 2, 1}, ct__frontend_celu_, 1},
+    {&ct__op.celu_out, {381, 5, 359, 630, 3, 1}, ct__frontend_celu_out, 1},
+    {&ct__op.log_sigmoid, {383, 0, 205, 634, 1, 1}, ct__frontend_log_sigmoid, 1},
+    {&ct__op.log_sigmoid_out, {383, 5, 261, 636, 2, 1}, ct__frontend_log_sigmoid_out, 1},
+    {&ct__op.hardshrink, {384, 0, 197, 639, 2, 1}, ct__frontend_hardshrink, 1},
+    {&ct__op.hardshrink_out, {384, 5, 359, 642, 3, 1}, ct__frontend_hardshrink_out, 1},
+    {&ct__op.softshrink, {385, 0, 197, 646, 2, 1}, ct__frontend_softshrink, 1},
+    {&ct__op.softshrink_out, {385, 5, 359, 649, 3, 1}, ct__frontend_softshrink_out, 1},
+    {&ct__op.threshold, {7, 0, 187, 653, 3, 1}, ct__frontend_threshold, 1},
+    {&ct__op.threshold_, {386, 0, 189, 657, 3, 1}, ct__frontend_threshold_, 1},
+    {&ct__op.threshold_out, {7, 5, 354, 661, 4, 1}, ct__frontend_threshold_out, 1},
+    {&ct__op.softsign, {387, 0, 205, 666, 1, 1}, ct__frontend_softsign, 1},
+    {&ct__op.tanhshrink, {388, 0, 205, 668, 1, 1}, ct__frontend_tanhshrink, 1},
+    {&ct__op.floor, {389, 0, 205, 670, 1, 1}, ct__frontend_floor, 1},
+    {&ct__op.floor_, {390, 0, 259, 672, 1, 1}, ct__frontend_floor_, 1},
+    {&ct__op.floor_out, {389, 5, 261, 674, 2, 1}, ct__frontend_floor_out, 1},
+    {&ct__op.ceil, {391, 0, 205, 677, 1, 1}, ct__frontend_ceil, 1},
+    {&ct__op.ceil_, {392, 0, 259, 679, 1, 1}, ct__frontend_ceil_, 1},
+    {&ct__op.ceil_out, {391, 5, 261, 681, 2, 1}, ct__frontend_ceil_out, 1},
+    {&ct__op.round, {393, 0, 205, 684, 1, 1}, ct__frontend_round, 1},
+    {&ct__op.round_, {394, 0, 259, 686, 1, 1}, ct__frontend_round_, 1},
+    {&ct__op.round_out, {393, 5, 261, 688, 2, 1}, ct__frontend_round_out, 1},
+    {&ct__op.round_decimals, {393, 54, 225, 691, 2, 1}, ct__frontend_round_decimals, 1},
+    {&ct__op.round__decimals, {394, 54, 324, 694, 2, 1}, ct__frontend_round__decimals, 1},
+    {&ct__op.round_decimals_out, {393, 396, 395, 697, 3, 1}, ct__frontend_round_decimals_out, 1},
+    {&ct__op.trunc, {397, 0, 205, 701, 1, 1}, ct__frontend_trunc, 1},
+    {&ct__op.trunc_, {398, 0, 259, 703, 1, 1}, ct__frontend_trunc_, 1},
+    {&ct__op.trunc_out, {397, 5, 261, 705, 2, 1}, ct__frontend_trunc_out, 1},
+    {&ct__op.nan_to_num, {400, 0, 399, 708, 4, 1}, ct__frontend_nan_to_num, 1},
+    {&ct__op.nan_to_num_, {402, 0, 401, 713, 4, 1}, ct__frontend_nan_to_num_, 1},
+    {&ct__op.nan_to_num_out, {400, 5, 403, 718, 5, 1}, ct__frontend_nan_to_num_out, 1},
+    {&ct__op.div_Tensor_mode, {199, 405, 404, 724, 3, 1}, ct__frontend_div_Tensor_mode, 1},
+    {&ct__op.div__Tensor_mode, {200, 405, 406, 728, 3, 1}, ct__frontend_div__Tensor_mode, 1},
+    {&ct__op.div_out_mode, {199, 408, 407, 732, 4, 1}, ct__frontend_div_out_mode, 1},
+    {&ct__op.div_Scalar_mode, {199, 410, 409, 737, 3, 1}, ct__frontend_div_Scalar_mode, 1},
+    {&ct__op.div__Scalar_mode, {200, 410, 411, 741, 3, 1}, ct__frontend_div__Scalar_mode, 1},
+    {&ct__op.floor_divide, {412, 0, 192, 745, 2, 1}, ct__frontend_floor_divide, 1},
+    {&ct__op.floor_divide__Tensor, {413, 182, 194, 748, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
+    {&ct__op.floor_divide_out, {412, 5, 196, 751, 3, 1}, ct__frontend_floor_divide_out, 1},
+    {&ct__op.floor_divide_Scalar, {412, 188, 197, 755, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
+    {&ct__op.floor_divide__Scalar, {413, 188, 198, 758, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
+    {&ct__op.pow_Tensor_Tensor, {415, 414, 192, 761, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
+    {&ct__op.pow__Tensor, {416, 182, 194, 764, 2, 1}, ct__frontend_pow__Tensor, 1},
+    {&ct__op.pow_Tensor_Tensor_out, {415, 417, 196, 767, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
+    {&ct__op.pow_Tensor_Scalar, {415, 418, 197, 771, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
+    {&ct__op.pow__Scalar, {416, 188, 198, 774, 2, 1}, ct__frontend_pow__Scalar, 1},
+    {&ct__op.pow_Tensor_Scalar_out, {415, 419, 359, 777, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
+    {&ct__op.pow_Scalar, {415, 188, 420, 781, 2, 1}, ct__frontend_pow_Scalar, 1},
+    {&ct__op.pow_Scalar_out, {415, 422, 421, 784, 3, 1}, ct__frontend_pow_Scalar_out, 1},
+    {&ct__op.remainder_Tensor, {423, 182, 192, 788, 2, 1}, ct__frontend_remainder_Tensor, 1},
+    {&ct__op.remainder__Tensor, {424, 182, 194, 791, 2, 1}, ct__frontend_remainder__Tensor, 1},
+    {&ct__op.remainder_Tensor_out, {423, 425, 196, 794, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
+    {&ct__op.remainder_Scalar, {423, 188, 197, 798, 2, 1}, ct__frontend_remainder_Scalar, 1},
+    {&ct__op.remainder__Scalar, {424, 188, 198, 801, 2, 1}, ct__frontend_remainder__Scalar, 1},
+    {&ct__op.remainder_Scalar_out, {423, 422, 359, 804, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
+    {&ct__op.remainder_Scalar_Tensor, {423, 426, 420, 808, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
+    {&ct__op.remainder_Scalar_Tensor_out, {423, 427, 421, 811, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
+    {&ct__op.fmod_Tensor, {428, 182, 192, 815, 2, 1}, ct__frontend_fmod_Tensor, 1},
+    {&ct__op.fmod__Tensor, {429, 182, 194, 818, 2, 1}, ct__frontend_fmod__Tensor, 1},
+    {&ct__op.fmod_Tensor_out, {428, 425, 196, 821, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
+    {&ct__op.fmod_Scalar, {428, 188, 197, 825, 2, 1}, ct__frontend_fmod_Scalar, 1},
+    {&ct__op.fmod__Scalar, {429, 188, 198, 828, 2, 1}, ct__frontend_fmod__Scalar, 1},
+    {&ct__op.fmod_Scalar_out, {428, 422, 359, 831, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
+    {&ct__op.maximum, {430, 0, 192, 835, 2, 1}, ct__frontend_maximum, 1},
+    {&ct__op.maximum_out, {430, 5, 196, 838, 3, 1}, ct__frontend_maximum_out, 1},
+    {&ct__op.minimum, {431, 0, 192, 842, 2, 1}, ct__frontend_minimum, 1},
+    {&ct__op.minimum_out, {431, 5, 196, 845, 3, 1}, ct__frontend_minimum_out, 1},
+    {&ct__op.atan2, {432, 0, 192, 849, 2, 1}, ct__frontend_atan2, 1},
+    {&ct__op.atan2_, {433, 0, 194, 852, 2, 1}, ct__frontend_atan2_, 1},
+    {&ct__op.atan2_out, {432, 5, 196, 855, 3, 1}, ct__frontend_atan2_out, 1},
+    {&ct__op.eq_Tensor, {434, 182, 192, 859, 2, 1}, ct__frontend_eq_Tensor, 1},
+    {&ct__op.eq__Tensor, {435, 182, 194, 862, 2, 1}, ct__frontend_eq__Tensor, 1},
+    {&ct__op.eq_Tensor_out, {434, 425, 196, 865, 3, 1}, ct__frontend_eq_Tensor_out, 1},
+    {&ct__op.eq_Scalar, {434, 188, 197, 869, 2, 1}, ct__frontend_eq_Scalar, 1},
+    {&ct__op.eq__Scalar, {435, 188, 198, 872, 2, 1}, ct__frontend_eq__Scalar, 1},
+    {&ct__op.eq_Scalar_out, {434, 422, 359, 875, 3, 1}, ct__frontend_eq_Scalar_out, 1},
+    {&ct__op.ne_Tensor, {436, 182, 192, 879, 2, 1}, ct__frontend_ne_Tensor, 1},
+    {&ct__op.ne__Tensor, {437, 182, 194, 882, 2, 1}, ct__frontend_ne__Tensor, 1},
+    {&ct__op.ne_Tensor_out, {436, 425, 196, 885, 3, 1}, ct__frontend_ne_Tensor_out, 1},
+    {&ct__op.ne_Scalar, {436, 188, 197, 889, 2, 1}, ct__frontend_ne_Scalar, 1},
+    {&ct__op.ne__Scalar, {437, 188, 198, 892, 2, 1}, ct__frontend_ne__Scalar, 1},
+    {&ct__op.ne_Scalar_out, {436, 422, 359, 895, 3, 1}, ct__frontend_ne_Scalar_out, 1},
+    {&ct__op.lt_Tensor, {438, 182, 192, 899, 2, 1}, ct__frontend_lt_Tensor, 1},
+    {&ct__op.lt__Tensor, {439, 182, 194, 902, 2, 1}, ct__frontend_lt__Tensor, 1},
+    {&ct__op.lt_Tensor_out, {438, 425, 196, 905, 3, 1}, ct__frontend_lt_Tensor_out, 1},
+    {&ct__op.lt_Scalar, {438, 188, 197, 909, 2, 1}, ct__frontend_lt_Scalar, 1},
+    {&ct__op.lt__Scalar, {439, 188, 198, 912, 2, 1}, ct__frontend_lt__Scalar, 1},
+    {&ct__op.lt_Scalar_out, {438, 422, 359, 915, 3, 1}, ct__frontend_lt_Scalar_out, 1},
+    {&ct__op.le_Tensor, {440, 182, 192, 919, 2, 1}, ct__frontend_le_Tensor, 1},
+    {&ct__op.le__Tensor, {441, 182, 194, 922, 2, 1}, ct__frontend_le__Tensor, 1},
+    {&ct__op.le_Tensor_out, {440, 425, 196, 925, 3, 1}, ct__frontend_le_Tensor_out, 1},
+    {&ct__op.le_Scalar, {440, 188, 197, 929, 2, 1}, ct__frontend_le_Scalar, 1},
+    {&ct__op.le__Scalar, {441, 188, 198, 932, 2, 1}, ct__frontend_le__Scalar, 1},
+    {&ct__op.le_Scalar_out, {440, 422, 359, 935, 3, 1}, ct__frontend_le_Scalar_out, 1},
+    {&ct__op.gt_Tensor, {442, 182, 192, 939, 2, 1}, ct__frontend_gt_Tensor, 1},
+    {&ct__op.gt__Tensor, {443, 182, 194, 942, 2, 1}, ct__frontend_gt__Tensor, 1},
+    {&ct__op.gt_Tensor_out, {442, 425, 196, 945, 3, 1}, ct__frontend_gt_Tensor_out, 1},
+    {&ct__op.gt_Scalar, {442, 188, 197, 949, 2, 1}, ct__frontend_gt_Scalar, 1},
+    {&ct__op.gt__Scalar, {443, 188, 198, 952, 2, 1}, ct__frontend_gt__Scalar, 1},
+    {&ct__op.gt_Scalar_out, {442, 422, 359, 955, 3, 1}, ct__frontend_gt_Scalar_out, 1},
+    {&ct__op.ge_Tensor, {444, 182, 192, 959, 2, 1}, ct__frontend_ge_Tensor, 1},
+    {&ct__op.ge__Tensor, {445, 182, 194, 962, 2, 1}, ct__frontend_ge__Tensor, 1},
+    {&ct__op.ge_Tensor_out, {444, 425, 196, 965, 3, 1}, ct__frontend_ge_Tensor_out, 1},
+    {&ct__op.ge_Scalar, {444, 188, 197, 969, 2, 1}, ct__frontend_ge_Scalar, 1},
+    {&ct__op.ge__Scalar, {445, 188, 198, 972, 2, 1}, ct__frontend_ge__Scalar, 1},
+    {&ct__op.ge_Scalar_out, {444, 422, 359, 975, 3, 1}, ct__frontend_ge_Scalar_out, 1},
+    {&ct__op.logical_and, {446, 0, 192, 979, 2, 1}, ct__frontend_logical_and, 1},
+    {&ct__op.logical_and_, {447, 0, 194, 982, 2, 1}, ct__frontend_logical_and_, 1},
+    {&ct__op.logical_and_out, {446, 5, 196, 985, 3, 1}, ct__frontend_logical_and_out, 1},
+    {&ct__op.logical_or, {448, 0, 192, 989, 2, 1}, ct__frontend_logical_or, 1},
+    {&ct__op.logical_or_, {449, 0, 194, 992, 2, 1}, ct__frontend_logical_or_, 1},
+    {&ct__op.logical_or_out, {448, 5, 196, 995, 3, 1}, ct__frontend_logical_or_out, 1},
+    {&ct__op.logical_xor, {450, 0, 192, 999, 2, 1}, ct__frontend_logical_xor, 1},
+    {&ct__op.logical_xor_, {451, 0, 194, 1002, 2, 1}, ct__frontend_logical_xor_, 1},
+    {&ct__op.logical_xor_out, {450, 5, 196, 1005, 3, 1}, ct__frontend_logical_xor_out, 1},
+    {&ct__op.logical_not, {452, 0, 205, 1009, 1, 1}, ct__frontend_logical_not, 1},
+    {&ct__op.logical_not_, {453, 0, 259, 1011, 1, 1}, ct__frontend_logical_not_, 1},
+    {&ct__op.logical_not_out, {452, 5, 261, 1013, 2, 1}, ct__frontend_logical_not_out, 1},
+    {&ct__op.where_self, {455, 1, 454, 1016, 3, 1}, ct__frontend_where_self, 1},
+    {&ct__op.where_self_out, {455, 457, 456, 1020, 4, 1}, ct__frontend_where_self_out, 1},
+    {&ct__op.where_ScalarSelf, {455, 459, 458, 1025, 3, 1}, ct__frontend_where_ScalarSelf, 1},
+    {&ct__op.where_ScalarOther, {455, 460, 181, 1029, 3, 1}, ct__frontend_where_ScalarOther, 1},
+    {&ct__op.where_Scalar, {455, 188, 187, 1033, 3, 1}, ct__frontend_where_Scalar, 1},
+    {&ct__op.masked_fill_Scalar, {461, 188, 181, 1037, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
+    {&ct__op.masked_fill__Scalar, {462, 188, 184, 1041, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
+    {&ct__op.masked_fill_Scalar_out, {461, 422, 186, 1045, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
+    {&ct__op.masked_fill_Tensor, {461, 182, 454, 1050, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
+    {&ct__op.masked_fill__Tensor, {462, 182, 463, 1054, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
+    {&ct__op.masked_fill_Tensor_out, {461, 425, 456, 1058, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
+    {&ct__op.lerp_Scalar, {464, 188, 181, 1063, 3, 1}, ct__frontend_lerp_Scalar, 1},
+    {&ct__op.lerp__Scalar, {465, 188, 184, 1067, 3, 1}, ct__frontend_lerp__Scalar, 1},
+    {&ct__op.lerp_Scalar_out, {464, 422, 186, 1071, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
+    {&ct__op.lerp_Tensor, {464, 182, 454, 1076, 3, 1}, ct__frontend_lerp_Tensor, 1},
+    {&ct__op.lerp__Tensor, {465, 182, 463, 1080, 3, 1}, ct__frontend_lerp__Tensor, 1},
+    {&ct__op.lerp_Tensor_out, {464, 425, 456, 1084, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
+    {&ct__op.addcmul, {467, 0, 466, 1089, 4, 1}, ct__frontend_addcmul, 1},
+    {&ct__op.addcmul_, {469, 0, 468, 1094, 4, 1}, ct__frontend_addcmul_, 1},
+    {&ct__op.addcmul_out, {467, 5, 470, 1099, 5, 1}, ct__frontend_addcmul_out, 1},
+    {&ct__op.addcdiv, {471, 0, 466, 1105, 4, 1}, ct__frontend_addcdiv, 1},
+    {&ct__op.addcdiv_, {472, 0, 468, 1110, 4, 1}, ct__frontend_addcdiv_, 1},
+    {&ct__op.addcdiv_out, {471, 5, 470, 1115, 5, 1}, ct__frontend_addcdiv_out, 1},
+    {&ct__op.clamp, {474, 0, 473, 1121, 3, 1}, ct__frontend_clamp, 1},
+    {&ct__op.clamp_, {476, 0, 475, 1125, 3, 1}, ct__frontend_clamp_, 1},
+    {&ct__op.clamp_out, {474, 5, 477, 1129, 4, 1}, ct__frontend_clamp_out, 1},
+    {&ct__op.clamp_Tensor, {474, 182, 478, 1134, 3, 1}, ct__frontend_clamp_Tensor, 1},
+    {&ct__op.clamp__Tensor, {476, 182, 479, 1138, 3, 1}, ct__frontend_clamp__Tensor, 1},
+    {&ct__op.clamp_Tensor_out, {474, 425, 480, 1142, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
+    {&ct__op.clamp_min, {481, 0, 197, 1147, 2, 1}, ct__frontend_clamp_min, 1},
+    {&ct__op.clamp_min_, {482, 0, 198, 1150, 2, 1}, ct__frontend_clamp_min_, 1},
+    {&ct__op.clamp_min_out, {481, 5, 359, 1153, 3, 1}, ct__frontend_clamp_min_out, 1},
+    {&ct__op.clamp_min_Tensor, {481, 182, 192, 1157, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
+    {&ct__op.clamp_min__Tensor, {482, 182, 194, 1160, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
+    {&ct__op.clamp_min_Tensor_out, {481, 425, 196, 1163, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
+    {&ct__op.clamp_max, {483, 0, 197, 1167, 2, 1}, ct__frontend_clamp_max, 1},
+    {&ct__op.clamp_max_, {484, 0, 198, 1170, 2, 1}, ct__frontend_clamp_max_, 1},
+    {&ct__op.clamp_max_out, {483, 5, 359, 1173, 3, 1}, ct__frontend_clamp_max_out, 1},
+    {&ct__op.clamp_max_Tensor, {483, 182, 192, 1177, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
+    {&ct__op.clamp_max__Tensor, {484, 182, 194, 1180, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
+    {&ct__op.clamp_max_Tensor_out, {483, 425, 196, 1183, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
+    {&ct__op.hypot, {485, 0, 192, 1187, 2, 1}, ct__frontend_hypot, 1},
+    {&ct__op.hypot_, {486, 0, 194, 1190, 2, 1}, ct__frontend_hypot_, 1},
+    {&ct__op.hypot_out, {485, 5, 196, 1193, 3, 1}, ct__frontend_hypot_out, 1},
+    {&ct__op.copysign_Tensor, {487, 182, 192, 1197, 2, 1}, ct__frontend_copysign_Tensor, 1},
+    {&ct__op.copysign__Tensor, {488, 182, 194, 1200, 2, 1}, ct__frontend_copysign__Tensor, 1},
+    {&ct__op.copysign_out, {487, 5, 196, 1203, 3, 1}, ct__frontend_copysign_out, 1},
+    {&ct__op.copysign_Scalar, {487, 188, 197, 1207, 2, 1}, ct__frontend_copysign_Scalar, 1},
+    {&ct__op.copysign__Scalar, {488, 188, 198, 1210, 2, 1}, ct__frontend_copysign__Scalar, 1},
+    {&ct__op.copysign_Scalar_out, {487, 422, 359, 1213, 3, 1}, ct__frontend_copysign_Scalar_out, 1},
+    {&ct__op.nextafter, {489, 0, 192, 1217, 2, 1}, ct__frontend_nextafter, 1},
+    {&ct__op.nextafter_, {490, 0, 194, 1220, 2, 1}, ct__frontend_nextafter_, 1},
+    {&ct__op.nextafter_out, {489, 5, 196, 1223, 3, 1}, ct__frontend_nextafter_out, 1},
+    {&ct__op.fmax, {491, 0, 192, 1227, 2, 1}, ct__frontend_fmax, 1},
+    {&ct__op.fmax_out, {491, 5, 196, 1230, 3, 1}, ct__frontend_fmax_out, 1},
+    {&ct__op.fmin, {492, 0, 192, 1234, 2, 1}, ct__frontend_fmin, 1},
+    {&ct__op.fmin_out, {492, 5, 196, 1237, 3, 1}, ct__frontend_fmin_out, 1},
+    {&ct__op.heaviside, {493, 0, 192, 1241, 2, 1}, ct__frontend_heaviside, 1},
+    {&ct__op.heaviside_, {494, 0, 194, 1244, 2, 1}, ct__frontend_heaviside_, 1},
+    {&ct__op.heaviside_out, {493, 5, 196, 1247, 3, 1}, ct__frontend_heaviside_out, 1},
+    {&ct__op.xlogy_Tensor, {495, 182, 192, 1251, 2, 1}, ct__frontend_xlogy_Tensor, 1},
+    {&ct__op.xlogy__Tensor, {496, 182, 194, 1254, 2, 1}, ct__frontend_xlogy__Tensor, 1},
+    {&ct__op.xlogy_OutTensor, {495, 497, 196, 1257, 3, 1}, ct__frontend_xlogy_OutTensor, 1},
+    {&ct__op.xlogy_Scalar_Other, {495, 498, 197, 1261, 2, 1}, ct__frontend_xlogy_Scalar_Other, 1},
+    {&ct__op.xlogy__Scalar_Other, {496, 498, 198, 1264, 2, 1}, ct__frontend_xlogy__Scalar_Other, 1},
+    {&ct__op.xlogy_OutScalar_Other, {495, 499, 359, 1267, 3, 1}, ct__frontend_xlogy_OutScalar_Other, 1},
+    {&ct__op.xlogy_Scalar_Self, {495, 500, 420, 1271, 2, 1}, ct__frontend_xlogy_Scalar_Self, 1},
+    {&ct__op.xlogy_OutScalar_Self, {495, 501, 421, 1274, 3, 1}, ct__frontend_xlogy_OutScalar_Self, 1},
+    {&ct__op.logaddexp, {502, 0, 192, 1278, 2, 1}, ct__frontend_logaddexp, 1},
+    {&ct__op.logaddexp_out, {502, 5, 196, 1281, 3, 1}, ct__frontend_logaddexp_out, 1},
+    {&ct__op.logaddexp2, {503, 0, 192, 1285, 2, 1}, ct__frontend_logaddexp2, 1},
+    {&ct__op.logaddexp2_out, {503, 5, 196, 1288, 3, 1}, ct__frontend_logaddexp2_out, 1},
+    {&ct__op.float_power_Tensor_Tensor, {504, 414, 192, 1292, 2, 1}, ct__frontend_float_power_Tensor_Tensor, 1},
+    {&ct__op.float_power__Tensor, {505, 182, 194, 1295, 2, 1}, ct__frontend_float_power__Tensor, 1},
+    {&ct__op.float_power_Tensor_Tensor_out, {504, 417, 196, 1298, 3, 1}, ct__frontend_float_power_Tensor_Tensor_out, 1},
+    {&ct__op.float_power_Tensor_Scalar, {504, 418, 197, 1302, 2, 1}, ct__frontend_float_power_Tensor_Scalar, 1},
+    {&ct__op.float_power__Scalar, {505, 188, 198, 1305, 2, 1}, ct__frontend_float_power__Scalar, 1},
+    {&ct__op.float_power_Tensor_Scalar_out, {504, 419, 359, 1308, 3, 1}, ct__frontend_float_power_Tensor_Scalar_out, 1},
+    {&ct__op.float_power_Scalar, {504, 188, 420, 1312, 2, 1}, ct__frontend_float_power_Scalar, 1},
+    {&ct__op.float_power_Scalar_out, {504, 422, 421, 1315, 3, 1}, ct__frontend_float_power_Scalar_out, 1},
+    {&ct__op.sum, {506, 0, 212, 1319, 2, 1}, ct__frontend_sum, 0},
+    {&ct__op.sum_out, {506, 5, 507, 1322, 3, 1}, ct__frontend_sum_out, 0},
+    {&ct__op.sum_dim_IntList, {506, 509, 508, 1326, 4, 1}, ct__frontend_sum_dim_IntList, 0},
+    {&ct__op.sum_IntList_out, {506, 511, 510, 1331, 5, 1}, ct__frontend_sum_IntList_out, 0},
+    {&ct__op.mean, {174, 0, 212, 1337, 2, 1}, ct__frontend_mean, 0},
+    {&ct__op.mean_dim, {174, 22, 508, 1340, 4, 1}, ct__frontend_mean_dim, 0},
+    {&ct__op.mean_out, {174, 5, 510, 1345, 5, 1}, ct__frontend_mean_out, 0},
+    {&ct__op.prod, {512, 0, 212, 1351, 2, 1}, ct__frontend_prod, 0},
+    {&ct__op.prod_out, {512, 5, 507, 1354, 3, 1}, ct__frontend_prod_out, 0},
+    {&ct__op.prod_dim_int, {512, 514, 513, 1358, 4, 1}, ct__frontend_prod_dim_int, 0},
+    {&ct__op.prod_int_out, {512, 516, 515, 1363, 5, 1}, ct__frontend_prod_int_out, 0},
+    {&ct__op.amax, {517, 0, 222, 1369, 3, 1}, ct__frontend_amax, 0},
+    {&ct__op.amax_out, {517, 5, 518, 1373, 4, 1}, ct__frontend_amax_out, 0},
+    {&ct__op.amin, {519, 0, 222, 1378, 3, 1}, ct__frontend_amin, 0},
+    {&ct__op.amin_out, {519, 5, 518, 1382, 4, 1}, ct__frontend_amin_out, 0},
+    {&ct__op.max, {66, 0, 205, 1387, 1, 1}, ct__frontend_max, 0},
+    {&ct__op.min, {65, 0, 205, 1389, 1, 1}, ct__frontend_min, 0},
+    {&ct__op.var_correction, {137, 70, 520, 1391, 4, 1}, ct__frontend_var_correction, 0},
+    {&ct__op.var_correction_out, {137, 522, 521, 1396, 5, 1}, ct__frontend_var_correction_out, 0},
+    {&ct__op.var, {137, 0, 523, 1402, 2, 1}, ct__frontend_var, 0},
+    {&ct__op.var_dim, {137, 22, 524, 1405, 4, 1}, ct__frontend_var_dim, 0},
+    {&ct__op.var_out, {137, 5, 525, 1410, 5, 1}, ct__frontend_var_out, 0},
+    {&ct__op.std_correction, {175, 70, 520, 1416, 4, 1}, ct__frontend_std_correction, 0},
+    {&ct__op.std_correction_out, {175, 522, 521, 1421, 5, 1}, ct__frontend_std_correction_out, 0},
+    {&ct__op.std, {175, 0, 523, 1427, 2, 1}, ct__frontend_std, 0},
+    {&ct__op.std_dim, {175, 22, 524, 1430, 4, 1}, ct__frontend_std_dim, 0},
+    {&ct__op.std_out, {175, 5, 525, 1435, 5, 1}, ct__frontend_std_out, 0},
+    {&ct__op.linalg_vector_norm, {527, 0, 526, 1441, 5, 1}, ct__frontend_linalg_vector_norm, 0},
+    {&ct__op.linalg_vector_norm_out, {527, 5, 528, 1447, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
+    {&ct__op.norm_Scalar, {529, 188, 197, 1454, 2, 1}, ct__frontend_norm_Scalar, 0},
+    {&ct__op.norm_ScalarOpt_dim, {529, 531, 530, 1457, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
+    {&ct__op.norm_Scalar_out, {529, 422, 359, 1462, 3, 1}, ct__frontend_norm_Scalar_out, 0},
+    {&ct__op.norm_out, {529, 5, 532, 1466, 5, 1}, ct__frontend_norm_out, 0},
+    {&ct__op.logsumexp, {533, 0, 222, 1472, 3, 1}, ct__frontend_logsumexp, 0},
+    {&ct__op.logsumexp_out, {533, 5, 518, 1476, 4, 1}, ct__frontend_logsumexp_out, 0},
+    {&ct__op.all, {534, 0, 205, 1481, 1, 1}, ct__frontend_all, 0},
+    {&ct__op.all_all_out, {534, 535, 261, 1483, 2, 1}, ct__frontend_all_all_out, 0},
+    {&ct__op.all_dim, {534, 22, 536, 1486, 3, 1}, ct__frontend_all_dim, 0},
+    {&ct__op.all_out, {534, 5, 537, 1490, 4, 1}, ct__frontend_all_out, 0},
+    {&ct__op.any, {538, 0, 205, 1495, 1, 1}, ct__frontend_any, 0},
+    {&ct__op.any_all_out, {538, 535, 261, 1497, 2, 1}, ct__frontend_any_all_out, 0},
+    {&ct__op.any_dim, {538, 22, 536, 1500, 3, 1}, ct__frontend_any_dim, 0},
+    {&ct__op.any_out, {538, 5, 537, 1504, 4, 1}, ct__frontend_any_out, 0},
+    {&ct__op.cumsum, {540, 0, 539, 1509, 3, 1}, ct__frontend_cumsum, 0},
+    {&ct__op.cumsum_, {542, 0, 541, 1513, 3, 1}, ct__frontend_cumsum_, 0},
+    {&ct__op.cumsum_out, {540, 5, 543, 1517, 4, 1}, ct__frontend_cumsum_out, 0},
+    {&ct__op.cumprod, {544, 0, 539, 1522, 3, 1}, ct__frontend_cumprod, 0},
+    {&ct__op.cumprod_, {545, 0, 541, 1526, 3, 1}, ct__frontend_cumprod_, 0},
+    {&ct__op.cumprod_out, {544, 5, 543, 1530, 4, 1}, ct__frontend_cumprod_out, 0},
+    {&ct__op.max_dim, {66, 22, 546, 1535, 3, 2}, ct__frontend_max_dim, 0},
+    {&ct__op.max_dim_max, {66, 548, 547, 1540, 5, 2}, ct__frontend_max_dim_max, 0},
+    {&ct__op.min_dim, {65, 22, 546, 1547, 3, 2}, ct__frontend_min_dim, 0},
+    {&ct__op.min_dim_min, {65, 549, 547, 1552, 5, 2}, ct__frontend_min_dim_min, 0},
+    {&ct__op.argmax, {551, 0, 550, 1559, 3, 1}, ct__frontend_argmax, 0},
+    {&ct__op.argmax_out, {551, 5, 552, 1563, 4, 1}, ct__frontend_argmax_out, 0},
+    {&ct__op.argmin, {553, 0, 550, 1568, 3, 1}, ct__frontend_argmin, 0},
+    {&ct__op.argmin_out, {553, 5, 552, 1572, 4, 1}, ct__frontend_argmin_out, 0},
+    {&ct__op.sort, {554, 0, 546, 1577, 3, 2}, ct__frontend_sort, 0},
+    {&ct__op.sort_values, {554, 67, 547, 1582, 5, 2}, ct__frontend_sort_values, 0},
+    {&ct__op.sort_stable, {554, 80, 555, 1589, 4, 2}, ct__frontend_sort_stable, 0},
+    {&ct__op.sort_values_stable, {554, 557, 556, 1595, 6, 2}, ct__frontend_sort_values_stable, 0},
+    {&ct__op.topk, {559, 0, 558, 1603, 5, 2}, ct__frontend_topk, 0},
+    {&ct__op.topk_values, {559, 67, 560, 1610, 7, 2}, ct__frontend_topk_values, 0},
+    {&ct__op.value_selecting_reduction_backward, {562, 0, 561, 1619, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
+    {&ct__op._rd_gather, {564, 0, 563, 1625, 4, 1}, ct__frontend__rd_gather, 0},
+    {&ct__op.nansum, {565, 0, 508, 1630, 4, 1}, ct__frontend_nansum, 0},
+    {&ct__op.nansum_out, {565, 5, 510, 1635, 5, 1}, ct__frontend_nansum_out, 0},
+    {&ct__op.nanmean, {566, 0, 508, 1641, 4, 1}, ct__frontend_nanmean, 0},
+    {&ct__op.nanmean_out, {566, 5, 510, 1646, 5, 1}, ct__frontend_nanmean_out, 0},
+    {&ct__op.count_nonzero_dim_IntList, {567, 509, 214, 1652, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, {567, 569, 568, 1655, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
+    {&ct__op.count_nonzero, {567, 0, 570, 1659, 2, 1}, ct__frontend_count_nonzero, 0},
+    {&ct__op.count_nonzero_out, {567, 5, 571, 1662, 3, 1}, ct__frontend_count_nonzero_out, 0},
+    {&ct__op.logcumsumexp, {572, 0, 225, 1666, 2, 1}, ct__frontend_logcumsumexp, 0},
+    {&ct__op.logcumsumexp_out, {572, 5, 395, 1669, 3, 1}, ct__frontend_logcumsumexp_out, 0},
+    {&ct__op.cummax, {574, 0, 573, 1673, 2, 2}, ct__frontend_cummax, 0},
+    {&ct__op.cummax_out, {574, 5, 575, 1677, 4, 2}, ct__frontend_cummax_out, 0},
+    {&ct__op.cummin, {576, 0, 573, 1683, 2, 2}, ct__frontend_cummin, 0},
+    {&ct__op.cummin_out, {576, 5, 575, 1687, 4, 2}, ct__frontend_cummin_out, 0},
+    {&ct__op.kthvalue, {578, 0, 577, 1693, 4, 2}, ct__frontend_kthvalue, 0},
+    {&ct__op.kthvalue_values, {578, 67, 579, 1699, 6, 2}, ct__frontend_kthvalue_values, 0},
+    {&ct__op.median, {580, 0, 205, 1707, 1, 1}, ct__frontend_median, 0},
+    {&ct__op.median_out, {580, 5, 261, 1709, 2, 1}, ct__frontend_median_out, 0},
+    {&ct__op.median_dim, {580, 22, 546, 1712, 3, 2}, ct__frontend_median_dim, 0},
+    {&ct__op.median_dim_values, {580, 581, 547, 1717, 5, 2}, ct__frontend_median_dim_values, 0},
+    {&ct__op.nanmedian, {582, 0, 205, 1724, 1, 1}, ct__frontend_nanmedian, 0},
+    {&ct__op.nanmedian_out, {582, 5, 261, 1726, 2, 1}, ct__frontend_nanmedian_out, 0},
+    {&ct__op.nanmedian_dim, {582, 22, 546, 1729, 3, 2}, ct__frontend_nanmedian_dim, 0},
+    {&ct__op.nanmedian_dim_values, {582, 581, 547, 1734, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
+    {&ct__op.argsort, {583, 0, 536, 1741, 3, 1}, ct__frontend_argsort, 0},
+    {&ct__op.argsort_stable, {583, 80, 584, 1745, 4, 1}, ct__frontend_argsort_stable, 0},
+    {&ct__op.msort, {585, 0, 205, 1750, 1, 1}, ct__frontend_msort, 0},
+    {&ct__op.var_mean_correction, {587, 70, 586, 1752, 4, 2}, ct__frontend_var_mean_correction, 0},
+    {&ct__op.std_mean_correction, {588, 70, 586, 1758, 4, 2}, ct__frontend_std_mean_correction, 0},
+    {&ct__op.var_mean, {587, 0, 589, 1764, 2, 2}, ct__frontend_var_mean, 0},
+    {&ct__op.var_mean_dim, {587, 22, 590, 1768, 4, 2}, ct__frontend_var_mean_dim, 0},
+    {&ct__op.std_mean, {588, 0, 589, 1774, 2, 2}, ct__frontend_std_mean, 0},
+    {&ct__op.std_mean_dim, {588, 22, 590, 1778, 4, 2}, ct__frontend_std_mean_dim, 0},
+    {&ct__op.max_other, {66, 2, 192, 1784, 2, 1}, ct__frontend_max_other, 0},
+    {&ct__op.max_out, {66, 5, 196, 1787, 3, 1}, ct__frontend_max_out, 0},
+    {&ct__op.min_other, {65, 2, 192, 1791, 2, 1}, ct__frontend_min_other, 0},
+    {&ct__op.min_out, {65, 5, 196, 1794, 3, 1}, ct__frontend_min_out, 0},
+    {&ct__op.aminmax, {592, 0, 591, 1798, 3, 2}, ct__frontend_aminmax, 0},
+    {&ct__op.dot, {593, 0, 192, 1803, 2, 1}, ct__frontend_dot, 0},
+    {&ct__op.dot_out, {593, 5, 196, 1806, 3, 1}, ct__frontend_dot_out, 0},
+    {&ct__op.mv, {594, 0, 192, 1810, 2, 1}, ct__frontend_mv, 0},
+    {&ct__op.mv_out, {594, 5, 196, 1813, 3, 1}, ct__frontend_mv_out, 0},
+    {&ct__op.mm, {595, 0, 192, 1817, 2, 1}, ct__frontend_mm, 0},
+    {&ct__op.mm_out, {595, 5, 196, 1820, 3, 1}, ct__frontend_mm_out, 0},
+    {&ct__op.bmm, {596, 0, 192, 1824, 2, 1}, ct__frontend_bmm, 0},
+    {&ct__op.bmm_out, {596, 5, 196, 1827, 3, 1}, ct__frontend_bmm_out, 0},
+    {&ct__op.addmm, {598, 0, 597, 1831, 5, 1}, ct__frontend_addmm, 0},
+    {&ct__op.addmm_, {600, 0, 599, 1837, 5, 1}, ct__frontend_addmm_, 0},
+    {&ct__op.addmm_out, {598, 5, 601, 1843, 6, 1}, ct__frontend_addmm_out, 0},
+    {&ct__op.baddbmm, {602, 0, 597, 1850, 5, 1}, ct__frontend_baddbmm, 0},
+    {&ct__op.baddbmm_, {603, 0, 599, 1856, 5, 1}, ct__frontend_baddbmm_, 0},
+    {&ct__op.baddbmm_out, {602, 5, 601, 1862, 6, 1}, ct__frontend_baddbmm_out, 0},
+    {&ct__op.outer, {604, 0, 192, 1869, 2, 1}, ct__frontend_outer, 0},
+    {&ct__op.outer_out, {604, 5, 196, 1872, 3, 1}, ct__frontend_outer_out, 0},
+    {&ct__op.matmul, {605, 0, 192, 1876, 2, 1}, ct__frontend_matmul, 0},
+    {&ct__op.matmul_out, {605, 5, 196, 1879, 3, 1}, ct__frontend_matmul_out, 0},
+    {&ct__op.linear, {607, 0, 606, 1883, 3, 1}, ct__frontend_linear, 0},
+    {&ct__op.linear_out, {607, 5, 608, 1887, 4, 1}, ct__frontend_linear_out, 0},
+    {&ct__op.cat, {610, 0, 609, 1892, 2, 1}, ct__frontend_cat, 0},
+    {&ct__op.cat_out, {610, 5, 611, 1895, 3, 1}, ct__frontend_cat_out, 0},
+    {&ct__op.stack, {612, 0, 609, 1899, 2, 1}, ct__frontend_stack, 0},
+    {&ct__op.stack_out, {612, 5, 611, 1902, 3, 1}, ct__frontend_stack_out, 0},
+    {&ct__op.flip, {613, 0, 214, 1906, 2, 1}, ct__frontend_flip, 0},
+    {&ct__op.flip_out, {613, 5, 568, 1909, 3, 1}, ct__frontend_flip_out, 0},
+    {&ct__op.roll, {615, 0, 614, 1913, 3, 1}, ct__frontend_roll, 0},
+    {&ct__op.roll_out, {615, 5, 616, 1917, 4, 1}, ct__frontend_roll_out, 0},
+    {&ct__op.repeat, {617, 0, 214, 1922, 2, 1}, ct__frontend_repeat, 0},
+    {&ct__op.repeat_out, {617, 5, 568, 1925, 3, 1}, ct__frontend_repeat_out, 0},
+    {&ct__op.tile, {618, 0, 214, 1929, 2, 1}, ct__frontend_tile, 0},
+    {&ct__op.constant_pad_nd, {620, 0, 619, 1932, 3, 1}, ct__frontend_constant_pad_nd, 0},
+    {&ct__op.constant_pad_nd_out, {620, 5, 621, 1936, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
+    {&ct__op.reflection_pad1d, {622, 0, 214, 1941, 2, 1}, ct__frontend_reflection_pad1d, 0},
+    {&ct__op.reflection_pad1d_out, {622, 5, 568, 1944, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
+    {&ct__op.reflection_pad1d_backward, {624, 0, 623, 1948, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
+    {&ct__op.reflection_pad2d, {625, 0, 214, 1952, 2, 1}, ct__frontend_reflection_pad2d, 0},
+    {&ct__op.reflection_pad2d_out, {625, 5, 568, 1955, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
+    {&ct__op.reflection_pad2d_backward, {626, 0, 623, 1959, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
+    {&ct__op.reflection_pad3d, {627, 0, 214, 1963, 2, 1}, ct__frontend_reflection_pad3d, 0},
+    {&ct__op.reflection_pad3d_out, {627, 5, 568, 1966, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
+    {&ct__op.reflection_pad3d_backward, {628, 0, 623, 1970, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
+    {&ct__op.replication_pad1d, {629, 0, 214, 1974, 2, 1}, ct__frontend_replication_pad1d, 0},
+    {&ct__op.replication_pad1d_out, {629, 5, 568, 1977, 3, 1}, ct__frontend_replication_pad1d_out, 0},
+    {&ct__op.replication_pad1d_backward, {630, 0, 623, 1981, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
+    {&ct__op.replication_pad2d, {631, 0, 214, 1985, 2, 1}, ct__frontend_replication_pad2d, 0},
+    {&ct__op.replication_pad2d_out, {631, 5, 568, 1988, 3, 1}, ct__frontend_replication_pad2d_out, 0},
+    {&ct__op.replication_pad2d_backward, {632, 0, 623, 1992, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
+    {&ct__op.replication_pad3d, {633, 0, 214, 1996, 2, 1}, ct__frontend_replication_pad3d, 0},
+    {&ct__op.replication_pad3d_out, {633, 5, 568, 1999, 3, 1}, ct__frontend_replication_pad3d_out, 0},
+    {&ct__op.replication_pad3d_backward, {634, 0, 623, 2003, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
+    {&ct__op.tril, {635, 0, 225, 2007, 2, 1}, ct__frontend_tril, 0},
+    {&ct__op.tril_, {636, 0, 324, 2010, 2, 1}, ct__frontend_tril_, 0},
+    {&ct__op.tril_out, {635, 5, 395, 2013, 3, 1}, ct__frontend_tril_out, 0},
+    {&ct__op.triu, {637, 0, 225, 2017, 2, 1}, ct__frontend_triu, 0},
+    {&ct__op.triu_, {638, 0, 324, 2020, 2, 1}, ct__frontend_triu_, 0},
+    {&ct__op.triu_out, {637, 5, 395, 2023, 3, 1}, ct__frontend_triu_out, 0},
+    {&ct__op.gather, {639, 0, 563, 2027, 4, 1}, ct__frontend_gather, 0},
+    {&ct__op.gather_out, {639, 5, 640, 2032, 5, 1}, ct__frontend_gather_out, 0},
+    {&ct__op.scatter_src, {642, 8, 641, 2038, 4, 1}, ct__frontend_scatter_src, 0},
+    {&ct__op.scatter__src, {644, 8, 643, 2043, 4, 1}, ct__frontend_scatter__src, 0},
+    {&ct__op.scatter_src_out, {642, 646, 645, 2048, 5, 1}, ct__frontend_scatter_src_out, 0},
+    {&ct__op.scatter_value, {642, 11, 647, 2054, 4, 1}, ct__frontend_scatter_value, 0},
+    {&ct__op.scatter__value, {644, 11, 648, 2059, 4, 1}, ct__frontend_scatter__value, 0},
+    {&ct__op.scatter_value_out, {642, 650, 649, 2064, 5, 1}, ct__frontend_scatter_value_out, 0},
+    {&ct__op.scatter_add, {651, 0, 641, 2070, 4, 1}, ct__frontend_scatter_add, 0},
+    {&ct__op.scatter_add_, {652, 0, 643, 2075, 4, 1}, ct__frontend_scatter_add_, 0},
+    {&ct__op.scatter_add_out, {651, 5, 645, 2080, 5, 1}, ct__frontend_scatter_add_out, 0},
+    {&ct__op.scatter_reduce, {642, 101, 653, 2086, 5, 1}, ct__frontend_scatter_reduce, 0},
+    {&ct__op.scatter__reduce, {644, 101, 654, 2092, 5, 1}, ct__frontend_scatter__reduce, 0},
+    {&ct__op.scatter_reduce_out, {642, 656, 655, 2098, 6, 1}, ct__frontend_scatter_reduce_out, 0},
+    {&ct__op.scatter_value_reduce, {642, 658, 657, 2105, 5, 1}, ct__frontend_scatter_value_reduce, 0},
+    {&ct__op.scatter__value_reduce, {644, 658, 659, 2111, 5, 1}, ct__frontend_scatter__value_reduce, 0},
+    {&ct__op.scatter_reduce_two, {662, 661, 660, 2117, 6, 1}, ct__frontend_scatter_reduce_two, 0},
+    {&ct__op.scatter_reduce__two, {664, 661, 663, 2124, 6, 1}, ct__frontend_scatter_reduce__two, 0},
+    {&ct__op.scatter_reduce_two_out, {662, 666, 665, 2131, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
+    {&ct__op.index_select, {668, 0, 667, 2139, 3, 1}, ct__frontend_index_select, 0},
+    {&ct__op.index_select_out, {668, 5, 669, 2143, 4, 1}, ct__frontend_index_select_out, 0},
+    {&ct__op.index_add, {671, 0, 670, 2148, 5, 1}, ct__frontend_index_add, 0},
+    {&ct__op.index_add_, {673, 0, 672, 2154, 5, 1}, ct__frontend_index_add_, 0},
+    {&ct__op.index_add_out, {671, 5, 674, 2160, 6, 1}, ct__frontend_index_add_out, 0},
+    {&ct__op.index_copy, {675, 0, 641, 2167, 4, 1}, ct__frontend_index_copy, 0},
+    {&ct__op.index_copy_, {676, 0, 643, 2172, 4, 1}, ct__frontend_index_copy_, 0},
+    {&ct__op.index_copy_out, {675, 5, 645, 2177, 5, 1}, ct__frontend_index_copy_out, 0},
+    {&ct__op.index_fill_int_Scalar, {678, 677, 647, 2183, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
+    {&ct__op.index_fill__int_Scalar, {679, 677, 648, 2188, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
+    {&ct__op.index_fill_int_Tensor, {678, 680, 641, 2193, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
+    {&ct__op.index_fill__int_Tensor, {679, 680, 643, 2198, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
+    {&ct__op.index_fill_int_Tensor_out, {678, 681, 645, 2203, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
+    {&ct__op.index_fill_int_Scalar_out, {678, 682, 649, 2209, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
+    {&ct__op.index_Tensor, {27, 182, 683, 2215, 2, 1}, ct__frontend_index_Tensor, 2},
+    {&ct__op.index_Tensor_out, {27, 425, 684, 2218, 3, 1}, ct__frontend_index_Tensor_out, 2},
+    {&ct__op.index_put, {686, 0, 685, 2222, 4, 1}, ct__frontend_index_put, 2},
+    {&ct__op.index_put_, {688, 0, 687, 2227, 4, 1}, ct__frontend_index_put_, 2},
+    {&ct__op.index_put_out, {686, 5, 689, 2232, 5, 1}, ct__frontend_index_put_out, 2},
+    {&ct__op.one_hot, {690, 0, 225, 2238, 2, 1}, ct__frontend_one_hot, 0},
+    {&ct__op.embedding, {692, 0, 691, 2241, 5, 1}, ct__frontend_embedding, 0},
+    {&ct__op.embedding_out, {692, 5, 693, 2247, 6, 1}, ct__frontend_embedding_out, 0},
+    {&ct__op.embedding_dense_backward, {695, 0, 694, 2254, 5, 1}, ct__frontend_embedding_dense_backward, 0},
+    {&ct__op.split_Tensor, {697, 182, 696, 2260, 3, 1}, NULL, 0},
+    {&ct__op.split_with_sizes, {699, 0, 698, 2264, 3, 1}, NULL, 0},
+    {&ct__op.split_sizes, {697, 84, 698, 2268, 3, 1}, NULL, 0},
+    {&ct__op.chunk, {700, 0, 696, 2272, 3, 1}, NULL, 0},
+    {&ct__op.unbind_int, {702, 218, 701, 2276, 2, 1}, NULL, 0},
+    {&ct__op.pad, {97, 0, 703, 2279, 4, 1}, ct__frontend_pad, 0},
+    {&ct__op.take_along_dim, {705, 0, 704, 2284, 3, 1}, ct__frontend_take_along_dim, 0},
+    {&ct__op.take_along_dim_out, {705, 5, 706, 2288, 4, 1}, ct__frontend_take_along_dim_out, 0},
+    {&ct__op.softmax_int, {707, 218, 539, 2293, 3, 1}, ct__frontend_softmax_int, 0},
+    {&ct__op.softmax_int_out, {707, 516, 543, 2297, 4, 1}, ct__frontend_softmax_int_out, 0},
+    {&ct__op.log_softmax_int, {708, 218, 539, 2302, 3, 1}, ct__frontend_log_softmax_int, 0},
+    {&ct__op.log_softmax_int_out, {708, 516, 543, 2306, 4, 1}, ct__frontend_log_softmax_int_out, 0},
+    {&ct__op.softmin, {709, 0, 539, 2311, 3, 1}, ct__frontend_softmin, 0},
+    {&ct__op.glu, {710, 0, 225, 2315, 2, 1}, ct__frontend_glu, 0},
+    {&ct__op.glu_out, {710, 5, 395, 2318, 3, 1}, ct__frontend_glu_out, 0},
+    {&ct__op.nll_loss, {712, 0, 711, 2322, 5, 1}, ct__frontend_nll_loss, 0},
+    {&ct__op.nll_loss_out, {712, 5, 713, 2328, 6, 1}, ct__frontend_nll_loss_out, 0},
+    {&ct__op.nll_loss_nd, {714, 0, 711, 2335, 5, 1}, ct__frontend_nll_loss_nd, 0},
+    {&ct__op.nll_loss_backward, {716, 0, 715, 2341, 7, 1}, ct__frontend_nll_loss_backward, 0},
+    {&ct__op.cross_entropy_loss, {718, 0, 717, 2349, 6, 1}, ct__frontend_cross_entropy_loss, 0},
+    {&ct__op.mse_loss, {720, 0, 719, 2356, 3, 1}, ct__frontend_mse_loss, 0},
+    {&ct__op.mse_loss_out, {720, 5, 721, 2360, 4, 1}, ct__frontend_mse_loss_out, 0},
+    {&ct__op.l1_loss, {722, 0, 719, 2365, 3, 1}, ct__frontend_l1_loss, 0},
+    {&ct__op.smooth_l1_loss, {724, 0, 723, 2369, 4, 1}, ct__frontend_smooth_l1_loss, 0},
+    {&ct__op.smooth_l1_loss_out, {724, 5, 725, 2374, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
+    {&ct__op.kl_div, {727, 0, 726, 2380, 4, 1}, ct__frontend_kl_div, 0},
+    {&ct__op.binary_cross_entropy, {729, 0, 728, 2385, 4, 1}, ct__frontend_binary_cross_entropy, 0},
+    {&ct__op.binary_cross_entropy_out, {729, 5, 730, 2390, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {732, 0, 731, 2396, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
+    {&ct__op.huber_loss, {733, 0, 723, 2402, 4, 1}, ct__frontend_huber_loss, 0},
+    {&ct__op.huber_loss_out, {733, 5, 725, 2407, 5, 1}, ct__frontend_huber_loss_out, 0},
+    {&ct__op.soft_margin_loss, {734, 0, 719, 2413, 3, 1}, ct__frontend_soft_margin_loss, 0},
+    {&ct__op.soft_margin_loss_out, {734, 5, 721, 2417, 4, 1}, ct__frontend_soft_margin_loss_out, 0},
+    {&ct__op.margin_ranking_loss, {736, 0, 735, 2422, 5, 1}, ct__frontend_margin_ranking_loss, 0},
+    {&ct__op.hinge_embedding_loss, {738, 0, 737, 2428, 4, 1}, ct__frontend_hinge_embedding_loss, 0},
+    {&ct__op.multilabel_soft_margin_loss, {739, 0, 728, 2433, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0},
+    {&ct__op.multi_margin_loss, {741, 0, 740, 2438, 6, 1}, ct__frontend_multi_margin_loss, 0},
+    {&ct__op.multi_margin_loss_out, {741, 5, 742, 2445, 7, 1}, ct__frontend_multi_margin_loss_out, 0},
+    {&ct__op.triplet_margin_loss, {744, 0, 743, 2453, 8, 1}, ct__frontend_triplet_margin_loss, 0},
+    {&ct__op.cosine_embedding_loss, {745, 0, 735, 2462, 5, 1}, ct__frontend_cosine_embedding_loss, 0},
+    {&ct__op.poisson_nll_loss, {747, 0, 746, 2468, 6, 1}, ct__frontend_poisson_nll_loss, 0},
+    {&ct__op.gaussian_nll_loss, {749, 0, 748, 2475, 6, 1}, ct__frontend_gaussian_nll_loss, 0},
+    {&ct__op.cosine_similarity, {750, 0, 723, 2482, 4, 1}, ct__frontend_cosine_similarity, 0},
+    {&ct__op.pairwise_distance, {752, 0, 751, 2487, 5, 1}, ct__frontend_pairwise_distance, 0},
+    {&ct__op.cdist, {754, 0, 753, 2493, 4, 1}, ct__frontend_cdist, 0},
+    {&ct__op.layer_norm, {756, 0, 755, 2498, 6, 1}, ct__frontend_layer_norm, 0},
+    {&ct__op.group_norm, {758, 0, 757, 2505, 6, 1}, ct__frontend_group_norm, 0},
+    {&ct__op.batch_norm, {760, 0, 759, 2512, 9, 1}, ct__frontend_batch_norm, 0},
+    {&ct__op.rms_norm, {762, 0, 761, 2522, 4, 1}, ct__frontend_rms_norm, 0},
+    {&ct__op.scaled_dot_product_attention, {764, 0, 763, 2527, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
+    {&ct__op.convolution, {766, 0, 765, 2535, 9, 1}, ct__frontend_convolution, 0},
+    {&ct__op.convolution_out, {766, 5, 767, 2545, 10, 1}, ct__frontend_convolution_out, 0},
+    {&ct__op.convolution_backward_input, {769, 0, 768, 2556, 7, 1}, ct__frontend_convolution_backward_input, 0},
+    {&ct__op.convolution_backward_weight, {770, 0, 768, 2564, 7, 1}, ct__frontend_convolution_backward_weight, 0},
+    {&ct__op.conv1d, {772, 0, 771, 2572, 7, 1}, ct__frontend_conv1d, 0},
+    {&ct__op.conv1d_padding, {772, 98, 773, 2580, 7, 1}, ct__frontend_conv1d_padding, 0},
+    {&ct__op.conv2d, {774, 0, 771, 2588, 7, 1}, ct__frontend_conv2d, 0},
+    {&ct__op.conv2d_padding, {774, 98, 773, 2596, 7, 1}, ct__frontend_conv2d_padding, 0},
+    {&ct__op.conv_transpose2d_input, {776, 92, 775, 2604, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
+    {&ct__op.adaptive_avg_pool2d, {777, 0, 214, 2613, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {777, 5, 568, 2616, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
+    {&ct__op._adaptive_avg_pool2d, {778, 0, 214, 2620, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {779, 0, 192, 2623, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {781, 0, 780, 2626, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {781, 166, 782, 2635, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
+    {&ct__op.max_pool2d_double_backward, {783, 0, 780, 2645, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
+    {&ct__op.max_pool2d_with_indices, {785, 0, 784, 2654, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
+    {&ct__op.max_pool2d, {787, 0, 786, 2662, 6, 1}, ct__frontend_max_pool2d, 0},
+    {&ct__op.avg_pool2d, {789, 0, 788, 2669, 7, 1}, ct__frontend_avg_pool2d, 0},
+    {&ct__op.avg_pool2d_out, {789, 5, 790, 2677, 8, 1}, ct__frontend_avg_pool2d_out, 0},
+    {&ct__op.avg_pool2d_backward, {792, 0, 791, 2686, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {792, 166, 793, 2695, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
+    {&ct__op.im2col, {795, 0, 794, 2705, 5, 1}, ct__frontend_im2col, 0},
+    {&ct__op.col2im, {797, 0, 796, 2711, 6, 1}, ct__frontend_col2im, 0},
+    {&ct__op.uniform_, {799, 0, 798, 2718, 4, 1}, ct__frontend_uniform_, 0},
+    {&ct__op.normal_, {800, 0, 798, 2723, 4, 1}, ct__frontend_normal_, 0},
+    {&ct__op.random__from, {802, 171, 801, 2728, 4, 1}, ct__frontend_random__from, 0},
+    {&ct__op.random__to, {802, 172, 803, 2733, 3, 1}, ct__frontend_random__to, 0},
+    {&ct__op.random_, {802, 0, 804, 2737, 2, 1}, ct__frontend_random_, 0},
+    {&ct__op.bernoulli__float, {807, 806, 805, 2740, 3, 1}, ct__frontend_bernoulli__float, 0},
+    {&ct__op.bernoulli, {809, 0, 808, 2744, 2, 1}, ct__frontend_bernoulli, 0},
+    {&ct__op.bernoulli_p, {809, 75, 810, 2747, 3, 1}, ct__frontend_bernoulli_p, 0},
+    {&ct__op.normal_Tensor_float, {812, 811, 810, 2751, 3, 1}, ct__frontend_normal_Tensor_float, 0},
+    {&ct__op.normal_float_Tensor, {812, 814, 813, 2755, 3, 1}, ct__frontend_normal_float_Tensor, 0},
+    {&ct__op.normal_Tensor_Tensor, {812, 414, 815, 2759, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
+    {&ct__op.rand_like, {817, 0, 816, 2763, 3, 1}, ct__frontend_rand_like, 0},
+    {&ct__op.randn_like, {818, 0, 816, 2767, 3, 1}, ct__frontend_randn_like, 0},
+    {&ct__op.rand, {820, 0, 819, 2771, 4, 1}, ct__frontend_rand, 0},
+    {&ct__op.randn, {821, 0, 819, 2776, 4, 1}, ct__frontend_randn, 0},
+    {&ct__op.randint_low, {823, 176, 822, 2781, 6, 1}, ct__frontend_randint_low, 0},
+    {&ct__op.randperm, {825, 0, 824, 2788, 4, 1}, ct__frontend_randperm, 0},
+    {&ct__op.eye, {827, 0, 826, 2793, 3, 1}, ct__frontend_eye, 0},
+    {&ct__op.eye_m, {827, 178, 828, 2797, 4, 1}, ct__frontend_eye_m, 0},
+    {&ct__op.linspace, {830, 0, 829, 2802, 5, 1}, ct__frontend_linspace, 0},
+    {&ct__op.rand_generator_out, {820, 832, 831, 2808, 3, 1}, ct__frontend_rand_generator_out, 0},
+    {&ct__op.randn_generator_out, {821, 832, 831, 2812, 3, 1}, ct__frontend_randn_generator_out, 0},
+    {&ct__op.randint_low_generator_out, {823, 834, 833, 2816, 5, 1}, ct__frontend_randint_low_generator_out, 0},
+    {&ct__op.randperm_generator_out, {825, 832, 835, 2822, 3, 1}, ct__frontend_randperm_generator_out, 0},
+    {&ct__op.eye_out, {827, 5, 836, 2826, 2, 1}, ct__frontend_eye_out, 0},
+    {&ct__op.eye_m_out, {827, 838, 837, 2829, 3, 1}, ct__frontend_eye_m_out, 0},
+    {&ct__op.linspace_out, {830, 5, 839, 2833, 4, 1}, ct__frontend_linspace_out, 0},
+    {&ct__op.native_dropout, {841, 0, 840, 2838, 4, 2}, ct__frontend_native_dropout, 0},
+    {&ct__op.native_dropout_backward, {843, 0, 842, 2844, 3, 1}, ct__frontend_native_dropout_backward, 0},
+    {&ct__op.dropout, {845, 0, 844, 2848, 4, 1}, ct__frontend_dropout, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -9245,6 +10337,8 @@ static const char *const ct__generated_strings[] = {
     "pin_memory",
     "fill_value",
     "s",
+    "n",
+    "eps",
     "min_val",
     "max_val",
     "0.01",
@@ -9271,6 +10365,7 @@ static const char *const ct__generated_strings[] = {
     "tensor2",
     "min",
     "max",
+    "values",
     "keepdim",
     "[]",
     "correction",
@@ -9279,7 +10374,6 @@ static const char *const ct__generated_strings[] = {
     "2",
     "ord",
     "p",
-    "values",
     "indices",
     "max_values",
     "min_indices",
@@ -9338,7 +10432,6 @@ static const char *const ct__generated_strings[] = {
     "negative",
     "2.0",
     "1e-06",
-    "eps",
     "swap",
     "log_input",
     "full",
@@ -9383,7 +10476,6 @@ static const char *const ct__generated_strings[] = {
     "std",
     "low",
     "high",
-    "n",
     "m",
     "steps",
     "train",
@@ -9502,6 +10594,58 @@ static const char *const ct__generated_strings[] = {
     "tanh_",
     "erf",
     "erf_",
+    "asin",
+    "asin_",
+    "acos",
+    "acos_",
+    "atan",
+    "atan_",
+    "sinh",
+    "sinh_",
+    "cosh",
+    "cosh_",
+    "asinh",
+    "asinh_",
+    "acosh",
+    "acosh_",
+    "atanh",
+    "atanh_",
+    "log10",
+    "log10_",
+    "erfc",
+    "erfc_",
+    "erfinv",
+    "erfinv_",
+    "lgamma",
+    "lgamma_",
+    "digamma",
+    "digamma_",
+    "i,T->T",
+    "polygamma",
+    "Tw,i->Tw",
+    "polygamma_",
+    "i,T,Tw->Tw",
+    "i0",
+    "i0_",
+    "special_i1",
+    "sinc",
+    "sinc_",
+    "deg2rad",
+    "deg2rad_",
+    "rad2deg",
+    "rad2deg_",
+    "T,f?->T",
+    "logit",
+    "Tw,f?->Tw",
+    "logit_",
+    "T,f?,Tw->Tw",
+    "frac",
+    "frac_",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "isposinf",
+    "isneginf",
     "sigmoid",
     "sigmoid_",
     "relu",
@@ -9549,7 +10693,6 @@ static const char *const ct__generated_strings[] = {
     "ceil_",
     "round",
     "round_",
-    "Tw,i->Tw",
     "T,i,Tw->Tw",
     "decimals_out",
     "trunc",
@@ -9640,6 +10783,27 @@ static const char *const ct__generated_strings[] = {
     "clamp_min_",
     "clamp_max",
     "clamp_max_",
+    "hypot",
+    "hypot_",
+    "copysign",
+    "copysign_",
+    "nextafter",
+    "nextafter_",
+    "fmax",
+    "fmin",
+    "heaviside",
+    "heaviside_",
+    "xlogy",
+    "xlogy_",
+    "OutTensor",
+    "Scalar_Other",
+    "OutScalar_Other",
+    "Scalar_Self",
+    "OutScalar_Self",
+    "logaddexp",
+    "logaddexp2",
+    "float_power",
+    "float_power_",
     "sum",
     "T,D,Tw->Tw",
     "T,I,b,D->T",
@@ -10289,6 +11453,219 @@ static const struct {
     {&ct__op.erf_out, CT_KEY_CPU, CT_FN(ct__k_erf_out), "reference"},
     {&ct__op.erf_out, CT_KEY_META, CT_FN(ct__k_erf_out), "reference"},
     {&ct__op.erf_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf_out), "autograd"},
+    {&ct__op.asin, CT_KEY_CPU, CT_FN(ct__k_asin), "reference"},
+    {&ct__op.asin, CT_KEY_META, CT_FN(ct__k_asin), "reference"},
+    {&ct__op.asin, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asin), "autograd"},
+    {&ct__op.asin_, CT_KEY_CPU, CT_FN(ct__k_asin_), "reference"},
+    {&ct__op.asin_, CT_KEY_META, CT_FN(ct__k_asin_), "reference"},
+    {&ct__op.asin_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asin_), "autograd"},
+    {&ct__op.asin_out, CT_KEY_CPU, CT_FN(ct__k_asin_out), "reference"},
+    {&ct__op.asin_out, CT_KEY_META, CT_FN(ct__k_asin_out), "reference"},
+    {&ct__op.asin_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asin_out), "autograd"},
+    {&ct__op.acos, CT_KEY_CPU, CT_FN(ct__k_acos), "reference"},
+    {&ct__op.acos, CT_KEY_META, CT_FN(ct__k_acos), "reference"},
+    {&ct__op.acos, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acos), "autograd"},
+    {&ct__op.acos_, CT_KEY_CPU, CT_FN(ct__k_acos_), "reference"},
+    {&ct__op.acos_, CT_KEY_META, CT_FN(ct__k_acos_), "reference"},
+    {&ct__op.acos_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acos_), "autograd"},
+    {&ct__op.acos_out, CT_KEY_CPU, CT_FN(ct__k_acos_out), "reference"},
+    {&ct__op.acos_out, CT_KEY_META, CT_FN(ct__k_acos_out), "reference"},
+    {&ct__op.acos_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acos_out), "autograd"},
+    {&ct__op.atan, CT_KEY_CPU, CT_FN(ct__k_atan), "reference"},
+    {&ct__op.atan, CT_KEY_META, CT_FN(ct__k_atan), "reference"},
+    {&ct__op.atan, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan), "autograd"},
+    {&ct__op.atan_, CT_KEY_CPU, CT_FN(ct__k_atan_), "reference"},
+    {&ct__op.atan_, CT_KEY_META, CT_FN(ct__k_atan_), "reference"},
+    {&ct__op.atan_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan_), "autograd"},
+    {&ct__op.atan_out, CT_KEY_CPU, CT_FN(ct__k_atan_out), "reference"},
+    {&ct__op.atan_out, CT_KEY_META, CT_FN(ct__k_atan_out), "reference"},
+    {&ct__op.atan_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan_out), "autograd"},
+    {&ct__op.sinh, CT_KEY_CPU, CT_FN(ct__k_sinh), "reference"},
+    {&ct__op.sinh, CT_KEY_META, CT_FN(ct__k_sinh), "reference"},
+    {&ct__op.sinh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinh), "autograd"},
+    {&ct__op.sinh_, CT_KEY_CPU, CT_FN(ct__k_sinh_), "reference"},
+    {&ct__op.sinh_, CT_KEY_META, CT_FN(ct__k_sinh_), "reference"},
+    {&ct__op.sinh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinh_), "autograd"},
+    {&ct__op.sinh_out, CT_KEY_CPU, CT_FN(ct__k_sinh_out), "reference"},
+    {&ct__op.sinh_out, CT_KEY_META, CT_FN(ct__k_sinh_out), "reference"},
+    {&ct__op.sinh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinh_out), "autograd"},
+    {&ct__op.cosh, CT_KEY_CPU, CT_FN(ct__k_cosh), "reference"},
+    {&ct__op.cosh, CT_KEY_META, CT_FN(ct__k_cosh), "reference"},
+    {&ct__op.cosh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cosh), "autograd"},
+    {&ct__op.cosh_, CT_KEY_CPU, CT_FN(ct__k_cosh_), "reference"},
+    {&ct__op.cosh_, CT_KEY_META, CT_FN(ct__k_cosh_), "reference"},
+    {&ct__op.cosh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cosh_), "autograd"},
+    {&ct__op.cosh_out, CT_KEY_CPU, CT_FN(ct__k_cosh_out), "reference"},
+    {&ct__op.cosh_out, CT_KEY_META, CT_FN(ct__k_cosh_out), "reference"},
+    {&ct__op.cosh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cosh_out), "autograd"},
+    {&ct__op.asinh, CT_KEY_CPU, CT_FN(ct__k_asinh), "reference"},
+    {&ct__op.asinh, CT_KEY_META, CT_FN(ct__k_asinh), "reference"},
+    {&ct__op.asinh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asinh), "autograd"},
+    {&ct__op.asinh_, CT_KEY_CPU, CT_FN(ct__k_asinh_), "reference"},
+    {&ct__op.asinh_, CT_KEY_META, CT_FN(ct__k_asinh_), "reference"},
+    {&ct__op.asinh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asinh_), "autograd"},
+    {&ct__op.asinh_out, CT_KEY_CPU, CT_FN(ct__k_asinh_out), "reference"},
+    {&ct__op.asinh_out, CT_KEY_META, CT_FN(ct__k_asinh_out), "reference"},
+    {&ct__op.asinh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_asinh_out), "autograd"},
+    {&ct__op.acosh, CT_KEY_CPU, CT_FN(ct__k_acosh), "reference"},
+    {&ct__op.acosh, CT_KEY_META, CT_FN(ct__k_acosh), "reference"},
+    {&ct__op.acosh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acosh), "autograd"},
+    {&ct__op.acosh_, CT_KEY_CPU, CT_FN(ct__k_acosh_), "reference"},
+    {&ct__op.acosh_, CT_KEY_META, CT_FN(ct__k_acosh_), "reference"},
+    {&ct__op.acosh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acosh_), "autograd"},
+    {&ct__op.acosh_out, CT_KEY_CPU, CT_FN(ct__k_acosh_out), "reference"},
+    {&ct__op.acosh_out, CT_KEY_META, CT_FN(ct__k_acosh_out), "reference"},
+    {&ct__op.acosh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_acosh_out), "autograd"},
+    {&ct__op.atanh, CT_KEY_CPU, CT_FN(ct__k_atanh), "reference"},
+    {&ct__op.atanh, CT_KEY_META, CT_FN(ct__k_atanh), "reference"},
+    {&ct__op.atanh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atanh), "autograd"},
+    {&ct__op.atanh_, CT_KEY_CPU, CT_FN(ct__k_atanh_), "reference"},
+    {&ct__op.atanh_, CT_KEY_META, CT_FN(ct__k_atanh_), "reference"},
+    {&ct__op.atanh_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atanh_), "autograd"},
+    {&ct__op.atanh_out, CT_KEY_CPU, CT_FN(ct__k_atanh_out), "reference"},
+    {&ct__op.atanh_out, CT_KEY_META, CT_FN(ct__k_atanh_out), "reference"},
+    {&ct__op.atanh_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atanh_out), "autograd"},
+    {&ct__op.log10, CT_KEY_CPU, CT_FN(ct__k_log10), "reference"},
+    {&ct__op.log10, CT_KEY_META, CT_FN(ct__k_log10), "reference"},
+    {&ct__op.log10, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log10), "autograd"},
+    {&ct__op.log10_, CT_KEY_CPU, CT_FN(ct__k_log10_), "reference"},
+    {&ct__op.log10_, CT_KEY_META, CT_FN(ct__k_log10_), "reference"},
+    {&ct__op.log10_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log10_), "autograd"},
+    {&ct__op.log10_out, CT_KEY_CPU, CT_FN(ct__k_log10_out), "reference"},
+    {&ct__op.log10_out, CT_KEY_META, CT_FN(ct__k_log10_out), "reference"},
+    {&ct__op.log10_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log10_out), "autograd"},
+    {&ct__op.erfc, CT_KEY_CPU, CT_FN(ct__k_erfc), "reference"},
+    {&ct__op.erfc, CT_KEY_META, CT_FN(ct__k_erfc), "reference"},
+    {&ct__op.erfc, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfc), "autograd"},
+    {&ct__op.erfc_, CT_KEY_CPU, CT_FN(ct__k_erfc_), "reference"},
+    {&ct__op.erfc_, CT_KEY_META, CT_FN(ct__k_erfc_), "reference"},
+    {&ct__op.erfc_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfc_), "autograd"},
+    {&ct__op.erfc_out, CT_KEY_CPU, CT_FN(ct__k_erfc_out), "reference"},
+    {&ct__op.erfc_out, CT_KEY_META, CT_FN(ct__k_erfc_out), "reference"},
+    {&ct__op.erfc_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfc_out), "autograd"},
+    {&ct__op.erfinv, CT_KEY_CPU, CT_FN(ct__k_erfinv), "reference"},
+    {&ct__op.erfinv, CT_KEY_META, CT_FN(ct__k_erfinv), "reference"},
+    {&ct__op.erfinv, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfinv), "autograd"},
+    {&ct__op.erfinv_, CT_KEY_CPU, CT_FN(ct__k_erfinv_), "reference"},
+    {&ct__op.erfinv_, CT_KEY_META, CT_FN(ct__k_erfinv_), "reference"},
+    {&ct__op.erfinv_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfinv_), "autograd"},
+    {&ct__op.erfinv_out, CT_KEY_CPU, CT_FN(ct__k_erfinv_out), "reference"},
+    {&ct__op.erfinv_out, CT_KEY_META, CT_FN(ct__k_erfinv_out), "reference"},
+    {&ct__op.erfinv_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erfinv_out), "autograd"},
+    {&ct__op.lgamma, CT_KEY_CPU, CT_FN(ct__k_lgamma), "reference"},
+    {&ct__op.lgamma, CT_KEY_META, CT_FN(ct__k_lgamma), "reference"},
+    {&ct__op.lgamma, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lgamma), "autograd"},
+    {&ct__op.lgamma_, CT_KEY_CPU, CT_FN(ct__k_lgamma_), "reference"},
+    {&ct__op.lgamma_, CT_KEY_META, CT_FN(ct__k_lgamma_), "reference"},
+    {&ct__op.lgamma_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lgamma_), "autograd"},
+    {&ct__op.lgamma_out, CT_KEY_CPU, CT_FN(ct__k_lgamma_out), "reference"},
+    {&ct__op.lgamma_out, CT_KEY_META, CT_FN(ct__k_lgamma_out), "reference"},
+    {&ct__op.lgamma_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lgamma_out), "autograd"},
+    {&ct__op.digamma, CT_KEY_CPU, CT_FN(ct__k_digamma), "reference"},
+    {&ct__op.digamma, CT_KEY_META, CT_FN(ct__k_digamma), "reference"},
+    {&ct__op.digamma, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_digamma), "autograd"},
+    {&ct__op.digamma_, CT_KEY_CPU, CT_FN(ct__k_digamma_), "reference"},
+    {&ct__op.digamma_, CT_KEY_META, CT_FN(ct__k_digamma_), "reference"},
+    {&ct__op.digamma_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_digamma_), "autograd"},
+    {&ct__op.digamma_out, CT_KEY_CPU, CT_FN(ct__k_digamma_out), "reference"},
+    {&ct__op.digamma_out, CT_KEY_META, CT_FN(ct__k_digamma_out), "reference"},
+    {&ct__op.digamma_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_digamma_out), "autograd"},
+    {&ct__op.polygamma, CT_KEY_CPU, CT_FN(ct__k_polygamma), "reference"},
+    {&ct__op.polygamma, CT_KEY_META, CT_FN(ct__k_polygamma), "reference"},
+    {&ct__op.polygamma, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_polygamma), "autograd"},
+    {&ct__op.polygamma_, CT_KEY_CPU, CT_FN(ct__k_polygamma_), "reference"},
+    {&ct__op.polygamma_, CT_KEY_META, CT_FN(ct__k_polygamma_), "reference"},
+    {&ct__op.polygamma_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_polygamma_), "autograd"},
+    {&ct__op.polygamma_out, CT_KEY_CPU, CT_FN(ct__k_polygamma_out), "reference"},
+    {&ct__op.polygamma_out, CT_KEY_META, CT_FN(ct__k_polygamma_out), "reference"},
+    {&ct__op.polygamma_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_polygamma_out), "autograd"},
+    {&ct__op.i0, CT_KEY_CPU, CT_FN(ct__k_i0), "reference"},
+    {&ct__op.i0, CT_KEY_META, CT_FN(ct__k_i0), "reference"},
+    {&ct__op.i0, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_i0), "autograd"},
+    {&ct__op.i0_, CT_KEY_CPU, CT_FN(ct__k_i0_), "reference"},
+    {&ct__op.i0_, CT_KEY_META, CT_FN(ct__k_i0_), "reference"},
+    {&ct__op.i0_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_i0_), "autograd"},
+    {&ct__op.i0_out, CT_KEY_CPU, CT_FN(ct__k_i0_out), "reference"},
+    {&ct__op.i0_out, CT_KEY_META, CT_FN(ct__k_i0_out), "reference"},
+    {&ct__op.i0_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_i0_out), "autograd"},
+    {&ct__op.special_i1, CT_KEY_CPU, CT_FN(ct__k_special_i1), "reference"},
+    {&ct__op.special_i1, CT_KEY_META, CT_FN(ct__k_special_i1), "reference"},
+    {&ct__op.special_i1, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_special_i1), "autograd"},
+    {&ct__op.special_i1_out, CT_KEY_CPU, CT_FN(ct__k_special_i1_out), "reference"},
+    {&ct__op.special_i1_out, CT_KEY_META, CT_FN(ct__k_special_i1_out), "reference"},
+    {&ct__op.special_i1_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_special_i1_out), "autograd"},
+    {&ct__op.sinc, CT_KEY_CPU, CT_FN(ct__k_sinc), "reference"},
+    {&ct__op.sinc, CT_KEY_META, CT_FN(ct__k_sinc), "reference"},
+    {&ct__op.sinc, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinc), "autograd"},
+    {&ct__op.sinc_, CT_KEY_CPU, CT_FN(ct__k_sinc_), "reference"},
+    {&ct__op.sinc_, CT_KEY_META, CT_FN(ct__k_sinc_), "reference"},
+    {&ct__op.sinc_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinc_), "autograd"},
+    {&ct__op.sinc_out, CT_KEY_CPU, CT_FN(ct__k_sinc_out), "reference"},
+    {&ct__op.sinc_out, CT_KEY_META, CT_FN(ct__k_sinc_out), "reference"},
+    {&ct__op.sinc_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sinc_out), "autograd"},
+    {&ct__op.deg2rad, CT_KEY_CPU, CT_FN(ct__k_deg2rad), "reference"},
+    {&ct__op.deg2rad, CT_KEY_META, CT_FN(ct__k_deg2rad), "reference"},
+    {&ct__op.deg2rad, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_deg2rad), "autograd"},
+    {&ct__op.deg2rad_, CT_KEY_CPU, CT_FN(ct__k_deg2rad_), "reference"},
+    {&ct__op.deg2rad_, CT_KEY_META, CT_FN(ct__k_deg2rad_), "reference"},
+    {&ct__op.deg2rad_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_deg2rad_), "autograd"},
+    {&ct__op.deg2rad_out, CT_KEY_CPU, CT_FN(ct__k_deg2rad_out), "reference"},
+    {&ct__op.deg2rad_out, CT_KEY_META, CT_FN(ct__k_deg2rad_out), "reference"},
+    {&ct__op.deg2rad_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_deg2rad_out), "autograd"},
+    {&ct__op.rad2deg, CT_KEY_CPU, CT_FN(ct__k_rad2deg), "reference"},
+    {&ct__op.rad2deg, CT_KEY_META, CT_FN(ct__k_rad2deg), "reference"},
+    {&ct__op.rad2deg, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rad2deg), "autograd"},
+    {&ct__op.rad2deg_, CT_KEY_CPU, CT_FN(ct__k_rad2deg_), "reference"},
+    {&ct__op.rad2deg_, CT_KEY_META, CT_FN(ct__k_rad2deg_), "reference"},
+    {&ct__op.rad2deg_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rad2deg_), "autograd"},
+    {&ct__op.rad2deg_out, CT_KEY_CPU, CT_FN(ct__k_rad2deg_out), "reference"},
+    {&ct__op.rad2deg_out, CT_KEY_META, CT_FN(ct__k_rad2deg_out), "reference"},
+    {&ct__op.rad2deg_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rad2deg_out), "autograd"},
+    {&ct__op.logit, CT_KEY_CPU, CT_FN(ct__k_logit), "reference"},
+    {&ct__op.logit, CT_KEY_META, CT_FN(ct__k_logit), "reference"},
+    {&ct__op.logit, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logit), "autograd"},
+    {&ct__op.logit_, CT_KEY_CPU, CT_FN(ct__k_logit_), "reference"},
+    {&ct__op.logit_, CT_KEY_META, CT_FN(ct__k_logit_), "reference"},
+    {&ct__op.logit_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logit_), "autograd"},
+    {&ct__op.logit_out, CT_KEY_CPU, CT_FN(ct__k_logit_out), "reference"},
+    {&ct__op.logit_out, CT_KEY_META, CT_FN(ct__k_logit_out), "reference"},
+    {&ct__op.logit_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logit_out), "autograd"},
+    {&ct__op.frac, CT_KEY_CPU, CT_FN(ct__k_frac), "reference"},
+    {&ct__op.frac, CT_KEY_META, CT_FN(ct__k_frac), "reference"},
+    {&ct__op.frac, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frac), "autograd"},
+    {&ct__op.frac_, CT_KEY_CPU, CT_FN(ct__k_frac_), "reference"},
+    {&ct__op.frac_, CT_KEY_META, CT_FN(ct__k_frac_), "reference"},
+    {&ct__op.frac_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frac_), "autograd"},
+    {&ct__op.frac_out, CT_KEY_CPU, CT_FN(ct__k_frac_out), "reference"},
+    {&ct__op.frac_out, CT_KEY_META, CT_FN(ct__k_frac_out), "reference"},
+    {&ct__op.frac_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frac_out), "autograd"},
+    {&ct__op.isnan, CT_KEY_CPU, CT_FN(ct__k_isnan), "reference"},
+    {&ct__op.isnan, CT_KEY_META, CT_FN(ct__k_isnan), "reference"},
+    {&ct__op.isnan, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isnan), "autograd"},
+    {&ct__op.isnan_out, CT_KEY_CPU, CT_FN(ct__k_isnan_out), "reference"},
+    {&ct__op.isnan_out, CT_KEY_META, CT_FN(ct__k_isnan_out), "reference"},
+    {&ct__op.isnan_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isnan_out), "autograd"},
+    {&ct__op.isinf, CT_KEY_CPU, CT_FN(ct__k_isinf), "reference"},
+    {&ct__op.isinf, CT_KEY_META, CT_FN(ct__k_isinf), "reference"},
+    {&ct__op.isinf, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isinf), "autograd"},
+    {&ct__op.isinf_out, CT_KEY_CPU, CT_FN(ct__k_isinf_out), "reference"},
+    {&ct__op.isinf_out, CT_KEY_META, CT_FN(ct__k_isinf_out), "reference"},
+    {&ct__op.isinf_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isinf_out), "autograd"},
+    {&ct__op.isfinite, CT_KEY_CPU, CT_FN(ct__k_isfinite), "reference"},
+    {&ct__op.isfinite, CT_KEY_META, CT_FN(ct__k_isfinite), "reference"},
+    {&ct__op.isfinite, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isfinite), "autograd"},
+    {&ct__op.isposinf, CT_KEY_CPU, CT_FN(ct__k_isposinf), "reference"},
+    {&ct__op.isposinf, CT_KEY_META, CT_FN(ct__k_isposinf), "reference"},
+    {&ct__op.isposinf, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isposinf), "autograd"},
+    {&ct__op.isposinf_out, CT_KEY_CPU, CT_FN(ct__k_isposinf_out), "reference"},
+    {&ct__op.isposinf_out, CT_KEY_META, CT_FN(ct__k_isposinf_out), "reference"},
+    {&ct__op.isposinf_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isposinf_out), "autograd"},
+    {&ct__op.isneginf, CT_KEY_CPU, CT_FN(ct__k_isneginf), "reference"},
+    {&ct__op.isneginf, CT_KEY_META, CT_FN(ct__k_isneginf), "reference"},
+    {&ct__op.isneginf, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isneginf), "autograd"},
+    {&ct__op.isneginf_out, CT_KEY_CPU, CT_FN(ct__k_isneginf_out), "reference"},
+    {&ct__op.isneginf_out, CT_KEY_META, CT_FN(ct__k_isneginf_out), "reference"},
+    {&ct__op.isneginf_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_isneginf_out), "autograd"},
     {&ct__op.sigmoid, CT_KEY_CPU, CT_FN(ct__k_sigmoid), "reference"},
     {&ct__op.sigmoid, CT_KEY_META, CT_FN(ct__k_sigmoid), "reference"},
     {&ct__op.sigmoid, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid), "autograd"},
@@ -10859,6 +12236,107 @@ static const struct {
     {&ct__op.clamp_max_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
     {&ct__op.clamp_max_Tensor_out, CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
     {&ct__op.clamp_max_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor_out), "autograd"},
+    {&ct__op.hypot, CT_KEY_CPU, CT_FN(ct__bk_hypot), "reference"},
+    {&ct__op.hypot, CT_KEY_META, CT_FN(ct__bk_hypot), "reference"},
+    {&ct__op.hypot, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hypot), "autograd"},
+    {&ct__op.hypot_, CT_KEY_CPU, CT_FN(ct__bk_hypot_), "reference"},
+    {&ct__op.hypot_, CT_KEY_META, CT_FN(ct__bk_hypot_), "reference"},
+    {&ct__op.hypot_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hypot_), "autograd"},
+    {&ct__op.hypot_out, CT_KEY_CPU, CT_FN(ct__bk_hypot_out), "reference"},
+    {&ct__op.hypot_out, CT_KEY_META, CT_FN(ct__bk_hypot_out), "reference"},
+    {&ct__op.hypot_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hypot_out), "autograd"},
+    {&ct__op.copysign_Tensor, CT_KEY_CPU, CT_FN(ct__bk_copysign), "reference"},
+    {&ct__op.copysign_Tensor, CT_KEY_META, CT_FN(ct__bk_copysign), "reference"},
+    {&ct__op.copysign_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign_Tensor), "autograd"},
+    {&ct__op.copysign__Tensor, CT_KEY_CPU, CT_FN(ct__bk_copysign_), "reference"},
+    {&ct__op.copysign__Tensor, CT_KEY_META, CT_FN(ct__bk_copysign_), "reference"},
+    {&ct__op.copysign__Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign__Tensor), "autograd"},
+    {&ct__op.copysign_out, CT_KEY_CPU, CT_FN(ct__bk_copysign_out), "reference"},
+    {&ct__op.copysign_out, CT_KEY_META, CT_FN(ct__bk_copysign_out), "reference"},
+    {&ct__op.copysign_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign_out), "autograd"},
+    {&ct__op.copysign_Scalar, CT_KEY_CPU, CT_FN(ct__bk_copysign_scalar), "reference"},
+    {&ct__op.copysign_Scalar, CT_KEY_META, CT_FN(ct__bk_copysign_scalar), "reference"},
+    {&ct__op.copysign_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign_Scalar), "autograd"},
+    {&ct__op.copysign__Scalar, CT_KEY_CPU, CT_FN(ct__bk_copysign_scalar_), "reference"},
+    {&ct__op.copysign__Scalar, CT_KEY_META, CT_FN(ct__bk_copysign_scalar_), "reference"},
+    {&ct__op.copysign__Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign__Scalar), "autograd"},
+    {&ct__op.copysign_Scalar_out, CT_KEY_CPU, CT_FN(ct__bk_copysign_scalar_out), "reference"},
+    {&ct__op.copysign_Scalar_out, CT_KEY_META, CT_FN(ct__bk_copysign_scalar_out), "reference"},
+    {&ct__op.copysign_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copysign_Scalar_out), "autograd"},
+    {&ct__op.nextafter, CT_KEY_CPU, CT_FN(ct__bk_nextafter), "reference"},
+    {&ct__op.nextafter, CT_KEY_META, CT_FN(ct__bk_nextafter), "reference"},
+    {&ct__op.nextafter, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nextafter), "autograd"},
+    {&ct__op.nextafter_, CT_KEY_CPU, CT_FN(ct__bk_nextafter_), "reference"},
+    {&ct__op.nextafter_, CT_KEY_META, CT_FN(ct__bk_nextafter_), "reference"},
+    {&ct__op.nextafter_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nextafter_), "autograd"},
+    {&ct__op.nextafter_out, CT_KEY_CPU, CT_FN(ct__bk_nextafter_out), "reference"},
+    {&ct__op.nextafter_out, CT_KEY_META, CT_FN(ct__bk_nextafter_out), "reference"},
+    {&ct__op.nextafter_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nextafter_out), "autograd"},
+    {&ct__op.fmax, CT_KEY_CPU, CT_FN(ct__bk_fmax), "reference"},
+    {&ct__op.fmax, CT_KEY_META, CT_FN(ct__bk_fmax), "reference"},
+    {&ct__op.fmax, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmax), "autograd"},
+    {&ct__op.fmax_out, CT_KEY_CPU, CT_FN(ct__bk_fmax_out), "reference"},
+    {&ct__op.fmax_out, CT_KEY_META, CT_FN(ct__bk_fmax_out), "reference"},
+    {&ct__op.fmax_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmax_out), "autograd"},
+    {&ct__op.fmin, CT_KEY_CPU, CT_FN(ct__bk_fmin), "reference"},
+    {&ct__op.fmin, CT_KEY_META, CT_FN(ct__bk_fmin), "reference"},
+    {&ct__op.fmin, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmin), "autograd"},
+    {&ct__op.fmin_out, CT_KEY_CPU, CT_FN(ct__bk_fmin_out), "reference"},
+    {&ct__op.fmin_out, CT_KEY_META, CT_FN(ct__bk_fmin_out), "reference"},
+    {&ct__op.fmin_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmin_out), "autograd"},
+    {&ct__op.heaviside, CT_KEY_CPU, CT_FN(ct__bk_heaviside), "reference"},
+    {&ct__op.heaviside, CT_KEY_META, CT_FN(ct__bk_heaviside), "reference"},
+    {&ct__op.heaviside, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_heaviside), "autograd"},
+    {&ct__op.heaviside_, CT_KEY_CPU, CT_FN(ct__bk_heaviside_), "reference"},
+    {&ct__op.heaviside_, CT_KEY_META, CT_FN(ct__bk_heaviside_), "reference"},
+    {&ct__op.heaviside_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_heaviside_), "autograd"},
+    {&ct__op.heaviside_out, CT_KEY_CPU, CT_FN(ct__bk_heaviside_out), "reference"},
+    {&ct__op.heaviside_out, CT_KEY_META, CT_FN(ct__bk_heaviside_out), "reference"},
+    {&ct__op.heaviside_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_heaviside_out), "autograd"},
+    {&ct__op.xlogy_Tensor, CT_KEY_CPU, CT_FN(ct__bk_xlogy), "reference"},
+    {&ct__op.xlogy_Tensor, CT_KEY_META, CT_FN(ct__bk_xlogy), "reference"},
+    {&ct__op.xlogy_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_Tensor), "autograd"},
+    {&ct__op.xlogy__Tensor, CT_KEY_CPU, CT_FN(ct__bk_xlogy_), "reference"},
+    {&ct__op.xlogy__Tensor, CT_KEY_META, CT_FN(ct__bk_xlogy_), "reference"},
+    {&ct__op.xlogy__Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy__Tensor), "autograd"},
+    {&ct__op.xlogy_OutTensor, CT_KEY_CPU, CT_FN(ct__bk_xlogy_out), "reference"},
+    {&ct__op.xlogy_OutTensor, CT_KEY_META, CT_FN(ct__bk_xlogy_out), "reference"},
+    {&ct__op.xlogy_OutTensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_OutTensor), "autograd"},
+    {&ct__op.xlogy_Scalar_Other, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar), "reference"},
+    {&ct__op.xlogy_Scalar_Other, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar), "reference"},
+    {&ct__op.xlogy_Scalar_Other, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_Scalar_Other), "autograd"},
+    {&ct__op.xlogy__Scalar_Other, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar_), "reference"},
+    {&ct__op.xlogy__Scalar_Other, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar_), "reference"},
+    {&ct__op.xlogy__Scalar_Other, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy__Scalar_Other), "autograd"},
+    {&ct__op.xlogy_OutScalar_Other, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar_out), "reference"},
+    {&ct__op.xlogy_OutScalar_Other, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar_out), "reference"},
+    {&ct__op.xlogy_OutScalar_Other, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_OutScalar_Other), "autograd"},
+    {&ct__op.xlogy_Scalar_Self, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar_self), "reference"},
+    {&ct__op.xlogy_Scalar_Self, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar_self), "reference"},
+    {&ct__op.xlogy_Scalar_Self, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_Scalar_Self), "autograd"},
+    {&ct__op.xlogy_OutScalar_Self, CT_KEY_CPU, CT_FN(ct__bk_xlogy_scalar_self_out), "reference"},
+    {&ct__op.xlogy_OutScalar_Self, CT_KEY_META, CT_FN(ct__bk_xlogy_scalar_self_out), "reference"},
+    {&ct__op.xlogy_OutScalar_Self, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_xlogy_OutScalar_Self), "autograd"},
+    {&ct__op.logaddexp, CT_KEY_CPU, CT_FN(ct__bk_logaddexp), "reference"},
+    {&ct__op.logaddexp, CT_KEY_META, CT_FN(ct__bk_logaddexp), "reference"},
+    {&ct__op.logaddexp, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logaddexp), "autograd"},
+    {&ct__op.logaddexp_out, CT_KEY_CPU, CT_FN(ct__bk_logaddexp_out), "reference"},
+    {&ct__op.logaddexp_out, CT_KEY_META, CT_FN(ct__bk_logaddexp_out), "reference"},
+    {&ct__op.logaddexp_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logaddexp_out), "autograd"},
+    {&ct__op.logaddexp2, CT_KEY_CPU, CT_FN(ct__bk_logaddexp2), "reference"},
+    {&ct__op.logaddexp2, CT_KEY_META, CT_FN(ct__bk_logaddexp2), "reference"},
+    {&ct__op.logaddexp2, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logaddexp2), "autograd"},
+    {&ct__op.logaddexp2_out, CT_KEY_CPU, CT_FN(ct__bk_logaddexp2_out), "reference"},
+    {&ct__op.logaddexp2_out, CT_KEY_META, CT_FN(ct__bk_logaddexp2_out), "reference"},
+    {&ct__op.logaddexp2_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logaddexp2_out), "autograd"},
+    {&ct__op.float_power_Tensor_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power), "composite"},
+    {&ct__op.float_power__Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_), "composite"},
+    {&ct__op.float_power_Tensor_Tensor_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_out), "composite"},
+    {&ct__op.float_power_Tensor_Scalar, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar), "composite"},
+    {&ct__op.float_power__Scalar, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_), "composite"},
+    {&ct__op.float_power_Tensor_Scalar_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_out), "composite"},
+    {&ct__op.float_power_Scalar, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_self), "composite"},
+    {&ct__op.float_power_Scalar_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_self_out), "composite"},
     {&ct__op.sum, CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
     {&ct__op.sum, CT_KEY_META, CT_FN(ct__k_sum), "reference"},
     {&ct__op.sum, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
@@ -11705,6 +13183,77 @@ static const struct {
     {&ct__op.erf, CT_FN(ct__k_erf), CT__ENGINE_POINTWISE},
     {&ct__op.erf_, CT_FN(ct__k_erf_), CT__ENGINE_POINTWISE},
     {&ct__op.erf_out, CT_FN(ct__k_erf_out), CT__ENGINE_POINTWISE},
+    {&ct__op.asin, CT_FN(ct__k_asin), CT__ENGINE_POINTWISE},
+    {&ct__op.asin_, CT_FN(ct__k_asin_), CT__ENGINE_POINTWISE},
+    {&ct__op.asin_out, CT_FN(ct__k_asin_out), CT__ENGINE_POINTWISE},
+    {&ct__op.acos, CT_FN(ct__k_acos), CT__ENGINE_POINTWISE},
+    {&ct__op.acos_, CT_FN(ct__k_acos_), CT__ENGINE_POINTWISE},
+    {&ct__op.acos_out, CT_FN(ct__k_acos_out), CT__ENGINE_POINTWISE},
+    {&ct__op.atan, CT_FN(ct__k_atan), CT__ENGINE_POINTWISE},
+    {&ct__op.atan_, CT_FN(ct__k_atan_), CT__ENGINE_POINTWISE},
+    {&ct__op.atan_out, CT_FN(ct__k_atan_out), CT__ENGINE_POINTWISE},
+    {&ct__op.sinh, CT_FN(ct__k_sinh), CT__ENGINE_POINTWISE},
+    {&ct__op.sinh_, CT_FN(ct__k_sinh_), CT__ENGINE_POINTWISE},
+    {&ct__op.sinh_out, CT_FN(ct__k_sinh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.cosh, CT_FN(ct__k_cosh), CT__ENGINE_POINTWISE},
+    {&ct__op.cosh_, CT_FN(ct__k_cosh_), CT__ENGINE_POINTWISE},
+    {&ct__op.cosh_out, CT_FN(ct__k_cosh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.asinh, CT_FN(ct__k_asinh), CT__ENGINE_POINTWISE},
+    {&ct__op.asinh_, CT_FN(ct__k_asinh_), CT__ENGINE_POINTWISE},
+    {&ct__op.asinh_out, CT_FN(ct__k_asinh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.acosh, CT_FN(ct__k_acosh), CT__ENGINE_POINTWISE},
+    {&ct__op.acosh_, CT_FN(ct__k_acosh_), CT__ENGINE_POINTWISE},
+    {&ct__op.acosh_out, CT_FN(ct__k_acosh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.atanh, CT_FN(ct__k_atanh), CT__ENGINE_POINTWISE},
+    {&ct__op.atanh_, CT_FN(ct__k_atanh_), CT__ENGINE_POINTWISE},
+    {&ct__op.atanh_out, CT_FN(ct__k_atanh_out), CT__ENGINE_POINTWISE},
+    {&ct__op.log10, CT_FN(ct__k_log10), CT__ENGINE_POINTWISE},
+    {&ct__op.log10_, CT_FN(ct__k_log10_), CT__ENGINE_POINTWISE},
+    {&ct__op.log10_out, CT_FN(ct__k_log10_out), CT__ENGINE_POINTWISE},
+    {&ct__op.erfc, CT_FN(ct__k_erfc), CT__ENGINE_POINTWISE},
+    {&ct__op.erfc_, CT_FN(ct__k_erfc_), CT__ENGINE_POINTWISE},
+    {&ct__op.erfc_out, CT_FN(ct__k_erfc_out), CT__ENGINE_POINTWISE},
+    {&ct__op.erfinv, CT_FN(ct__k_erfinv), CT__ENGINE_POINTWISE},
+    {&ct__op.erfinv_, CT_FN(ct__k_erfinv_), CT__ENGINE_POINTWISE},
+    {&ct__op.erfinv_out, CT_FN(ct__k_erfinv_out), CT__ENGINE_POINTWISE},
+    {&ct__op.lgamma, CT_FN(ct__k_lgamma), CT__ENGINE_POINTWISE},
+    {&ct__op.lgamma_, CT_FN(ct__k_lgamma_), CT__ENGINE_POINTWISE},
+    {&ct__op.lgamma_out, CT_FN(ct__k_lgamma_out), CT__ENGINE_POINTWISE},
+    {&ct__op.digamma, CT_FN(ct__k_digamma), CT__ENGINE_POINTWISE},
+    {&ct__op.digamma_, CT_FN(ct__k_digamma_), CT__ENGINE_POINTWISE},
+    {&ct__op.digamma_out, CT_FN(ct__k_digamma_out), CT__ENGINE_POINTWISE},
+    {&ct__op.polygamma, CT_FN(ct__k_polygamma), CT__ENGINE_POINTWISE},
+    {&ct__op.polygamma_, CT_FN(ct__k_polygamma_), CT__ENGINE_POINTWISE},
+    {&ct__op.polygamma_out, CT_FN(ct__k_polygamma_out), CT__ENGINE_POINTWISE},
+    {&ct__op.i0, CT_FN(ct__k_i0), CT__ENGINE_POINTWISE},
+    {&ct__op.i0_, CT_FN(ct__k_i0_), CT__ENGINE_POINTWISE},
+    {&ct__op.i0_out, CT_FN(ct__k_i0_out), CT__ENGINE_POINTWISE},
+    {&ct__op.special_i1, CT_FN(ct__k_special_i1), CT__ENGINE_POINTWISE},
+    {&ct__op.special_i1_out, CT_FN(ct__k_special_i1_out), CT__ENGINE_POINTWISE},
+    {&ct__op.sinc, CT_FN(ct__k_sinc), CT__ENGINE_POINTWISE},
+    {&ct__op.sinc_, CT_FN(ct__k_sinc_), CT__ENGINE_POINTWISE},
+    {&ct__op.sinc_out, CT_FN(ct__k_sinc_out), CT__ENGINE_POINTWISE},
+    {&ct__op.deg2rad, CT_FN(ct__k_deg2rad), CT__ENGINE_POINTWISE},
+    {&ct__op.deg2rad_, CT_FN(ct__k_deg2rad_), CT__ENGINE_POINTWISE},
+    {&ct__op.deg2rad_out, CT_FN(ct__k_deg2rad_out), CT__ENGINE_POINTWISE},
+    {&ct__op.rad2deg, CT_FN(ct__k_rad2deg), CT__ENGINE_POINTWISE},
+    {&ct__op.rad2deg_, CT_FN(ct__k_rad2deg_), CT__ENGINE_POINTWISE},
+    {&ct__op.rad2deg_out, CT_FN(ct__k_rad2deg_out), CT__ENGINE_POINTWISE},
+    {&ct__op.logit, CT_FN(ct__k_logit), CT__ENGINE_POINTWISE},
+    {&ct__op.logit_, CT_FN(ct__k_logit_), CT__ENGINE_POINTWISE},
+    {&ct__op.logit_out, CT_FN(ct__k_logit_out), CT__ENGINE_POINTWISE},
+    {&ct__op.frac, CT_FN(ct__k_frac), CT__ENGINE_POINTWISE},
+    {&ct__op.frac_, CT_FN(ct__k_frac_), CT__ENGINE_POINTWISE},
+    {&ct__op.frac_out, CT_FN(ct__k_frac_out), CT__ENGINE_POINTWISE},
+    {&ct__op.isnan, CT_FN(ct__k_isnan), CT__ENGINE_POINTWISE},
+    {&ct__op.isnan_out, CT_FN(ct__k_isnan_out), CT__ENGINE_POINTWISE},
+    {&ct__op.isinf, CT_FN(ct__k_isinf), CT__ENGINE_POINTWISE},
+    {&ct__op.isinf_out, CT_FN(ct__k_isinf_out), CT__ENGINE_POINTWISE},
+    {&ct__op.isfinite, CT_FN(ct__k_isfinite), CT__ENGINE_POINTWISE},
+    {&ct__op.isposinf, CT_FN(ct__k_isposinf), CT__ENGINE_POINTWISE},
+    {&ct__op.isposinf_out, CT_FN(ct__k_isposinf_out), CT__ENGINE_POINTWISE},
+    {&ct__op.isneginf, CT_FN(ct__k_isneginf), CT__ENGINE_POINTWISE},
+    {&ct__op.isneginf_out, CT_FN(ct__k_isneginf_out), CT__ENGINE_POINTWISE},
     {&ct__op.sigmoid, CT_FN(ct__k_sigmoid), CT__ENGINE_POINTWISE},
     {&ct__op.sigmoid_, CT_FN(ct__k_sigmoid_), CT__ENGINE_POINTWISE},
     {&ct__op.sigmoid_out, CT_FN(ct__k_sigmoid_out), CT__ENGINE_POINTWISE},
@@ -11892,6 +13441,37 @@ static const struct {
     {&ct__op.clamp_max_Tensor, CT_FN(ct__bk_clamp_max_tensor), CT__ENGINE_POINTWISE},
     {&ct__op.clamp_max__Tensor, CT_FN(ct__bk_clamp_max_tensor_), CT__ENGINE_POINTWISE},
     {&ct__op.clamp_max_Tensor_out, CT_FN(ct__bk_clamp_max_tensor_out), CT__ENGINE_POINTWISE},
+    {&ct__op.hypot, CT_FN(ct__bk_hypot), CT__ENGINE_POINTWISE},
+    {&ct__op.hypot_, CT_FN(ct__bk_hypot_), CT__ENGINE_POINTWISE},
+    {&ct__op.hypot_out, CT_FN(ct__bk_hypot_out), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign_Tensor, CT_FN(ct__bk_copysign), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign__Tensor, CT_FN(ct__bk_copysign_), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign_out, CT_FN(ct__bk_copysign_out), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign_Scalar, CT_FN(ct__bk_copysign_scalar), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign__Scalar, CT_FN(ct__bk_copysign_scalar_), CT__ENGINE_POINTWISE},
+    {&ct__op.copysign_Scalar_out, CT_FN(ct__bk_copysign_scalar_out), CT__ENGINE_POINTWISE},
+    {&ct__op.nextafter, CT_FN(ct__bk_nextafter), CT__ENGINE_POINTWISE},
+    {&ct__op.nextafter_, CT_FN(ct__bk_nextafter_), CT__ENGINE_POINTWISE},
+    {&ct__op.nextafter_out, CT_FN(ct__bk_nextafter_out), CT__ENGINE_POINTWISE},
+    {&ct__op.fmax, CT_FN(ct__bk_fmax), CT__ENGINE_POINTWISE},
+    {&ct__op.fmax_out, CT_FN(ct__bk_fmax_out), CT__ENGINE_POINTWISE},
+    {&ct__op.fmin, CT_FN(ct__bk_fmin), CT__ENGINE_POINTWISE},
+    {&ct__op.fmin_out, CT_FN(ct__bk_fmin_out), CT__ENGINE_POINTWISE},
+    {&ct__op.heaviside, CT_FN(ct__bk_heaviside), CT__ENGINE_POINTWISE},
+    {&ct__op.heaviside_, CT_FN(ct__bk_heaviside_), CT__ENGINE_POINTWISE},
+    {&ct__op.heaviside_out, CT_FN(ct__bk_heaviside_out), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_Tensor, CT_FN(ct__bk_xlogy), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy__Tensor, CT_FN(ct__bk_xlogy_), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_OutTensor, CT_FN(ct__bk_xlogy_out), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_Scalar_Other, CT_FN(ct__bk_xlogy_scalar), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy__Scalar_Other, CT_FN(ct__bk_xlogy_scalar_), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_OutScalar_Other, CT_FN(ct__bk_xlogy_scalar_out), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_Scalar_Self, CT_FN(ct__bk_xlogy_scalar_self), CT__ENGINE_POINTWISE},
+    {&ct__op.xlogy_OutScalar_Self, CT_FN(ct__bk_xlogy_scalar_self_out), CT__ENGINE_POINTWISE},
+    {&ct__op.logaddexp, CT_FN(ct__bk_logaddexp), CT__ENGINE_POINTWISE},
+    {&ct__op.logaddexp_out, CT_FN(ct__bk_logaddexp_out), CT__ENGINE_POINTWISE},
+    {&ct__op.logaddexp2, CT_FN(ct__bk_logaddexp2), CT__ENGINE_POINTWISE},
+    {&ct__op.logaddexp2_out, CT_FN(ct__bk_logaddexp2_out), CT__ENGINE_POINTWISE},
     {&ct__op.sum, CT_FN(ct__k_sum), CT__ENGINE_REDUCTION},
     {&ct__op.sum_out, CT_FN(ct__k_sum_all_out), CT__ENGINE_REDUCTION},
     {&ct__op.sum_dim_IntList, CT_FN(ct__k_sum_dim), CT__ENGINE_REDUCTION},

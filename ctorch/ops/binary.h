@@ -7,7 +7,11 @@
  * Every kernel here is a schema form (functional, in-place, out=, Scalar
  * overloads) of an op of the pointwise engine (ops/pointwise.h): it wraps
  * numbers as 0-dim tensors and calls ct__pw_run, which runs the op's meta
- * step and its impl step through the device's loop.
+ * step and its impl step through the device's loop. The binary math
+ * functions (hypot, copysign, nextafter, fmax, fmin, heaviside, xlogy,
+ * logaddexp, logaddexp2) run the same two steps through ct__bm_run, a
+ * descriptor per op as the unary functions; float_power is a composite of
+ * pow, as PyTorch's.
  */
 #ifndef CT_OPS_BINARY_H
 #define CT_OPS_BINARY_H
@@ -449,6 +453,299 @@ static ct_status ct__bk_clamp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tenso
   return ct__pw_clamp(out, self, lo, hi, 1, NULL);
 }
 
+/* ---- binary math functions: hypot, copysign, nextafter, fmax, fmin, heaviside, xlogy, logaddexp, logaddexp2 ----
+ * One descriptor per op and one strided loop, as the unary functions
+ * (ops/unary.h, whose load / store helpers it shares): the engine's meta
+ * step with the dtype decided here, then a loop that reads inputs of any
+ * dtype (a chunk at a time, each value rounded to the computing dtype as
+ * PyTorch's casts round it) and computes in double, rounding once on the
+ * store (nextafter steps in the computing dtype itself; float16 is refused
+ * for it, as PyTorch 1.13). The loop goes to a
+ * device as a CT_PW_UNARY call of two inputs (a backend without the op runs
+ * it through ct_pointwise_on_host). dtype rules:
+ *   TO_FLOAT    copysign, xlogy: the promoted dtype, integers and bool give float32
+ *   FLOAT_ONLY  hypot, nextafter, logaddexp, logaddexp2: the promoted dtype must be floating
+ *   ALL         fmax, fmin: any dtype (integers, bool: max / min)
+ *   SAME        heaviside: any dtype, both inputs (and out=) of one dtype
+ * out= may otherwise be any dtype the result casts to (TensorIterator's binary ops). */
+enum { CT__BM_TO_FLOAT, CT__BM_FLOAT_ONLY, CT__BM_ALL, CT__BM_SAME };
+typedef void (*ct__bm_ffn)(double *a, const double *b, int64_t n, ct_dtype dt);
+typedef void (*ct__bm_ifn)(int64_t *a, const int64_t *b, int64_t n);
+typedef struct ct__bm_def {
+  const char *name;
+  int kind;
+  ct__bm_ffn f; /* floating: a[i] = f(a[i], b[i]) in double; dt the computing dtype */
+  ct__bm_ifn i; /* integers and bool (ALL, SAME) */
+} ct__bm_def;
+#define CT__BM_F(name, EXPR)                                                          \
+  static void ct__bm_f_##name(double *av, const double *bv, int64_t n, ct_dtype dt) { \
+    int64_t k;                                                                        \
+    (void)dt;                                                                         \
+    for (k = 0; k < n; k++) {                                                         \
+      double a = av[k], b = bv[k];                                                    \
+      av[k] = (EXPR);                                                                 \
+    }                                                                                 \
+  }
+#define CT__BM_I(name, EXPR)                                                           \
+  static void ct__bm_i_##name(int64_t *av, const int64_t *bv, int64_t n) {             \
+    int64_t k;                                                                         \
+    for (k = 0; k < n; k++) {                                                          \
+      int64_t a = av[k], b = bv[k];                                                    \
+      av[k] = (EXPR);                                                                  \
+    }                                                                                  \
+  }
+/* nextafter of a bfloat16 (sign and magnitude bits, as c10's) */
+static uint16_t ct__bm_next16(uint16_t xb, uint16_t yb, double x, double y) {
+  if (x == 0) return (uint16_t)((yb & 0x8000u) | 1u); /* the smallest subnormal toward y */
+  return (uint16_t)((x < y) == (x > 0) ? xb + 1u : xb - 1u);
+}
+/* nextafter in the computing dtype: the next representable value after a toward b */
+static double ct__bm_nextafter1(double a, double b, ct_dtype dt) {
+  if (a != a || b != b) return a + b;
+  if (a == b) return b;
+  if (dt == CT_F64) return nextafter(a, b);
+  if (dt == CT_F32) return (double)nextafterf((float)a, (float)b);
+  return (double)ct_bf16_to_f32(ct__bm_next16(ct_f32_to_bf16((float)a), ct_f32_to_bf16((float)b), a, b));
+}
+/* PyTorch's logaddexp: equal infinities give themselves (no inf - inf) */
+static double ct__bm_logaddexp1(double a, double b, int base2) {
+  double m = a < b ? b : a, d = fabs(a - b);
+  if (fabs(a) == HUGE_VAL && a == b) return a;
+  return base2 ? m + log1p(exp2(-d)) / 0.69314718055994530942 : m + log1p(exp(-d));
+}
+CT__BM_F(hypot, hypot(a, b))
+CT__BM_F(copysign, copysign(a, b))
+CT__BM_F(nextafter, ct__bm_nextafter1(a, b, dt))
+CT__BM_F(fmax, fmax(a, b)) /* a NaN operand loses */
+CT__BM_F(fmin, fmin(a, b))
+CT__BM_F(heaviside, a == 0 ? b : (double)(a > 0)) /* NaN: 0 */
+CT__BM_F(xlogy, b != b ? b : a == 0 ? 0.0 : a * log(b))
+CT__BM_F(logaddexp, ct__bm_logaddexp1(a, b, 0))
+CT__BM_F(logaddexp2, ct__bm_logaddexp1(a, b, 1))
+CT__BM_I(fmax, a < b ? b : a)
+CT__BM_I(fmin, b < a ? b : a)
+CT__BM_I(heaviside, a == 0 ? b : (int64_t)(a > 0))
+static const ct__bm_def ct__bm_def_hypot = {"hypot", CT__BM_FLOAT_ONLY, ct__bm_f_hypot, NULL};
+static const ct__bm_def ct__bm_def_copysign = {"copysign", CT__BM_TO_FLOAT, ct__bm_f_copysign, NULL};
+static const ct__bm_def ct__bm_def_nextafter = {"nextafter", CT__BM_FLOAT_ONLY, ct__bm_f_nextafter, NULL};
+static const ct__bm_def ct__bm_def_fmax = {"fmax", CT__BM_ALL, ct__bm_f_fmax, ct__bm_i_fmax};
+static const ct__bm_def ct__bm_def_fmin = {"fmin", CT__BM_ALL, ct__bm_f_fmin, ct__bm_i_fmin};
+static const ct__bm_def ct__bm_def_heaviside = {"heaviside", CT__BM_SAME, ct__bm_f_heaviside, ct__bm_i_heaviside};
+static const ct__bm_def ct__bm_def_xlogy = {"xlogy", CT__BM_TO_FLOAT, ct__bm_f_xlogy, NULL};
+static const ct__bm_def ct__bm_def_logaddexp = {"logaddexp", CT__BM_FLOAT_ONLY, ct__bm_f_logaddexp, NULL};
+static const ct__bm_def ct__bm_def_logaddexp2 = {"logaddexp2", CT__BM_FLOAT_ONLY, ct__bm_f_logaddexp2, NULL};
+
+typedef struct ct__bm_ctx {
+  const ct__bm_def *def;
+  ct_dtype common, in[2];
+} ct__bm_ctx;
+/* v rounded to floating dtype dt, as a cast to it rounds */
+static double ct__bm_round(double v, ct_dtype dt) {
+  return dt == CT_F64 ? v : dt == CT_F32 ? (double)(float)v : ct__pw_rt((double)(float)v, dt);
+}
+/* v wrapped to integer dtype dt (a 0-dim int64 input of another dtype, cast as PyTorch casts) */
+static int64_t ct__bm_wrap(int64_t v, ct_dtype dt) {
+  return dt == CT_U8 ? (int64_t)(uint8_t)(uint64_t)v : dt == CT_I32 ? (int64_t)(int32_t)(uint32_t)(uint64_t)v
+                                                       : dt == CT_BOOL ? (int64_t)(v != 0) : v;
+}
+static void ct__bm_loop(char **d, const int64_t *s, int64_t n, void *vctx) {
+  const ct__bm_ctx *c = (const ct__bm_ctx *)vctx;
+  double fa[CT__UNARY_CHUNK], fb[CT__UNARY_CHUNK];
+  int64_t ia[CT__UNARY_CHUNK], ib[CT__UNARY_CHUNK];
+  int64_t at, k, j;
+  int floating = ct_dtype_is_floating(c->common);
+  for (at = 0; at < n; at += k) {
+    k = n - at < CT__UNARY_CHUNK ? n - at : CT__UNARY_CHUNK;
+    if (floating) {
+      ct__unary_load_f(fa, d[1] + at * s[1], s[1], k, c->in[0]);
+      ct__unary_load_f(fb, d[2] + at * s[2], s[2], k, c->in[1]);
+      if (c->in[0] != c->common)
+        for (j = 0; j < k; j++) fa[j] = ct__bm_round(fa[j], c->common);
+      if (c->in[1] != c->common)
+        for (j = 0; j < k; j++) fb[j] = ct__bm_round(fb[j], c->common);
+      c->def->f(fa, fb, k, c->common);
+      ct__unary_store_f(d[0] + at * s[0], s[0], fa, k, c->common);
+    } else {
+      ct__unary_load_i(ia, d[1] + at * s[1], s[1], k, c->in[0]);
+      ct__unary_load_i(ib, d[2] + at * s[2], s[2], k, c->in[1]);
+      if (c->in[0] != c->common)
+        for (j = 0; j < k; j++) ia[j] = ct__bm_wrap(ia[j], c->common);
+      if (c->in[1] != c->common)
+        for (j = 0; j < k; j++) ib[j] = ct__bm_wrap(ib[j], c->common);
+      c->def->i(ia, ib, k);
+      ct__unary_store_i(d[0] + at * s[0], s[0], ia, k, c->common);
+    }
+  }
+}
+/* out = op(a, b): out NULL gives a new tensor in *result; out == a is in place */
+static ct_status ct__bm_run(const ct__bm_def *d, ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_tensor **result) {
+  ct_tensor *in[2];
+  ct_dtype common;
+  ct__bm_ctx c;
+  ct__pw_plan pl;
+  ct_pointwise_call call;
+  ct_status st;
+  if (!a || !b) return ct_fail(CT_ERR_INVALID, d->name, "input %d is NULL", a ? 1 : 0);
+  in[0] = a, in[1] = b;
+  if (out && (st = ct__check_overlaps(d->name, out, 2, in)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
+  if (d->kind == CT__BM_SAME && (a->dtype != b->dtype || (out && out->dtype != a->dtype)))
+    return ct_fail(CT_ERR_DTYPE, d->name, "heaviside is not yet implemented for tensors with different dtypes");
+  common = ct__result_type(a, b);
+  if (d->kind == CT__BM_TO_FLOAT && !ct_dtype_is_floating(common)) common = CT_F32;
+  if (d->kind == CT__BM_FLOAT_ONLY && !ct_dtype_is_floating(common))
+    return ct_fail(CT_ERR_DTYPE, d->name, "\"%s_cpu\" not implemented for '%s'", d->name, ct__dtype_torch_name(common));
+  if (d == &ct__bm_def_nextafter && common == CT_F16) /* as PyTorch 1.13 (float32 steps rounded back would do nothing) */
+    return ct_fail(CT_ERR_DTYPE, d->name, "\"nextafter_cpu\" not implemented for 'Half'");
+  pl.op = d->name;
+  if ((st = ct__pw_meta(&pl, -1, CT__PW_ALL | CT__PW_ANYIN, out, 2, in, NULL, common)) != CT_OK) return st;
+  c.def = d;
+  c.common = common;
+  c.in[0] = (ct_dtype)a->dtype, c.in[1] = (ct_dtype)b->dtype;
+  memset(&call, 0, sizeof call);
+  call.op = CT__PW_UNARY;
+  call.flags = CT_POINTWISE_ANY_INPUT;
+  call.host_loop = ct__bm_loop;
+  call.host_ctx = &c;
+  st = ct__pw_impl(&pl, &call);
+  return ct__pw_finish(&pl, st, result);
+}
+static ct_tensor *ct__bm_new(const ct__bm_def *d, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  return ct__bm_run(d, NULL, a, b, &r) == CT_OK ? r : NULL;
+}
+/* the schema forms: op(Tensor, Tensor), op.out, op_ */
+#define CT__BM_K_FO(name)                                                                          \
+  static ct_tensor *ct__bk_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b) {                      \
+    (void)ks;                                                                                      \
+    return ct__bm_new(&ct__bm_def_##name, a, b);                                                   \
+  }                                                                                                \
+  static ct_status ct__bk_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) { \
+    (void)ks;                                                                                      \
+    return ct__bm_run(&ct__bm_def_##name, out, a, b, NULL);                                        \
+  }
+#define CT__BM_K_TT(name)                                                       \
+  CT__BM_K_FO(name)                                                             \
+  static ct_status ct__bk_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b) { \
+    (void)ks;                                                                   \
+    return ct__bm_run(&ct__bm_def_##name, self, self, b, NULL);                 \
+  }
+/* op(Tensor, Scalar), op_(Tensor, Scalar), op(Tensor, Scalar).out: the number as a wrapped 0-dim tensor */
+#define CT__BM_K_TS(name)                                                                                  \
+  static ct_tensor *ct__bk_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar s) {                      \
+    ct__wrapped w;                                                                                         \
+    (void)ks;                                                                                              \
+    return ct__bm_new(&ct__bm_def_##name, a, ct__wrap_scalar(&w, s));                                      \
+  }                                                                                                        \
+  static ct_status ct__bk_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar s) {                   \
+    ct__wrapped w;                                                                                         \
+    (void)ks;                                                                                              \
+    return ct__bm_run(&ct__bm_def_##name, self, self, ct__wrap_scalar(&w, s), NULL);                       \
+  }                                                                                                        \
+  static ct_status ct__bk_##name##_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar s, ct_tensor *out) {   \
+    ct__wrapped w;                                                                                         \
+    (void)ks;                                                                                              \
+    return ct__bm_run(&ct__bm_def_##name, out, a, ct__wrap_scalar(&w, s), NULL);                           \
+  }
+CT__BM_K_TT(hypot)
+CT__BM_K_TT(copysign)
+CT__BM_K_TS(copysign)
+CT__BM_K_TT(nextafter)
+CT__BM_K_FO(fmax)
+CT__BM_K_FO(fmin)
+CT__BM_K_TT(heaviside)
+CT__BM_K_TT(xlogy)
+CT__BM_K_TS(xlogy)
+CT__BM_K_FO(logaddexp)
+CT__BM_K_FO(logaddexp2)
+/* xlogy(Scalar self, Tensor other) and its out= */
+static ct_tensor *ct__bk_xlogy_scalar_self(ct_keyset ks, ct_scalar s, ct_tensor *b) {
+  ct__wrapped w;
+  (void)ks;
+  return ct__bm_new(&ct__bm_def_xlogy, ct__wrap_scalar(&w, s), b);
+}
+static ct_status ct__bk_xlogy_scalar_self_out(ct_keyset ks, ct_scalar s, ct_tensor *b, ct_tensor *out) {
+  ct__wrapped w;
+  (void)ks;
+  return ct__bm_run(&ct__bm_def_xlogy, out, ct__wrap_scalar(&w, s), b, NULL);
+}
+
+/* ---- float_power: pow computed in float64, CompositeImplicitAutograd as PyTorch's
+ * (the inputs converted with to(), so autograd flows through the conversion); the
+ * in-place form needs a float64 self and out= a float64 out ---- */
+static ct_status ct__bk_float_power_check(const char *what, ct_tensor *t) {
+  if (!t) return ct_fail(CT_ERR_INVALID, "float_power", "an input is NULL");
+  if (t->dtype != CT_F64)
+    return ct_fail(CT_ERR_DTYPE, "float_power", "the %s given to float_power%s has dtype %s but the operation's result requires dtype Double",
+                   what, what[0] == 'b' ? "_" : "", ct__dtype_torch_name((ct_dtype)t->dtype));
+  return CT_OK;
+}
+static ct_tensor *ct__bk_float_power(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!a || !b) {
+    ct_fail(CT_ERR_INVALID, "float_power", "an input is NULL");
+    return NULL;
+  }
+  CT_SCOPE { r = ct_keep(ct_pow(ct_to_dtype(a, CT_F64), ct_to_dtype(b, CT_F64))); }
+  return r;
+}
+static ct_status ct__bk_float_power_(ct_keyset ks, ct_tensor *self, ct_tensor *b) {
+  ct_status st = CT_OK;
+  (void)ks;
+  if (ct__bk_float_power_check("base", self) != CT_OK || !b) return b ? ct_last_error() : ct_fail(CT_ERR_INVALID, "float_power", "an input is NULL");
+  CT_SCOPE { st = ct_pow_(self, ct_to_dtype(b, CT_F64)); }
+  return st;
+}
+static ct_status ct__bk_float_power_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  ct_status st = CT_OK;
+  (void)ks;
+  if (ct__bk_float_power_check("output", out) != CT_OK) return ct_last_error();
+  if (!a || !b) return ct_fail(CT_ERR_INVALID, "float_power", "an input is NULL");
+  CT_SCOPE { st = ct_pow_out(out, ct_to_dtype(a, CT_F64), ct_to_dtype(b, CT_F64)); }
+  return st;
+}
+static ct_tensor *ct__bk_float_power_scalar(ct_keyset ks, ct_tensor *a, ct_scalar e) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!a) {
+    ct_fail(CT_ERR_INVALID, "float_power", "an input is NULL");
+    return NULL;
+  }
+  CT_SCOPE { r = ct_keep(ct_pow_scalar(ct_to_dtype(a, CT_F64), ct_float(ct_scalar_to_double(e)))); }
+  return r;
+}
+static ct_status ct__bk_float_power_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar e) {
+  (void)ks;
+  if (ct__bk_float_power_check("base", self) != CT_OK) return ct_last_error();
+  return ct_pow_scalar_(self, ct_float(ct_scalar_to_double(e)));
+}
+static ct_status ct__bk_float_power_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar e, ct_tensor *out) {
+  ct_status st = CT_OK;
+  (void)ks;
+  if (ct__bk_float_power_check("output", out) != CT_OK) return ct_last_error();
+  if (!a) return ct_fail(CT_ERR_INVALID, "float_power", "an input is NULL");
+  CT_SCOPE { st = ct_pow_scalar_out(out, ct_to_dtype(a, CT_F64), ct_float(ct_scalar_to_double(e))); }
+  return st;
+}
+static ct_tensor *ct__bk_float_power_scalar_self(ct_keyset ks, ct_scalar s, ct_tensor *e) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!e) {
+    ct_fail(CT_ERR_INVALID, "float_power", "an input is NULL");
+    return NULL;
+  }
+  CT_SCOPE { r = ct_keep(ct_pow_scalar_self(ct_float(ct_scalar_to_double(s)), ct_to_dtype(e, CT_F64))); }
+  return r;
+}
+static ct_status ct__bk_float_power_scalar_self_out(ct_keyset ks, ct_scalar s, ct_tensor *e, ct_tensor *out) {
+  ct_status st = CT_OK;
+  (void)ks;
+  if (ct__bk_float_power_check("output", out) != CT_OK) return ct_last_error();
+  if (!e) return ct_fail(CT_ERR_INVALID, "float_power", "an input is NULL");
+  CT_SCOPE { st = ct_pow_scalar_self_out(out, ct_float(ct_scalar_to_double(s)), ct_to_dtype(e, CT_F64)); }
+  return st;
+}
+
 /* ================= derivative helpers (gen/derivatives/binary.spec) ================= */
 static ct_scalar ct__pw_one_minus(ct_scalar w) {
   if (w.kind == CT_SCALAR_INT) return ct_int(1 - w.v.i);
@@ -515,6 +812,36 @@ static ct_tensor *ct__pw_clamp_bound_backward(ct_tensor *grad, ct_tensor *self, 
   else
     take = wrt_max ? ct_gt(self, hi) : ct_lt(self, lo);
   return ct_where_scalar_other(take, grad, ct_int(0));
+}
+
+/* hypot: grad * x / result (x the input the gradient is for) */
+static ct_tensor *ct__pw_hypot_backward(ct_tensor *grad, ct_tensor *x, ct_tensor *result) {
+  return ct_div(ct_mul(grad, x), result);
+}
+/* copysign: grad * result / self, 0 where self == 0 (PyTorch's copysign_tensor_self_backward) */
+static ct_tensor *ct__pw_copysign_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result) {
+  ct_tensor *zero = ct_eq_scalar(self, ct_int(0));
+  ct_tensor *ratio = ct_div(result, ct_where_scalar_self(zero, ct_int(1), self));
+  return ct_mul(grad, ct_where_scalar_self(zero, ct_int(0), ratio));
+}
+/* fmax (is_max) / fmin: self takes grad where it is chosen: self >= other (<= for fmin) or other is NaN */
+static ct_tensor *ct__pw_fminmax_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other, int is_max, int wrt_other) {
+  ct_tensor *self_wins = ct_logical_or(is_max ? ct_ge(self, other) : ct_le(self, other), ct_ne(other, other));
+  return ct_masked_fill(grad, wrt_other ? self_wins : ct_logical_not(self_wins), ct_int(0));
+}
+/* xlogy: d/dself = grad * xlogy(self != 0, other); d/dother = grad * self / other */
+static ct_tensor *ct__pw_xlogy_self_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other) {
+  return ct_mul(grad, ct_xlogy(ct_ne_scalar(self, ct_int(0)), other));
+}
+/* (the Scalar form: log(other) in self's dtype, as PyTorch's gradient comes out) */
+static ct_tensor *ct__pw_xlogy_self_scalar_backward(ct_tensor *grad, ct_tensor *self, ct_scalar other) {
+  ct_tensor *nz = ct_ne_scalar(self, ct_int(0));
+  return ct_mul(grad, ct_xlogy_scalar(nz ? ct_to_dtype(nz, (ct_dtype)self->dtype) : NULL, other));
+}
+/* logaddexp: grad / (1 + exp(y - x)); base 2: grad / (1 + 2^(y - x)) */
+static ct_tensor *ct__pw_logaddexp_backward(ct_tensor *grad, ct_tensor *x, ct_tensor *y, int base2) {
+  ct_tensor *d = ct_sub(y, x);
+  return ct_div(grad, ct_add_scalar(base2 ? ct_exp2(d) : ct_exp(d), ct_int(1)));
 }
 
 CT_EXTERN_C_END

@@ -44,7 +44,8 @@ CT_EXTERN_C_BEGIN
  * forms as tensors (NaN bounds propagate). CT_PW_UNARY: a unary function
  * named by call->name (its parameters, if any, are in host_ctx only: a
  * device runs the parameterless ones natively and the rest through
- * host_loop). CT_PW_WHERE / CT_PW_MASKED_FILL: out = in[0] ? in[1] : in[2],
+ * host_loop), or a binary math function of ops/binary.h (hypot, xlogy,
+ * logaddexp, ...: two inputs of any dtypes, read by host_loop). CT_PW_WHERE / CT_PW_MASKED_FILL: out = in[0] ? in[1] : in[2],
  * with in[0] bool. CT_PW_COPY: copy_ within one device, out = in[0]
  * converted to out's dtype (PyTorch's casts: floating to integer as on
  * x86-64, integers wrap), in[0] broadcast to the shape. */

@@ -13,21 +13,29 @@
  * and bf16 results pass through float32 on the way.
  *
  * dtype rules (PyTorch's):
- *   TO_FLOAT   exp, sin, sqrt, sigmoid, ...: integers and bool give float32;
+ *   TO_FLOAT   exp, sin, sqrt, sigmoid, asin, ..., erfinv, lgamma, digamma,
+ *              polygamma, i0, special_i1, sinc, logit, deg2rad, ...: integers and bool give float32;
  *              out= may be any dtype the result can be cast to.
  *   KEEP       neg, abs, sign, square, relu, hardtanh, floor/ceil/round/trunc,
  *              nan_to_num: integers keep their dtype (floor & co. return the
  *              values), bool as the descriptor says; out= must match.
  *   FLOAT_ONLY leaky_relu, elu, gelu, silu, softplus, mish, hardswish,
- *              hardsigmoid, log_sigmoid, hardshrink, softshrink,
+ *              hardsigmoid, log_sigmoid, hardshrink, softshrink, frac,
  *              round.decimals: floating only; out= must match.
  *   KEEP_CAST  threshold: as KEEP (bool refused), but out= may be any dtype
  *              the result can be cast to (PyTorch's threshold is a
  *              TensorIterator op with cast_common_dtype_to_outputs).
+ *   TO_BOOL    isnan, isinf, isfinite, isposinf, isneginf: a bool result for
+ *              every input dtype (the function sees the value as a double,
+ *              returns 0 or 1); out= casts (isnan, isinf: aten's ne.out and
+ *              abs().eq) or must be bool (isposinf, isneginf: their bool_msg).
  * In-place on an integer tensor with a float result fails as in PyTorch
  * ("result type Float can't be cast to the desired output type Long").
  *
  * gelu's kernels turn `approximate` into 0 / 1 and run the shared loop.
+ * erfinv, digamma and polygamma follow PyTorch's calc_erfinv, calc_digamma,
+ * calc_trigamma and calc_polygamma (Cephes' Hurwitz zeta); i0 and special_i1 sum
+ * their power series in double (PyTorch: Cephes' Chebyshev expansions).
  * relu6 is hardtanh(0, 6), composite as in PyTorch; so are selu and celu
  * (elu with fixed parameters) and softsign, tanhshrink (torch.nn.functional's
  * composites, no aten op). The derivative helpers
@@ -48,7 +56,7 @@
 CT_EXTERN_C_BEGIN
 
 /* ---- the mechanism ---- */
-enum { CT__UNARY_TO_FLOAT, CT__UNARY_KEEP, CT__UNARY_FLOAT_ONLY, CT__UNARY_KEEP_CAST };
+enum { CT__UNARY_TO_FLOAT, CT__UNARY_KEEP, CT__UNARY_FLOAT_ONLY, CT__UNARY_KEEP_CAST, CT__UNARY_TO_BOOL };
 
 /* An op's arguments, as its vector functions read them. */
 typedef struct ct__unary_params {
@@ -67,7 +75,7 @@ typedef struct ct__unary_def {
   ct__unary_ffn f;      /* floating results */
   ct__unary_ifn i;      /* integer results (KEEP); NULL: integers are not supported */
   ct_dtype bool_dtype;  /* KEEP: the result dtype of a bool input, CT_DTYPE_NONE: not supported */
-  const char *bool_msg; /* the error for a bool input, NULL: the generic one */
+  const char *bool_msg; /* the error for a bool input, NULL: the generic one (TO_BOOL: the error for out= not bool, NULL: it casts) */
 } ct__unary_def;
 
 /* Vector functions: v[i] = EXPR(x), x = v[i]; p is the op's parameters. */
@@ -128,6 +136,157 @@ static double ct__unary_nan_to_num1(double x, const ct__unary_params *p) {
   return x;
 }
 
+/* PyTorch's calc_erfinv: a rational first guess, then two Newton steps */
+static double ct__unary_erfinv1(double y) {
+  static const double a[4] = {0.886226899, -1.645349621, 0.914624893, -0.140543331};
+  static const double b[4] = {-2.118377725, 1.442710462, -0.329097515, 0.012229801};
+  static const double c[4] = {-1.970840454, -1.624906493, 3.429567803, 1.641345311};
+  static const double d[2] = {3.543889200, 1.637067800};
+  double ya = fabs(y), x, z, num, dem;
+  if (ya > 1.0) return NAN;
+  if (ya == 1.0) return copysign(HUGE_VAL, y);
+  if (ya <= 0.7) {
+    z = y * y;
+    num = ((a[3] * z + a[2]) * z + a[1]) * z + a[0];
+    dem = (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0;
+    x = y * num / dem;
+  } else {
+    z = sqrt(-log((1.0 - ya) / 2.0));
+    num = ((c[3] * z + c[2]) * z + c[1]) * z + c[0];
+    dem = (d[1] * z + d[0]) * z + 1.0;
+    x = copysign(num, y) / dem;
+  }
+  x = x - (erf(x) - y) / (CT__UNARY_2_SQRTPI * exp(-x * x));
+  x = x - (erf(x) - y) / (CT__UNARY_2_SQRTPI * exp(-x * x));
+  return x;
+}
+#define CT__UNARY_PI 3.14159265358979323846
+/* PyTorch's calc_digamma: -inf / +inf at +0 / -0, NaN at the negative integers,
+ * reflection below 0, recurrence up to 10, then the asymptotic series */
+static double ct__unary_digamma1(double x) {
+  static const double A[7] = {8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+                              -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+                              8.33333333333333333333E-2};
+  double result = 0, y = 0, q;
+  int k;
+  if (x == 0) return copysign(HUGE_VAL, -x);
+  if (x < 0) {
+    if (x == trunc(x)) return NAN;
+    return ct__unary_digamma1(1 - x) - CT__UNARY_PI / tan(CT__UNARY_PI * modf(x, &q));
+  }
+  while (x < 10) result -= 1 / x, x += 1;
+  if (x == 10) return result + 2.25175258906672110764;
+  if (x < 1.0e17) {
+    double z = 1.0 / (x * x), pz = A[0];
+    for (k = 1; k < 7; k++) pz = pz * z + A[k];
+    y = z * pz;
+  }
+  return result + log(x) - 0.5 / x - y;
+}
+/* PyTorch's calc_trigamma: reflection below 1/2, recurrence, then the asymptotic series */
+static double ct__unary_trigamma1(double x) {
+  double sign = 1, result = 0, ixx, sp;
+  int k;
+  if (x < 0.5) {
+    sign = -1;
+    sp = sin(CT__UNARY_PI * x);
+    result -= (CT__UNARY_PI * CT__UNARY_PI) / (sp * sp);
+    x = 1 - x;
+  }
+  for (k = 0; k < 6; k++) result += 1 / (x * x), x += 1;
+  ixx = 1 / (x * x);
+  result += (1 + 1 / (2 * x) + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) / x;
+  return sign * result;
+}
+/* Cephes' Hurwitz zeta(x, q) = sum_k (k + q)^-x, as PyTorch's zeta */
+static double ct__unary_zeta1(double x, double q) {
+  static const double A[12] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+                               -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+                               1.8152105401943546773e17, -7.1661652561756670113e18};
+  const double machep = 1.11022302462515654042E-16;
+  double s, a, b, k, t, w;
+  int i;
+  if (x == 1) return HUGE_VAL;
+  if (x < 1) return NAN;
+  if (q <= 0) {
+    if (q == floor(q)) return HUGE_VAL;
+    if (x != floor(x)) return NAN; /* (q^-x not real) */
+  }
+  s = pow(q, -x);
+  a = q;
+  i = 0;
+  b = 0;
+  while (i < 9 || a <= 9.0) {
+    i += 1;
+    a += 1.0;
+    b = pow(a, -x);
+    s += b;
+    if (fabs(b / s) < machep) return s;
+  }
+  w = a;
+  s += b * w / (x - 1);
+  s -= 0.5 * b;
+  a = 1.0;
+  k = 0.0;
+  for (i = 0; i < 12; i++) {
+    a *= x + k;
+    b /= w;
+    t = a * b / A[i];
+    s = s + t;
+    t = fabs(t / s);
+    if (t < machep) return s;
+    k += 1.0;
+    a *= x + k;
+    b /= w;
+    k += 1.0;
+  }
+  return s;
+}
+/* polygamma(n, x): digamma, trigamma, then (-1)^(n+1) n! zeta(n + 1, x) (PyTorch's calc_polygamma) */
+static double ct__unary_polygamma1(double x, int64_t n) {
+  if (n == 0) return ct__unary_digamma1(x);
+  if (n == 1) return ct__unary_trigamma1(x);
+  return ((n % 2) ? 1.0 : -1.0) * exp(lgamma((double)n + 1.0)) * ct__unary_zeta1((double)n + 1, x);
+}
+/* I0(x) = sum_k ((x / 2)^2k / (k!)^2): positive terms, summed until they stop counting;
+ * +-inf gives NaN as PyTorch's Cephes form (exp(x) / sqrt(x) there is inf / inf) */
+static double ct__unary_i01(double x) {
+  double q = x * x / 4, term = 1, sum = 1;
+  int k;
+  if (x != x) return x;
+  if (fabs(x) == HUGE_VAL) return NAN;
+  for (k = 1; k < 2000; k++) {
+    term *= q / ((double)k * (double)k);
+    sum += term;
+    if (term < sum * 1e-17 || sum == HUGE_VAL) break; /* (overflowed: |x| above ~713) */
+  }
+  return sum;
+}
+/* I1(x) = sum_k (x / 2)^(2k+1) / (k! (k+1)!), odd; +-inf gives NaN as PyTorch's Cephes form */
+static double ct__unary_i11(double x) {
+  double q = x * x / 4, term = x / 2, sum = x / 2;
+  int k;
+  if (x != x) return x;
+  if (fabs(x) == HUGE_VAL) return NAN;
+  for (k = 1; k < 2000 && term != 0; k++) {
+    term *= q / ((double)k * (double)(k + 1));
+    sum += term;
+    if (fabs(term) < fabs(sum) * 1e-17 || fabs(sum) == HUGE_VAL) break;
+  }
+  return sum;
+}
+static double ct__unary_sinc1(double x) {
+  double px;
+  if (x == 0) return 1.0;
+  px = CT__UNARY_PI * x;
+  return sin(px) / px;
+}
+/* logit: p->has_a (eps given, >= 0): clamp to [p->a, p->b] = [eps, 1 - eps] in the tensor's precision */
+static double ct__unary_logit1(double x, const ct__unary_params *p) {
+  if (p->has_a) x = x < p->a ? p->a : x > p->b ? p->b : x;
+  return log(x / (1 - x));
+}
+
 CT__UNARY_F(neg, -x)
 CT__UNARY_F(abs, fabs(x))
 CT__UNARY_F(sign, (double)((0.0 < x) - (x < 0.0)))
@@ -161,6 +320,33 @@ CT__UNARY_F(hardshrink, x >= -p->a && x <= p->a ? 0.0 : x)
 CT__UNARY_F(softshrink, x > p->a ? x - p->a : x < -p->a ? x + p->a : 0.0) /* NaN: 0, as PyTorch 1.13's CPU kernel */
 CT__UNARY_F(threshold, x <= p->a ? p->b : x)
 CT__UNARY_F(erf, erf(x))
+CT__UNARY_F(asin, asin(x))
+CT__UNARY_F(acos, acos(x))
+CT__UNARY_F(atan, atan(x))
+CT__UNARY_F(sinh, sinh(x))
+CT__UNARY_F(cosh, cosh(x))
+CT__UNARY_F(asinh, asinh(x))
+CT__UNARY_F(acosh, acosh(x))
+CT__UNARY_F(atanh, atanh(x))
+CT__UNARY_F(log10, log10(x))
+CT__UNARY_F(erfc, erfc(x))
+CT__UNARY_F(erfinv, ct__unary_erfinv1(x))
+CT__UNARY_F(lgamma, lgamma(x))
+CT__UNARY_F(digamma, ct__unary_digamma1(x))
+CT__UNARY_F(polygamma, ct__unary_polygamma1(x, p->ia))
+CT__UNARY_F(i0, ct__unary_i01(x))
+CT__UNARY_F(special_i1, ct__unary_i11(x))
+CT__UNARY_F(sinc, ct__unary_sinc1(x))
+CT__UNARY_F(logit, ct__unary_logit1(x, p))
+CT__UNARY_F(frac, x - trunc(x))
+CT__UNARY_F(deg2rad, x * (CT__UNARY_PI / 180.0))
+CT__UNARY_F(rad2deg, x * (180.0 / CT__UNARY_PI))
+/* predicates: 1 or 0 (stored as bool) */
+CT__UNARY_F(isnan, (double)(x != x))
+CT__UNARY_F(isinf, (double)(x == HUGE_VAL || x == -HUGE_VAL))
+CT__UNARY_F(isfinite, (double)(x == x && x != HUGE_VAL && x != -HUGE_VAL))
+CT__UNARY_F(isposinf, (double)(x == HUGE_VAL))
+CT__UNARY_F(isneginf, (double)(x == -HUGE_VAL))
 CT__UNARY_F(floor, floor(x))
 CT__UNARY_F(ceil, ceil(x))
 CT__UNARY_F(round, nearbyint(x)) /* the default rounding mode: half to even */
@@ -213,6 +399,32 @@ CT__UNARY_DEF_FLOAT(tan)
 CT__UNARY_DEF_FLOAT(tanh)
 CT__UNARY_DEF_FLOAT(sigmoid)
 CT__UNARY_DEF_FLOAT(erf)
+CT__UNARY_DEF_FLOAT(asin)
+CT__UNARY_DEF_FLOAT(acos)
+CT__UNARY_DEF_FLOAT(atan)
+CT__UNARY_DEF_FLOAT(sinh)
+CT__UNARY_DEF_FLOAT(cosh)
+CT__UNARY_DEF_FLOAT(asinh)
+CT__UNARY_DEF_FLOAT(acosh)
+CT__UNARY_DEF_FLOAT(atanh)
+CT__UNARY_DEF_FLOAT(log10)
+CT__UNARY_DEF_FLOAT(erfc)
+CT__UNARY_DEF_FLOAT(erfinv)
+CT__UNARY_DEF_FLOAT(lgamma)
+CT__UNARY_DEF_FLOAT(digamma)
+CT__UNARY_DEF_FLOAT(polygamma)
+CT__UNARY_DEF_FLOAT(i0)
+CT__UNARY_DEF(special_i1, CT__UNARY_TO_FLOAT, ct__unary_f_special_i1, NULL, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF_FLOAT(sinc)
+CT__UNARY_DEF_FLOAT(logit)
+CT__UNARY_DEF_FLOAT(deg2rad)
+CT__UNARY_DEF_FLOAT(rad2deg)
+CT__UNARY_DEF_ACT(frac)
+CT__UNARY_DEF(isnan, CT__UNARY_TO_BOOL, ct__unary_f_isnan, NULL, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(isinf, CT__UNARY_TO_BOOL, ct__unary_f_isinf, NULL, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(isfinite, CT__UNARY_TO_BOOL, ct__unary_f_isfinite, NULL, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(isposinf, CT__UNARY_TO_BOOL, ct__unary_f_isposinf, NULL, CT_DTYPE_NONE, "isposinf does not support non-boolean outputs.")
+CT__UNARY_DEF(isneginf, CT__UNARY_TO_BOOL, ct__unary_f_isneginf, NULL, CT_DTYPE_NONE, "isneginf does not support non-boolean outputs.")
 CT__UNARY_DEF_ACT(leaky_relu)
 CT__UNARY_DEF_ACT(elu)
 CT__UNARY_DEF_ACT(gelu)
@@ -294,7 +506,13 @@ static void ct__unary_loop(char **d, const int64_t *s, int64_t n, void *vctx) {
   int floating = ct_dtype_is_floating(c->out);
   for (at = 0; at < n; at += k) {
     k = n - at < CT__UNARY_CHUNK ? n - at : CT__UNARY_CHUNK;
-    if (floating) {
+    if (c->def->kind == CT__UNARY_TO_BOOL) {
+      int64_t j;
+      ct__unary_load_f(fbuf, d[1] + at * s[1], s[1], k, c->in);
+      c->def->f(fbuf, k, &c->p);
+      for (j = 0; j < k; j++) ibuf[j] = fbuf[j] != 0;
+      ct__unary_store_i(d[0] + at * s[0], s[0], ibuf, k, CT_BOOL);
+    } else if (floating) {
       ct__unary_load_f(fbuf, d[1] + at * s[1], s[1], k, c->in);
       c->def->f(fbuf, k, &c->p);
       ct__unary_store_f(d[0] + at * s[0], s[0], fbuf, k, c->out);
@@ -308,6 +526,7 @@ static void ct__unary_loop(char **d, const int64_t *s, int64_t n, void *vctx) {
 
 /* The result dtype of op on an input of dtype `in`, or CT_DTYPE_NONE after failing. */
 static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
+  if (d->kind == CT__UNARY_TO_BOOL) return CT_BOOL;
   if (ct_dtype_is_floating(in)) return in;
   if (in == CT_BOOL && d->bool_msg) return ct_fail(CT_ERR_DTYPE, d->name, "%s", d->bool_msg), CT_DTYPE_NONE;
   if (d->kind == CT__UNARY_TO_FLOAT) return CT_F32; /* int_to_float: the default dtype */
@@ -332,7 +551,10 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   if (out && (st = ct__check_overlaps(op, out, 1, &a)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
   if ((common = ct__unary_result_dtype(d, (ct_dtype)a->dtype)) == CT_DTYPE_NONE) return ct_last_error();
   out_dtype = out ? (ct_dtype)out->dtype : common;
-  if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT && d->kind != CT__UNARY_KEEP_CAST) /* as PyTorch: only float ops and threshold cast into out= */
+  if (out_dtype != common && d->kind == CT__UNARY_TO_BOOL && d->bool_msg) /* isposinf, isneginf */
+    return ct_fail(CT_ERR_DTYPE, op, "%s", d->bool_msg);
+  if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT && d->kind != CT__UNARY_KEEP_CAST &&
+      d->kind != CT__UNARY_TO_BOOL) /* as PyTorch: only float ops, threshold and the predicates cast into out= */
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
                    ct__dtype_torch_name(common));
   pl.op = op;
@@ -414,6 +636,56 @@ static ct_status ct__k_log_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor 
   return ct__unary_run(&ct__unary_def_log_sigmoid, &p, out, self, NULL);
 }
 CT__UNARY_KERNELS(erf, erf)
+CT__UNARY_KERNELS(asin, asin)
+CT__UNARY_KERNELS(acos, acos)
+CT__UNARY_KERNELS(atan, atan)
+CT__UNARY_KERNELS(sinh, sinh)
+CT__UNARY_KERNELS(cosh, cosh)
+CT__UNARY_KERNELS(asinh, asinh)
+CT__UNARY_KERNELS(acosh, acosh)
+CT__UNARY_KERNELS(atanh, atanh)
+CT__UNARY_KERNELS(log10, log10)
+CT__UNARY_KERNELS(erfc, erfc)
+CT__UNARY_KERNELS(erfinv, erfinv)
+CT__UNARY_KERNELS(lgamma, lgamma)
+CT__UNARY_KERNELS(digamma, digamma)
+CT__UNARY_KERNELS(i0, i0)
+CT__UNARY_KERNELS(sinc, sinc)
+CT__UNARY_KERNELS(frac, frac)
+CT__UNARY_KERNELS(deg2rad, deg2rad)
+CT__UNARY_KERNELS(rad2deg, rad2deg)
+/* special_i1: functional and out= (no in-place form in aten) */
+static ct_tensor *ct__k_special_i1(ct_keyset ks, ct_tensor *self) {
+  ct__unary_params p = ct__unary_noparams();
+  (void)ks;
+  return ct__unary_new(&ct__unary_def_special_i1, &p, self);
+}
+static ct_status ct__k_special_i1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct__unary_params p = ct__unary_noparams();
+  (void)ks;
+  return ct__unary_run(&ct__unary_def_special_i1, &p, out, self, NULL);
+}
+/* the predicates: functional and out= only (no in-place form in aten) */
+#define CT__UNARY_PRED_KERNELS(name)                                                  \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self) {                     \
+    ct__unary_params p = ct__unary_noparams();                                        \
+    (void)ks;                                                                         \
+    return ct__unary_new(&ct__unary_def_##name, &p, self);                            \
+  }                                                                                   \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) { \
+    ct__unary_params p = ct__unary_noparams();                                        \
+    (void)ks;                                                                         \
+    return ct__unary_run(&ct__unary_def_##name, &p, out, self, NULL);                 \
+  }
+CT__UNARY_PRED_KERNELS(isnan)
+CT__UNARY_PRED_KERNELS(isinf)
+CT__UNARY_PRED_KERNELS(isposinf)
+CT__UNARY_PRED_KERNELS(isneginf)
+static ct_tensor *ct__k_isfinite(ct_keyset ks, ct_tensor *self) {
+  ct__unary_params p = ct__unary_noparams();
+  (void)ks;
+  return ct__unary_new(&ct__unary_def_isfinite, &p, self);
+}
 CT__UNARY_KERNELS(floor, floor)
 CT__UNARY_KERNELS(ceil, ceil)
 CT__UNARY_KERNELS(round, round)
@@ -513,6 +785,42 @@ static ct_status ct__unary_p_softplus(ct__unary_params *p, ct_tensor *self, ct_s
 }
 CT__UNARY_PARAM_KERNELS(softplus, softplus, CT__UNARY_COMMA ct_scalar beta CT__UNARY_COMMA ct_scalar threshold,
                         CT__UNARY_COMMA beta CT__UNARY_COMMA threshold)
+
+/* logit: eps None (NaN here) or negative: no clamp; else [eps, 1 - eps] in the tensor's precision
+ * (integer inputs compute in float32) */
+static ct_status ct__unary_p_logit(ct__unary_params *p, ct_tensor *self, double eps) {
+  ct_dtype dt = ct_dtype_is_floating((ct_dtype)self->dtype) ? (ct_dtype)self->dtype : CT_F32;
+  *p = ct__unary_noparams();
+  p->has_a = eps == eps && eps >= 0;
+  p->a = ct__unary_round_to(eps, dt);
+  p->b = ct__unary_round_to(1 - p->a, dt);
+  return CT_OK;
+}
+CT__UNARY_PARAM_KERNELS(logit, logit, CT__UNARY_COMMA double eps, CT__UNARY_COMMA eps)
+CT__UNARY_PARAM_INPLACE(logit, logit, CT__UNARY_COMMA double eps, CT__UNARY_COMMA eps)
+
+/* polygamma(n, self): n first in aten's schema; n >= 0 */
+static ct_status ct__unary_p_polygamma(ct__unary_params *p, int64_t n) {
+  *p = ct__unary_noparams();
+  if (n < 0) return ct_fail(CT_ERR_INVALID, "polygamma", "polygamma(n, x) does not support negative n.");
+  p->ia = n;
+  return CT_OK;
+}
+static ct_tensor *ct__k_polygamma(ct_keyset ks, int64_t n, ct_tensor *self) {
+  ct__unary_params p;
+  (void)ks;
+  return ct__unary_p_polygamma(&p, n) == CT_OK ? ct__unary_new(&ct__unary_def_polygamma, &p, self) : NULL;
+}
+static ct_status ct__k_polygamma_out(ct_keyset ks, int64_t n, ct_tensor *self, ct_tensor *out) {
+  ct__unary_params p;
+  (void)ks;
+  return ct__unary_p_polygamma(&p, n) == CT_OK ? ct__unary_run(&ct__unary_def_polygamma, &p, out, self, NULL) : ct_last_error();
+}
+static ct_status ct__k_polygamma_(ct_keyset ks, ct_tensor *self, int64_t n) {
+  ct__unary_params p;
+  (void)ks;
+  return ct__unary_p_polygamma(&p, n) == CT_OK ? ct__unary_run(&ct__unary_def_polygamma, &p, self, self, NULL) : ct_last_error();
+}
 
 /* selu = elu(self, SELU_ALPHA, SELU_SCALE); celu = elu(self, alpha, 1, 1 / alpha):
  * CompositeImplicitAutograd (their gradient is elu's), as PyTorch's selu */
@@ -764,6 +1072,28 @@ static ct_tensor *ct__unary_hardswish_backward(ct_tensor *grad, ct_tensor *self)
 static ct_tensor *ct__unary_hardsigmoid_backward(ct_tensor *grad, ct_tensor *self) {
   return ct__unary_mul_num(ct__unary_hardtanh_backward(grad, ct__unary_nan_big(self), ct_int(-3), ct_int(3)),
                           (double)(1.0f / 6.0f)); /* PyTorch's one_sixth is a float constant */
+}
+/* sinc' = (cos(pi x) - sinc(x)) / x, 0 at 0 (x replaced by 1 there: no NaN in double backward) */
+static ct_tensor *ct__unary_sinc_backward(ct_tensor *grad, ct_tensor *self) {
+  ct_tensor *zero = ct_eq_scalar(self, ct_int(0));
+  ct_tensor *x = ct_where_scalar_self(zero, ct_int(1), self);
+  ct_tensor *d = ct_div(ct_sub(ct_cos(ct__unary_mul_num(x, CT__UNARY_PI)), ct_sinc(x)), x);
+  return ct_mul(grad, ct_where_scalar_self(zero, ct_int(0), d));
+}
+/* PyTorch's i1_backward: I1' = I0(x) - I1(x) / x, 1/2 at 0 (x replaced by 1 there: no NaN in double backward) */
+static ct_tensor *ct__unary_i1_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result) {
+  ct_tensor *zero = ct_eq_scalar(self, ct_int(0));
+  ct_tensor *x = ct_where_scalar_self(zero, ct_int(1), self);
+  ct_tensor *d = ct_sub(ct_i0(self), ct_div(ct_where_scalar_self(zero, ct_int(0), result), x));
+  return ct_mul(grad, ct_where_scalar_self(zero, ct_float(0.5), d));
+}
+/* PyTorch's logit_backward: grad / (x (1 - x)); eps None: NaN outside [0, 1]; eps: 0 outside [eps, 1 - eps] */
+static ct_tensor *ct__unary_logit_backward(ct_tensor *grad, ct_tensor *self, double eps) {
+  ct_tensor *d = ct_div(grad, ct_mul(self, ct__unary_one_minus(self)));
+  if (eps == eps && eps >= 0)
+    return ct_where_scalar_self(ct_logical_or(ct_lt_scalar(self, ct_float(eps)), ct_gt_scalar(self, ct_float(1 - eps))),
+                                ct_int(0), d);
+  return ct_where_scalar_self(ct_logical_or(ct_lt_scalar(self, ct_int(0)), ct_gt_scalar(self, ct_int(1))), ct_float(NAN), d);
 }
 /* grad where self is finite, else 0: self - self is NaN exactly where it is not */
 static ct_tensor *ct__unary_nan_to_num_backward(ct_tensor *grad, ct_tensor *self) {
