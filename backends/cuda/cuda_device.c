@@ -811,7 +811,10 @@ static ct_status ctcu_reduction_on(const ct_reduction_call *call) {
   r = ctcu_reduction_launch(&d, (void *)s, NULL, &need);
   if (r == -2) { /* rows split into chunks: their partial results need device scratch, freed in stream order */
     void *ctx = NULL, *scratch = ctcu_alloc(dev.index, ct_current_stream(dev), need, &ctx);
-    if (!scratch) return ct_last_error();
+    if (!scratch) {
+      if (ctx) ctcu_free(dev.index, scratch, need, ctx); /* (a block without memory: cannot happen; no path leaks it) */
+      return ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_OOM, call->name, "no device scratch");
+    }
     r = ctcu_reduction_launch(&d, (void *)s, scratch, &need);
     ctcu_free(dev.index, scratch, need, ctx);
   }
