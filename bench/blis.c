@@ -12,6 +12,8 @@
  *             ctorch vs libtorch vs plain C on preallocated buffers (floor)
  *   train     the same MLP, MSE loss, backward, SGD step: ctorch vs libtorch
  *             vs a hand-written C step on BLIS
+ *   linear    the training step in nn.Linear's layout (ct_linear, [out][in]
+ *             weights) vs the addmm layout vs hand-written C in that layout
  *   loops     1M-element f32 relu, add, sum vs plain C loops (copy, a+b, sum)
  *   act       1M-element f32 exp, sigmoid, tanh, softmax, log_softmax (1024 rows
  *             of 1024): the backend vs the header's reference kernel it replaced
@@ -357,6 +359,145 @@ static double run_hand_train(void *p, long calls) {
   return now_ns() - t0;
 }
 
+/* ---- the same MLP in nn.Linear's layout (weights [out][in], what PyTorch users write) ---- */
+static ct_tensor *lparams[6]; /* w1 [H][IN], b1, w2 [H][H], b2, w3 [OUT][H], b3 */
+static void ct_linear_step(int which) {
+  CT_SCOPE {
+    ct_tensor *h1 = ct_relu(ct_linear(tx[which], lparams[0], lparams[1]));
+    ct_tensor *h2 = ct_relu(ct_linear(h1, lparams[2], lparams[3]));
+    ct_tensor *d = ct_sub(ct_linear(h2, lparams[4], lparams[5]), ty[which]);
+    ct_tensor *loss = ct_mean(ct_mul(d, d));
+    int k;
+    if (!loss || ct_backward(loss) != CT_OK) die("linear train step");
+    CT_NO_GRAD {
+      for (k = 0; k < 6; k++) {
+        ct_sub_ex_(lparams[k], ct_grad(lparams[k]), ct_float(0.01));
+        ct_fill_(ct_grad(lparams[k]), ct_float(0));
+      }
+    }
+  }
+}
+static double run_ct_linear_train(void *p, long calls) {
+  int which = *(int *)p == 1 ? 0 : 1;
+  long i;
+  double t0 = now_ns();
+  for (i = 0; i < calls; i++) ct_linear_step(which);
+  return now_ns() - t0;
+}
+/* hand-written C in that layout: plain loops (no BLIS), the floor for tiny layers */
+static float LW[3][H * H], LB[3][H], LGW[3][H * H], LGB[3][H];
+static float LA1[MAXB * H], LA2[MAXB * H], LO[MAXB * OUT], LD3[MAXB * OUT], LD2[MAXB * H], LD1[MAXB * H];
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+static void lin_forward(int batch, const float *restrict x, int in, const float *restrict w, const float *restrict b, int out,
+                        float *restrict y, int relu) {
+  int r, o, i;
+  for (r = 0; r < batch; r++)
+    for (o = 0; o < out; o++) {
+      const float *wo = w + o * in, *xr = x + r * in;
+      float part[8] = {0, 0, 0, 0, 0, 0, 0, 0}, acc; /* 8 partial sums: a vector the compiler keeps in a register */
+      int j;
+      for (i = 0; i + 8 <= in; i += 8)
+        for (j = 0; j < 8; j++) part[j] += xr[i + j] * wo[i + j];
+      acc = b[o] + (((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7])));
+      for (; i < in; i++) acc += xr[i] * wo[i];
+      y[r * out + o] = relu && acc < 0 ? 0 : acc;
+    }
+}
+/* d: [batch][out] gradient of the layer's output; a: its input [batch][in]; da (may be NULL): a's gradient through the ReLU that made a */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+static void lin_backward(int batch, const float *restrict d, int out, const float *restrict a, int in, const float *restrict w,
+                         float *restrict gw, float *restrict gb, float *restrict da) {
+  int r, o, i;
+  for (o = 0; o < out; o++) {
+    float *g = gw + o * in, sb = 0;
+    for (i = 0; i < in; i++) g[i] = 0;
+    for (r = 0; r < batch; r++) {
+      const float dro = d[r * out + o], *ar = a + r * in;
+      sb += dro;
+      for (i = 0; i < in; i++) g[i] += dro * ar[i];
+    }
+    gb[o] = sb;
+  }
+  if (!da) return;
+  for (r = 0; r < batch; r++) {
+    float *dar = da + r * in;
+    const float *ar = a + r * in;
+    for (i = 0; i < in; i++) dar[i] = 0;
+    for (o = 0; o < out; o++) {
+      const float dro = d[r * out + o], *wo = w + o * in;
+      for (i = 0; i < in; i++) dar[i] += dro * wo[i];
+    }
+    for (i = 0; i < in; i++) dar[i] = ar[i] > 0 ? dar[i] : 0;
+  }
+}
+static void hand_linear_step(int batch) {
+  static const int ins[3] = {IN, H, H}, outs[3] = {H, H, OUT};
+  float lr = 0.01f, scale = 2.0f / (float)(batch * OUT);
+  int k, j;
+  lin_forward(batch, X, IN, LW[0], LB[0], H, LA1, 1);
+  lin_forward(batch, LA1, H, LW[1], LB[1], H, LA2, 1);
+  lin_forward(batch, LA2, H, LW[2], LB[2], OUT, LO, 0);
+  for (j = 0; j < batch * OUT; j++) LD3[j] = (LO[j] - Y[j]) * scale;
+  lin_backward(batch, LD3, OUT, LA2, H, LW[2], LGW[2], LGB[2], LD2);
+  lin_backward(batch, LD2, H, LA1, H, LW[1], LGW[1], LGB[1], LD1);
+  lin_backward(batch, LD1, H, X, IN, LW[0], LGW[0], LGB[0], NULL);
+  for (k = 0; k < 3; k++) {
+    for (j = 0; j < outs[k] * ins[k]; j++) LW[k][j] -= lr * LGW[k][j];
+    for (j = 0; j < outs[k]; j++) LB[k][j] -= lr * LGB[k][j];
+  }
+}
+static double run_hand_linear_train(void *p, long calls) {
+  int batch = *(int *)p;
+  long i;
+  double t0 = now_ns();
+  for (i = 0; i < calls; i++) {
+    hand_linear_step(batch);
+    __asm__ __volatile__("" ::: "memory");
+  }
+  return now_ns() - t0;
+}
+static void linear_init(void) {
+  static const int ins[3] = {IN, H, H}, outs[3] = {H, H, OUT};
+  const float *w[3] = {W1, W2, W3}, *b[3] = {B1, B2, B3};
+  int k, o, i;
+  for (k = 0; k < 3; k++) {
+    int64_t ws[2], bs[1];
+    for (o = 0; o < outs[k]; o++) {
+      for (i = 0; i < ins[k]; i++) LW[k][o * ins[k] + i] = w[k][i * outs[k] + o]; /* the [in][out] weights, transposed */
+      LB[k][o] = b[k][o];
+    }
+    ws[0] = outs[k], ws[1] = ins[k], bs[0] = outs[k];
+    lparams[2 * k] = ct_from_array(2, ws, CT_F32, LW[k]);
+    lparams[2 * k + 1] = ct_from_array(1, bs, CT_F32, LB[k]);
+    if (!lparams[2 * k] || !lparams[2 * k + 1]) die("linear params");
+    ct_set_requires_grad(lparams[2 * k], true);
+    ct_set_requires_grad(lparams[2 * k + 1], true);
+  }
+}
+static void set_threads(int th);
+static void section_linear(void) {
+  static const int batches[2] = {1, 64};
+  int bi;
+  linear_init();
+  printf("\n== MLP training step in nn.Linear's layout (ct_linear, weights [out][in]) vs the addmm layout and\n"
+         "   hand-written C in that layout (plain loops, no BLIS); 1 thread; us per step\n");
+  printf("%-6s %12s %12s %12s %16s %16s\n", "batch", "ct_linear", "ct_addmm", "hand C", "linear/hand", "linear/addmm");
+  for (bi = 0; bi < 2; bi++) {
+    int b = batches[bi];
+    double tl, ta, th;
+    set_threads(1);
+    tl = bench(run_ct_linear_train, &b);
+    ta = bench(run_ct_train, &b);
+    th = bench(run_hand_linear_train, &b);
+    printf("%-6d %12.2f %12.2f %12.2f %16.2f %16.2f\n", b, tl / 1e3, ta / 1e3, th / 1e3, tl / th, tl / ta);
+  }
+  printf("targets (issue 17): batch 1 <= 2x the hand-written step; batch 64 no slower than the addmm layout\n");
+}
+
 #ifndef CT_BENCH_NO_TORCH
 static double run_torch_forward(void *p, long calls) { return torch_mlp_forward(*(int *)p, calls); }
 static double run_torch_train(void *p, long calls) { return torch_mlp_train(*(int *)p, calls); }
@@ -660,6 +801,7 @@ int main(int argc, char **argv) {
   if (!*only || strstr(only, "cross")) section_crossover();
   if (!*only || strstr(only, "mlp")) section_mlp();
   if (!*only || strstr(only, "train")) section_train();
+  if (!*only || strstr(only, "linear")) section_linear();
   if (!*only || strstr(only, "loops")) section_loops();
   if (!*only || strstr(only, "act")) section_act();
   if (!*only || strstr(only, "allocs")) section_allocs();
