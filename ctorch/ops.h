@@ -1308,6 +1308,80 @@ static ct_tensor *ct__k_narrow_tensor(ct_keyset ks, ct_tensor *self, int64_t dim
   s = ct__is_meta(start) ? 0 : ct_get_int(start, 0);
   return ct__narrow_impl(self, dim, s, length);
 }
+/* ---- aten's aliases and conveniences over the ops above (composites) ---- */
+static ct_tensor *ct__k_true_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  (void)ks;
+  return ct_div(self, other);
+}
+static ct_tensor *ct__k_true_divide_scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  (void)ks;
+  return ct_div_scalar(self, other);
+}
+static ct_status ct__k_true_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  (void)ks;
+  return ct_div_out(out, self, other);
+}
+static ct_tensor *ct__k_rsub(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  (void)ks;
+  return ct_sub_ex(other, self, alpha);
+}
+static ct_tensor *ct__k_expand_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  (void)ks;
+  return ct_expand(self, other->ndim, other->sizes);
+}
+static ct_tensor *ct__k_view_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  (void)ks;
+  return ct_view(self, other->ndim, other->sizes);
+}
+static ct_tensor *ct__k_reshape_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  (void)ks;
+  return ct_reshape(self, other->ndim, other->sizes);
+}
+/* "[0, 1]" for messages */
+static const char *ct__ints_str(char *buf, size_t cap, const int64_t *v, int64_t n) {
+  size_t k = 0;
+  int64_t i;
+  k += (size_t)snprintf(buf, cap, "[");
+  for (i = 0; i < n && k < cap; i++) k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? ", " : "", (long long)v[i]);
+  if (k < cap) snprintf(buf + k, cap - k, "]");
+  return buf;
+}
+static ct_tensor *ct__k_movedim_list(ct_keyset ks, ct_tensor *self, ct_int_list source, ct_int_list destination) {
+  static const char *op = "movedim";
+  int64_t perm[CT_MAX_DIMS], src[CT_MAX_DIMS], dst[CT_MAX_DIMS], i, j, ns = source.n < 0 ? 0 : source.n, nd = destination.n < 0 ? 0 : destination.n;
+  int used_src[CT_MAX_DIMS] = {0}, used_dst[CT_MAX_DIMS] = {0}, rank = self->ndim > 0 ? self->ndim : 1;
+  char b1[160], b2[160];
+  (void)ks;
+  if (ns != nd)
+    return ct_fail(CT_ERR_INVALID, op, "movedim: Invalid source or destination dims: source (%s dims) should contain the same number of "
+                   "dims as destination (%s dims)", ct__ints_str(b1, sizeof b1, source.data, ns), ct__ints_str(b2, sizeof b2, destination.data, nd)),
+           (ct_tensor *)NULL;
+  for (i = 0; i < ns; i++) {
+    if ((src[i] = ct__wrap_dim(op, source.data[i], self->ndim)) < 0 || (dst[i] = ct__wrap_dim(op, destination.data[i], self->ndim)) < 0)
+      return NULL;
+    if (used_src[src[i]]++)
+      return ct_fail(CT_ERR_INVALID, op, "movedim: repeated dim in `source` (%s)", ct__ints_str(b1, sizeof b1, source.data, ns)), (ct_tensor *)NULL;
+  }
+  for (i = 0; i < ns; i++)
+    if (used_dst[dst[i]]++)
+      return ct_fail(CT_ERR_INVALID, op, "movedim: repeated dim in `destination` (%s)", ct__ints_str(b1, sizeof b1, destination.data, nd)),
+             (ct_tensor *)NULL;
+  if (self->ndim == 0) return ct_alias(self);
+  for (i = 0; i < rank; i++) perm[i] = -1;
+  for (i = 0; i < ns; i++) perm[dst[i]] = src[i];
+  for (i = 0, j = 0; i < rank; i++) { /* the other dims, in order, into the free places */
+    if (perm[i] >= 0) continue;
+    while (used_src[j]) j++;
+    perm[i] = j++;
+  }
+  return ct_permute(self, self->ndim, perm);
+}
+static ct_tensor *ct__k_movedim(ct_keyset ks, ct_tensor *self, int64_t source, int64_t destination) {
+  ct_int_list s, d;
+  s.data = &source, s.n = 1;
+  d.data = &destination, d.n = 1;
+  return ct__k_movedim_list(ks, self, s, d);
+}
 static ct_tensor *ct__k_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   (void)ks;
   return ct_expand(self, ct__list_rank(size), size.data);

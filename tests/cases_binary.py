@@ -551,4 +551,12 @@ cs.error("float_power_.Tensor", fp.to(F32), fe, code="CT_ERR_DTYPE", name="float
 cs.error("float_power_.Scalar", ints(1, 3, 4), 2, code="CT_ERR_DTYPE", name="float_power_ int self")
 cs.error("float_power.Tensor_Tensor_out", fp, fe, out=torch.empty(3, 4, dtype=F32), code="CT_ERR_DTYPE", name="float_power out f32")
 cs.error("float_power.Tensor_Tensor", fp, cs.rand(2, 3), code="CT_ERR_SHAPE", name="float_power shapes")
+# ---- aten's aliases: true_divide, rsub ----
+cs.add("true_divide.Tensor", g(cs.randn(2, 3)), g(away(cs.randn(3))))
+cs.add("true_divide.Tensor", ints(-9, 9, 2, 3), ints(1, 4, 3), name="true_divide ints is f32")
+cs.add("true_divide.Scalar", g(cs.randn(2, 3)), 4)
+cs.add("true_divide.out", cs.randn(3), away(cs.randn(3)), out=torch.empty(0, dtype=F64))
+cs.add("rsub.Tensor", g(cs.randn(2, 3)), g(cs.randn(3)), alpha=2)
+cs.add("rsub.Tensor", ints(-5, 5, 3, dtype=I32), ints(-5, 5, 3), name="rsub i32 i64")
+cs.error("rsub.Tensor", ints(0, 2, 3, dtype=BOOL), ints(0, 2, 3, dtype=BOOL), name="rsub bool refused")
 cs.write()

@@ -64,6 +64,17 @@ CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other);
 /* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
+/* true_divide.Tensor(Tensor self, Tensor other) -> Tensor
+ * div (aten's alias) */
+CTDEF ct_tensor *ct_true_divide(ct_tensor *self, ct_tensor *other);
+/* true_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_true_divide_scalar(ct_tensor *self, ct_scalar other);
+/* true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_true_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+ * other - alpha * self */
+CTDEF ct_tensor *ct_rsub(ct_tensor *self, ct_tensor *other);
+CTDEF ct_tensor *ct_rsub_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
@@ -115,6 +126,17 @@ CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims);
  * -1 keeps a size */
 CTDEF ct_tensor *ct_expand(ct_tensor *self, int size_len, const int64_t *size);
 CTDEF ct_tensor *ct_expand_ex(ct_tensor *self, int size_len, const int64_t *size, bool implicit);
+/* expand_as(Tensor(a) self, Tensor other) -> Tensor(a) */
+CTDEF ct_tensor *ct_expand_as(ct_tensor *self, ct_tensor *other);
+/* view_as(Tensor(a) self, Tensor other) -> Tensor(a) */
+CTDEF ct_tensor *ct_view_as(ct_tensor *self, ct_tensor *other);
+/* reshape_as(Tensor(a) self, Tensor other) -> Tensor(a) */
+CTDEF ct_tensor *ct_reshape_as(ct_tensor *self, ct_tensor *other);
+/* movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
+ * a permute: source dims go to destination, the others keep their order */
+CTDEF ct_tensor *ct_movedim_list(ct_tensor *self, int source_len, const int64_t *source, int destination_len, const int64_t *destination);
+/* movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a) */
+CTDEF ct_tensor *ct_movedim(ct_tensor *self, int64_t source, int64_t destination);
 /* broadcast_to(Tensor(a) self, int[] size) -> Tensor(a) */
 CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *size);
 /* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
@@ -1913,6 +1935,18 @@ typedef ct_tensor *ct_kernel_div_Scalar(ct_keyset, ct_tensor *, ct_scalar );
 typedef ct_status ct_kernel_div__Scalar(ct_keyset, ct_tensor *, ct_scalar );
 #define CT__OPNAME_div__Scalar "div_.Scalar"
 #define CT__OPSIG_div__Scalar "Tw,S->Tw"
+typedef ct_tensor *ct_kernel_true_divide_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_true_divide_Tensor "true_divide.Tensor"
+#define CT__OPSIG_true_divide_Tensor "T,T->T"
+typedef ct_tensor *ct_kernel_true_divide_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_true_divide_Scalar "true_divide.Scalar"
+#define CT__OPSIG_true_divide_Scalar "T,S->T"
+typedef ct_status ct_kernel_true_divide_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_true_divide_out "true_divide.out"
+#define CT__OPSIG_true_divide_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_rsub_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
+#define CT__OPNAME_rsub_Tensor "rsub.Tensor"
+#define CT__OPSIG_rsub_Tensor "T,T,S->T"
 typedef ct_tensor *ct_kernel_threshold_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
 #define CT__OPNAME_threshold_backward "threshold_backward"
 #define CT__OPSIG_threshold_backward "T,T,S->T"
@@ -1961,6 +1995,21 @@ typedef ct_tensor *ct_kernel_permute(ct_keyset, ct_tensor *, ct_int_list );
 typedef ct_tensor *ct_kernel_expand(ct_keyset, ct_tensor *, ct_int_list , bool );
 #define CT__OPNAME_expand "expand"
 #define CT__OPSIG_expand "T,I,b->T"
+typedef ct_tensor *ct_kernel_expand_as(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_expand_as "expand_as"
+#define CT__OPSIG_expand_as "T,T->T"
+typedef ct_tensor *ct_kernel_view_as(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_view_as "view_as"
+#define CT__OPSIG_view_as "T,T->T"
+typedef ct_tensor *ct_kernel_reshape_as(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_reshape_as "reshape_as"
+#define CT__OPSIG_reshape_as "T,T->T"
+typedef ct_tensor *ct_kernel_movedim_intlist(ct_keyset, ct_tensor *, ct_int_list , ct_int_list );
+#define CT__OPNAME_movedim_intlist "movedim.intlist"
+#define CT__OPSIG_movedim_intlist "T,I,I->T"
+typedef ct_tensor *ct_kernel_movedim_int(ct_keyset, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_movedim_int "movedim.int"
+#define CT__OPSIG_movedim_int "T,i,i->T"
 typedef ct_tensor *ct_kernel_broadcast_to(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_broadcast_to "broadcast_to"
 #define CT__OPSIG_broadcast_to "T,I->T"
@@ -4053,6 +4102,10 @@ static struct {
   ct_op *div_out;
   ct_op *div_Scalar;
   ct_op *div__Scalar;
+  ct_op *true_divide_Tensor;
+  ct_op *true_divide_Scalar;
+  ct_op *true_divide_out;
+  ct_op *rsub_Tensor;
   ct_op *threshold_backward;
   ct_op *copy_;
   ct_op *fill__Scalar;
@@ -4069,6 +4122,11 @@ static struct {
   ct_op *t;
   ct_op *permute;
   ct_op *expand;
+  ct_op *expand_as;
+  ct_op *view_as;
+  ct_op *reshape_as;
+  ct_op *movedim_intlist;
+  ct_op *movedim_int;
   ct_op *broadcast_to;
   ct_op *unsqueeze;
   ct_op *squeeze;
@@ -5132,6 +5190,80 @@ static ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* true_divide.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_true_divide_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.true_divide_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* true_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_true_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *ct__o = ct__op.true_divide_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_scalar(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_true_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.true_divide_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_rsub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.rsub_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, other, alpha);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__v[2] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
 static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   const ct_op *ct__o = ct__op.threshold_backward;
@@ -5421,6 +5553,98 @@ static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
     ct__v[2] = ct_value_bool(implicit);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* expand_as(Tensor(a) self, Tensor other) -> Tensor(a) */
+static ct_tensor *ct__dispatch_expand_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.expand_as;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* view_as(Tensor(a) self, Tensor other) -> Tensor(a) */
+static ct_tensor *ct__dispatch_view_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.view_as;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* reshape_as(Tensor(a) self, Tensor other) -> Tensor(a) */
+static ct_tensor *ct__dispatch_reshape_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *ct__o = ct__op.reshape_as;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, other);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(other);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a) */
+static ct_tensor *ct__dispatch_movedim_intlist(ct_keyset ks, ct_tensor *self, ct_int_list source, ct_int_list destination) {
+  const ct_op *ct__o = ct__op.movedim_intlist;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))ct__k->unboxed)(ks, self, source, destination);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = source.n < 0 ? ct_value_none() : ct_value_int_list(source.data, source.n);
+    ct__v[2] = destination.n < 0 ? ct_value_none() : ct_value_int_list(destination.data, destination.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a) */
+static ct_tensor *ct__dispatch_movedim_int(ct_keyset ks, ct_tensor *self, int64_t source, int64_t destination) {
+  const ct_op *ct__o = ct__op.movedim_int;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, self, source, destination);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(source);
+    ct__v[2] = ct_value_int(destination);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
@@ -18763,6 +18987,53 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 2, "div_.Scalar", "self"))) return ct_last_error();
   return ct__dispatch_div__Scalar(ct__call_keys(ct__keys), self, other);
 }
+CTDEF ct_tensor *ct_true_divide(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("true_divide.Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "true_divide.Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("true_divide.Tensor", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "true_divide.Tensor", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_true_divide_Tensor(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_tensor *ct_true_divide_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("true_divide.Scalar", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "true_divide.Scalar", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_true_divide_Scalar(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_status ct_true_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("true_divide.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "true_divide.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("true_divide.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "true_divide.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(!out)) return ct__fail_null("true_divide.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "true_divide.out", "out"))) return ct_last_error();
+  return ct__dispatch_true_divide_out(ct__call_keys(ct__keys), self, other, out);
+}
+CTDEF ct_tensor *ct_rsub_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsub.Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "rsub.Tensor", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("rsub.Tensor", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "rsub.Tensor", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_rsub_Tensor(ct__call_keys(ct__keys), self, other, alpha));
+}
+CTDEF ct_tensor *ct_rsub(ct_tensor *self, ct_tensor *other) {
+  return ct_rsub_ex(self, other, ct_int(1));
+}
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   ct_keyset ct__keys = 0;
   ct__device_join ct__dev = {{0, 0}, NULL};
@@ -18935,6 +19206,67 @@ CTDEF ct_tensor *ct_expand_ex(ct_tensor *self, int size_len, const int64_t *size
 }
 CTDEF ct_tensor *ct_expand(ct_tensor *self, int size_len, const int64_t *size) {
   return ct_expand_ex(self, size_len, size, false);
+}
+CTDEF ct_tensor *ct_expand_as(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expand_as", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "expand_as", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("expand_as", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "expand_as", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_expand_as(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_tensor *ct_view_as(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("view_as", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "view_as", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("view_as", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "view_as", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_view_as(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_tensor *ct_reshape_as(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reshape_as", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "reshape_as", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("reshape_as", "other"), (ct_tensor *)NULL;
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "reshape_as", "other"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_reshape_as(ct__call_keys(ct__keys), self, other));
+}
+CTDEF ct_tensor *ct_movedim_list(ct_tensor *self, int source_len, const int64_t *source, int destination_len, const int64_t *destination) {
+  ct_int_list source_l;
+  ct_int_list destination_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("movedim.intlist", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "movedim.intlist", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(source_len > 0 && !source)) return ct__fail_null("movedim.intlist", "source"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(source_len < 0))
+    return ct_fail(CT_ERR_INVALID, "movedim.intlist", "source: negative length %d", source_len), (ct_tensor *)NULL;
+  source_l.data = source;
+  source_l.n = source_len;
+  if (CT_UNLIKELY(destination_len > 0 && !destination)) return ct__fail_null("movedim.intlist", "destination"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(destination_len < 0))
+    return ct_fail(CT_ERR_INVALID, "movedim.intlist", "destination: negative length %d", destination_len), (ct_tensor *)NULL;
+  destination_l.data = destination;
+  destination_l.n = destination_len;
+  return ct__track(ct__dispatch_movedim_intlist(ct__call_keys(ct__keys), self, source_l, destination_l));
+}
+CTDEF ct_tensor *ct_movedim(ct_tensor *self, int64_t source, int64_t destination) {
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("movedim.int", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "movedim.int", "self"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_movedim_int(ct__call_keys(ct__keys), self, source, destination));
 }
 CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *size) {
   ct_int_list size_l;
