@@ -750,8 +750,8 @@ static ct_status ctcu_reduction_staged(const ct_reduction_call *call) {
 }
 
 /* call's dims as kept and reduced lists (size-1 dims dropped, neighbours
- * merged where every operand's strides allow); 0 when it cannot be described */
-static int ctcu_reduction_desc_of(const ct_reduction_call *call, ctcu_reduction_desc *d) {
+ * merged where every operand's strides allow) */
+static void ctcu_reduction_desc_of(const ct_reduction_call *call, ctcu_reduction_desc *d) {
   const ct_tensor *in = call->in, *out = call->out, *ix = call->indices;
   int dim;
   memset(d, 0, sizeof *d);
@@ -790,7 +790,6 @@ static int ctcu_reduction_desc_of(const ct_reduction_call *call, ctcu_reduction_
   d->in = (const char *)ct_data_ptr(in);
   d->out = out ? (char *)ct_data_ptr(out) : NULL;
   d->indices = ix ? (int64_t *)ct_data_ptr(ix) : NULL;
-  return 1;
 }
 
 static ct_status ctcu_reduction_on(const ct_reduction_call *call) {
@@ -806,7 +805,7 @@ static ct_status ctcu_reduction_on(const ct_reduction_call *call) {
       (call->out && call->out->device.type != CT_DEVICE_CUDA) || (call->indices && call->indices->device.type != CT_DEVICE_CUDA))
     return ctcu_reduction_staged(call);
   if ((st = ctcu_set_device(dev.index)) != CT_OK) return st;
-  if (!ctcu_reduction_desc_of(call, &d)) return ctcu_reduction_staged(call);
+  ctcu_reduction_desc_of(call, &d);
   s = ctcu_stream(ct_current_stream(dev));
   r = ctcu_reduction_launch(&d, (void *)s, NULL, &need);
   if (r == -2) { /* rows split into chunks: their partial results need device scratch, freed in stream order */
