@@ -390,6 +390,7 @@ static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) 
 
 static ct_status ct__copy_across(ct_tensor *self, ct_tensor *src, bool non_blocking);
 static int ct__copy_on_device(ct_tensor *self, ct_tensor *src, ct_status *st); /* ops/pointwise.h */
+static ct_status ct__fill_on_device(ct_tensor *self, const void *bytes);         /* ops/pointwise.h */
 static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking);
 static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) { return ct__copy_impl_nb(self, src, false); }
 static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking) {
@@ -570,6 +571,7 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   ctx.es = ct_dtype_size((ct_dtype)self->dtype);
   if (value.kind == CT_SCALAR_INT && self->dtype == CT_I64) memcpy(ctx.bytes, &value.v.i, 8);
   else ct__store_double(ctx.bytes, (ct_dtype)self->dtype, ct_scalar_to_double(value));
+  if (self->device.type != CT_DEVICE_CPU) return ct__fill_on_device(self, ctx.bytes);
   ops[0] = self;
   ct_iter_foreach(ct__fill_loop, &ctx, 1, ops, self->ndim, self->sizes);
   return CT_OK;

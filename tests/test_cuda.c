@@ -347,6 +347,199 @@ TEST(cuda_pointwise_native) {
   ct_clear_error();
 }
 
+/* Values that exercise conversions: NaN, infinities, out of every integer
+ * range, negative (wrap-around into u8), halves (rounding), small. */
+static ct_tensor *cuda_tricky_values(void) {
+  static double v[42] = {NAN, INFINITY, -INFINITY, 1e10, -1e10, 3e38, -3e38, 1e300, 300.5, -3.5, 2.5, -0.0, 0.0, 1e-40, 65504,
+                         65520, 255, 256, -1, -129, 2147483648.0, -2147483649.0, 9.3e18, -9.3e18, 0.1, 1.0 / 3, 7, -7};
+  int i;
+  for (i = 28; i < 42; i++) v[i] = (i - 35) * 1.75;
+  return ct_contiguous(ct_from_blob(v, 2, (const int64_t[]){6, 7}, NULL, CT_F64, NULL, NULL));
+}
+
+/* copy_ (to_dtype, contiguous, broadcasting) and fill_ run as CUDA kernels
+ * for every pair of dtypes and any strides, with the CPU's values bit for
+ * bit (its casts: NaN and out-of-range floats to integers as on x86-64,
+ * integers wrapping); nothing is staged on the host. */
+TEST(cuda_copy_and_fill_native) {
+  static const ct_dtype dts[8] = {CT_F32, CT_F64, CT_F16, CT_BF16, CT_I64, CT_I32, CT_U8, CT_BOOL};
+  ct_cuda_counters c0, c1;
+  int64_t checked = 0, failed = 0;
+  int i, j;
+  if (!cuda_ready()) return;
+  ct_cuda_counters_get(&c0);
+  for (i = 0; i < 8; i++)
+    for (j = 0; j < 8; j++) CT_SCOPE {
+      ct_tensor *x = ct_to_dtype(cuda_tricky_values(), dts[i]), *gx = ct_to_device(x, CUDA(0));
+      ct_tensor *c = ct_empty(CT_DIMS(7, 6), dts[j]), *g = ct_empty_ex(CT_DIMS(7, 6), dts[j], CUDA(0), false);
+      ct_tensor *cb = ct_empty(CT_DIMS(3, 6, 7), dts[j]), *gb = ct_empty_ex(CT_DIMS(3, 6, 7), dts[j], CUDA(0), false);
+      CHECK_OK(ct_copy_(c, ct_t(x)));
+      CHECK_OK(ct_copy_(g, ct_t(gx))); /* transposed source, converted */
+      CHECK_OK(ct_copy_(cb, x));
+      CHECK_OK(ct_copy_(gb, gx)); /* broadcast */
+      checked += 2;
+      if (!cuda_equal(g, c, 0) || !cuda_equal(gb, cb, 0)) {
+        failed++;
+        fprintf(stderr, "    copy_ %s -> %s differs from the CPU\n", ct_dtype_name(dts[i]), ct_dtype_name(dts[j]));
+      }
+    }
+  for (i = 0; i < 8; i++) CT_SCOPE { /* fill_ and full, into strided views too */
+    static const double vals[4] = {2.5, -1, 0, 200};
+    int k;
+    for (k = 0; k < 4; k++) {
+      ct_tensor *c = ct_zeros(CT_DIMS(5, 4), dts[i]), *g = ct_zeros_ex(CT_DIMS(5, 4), dts[i], CUDA(0));
+      ct_scalar v = ct_dtype_is_floating(dts[i]) ? ct_float(vals[k]) : ct_int((int64_t)vals[k]);
+      CHECK_OK(ct_fill_(ct_t(ct_narrow(c, 1, 1, 2)), v));
+      CHECK_OK(ct_fill_(ct_t(ct_narrow(g, 1, 1, 2)), v));
+      checked++;
+      if (!cuda_equal(g, c, 0) || !cuda_equal(ct_full_ex(CT_DIMS(3), v, dts[i], CUDA(0)), ct_full_ex(CT_DIMS(3), v, dts[i], CT_CPU), 0))
+        failed++, fprintf(stderr, "    fill_ %s with %g differs from the CPU\n", ct_dtype_name(dts[i]), vals[k]);
+    }
+  }
+  CT_SCOPE { /* a refused value is refused on CUDA too */
+    ct_tensor *g = ct_zeros_ex(CT_DIMS(3), CT_I64, CUDA(0)), *c = ct_zeros(CT_DIMS(3), CT_I64);
+    ct_status want;
+    ct_clear_error();
+    want = ct_fill_(c, ct_float(NAN));
+    ct_clear_error();
+    CHECK(want != CT_OK && ct_fill_(g, ct_float(NAN)) == want);
+  }
+  ct_cuda_counters_get(&c1);
+  CHECK(failed == 0);
+  CHECK(c1.pointwise_staged == c0.pointwise_staged);
+  CHECK(c1.pointwise_native >= c0.pointwise_native + checked);
+  printf("    cuda copy_ / fill_: %lld cases, %lld differ; %lld native launches, %lld staged\n", (long long)checked, (long long)failed,
+         (long long)(c1.pointwise_native - c0.pointwise_native), (long long)(c1.pointwise_staged - c0.pointwise_staged));
+  ct_clear_error();
+}
+
+/* The unary functions with parameters (activations) and the rest of the
+ * native unary table, every floating dtype, against the CPU (libm's last
+ * bits may differ in double; f32 and below round the same almost always). */
+static ct_tensor *cuda_unary_apply(int k, ct_tensor *x) {
+  switch (k) {
+  case 0: return ct_asin(ct_mul_scalar(x, ct_float(0.3)));
+  case 1: return ct_acos(ct_mul_scalar(x, ct_float(0.3)));
+  case 2: return ct_atan(x);
+  case 3: return ct_sinh(x);
+  case 4: return ct_cosh(x);
+  case 5: return ct_asinh(x);
+  case 6: return ct_acosh(ct_add_scalar(ct_abs(x), ct_float(1)));
+  case 7: return ct_atanh(ct_mul_scalar(x, ct_float(0.3)));
+  case 8: return ct_log10(ct_abs(x));
+  case 9: return ct_erfc(x);
+  case 10: return ct_lgamma(x);
+  case 11: return ct_frac(x);
+  case 12: return ct_deg2rad(x);
+  case 13: return ct_rad2deg(x);
+  case 14: return ct_sinc(x);
+  case 15: return ct_hardswish(x);
+  case 16: return ct_hardsigmoid(x);
+  case 17: return ct_log_sigmoid(x);
+  case 18: return ct_isnan(x);
+  case 19: return ct_isinf(x);
+  case 20: return ct_isfinite(x);
+  case 21: return ct_isposinf(x);
+  case 22: return ct_isneginf(x);
+  case 23: return ct_hardtanh(x, ct_float(-0.5), ct_float(1.25));
+  case 24: return ct_leaky_relu(x, ct_float(0.02));
+  case 25: return ct_elu(x, ct_float(1.5), ct_float(0.75), ct_float(2));
+  case 26: return ct_gelu(x);
+  case 27: return ct_gelu_ex(x, "tanh");
+  case 28: return ct_softplus(x, ct_float(2), ct_float(3));
+  case 29: return ct_hardshrink(x, ct_float(0.5));
+  case 30: return ct_softshrink(x, ct_float(0.5));
+  case 31: return ct_threshold(x, ct_float(0.1), ct_float(-2));
+  default: return NULL;
+  }
+}
+TEST(cuda_unary_functions_native) {
+  static const ct_dtype dts[4] = {CT_F32, CT_F64, CT_F16, CT_BF16};
+  ct_cuda_counters c0, c1;
+  int64_t checked = 0, failed = 0;
+  int i, k;
+  if (!cuda_ready()) return;
+  for (i = 0; i < 4; i++) CT_SCOPE {
+    ct_tensor *base = ct_masked_fill(ct_mul_scalar(ct_randn(CT_DIMS(40, 33)), ct_float(3)),
+                                     ct_gt_scalar(ct_randn(CT_DIMS(40, 33)), ct_float(2.5)), ct_float(NAN));
+    ct_tensor *x = ct_t(ct_to_dtype(base, dts[i])), *gx = ct_to_device(x, CUDA(0));
+    double tol = dts[i] == CT_F64 ? 1e-13 : dts[i] == CT_F32 ? 1e-6 : 1e-2;
+    ct_cuda_counters_get(&c0);
+    for (k = 0; k < 32; k++) {
+      ct_tensor *c = cuda_unary_apply(k, x), *g = cuda_unary_apply(k, gx);
+      checked++;
+      if (!c || !g || c->dtype != g->dtype || !cuda_equal(g, c, tol))
+        failed++, fprintf(stderr, "    unary function %d on %s differs from the CPU\n", k, ct_dtype_name(dts[i]));
+    }
+    ct_cuda_counters_get(&c1);
+    CHECK(c1.pointwise_staged == c0.pointwise_staged);
+  }
+  CT_SCOPE { /* integer forms: hardtanh and threshold keep the dtype */
+    ct_tensor *x = ct_to_dtype(ct_mul_scalar(ct_randn(CT_DIMS(50)), ct_float(10)), CT_I32), *gx = ct_to_device(x, CUDA(0));
+    CHECK(cuda_equal(ct_hardtanh(gx, ct_int(-3), ct_int(4)), ct_hardtanh(x, ct_int(-3), ct_int(4)), 0));
+    CHECK(cuda_equal(ct_threshold(gx, ct_int(1), ct_int(-9)), ct_threshold(x, ct_int(1), ct_int(-9)), 0));
+  }
+  CHECK(failed == 0);
+  printf("    cuda unary functions: %lld cases, %lld differ\n", (long long)checked, (long long)failed);
+  ct_clear_error();
+}
+
+/* softmax and log_softmax run as CUDA kernels (the reduction engine's
+ * scans): a thread per row (short or strided rows) and a block per long
+ * contiguous row; dtype= casts; NaN and -inf rows as on the CPU. */
+TEST(cuda_softmax_native) {
+  static const ct_dtype dts[4] = {CT_F32, CT_F64, CT_F16, CT_BF16};
+  static const struct {
+    int ndim;
+    int64_t sizes[3];
+    int64_t dim;
+  } shapes[] = {{2, {64, 10, 0}, 1}, {2, {8, 5000, 0}, -1}, {3, {4, 30, 7}, 1}, {2, {300, 40, 0}, 0}, {1, {1, 0, 0}, 0}, {3, {2, 0, 3}, 2}};
+  ct_cuda_counters c0, c1;
+  int64_t checked = 0, failed = 0;
+  size_t si;
+  int i, lg;
+  if (!cuda_ready()) return;
+  ct_cuda_counters_get(&c0);
+  for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+    for (i = 0; i < 4; i++) CT_SCOPE {
+      ct_tensor *base = ct_mul_scalar(ct_randn(shapes[si].ndim, shapes[si].sizes), ct_float(4)), *x, *gx;
+      double tol = dts[i] == CT_F64 ? 1e-12 : dts[i] == CT_F32 ? 1e-6 : 1e-2;
+      if (base->numel > 20) { /* a NaN in one row, a row of -inf in another */
+        ct_tensor *flat = ct_reshape(base, CT_DIMS(-1));
+        CHECK_OK(ct_fill_(ct_narrow(flat, 0, 3, 1), ct_float(NAN)));
+      }
+      x = ct_to_dtype(base, dts[i]);
+      gx = ct_to_device(x, CUDA(0));
+      for (lg = 0; lg < 2; lg++) {
+        ct_tensor *c = lg ? ct_log_softmax(x, shapes[si].dim, CT_DTYPE_NONE) : ct_softmax(x, shapes[si].dim, CT_DTYPE_NONE);
+        ct_tensor *g = lg ? ct_log_softmax(gx, shapes[si].dim, CT_DTYPE_NONE) : ct_softmax(gx, shapes[si].dim, CT_DTYPE_NONE);
+        ct_tensor *c64 = ct_softmax(x, shapes[si].dim, CT_F64), *g64 = ct_softmax(gx, shapes[si].dim, CT_F64);
+        checked += 2;
+        if (!c || !g || !ct_device_eq(g->device, CUDA(0)) || g->dtype != c->dtype || !cuda_equal(g, c, tol) || !cuda_equal(g64, c64, 1e-12))
+          failed++, fprintf(stderr, "    %s shape %d %s differs from the CPU\n", lg ? "log_softmax" : "softmax", (int)si, ct_dtype_name(dts[i]));
+      }
+    }
+  CT_SCOPE { /* out= and the gradient */
+    ct_tensor *x = ct_to_device(ct_randn(CT_DIMS(6, 9)), CUDA(0));
+    ct_tensor *o = ct_empty_ex(CT_DIMS(1), CT_F32, CUDA(0), false), *xc, *gc;
+    CHECK_OK(ct_softmax_out(o, x, 1, CT_DTYPE_NONE));
+    CHECK(cuda_equal(o, ct_softmax(ct_to_device(x, CT_CPU), 1, CT_DTYPE_NONE), 1e-6));
+    xc = ct_to_device(x, CT_CPU);
+    CHECK_OK(ct_set_requires_grad(x, true));
+    CHECK_OK(ct_set_requires_grad(xc, true));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(ct_log_softmax(x, 1, CT_DTYPE_NONE), ct_to_device(ct_arange(0, 9, 1, CT_F32), CUDA(0))))));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(ct_log_softmax(xc, 1, CT_DTYPE_NONE), ct_arange(0, 9, 1, CT_F32)))));
+    gc = ct_grad(xc);
+    CHECK(cuda_equal(ct_grad(x), gc, 1e-5));
+  }
+  ct_cuda_counters_get(&c1);
+  CHECK(failed == 0);
+  CHECK(c1.reduction_native >= c0.reduction_native + checked);
+  printf("    cuda softmax: %lld cases, %lld differ; %lld native launches, %lld staged\n", (long long)checked, (long long)failed,
+         (long long)(c1.reduction_native - c0.reduction_native), (long long)(c1.reduction_staged - c0.reduction_staged));
+  ct_clear_error();
+}
+
 /* cuBLAS GEMMs against the CPU: transposed operands, batches, addmm's broadcast bias, out=. */
 TEST(cuda_gemm_matches_cpu) {
   ct_cuda_counters c0, c1;

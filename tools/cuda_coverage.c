@@ -53,7 +53,8 @@ int main(int argc, char **argv) {
   printf("CUDA coverage of %lld ops: %lld native (pointwise and reduction engines, cuBLAS), %lld device-generic (views, empty, "
          "copy), %lld views and composites, %lld reduction-engine ops staged on the host, %lld through the CPU fallback\n",
          (long long)n, (long long)count[0], (long long)count[1], (long long)count[2], (long long)count[4], (long long)count[3]);
-  printf("(native pointwise ops whose function takes parameters - leaky_relu, elu, gelu, softplus, hardtanh, round with\n"
-         " decimals, nan_to_num - and dtype-changing or strided copy_ compute on the host through ct_pointwise_on_host)\n");
+  printf("(native unary ops whose function has no CUDA form - round with decimals, nan_to_num, logit, erfinv, digamma,\n"
+         " polygamma, i0, special_i1 - and the binary math functions (hypot, xlogy, ...) compute on the host through\n"
+         " ct_pointwise_on_host)\n");
   return 0;
 }

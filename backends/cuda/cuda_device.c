@@ -697,7 +697,12 @@ static ct_status ctcu_pointwise_on(const ct_pointwise_call *call) {
   memset(&d, 0, sizeof d);
   d.op = call->op;
   d.unary = call->op == CT_PW_UNARY ? ctcu_unary_code(call->name) : CTCU_UN_NONE;
-  if (call->op == CT_PW_UNARY && d.unary == CTCU_UN_NONE) return ctcu_pointwise_staged(call);
+  if (call->op == CT_PW_COPY) d.op = CT_PW_UNARY, d.unary = CTCU_UN_COPY; /* copy_ is the identity function, any dtypes */
+  if (d.op == CT_PW_UNARY && d.unary == CTCU_UN_NONE) return ctcu_pointwise_staged(call);
+  if (call->op == CT_PW_UNARY) {
+    d.uparam[0] = call->param, d.uparam[1] = call->param2, d.uparam[2] = call->param3;
+    d.uiparam[0] = call->iparam, d.uiparam[1] = call->iparam2;
+  }
   if (call->op < 0 || call->op >= CT_PW_NUM_OPS || (call->flags & CT_POINTWISE_OUT_OVERLAPS)) return ctcu_pointwise_staged(call);
   d.dtype = call->dtype;
   d.nin = call->ninputs;
@@ -744,6 +749,7 @@ static ct_status ctcu_pointwise(const ct_pointwise_call *call) { CTCU_GUARDED(ct
  * Reductions and cumsum / cumprod run as CUDA kernels (cuda_kernels.cu);
  * sort, topk, kthvalue, median, cummax / cummin, logcumsumexp and the
  * derivative helpers (calls with a second input) are staged on the host. */
+typedef char ctcu_rd_ids_check[(CT_RD_CUMPROD == 17 && CT_RD_SOFTMAX == 28 && CT_RD_LOG_SOFTMAX == 29) ? 1 : -1]; /* cuda_kernels.cu's RD_* */
 static ct_status ctcu_reduction_staged(const ct_reduction_call *call) {
   ctcu_count_add(&ctcu_n_rd_staged);
   return ct_reduction_on_host(call);
@@ -800,7 +806,7 @@ static ct_status ctcu_reduction_on(const ct_reduction_call *call) {
   size_t need = 0;
   int r;
   ct_status st;
-  if (call->op > CT_RD_CUMPROD || call->in2 || call->need_tmp || call->in->device.type != CT_DEVICE_CUDA ||
+  if ((call->op > CT_RD_CUMPROD && call->op != CT_RD_SOFTMAX && call->op != CT_RD_LOG_SOFTMAX) || call->in2 || call->need_tmp || call->in->device.type != CT_DEVICE_CUDA ||
       !ct_device_eq(call->in->device, dev) || (call->indices && call->indices->dtype != CT_I64) ||
       (call->out && call->out->device.type != CT_DEVICE_CUDA) || (call->indices && call->indices->device.type != CT_DEVICE_CUDA))
     return ctcu_reduction_staged(call);

@@ -38,16 +38,30 @@ typedef struct ctcu_pointwise_desc {
   ctcu_operand out, in[3];
   double param;                     /* the op's Scalar parameter for floating dtypes */
   int64_t iparam;                   /* the same for integer dtypes */
+  double uparam[3];                 /* CT_PW_UNARY: the function's parameters (ct_pointwise_call.param, param2, param3) */
+  int64_t uiparam[2];               /* and its integer ones (iparam, iparam2) */
   int *zero_divisor;                /* device int: set nonzero by integer division by zero (CT_POINTWISE_CHECK_DIVISOR), or NULL */
 } ctcu_pointwise_desc;
 
-/* Unary functions with a native kernel (parameterless ones). */
+/* Unary functions with a native kernel. COPY is copy_ (CT_PW_COPY): any
+ * dtype to any dtype, as ctorch's casts. The predicates (ISNAN ..) store
+ * bool. Parameters: HARDTANH (min, max; integer: iparam, iparam2),
+ * LEAKY_RELU (slope), ELU (alpha, scale, input_scale), GELU (iparam: tanh),
+ * SOFTPLUS (beta, threshold), HARDSHRINK / SOFTSHRINK (lambda), THRESHOLD
+ * (threshold, value; integer: iparam, iparam2). */
 enum {
   CTCU_UN_NONE = -1,
   CTCU_UN_NEG, CTCU_UN_ABS, CTCU_UN_EXP, CTCU_UN_LOG, CTCU_UN_SQRT, CTCU_UN_RSQRT, CTCU_UN_SIN, CTCU_UN_COS,
   CTCU_UN_TANH, CTCU_UN_SIGMOID, CTCU_UN_RELU,
   CTCU_UN_SIGN, CTCU_UN_EXP2, CTCU_UN_LOG2, CTCU_UN_LOG1P, CTCU_UN_EXPM1, CTCU_UN_RECIPROCAL, CTCU_UN_SQUARE,
   CTCU_UN_TAN, CTCU_UN_SILU, CTCU_UN_MISH, CTCU_UN_ERF, CTCU_UN_FLOOR, CTCU_UN_CEIL, CTCU_UN_ROUND, CTCU_UN_TRUNC,
+  CTCU_UN_COPY,
+  CTCU_UN_ASIN, CTCU_UN_ACOS, CTCU_UN_ATAN, CTCU_UN_SINH, CTCU_UN_COSH, CTCU_UN_ASINH, CTCU_UN_ACOSH, CTCU_UN_ATANH,
+  CTCU_UN_LOG10, CTCU_UN_ERFC, CTCU_UN_LGAMMA, CTCU_UN_FRAC, CTCU_UN_DEG2RAD, CTCU_UN_RAD2DEG, CTCU_UN_SINC,
+  CTCU_UN_HARDSWISH, CTCU_UN_HARDSIGMOID, CTCU_UN_LOG_SIGMOID,
+  CTCU_UN_ISNAN, CTCU_UN_ISINF, CTCU_UN_ISFINITE, CTCU_UN_ISPOSINF, CTCU_UN_ISNEGINF,
+  CTCU_UN_HARDTANH, CTCU_UN_LEAKY_RELU, CTCU_UN_ELU, CTCU_UN_GELU, CTCU_UN_SOFTPLUS, CTCU_UN_HARDSHRINK,
+  CTCU_UN_SOFTSHRINK, CTCU_UN_THRESHOLD,
   CTCU_UN_NUM
 };
 

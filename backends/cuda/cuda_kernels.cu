@@ -78,6 +78,11 @@ __host__ __device__ inline float u2f(uint32_t u) {
   memcpy(&f, &u, 4);
   return f;
 }
+/* floating to integer as ctorch on x86-64 (ct__f2i64, ct__f2i32 in dtype.h): NaN and out of range give the minimum */
+__device__ __forceinline__ int64_t f2i64(double v) {
+  return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
+__device__ __forceinline__ int32_t f2i32(double v) { return v > -2147483649.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN; }
 /* On the device the hardware conversions give the same results except for
  * NaNs (cvt makes a canonical NaN), which take ctorch's path. */
 __host__ __device__ inline float f16_to_f32(uint16_t h) {
@@ -398,7 +403,13 @@ template <> struct Eval<CTCU_BOOL> {
 /* ---------------------------------------------------------------------------
  * The unary functions (ct__unary_f_* over double, ct__unary_i_* over int64) */
 __device__ __forceinline__ double sigmoid1(double x) { return __ddiv_rn(1.0, __dadd_rn(1.0, exp(-x))); }
-__device__ __noinline__ double unary_f(int code, double x) {
+/* a unary function's parameters (ct__unary_params' a, b, c, ia, ib) */
+struct UParams {
+  double a, b, c;
+  int64_t ia, ib;
+};
+#define CTCU_PI 3.14159265358979323846
+__device__ __noinline__ double unary_f(int code, double x, const UParams &p) {
   switch (code) {
   case CTCU_UN_NEG: return -x;
   case CTCU_UN_ABS: return fabs(x);
@@ -426,10 +437,60 @@ __device__ __noinline__ double unary_f(int code, double x) {
   case CTCU_UN_CEIL: return ceil(x);
   case CTCU_UN_ROUND: return rint(x); /* nearbyint: half to even */
   case CTCU_UN_TRUNC: return trunc(x);
+  case CTCU_UN_COPY: return x;
+  case CTCU_UN_ASIN: return asin(x);
+  case CTCU_UN_ACOS: return acos(x);
+  case CTCU_UN_ATAN: return atan(x);
+  case CTCU_UN_SINH: return sinh(x);
+  case CTCU_UN_COSH: return cosh(x);
+  case CTCU_UN_ASINH: return asinh(x);
+  case CTCU_UN_ACOSH: return acosh(x);
+  case CTCU_UN_ATANH: return atanh(x);
+  case CTCU_UN_LOG10: return log10(x);
+  case CTCU_UN_ERFC: return erfc(x);
+  case CTCU_UN_LGAMMA: return lgamma(x);
+  case CTCU_UN_FRAC: return __dsub_rn(x, trunc(x));
+  case CTCU_UN_DEG2RAD: return __dmul_rn(x, CTCU_PI / 180.0);
+  case CTCU_UN_RAD2DEG: return __dmul_rn(x, 180.0 / CTCU_PI);
+  case CTCU_UN_SINC: {
+    if (x == 0) return 1.0;
+    const double px = __dmul_rn(CTCU_PI, x);
+    return __ddiv_rn(sin(px), px);
+  }
+  case CTCU_UN_HARDSWISH: {
+    const double t = __dadd_rn(x, 3.0);
+    return x != x ? x : __ddiv_rn(__dmul_rn(x, t <= 0 ? 0.0 : t >= 6 ? 6.0 : t), 6.0);
+  }
+  case CTCU_UN_HARDSIGMOID: {
+    const double t = __dadd_rn(x, 3.0);
+    return x != x ? x : __ddiv_rn(t <= 0 ? 0.0 : t >= 6 ? 6.0 : t, 6.0);
+  }
+  case CTCU_UN_LOG_SIGMOID: return __dsub_rn(x < 0 ? x : 0.0, log1p(exp(-fabs(x))));
+  case CTCU_UN_ISNAN: return (double)(x != x);
+  case CTCU_UN_ISINF: return (double)(isinf(x) != 0);
+  case CTCU_UN_ISFINITE: return (double)(x == x && !isinf(x));
+  case CTCU_UN_ISPOSINF: return (double)(isinf(x) && x > 0);
+  case CTCU_UN_ISNEGINF: return (double)(isinf(x) && x < 0);
+  case CTCU_UN_HARDTANH: return x != x ? x : x < p.a ? (p.a > p.b ? p.b : p.a) : x > p.b ? p.b : x;
+  case CTCU_UN_LEAKY_RELU: return x > 0 ? x : __dmul_rn(x, p.a);
+  case CTCU_UN_ELU: return x <= 0 ? __dmul_rn(__dmul_rn(expm1(__dmul_rn(x, p.c)), p.a), p.b) : __dmul_rn(x, p.b);
+  case CTCU_UN_GELU:
+    if (p.ia) {
+      const double inner = __dmul_rn(0.79788456080286535588, __dadd_rn(x, __dmul_rn(__dmul_rn(__dmul_rn(0.044715, x), x), x)));
+      return __dmul_rn(__dmul_rn(0.5, x), __dadd_rn(1.0, tanh(inner)));
+    }
+    return __dmul_rn(__dmul_rn(0.5, x), __dadd_rn(1.0, erf(__dmul_rn(x, 0.70710678118654752440))));
+  case CTCU_UN_SOFTPLUS: {
+    const double xb = __dmul_rn(x, p.a);
+    return xb > p.b ? x : __ddiv_rn(log1p(exp(xb)), p.a);
+  }
+  case CTCU_UN_HARDSHRINK: return x >= -p.a && x <= p.a ? 0.0 : x;
+  case CTCU_UN_SOFTSHRINK: return x > p.a ? __dsub_rn(x, p.a) : x < -p.a ? __dadd_rn(x, p.a) : 0.0;
+  case CTCU_UN_THRESHOLD: return x <= p.a ? p.b : x;
   default: return x;
   }
 }
-__device__ __forceinline__ int64_t unary_i(int code, int64_t x) {
+__device__ __forceinline__ int64_t unary_i(int code, int64_t x, const UParams &p) {
   uint64_t u = (uint64_t)x;
   switch (code) {
   case CTCU_UN_NEG: return (int64_t)(0 - u);
@@ -437,17 +498,22 @@ __device__ __forceinline__ int64_t unary_i(int code, int64_t x) {
   case CTCU_UN_SIGN: return (int64_t)((x > 0) - (x < 0));
   case CTCU_UN_SQUARE: return (int64_t)(u * u);
   case CTCU_UN_RELU: return x > 0 ? x : 0;
-  default: return x; /* floor, ceil, round, trunc of integers */
+  case CTCU_UN_HARDTANH: return x < p.ia ? (p.ia > p.ib ? p.ib : p.ia) : x > p.ib ? p.ib : x;
+  case CTCU_UN_THRESHOLD: return x <= p.ia ? p.ib : x;
+  default: return x; /* floor, ceil, round, trunc of integers; copy */
   }
 }
 /* has an integer form (CT__UNARY_I) */
 bool unary_has_int(int code) {
   switch (code) {
   case CTCU_UN_NEG: case CTCU_UN_ABS: case CTCU_UN_SIGN: case CTCU_UN_SQUARE: case CTCU_UN_RELU:
-  case CTCU_UN_FLOOR: case CTCU_UN_CEIL: case CTCU_UN_ROUND: case CTCU_UN_TRUNC: return true;
+  case CTCU_UN_FLOOR: case CTCU_UN_CEIL: case CTCU_UN_ROUND: case CTCU_UN_TRUNC: case CTCU_UN_COPY:
+  case CTCU_UN_HARDTANH: case CTCU_UN_THRESHOLD: return true;
   default: return false;
   }
 }
+/* stores a bool through the double path (ct__unary_f_isnan & co.) */
+__host__ __device__ inline bool unary_is_predicate(int code) { return code >= CTCU_UN_ISNAN && code <= CTCU_UN_ISNEGINF; }
 
 /* the unary input from its storage bits, any dtype (ct__unary_load_f / _i) */
 __device__ __forceinline__ double bits_any_f(uint64_t b, int dt) {
@@ -519,6 +585,7 @@ struct Args {
   int64_t iparam;    /* the same, integer */
   int64_t vt;        /* (int64_t)(TI)iparam */
   int *zd;           /* integer division by zero flag, or NULL */
+  UParams up;        /* a unary function's parameters */
 };
 
 /* element i's offsets (in elements) for the four operands */
@@ -649,7 +716,9 @@ template <int DT, typename S> struct UnaryK {
   const char *x;
   T *o;
   uint64_t bits;
+  UParams p;
   int code, idt, isz, sc;
+  bool same, via_double;
   __device__ __forceinline__ V load(const S *off) const {
     if (sc) return bits;
     switch (isz) {
@@ -660,8 +729,23 @@ template <int DT, typename S> struct UnaryK {
     }
   }
   __device__ __forceinline__ void store(const S *off, V e) const {
-    if constexpr (UOut<DT>::floating) o[off[0]] = UStore<DT>::f(unary_f(code, bits_any_f(e, idt)));
-    else o[off[0]] = UStore<DT>::f(unary_i(code, bits_any_i(e, idt)));
+    if (same) { /* copy_ within one dtype: the bits, as the CPU's memcpy */
+      o[off[0]] = from_bits<T>(e);
+      return;
+    }
+    if constexpr (UOut<DT>::floating) {
+      o[off[0]] = UStore<DT>::f(unary_f(code, bits_any_f(e, idt), p));
+    } else {
+      if (via_double) { /* a predicate, or copy_ from a floating dtype: ct__store_double's conversions */
+        const double v = unary_f(code, bits_any_f(e, idt), p);
+        if constexpr (DT == CTCU_BOOL) o[off[0]] = v != 0;
+        else if constexpr (DT == CTCU_I64) o[off[0]] = f2i64(v);
+        else if constexpr (DT == CTCU_I32) o[off[0]] = f2i32(v);
+        else o[off[0]] = (T)(uint32_t)f2i32(v);
+      } else {
+        o[off[0]] = UStore<DT>::f(unary_i(code, bits_any_i(e, idt), p));
+      }
+    }
   }
 };
 template <int DT, typename U, typename S>
@@ -670,6 +754,9 @@ __global__ void __launch_bounds__(kThreads) unary_kernel(const Args a, const Geo
   K k;
   k.x = a.ptr[1], k.o = (typename K::T *)a.ptr[0], k.bits = a.bits[0];
   k.code = a.unary, k.idt = a.in_dtype, k.sc = a.scalar[0];
+  k.p = a.up;
+  k.same = k.code == CTCU_UN_COPY && k.idt == DT;
+  k.via_double = unary_is_predicate(k.code) || k.idt <= CTCU_BF16;
   k.isz = k.idt == CTCU_F64 || k.idt == CTCU_I64 ? 8 : k.idt == CTCU_F32 || k.idt == CTCU_I32 ? 4 : k.idt == CTCU_F16 || k.idt == CTCU_BF16 ? 2 : 1;
   elem_loop<K, U, S>(k, g, a.ndim, a.contig, n);
 }
@@ -883,12 +970,24 @@ extern "C" int ctcu_unary_code(const char *name) {
       {"tan", CTCU_UN_TAN},       {"tanh", CTCU_UN_TANH},       {"sigmoid", CTCU_UN_SIGMOID},
       {"relu", CTCU_UN_RELU},     {"silu", CTCU_UN_SILU},       {"mish", CTCU_UN_MISH},
       {"erf", CTCU_UN_ERF},       {"floor", CTCU_UN_FLOOR},     {"ceil", CTCU_UN_CEIL},
-      {"round", CTCU_UN_ROUND},   {"trunc", CTCU_UN_TRUNC},
+      {"round", CTCU_UN_ROUND},   {"trunc", CTCU_UN_TRUNC},     {"copy_", CTCU_UN_COPY},
+      {"asin", CTCU_UN_ASIN},     {"acos", CTCU_UN_ACOS},       {"atan", CTCU_UN_ATAN},
+      {"sinh", CTCU_UN_SINH},     {"cosh", CTCU_UN_COSH},       {"asinh", CTCU_UN_ASINH},
+      {"acosh", CTCU_UN_ACOSH},   {"atanh", CTCU_UN_ATANH},     {"log10", CTCU_UN_LOG10},
+      {"erfc", CTCU_UN_ERFC},     {"lgamma", CTCU_UN_LGAMMA},   {"frac", CTCU_UN_FRAC},
+      {"deg2rad", CTCU_UN_DEG2RAD}, {"rad2deg", CTCU_UN_RAD2DEG}, {"sinc", CTCU_UN_SINC},
+      {"hardswish", CTCU_UN_HARDSWISH}, {"hardsigmoid", CTCU_UN_HARDSIGMOID}, {"log_sigmoid", CTCU_UN_LOG_SIGMOID},
+      {"isnan", CTCU_UN_ISNAN},   {"isinf", CTCU_UN_ISINF},     {"isfinite", CTCU_UN_ISFINITE},
+      {"isposinf", CTCU_UN_ISPOSINF}, {"isneginf", CTCU_UN_ISNEGINF},
+      {"hardtanh", CTCU_UN_HARDTANH}, {"leaky_relu", CTCU_UN_LEAKY_RELU}, {"elu", CTCU_UN_ELU},
+      {"gelu", CTCU_UN_GELU},     {"softplus", CTCU_UN_SOFTPLUS}, {"hardshrink", CTCU_UN_HARDSHRINK},
+      {"softshrink", CTCU_UN_SOFTSHRINK}, {"threshold", CTCU_UN_THRESHOLD},
   };
   if (!name) return CTCU_UN_NONE;
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!strcmp(name, table[i].name)) return table[i].code;
-  return CTCU_UN_NONE; /* leaky_relu, elu, gelu, softplus, hardtanh, round_dec, nan_to_num, ...: parameters */
+  return CTCU_UN_NONE; /* round_dec, nan_to_num, logit, erfinv, digamma, polygamma, i0, special_i1, the binary math
+                        * functions: computed on the host (ct_pointwise_on_host) */
 }
 
 extern "C" int ctcu_pointwise_launch(const ctcu_pointwise_desc *d, void *stream) {
@@ -905,7 +1004,10 @@ extern "C" int ctcu_pointwise_launch(const ctcu_pointwise_desc *d, void *stream)
   if (op == PW_UNARY) {
     const int idt = d->in[0].dtype, odt = d->out.dtype;
     if (d->unary < 0 || d->unary >= CTCU_UN_NUM || !dtype_ok(idt) || !dtype_ok(odt)) return -1;
-    if (!is_floating(odt) && (is_floating(idt) || !unary_has_int(d->unary))) return -1;
+    if (!is_floating(odt) && !unary_is_predicate(d->unary) && d->unary != CTCU_UN_COPY &&
+        (is_floating(idt) || !unary_has_int(d->unary)))
+      return -1;
+    if (unary_is_predicate(d->unary) && odt != CTCU_BOOL) return -1;
     kind = K_UNARY;
   } else if (op == PW_WHERE || op == PW_MASKED_FILL) {
     if (d->out.dtype != dt || (d->in[0].dtype != CTCU_BOOL && d->in[0].dtype != CTCU_U8)) return -1;
@@ -942,6 +1044,7 @@ extern "C" int ctcu_pointwise_launch(const ctcu_pointwise_desc *d, void *stream)
     if (!ops[k]->is_scalar && hg.st[k][0] != 1) a.contig = 0;
   a.op = op;
   a.unary = d->unary;
+  a.up.a = d->uparam[0], a.up.b = d->uparam[1], a.up.c = d->uparam[2], a.up.ia = d->uiparam[0], a.up.ib = d->uiparam[1];
   a.in_dtype = d->in[0].dtype;
   a.param = d->param;
   a.iparam = d->iparam;
@@ -992,7 +1095,8 @@ namespace {
 
 enum {
   RD_SUM, RD_PROD, RD_MEAN, RD_AMAX, RD_AMIN, RD_VAR, RD_STD, RD_NORM, RD_LOGSUMEXP, RD_ALL, RD_ANY, RD_NANSUM,
-  RD_NANMEAN, RD_COUNT_NONZERO, RD_ARGMAX, RD_ARGMIN, RD_CUMSUM, RD_CUMPROD
+  RD_NANMEAN, RD_COUNT_NONZERO, RD_ARGMAX, RD_ARGMIN, RD_CUMSUM, RD_CUMPROD,
+  RD_SOFTMAX = 28, RD_LOG_SOFTMAX = 29 /* (ct_reduction_op's values; those between are staged on the host) */
 };
 
 struct RdGeo {
@@ -1015,10 +1119,6 @@ struct Acc {
   int64_t i, c;
 };
 
-__device__ __forceinline__ int64_t f2i64(double v) {
-  return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
-}
-__device__ __forceinline__ int32_t f2i32(double v) { return v > -2147483649.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN; }
 
 /* element e of the input as double / int64 (ct__load_double, ct__rd_load_i64) */
 template <int DT> __device__ __forceinline__ double rd_ldf(const char *p, int64_t e) {
@@ -1356,6 +1456,59 @@ template <int DT> __global__ void __launch_bounds__(kThreads) rd_scan_kernel(con
   }
 }
 
+/* softmax / log_softmax (ops/nn.h's row function, in double): the max with
+ * a NaN winning, the sum of exp(x - max), then the row. A thread per row in
+ * the CPU's order, or a block per contiguous row (its sum combined in a
+ * fixed tree). */
+__device__ __forceinline__ double sm_max(double m, double x) { return m != m ? m : x > m || x != x ? x : m; }
+__device__ __forceinline__ double sm_out(bool lg, double x, double m, double ls_or_s) {
+  return lg ? __dsub_rn(x, ls_or_s) : __ddiv_rn(exp(__dsub_rn(x, m)), ls_or_s);
+}
+template <int DT> __global__ void __launch_bounds__(kThreads) rd_softmax_thread_kernel(const RdArgs a, const RdGeo g) {
+  const bool lg = a.op == RD_LOG_SOFTMAX;
+  for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < g.rows; r += (int64_t)gridDim.x * blockDim.x) {
+    int64_t oin, oout, oidx;
+    double m = -INFINITY, s = 0;
+    rd_row_offsets(g, r, &oin, &oout, &oidx);
+    for (int64_t i = 0; i < g.n; i++) m = sm_max(m, rd_ldf<DT>(a.in, oin + rd_elem(g, g.rin, i)));
+    for (int64_t i = 0; i < g.n; i++) s = __dadd_rn(s, exp(__dsub_rn(rd_ldf<DT>(a.in, oin + rd_elem(g, g.rin, i)), m)));
+    const double t = lg ? __dadd_rn(m, log(s)) : s;
+    for (int64_t i = 0; i < g.n; i++)
+      rd_stf(a.out, a.out_dt, oout + rd_elem(g, g.rout, i), sm_out(lg, rd_ldf<DT>(a.in, oin + rd_elem(g, g.rin, i)), m, t));
+  }
+}
+template <int DT> __global__ void __launch_bounds__(kThreads) rd_softmax_block_kernel(const RdArgs a, const RdGeo g) {
+  __shared__ double sh[kThreads];
+  const bool lg = a.op == RD_LOG_SOFTMAX;
+  for (int64_t r = blockIdx.x; r < g.rows; r += gridDim.x) {
+    int64_t oin, oout, oidx;
+    double m = -INFINITY, s = 0;
+    rd_row_offsets(g, r, &oin, &oout, &oidx);
+    for (int64_t i = threadIdx.x; i < g.n; i += blockDim.x) m = sm_max(m, rd_ldf<DT>(a.in, oin + rd_elem(g, g.rin, i)));
+    sh[threadIdx.x] = m;
+    __syncthreads();
+    for (unsigned w = blockDim.x / 2; w > 0; w /= 2) {
+      if (threadIdx.x < w) sh[threadIdx.x] = sm_max(sh[threadIdx.x], sh[threadIdx.x + w]);
+      __syncthreads();
+    }
+    m = sh[0];
+    __syncthreads();
+    for (int64_t i = threadIdx.x; i < g.n; i += blockDim.x)
+      s = __dadd_rn(s, exp(__dsub_rn(rd_ldf<DT>(a.in, oin + rd_elem(g, g.rin, i)), m)));
+    sh[threadIdx.x] = s;
+    __syncthreads();
+    for (unsigned w = blockDim.x / 2; w > 0; w /= 2) {
+      if (threadIdx.x < w) sh[threadIdx.x] = __dadd_rn(sh[threadIdx.x], sh[threadIdx.x + w]);
+      __syncthreads();
+    }
+    s = sh[0];
+    const double t = lg ? __dadd_rn(m, log(s)) : s;
+    for (int64_t i = threadIdx.x; i < g.n; i += blockDim.x)
+      rd_stf(a.out, a.out_dt, oout + rd_elem(g, g.rout, i), sm_out(lg, rd_ldf<DT>(a.in, oin + rd_elem(g, g.rin, i)), m, t));
+    __syncthreads(); /* (sh is reused by the next row) */
+  }
+}
+
 int device_sms(void) {
   int dev = 0, sms = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return (void)cudaGetLastError(), 0;
@@ -1374,7 +1527,9 @@ void rd_launch_dt(int kind, unsigned blocks, unsigned threads, const RdArgs &a, 
                   cudaStream_t s) {
   if (kind == 0) rd_thread_kernel<DT><<<blocks, threads, 0, s>>>(a, g, ic, scratch);
   else if (kind == 1) rd_block_kernel<DT><<<blocks, threads, 0, s>>>(a, g, ic, scratch);
-  else rd_scan_kernel<DT><<<blocks, threads, 0, s>>>(a, g, ic);
+  else if (kind == 2) rd_scan_kernel<DT><<<blocks, threads, 0, s>>>(a, g, ic);
+  else if (kind == 3) rd_softmax_thread_kernel<DT><<<blocks, threads, 0, s>>>(a, g);
+  else rd_softmax_block_kernel<DT><<<blocks, threads, 0, s>>>(a, g);
 }
 void rd_launch(int dt, int kind, unsigned blocks, unsigned threads, const RdArgs &a, const RdGeo &g, int ic, Acc *scratch,
                cudaStream_t s) {
@@ -1401,7 +1556,9 @@ extern "C" int ctcu_reduction_launch(const ctcu_reduction_desc *d, void *stream,
   RdGeo g;
   RdArgs a;
   int k, ic, kind;
-  if (!d || d->op < RD_SUM || d->op > RD_CUMPROD || !dtype_ok(d->in_dtype)) return -1;
+  const bool softmax = d && (d->op == RD_SOFTMAX || d->op == RD_LOG_SOFTMAX);
+  if (!d || ((d->op < RD_SUM || d->op > RD_CUMPROD) && !softmax) || !dtype_ok(d->in_dtype)) return -1;
+  if (softmax && (d->int_compute || !d->out || !is_floating(d->out_dtype))) return -1;
   if (d->nkept < 0 || d->nkept > CTCU_MAX_DIMS || d->nred < 0 || d->nred > CTCU_MAX_DIMS) return -1;
   if (d->out && !dtype_ok(d->out_dtype)) return -1;
   ic = d->int_compute != 0;
@@ -1423,6 +1580,17 @@ extern "C" int ctcu_reduction_launch(const ctcu_reduction_desc *d, void *stream,
   const int sms = device_sms();
   const int64_t fill = (int64_t)(sms > 0 ? sms : 80) * 2048; /* threads that keep every SM busy */
   cudaStream_t s = (cudaStream_t)stream;
+  if (softmax) { /* a block per long contiguous row, else a thread per row */
+    a.chunks = 1, a.chunk_len = g.n;
+    if (g.nr >= 1 && g.rin[g.nr - 1] == 1 && g.n > 16) {
+      unsigned threads = 32;
+      while (threads < kThreads && (int64_t)threads < g.n) threads *= 2;
+      rd_launch(d->in_dtype, 4, rd_grid(g.rows, 1, sms), threads, a, g, 0, NULL, s);
+    } else {
+      rd_launch(d->in_dtype, 3, rd_grid(g.rows, kThreads, sms), kThreads, a, g, 0, NULL, s);
+    }
+    return (int)cudaGetLastError();
+  }
   if (d->op == RD_CUMSUM || d->op == RD_CUMPROD) {
     a.chunks = 1, a.chunk_len = g.n;
     rd_launch(d->in_dtype, 2, rd_grid(g.rows, kThreads, sms), kThreads, a, g, ic, NULL, s);

@@ -85,20 +85,6 @@ static ct_tensor *ct__nn_f64_expand(const char *op, ct_tensor *t, int ndim, cons
 }
 static const double *ct__nn_cdata(const ct_tensor *t) { return t ? (const double *)ct_data_ptr(t) : NULL; }
 
-/* The tensor an explicit kernel writes: `out` (checked and resized) or a new one. */
-static ct_tensor *ct__nn_dst(const char *op, ct_tensor *out, int ndim, const int64_t *shape, ct_dtype dtype, ct_device device) {
-  if (!out) return ct__empty(op, ndim, shape, dtype, device);
-  if (out->dtype != dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
-                   ct_dtype_name((ct_dtype)out->dtype)),
-           (ct_tensor *)NULL;
-  if (!ct_device_eq(out->device, device))
-    return ct_fail(CT_ERR_DEVICE, op, "out tensor is on %s but the result is on %s", ct_device_type_name((ct_device_type)out->device.type),
-                   ct_device_type_name((ct_device_type)device.type)),
-           (ct_tensor *)NULL;
-  if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
-  return ct_retain(out);
-}
 /* Copy the float64 buffer into dst and hand the result back (or bump out's version). */
 static ct_status ct__nn_finish(ct_tensor *dst, ct_tensor *buf, ct_tensor *out, ct_tensor **result, ct_status st) {
   if (st == CT_OK && buf && !ct__is_meta(dst) && dst->numel) st = ct__copy_impl(dst, buf);
@@ -120,49 +106,48 @@ static ct_tensor *ct__nn_buf(const char *op, const ct_tensor *dst, ct_status *st
   return b;
 }
 
-/* ================= softmax and log_softmax ================= */
+/* ================= softmax and log_softmax =================
+ * Scans of the reduction engine (m = n results per row, in float64, the
+ * max subtracted first, a NaN wins the max): a device with a reduction loop
+ * runs them natively. */
+static void ct__nn_softmax_row_common(ct_reduction_row *r, int is_log) {
+  const double *x = r->xf;
+  double *y = r->yf, m = -INFINITY, s = 0;
+  int64_t k, n = r->n;
+  for (k = 0; k < n; k++)
+    if (x[k] > m || x[k] != x[k]) m = x[k];
+  for (k = 0; k < n; k++) s += exp(x[k] - m);
+  if (is_log) {
+    double ls = m + log(s);
+    for (k = 0; k < n; k++) y[k] = x[k] - ls;
+  } else {
+    for (k = 0; k < n; k++) y[k] = exp(x[k] - m) / s;
+  }
+}
+static void ct__nn_softmax_row(ct_reduction_row *r) { ct__nn_softmax_row_common(r, 0); }
+static void ct__nn_log_softmax_row(ct_reduction_row *r) { ct__nn_softmax_row_common(r, 1); }
 static ct_status ct__nn_softmax_impl(int is_log, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out, ct_tensor **result) {
   const char *op = is_log ? "log_softmax" : "softmax";
   ct_dtype rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)self->dtype;
-  ct_tensor *dst, *x = NULL, *y = NULL;
+  ct_tensor *dst;
   ct_status st = CT_OK;
-  int64_t d, outer, n, inner = 1, o, i, k;
+  ct__rd_plan p;
+  ct_reduction_call j;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
   if (ct__nn_check_floating(op, is_log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", rd) != CT_OK)
     return ct_last_error();
-  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return ct_last_error();
-  dst = ct__nn_dst(op, out, self->ndim, self->sizes, rd, self->device);
-  if (!dst) return ct_last_error();
-  y = ct__nn_buf(op, dst, &st);
-  if (y) x = ct__nn_f64(op, self);
-  if (y && !x) st = ct_last_error();
-  if (x) {
-    const double *X = (const double *)ct_data_ptr(x);
-    double *Y = (double *)ct_data_ptr(y);
-    n = self->ndim ? self->sizes[d] : 1;
-    if (self->numel > 0) { /* (an empty tensor's other sizes may multiply past int64) */
-      outer = ct__sizes_product_sat((int)d, self->sizes);
-      inner = ct__sizes_product_sat(self->ndim - (int)d - 1, self->sizes + d + 1);
-    } else
-      outer = 0;
-    for (o = 0; o < outer; o++)
-      for (i = 0; i < inner; i++) {
-        const double *xp = X + o * n * inner + i;
-        double *yp = Y + o * n * inner + i;
-        double m = -INFINITY, s = 0;
-        for (k = 0; k < n; k++)
-          if (xp[k * inner] > m || xp[k * inner] != xp[k * inner]) m = xp[k * inner];
-        for (k = 0; k < n; k++) s += exp(xp[k * inner] - m);
-        if (is_log) {
-          double ls = m + log(s);
-          for (k = 0; k < n; k++) yp[k * inner] = xp[k * inner] - ls;
-        } else {
-          for (k = 0; k < n; k++) yp[k * inner] = exp(xp[k * inner] - m) / s;
-        }
-      }
+  if (ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, rd) != CT_OK) return ct_last_error();
+  if (!(dst = ct__rd_result(op, self, out, self->ndim, self->sizes, rd))) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.in = self;
+    j.reduce = p.reduce;
+    j.out = dst;
+    j.host_row = is_log ? ct__nn_log_softmax_row : ct__nn_softmax_row;
+    st = ct__rd_launch(op, is_log ? CT_RD_LOG_SOFTMAX : CT_RD_SOFTMAX, &j);
   }
-  ct_release(x);
-  return ct__nn_finish(dst, y, out, result, st);
+  return ct__rd_finish(op, st, dst, out, result);
 }
 static ct_tensor *ct__k_softmax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_tensor *r = NULL;

@@ -42,9 +42,9 @@ CT_EXTERN_C_BEGIN
  * against it at compile time). A device loop switches on it; the _S forms
  * take their bounds or weight as numbers (0-dim CPU inputs or param), the _T
  * forms as tensors (NaN bounds propagate). CT_PW_UNARY: a unary function
- * named by call->name (its parameters, if any, are in host_ctx only: a
- * device runs the parameterless ones natively and the rest through
- * host_loop), or a binary math function of ops/binary.h (hypot, xlogy,
+ * named by call->name (its parameters in param, param2, param3, iparam,
+ * iparam2 and host_ctx: a device runs the functions it knows natively and
+ * the rest through host_loop), or a binary math function of ops/binary.h (hypot, xlogy,
  * logaddexp, ...: two inputs of any dtypes, read by host_loop). CT_PW_WHERE / CT_PW_MASKED_FILL: out = in[0] ? in[1] : in[2],
  * with in[0] bool. CT_PW_COPY: copy_ within one device, out = in[0]
  * converted to out's dtype (PyTorch's casts: floating to integer as on
@@ -66,7 +66,9 @@ typedef struct ct_pointwise_call {
   int ndim;                /* the broadcast shape */
   const int64_t *shape;
   double param;            /* the op's Scalar parameter (alpha, weight, value, threshold), as double and */
-  int64_t iparam;          /* as integer */
+  int64_t iparam;          /* as integer; CT_PW_UNARY: the function's parameters (unary.h's a, ia) */
+  double param2, param3;   /* CT_PW_UNARY only: its further parameters (b, c) */
+  int64_t iparam2;         /* CT_PW_UNARY only: (ib) */
   ct_loop_fn host_loop;    /* the op's loop over host memory (ct_iter_foreach's form) and its context */
   void *host_ctx;
 } ct_pointwise_call;
@@ -654,6 +656,33 @@ static int ct__copy_on_device(ct_tensor *self, ct_tensor *src, ct_status *st) {
   call.host_ctx = self->dtype == src->dtype ? (void *)&es : (void *)&conv;
   *st = loop(&call);
   return 1;
+}
+
+/* fill_ on a device: copy_ from a 0-dim CPU tensor holding the value's
+ * bytes in self's dtype, broadcast by the device's loop (a device without a
+ * loop: its CPU fallback ran fill_ already; here as a last resort, staged). */
+static ct_status ct__fill_on_device(ct_tensor *self, const void *bytes) {
+  ct_pointwise_loop_fn loop = ct__pw_loop_of(self);
+  ct_pointwise_call call;
+  ct__wrapped w;
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  ct__wrap_scalar(&w, ct_int(0));
+  w.t.dtype = self->dtype;
+  memcpy(&w.value, bytes, es);
+  memset(&call, 0, sizeof call);
+  call.op = CT_PW_COPY;
+  call.name = "fill_";
+  call.dtype = (ct_dtype)self->dtype;
+  call.ninputs = 1;
+  call.flags = CT_POINTWISE_ANY_INPUT;
+  if (ct__may_self_overlap(self)) call.flags |= CT_POINTWISE_OUT_OVERLAPS;
+  call.out = self;
+  call.in[0] = &w.t;
+  call.ndim = self->ndim;
+  call.shape = self->sizes;
+  call.host_loop = ct__copy_same_loop;
+  call.host_ctx = &es;
+  return loop ? loop(&call) : ct_pointwise_on_host(&call);
 }
 
 /* ---- the impl step ---- */

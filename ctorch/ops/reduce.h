@@ -53,14 +53,16 @@ typedef void (*ct_reduction_row_fn)(ct_reduction_row *r);
  * row): out has size 1 on the reduced dims. _ARG ops: out (values, may be
  * NULL) and indices (int64) of the first extreme, NaN winning. Scans and
  * SORT: m = n (SORT and TOPK: m = k) results per row along the one reduced
- * dim. param: VAR/STD's correction, NORM's ord; iparam: SORT's descending,
+ * dim (SOFTMAX, LOG_SOFTMAX: floating results, the max subtracted, in
+ * double: ops/nn.h). param: VAR/STD's correction, NORM's ord; iparam: SORT's descending,
  * KTHVALUE's k, GATHER's and INDEX_BACKWARD's dim. GATHER / INDEX_BACKWARD / ROWWISE (derivative helpers) have
  * only a host form. */
 typedef enum ct_reduction_op {
   CT_RD_SUM, CT_RD_PROD, CT_RD_MEAN, CT_RD_AMAX, CT_RD_AMIN, CT_RD_VAR, CT_RD_STD, CT_RD_NORM, CT_RD_LOGSUMEXP,
   CT_RD_ALL, CT_RD_ANY, CT_RD_NANSUM, CT_RD_NANMEAN, CT_RD_COUNT_NONZERO, CT_RD_ARGMAX, CT_RD_ARGMIN,
   CT_RD_CUMSUM, CT_RD_CUMPROD, CT_RD_LOGCUMSUMEXP, CT_RD_CUMMAX, CT_RD_CUMMIN, CT_RD_SORT, CT_RD_KTHVALUE,
-  CT_RD_MEDIAN, CT_RD_NANMEDIAN, CT_RD_GATHER, CT_RD_INDEX_BACKWARD, CT_RD_ROWWISE, CT_RD_NUM_OPS
+  CT_RD_MEDIAN, CT_RD_NANMEDIAN, CT_RD_GATHER, CT_RD_INDEX_BACKWARD, CT_RD_ROWWISE, CT_RD_SOFTMAX, CT_RD_LOG_SOFTMAX,
+  CT_RD_NUM_OPS
 } ct_reduction_op;
 
 /* One reduction, as the engine hands it to a device's loop. Every tensor

@@ -566,8 +566,8 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   c.out = common;
   call.op = CT__PW_UNARY;
   call.flags = CT_POINTWISE_ANY_INPUT;
-  call.param = 0;
-  call.iparam = 0;
+  call.param = p->a, call.param2 = p->b, call.param3 = p->c; /* (for a device's loop; the host's reads host_ctx) */
+  call.iparam = p->ia, call.iparam2 = p->ib;
   call.host_loop = ct__unary_loop;
   call.host_ctx = &c;
   st = ct__pw_impl(&pl, &call);
