@@ -1082,9 +1082,9 @@ static ct_tensor *ct__host_result(const char *op, ct_tensor *r, ct_device dev) {
   ct_release(r);
   return c;
 }
-/* The engines with a loop per device type (ops/pointwise.h, ops/reduce.h);
- * the generated table of their kernels names them. */
-enum { CT__ENGINE_POINTWISE, CT__ENGINE_REDUCTION };
+/* The engines with a loop per device type (ops/pointwise.h, ops/reduce.h,
+ * ops/shape.h's index loop); the generated table of their kernels names them. */
+enum { CT__ENGINE_POINTWISE, CT__ENGINE_REDUCTION, CT__ENGINE_INDEX };
 
 /* A device loop's call run on the host (ct_pointwise_on_host,
  * ct_reduction_on_host): the device memory the operands reach is mirrored

@@ -514,7 +514,7 @@ TEST(cuda_softmax_native) {
         ct_tensor *c = lg ? ct_log_softmax(x, shapes[si].dim, CT_DTYPE_NONE) : ct_softmax(x, shapes[si].dim, CT_DTYPE_NONE);
         ct_tensor *g = lg ? ct_log_softmax(gx, shapes[si].dim, CT_DTYPE_NONE) : ct_softmax(gx, shapes[si].dim, CT_DTYPE_NONE);
         ct_tensor *c64 = ct_softmax(x, shapes[si].dim, CT_F64), *g64 = ct_softmax(gx, shapes[si].dim, CT_F64);
-        checked += 2;
+        checked += x->numel ? 2 : 0; /* (an empty tensor launches nothing) */
         if (!c || !g || !ct_device_eq(g->device, CUDA(0)) || g->dtype != c->dtype || !cuda_equal(g, c, tol) || !cuda_equal(g64, c64, 1e-12))
           failed++, fprintf(stderr, "    %s shape %d %s differs from the CPU\n", lg ? "log_softmax" : "softmax", (int)si, ct_dtype_name(dts[i]));
       }
@@ -537,6 +537,73 @@ TEST(cuda_softmax_native) {
   CHECK(c1.reduction_native >= c0.reduction_native + checked);
   printf("    cuda softmax: %lld cases, %lld differ; %lld native launches, %lld staged\n", (long long)checked, (long long)failed,
          (long long)(c1.reduction_native - c0.reduction_native), (long long)(c1.reduction_staged - c0.reduction_staged));
+  ct_clear_error();
+}
+
+/* gather, scatter, scatter_add, index_select, index_add, index_copy and
+ * embedding run as CUDA kernels (the index loop) for every dtype, with the
+ * CPU's values (sums of duplicate indices within rounding: atomics add in
+ * any order) and the CPU's error for an index out of range. */
+TEST(cuda_index_ops_native) {
+  static const ct_dtype dts[8] = {CT_F32, CT_F64, CT_F16, CT_BF16, CT_I64, CT_I32, CT_U8, CT_BOOL};
+  ct_cuda_counters c0, c1;
+  int64_t checked = 0, failed = 0;
+  int i;
+  if (!cuda_ready()) return;
+  ct_cuda_counters_get(&c0);
+  for (i = 0; i < 8; i++) CT_SCOPE {
+    ct_dtype dt = dts[i];
+    double tol = dt == CT_F16 || dt == CT_BF16 ? 1e-2 : dt == CT_F32 ? 1e-6 : 1e-12;
+    ct_tensor *base = ct_mul_scalar(ct_randn(CT_DIMS(7, 9)), ct_float(5));
+    ct_tensor *x = dt == CT_BOOL ? ct_gt_scalar(base, ct_float(0)) : ct_to_dtype(base, dt), *gx = ct_to_device(x, CUDA(0));
+    ct_tensor *idx = ct_remainder_scalar(ct_abs(ct_to_dtype(ct_mul_scalar(ct_randn(CT_DIMS(7, 12)), ct_float(40)), CT_I64)), ct_int(9));
+    ct_tensor *gidx = ct_to_device(idx, CUDA(0));
+    ct_tensor *rows = ct_remainder_scalar(ct_abs(ct_to_dtype(ct_mul_scalar(ct_randn(CT_DIMS(15)), ct_float(40)), CT_I64)), ct_int(7));
+    ct_tensor *rows32 = ct_to_dtype(rows, CT_I32), *grows = ct_to_device(rows, CUDA(0)), *grows32 = ct_to_device(rows32, CUDA(0));
+    ct_tensor *src = dt == CT_BOOL ? ct_lt_scalar(ct_randn(CT_DIMS(7, 12)), ct_float(0)) : ct_to_dtype(ct_randn(CT_DIMS(7, 12)), dt);
+    ct_tensor *gsrc = ct_to_device(src, CUDA(0));
+    ct_tensor *src2 = ct_t(ct_contiguous(ct_t(ct_narrow(ct_cat(2, (ct_tensor *[]){src, src}, 1), 1, 0, 9)))); /* [7, 9], column-major */
+    ct_tensor *rsrc = ct_narrow(ct_cat(2, (ct_tensor *[]){src2, src2}, 0), 0, 0, 15), *grsrc = ct_to_device(rsrc, CUDA(0));
+    ct_tensor *gsrc2 = ct_to_device(src2, CUDA(0));
+    ct_tensor *cr[9], *gr[9];
+    int k;
+    cr[0] = ct_gather(x, 1, idx), gr[0] = ct_gather(gx, 1, gidx);
+    cr[1] = ct_gather(ct_t(x), 0, ct_t(ct_narrow(idx, 1, 0, 7))), gr[1] = ct_gather(ct_t(gx), 0, ct_t(ct_narrow(gidx, 1, 0, 7)));
+    cr[2] = ct_scatter_add(x, 1, ct_narrow(idx, 1, 0, 9), src2), gr[2] = ct_scatter_add(gx, 1, ct_narrow(gidx, 1, 0, 9), gsrc2);
+    cr[3] = ct_index_select(x, 0, rows), gr[3] = ct_index_select(gx, 0, grows);
+    cr[4] = ct_index_select(ct_t(x), 1, rows32), gr[4] = ct_index_select(ct_t(gx), 1, grows32);
+    cr[5] = ct_index_add(x, 0, rows, rsrc), gr[5] = ct_index_add(gx, 0, grows, grsrc);
+    cr[6] = ct_index_copy(x, 0, ct_narrow(rows, 0, 0, 1), ct_narrow(rsrc, 0, 0, 1));
+    gr[6] = ct_index_copy(gx, 0, ct_narrow(grows, 0, 0, 1), ct_narrow(grsrc, 0, 0, 1));
+    cr[7] = ct_scatter_value(x, 1, idx, ct_int(1)), gr[7] = ct_scatter_value(gx, 1, gidx, ct_int(1));
+    cr[8] = dt == CT_F32 ? ct_embedding(x, ct_reshape(rows, CT_DIMS(3, 5))) : ct_index_select(x, 1, rows32);
+    gr[8] = dt == CT_F32 ? ct_embedding(gx, ct_reshape(grows, CT_DIMS(3, 5))) : ct_index_select(gx, 1, grows32);
+    (void)gsrc;
+    for (k = 0; k < 9; k++) {
+      checked++;
+      if (!cr[k] && !gr[k]) { /* refused on both (a dtype the op does not take) */
+        checked--;
+        ct_clear_error();
+        continue;
+      }
+      if (!cr[k] || !gr[k] || !ct_device_eq(gr[k]->device, CUDA(0)) || !cuda_equal(gr[k], cr[k], k == 2 || k == 5 ? tol : 0))
+        failed++, fprintf(stderr, "    index op %d on %s differs from the CPU%s%s\n", k, ct_dtype_name(dt), gr[k] ? "" : ": ",
+                          gr[k] ? "" : ct_last_error_message());
+      ct_clear_error();
+    }
+  }
+  CT_SCOPE { /* out of range: the CPU's errors */
+    static const int64_t bad[3] = {0, 9, -1};
+    ct_tensor *gx = ct_to_device(ct_ones(CT_DIMS(3, 9), CT_F32), CUDA(0)), *b = ct_to_device(ct_from_array(CT_DIMS(3), CT_I64, bad), CUDA(0));
+    CHECK_ERR(ct_index_select(gx, 1, b), CT_ERR_INDEX, "index out of range in self (index 9, size 9)");
+    CHECK_ERR(ct_gather(gx, 1, ct_reshape(b, CT_DIMS(3, 1))), CT_ERR_INDEX, "index 9 is out of bounds for dimension 1 with size 9");
+    CHECK_ERR(ct_embedding(gx, ct_narrow(b, 0, 2, 1)), CT_ERR_INDEX, "index out of range in self (index -1, size 3)");
+  }
+  ct_cuda_counters_get(&c1);
+  CHECK(failed == 0);
+  CHECK(c1.index_native >= c0.index_native + checked);
+  printf("    cuda index ops: %lld cases, %lld differ; %lld native launches\n", (long long)checked, (long long)failed,
+         (long long)(c1.index_native - c0.index_native));
   ct_clear_error();
 }
 

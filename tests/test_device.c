@@ -1031,6 +1031,54 @@ TEST(device_reduction_loop) {
   ct_clear_error();
 }
 
+/* The index loop per device type (ops/shape.h): tdev sets one, so gather,
+ * scatter, index_select, index_add, index_copy and embedding run in it (on
+ * scrambled memory, through the host staging), and an index out of range is
+ * the CPU's error. */
+static int tdev_same_values(ct_tensor *a, ct_tensor *b) { /* a on the device, b on the CPU */
+  int64_t i;
+  ct_tensor *h = a ? ct_contiguous(ct_to_device(a, CT_CPU)) : NULL, *c = b ? ct_contiguous(b) : NULL;
+  if (!h || !c || h->numel != c->numel || h->ndim != c->ndim) return 0;
+  for (i = 0; i < h->numel; i++)
+    if (ct_get(h, i) != ct_get(c, i)) return 0;
+  return 1;
+}
+TEST(device_index_loop) {
+  static const float av[6] = {1, -2, 3, 4, 5, -6};
+  static const int64_t good[2] = {2, 0}, bad[2] = {0, 3}, g2[4] = {1, 0, 2, 2};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *a = tdev_from(CT_DIMS(2, 3), av, 0), *r, *ca = ct_to_device(a, CT_CPU);
+    ct_tensor *gi = ct_to_device(ct_from_array(CT_DIMS(2), CT_I64, good), TDEV(0)), *ci = ct_from_array(CT_DIMS(2), CT_I64, good);
+    ct_tensor *g2i = ct_from_array(CT_DIMS(2, 2), CT_I64, g2);
+    const ct_op *op = ct_op_find("index_select");
+    int64_t calls = tdev_index_calls;
+    CHECK(ct_index_loop(CT_DEVICE_PRIVATEUSE1) == tdev_index && ct_index_loop(CT_DEVICE_CPU) == ct_host_index_loop);
+    CHECK(op && ct_op_registered(op, CT_KEY_PRIVATEUSE1).source && !strcmp(ct_op_registered(op, CT_KEY_PRIVATEUSE1).source, "index engine"));
+    r = ct_index_select(a, 1, gi);
+    CHECK(r && ct_device_eq(r->device, TDEV(0)) && tdev_same_values(r, ct_index_select(ca, 1, ci)));
+    CHECK_ERR(ct_index_select(a, 1, ci), CT_ERR_DEVICE, "Expected all tensors to be on the same device"); /* as PyTorch */
+    r = ct_gather(a, 1, ct_to_device(g2i, TDEV(0)));
+    CHECK(r && tdev_same_values(r, ct_gather(ca, 1, g2i)));
+    r = ct_scatter_add(a, 1, ct_to_device(g2i, TDEV(0)), ct_to_device(ct_ones(CT_DIMS(2, 3), CT_F32), TDEV(0)));
+    CHECK(r && tdev_same_values(r, ct_scatter_add(ca, 1, g2i, ct_ones(CT_DIMS(2, 3), CT_F32))));
+    r = ct_index_add(ct_t(a), 0, gi, ct_ones(CT_DIMS(2, 2), CT_F32));
+    CHECK(!r); /* (a CPU source with a device self: refused by the frontend's device check) */
+    ct_clear_error();
+    r = ct_index_add(ct_t(a), 0, gi, ct_to_device(ct_ones(CT_DIMS(2, 2), CT_F32), TDEV(0)));
+    CHECK(r && tdev_same_values(r, ct_index_add(ct_t(ca), 0, ci, ct_ones(CT_DIMS(2, 2), CT_F32))));
+    r = ct_embedding(ct_t(a), ct_to_device(g2i, TDEV(0)));
+    CHECK(r && r->ndim == 3 && tdev_same_values(r, ct_embedding(ct_t(ca), g2i)));
+    CHECK(tdev_index_calls >= calls + 5);
+    CHECK_ERR(ct_index_select(a, 1, ct_to_device(ct_from_array(CT_DIMS(2), CT_I64, bad), TDEV(0))), CT_ERR_INDEX,
+              "index out of range in self (index 3, size 3)");
+    CHECK_ERR(ct_gather(a, 1, ct_to_device(ct_from_array(CT_DIMS(2, 1), CT_I64, bad), TDEV(0))), CT_ERR_INDEX,
+              "index 3 is out of bounds for dimension 1 with size 3");
+    CHECK(ct_set_index_loop(CT_DEVICE_META, tdev_index) == CT_ERR_INVALID);
+  }
+  ct_clear_error();
+}
+
 /* The run-time version and the one-line summary of backends and devices. */
 TEST(device_version_and_backends_summary) {
   char line[256], small[10];

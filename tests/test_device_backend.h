@@ -455,6 +455,12 @@ static ct_status tdev_reduction(const ct_reduction_call *call) {
   return ct_reduction_on_host(call);
 }
 
+static int64_t tdev_index_calls;
+static ct_status tdev_index(const ct_index_call *call) {
+  tdev_index_calls++;
+  return ct_index_on_host(call);
+}
+
 static void tdev_init(void) {
   int d;
   if (ct_device_interface_get(CT_DEVICE_PRIVATEUSE1) == &tdev_interface) return;
@@ -466,6 +472,8 @@ static void tdev_init(void) {
   ct_set_pointwise_loop(CT_DEVICE_PRIVATEUSE1, tdev_pointwise);
   /* ... and the reductions, scans and sorts through its reduction loop */
   ct_set_reduction_loop(CT_DEVICE_PRIVATEUSE1, tdev_reduction);
+  /* ... and gather / scatter / index_select / index_add / embedding through its index loop */
+  ct_set_index_loop(CT_DEVICE_PRIVATEUSE1, tdev_index);
 }
 #define TDEV(i) ct_device_make(CT_DEVICE_PRIVATEUSE1, (i))
 

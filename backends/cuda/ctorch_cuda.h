@@ -33,10 +33,11 @@ CTDEF bool ct_cuda_allow_tf32(void);
 /* Ops served natively and staged on the host since load (pointwise_staged:
  * pointwise calls whose dtype or function has no CUDA kernel;
  * reduction_staged: reduction-engine calls without a CUDA kernel - sort,
- * topk, kthvalue, median, cummax / cummin, logcumsumexp, derivative helpers). */
+ * topk, kthvalue, median, cummax / cummin, logcumsumexp, derivative helpers;
+ * index_native: index-loop kernels - gather, scatter, index_select, ...). */
 typedef struct ct_cuda_counters {
   int64_t pointwise_native, pointwise_staged, reduction_staged, gemm_native, gemm_fallback;
-  int64_t reduction_native;
+  int64_t reduction_native, index_native;
 } ct_cuda_counters;
 CTDEF void ct_cuda_counters_get(ct_cuda_counters *out);
 /* Launches one empty kernel on the current device's current stream (the

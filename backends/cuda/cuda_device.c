@@ -636,7 +636,8 @@ static const ct_device_interface ctcu_interface = {
     ctcu_record_stream, ctcu_memory_stats, ctcu_empty_cache_g, ctcu_host_alloc, ctcu_host_free};
 
 /* ---- counters ---- */
-static int64_t ctcu_n_pw_native, ctcu_n_pw_staged, ctcu_n_rd_native, ctcu_n_rd_staged, ctcu_n_gemm_native, ctcu_n_gemm_fallback;
+static int64_t ctcu_n_pw_native, ctcu_n_pw_staged, ctcu_n_rd_native, ctcu_n_rd_staged, ctcu_n_gemm_native, ctcu_n_gemm_fallback,
+    ctcu_n_ix_native;
 static void ctcu_count_add(int64_t *c) { __atomic_add_fetch(c, 1, __ATOMIC_RELAXED); } /* NOLINT(readability-non-const-parameter): written atomically */
 CTDEF void ct_cuda_counters_get(ct_cuda_counters *out) {
   out->pointwise_native = __atomic_load_n(&ctcu_n_pw_native, __ATOMIC_RELAXED);
@@ -645,6 +646,7 @@ CTDEF void ct_cuda_counters_get(ct_cuda_counters *out) {
   out->reduction_staged = __atomic_load_n(&ctcu_n_rd_staged, __ATOMIC_RELAXED);
   out->gemm_native = __atomic_load_n(&ctcu_n_gemm_native, __ATOMIC_RELAXED);
   out->gemm_fallback = __atomic_load_n(&ctcu_n_gemm_fallback, __ATOMIC_RELAXED);
+  out->index_native = __atomic_load_n(&ctcu_n_ix_native, __ATOMIC_RELAXED);
 }
 
 /* ---- the pointwise loop ---- */
@@ -829,6 +831,82 @@ static ct_status ctcu_reduction_on(const ct_reduction_call *call) {
   return CT_OK;
 }
 static ct_status ctcu_reduction(const ct_reduction_call *call) { CTCU_GUARDED(ct_status, ctcu_reduction_on(call)); }
+
+/* ---- the index loop ----
+ * A kernel per call (cuda_kernels.cu); an index out of range is found on the
+ * device and read back after the kernel (a synchronization, as for integer
+ * division), then reported with the CPU's message for the first bad position. */
+static _Thread_local unsigned long long *ctcu_tls_bad[CT_DEVICE_MAX_INDEX];
+static _Thread_local unsigned long long *ctcu_tls_bad_host;
+static void ctcu_nonempty(const ct_tensor *t, int64_t *strides) { /* a 0-dim operand as [1] */
+  int k;
+  if (t->ndim == 0) strides[0] = 0;
+  for (k = 0; k < t->ndim; k++) strides[k] = t->strides[k];
+}
+static ct_status ctcu_index_on(const ct_index_call *call) {
+  ctcu_index_desc d;
+  ct_device dev = call->self->device;
+  cudaStream_t s;
+  int k, r;
+  ct_status st;
+  const ct_tensor *ix = call->index;
+  if (!ct_device_eq(ix->device, dev) || (call->other && !ct_device_eq(call->other->device, dev)) ||
+      (ix->dtype != CT_I64 && ix->dtype != CT_I32) || call->ndim != (ix->ndim ? ix->ndim : 0))
+    return ct_index_on_host(call);
+  if ((st = ctcu_set_device(dev.index)) != CT_OK) return st;
+  memset(&d, 0, sizeof d);
+  d.mode = call->mode, d.dtype = call->self->dtype, d.index_i32 = ix->dtype == CT_I32;
+  d.ndim = ix->ndim ? ix->ndim : 1;
+  d.numel = ix->numel;
+  for (k = 0; k < ix->ndim; k++) d.shape[k] = ix->sizes[k];
+  if (!ix->ndim) d.shape[0] = 1;
+  ctcu_nonempty(call->self, d.self_st);
+  ctcu_nonempty(ix, d.index_st);
+  if (call->other) ctcu_nonempty(call->other, d.other_st);
+  d.dim_stride = d.self_st[call->dim];
+  d.self_st[call->dim] = 0;
+  d.bound = call->bound;
+  d.self = (char *)ct_data_ptr(call->self);
+  d.index = (const char *)ct_data_ptr(ix);
+  d.other = call->other ? (char *)ct_data_ptr(call->other) : NULL;
+  memcpy(&d.value, call->value, 8);
+  s = ctcu_stream(ct_current_stream(dev));
+  if (!ctcu_tls_bad[dev.index]) {
+    void *p = NULL;
+    CTCU_TRY(cudaMalloc(&p, sizeof(unsigned long long)), call->name); /* (one per thread and device, kept) */
+    ctcu_tls_bad[dev.index] = (unsigned long long *)p;
+  }
+  if (!ctcu_tls_bad_host) {
+    void *p = NULL;
+    CTCU_TRY(cudaHostAlloc(&p, sizeof(unsigned long long), cudaHostAllocPortable), call->name);
+    ctcu_tls_bad_host = (unsigned long long *)p;
+  }
+  CTCU_TRY(cudaMemsetAsync(ctcu_tls_bad[dev.index], 0xff, sizeof(unsigned long long), s), call->name);
+  d.bad_pos = ctcu_tls_bad[dev.index];
+  r = ctcu_index_launch(&d, (void *)s);
+  if (r < 0) return ct_index_on_host(call);
+  if (r > 0) return ctcu_fail((cudaError_t)r, call->name, "kernel launch");
+  ctcu_count_add(&ctcu_n_ix_native);
+  CTCU_TRY(cudaMemcpyAsync(ctcu_tls_bad_host, d.bad_pos, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s), call->name);
+  CTCU_TRY(cudaStreamSynchronize(s), call->name);
+  if (*ctcu_tls_bad_host != ~0ull) { /* the value at the first bad position, for the CPU's message */
+    int64_t pos = (int64_t)*ctcu_tls_bad_host, off = 0, v = 0;
+    for (k = d.ndim - 1; k >= 0; k--) off += (pos % d.shape[k]) * d.index_st[k], pos /= d.shape[k];
+    if (d.index_i32) {
+      int32_t v32 = 0;
+      CTCU_TRY(cudaMemcpy(&v32, d.index + off * 4, 4, cudaMemcpyDeviceToHost), call->name);
+      v = v32;
+    } else {
+      CTCU_TRY(cudaMemcpy(&v, d.index + off * 8, 8, cudaMemcpyDeviceToHost), call->name);
+    }
+    if (call->select_message)
+      return ct_fail(CT_ERR_INDEX, call->name, "index out of range in self (index %lld, size %lld)", (long long)v, (long long)call->bound);
+    return ct_fail(CT_ERR_INDEX, call->name, "index %lld is out of bounds for dimension %d with size %lld", (long long)v, call->dim,
+                   (long long)call->bound);
+  }
+  return CT_OK;
+}
+static ct_status ctcu_index(const ct_index_call *call) { CTCU_GUARDED(ct_status, ctcu_index_on(call)); }
 
 CTDEF ct_status ct_cuda_launch_empty(void) {
   int dev = ctcu_get_device();
@@ -1156,6 +1234,7 @@ static void ctcu_register_once(void) {
   if (st == CT_OK) st = ct_fallback(CT_KEY_CUDA, ct_kernel_boxed(ct_cpu_fallback, NULL));
   if (st == CT_OK) st = ct_set_pointwise_loop(CT_DEVICE_CUDA, ctcu_pointwise);
   if (st == CT_OK) st = ct_set_reduction_loop(CT_DEVICE_CUDA, ctcu_reduction);
+  if (st == CT_OK) st = ct_set_index_loop(CT_DEVICE_CUDA, ctcu_index);
   if (st == CT_OK) st = ct_register_backend(&ctcu_backend);
   ctcu_register_status = st;
 }

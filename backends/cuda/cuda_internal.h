@@ -95,6 +95,27 @@ typedef struct ctcu_reduction_desc {
  * that `scratch` does not provide (the caller allocates it, calls again). */
 int ctcu_reduction_launch(const ctcu_reduction_desc *d, void *stream, void *scratch, size_t *scratch_bytes);
 
+/* One call of the index loop (ctorch/ops/shape.h's ct_index_call): over
+ * the iteration shape (a 0-dim call as [1]), v = index[p], s = self's
+ * offset at p plus v * dim_stride; mode is ct_index_mode's value (GATHER 0:
+ * other[p] = self[s]; SCATTER 1: self[s] = other[p]; ADD 2: self[s] +=
+ * other[p], atomically; FILL 3: self[s] = value). An index outside [0,
+ * bound) writes nothing and lowers *bad_pos to its position p. */
+typedef struct ctcu_index_desc {
+  int mode, dtype, index_i32;
+  int ndim;
+  int64_t shape[CTCU_MAX_DIMS];
+  int64_t self_st[CTCU_MAX_DIMS], index_st[CTCU_MAX_DIMS], other_st[CTCU_MAX_DIMS]; /* in elements; self's is 0 on dim */
+  int64_t dim_stride, bound, numel;
+  char *self;
+  const char *index;
+  char *other;
+  uint64_t value;                   /* FILL: the value's bits */
+  unsigned long long *bad_pos;      /* device: the first bad position (initialised to ~0) */
+} ctcu_index_desc;
+/* 0 when queued, a cudaError_t value (> 0) on a launch failure, -1 when the dtype has no kernel. */
+int ctcu_index_launch(const ctcu_index_desc *d, void *stream);
+
 /* An empty kernel, for the launch-overhead benchmark. */
 int ctcu_launch_empty(void *stream);
 

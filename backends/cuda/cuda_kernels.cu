@@ -1639,3 +1639,91 @@ extern "C" int ctcu_reduction_launch(const ctcu_reduction_desc *d, void *stream,
   }
   return (int)cudaGetLastError();
 }
+
+/* ---------------------------------------------------------------------------
+ * The index loop: gather / scatter / scatter_add / fill through an index
+ * (ctorch/ops/shape.h). A thread per position of the iteration shape; ADD
+ * accumulates with atomics (sums of duplicate indices in any order, as
+ * PyTorch's CUDA index_add / scatter_add; dtypes narrower than 32 bits
+ * through a compare-and-swap of their 32-bit word). */
+namespace {
+struct IxArgs {
+  int mode, ndim, i32;
+  int64_t shape[CTCU_MAX_DIMS], sst[CTCU_MAX_DIMS], ist[CTCU_MAX_DIMS], ost[CTCU_MAX_DIMS];
+  int64_t dim_stride, bound, numel;
+  char *self;
+  const char *index;
+  char *other;
+  uint64_t value;
+  unsigned long long *bad;
+};
+/* *p = f(*p) on a 1- or 2-byte element, through its aligned 32-bit word */
+template <typename T, typename F> __device__ void ix_cas_small(T *p, F f) {
+  unsigned int *word = (unsigned int *)((uintptr_t)p & ~(uintptr_t)3);
+  const unsigned int shift = (unsigned int)((uintptr_t)p & 3) * 8, mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    const T cur = (T)((assumed & mask) >> shift);
+    const unsigned int upd = (assumed & ~mask) | (((unsigned int)f(cur) << shift) & mask);
+    old = atomicCAS(word, assumed, upd);
+  } while (old != assumed);
+}
+template <int DT> __device__ __forceinline__ void ix_add(typename DType<DT>::S *p, typename DType<DT>::S x) {
+  if constexpr (DT == CTCU_F32) atomicAdd(p, x);
+  else if constexpr (DT == CTCU_F64) atomicAdd(p, x);
+  else if constexpr (DT == CTCU_I64) atomicAdd((unsigned long long *)p, (unsigned long long)x);
+  else if constexpr (DT == CTCU_I32) atomicAdd((unsigned int *)p, (unsigned int)x);
+  else if constexpr (DT == CTCU_F16) ix_cas_small(p, [x](uint16_t c) { return f32_to_f16((float)((double)f16_to_f32(c) + (double)f16_to_f32(x))); });
+  else if constexpr (DT == CTCU_BF16) ix_cas_small(p, [x](uint16_t c) { return f32_to_bf16((float)((double)bf16_to_f32(c) + (double)bf16_to_f32(x))); });
+  else if constexpr (DT == CTCU_U8) ix_cas_small(p, [x](uint8_t c) { return (uint8_t)(c + x); });
+  else ix_cas_small(p, [x](uint8_t c) { return (uint8_t)((c != 0) || (x != 0)); });
+}
+template <int DT> __global__ void __launch_bounds__(kThreads) index_kernel(const IxArgs a) {
+  typedef typename DType<DT>::S T;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.numel; i += (int64_t)gridDim.x * blockDim.x) {
+    int64_t rem = i, so = 0, io = 0, oo = 0;
+    for (int k = a.ndim - 1; k >= 0; k--) {
+      const int64_t c = rem % a.shape[k];
+      rem /= a.shape[k];
+      so += c * a.sst[k], io += c * a.ist[k], oo += c * a.ost[k];
+    }
+    const int64_t v = a.i32 ? (int64_t)((const int32_t *)a.index)[io] : ((const int64_t *)a.index)[io];
+    if (v < 0 || v >= a.bound) {
+      atomicMin(a.bad, (unsigned long long)i);
+      continue;
+    }
+    T *s = (T *)a.self + so + v * a.dim_stride;
+    switch (a.mode) {
+    case 0: ((T *)a.other)[oo] = *s; break;
+    case 1: *s = ((const T *)a.other)[oo]; break;
+    case 2: ix_add<DT>(s, ((const T *)a.other)[oo]); break;
+    default: *s = from_bits<T>(a.value); break;
+    }
+  }
+}
+} /* namespace */
+
+extern "C" int ctcu_index_launch(const ctcu_index_desc *d, void *stream) {
+  IxArgs a;
+  if (!d || !dtype_ok(d->dtype) || d->mode < 0 || d->mode > 3 || d->ndim < 1 || d->ndim > CTCU_MAX_DIMS) return -1;
+  if (d->numel <= 0) return 0;
+  memset(&a, 0, sizeof a);
+  a.mode = d->mode, a.ndim = d->ndim, a.i32 = d->index_i32;
+  for (int k = 0; k < d->ndim; k++) a.shape[k] = d->shape[k], a.sst[k] = d->self_st[k], a.ist[k] = d->index_st[k], a.ost[k] = d->other_st[k];
+  a.dim_stride = d->dim_stride, a.bound = d->bound, a.numel = d->numel;
+  a.self = d->self, a.index = d->index, a.other = d->other, a.value = d->value, a.bad = d->bad_pos;
+  const unsigned blocks = rd_grid(d->numel, kThreads, device_sms());
+  cudaStream_t s = (cudaStream_t)stream;
+  switch (d->dtype) {
+  case CTCU_F32: index_kernel<CTCU_F32><<<blocks, kThreads, 0, s>>>(a); break;
+  case CTCU_F64: index_kernel<CTCU_F64><<<blocks, kThreads, 0, s>>>(a); break;
+  case CTCU_F16: index_kernel<CTCU_F16><<<blocks, kThreads, 0, s>>>(a); break;
+  case CTCU_BF16: index_kernel<CTCU_BF16><<<blocks, kThreads, 0, s>>>(a); break;
+  case CTCU_I64: index_kernel<CTCU_I64><<<blocks, kThreads, 0, s>>>(a); break;
+  case CTCU_I32: index_kernel<CTCU_I32><<<blocks, kThreads, 0, s>>>(a); break;
+  case CTCU_U8: index_kernel<CTCU_U8><<<blocks, kThreads, 0, s>>>(a); break;
+  default: index_kernel<CTCU_BOOL><<<blocks, kThreads, 0, s>>>(a); break;
+  }
+  return (int)cudaGetLastError();
+}

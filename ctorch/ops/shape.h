@@ -25,6 +25,44 @@
 
 #include "../ops.h"
 
+CT_EXTERN_C_BEGIN
+
+/* ---- the index loop per device type (as ops/pointwise.h's) ----
+ * gather, scatter (src and value), scatter_add, index_select, index_add,
+ * index_copy and embedding are meta steps plus one ct_index_call: for each
+ * position p of the iteration shape (index's; index_select's index is a
+ * broadcast view over the output's shape), with v = index[p] and s = self's
+ * element at p with dim replaced by v:
+ *   GATHER   other[p] = self[s]      SCATTER  self[s] = other[p]
+ *   ADD      self[s] += other[p]     FILL     self[s] = value
+ * self, other: one dtype. v outside [0, bound) is an error (a data check:
+ * the loop reports it; index_select's message when select_message).
+ * Duplicate indices: ADD sums (in index order on the CPU, in any order on a
+ * device with atomics), SCATTER keeps one of the values. A device sets its
+ * loop with ct_set_index_loop, which registers these ops (spec key Index) at
+ * its backend key. */
+typedef enum ct_index_mode { CT_INDEX_GATHER, CT_INDEX_SCATTER, CT_INDEX_ADD, CT_INDEX_FILL } ct_index_mode;
+typedef struct ct_index_call {
+  int mode;              /* ct_index_mode */
+  const char *name;      /* the op, for messages */
+  ct_tensor *self;       /* indexed along dim */
+  ct_tensor *index;      /* int64 or int32, on self's device, with the iteration's shape */
+  ct_tensor *other;      /* the iteration's shape; NULL for FILL */
+  int dim;               /* self's dim the index selects along (0 for a 0-dim self) */
+  int64_t bound;         /* self's size along dim */
+  int ndim;              /* the iteration shape (index's sizes) */
+  const int64_t *shape;
+  char value[8];         /* FILL: the value, in self's dtype */
+  int select_message;    /* out of range: "index out of range in self" (index_select, embedding) */
+} ct_index_call;
+typedef ct_status (*ct_index_loop_fn)(const ct_index_call *call);
+CTDEF ct_status ct_set_index_loop(ct_device_type type, ct_index_loop_fn loop);
+CTDEF ct_index_loop_fn ct_index_loop(ct_device_type type);
+/* The CPU's loop; and a device loop's way to run a call it declines (staged, synchronous). */
+CTDEF ct_status ct_host_index_loop(const ct_index_call *call);
+CTDEF ct_status ct_index_on_host(const ct_index_call *call);
+
+CT_EXTERN_C_END
 #endif /* CT_OPS_SHAPE_H */
 
 /* ==== implementation ==== */
@@ -777,16 +815,17 @@ static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *di
   }
   return CT_OK;
 }
-/* Walk index: GATHER: other[i] = self[..]; SCATTER: self[..] = other[i]; ADD: +=; FILL: self[..] = value */
-static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
-                                   const char *value, const ct__shape_red *red) {
+/* Walk index: GATHER: other[i] = self[..]; SCATTER: self[..] = other[i]; ADD: +=; FILL: self[..] = value;
+ * REDUCE (host only): scatter's reductions */
+static ct_status ct__shape_sg_host(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
+                                   const char *value, const ct__shape_red *red, int select_message) {
   int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], os[CT_MAX_DIMS], ot[CT_MAX_DIMS];
   int64_t idx[CT_MAX_DIMS] = {0};
-  int nd = ct__shape_nonempty(self, ss, st), k;
+  int nd = ct__shape_nonempty(index, is, it), k;
   ct_dtype dt = (ct_dtype)self->dtype;
   size_t es = ct_dtype_size(dt);
   char *sp = ct__shape_ptr(self), *ip = ct__shape_ptr(index), *op_ = other ? ct__shape_ptr(other) : NULL;
-  ct__shape_nonempty(index, is, it);
+  ct__shape_nonempty(self, ss, st);
   if (other) ct__shape_nonempty(other, os, ot);
   if (index->numel == 0 || !sp || !ip) return CT_OK;
   do {
@@ -797,7 +836,9 @@ static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, in
       if (other) ooff += idx[k] * ot[k];
     }
     v = ct__shape_load_index(ip + ioff * (int64_t)ct_dtype_size((ct_dtype)index->dtype), (ct_dtype)index->dtype);
-    if (v < 0 || v >= ss[dim]) return ct__shape_oob(op, v, dim, ss[dim]);
+    if (v < 0 || v >= ss[dim])
+      return select_message ? ct_fail(CT_ERR_INDEX, op, "index out of range in self (index %lld, size %lld)", (long long)v, (long long)ss[dim])
+                            : ct__shape_oob(op, v, dim, ss[dim]);
     soff = (soff + v * st[dim]) * (int64_t)es;
     ooff *= (int64_t)es;
     switch (mode) {
@@ -814,6 +855,76 @@ static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, in
     }
   } while (ct__shape_next(idx, nd, is));
   return CT_OK;
+}
+
+/* ---- the index loop entry of each device type ---- */
+typedef char ct__ix_mode_check[((int)CT_INDEX_GATHER == (int)CT__SG_GATHER && (int)CT_INDEX_SCATTER == (int)CT__SG_SCATTER &&
+                                (int)CT_INDEX_ADD == (int)CT__SG_ADD && (int)CT_INDEX_FILL == (int)CT__SG_FILL) ? 1 : -1];
+static void (*ct__ix_loops[CT_DEVICE_NUM])(void) = {(void (*)(void))ct_host_index_loop};
+CTDEF ct_index_loop_fn ct_index_loop(ct_device_type type) {
+  if ((unsigned)type >= CT_DEVICE_NUM) return NULL;
+  return (ct_index_loop_fn)ct__atomic_load(&ct__ix_loops[type]);
+}
+CTDEF ct_status ct_host_index_loop(const ct_index_call *call) {
+  return ct__shape_sg_host(call->name, call->mode, call->self, call->dim, call->index, call->other, call->value, NULL,
+                           call->select_message);
+}
+CTDEF ct_status ct_index_on_host(const ct_index_call *call) {
+  ct_index_call h = *call;
+  ct_tensor *ops[3], *hops[3] = {NULL, NULL, NULL};
+  ct__staging stage;
+  int gather = call->mode == CT_INDEX_GATHER, nops = call->other ? 3 : 2;
+  ct_status st;
+  if (call->index->numel == 0) return CT_OK;
+  ops[0] = gather ? call->other : call->self; /* the written operand first */
+  ops[1] = call->index;
+  ops[2] = gather ? call->self : call->other;
+  if ((st = ct__stage_in(call->name, &stage, nops, ops, hops)) == CT_OK) {
+    if (gather) h.other = hops[0], h.self = hops[2];
+    else h.self = hops[0], h.other = nops == 3 ? hops[2] : NULL;
+    h.index = hops[1];
+    if ((st = ct_host_index_loop(&h)) == CT_OK) st = ct__stage_out(&stage, 1, ops);
+  }
+  ct__stage_free(&stage, nops, hops);
+  return st;
+}
+/* One index call: the host loop for CPU tensors (and scatter's reductions),
+ * else the device's loop, with an index left on the CPU copied there first. */
+static ct_status ct__shape_sg_loop_ex(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
+                                      const char *value, const ct__shape_red *red, int select_message) {
+  ct_index_call call;
+  ct_index_loop_fn loop;
+  ct_tensor *di = NULL;
+  ct_status st;
+  if (CT_LIKELY(self->device.type == CT_DEVICE_CPU) || mode == CT__SG_REDUCE || index->numel == 0)
+    return ct__shape_sg_host(op, mode, self, dim, index, other, value, red, select_message);
+  if (ct__is_meta(index) || (other && ct__is_meta(other)))
+    return ct_fail(CT_ERR_DEVICE, op, "cannot compute on a %s tensor from a meta tensor", ct_device_type_name((ct_device_type)self->device.type));
+  if (!ct_device_eq(index->device, self->device)) {
+    if (!(di = ct__empty(op, index->ndim, index->sizes, (ct_dtype)index->dtype, self->device))) return ct_last_error();
+    if ((st = ct__copy_impl(di, index)) != CT_OK) return ct_release(di), st;
+    index = di;
+  }
+  memset(&call, 0, sizeof call);
+  call.mode = mode;
+  call.name = op;
+  call.self = self;
+  call.index = index;
+  call.other = other;
+  call.dim = (int)dim;
+  call.bound = self->ndim ? self->sizes[dim] : 1;
+  call.ndim = index->ndim;
+  call.shape = index->sizes;
+  if (value) memcpy(call.value, value, 8);
+  call.select_message = select_message;
+  loop = ct_index_loop((ct_device_type)self->device.type);
+  st = loop ? loop(&call) : ct_index_on_host(&call);
+  ct_release(di);
+  return st;
+}
+static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
+                                   const char *value, const ct__shape_red *red) {
+  return ct__shape_sg_loop_ex(op, mode, self, dim, index, other, value, red, 0);
 }
 static void ct__shape_scalar_bytes(char *buf, ct_dtype dt, ct_scalar v) {
   memset(buf, 0, 8);
@@ -1041,13 +1152,42 @@ static void ct__shape_slice_of(ct_tensor *v, const ct_tensor *t, int dim, int64_
   if (t->ndim == 0) ct__shape_view(v, t, 0, t->sizes, t->strides, t->offset);
   else ct__shape_select_view(v, t, dim, i);
 }
+/* On a device: SELECT, ADD and COPY are one index call over other's shape
+ * (GATHER, ADD, SCATTER) with the index as a view broadcast along every dim
+ * but dim; FILL fills slices (fill_ runs on the device) from a host copy of
+ * the index. */
+static ct_status ct__shape_ix_loop(const char *op, int mode, ct_tensor *self, int dim, ct_tensor *index, ct_tensor *other,
+                                   ct_scalar value);
+static ct_status ct__shape_ix_device(const char *op, int mode, ct_tensor *self, int dim, ct_tensor *index, ct_tensor *other,
+                                     ct_scalar value) {
+  ct_tensor *moved, view;
+  int64_t strides[CT_MAX_DIMS];
+  ct_status st;
+  int k;
+  if (index->numel == 0) return CT_OK;
+  moved = ct__empty(op, index->ndim, index->sizes, (ct_dtype)index->dtype, mode == CT__IX_FILL ? CT_CPU : self->device);
+  if (!moved || (st = ct__copy_impl(moved, index)) != CT_OK) return ct_release(moved), ct_last_error();
+  if (mode == CT__IX_FILL) {
+    st = ct__shape_ix_loop(op, mode, self, dim, moved, other, value);
+  } else {
+    for (k = 0; k < other->ndim; k++) strides[k] = k == dim && moved->ndim ? moved->strides[0] : 0;
+    ct__shape_view(&view, moved, other->ndim, other->sizes, strides, moved->offset);
+    st = ct__shape_sg_loop_ex(op, mode == CT__IX_SELECT ? CT__SG_GATHER : mode == CT__IX_ADD ? CT__SG_ADD : CT__SG_SCATTER, self, dim,
+                              &view, other, NULL, NULL, mode == CT__IX_SELECT);
+  }
+  ct_release(moved);
+  return st;
+}
 /* SELECT: out[j] = self[index[j]]; ADD/COPY: self[index[j]] (+)= src[j]; FILL: self[index[j]] = value */
 static ct_status ct__shape_ix_loop(const char *op, int mode, ct_tensor *self, int dim, ct_tensor *index, ct_tensor *other,
                                    ct_scalar value) {
   int64_t j, n = self->ndim ? self->sizes[dim] : 1, ies = (int64_t)ct_dtype_size((ct_dtype)index->dtype);
   int64_t istride = index->ndim ? index->strides[0] : 0;
   ct_dtype dt = (ct_dtype)self->dtype;
-  const char *ip = ct__shape_ptr(index);
+  const char *ip;
+  if (self->device.type != CT_DEVICE_CPU && !ct__is_meta(self) && (mode != CT__IX_FILL || index->device.type != CT_DEVICE_CPU))
+    return ct__shape_ix_device(op, mode, self, dim, index, other, value);
+  ip = ct__shape_ptr(index);
   if (index->numel == 0 || !ct__shape_ptr(self) || !ip) return CT_OK;
   for (j = 0; j < index->numel; j++) {
     ct_tensor a, b, *ops[2];
