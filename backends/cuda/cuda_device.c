@@ -12,15 +12,19 @@
  *   - ct_fallback(CT_KEY_CUDA, ct_cpu_fallback): every op without a CUDA
  *     kernel runs on the CPU, so every model runs;
  *   - ct_set_pointwise_loop(CT_DEVICE_CUDA): every op of the pointwise
- *     engine (arithmetic, comparisons, clamp, where, the parameterless
- *     unary functions) runs as one CUDA kernel; a pair without a kernel (a
- *     unary function with parameters, ...) computes on the host;
+ *     engine (arithmetic, comparisons, clamp, where, copy_ and fill_ of any
+ *     dtypes and strides, the unary functions and activations) runs as one
+ *     CUDA kernel; a function without a CUDA form (nan_to_num, erfinv,
+ *     digamma, the binary math functions, ...) computes on the host;
  *   - ct_set_reduction_loop(CT_DEVICE_CUDA): the reduction engine's
  *     reductions (sum, prod, mean, amax / amin, var / std, norms,
  *     logsumexp, all / any, nansum, nanmean, count_nonzero, argmax /
- *     argmin, max / min with indices) and cumsum / cumprod run as CUDA
- *     kernels; sort, topk, kthvalue, median, cummax / cummin, logcumsumexp
- *     and the derivative helpers are staged on the host;
+ *     argmin, max / min with indices), cumsum / cumprod and softmax /
+ *     log_softmax run as CUDA kernels; sort, topk, kthvalue, median,
+ *     cummax / cummin, logcumsumexp and the derivative helpers are staged
+ *     on the host;
+ *   - ct_set_index_loop(CT_DEVICE_CUDA): gather, scatter, scatter_add,
+ *     index_select, index_add, index_copy, embedding;
  *   - cuBLAS kernels for mm, addmm, bmm, baddbmm (and out= forms) in f32,
  *     f64, f16 and bf16: transposed operands go to cuBLAS as transposes;
  *     other layouts and dtypes go to the CPU fallback.
