@@ -100,14 +100,14 @@ static void ct__init(void) {
  * the engine's kernels (ct__generated_engine_kernels) at the type's backend
  * key, except where a kernel is already registered; removing it (loop NULL)
  * removes the kernels it registered. */
-static const char *const ct__engine_sources[] = {"pointwise engine", "reduction engine", "index engine"};
+static const char *const ct__engine_sources[] = {"pointwise engine", "reduction engine", "index engine", "random engine"};
 static ct_status ct__set_engine_loop(int engine, const char *fn, ct_device_type type, void (*loop)(void), void (**slot)(void)) {
   ct_key key;
   ct_status st = CT_OK;
   size_t i;
   if ((unsigned)type >= CT_DEVICE_NUM || type == CT_DEVICE_META || (type == CT_DEVICE_CPU && !loop))
     return ct_fail(CT_ERR_INVALID, fn, "device type %d cannot take a%s loop%s", (int)type,
-                   engine == CT__ENGINE_INDEX ? "n index" : engine ? " reduction" : " pointwise",
+                   engine == CT__ENGINE_RANDOM ? " random" : engine == CT__ENGINE_INDEX ? "n index" : engine ? " reduction" : " pointwise",
                    type == CT_DEVICE_META ? " (meta runs meta steps only)" : type == CT_DEVICE_CPU ? " of NULL" : "");
   ct__ensure_init();
   key = ct_device_backend_key(type);
@@ -138,6 +138,9 @@ CTDEF ct_status ct_set_reduction_loop(ct_device_type type, ct_reduction_loop_fn 
 }
 CTDEF ct_status ct_set_index_loop(ct_device_type type, ct_index_loop_fn loop) {
   return ct__set_engine_loop(CT__ENGINE_INDEX, "ct_set_index_loop", type, (void (*)(void))loop, ct__ix_loops);
+}
+CTDEF ct_status ct_set_random_loop(ct_device_type type, ct_random_loop_fn loop) {
+  return ct__set_engine_loop(CT__ENGINE_RANDOM, "ct_set_random_loop", type, (void (*)(void))loop, ct__rn_loops);
 }
 
 CT_EXTERN_C_END

@@ -1083,8 +1083,9 @@ static ct_tensor *ct__host_result(const char *op, ct_tensor *r, ct_device dev) {
   return c;
 }
 /* The engines with a loop per device type (ops/pointwise.h, ops/reduce.h,
- * ops/shape.h's index loop); the generated table of their kernels names them. */
-enum { CT__ENGINE_POINTWISE, CT__ENGINE_REDUCTION, CT__ENGINE_INDEX };
+ * ops/shape.h's index loop, ops/random.h's random loop); the generated table
+ * of their kernels names them. */
+enum { CT__ENGINE_POINTWISE, CT__ENGINE_REDUCTION, CT__ENGINE_INDEX, CT__ENGINE_RANDOM };
 
 /* A device loop's call run on the host (ct_pointwise_on_host,
  * ct_reduction_on_host): the device memory the operands reach is mirrored

@@ -1075,11 +1075,12 @@ static void key_list(const char *keys, char names[][48], int max, int *n) {
              {"PrivateUse3", "CT_KEY_PRIVATEUSE3"},
              {"CompositeImplicitAutograd", "CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD"},
              {"CompositeExplicitAutograd", "CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD"},
-             /* not keys: every device type with a pointwise (ops/pointwise.h), reduction (ops/reduce.h) or
-              * index (ops/shape.h) loop */
+             /* not keys: every device type with a pointwise (ops/pointwise.h), reduction (ops/reduce.h),
+              * index (ops/shape.h) or random (ops/random.h) loop */
              {"Pointwise", "CT__ENGINE_POINTWISE"},
              {"Reduction", "CT__ENGINE_REDUCTION"},
-             {"Index", "CT__ENGINE_INDEX"}};
+             {"Index", "CT__ENGINE_INDEX"},
+             {"Random", "CT__ENGINE_RANDOM"}};
   *n = 0;
   strcpy(buf, keys);
   for (tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {

@@ -676,21 +676,58 @@ TEST(cuda_training_loop_no_cudamalloc) {
 }
 
 /* Random numbers on the device equal the CPU's for the same seed (Philox, offsets). */
-TEST(cuda_random_matches_cpu) {
-  if (!cuda_ready()) return;
-  CT_SCOPE {
-    ct_tensor *c, *g;
-    ct_manual_seed_all(1234);
-    c = ct_randn(CT_DIMS(1000));
-    ct_manual_seed_all(1234);
-    g = ct_randn_ex(CT_DIMS(1000), NULL, CT_F32, CUDA(0));
-    CHECK(cuda_equal(g, c, 0));
-    ct_manual_seed_all(7);
-    c = ct_bernoulli(ct_full(CT_DIMS(500), ct_float(0.3), CT_F32));
-    ct_manual_seed_all(7);
-    g = ct_bernoulli(ct_full_ex(CT_DIMS(500), ct_float(0.3), CT_F32, CUDA(0)));
-    CHECK(cuda_equal(g, c, 0));
+/* Philox on the GPU: the CPU's numbers for the same seed and offset (rand,
+ * randn, randint, random_, bernoulli with p and with probabilities,
+ * dropout's mask and output), computed by the random loop's kernel; every
+ * dtype; generators advance alike. */
+static ct_tensor *cuda_rn_apply(int k, ct_device dev, ct_dtype dt) {
+  ct_tensor *t = ct_empty_ex(CT_DIMS(37, 29), dt, dev, false), *m = NULL, *o;
+  switch (k) {
+  case 0: return ct_uniform_(t, -2, 3) == CT_OK ? t : NULL;
+  case 1: return ct_normal_(t, 0.5, 2) == CT_OK ? t : NULL;
+  case 2: return ct_random_from_(t, -5, 100) == CT_OK ? t : NULL;
+  case 3: return ct_bernoulli_float_(t, 0.3) == CT_OK ? t : NULL;
+  case 4: /* probabilities that draw nothing from a generator */
+    return ct_bernoulli(ct_to_device(
+        ct_to_dtype(ct_reshape(ct_remainder_scalar(ct_mul_scalar(ct_arange(0, 37 * 29, 1, CT_F64), ct_float(0.618)), ct_float(1)), CT_DIMS(37, 29)), dt),
+        dev));
+  case 5: return ct_rand_like(t);
+  case 6: return ct_randn_like(t);
+  default:
+    o = ct_native_dropout_ex(ct_to_device(ct_ones(CT_DIMS(37, 29), dt), dev), 0.25, true, NULL, &m);
+    return o && m ? ct_cat(2, (ct_tensor *[]){ct_to_dtype(m, CT_F64), ct_to_dtype(o, CT_F64)}, 0) : NULL;
   }
+}
+TEST(cuda_random_matches_cpu) {
+  static const ct_dtype dts[8] = {CT_F32, CT_F64, CT_F16, CT_BF16, CT_I64, CT_I32, CT_U8, CT_BOOL};
+  ct_cuda_counters c0, c1;
+  int64_t checked = 0, failed = 0;
+  int i, k;
+  if (!cuda_ready()) return;
+  ct_cuda_counters_get(&c0);
+  for (i = 0; i < 8; i++)
+    for (k = 0; k < 8; k++) CT_SCOPE {
+      ct_tensor *c, *g;
+      uint64_t cpu_offset;
+      ct_manual_seed_all(1234 + (uint64_t)k);
+      c = cuda_rn_apply(k, CT_CPU, dts[i]);
+      cpu_offset = ct_generator_offset(ct_default_generator(CT_CPU));
+      ct_clear_error();
+      ct_manual_seed_all(1234 + (uint64_t)k);
+      g = cuda_rn_apply(k, CUDA(0), dts[i]);
+      ct_clear_error();
+      if (!c && !g) continue; /* a dtype the op refuses, on both */
+      checked++;
+      if (!c || !g || !cuda_equal(g, c, dts[i] == CT_F64 && (k == 1 || k == 6) ? 1e-15 : 0) ||
+          ct_generator_offset(ct_default_generator(CUDA(0))) != cpu_offset)
+        failed++, fprintf(stderr, "    random op %d on %s: CUDA differs from the CPU\n", k, ct_dtype_name(dts[i]));
+    }
+  ct_cuda_counters_get(&c1);
+  CHECK(failed == 0);
+  CHECK(checked > 30);
+  CHECK(c1.random_native >= c0.random_native + checked);
+  printf("    cuda random: %lld cases, %lld differ; %lld native launches\n", (long long)checked, (long long)failed,
+         (long long)(c1.random_native - c0.random_native));
   ct_clear_error();
 }
 

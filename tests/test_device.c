@@ -1079,6 +1079,32 @@ TEST(device_index_loop) {
   ct_clear_error();
 }
 
+/* The random loop per device type (ops/random.h): tdev sets one, so the
+ * sampling ops run in it, with the CPU's numbers for the same seed. */
+TEST(device_random_loop) {
+  tdev_init();
+  CT_SCOPE {
+    int64_t calls = tdev_random_calls;
+    ct_tensor *c, *g, *cm = NULL, *gm = NULL;
+    const ct_op *op = ct_op_find("normal_");
+    CHECK(ct_random_loop(CT_DEVICE_PRIVATEUSE1) == tdev_random && ct_random_loop(CT_DEVICE_CPU) == ct_host_random_loop);
+    CHECK(op && ct_op_registered(op, CT_KEY_PRIVATEUSE1).source && !strcmp(ct_op_registered(op, CT_KEY_PRIVATEUSE1).source, "random engine"));
+    ct_manual_seed_all(99);
+    c = ct_randn(CT_DIMS(5, 7));
+    ct_manual_seed_all(99);
+    g = ct_randn_ex(CT_DIMS(5, 7), NULL, CT_F32, TDEV(0));
+    CHECK(g && ct_device_eq(g->device, TDEV(0)) && tdev_same_values(g, c));
+    ct_manual_seed_all(5);
+    c = ct_native_dropout_ex(ct_ones(CT_DIMS(40), CT_F64), 0.5, true, NULL, &cm);
+    ct_manual_seed_all(5);
+    g = ct_native_dropout_ex(ct_to_device(ct_ones(CT_DIMS(40), CT_F64), TDEV(0)), 0.5, true, NULL, &gm);
+    CHECK(tdev_same_values(g, c) && tdev_same_values(gm, cm));
+    CHECK(tdev_random_calls >= calls + 2);
+    CHECK(ct_set_random_loop(CT_DEVICE_META, tdev_random) == CT_ERR_INVALID);
+  }
+  ct_clear_error();
+}
+
 /* The run-time version and the one-line summary of backends and devices. */
 TEST(device_version_and_backends_summary) {
   char line[256], small[10];

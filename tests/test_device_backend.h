@@ -461,6 +461,12 @@ static ct_status tdev_index(const ct_index_call *call) {
   return ct_index_on_host(call);
 }
 
+static int64_t tdev_random_calls;
+static ct_status tdev_random(const ct_random_call *call) {
+  tdev_random_calls++;
+  return ct_random_on_host(call);
+}
+
 static void tdev_init(void) {
   int d;
   if (ct_device_interface_get(CT_DEVICE_PRIVATEUSE1) == &tdev_interface) return;
@@ -474,6 +480,8 @@ static void tdev_init(void) {
   ct_set_reduction_loop(CT_DEVICE_PRIVATEUSE1, tdev_reduction);
   /* ... and gather / scatter / index_select / index_add / embedding through its index loop */
   ct_set_index_loop(CT_DEVICE_PRIVATEUSE1, tdev_index);
+  /* ... and the sampling ops through its random loop */
+  ct_set_random_loop(CT_DEVICE_PRIVATEUSE1, tdev_random);
 }
 #define TDEV(i) ct_device_make(CT_DEVICE_PRIVATEUSE1, (i))
 

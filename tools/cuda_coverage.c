@@ -1,7 +1,7 @@
 /* tools/cuda_coverage.c - which ops run natively on CUDA (make cuda-coverage).
  * Linked with the CUDA backend; needs no GPU (registration is all it reads).
  * Each op is one of:
- *   native     a CUDA kernel: the pointwise, reduction or index engine's loop, or the backend's own (cuBLAS)
+ *   native     a CUDA kernel: the pointwise, reduction, index or random engine's loop, or the backend's own (cuBLAS)
  *   device     a kernel every backend shares (views, empty, copy_): no data computed on the host
  *   composite  views (computed without touching data) and decompositions: each part runs as listed here
  *   staged     reduction-engine ops the CUDA loop has no kernel for (sort, topk, medians, cummax, ...):
@@ -39,7 +39,8 @@ int main(int argc, char **argv) {
     ct_kernel k = ct_op_registered(op, CT_KEY_CUDA);
     int c;
     if (k.unboxed || k.boxed)
-      c = k.source && (!strcmp(k.source, "cuda") || !strcmp(k.source, "pointwise engine") || !strcmp(k.source, "index engine")) ? 0
+      c = k.source && (!strcmp(k.source, "cuda") || !strcmp(k.source, "pointwise engine") || !strcmp(k.source, "index engine") ||
+                      !strcmp(k.source, "random engine")) ? 0
           : k.source && !strcmp(k.source, "reduction engine")                              ? (staged_reduction(op->full_name) ? 4 : 0)
                                                                                             : 1;
     else if (ct_op_registered(op, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD).unboxed ||
@@ -50,7 +51,7 @@ int main(int argc, char **argv) {
     count[c]++;
     if (verbose) printf("%-10s %s%s%s\n", names[c], op->full_name, k.source ? "  " : "", k.source ? k.source : "");
   }
-  printf("CUDA coverage of %lld ops: %lld native (pointwise, reduction and index engines, cuBLAS), %lld device-generic (views, empty, "
+  printf("CUDA coverage of %lld ops: %lld native (pointwise, reduction, index and random engines, cuBLAS), %lld device-generic (views, empty, "
          "copy), %lld views and composites, %lld reduction-engine ops staged on the host, %lld through the CPU fallback\n",
          (long long)n, (long long)count[0], (long long)count[1], (long long)count[2], (long long)count[4], (long long)count[3]);
   printf("(native unary ops whose function has no CUDA form - round with decimals, nan_to_num, logit, erfinv, digamma,\n"

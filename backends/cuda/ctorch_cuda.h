@@ -34,10 +34,11 @@ CTDEF bool ct_cuda_allow_tf32(void);
  * pointwise calls whose dtype or function has no CUDA kernel;
  * reduction_staged: reduction-engine calls without a CUDA kernel - sort,
  * topk, kthvalue, median, cummax / cummin, logcumsumexp, derivative helpers;
- * index_native: index-loop kernels - gather, scatter, index_select, ...). */
+ * index_native: index-loop kernels - gather, scatter, index_select, ...;
+ * random_native: random-loop kernels - uniform_, normal_, bernoulli, dropout, ...). */
 typedef struct ct_cuda_counters {
   int64_t pointwise_native, pointwise_staged, reduction_staged, gemm_native, gemm_fallback;
-  int64_t reduction_native, index_native;
+  int64_t reduction_native, index_native, random_native;
 } ct_cuda_counters;
 CTDEF void ct_cuda_counters_get(ct_cuda_counters *out);
 /* Launches one empty kernel on the current device's current stream (the

@@ -25,6 +25,9 @@
  *     on the host;
  *   - ct_set_index_loop(CT_DEVICE_CUDA): gather, scatter, scatter_add,
  *     index_select, index_add, index_copy, embedding;
+ *   - ct_set_random_loop(CT_DEVICE_CUDA): uniform_, normal_, random_,
+ *     bernoulli, rand_like / randn_like, the rand / randn / randint out=
+ *     forms and native_dropout compute ctorch's Philox streams on the device;
  *   - cuBLAS kernels for mm, addmm, bmm, baddbmm (and out= forms) in f32,
  *     f64, f16 and bf16: transposed operands go to cuBLAS as transposes;
  *     other layouts and dtypes go to the CPU fallback.
@@ -641,7 +644,7 @@ static const ct_device_interface ctcu_interface = {
 
 /* ---- counters ---- */
 static int64_t ctcu_n_pw_native, ctcu_n_pw_staged, ctcu_n_rd_native, ctcu_n_rd_staged, ctcu_n_gemm_native, ctcu_n_gemm_fallback,
-    ctcu_n_ix_native;
+    ctcu_n_ix_native, ctcu_n_rn_native;
 static void ctcu_count_add(int64_t *c) { __atomic_add_fetch(c, 1, __ATOMIC_RELAXED); } /* NOLINT(readability-non-const-parameter): written atomically */
 CTDEF void ct_cuda_counters_get(ct_cuda_counters *out) {
   out->pointwise_native = __atomic_load_n(&ctcu_n_pw_native, __ATOMIC_RELAXED);
@@ -651,6 +654,7 @@ CTDEF void ct_cuda_counters_get(ct_cuda_counters *out) {
   out->gemm_native = __atomic_load_n(&ctcu_n_gemm_native, __ATOMIC_RELAXED);
   out->gemm_fallback = __atomic_load_n(&ctcu_n_gemm_fallback, __ATOMIC_RELAXED);
   out->index_native = __atomic_load_n(&ctcu_n_ix_native, __ATOMIC_RELAXED);
+  out->random_native = __atomic_load_n(&ctcu_n_rn_native, __ATOMIC_RELAXED);
 }
 
 /* ---- the pointwise loop ---- */
@@ -911,6 +915,32 @@ static ct_status ctcu_index_on(const ct_index_call *call) {
   return CT_OK;
 }
 static ct_status ctcu_index(const ct_index_call *call) { CTCU_GUARDED(ct_status, ctcu_index_on(call)); }
+
+/* ---- the random loop: ctorch's Philox streams computed on the device ---- */
+static ct_status ctcu_random_on(const ct_random_call *call) {
+  ctcu_random_desc d;
+  ct_device dev = call->out->device;
+  int r;
+  ct_status st;
+  if ((call->in && !ct_device_eq(call->in->device, dev)) || (call->mask && !ct_device_eq(call->mask->device, dev)))
+    return ct_random_on_host(call);
+  if ((st = ctcu_set_device(dev.index)) != CT_OK) return st;
+  memset(&d, 0, sizeof d);
+  d.kind = call->kind, d.out_dtype = call->out->dtype, d.in_dtype = call->in ? call->in->dtype : -1;
+  d.numel = call->numel;
+  d.out = (char *)ct_data_ptr(call->out);
+  d.in = call->in ? (const char *)ct_data_ptr(call->in) : NULL;
+  d.mask = call->mask ? (uint8_t *)ct_data_ptr(call->mask) : NULL;
+  d.key[0] = call->key[0], d.key[1] = call->key[1];
+  d.base = call->base;
+  d.a = call->a, d.b = call->b, d.ifrom = call->ifrom, d.irange = call->irange;
+  r = ctcu_random_launch(&d, (void *)ctcu_stream(ct_current_stream(dev)));
+  if (r < 0) return ct_random_on_host(call);
+  if (r > 0) return ctcu_fail((cudaError_t)r, call->name, "kernel launch");
+  ctcu_count_add(&ctcu_n_rn_native);
+  return CT_OK;
+}
+static ct_status ctcu_random(const ct_random_call *call) { CTCU_GUARDED(ct_status, ctcu_random_on(call)); }
 
 CTDEF ct_status ct_cuda_launch_empty(void) {
   int dev = ctcu_get_device();
@@ -1239,6 +1269,7 @@ static void ctcu_register_once(void) {
   if (st == CT_OK) st = ct_set_pointwise_loop(CT_DEVICE_CUDA, ctcu_pointwise);
   if (st == CT_OK) st = ct_set_reduction_loop(CT_DEVICE_CUDA, ctcu_reduction);
   if (st == CT_OK) st = ct_set_index_loop(CT_DEVICE_CUDA, ctcu_index);
+  if (st == CT_OK) st = ct_set_random_loop(CT_DEVICE_CUDA, ctcu_random);
   if (st == CT_OK) st = ct_register_backend(&ctcu_backend);
   ctcu_register_status = st;
 }

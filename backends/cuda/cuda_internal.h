@@ -116,6 +116,24 @@ typedef struct ctcu_index_desc {
 /* 0 when queued, a cudaError_t value (> 0) on a launch failure, -1 when the dtype has no kernel. */
 int ctcu_index_launch(const ctcu_index_desc *d, void *stream);
 
+/* One call of the random loop (ctorch/ops/random.h's ct_random_call): kind
+ * is ct_random_kind's value (UNIFORM 0, NORMAL 1, INTEGER 2, BERNOULLI 3,
+ * DROPOUT 4); out, in, mask are flat arrays of numel elements. */
+typedef struct ctcu_random_desc {
+  int kind, out_dtype, in_dtype;
+  int64_t numel;
+  char *out;
+  const char *in;                   /* BERNOULLI: float64 probabilities or NULL; DROPOUT: out_dtype */
+  uint8_t *mask;
+  uint32_t key[2];
+  uint64_t base;
+  double a, b;
+  int64_t ifrom;
+  uint64_t irange;
+} ctcu_random_desc;
+/* 0 when queued, a cudaError_t value (> 0) on a launch failure, -1 when it has no kernel. */
+int ctcu_random_launch(const ctcu_random_desc *d, void *stream);
+
 /* An empty kernel, for the launch-overhead benchmark. */
 int ctcu_launch_empty(void *stream);
 

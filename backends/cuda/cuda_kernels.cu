@@ -1727,3 +1727,112 @@ extern "C" int ctcu_index_launch(const ctcu_index_desc *d, void *stream) {
   }
   return (int)cudaGetLastError();
 }
+
+/* ---------------------------------------------------------------------------
+ * The random loop: ctorch's Philox4x32-10 streams (ctorch/ops/random.h, Note
+ * [Generators]) computed on the device, element i from the words the CPU's
+ * loop gives it, with the same double arithmetic (fma, u24 / u53) and the
+ * same stores, so the numbers are the CPU's (normal's log / sin / cos may
+ * differ in the last float64 bit). */
+namespace {
+__device__ __forceinline__ void philox_block(uint64_t b, uint32_t k0, uint32_t k1, uint32_t out[4]) {
+  uint32_t c0 = (uint32_t)b, c1 = (uint32_t)(b >> 32), c2 = 0, c3 = 0;
+  for (int r = 0; r < 10; r++) {
+    const uint32_t hi0 = __umulhi(0xD2511F53u, c0), lo0 = 0xD2511F53u * c0;
+    const uint32_t hi1 = __umulhi(0xCD9E8D57u, c2), lo1 = 0xCD9E8D57u * c2;
+    const uint32_t n0 = hi1 ^ c1 ^ k0, n2 = hi0 ^ c3 ^ k1;
+    c1 = lo1, c3 = lo0, c0 = n0, c2 = n2;
+    k0 += 0x9E3779B9u, k1 += 0xBB67AE85u;
+  }
+  out[0] = c0, out[1] = c1, out[2] = c2, out[3] = c3;
+}
+struct RnArgs {
+  ctcu_random_desc d;
+};
+__device__ __forceinline__ uint32_t rn_word(const ctcu_random_desc &d, uint64_t j) {
+  uint32_t w[4];
+  philox_block(d.base + j / 4, d.key[0], d.key[1], w);
+  return w[j & 3];
+}
+__device__ __forceinline__ uint64_t rn_u64(const ctcu_random_desc &d, uint64_t j) { /* words j, j + 1 (j even: one block) */
+  uint32_t w[4];
+  philox_block(d.base + j / 4, d.key[0], d.key[1], w);
+  return (uint64_t)w[j & 3] << 32 | w[(j & 3) + 1];
+}
+__device__ __forceinline__ double rn_u53(const ctcu_random_desc &d, uint64_t j) {
+  return (double)(rn_u64(d, j) >> 11) * (1.0 / 9007199254740992.0);
+}
+/* ct__store_double, and its load back */
+__device__ void rn_store(char *p, int dt, int64_t i, double v) { rd_stf(p, dt, i, v); }
+__device__ double rn_load(const char *p, int dt, int64_t i) {
+  switch (dt) {
+  case CTCU_F32: return ((const float *)p)[i];
+  case CTCU_F64: return ((const double *)p)[i];
+  case CTCU_F16: return f16_to_f32(((const uint16_t *)p)[i]);
+  case CTCU_BF16: return bf16_to_f32(((const uint16_t *)p)[i]);
+  case CTCU_I64: return (double)((const int64_t *)p)[i];
+  case CTCU_I32: return ((const int32_t *)p)[i];
+  case CTCU_U8: return ((const uint8_t *)p)[i];
+  default: return ((const uint8_t *)p)[i] ? 1.0 : 0.0;
+  }
+}
+/* ct__rn_put_int */
+__device__ void rn_store_int(char *p, int dt, int64_t i, int64_t v) {
+  switch (dt) {
+  case CTCU_I64: ((int64_t *)p)[i] = v; break;
+  case CTCU_I32: ((int32_t *)p)[i] = (int32_t)v; break;
+  case CTCU_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
+  case CTCU_BOOL: ((uint8_t *)p)[i] = v != 0; break;
+  default: rd_stf(p, dt, i, (double)v); break;
+  }
+}
+__global__ void __launch_bounds__(kThreads) random_kernel(const RnArgs args) {
+  const ctcu_random_desc &d = args.d;
+  const int64_t step = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < (d.kind == 1 ? (d.numel + 1) / 2 : d.numel); t += step) {
+    switch (d.kind) {
+    case 0: { /* uniform */
+      const double u = d.out_dtype == CTCU_F64 ? rn_u53(d, 2 * (uint64_t)t) : (double)(rn_word(d, (uint64_t)t) >> 8) * (1.0 / 16777216.0);
+      rn_store(d.out, d.out_dtype, t, fma(d.b - d.a, u, d.a));
+      if (d.a < d.b && rn_load(d.out, d.out_dtype, t) >= d.b) rn_store(d.out, d.out_dtype, t, d.a);
+      break;
+    }
+    case 1: { /* normal: the pair 2t, 2t + 1 from block t */
+      const uint64_t w = 4 * (uint64_t)t;
+      const double u1 = rn_u53(d, w), u2 = rn_u53(d, w + 2);
+      const double r = sqrt(__dmul_rn(-2.0, log(__dsub_rn(1.0, u1)))), th = __dmul_rn(6.283185307179586, u2);
+      rn_store(d.out, d.out_dtype, 2 * t, fma(d.b, __dmul_rn(r, cos(th)), d.a));
+      if (2 * t + 1 < d.numel) rn_store(d.out, d.out_dtype, 2 * t + 1, fma(d.b, __dmul_rn(r, sin(th)), d.a));
+      break;
+    }
+    case 2: { /* integers */
+      const uint64_t x = rn_u64(d, 2 * (uint64_t)t);
+      rn_store_int(d.out, d.out_dtype, t, (int64_t)((uint64_t)d.ifrom + (d.irange ? x % d.irange : x)));
+      break;
+    }
+    case 3: { /* bernoulli */
+      const double p = d.in ? ((const double *)d.in)[t] : d.a;
+      rn_store_int(d.out, d.out_dtype, t, rn_u53(d, 2 * (uint64_t)t) < p);
+      break;
+    }
+    default: { /* dropout */
+      const bool keep = rn_u53(d, 2 * (uint64_t)t) < d.a;
+      d.mask[t] = keep;
+      rn_store(d.out, d.out_dtype, t, keep ? __dmul_rn(rn_load(d.in, d.in_dtype, t), d.b) : 0.0);
+      break;
+    }
+    }
+  }
+}
+} /* namespace */
+
+extern "C" int ctcu_random_launch(const ctcu_random_desc *d, void *stream) {
+  RnArgs a;
+  if (!d || d->kind < 0 || d->kind > 4 || !dtype_ok(d->out_dtype) || (d->kind == 4 && (!d->in || !d->mask || !dtype_ok(d->in_dtype))))
+    return -1;
+  if (d->numel <= 0) return 0;
+  a.d = *d;
+  const int64_t units = d->kind == 1 ? (d->numel + 1) / 2 : d->numel;
+  random_kernel<<<rd_grid(units, kThreads, device_sms()), kThreads, 0, (cudaStream_t)stream>>>(a);
+  return (int)cudaGetLastError();
+}

@@ -13692,6 +13692,20 @@ static const struct {
     {&ct__op.softmax_int_out, CT_FN(ct__k_softmax_out), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int, CT_FN(ct__k_log_softmax), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int_out, CT_FN(ct__k_log_softmax_out), CT__ENGINE_REDUCTION},
+    {&ct__op.uniform_, CT_FN(ct__k_uniform_), CT__ENGINE_RANDOM},
+    {&ct__op.normal_, CT_FN(ct__k_normal_), CT__ENGINE_RANDOM},
+    {&ct__op.random__from, CT_FN(ct__k_random_from_), CT__ENGINE_RANDOM},
+    {&ct__op.random__to, CT_FN(ct__k_random_to_), CT__ENGINE_RANDOM},
+    {&ct__op.random_, CT_FN(ct__k_random_), CT__ENGINE_RANDOM},
+    {&ct__op.bernoulli__float, CT_FN(ct__k_bernoulli_float_), CT__ENGINE_RANDOM},
+    {&ct__op.bernoulli, CT_FN(ct__k_bernoulli), CT__ENGINE_RANDOM},
+    {&ct__op.bernoulli_p, CT_FN(ct__k_bernoulli_p), CT__ENGINE_RANDOM},
+    {&ct__op.rand_like, CT_FN(ct__k_rand_like), CT__ENGINE_RANDOM},
+    {&ct__op.randn_like, CT_FN(ct__k_randn_like), CT__ENGINE_RANDOM},
+    {&ct__op.rand_generator_out, CT_FN(ct__k_rand_out), CT__ENGINE_RANDOM},
+    {&ct__op.randn_generator_out, CT_FN(ct__k_randn_out), CT__ENGINE_RANDOM},
+    {&ct__op.randint_low_generator_out, CT_FN(ct__k_randint_out), CT__ENGINE_RANDOM},
+    {&ct__op.native_dropout, CT_FN(ct__k_native_dropout), CT__ENGINE_RANDOM},
 };
 
 CT_EXTERN_C_END

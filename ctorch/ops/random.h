@@ -91,6 +91,42 @@ CTDEF uint64_t ct_seed(void);
  * and ct_linspace are generated frontends (gen/ops/random.spec); their _ex
  * forms take a generator, dtype and device. */
 
+/* ---- the random loop per device type (as ops/pointwise.h's) ----
+ * uniform_, normal_, random_, bernoulli (p, tensor p, in place), rand_like,
+ * randn_like and native_dropout are meta steps, a reservation of the
+ * generator's stream, and one ct_random_call that fills numel elements of
+ * flat arrays (element i at the tensor's data pointer + i) with the values
+ * Note [Generators] defines, from word j = word j % 4 of Philox block
+ * base + j / 4 under key. A device that sets its loop with
+ * ct_set_random_loop (spec key Random) computes the CPU's numbers on the
+ * device (normal's last float64 bit may differ with the libm). */
+typedef enum ct_random_kind {
+  CT_RANDOM_UNIFORM,   /* out[i] = from + (to - from) u (fma), a value rounding up to `to` becomes `from` (a = from, b = to) */
+  CT_RANDOM_NORMAL,    /* Box-Muller pairs: fma(std, z, mean) (a = mean, b = std) */
+  CT_RANDOM_INTEGER,   /* out[i] = ifrom + x mod irange (irange 0: x) */
+  CT_RANDOM_BERNOULLI, /* out[i] = u53 < p: p = a, or in[i] (float64 probabilities) */
+  CT_RANDOM_DROPOUT    /* mask[i] = u53 < a; out[i] = mask[i] ? in[i] * b : 0 (in: out's dtype) */
+} ct_random_kind;
+typedef struct ct_random_call {
+  int kind;               /* ct_random_kind */
+  const char *name;       /* the op, for messages */
+  ct_tensor *out;         /* written: numel elements from its data pointer */
+  ct_tensor *in;          /* BERNOULLI: probabilities (float64) or NULL; DROPOUT: the input */
+  ct_tensor *mask;        /* DROPOUT: bool */
+  int64_t numel;
+  uint32_t key[2];        /* the generator's seed */
+  uint64_t base;          /* the op's first Philox block */
+  double a, b;
+  int64_t ifrom;
+  uint64_t irange;
+} ct_random_call;
+typedef ct_status (*ct_random_loop_fn)(const ct_random_call *call);
+CTDEF ct_status ct_set_random_loop(ct_device_type type, ct_random_loop_fn loop);
+CTDEF ct_random_loop_fn ct_random_loop(ct_device_type type);
+/* The CPU's loop; and a device loop's way to run a call it declines (staged, synchronous). */
+CTDEF ct_status ct_host_random_loop(const ct_random_call *call);
+CTDEF ct_status ct_random_on_host(const ct_random_call *call);
+
 CT_EXTERN_C_END
 #endif /* CT_OPS_RANDOM_H */
 
@@ -318,6 +354,104 @@ static ct_status ct__rn_begin(const char *op, ct_tensor *self, ct_generator *gen
 }
 static int ct__rn_skip(const ct_tensor *self) { return ct__is_meta(self) || self->numel == 0; }
 
+/* ---- the random loop: the CPU's, and the entry per device type ---- */
+CTDEF ct_status ct_host_random_loop(const ct_random_call *c) {
+  ct__rn_stream s = ct__rn_stream_zero();
+  ct__rn_sink k;
+  int64_t i, n = c->numel;
+  s.key[0] = c->key[0], s.key[1] = c->key[1], s.base = c->base;
+  k.self = k.buf = c->out;
+  k.dtype = (ct_dtype)c->out->dtype;
+  k.es = ct_dtype_size(k.dtype);
+  k.data = (char *)ct_data_ptr(c->out);
+  switch (c->kind) {
+  case CT_RANDOM_UNIFORM: {
+    int wide = k.dtype == CT_F64;
+    double from = c->a, to = c->b;
+    for (i = 0; i < n; i++) {
+      double u = wide ? ct__rn_u53(&s, 2 * (uint64_t)i) : ct__rn_u24(&s, (uint64_t)i);
+      ct__rn_put(&k, i, fma(to - from, u, from));
+      if (from < to && ct__load_double(k.data + (size_t)i * k.es, k.dtype) >= to) ct__rn_put(&k, i, from);
+    }
+    break;
+  }
+  case CT_RANDOM_NORMAL:
+    for (i = 0; i < n; i += 2) {
+      uint64_t w = 2 * (uint64_t)i; /* = 4 * pair */
+      double u1 = ct__rn_u53(&s, w), u2 = ct__rn_u53(&s, w + 2);
+      double r = sqrt(-2.0 * log(1.0 - u1)), t = 6.283185307179586 * u2;
+      ct__rn_put(&k, i, fma(c->b, r * cos(t), c->a));
+      if (i + 1 < n) ct__rn_put(&k, i + 1, fma(c->b, r * sin(t), c->a));
+    }
+    break;
+  case CT_RANDOM_INTEGER:
+    for (i = 0; i < n; i++) {
+      uint64_t x = ct__rn_u64(&s, 2 * (uint64_t)i);
+      ct__rn_put_int(&k, i, (int64_t)((uint64_t)c->ifrom + (c->irange ? x % c->irange : x)));
+    }
+    break;
+  case CT_RANDOM_BERNOULLI: {
+    const double *probs = c->in ? (const double *)ct_data_ptr(c->in) : NULL;
+    for (i = 0; i < n; i++) ct__rn_put_int(&k, i, ct__rn_u53(&s, 2 * (uint64_t)i) < (probs ? probs[i] : c->a));
+    break;
+  }
+  case CT_RANDOM_DROPOUT: {
+    ct_dtype dt = (ct_dtype)c->in->dtype;
+    const char *src = (const char *)ct_data_ptr(c->in);
+    bool *mk = (bool *)ct_data_ptr(c->mask);
+    for (i = 0; i < n; i++) {
+      mk[i] = ct__rn_u53(&s, 2 * (uint64_t)i) < c->a;
+      ct__store_double(k.data + (size_t)i * k.es, dt, mk[i] ? ct__load_double(src + (size_t)i * k.es, dt) * c->b : 0.0);
+    }
+    break;
+  }
+  default: return ct_fail(CT_ERR_INVALID, c->name, "unknown random kind %d", c->kind);
+  }
+  return CT_OK;
+}
+CTDEF ct_status ct_random_on_host(const ct_random_call *c) {
+  ct_random_call h = *c;
+  ct_tensor *ops[3], *hops[3] = {NULL, NULL, NULL};
+  ct__staging stage;
+  int n = 0, nout;
+  ct_status st;
+  if (c->numel == 0) return CT_OK;
+  ops[n++] = c->out;
+  if (c->mask) ops[n++] = c->mask;
+  nout = n;
+  if (c->in) ops[n++] = c->in;
+  if ((st = ct__stage_in(c->name, &stage, n, ops, hops)) == CT_OK) {
+    h.out = hops[0];
+    if (c->mask) h.mask = hops[1];
+    if (c->in) h.in = hops[nout];
+    if ((st = ct_host_random_loop(&h)) == CT_OK) st = ct__stage_out(&stage, nout, ops);
+  }
+  ct__stage_free(&stage, n, hops);
+  return st;
+}
+static void (*ct__rn_loops[CT_DEVICE_NUM])(void) = {(void (*)(void))ct_host_random_loop};
+CTDEF ct_random_loop_fn ct_random_loop(ct_device_type type) {
+  if ((unsigned)type >= CT_DEVICE_NUM) return NULL;
+  return (ct_random_loop_fn)ct__atomic_load(&ct__rn_loops[type]);
+}
+/* A call of `kind` over out (flat), from stream s. */
+static void ct__rn_call(ct_random_call *c, int kind, const char *op, ct_tensor *out, const ct__rn_stream *s) {
+  memset(c, 0, sizeof *c);
+  c->kind = kind;
+  c->name = op;
+  c->out = out;
+  c->numel = out->numel;
+  c->key[0] = s->key[0], c->key[1] = s->key[1];
+  c->base = s->base;
+}
+/* CPU tensors: the host loop (a CPU kernel serving another device's op through the fallback too); else the device's loop */
+static ct_status ct__rn_run(const ct_random_call *c) {
+  ct_random_loop_fn loop;
+  if (CT_LIKELY(c->out->device.type == CT_DEVICE_CPU)) return ct_host_random_loop(c);
+  loop = ct_random_loop((ct_device_type)c->out->device.type);
+  return loop ? loop(c) : ct_random_on_host(c);
+}
+
 static ct_status ct__rn_floating_only(const char *op, const char *what, const ct_tensor *self) {
   if (ct_dtype_is_floating((ct_dtype)self->dtype)) return CT_OK;
   return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", what, ct__dtype_torch_name((ct_dtype)self->dtype));
@@ -329,8 +463,8 @@ static ct_status ct__k_uniform_(ct_keyset ks, ct_tensor *self, double from, doub
   ct__rn_stream s = ct__rn_stream_zero();
   ct__rn_sink k;
   ct_generator *g;
+  ct_random_call c;
   int wide = self->dtype == CT_F64;
-  int64_t i;
   (void)ks;
   if (ct__rn_floating_only(op, "check_uniform_bounds", self) != CT_OK) return ct_last_error();
   if (!(from <= to)) return ct_fail(CT_ERR_INVALID, op, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", from, to);
@@ -338,12 +472,9 @@ static ct_status ct__k_uniform_(ct_keyset ks, ct_tensor *self, double from, doub
   if (ct__rn_begin(op, self, gen, wide ? 2 : 1, &s, &g) != CT_OK) return ct_last_error();
   if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
   if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
-  for (i = 0; i < self->numel; i++) {
-    double u = wide ? ct__rn_u53(&s, 2 * (uint64_t)i) : ct__rn_u24(&s, (uint64_t)i);
-    ct__rn_put(&k, i, fma(to - from, u, from));
-    if (from < to && ct__load_double(k.data + (size_t)i * k.es, k.dtype) >= to) ct__rn_put(&k, i, from);
-  }
-  return ct__rn_sink_close(&k, CT_OK);
+  ct__rn_call(&c, CT_RANDOM_UNIFORM, op, k.buf, &s);
+  c.a = from, c.b = to;
+  return ct__rn_sink_close(&k, ct__rn_run(&c));
 }
 
 /* ---- normal_ (Box-Muller, see the note) ---- */
@@ -352,7 +483,7 @@ static ct_status ct__k_normal_(ct_keyset ks, ct_tensor *self, double mean, doubl
   ct__rn_stream s = ct__rn_stream_zero();
   ct__rn_sink k;
   ct_generator *g;
-  int64_t i;
+  ct_random_call c;
   (void)ks;
   if (ct__rn_floating_only(op, "normal_kernel_cpu", self) != CT_OK) return ct_last_error();
   if (!(std >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std);
@@ -360,14 +491,9 @@ static ct_status ct__k_normal_(ct_keyset ks, ct_tensor *self, double mean, doubl
   if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
   if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
   if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
-  for (i = 0; i < self->numel; i += 2) {
-    uint64_t w = 2 * (uint64_t)i; /* = 4 * pair */
-    double u1 = ct__rn_u53(&s, w), u2 = ct__rn_u53(&s, w + 2);
-    double r = sqrt(-2.0 * log(1.0 - u1)), t = 6.283185307179586 * u2;
-    ct__rn_put(&k, i, fma(std, r * cos(t), mean));
-    if (i + 1 < self->numel) ct__rn_put(&k, i + 1, fma(std, r * sin(t), mean));
-  }
-  return ct__rn_sink_close(&k, CT_OK);
+  ct__rn_call(&c, CT_RANDOM_NORMAL, op, k.buf, &s);
+  c.a = mean, c.b = std;
+  return ct__rn_sink_close(&k, ct__rn_run(&c));
 }
 
 /* ---- normal with tensor mean and/or std: fma(std, z, mean), z the float64
@@ -468,18 +594,16 @@ static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from,
   ct__rn_stream s = ct__rn_stream_zero();
   ct__rn_sink k;
   ct_generator *g;
-  int64_t i;
+  ct_random_call c;
   uint64_t range; /* to - from; 0 means 2^64 */
   (void)ks;
   if (ct__rn_check_range(op, (ct_dtype)self->dtype, from, to, &range) != CT_OK) return ct_last_error();
   if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
   if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
   if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
-  for (i = 0; i < self->numel; i++) {
-    uint64_t x = ct__rn_u64(&s, 2 * (uint64_t)i);
-    ct__rn_put_int(&k, i, (int64_t)((uint64_t)from + (range ? x % range : x)));
-  }
-  return ct__rn_sink_close(&k, CT_OK);
+  ct__rn_call(&c, CT_RANDOM_INTEGER, op, k.buf, &s);
+  c.ifrom = from, c.irange = range;
+  return ct__rn_sink_close(&k, ct__rn_run(&c));
 }
 
 static ct_status ct__k_random_to_(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *gen) {
@@ -494,17 +618,18 @@ static ct_status ct__rn_check_p(const char *op, double p) {
   if (p >= 0 && p <= 1) return CT_OK;
   return ct_fail(CT_ERR_INVALID, op, "bernoulli expects p to be in [0, 1], but got p=%g", p);
 }
-/* self = 1 where u53 < p (p a number, or probs[i] read in logical order) */
-static ct_status ct__rn_bernoulli_fill(const char *op, ct_tensor *self, double p, const double *probs, ct_generator *gen) {
+/* self = 1 where u53 < p (p a number, or probs[i]: contiguous float64 on self's device, in logical order) */
+static ct_status ct__rn_bernoulli_fill(const char *op, ct_tensor *self, double p, ct_tensor *probs, ct_generator *gen) {
   ct__rn_stream s = ct__rn_stream_zero();
   ct__rn_sink k;
   ct_generator *g;
-  int64_t i;
+  ct_random_call c;
   if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
   if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
   if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
-  for (i = 0; i < self->numel; i++) ct__rn_put_int(&k, i, ct__rn_u53(&s, 2 * (uint64_t)i) < (probs ? probs[i] : p));
-  return ct__rn_sink_close(&k, CT_OK);
+  ct__rn_call(&c, CT_RANDOM_BERNOULLI, op, k.buf, &s);
+  c.a = p, c.in = probs;
+  return ct__rn_sink_close(&k, ct__rn_run(&c));
 }
 static ct_status ct__k_bernoulli_float_(ct_keyset ks, ct_tensor *self, double p, ct_generator *gen) {
   (void)ks;
@@ -522,7 +647,7 @@ static ct_tensor *ct__k_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_
 /* bernoulli(Tensor self): self holds the probabilities; the result has its dtype */
 static ct_tensor *ct__k_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *gen) {
   static const char *op = "bernoulli";
-  ct_tensor *r = NULL, *p = NULL;
+  ct_tensor *r = NULL, *p = NULL, *hp = NULL;
   const double *probs;
   int64_t i;
   (void)ks;
@@ -533,19 +658,23 @@ static ct_tensor *ct__k_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *g
     if (!ct__rn_pick(op, gen, self)) ct_release(r), r = NULL;
     return r;
   }
-  p = ct__copy_as(op, self, CT_F64); /* contiguous float64 probabilities */
+  p = ct__copy_as(op, self, CT_F64); /* contiguous float64 probabilities (on self's device) */
   if (!p) goto fail;
-  probs = (const double *)ct_data_ptr(p);
-  for (i = 0; i < p->numel; i++)
+  hp = p->device.type == CT_DEVICE_CPU ? ct_retain(p) : ct__empty(op, p->ndim, p->sizes, CT_F64, CT_CPU); /* the check reads data */
+  if (!hp || (hp != p && ct__copy_impl(hp, p) != CT_OK)) goto fail;
+  probs = (const double *)ct_data_ptr(hp);
+  for (i = 0; i < hp->numel; i++)
     if (!(probs[i] >= 0 && probs[i] <= 1)) {
       ct_fail(CT_ERR_INVALID, op, "Expected p_in >= 0 && p_in <= 1 to be true, but got false (element %lld is %g)", (long long)i,
               probs[i]);
       goto fail;
     }
-  if (ct__rn_bernoulli_fill(op, r, 0, probs, gen) != CT_OK) goto fail;
+  if (ct__rn_bernoulli_fill(op, r, 0, p, gen) != CT_OK) goto fail;
+  ct_release(hp);
   ct_release(p);
   return r;
 fail:
+  ct_release(hp);
   ct_release(p);
   ct_release(r);
   return NULL;
@@ -704,8 +833,8 @@ static ct_tensor *ct__k_native_dropout(ct_keyset ks, ct_tensor *input, double p,
   ct_tensor *out = NULL, *m = NULL, *x = NULL;
   ct__rn_stream s = ct__rn_stream_zero();
   ct_generator *g = NULL;
+  ct_random_call c;
   double keep = 1.0 - p, scale = ct__rn_dropout_scale(p, train);
-  int64_t i;
   (void)ks;
   *mask = NULL;
   if (ct__rn_check_dropout_p(p) != CT_OK || ct__rn_floating_only(op, "native_dropout", input) != CT_OK) return NULL;
@@ -722,17 +851,9 @@ static ct_tensor *ct__k_native_dropout(ct_keyset ks, ct_tensor *input, double p,
   x = ct__copy_as(op, input, (ct_dtype)input->dtype); /* contiguous, read in logical order */
   if (!x) goto fail;
   ct__rn_reserve(g, 2 * (uint64_t)input->numel, &s);
-  {
-    size_t es = ct_dtype_size((ct_dtype)input->dtype);
-    const char *src = (const char *)ct_data_ptr(x);
-    char *dst = (char *)ct_data_ptr(out);
-    bool *mk = (bool *)ct_data_ptr(m);
-    for (i = 0; i < input->numel; i++) {
-      mk[i] = ct__rn_u53(&s, 2 * (uint64_t)i) < keep;
-      ct__store_double(dst + (size_t)i * es, (ct_dtype)input->dtype,
-                       mk[i] ? ct__load_double(src + (size_t)i * es, (ct_dtype)input->dtype) * scale : 0.0);
-    }
-  }
+  ct__rn_call(&c, CT_RANDOM_DROPOUT, op, out, &s);
+  c.in = x, c.mask = m, c.a = keep, c.b = scale;
+  if (ct__rn_run(&c) != CT_OK) goto fail;
   ct_release(x);
 done:
   *mask = m;

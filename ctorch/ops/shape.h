@@ -1166,7 +1166,7 @@ static ct_status ct__shape_ix_device(const char *op, int mode, ct_tensor *self, 
   int k;
   if (index->numel == 0) return CT_OK;
   moved = ct__empty(op, index->ndim, index->sizes, (ct_dtype)index->dtype, mode == CT__IX_FILL ? CT_CPU : self->device);
-  if (!moved || (st = ct__copy_impl(moved, index)) != CT_OK) return ct_release(moved), ct_last_error();
+  if (!moved || ct__copy_impl(moved, index) != CT_OK) return ct_release(moved), ct_last_error();
   if (mode == CT__IX_FILL) {
     st = ct__shape_ix_loop(op, mode, self, dim, moved, other, value);
   } else {
