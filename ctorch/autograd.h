@@ -297,7 +297,7 @@ static uint64_t ct__node_seq; /* global: creation order across threads */
 
 static size_t ct__align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-static ct_node *ct__node_new(const ct_node_kind *kind, size_t struct_size, int num_inputs, int num_outputs) {
+static CT__HOT_INLINE ct_node *ct__node_new_inline(const ct_node_kind *kind, size_t struct_size, int num_inputs, int num_outputs) {
   size_t off_e = ct__align8(struct_size);
   size_t off_im = off_e + sizeof(ct__edge) * (size_t)num_inputs;
   size_t off_om = off_im + sizeof(ct_tensor_meta) * (size_t)num_inputs;
@@ -316,6 +316,9 @@ static ct_node *ct__node_new(const ct_node_kind *kind, size_t struct_size, int n
   n->input_meta = (ct_tensor_meta *)(p + off_im);
   n->output_meta = (ct_tensor_meta *)(p + off_om);
   return n;
+}
+static ct_node *ct__node_new(const ct_node_kind *kind, size_t struct_size, int num_inputs, int num_outputs) {
+  return ct__node_new_inline(kind, struct_size, num_inputs, num_outputs);
 }
 
 /* ---- views (Note [Views and in-place]) ---- */
@@ -379,7 +382,7 @@ static int ct__refresh_view(ct_tensor *v, ct_status *st) {
 }
 
 /* Edge i of n leads to t's history (if t requires grad). */
-static ct_status ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
+static CT__HOT_INLINE ct_status ct__node_set_input_inline(ct_node *n, int i, ct_tensor *t) {
   ct__edge *e = &n->edges[i];
   ct_status st;
   if (!ct__needs_grad(t)) return CT_OK; /* no edge: its metadata is never read */
@@ -395,6 +398,7 @@ static ct_status ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
   } /* else a view made in no-grad mode of a tensor that requires grad: no history, the gradient is dropped */
   return CT_OK;
 }
+static ct_status ct__node_set_input(ct_node *n, int i, ct_tensor *t) { return ct__node_set_input_inline(n, i, t); }
 
 CTDEF bool ct_node_needs_input_grad(const ct_node *n, int i) {
   return n && i >= 0 && i < n->num_inputs && (n->edges[i].node || n->edges[i].leaf);
@@ -677,6 +681,39 @@ static ct_status ct__rebase_history(ct_tensor *self, ct_node *fn) {
 static ct_status ct__out_not_differentiable(const char *op) {
   return ct_fail(CT_ERR_STATE, op,
                  "out= arguments don't support automatic differentiation, but one of the arguments requires grad");
+}
+
+/* ---- the generated autograd kernels' shared steps ---- */
+/* The node of an autograd kernel's call, which records it (grad mode is
+ * on and one of the n inputs needs grad: the kernel checked): a new node of
+ * kind (size bytes, one output) with an edge per input, into *node. inplace:
+ * the in-place op's name, whose self (in[0]) ct__check_inplace checks first;
+ * NULL for other ops. On an error (returned) *node is NULL. */
+static CT__SHARED ct_status ct__record(ct_node **node, const ct_node_kind *kind, size_t size, const char *inplace, int n,
+                            ct_tensor *const *in) {
+  ct_node *nd;
+  ct_status st;
+  int i;
+  *node = NULL;
+  if (inplace && (st = ct__check_inplace(inplace, in[0])) != CT_OK) return st;
+  if (!(nd = ct__node_new_inline(kind, size, n, 1))) return ct_last_error();
+  for (i = 0; i < n; i++)
+    if ((st = ct__node_set_input_inline(nd, i, in[i])) != CT_OK) return ct__node_release(nd), st;
+  *node = nd;
+  return CT_OK;
+}
+/* After the redispatch: the result r gets node n as its history (r released
+ * if that fails), and the kernel's reference to n goes. */
+static ct_tensor *ct__record_result(ct_tensor *r, ct_node *n) {
+  if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+  ct__node_release(n);
+  return r;
+}
+/* ... for an in-place op that returned st: self's history rebased on n. */
+static ct_status ct__record_inplace(ct_status st, ct_tensor *self, ct_node *n) {
+  if (st == CT_OK) st = ct__rebase_history(self, n);
+  ct__node_release(n);
+  return st;
 }
 
 /* ---- the "not implemented" node: ops without a derivative ---- */

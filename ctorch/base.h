@@ -85,6 +85,7 @@
 #define CT__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define CT__COLD __attribute__((cold)) /* error paths: kept out of the hot code layout */
 #define CT__HOT_INLINE __attribute__((always_inline)) inline /* steps of one hot path, written apart for reading */
+#define CT__SHARED __attribute__((noinline)) /* one copy for hundreds of generated callers: inlining it costs build time */
 #define CT_HAVE_CLEANUP 1 /* guards run their exit action on every exit path */
 #else
 #define CT_LIKELY(x) (x)
@@ -92,6 +93,7 @@
 #define CT__PRINTF(f, a)
 #define CT__COLD
 #define CT__HOT_INLINE inline
+#define CT__SHARED
 #define CT_HAVE_CLEANUP 0
 #endif
 

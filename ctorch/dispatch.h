@@ -236,6 +236,11 @@ typedef struct ct__device_join {
 CT_EXTERN_C_BEGIN
 CTDEF ct_status ct__device_mismatch(const char *op, const ct__device_join *j, const ct_tensor *t, const char *arg);
 CT_EXTERN_C_END
+/* Both tensors on one device: the generated frontends' fast path, where
+ * no device rule is needed (ct__frontend_keys applies them otherwise). */
+static inline int ct__same_device(const ct_tensor *a, const ct_tensor *b) {
+  return a->device.type == b->device.type && a->device.index == b->device.index;
+}
 static inline int ct__device_joins(ct__device_join *j, const ct_tensor *t, int how, const char *op, const char *arg) {
   if (how < 2 && t->ndim == 0 && t->device.type == CT_DEVICE_CPU && (how == 0 || (t->flags & CT_TENSOR_WRAPPED_NUMBER))) return 1;
   if (!j->arg) {
@@ -1184,6 +1189,41 @@ static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
     return k;
   }
   return ct_dispatch_lookup(op, *ks, ks);
+}
+/* A generated frontend's Tensor arguments, in schema order (Tensor[] ones
+ * are checked by the frontend itself): the op's name, and per argument its
+ * name and how it joins the call's device (ct__device_joins' `how`, or
+ * CT__ARG_NO_DEVICE), with CT__ARG_OPTIONAL when NULL means None. */
+#define CT__FRONTEND_TENSORS 6
+#define CT__ARG_NO_DEVICE 3
+#define CT__ARG_OPTIONAL 4
+typedef struct ct__frontend_args {
+  const char *op;
+  int n;
+  uint8_t how[CT__FRONTEND_TENSORS];
+  const char *name[CT__FRONTEND_TENSORS];
+} ct__frontend_args;
+/* A frontend's check of its Tensor arguments, when its inline fast path
+ * (every one given and all on one device: ct__same_device) does not apply:
+ * each checked in order (not NULL unless optional, ct__device_joins), keys
+ * unioned; *ks gets the call's key set (ct__call_keys). 0 after an error
+ * (reported). */
+static CT__COLD int ct__frontend_keys(const ct__frontend_args *d, ct_tensor *const *t, ct_keyset *ks) {
+  ct__device_join dev = {{0, 0}, NULL};
+  ct_keyset keys = 0;
+  int i;
+  for (i = 0; i < d->n; i++) {
+    int how = d->how[i] & 3;
+    if (!t[i]) {
+      if (d->how[i] & CT__ARG_OPTIONAL) continue;
+      ct__fail_null(d->op, d->name[i]);
+      return 0;
+    }
+    keys |= t[i]->keys;
+    if (how != CT__ARG_NO_DEVICE && !ct__device_joins(&dev, t[i], how, d->op, d->name[i])) return 0;
+  }
+  *ks = ct__call_keys(keys);
+  return 1;
 }
 /* A typed frontend reaching a boxed-only kernel. */
 static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {

@@ -4,8 +4,10 @@
  *   gen/ops.spec          schemas, C names, kernels per key (native_functions.yaml)
  *   gen/derivatives.spec  derivative formulas per input (derivatives.yaml)
  * and writes, into ctorch/generated/ and docs/:
- *   functions.h           typed frontends (ct_add, ct_add_, ct_add_out, ...) and
- *                         one dispatch function per op (frontends and redispatch use it)
+ *   functions.h           typed frontends (ct_add, ct_add_, ct_add_out, ...), one
+ *                         dispatch function per C signature (ct__call_<code>: kernel
+ *                         lookup, unboxed or boxed call) and a one-line dispatch
+ *                         function per op over it (frontends and redispatch use it)
  *   autograd_functions.h  autograd nodes (what each formula needs saved), their
  *                         backward functions and the autograd kernels that record them
  *   registration.h        schemas, boxing adapters (one per C signature) and the
@@ -456,8 +458,8 @@ static void call_args(const op *o) {
   if (returns_list(o)) p(", cap, out");
 }
 
-static void box_value(const ct_arg *a) {
-  const char *n = a->name;
+static void sig_ident(const char *sig, char *buf);
+static void box_value(const ct_arg *a, const char *n) {
   switch (a->type) {
   case CT_TYPE_TENSOR: p("ct_value_tensor(%s)", n); break;
   case CT_TYPE_INT:
@@ -500,6 +502,108 @@ static void ex_name(const op *o, char *buf, size_t cap) {
   size_t n = strlen(o->cname);
   if (n && o->cname[n - 1] == '_') snprintf(buf, cap, "%.*s_ex_", (int)(n - 1), o->cname);
   else snprintf(buf, cap, "%s_ex", o->cname);
+}
+
+/* The dispatch of one C signature (ct__call_<code>), shared by every op
+ * with that signature: the kernel for the call's keys, called unboxed, or
+ * boxed through ct__finish_* when the kernel has no unboxed entry. Ops of one
+ * signature code box their arguments alike (checked here). */
+static void call_ident(const op *o, char *buf) { sig_ident(o->s.signature, buf); }
+static void call_fingerprint(const op *o, char *buf, size_t cap) {
+  int j;
+  size_t n;
+  snprintf(buf, cap, "%s|%d|%d|%d|", ret_ctype(o), returns_status(o), returns_list(o), nextra(o));
+  for (j = 0; j < o->s.nargs; j++) {
+    const ct_arg *a = &o->s.args[j];
+    n = strlen(buf);
+    snprintf(buf + n, cap - n, "%s%d%d,", kernel_ctype(a), (int)a->type, /* (optional boxes as None for these) */
+             a->optional && (a->type == CT_TYPE_INT || a->type == CT_TYPE_FLOAT || a->type == CT_TYPE_SCALAR));
+  }
+}
+static void gen_calls(void) {
+  static char seen[MAX_OPS][96], print[MAX_OPS][512];
+  int nseen = 0, i, j;
+  p("/* ---- dispatch, one function per C signature: kernel lookup, then the kernel unboxed (or boxed) ---- */\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    int st = returns_status(o), dup = -1;
+    char id[96], fp[512], name[16];
+    call_ident(o, id);
+    call_fingerprint(o, fp, sizeof fp);
+    for (j = 0; j < nseen; j++)
+      if (!strcmp(seen[j], id)) dup = j;
+    if (dup >= 0) {
+      if (strcmp(print[dup], fp)) die(o->file, o->line, "%s: signature %s boxes unlike another op's", o->full, o->s.signature);
+      continue;
+    }
+    strcpy(seen[nseen], id);
+    strcpy(print[nseen++], fp);
+    p("/* %s */\nstatic %sct__call_%s(const ct_op *ct__o, ct_keyset ks", o->s.signature, ret_ctype(o), id);
+    for (j = 0; j < o->s.nargs; j++) p(", %sa%d", kernel_ctype(&o->s.args[j]), j);
+    for (j = 1; j <= nextra(o); j++) p(", ct_tensor **x%d", j);
+    if (returns_list(o)) p(", int64_t cap, ct_tensor **out");
+    p(") {\n  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);\n  %sct__res;\n", ret_ctype(o));
+    p("  if (CT_UNLIKELY(!ct__k)) return %s;\n", fail_value(o));
+    p("  ct__tls.depth++;\n  if (CT_LIKELY(ct__k->unboxed != NULL)) {\n    ct__res = (");
+    fnptr_cast(o);
+    p("ct__k->unboxed)(ks");
+    for (j = 0; j < o->s.nargs; j++) p(", a%d", j);
+    for (j = 1; j <= nextra(o); j++) p(", x%d", j);
+    if (returns_list(o)) p(", cap, out");
+    p(");\n  } else {\n");
+    p("    ct_value ct__v[%d];\n", o->s.nargs ? o->s.nargs : 1);
+    if (nextra(o)) {
+      p("    ct_tensor **ct__extra[%d];\n", nextra(o));
+      for (j = 1; j <= nextra(o); j++) p("    ct__extra[%d] = x%d;\n", j - 1, j);
+    }
+    for (j = 0; j < o->s.nargs; j++) {
+      snprintf(name, sizeof name, "a%d", j);
+      p("    ct__v[%d] = ", j);
+      box_value(&o->s.args[j], name);
+      p(";\n");
+    }
+    if (returns_list(o)) p("    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, %d, cap, out);\n", o->s.nargs);
+    else if (nextra(o)) p("    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, %d, %d, ct__extra);\n", o->s.nargs, o->s.nrets);
+    else p("    ct__res = %s(ct__o, ct__k, ks, ct__v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
+    p("  }\n  CT__DISPATCH_DONE(%s);\n  return ct__res;\n}\n",
+      st ? "ct__res == CT_OK" : returns_list(o) ? "ct__res >= 0" : "ct__res != NULL");
+  }
+  p("\n/* ---- dispatch, one function per op: its signature's, with the op ---- */\n");
+}
+
+/* A frontend's Tensor arguments (shared form): inline, the common case
+ * (every required one given, all on the first one's device), else
+ * ct__frontend_keys with the op's rules. */
+static void gen_frontend_keys(const op *o, int nt, const char *fail) {
+  int j, n = 0, req = -1;
+  const char *sep = "";
+  for (j = 0; j < o->s.nargs; j++)
+    if (is_tensor(&o->s.args[j]) && !o->s.args[j].optional && req < 0) req = j;
+  if (req >= 0) {
+    p("  if (CT_LIKELY(");
+    for (j = 0; j < o->s.nargs; j++)
+      if (is_tensor(&o->s.args[j]) && !o->s.args[j].optional) p("%s%s", sep, o->s.args[j].name), sep = " && ";
+    for (j = 0; j < o->s.nargs && o->device_rule < 2; j++) {
+      const ct_arg *a = &o->s.args[j];
+      if (!is_tensor(a) || j == req) continue;
+      if (a->optional) p(" && (!%s || ct__same_device(%s, %s))", a->name, o->s.args[req].name, a->name);
+      else p(" && ct__same_device(%s, %s)", o->s.args[req].name, a->name);
+    }
+    p("))\n    ct__keys = ct__call_keys(");
+    for (j = 0, sep = ""; j < o->s.nargs; j++) {
+      const ct_arg *a = &o->s.args[j];
+      if (!is_tensor(a)) continue;
+      if (a->optional) p("%s(%s ? %s->keys : 0)", sep, a->name, a->name);
+      else p("%s%s->keys", sep, a->name);
+      sep = " | ";
+    }
+    p(");\n  else {\n");
+  } else
+    p("  {\n");
+  p("    ct_tensor *const ct__t[%d] = {", nt);
+  for (j = 0; j < o->s.nargs; j++)
+    if (is_tensor(&o->s.args[j])) p("%s%s", n++ ? ", " : "", o->s.args[j].name);
+  p("};\n    if (!ct__frontend_keys(&ct__fa_%s, ct__t, &ct__keys)) return %s;\n  }\n", o->handle, fail);
 }
 
 /* ================= functions.h ================= */
@@ -545,38 +649,18 @@ static void gen_functions(void) {
   for (i = 0; i < nops; i++) p("  ct_op *%s;\n", ops[i].handle);
   p("} ct__op;\n\n");
 
-  /* dispatch functions */
+  /* dispatch: one call function per C signature, one forwarder per op */
+  gen_calls();
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
-    int st = returns_status(o);
+    char id[96];
+    call_ident(o, id);
     p("/* %s */\n", o->text);
     p("static %sct__dispatch_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
-    p(") {\n");
-    p("  const ct_op *ct__o = ct__op.%s;\n  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);\n  %sct__res;\n", o->handle, ret_ctype(o));
-    p("  if (CT_UNLIKELY(!ct__k)) return %s;\n", fail_value(o));
-    p("  ct__tls.depth++;\n  if (CT_LIKELY(ct__k->unboxed != NULL)) {\n    ct__res = (");
-    fnptr_cast(o);
-    p("ct__k->unboxed)(ks");
+    p(") {\n  return ct__call_%s(ct__op.%s, ks", id, o->handle);
     call_args(o);
-    p(");\n  } else {\n");
-    {
-      p("    ct_value ct__v[%d];\n", o->s.nargs ? o->s.nargs : 1);
-      if (nextra(o)) {
-        p("    ct_tensor **ct__extra[%d];\n", nextra(o));
-        for (j = 1; j <= nextra(o); j++) p("    ct__extra[%d] = %s;\n", j - 1, ret_name(o, j));
-      }
-      for (j = 0; j < o->s.nargs; j++) {
-        p("    ct__v[%d] = ", j);
-        box_value(&o->s.args[j]);
-        p(";\n");
-      }
-      if (returns_list(o)) p("    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, %d, cap, out);\n", o->s.nargs);
-      else if (nextra(o)) p("    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, %d, %d, ct__extra);\n", o->s.nargs, o->s.nrets);
-      else p("    ct__res = %s(ct__o, ct__k, ks, ct__v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
-    }
-    p("  }\n  CT__DISPATCH_DONE(%s);\n  return ct__res;\n}\n",
-      st ? "ct__res == CT_OK" : returns_list(o) ? "ct__res >= 0" : "ct__res != NULL");
+    p(");\n}\n");
   }
 
   /* BackendSelect kernels of the factories */
@@ -600,10 +684,31 @@ static void gen_functions(void) {
   p("\n/* ---- frontends ---- */\n");
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
-    int st = returns_status(o), ex = has_ex(o), lst = returns_list(o);
+    int st = returns_status(o), ex = has_ex(o), lst = returns_list(o), shared = 0, nt = 0, first_t = -1, last_t = -1;
     char exn[96];
     const char *fail = fail_value(o);
+    /* The Tensor arguments are checked by ct__frontend_keys in one call when
+     * that keeps the order of every check: no Tensor[], and no int[] (checked
+     * here) between two Tensors. */
+    for (j = 0; j < o->s.nargs; j++)
+      if (is_tensor(&o->s.args[j])) nt++, last_t = j, first_t = first_t < 0 ? j : first_t;
+    if (nt > 0 && nt <= 6 /* CT__FRONTEND_TENSORS */) {
+      shared = 1;
+      for (j = 0; j < o->s.nargs; j++)
+        if (o->s.args[j].type == CT_TYPE_TENSOR_LIST || (o->s.args[j].type == CT_TYPE_INT_LIST && j > first_t && j < last_t)) shared = 0;
+    }
     ex_name(o, exn, sizeof exn);
+    if (shared) { /* the Tensor arguments, for ct__frontend_keys */
+      int n = 0;
+      p("static const ct__frontend_args ct__fa_%s = {\"%s\", %d, {", o->handle, o->full, nt);
+      for (j = 0; j < o->s.nargs; j++)
+        if (is_tensor(&o->s.args[j]))
+          p("%s%d", n++ ? ", " : "", (o->device_rule < 2 ? how(o, &o->s.args[j]) : 3) | (o->s.args[j].optional ? 4 : 0));
+      p("}, {");
+      for (j = 0, n = 0; j < o->s.nargs; j++)
+        if (is_tensor(&o->s.args[j])) p("%s\"%s\"", n++ ? ", " : "", o->s.args[j].name);
+      p("}};\n");
+    }
     p("CTDEF %sct_%s(", ret_ctype(o), ex ? exn : o->cname);
     public_params(o, 1);
     p(") {\n");
@@ -614,8 +719,11 @@ static void gen_functions(void) {
         p("  ct_int_list %s_l;\n", a->name);
       if (a->type == CT_TYPE_TENSOR_LIST) p("  ct_tensor_list %s_l;\n  int64_t %s_i;\n", a->name, a->name);
     }
-    p("  ct_keyset ct__keys = 0;\n");
-    if (o->device_rule < 2 && !is_factory(o)) p("  ct__device_join ct__dev = {{0, 0}, NULL};\n");
+    if (shared) p("  ct_keyset ct__keys;\n");
+    else {
+      p("  ct_keyset ct__keys = 0;\n");
+      if (o->device_rule < 2 && !is_factory(o)) p("  ct__device_join ct__dev = {{0, 0}, NULL};\n");
+    }
     if (is_factory(o)) p("  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */\n");
     if (nextra(o)) {
       p("  ct_tensor *ct__r, *ct__x[%d] = {NULL", nextra(o));
@@ -626,7 +734,9 @@ static void gen_functions(void) {
     if (lst) p("  int64_t ct__n, ct__i;\n  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null(\"%s\", \"out\"), %s;\n", o->full, fail);
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
-      if (a->type == CT_TYPE_TENSOR && !a->optional) {
+      if (shared && a->type == CT_TYPE_TENSOR) { /* all of them at the first, in order */
+        if (j == first_t) gen_frontend_keys(o, nt, fail);
+      } else if (a->type == CT_TYPE_TENSOR && !a->optional) {
         p("  if (CT_UNLIKELY(!%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, o->full, a->name, fail);
         p("  ct__keys |= %s->keys;\n", a->name);
         if (o->device_rule < 2)
@@ -659,9 +769,12 @@ static void gen_functions(void) {
         p("  %s_l.data = %s;\n  %s_l.n = %s_len;\n", a->name, a->name, a->name, a->name);
       }
     }
-    if (st) p("  return ct__dispatch_%s(ct__call_keys(ct__keys)", o->handle);
-    else if (nextra(o) || lst) p("  %s = ct__dispatch_%s(ct__call_keys(ct__keys)", lst ? "ct__n" : "ct__r", o->handle);
-    else p("  return ct__track(ct__dispatch_%s(ct__call_keys(ct__keys)", o->handle);
+    {
+      const char *keys = shared ? "ct__keys" : "ct__call_keys(ct__keys)";
+      if (st) p("  return ct__dispatch_%s(%s", o->handle, keys);
+      else if (nextra(o) || lst) p("  %s = ct__dispatch_%s(%s", lst ? "ct__n" : "ct__r", o->handle, keys);
+      else p("  return ct__track(ct__dispatch_%s(%s", o->handle, keys);
+    }
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
       if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) p(", %s_l", a->name);
@@ -753,6 +866,45 @@ static void gen_redispatch(const op *o, const char *lhs) {
   p(");\n  ct__below_autograd_end(excluded);\n");
 }
 
+/* The autograd kernel's inputs: the Tensor arguments that get edges. */
+static void gen_record_inputs(const op *o) {
+  int j, n = 0;
+  if (!num_edges(o)) die(o->file, o->line, "%s: differentiable, but no Tensor input", o->full);
+  if (o->kind == K_INPLACE && (o->s.nargs < 1 || strcmp(o->s.args[0].name, "self") || !is_tensor(&o->s.args[0])))
+    die(o->file, o->line, "%s: an in-place op's first argument must be Tensor self", o->full);
+  p("  ct_tensor *const ct__in[%d] = {", num_edges(o));
+  for (j = 0; j < o->s.nargs; j++)
+    if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j)) p("%s%s", n++ ? ", " : "", o->s.args[j].name);
+  p("};\n");
+}
+/* ct__record: the node (into var), or the kernel fails. */
+static void gen_record_call(const op *o, const char *kind, const char *size, const char *var) {
+  char inplace[128];
+  if (o->kind == K_INPLACE) snprintf(inplace, sizeof inplace, "\"%s\"", o->full);
+  else strcpy(inplace, "NULL");
+  p("  %s = NULL;\n  if (", var);
+  gen_record_condition(o);
+  if (returns_status(o))
+    p(" &&\n      (r = ct__record(&%s, %s, %s, %s, %d, ct__in)) != CT_OK)\n    return r;\n", var, kind, size, inplace, num_edges(o));
+  else
+    p(" &&\n      ct__record(&%s, %s, %s, %s, %d, ct__in) != CT_OK)\n    return %s;\n", var, kind, size, inplace, num_edges(o),
+      fail_value(o));
+}
+/* After the redispatch: the result's history (no saved outputs). */
+static void gen_record_end(const op *o, const char *node, int unused) {
+  (void)unused;
+  if (!returns_status(o)) p("  if (ct__nd) r = ct__record_result(r, %s);\n", node);
+  else if (o->kind == K_INPLACE) p("  if (ct__nd) r = ct__record_inplace(r, self, %s);\n", node);
+  else p("  if (ct__nd) {\n    if (r == CT_OK) r = ct__set_history(self, %s, 0);\n    ct__node_release(%s);\n  }\n", node, node);
+}
+/* Does the node save one of the extra outputs (after the redispatch)? */
+static int nextra_saved(const op *o, const deriv *d) {
+  int j;
+  for (j = 1; j <= nextra(o); j++)
+    if (deriv_uses(d, ret_name(o, j))) return 1;
+  return 0;
+}
+
 static void gen_autograd(void) {
   int i, j;
   out = open_out("ctorch/generated/autograd_functions.h");
@@ -769,8 +921,9 @@ static void gen_autograd(void) {
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
     deriv *d = o->d;
-    int st = returns_status(o), ne = num_edges(o), save_result;
-    char cam[96], nodename[128];
+    int st = returns_status(o), save_result;
+    char cam[96], nodename[128], kindname[160];
+    FILE *saves;
     if (o->cia || is_factory(o)) continue; /* (a factory has no tensor input: nothing to record) */
     p("\n/* ---- %s ---- */\n", o->text);
     if (o->kind == K_OUT) {
@@ -803,27 +956,14 @@ static void gen_autograd(void) {
     if (!d) { /* no formula: record a node that fails if backward reaches it */
       p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
       kernel_params(o);
-      p(") {\n  ct_node *ct__nd = NULL;\n  ct_keyset excluded;\n%s  %sr;\n  if (", st ? "  ct_status ct__st;\n" : "", ret_ctype(o));
-      gen_record_condition(o);
       p(") {\n");
-      if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
-      p("    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), %d, 1);\n", ne);
-      p("    if (!ct__nd) return %s;\n", st ? "ct_last_error()" : "NULL");
-      p("    ((ct__not_impl_node *)ct__nd)->op = \"%s\";\n", o->full);
-      for (j = 0; j < o->s.nargs; j++)
-        if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j)) {
-          if (st) p("    if ((ct__st = ct__node_set_input(ct__nd, %d, %s)) != CT_OK) return ct__node_release(ct__nd), ct__st;\n",
-                    edge_index(o, j), o->s.args[j].name);
-          else p("    if (ct__node_set_input(ct__nd, %d, %s) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;\n",
-                 edge_index(o, j), o->s.args[j].name);
-        }
-      p("  }\n");
+      gen_record_inputs(o);
+      p("  ct_node *ct__nd;\n  ct_keyset excluded;\n  %sr;\n", ret_ctype(o));
+      gen_record_call(o, "&ct__not_impl_kind", "sizeof(ct__not_impl_node)", "ct__nd");
+      p("  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = \"%s\";\n", o->full);
       gen_redispatch(o, "r");
-      p("  if (ct__nd) {\n");
-      if (st) p("    if (r == CT_OK) r = %s(self, ct__nd%s);\n", o->kind == K_INPLACE ? "ct__rebase_history" : "ct__set_history",
-                o->kind == K_INPLACE ? "" : ", 0");
-      else p("    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;\n");
-      p("    ct__node_release(ct__nd);\n  }\n  return r;\n}\n");
+      gen_record_end(o, "ct__nd", 0);
+      p("  return r;\n}\n");
       continue;
     }
     /* the node */
@@ -961,19 +1101,14 @@ static void gen_autograd(void) {
     /* the autograd kernel */
     p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
-    p(") {\n  %s *ct__nd = NULL;\n  ct_keyset excluded;\n%s  %sr;\n  if (", nodename, st ? "  ct_status ct__st;\n" : "", ret_ctype(o));
-    gen_record_condition(o);
     p(") {\n");
-    if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
-    p("    ct__nd = (%s *)ct__node_new(&ct__kind_%s, sizeof *ct__nd, %d, 1);\n", nodename, o->handle, ne);
-    p("    if (!ct__nd) return %s;\n", st ? "ct_last_error()" : "NULL");
-    for (j = 0; j < o->s.nargs; j++)
-      if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j)) {
-        if (st) p("    if ((ct__st = ct__node_set_input(&ct__nd->base, %d, %s)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;\n",
-                  edge_index(o, j), o->s.args[j].name);
-        else p("    if (ct__node_set_input(&ct__nd->base, %d, %s) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;\n",
-               edge_index(o, j), o->s.args[j].name);
-      }
+    gen_record_inputs(o);
+    p("  %s *ct__nd;\n  ct_node *ct__n;\n  ct_keyset excluded;\n  %sr;\n", nodename, ret_ctype(o));
+    snprintf(kindname, sizeof kindname, "&ct__kind_%s", o->handle);
+    gen_record_call(o, kindname, "sizeof *ct__nd", "ct__n");
+    p("  ct__nd = (%s *)ct__n;\n", nodename);
+    saves = out; /* the node's saved values, if any, under if (ct__nd) */
+    if (!(out = tmpfile())) die(o->file, o->line, "no temporary file");
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
       char id[64];
@@ -1011,8 +1146,24 @@ static void gen_autograd(void) {
       snprintf(id, sizeof id, "%s_device", a->name);
       if (is_tensor(a) && deriv_uses(d, id)) p("    ct__nd->%s_device = %s->device;\n", a->name, a->name);
     }
-    p("  }\n");
+    {
+      long n = ftell(out);
+      char *buf = (char *)malloc((size_t)n + 1);
+      if (!buf || n < 0) die(o->file, o->line, "out of memory");
+      rewind(out);
+      if (fread(buf, 1, (size_t)n, out) != (size_t)n) die(o->file, o->line, "cannot read a temporary file");
+      buf[n] = 0;
+      fclose(out);
+      out = saves;
+      if (n) p("  if (ct__nd) {\n%s  }\n", buf);
+      free(buf);
+    }
     gen_redispatch(o, "r");
+    if (!save_result && (st ? o->kind == K_INPLACE : !nextra_saved(o, d))) {
+      gen_record_end(o, "&ct__nd->base", 0);
+      p("  return r;\n}\n");
+      continue;
+    }
     p("  if (ct__nd) {\n");
     if (st) {
       p("    if (r == CT_OK) r = %s(self, &ct__nd->base%s);\n", o->kind == K_INPLACE ? "ct__rebase_history" : "ct__set_history",

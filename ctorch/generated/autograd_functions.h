@@ -34,23 +34,23 @@ static ct_status ct__backward_add_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_add_Tensor = {"AddBackward0", ct__backward_add_Tensor, NULL};
 
 static ct_tensor *ct__autograd_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_add_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_add_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_add_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_add_Tensor *)ct__n;
+  if (ct__nd) {
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -74,25 +74,23 @@ static ct_status ct__backward_add__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_add__Tensor = {"AddBackward0", ct__backward_add__Tensor, NULL};
 
 static ct_status ct__autograd_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_add__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_add__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("add_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_add__Tensor, sizeof *ct__nd, "add_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_add__Tensor *)ct__n;
+  if (ct__nd) {
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -124,21 +122,20 @@ static ct_status ct__backward_add_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_add_Scalar = {"AddBackward0", ct__backward_add_Scalar, NULL};
 
 static ct_tensor *ct__autograd_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_add_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_add_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_add_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_add_Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -159,23 +156,20 @@ static ct_status ct__backward_add__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_add__Scalar = {"AddBackward0", ct__backward_add__Scalar, NULL};
 
 static ct_status ct__autograd_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_add__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_add__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("add_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_add__Scalar, sizeof *ct__nd, "add_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_add__Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -199,23 +193,23 @@ static ct_status ct__backward_sub_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_sub_Tensor = {"SubBackward0", ct__backward_sub_Tensor, NULL};
 
 static ct_tensor *ct__autograd_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_sub_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_sub_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_sub_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sub_Tensor *)ct__n;
+  if (ct__nd) {
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -239,25 +233,23 @@ static ct_status ct__backward_sub__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_sub__Tensor = {"SubBackward0", ct__backward_sub__Tensor, NULL};
 
 static ct_status ct__autograd_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_sub__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_sub__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("sub_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_sub__Tensor, sizeof *ct__nd, "sub_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_sub__Tensor *)ct__n;
+  if (ct__nd) {
     ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -289,21 +281,20 @@ static ct_status ct__backward_sub_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_sub_Scalar = {"SubBackward0", ct__backward_sub_Scalar, NULL};
 
 static ct_tensor *ct__autograd_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_sub_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sub_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sub_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sub_Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -324,23 +315,20 @@ static ct_status ct__backward_sub__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_sub__Scalar = {"SubBackward0", ct__backward_sub__Scalar, NULL};
 
 static ct_status ct__autograd_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_sub__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sub__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sub_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_sub__Scalar, sizeof *ct__nd, "sub_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_sub__Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -379,24 +367,24 @@ static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_mul_Tensor = {"MulBackward0", ct__backward_mul_Tensor, ct__release_mul_Tensor};
 
 static ct_tensor *ct__autograd_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_mul_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_mul_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_mul_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_mul_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -435,26 +423,24 @@ static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_mul__Tensor = {"MulBackward0", ct__backward_mul__Tensor, ct__release_mul__Tensor};
 
 static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_mul__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_mul__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("mul_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_mul__Tensor, sizeof *ct__nd, "mul_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_mul__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -488,22 +474,23 @@ static ct_status ct__backward_mul_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_mul_Scalar = {"MulBackward0", ct__backward_mul_Scalar, NULL};
 
 static ct_tensor *ct__autograd_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_mul_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_mul_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_mul_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_mul_Scalar *)ct__n;
+  if (ct__nd) {
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -526,24 +513,23 @@ static ct_status ct__backward_mul__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_mul__Scalar = {"MulBackward0", ct__backward_mul__Scalar, NULL};
 
 static ct_status ct__autograd_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_mul__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_mul__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("mul_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_mul__Scalar, sizeof *ct__nd, "mul_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_mul__Scalar *)ct__n;
+  if (ct__nd) {
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -582,24 +568,24 @@ static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_div_Tensor = {"DivBackward0", ct__backward_div_Tensor, ct__release_div_Tensor};
 
 static ct_tensor *ct__autograd_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_div_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_div_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_div_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_div_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -638,26 +624,24 @@ static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_div__Tensor = {"DivBackward0", ct__backward_div__Tensor, ct__release_div__Tensor};
 
 static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_div__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_div__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("div_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_div__Tensor, sizeof *ct__nd, "div_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_div__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -691,22 +675,23 @@ static ct_status ct__backward_div_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_div_Scalar = {"DivBackward0", ct__backward_div_Scalar, NULL};
 
 static ct_tensor *ct__autograd_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_div_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_div_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_div_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_div_Scalar *)ct__n;
+  if (ct__nd) {
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -729,24 +714,23 @@ static ct_status ct__backward_div__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_div__Scalar = {"DivBackward0", ct__backward_div__Scalar, NULL};
 
 static ct_status ct__autograd_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_div__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_div__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("div_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_div__Scalar, sizeof *ct__nd, "div_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_div__Scalar *)ct__n;
+  if (ct__nd) {
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -780,24 +764,24 @@ static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_threshold_backward = {"ThresholdBackwardBackward0", ct__backward_threshold_backward, ct__release_threshold_backward};
 
 static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
-  ct__node_threshold_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_threshold_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    ct__nd = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_threshold_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_threshold_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->threshold = threshold;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_threshold_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, threshold);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -823,26 +807,24 @@ static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_copy_ = {"CopyBackward0", ct__backward_copy_, NULL};
 
 static ct_status ct__autograd_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
-  ct__node_copy_ *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, src};
+  ct__node_copy_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src))) {
-    if ((r = ct__check_inplace("copy_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src)) &&
+      (r = ct__record(&ct__n, &ct__kind_copy_, sizeof *ct__nd, "copy_", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_copy_ *)ct__n;
+  if (ct__nd) {
     ct__nd->src_dtype = (ct_dtype)src->dtype;
     ct__nd->src_device = src->device;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_copy_(ks & CT__BELOW_AUTOGRAD, self, src, non_blocking);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -863,23 +845,20 @@ static ct_status ct__backward_fill__Scalar(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_fill__Scalar = {"FillBackward0", ct__backward_fill__Scalar, NULL};
 
 static ct_status ct__autograd_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
-  ct__node_fill__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_fill__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("fill_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_fill__Scalar, sizeof *ct__nd, "fill_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_fill__Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -900,21 +879,20 @@ static ct_status ct__backward_clone(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_clone = {"CloneBackward0", ct__backward_clone, NULL};
 
 static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
-  ct__node_clone *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_clone *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_clone, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_clone *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clone(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -939,23 +917,24 @@ static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind__to_copy = {"ToCopyBackward0", ct__backward__to_copy, NULL};
 
 static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
-  ct__node__to_copy *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__to_copy *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__to_copy, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__to_copy *)ct__n;
+  if (ct__nd) {
     ct__nd->self_dtype = (ct_dtype)self->dtype;
     ct__nd->self_device = self->device;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype, device, non_blocking);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -976,21 +955,20 @@ static ct_status ct__backward__pin_memory(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind__pin_memory = {"PinMemoryBackward0", ct__backward__pin_memory, NULL};
 
 static ct_tensor *ct__autograd__pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
-  ct__node__pin_memory *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__pin_memory *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node__pin_memory *)ct__node_new(&ct__kind__pin_memory, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__pin_memory, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__pin_memory *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__pin_memory(ks & CT__BELOW_AUTOGRAD, self, device);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1013,22 +991,23 @@ static ct_status ct__backward_view(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_view = {"ViewBackward0", ct__backward_view, NULL};
 
 static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
-  ct__node_view *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_view *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_view, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_view *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_view(ks & CT__BELOW_AUTOGRAD, self, size);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1053,23 +1032,24 @@ static ct_status ct__backward_transpose_int(ct_node *node, ct_tensor *const *gra
 static const ct_node_kind ct__kind_transpose_int = {"TransposeBackward0", ct__backward_transpose_int, NULL};
 
 static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
-  ct__node_transpose_int *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_transpose_int *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_transpose_int, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_transpose_int *)ct__n;
+  if (ct__nd) {
     ct__nd->dim0 = dim0;
     ct__nd->dim1 = dim1;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_transpose_int(ks & CT__BELOW_AUTOGRAD, self, dim0, dim1);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1090,21 +1070,20 @@ static ct_status ct__backward_t(ct_node *node, ct_tensor *const *grads, ct_tenso
 static const ct_node_kind ct__kind_t = {"TBackward0", ct__backward_t, NULL};
 
 static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
-  ct__node_t *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_t *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_t, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_t *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_t(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1127,22 +1106,23 @@ static ct_status ct__backward_permute(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_permute = {"PermuteBackward0", ct__backward_permute, NULL};
 
 static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
-  ct__node_permute *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_permute *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_permute, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_permute *)ct__n;
+  if (ct__nd) {
     if (ct__save_ints(&ct__nd->dims, dims, "permute") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_permute(ks & CT__BELOW_AUTOGRAD, self, dims);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1165,22 +1145,23 @@ static ct_status ct__backward_expand(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_expand = {"ExpandBackward0", ct__backward_expand, NULL};
 
 static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
-  ct__node_expand *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_expand *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_expand, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_expand *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expand(ks & CT__BELOW_AUTOGRAD, self, size, implicit);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1203,22 +1184,23 @@ static ct_status ct__backward_unsqueeze(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_unsqueeze = {"UnsqueezeBackward0", ct__backward_unsqueeze, NULL};
 
 static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  ct__node_unsqueeze *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_unsqueeze *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_unsqueeze, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unsqueeze *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_unsqueeze(ks & CT__BELOW_AUTOGRAD, self, dim);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1241,22 +1223,23 @@ static ct_status ct__backward_squeeze(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_squeeze = {"SqueezeBackward0", ct__backward_squeeze, NULL};
 
 static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
-  ct__node_squeeze *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_squeeze *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_squeeze, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_squeeze *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_squeeze(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1279,22 +1262,23 @@ static ct_status ct__backward_squeeze_dim(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_squeeze_dim = {"SqueezeBackward0", ct__backward_squeeze_dim, NULL};
 
 static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  ct__node_squeeze_dim *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_squeeze_dim *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_squeeze_dim, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_squeeze_dim *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_squeeze_dim(ks & CT__BELOW_AUTOGRAD, self, dim);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1321,13 +1305,17 @@ static ct_status ct__backward_select_int(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_select_int = {"SelectBackward0", ct__backward_select_int, NULL};
 
 static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
-  ct__node_select_int *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_select_int *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_select_int, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_select_int *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->index = index;
@@ -1335,10 +1323,7 @@ static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_select_int(ks & CT__BELOW_AUTOGRAD, self, dim, index);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1363,23 +1348,24 @@ static ct_status ct__backward_select_backward(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_select_backward = {"SelectBackwardBackward0", ct__backward_select_backward, NULL};
 
 static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
-  ct__node_select_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_select_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
-    ct__nd = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_select_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_select_backward *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__nd->index = index;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_select_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, index);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1410,13 +1396,17 @@ static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backward_slice_Tensor, NULL};
 
 static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  ct__node_slice_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_slice_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_slice_Tensor, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_slice_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->start = start;
@@ -1426,10 +1416,7 @@ static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_slice_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, start, end, step);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1458,13 +1445,17 @@ static ct_status ct__backward_slice_backward(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_slice_backward = {"SliceBackwardBackward0", ct__backward_slice_backward, NULL};
 
 static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  ct__node_slice_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_slice_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
-    ct__nd = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_slice_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_slice_backward *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__nd->start = start;
     ct__nd->end = end;
@@ -1473,10 +1464,7 @@ static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_outp
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_slice_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, start, end, step);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1505,13 +1493,17 @@ static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backward_as_strided, NULL};
 
 static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
-  ct__node_as_strided *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_as_strided *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_as_strided, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_as_strided *)ct__n;
+  if (ct__nd) {
     ct__save_geometry(&ct__nd->self_geometry, self);
     if (ct__save_ints(&ct__nd->size, size, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "as_strided") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -1520,10 +1512,7 @@ static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_as_strided(ks & CT__BELOW_AUTOGRAD, self, size, stride, storage_offset);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1544,21 +1533,20 @@ static ct_status ct__backward_alias(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_alias = {"AliasBackward0", ct__backward_alias, NULL};
 
 static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
-  ct__node_alias *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_alias *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_alias, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_alias *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_alias(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1600,21 +1588,20 @@ static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
 
 static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_neg *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_neg, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_neg *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1635,23 +1622,20 @@ static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
 
 static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_neg_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_neg_, sizeof *ct__nd, "neg_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_neg_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -1693,22 +1677,23 @@ static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__release_abs};
 
 static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
-  ct__node_abs *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_abs *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_abs, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_abs *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1739,24 +1724,23 @@ static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_abs_ = {"AbsBackward0", ct__backward_abs_, ct__release_abs_};
 
 static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
-  ct__node_abs_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_abs_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("abs_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_abs_, sizeof *ct__nd, "abs_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_abs_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -1788,21 +1772,20 @@ static ct_status ct__backward_sign(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, NULL};
 
 static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
-  ct__node_sign *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sign *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sign, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sign *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1823,23 +1806,20 @@ static ct_status ct__backward_sign_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_sign_ = {"SignBackward0", ct__backward_sign_, NULL};
 
 static ct_status ct__autograd_sign_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sign_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sign_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sign_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_sign_, sizeof *ct__nd, "sign_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_sign_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -1881,22 +1861,23 @@ static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_square, ct__release_square};
 
 static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
-  ct__node_square *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_square *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_square, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_square *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -1927,24 +1908,23 @@ static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_square_ = {"SquareBackward0", ct__backward_square_, ct__release_square_};
 
 static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
-  ct__node_square_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_square_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("square_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_square_, sizeof *ct__nd, "square_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_square_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -1986,14 +1966,16 @@ static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
 
 static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_exp *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_exp, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_exp *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2032,16 +2014,16 @@ static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
 
 static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_exp_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_exp_, sizeof *ct__nd, "exp_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_exp_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2091,14 +2073,16 @@ static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, ct__release_exp2};
 
 static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp2 *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_exp2 *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_exp2, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_exp2 *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2137,16 +2121,16 @@ static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_exp2_ = {"Exp2Backward0", ct__backward_exp2_, ct__release_exp2_};
 
 static ct_status ct__autograd_exp2_(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp2_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_exp2_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("exp2_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_exp2_, sizeof *ct__nd, "exp2_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_exp2_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2196,22 +2180,23 @@ static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__release_log};
 
 static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
-  ct__node_log *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_log, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_log *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -2242,24 +2227,23 @@ static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_log_ = {"LogBackward0", ct__backward_log_, ct__release_log_};
 
 static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("log_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_log_, sizeof *ct__nd, "log_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_log_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -2301,22 +2285,23 @@ static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, ct__release_log2};
 
 static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
-  ct__node_log2 *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log2 *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_log2, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_log2 *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -2347,24 +2332,23 @@ static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_log2_ = {"Log2Backward0", ct__backward_log2_, ct__release_log2_};
 
 static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log2_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log2_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("log2_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_log2_, sizeof *ct__nd, "log2_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_log2_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -2406,22 +2390,23 @@ static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p, ct__release_log1p};
 
 static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
-  ct__node_log1p *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log1p *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_log1p, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_log1p *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -2452,24 +2437,23 @@ static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_log1p_ = {"Log1pBackward0", ct__backward_log1p_, ct__release_log1p_};
 
 static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log1p_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log1p_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("log1p_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_log1p_, sizeof *ct__nd, "log1p_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_log1p_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -2511,14 +2495,16 @@ static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1, ct__release_expm1};
 
 static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
-  ct__node_expm1 *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_expm1 *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_expm1, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_expm1 *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2557,16 +2543,16 @@ static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_expm1_ = {"Expm1Backward0", ct__backward_expm1_, ct__release_expm1_};
 
 static ct_status ct__autograd_expm1_(ct_keyset ks, ct_tensor *self) {
-  ct__node_expm1_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_expm1_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("expm1_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_expm1_, sizeof *ct__nd, "expm1_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_expm1_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2616,14 +2602,16 @@ static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, ct__release_sqrt};
 
 static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
-  ct__node_sqrt *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sqrt *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sqrt, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sqrt *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2662,16 +2650,16 @@ static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_sqrt_ = {"SqrtBackward0", ct__backward_sqrt_, ct__release_sqrt_};
 
 static ct_status ct__autograd_sqrt_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sqrt_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sqrt_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sqrt_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_sqrt_, sizeof *ct__nd, "sqrt_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_sqrt_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2721,14 +2709,16 @@ static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt, ct__release_rsqrt};
 
 static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
-  ct__node_rsqrt *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_rsqrt *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_rsqrt, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_rsqrt *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2767,16 +2757,16 @@ static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_rsqrt_ = {"RsqrtBackward0", ct__backward_rsqrt_, ct__release_rsqrt_};
 
 static ct_status ct__autograd_rsqrt_(ct_keyset ks, ct_tensor *self) {
-  ct__node_rsqrt_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_rsqrt_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("rsqrt_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_rsqrt_, sizeof *ct__nd, "rsqrt_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_rsqrt_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2826,14 +2816,16 @@ static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__backward_reciprocal, ct__release_reciprocal};
 
 static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
-  ct__node_reciprocal *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_reciprocal *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_reciprocal, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_reciprocal *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2872,16 +2864,16 @@ static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_reciprocal_ = {"ReciprocalBackward0", ct__backward_reciprocal_, ct__release_reciprocal_};
 
 static ct_status ct__autograd_reciprocal_(ct_keyset ks, ct_tensor *self) {
-  ct__node_reciprocal_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_reciprocal_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("reciprocal_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_reciprocal_, sizeof *ct__nd, "reciprocal_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_reciprocal_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -2931,22 +2923,23 @@ static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__release_sin};
 
 static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
-  ct__node_sin *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sin *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sin, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sin *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -2977,24 +2970,23 @@ static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sin_ = {"SinBackward0", ct__backward_sin_, ct__release_sin_};
 
 static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sin_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sin_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sin_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_sin_, sizeof *ct__nd, "sin_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_sin_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -3036,22 +3028,23 @@ static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__release_cos};
 
 static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
-  ct__node_cos *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cos *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_cos, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_cos *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -3082,24 +3075,23 @@ static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_cos_ = {"CosBackward0", ct__backward_cos_, ct__release_cos_};
 
 static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
-  ct__node_cos_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cos_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("cos_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_cos_, sizeof *ct__nd, "cos_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_cos_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -3141,14 +3133,16 @@ static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__release_tan};
 
 static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
-  ct__node_tan *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_tan *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_tan, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_tan *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -3187,16 +3181,16 @@ static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_tan_ = {"TanBackward0", ct__backward_tan_, ct__release_tan_};
 
 static ct_status ct__autograd_tan_(ct_keyset ks, ct_tensor *self) {
-  ct__node_tan_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_tan_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("tan_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_tan_, sizeof *ct__nd, "tan_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_tan_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -3246,14 +3240,16 @@ static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
 
 static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_tanh *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_tanh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_tanh *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -3292,16 +3288,16 @@ static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
 
 static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_tanh_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_tanh_, sizeof *ct__nd, "tanh_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_tanh_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -3351,22 +3347,23 @@ static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__release_erf};
 
 static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
-  ct__node_erf *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_erf *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_erf, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_erf *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -3397,24 +3394,23 @@ static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_erf_ = {"ErfBackward0", ct__backward_erf_, ct__release_erf_};
 
 static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
-  ct__node_erf_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_erf_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("erf_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_erf_, sizeof *ct__nd, "erf_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_erf_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -3456,22 +3452,23 @@ static ct_status ct__backward_asin(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_asin = {"AsinBackward0", ct__backward_asin, ct__release_asin};
 
 static ct_tensor *ct__autograd_asin(ct_keyset ks, ct_tensor *self) {
-  ct__node_asin *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_asin *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_asin *)ct__node_new(&ct__kind_asin, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_asin, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_asin *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_asin(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -3502,24 +3499,23 @@ static ct_status ct__backward_asin_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_asin_ = {"AsinBackward0", ct__backward_asin_, ct__release_asin_};
 
 static ct_status ct__autograd_asin_(ct_keyset ks, ct_tensor *self) {
-  ct__node_asin_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_asin_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("asin_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_asin_ *)ct__node_new(&ct__kind_asin_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_asin_, sizeof *ct__nd, "asin_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_asin_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_asin_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -3561,22 +3557,23 @@ static ct_status ct__backward_acos(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_acos = {"AcosBackward0", ct__backward_acos, ct__release_acos};
 
 static ct_tensor *ct__autograd_acos(ct_keyset ks, ct_tensor *self) {
-  ct__node_acos *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_acos *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_acos *)ct__node_new(&ct__kind_acos, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_acos, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_acos *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_acos(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -3607,24 +3604,23 @@ static ct_status ct__backward_acos_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_acos_ = {"AcosBackward0", ct__backward_acos_, ct__release_acos_};
 
 static ct_status ct__autograd_acos_(ct_keyset ks, ct_tensor *self) {
-  ct__node_acos_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_acos_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("acos_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_acos_ *)ct__node_new(&ct__kind_acos_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_acos_, sizeof *ct__nd, "acos_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_acos_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_acos_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -3666,22 +3662,23 @@ static ct_status ct__backward_atan(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_atan = {"AtanBackward0", ct__backward_atan, ct__release_atan};
 
 static ct_tensor *ct__autograd_atan(ct_keyset ks, ct_tensor *self) {
-  ct__node_atan *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_atan *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_atan *)ct__node_new(&ct__kind_atan, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_atan, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_atan *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_atan(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -3712,24 +3709,23 @@ static ct_status ct__backward_atan_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_atan_ = {"AtanBackward0", ct__backward_atan_, ct__release_atan_};
 
 static ct_status ct__autograd_atan_(ct_keyset ks, ct_tensor *self) {
-  ct__node_atan_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_atan_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("atan_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_atan_ *)ct__node_new(&ct__kind_atan_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_atan_, sizeof *ct__nd, "atan_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_atan_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_atan_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -3771,22 +3767,23 @@ static ct_status ct__backward_sinh(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sinh = {"SinhBackward0", ct__backward_sinh, ct__release_sinh};
 
 static ct_tensor *ct__autograd_sinh(ct_keyset ks, ct_tensor *self) {
-  ct__node_sinh *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sinh *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sinh *)ct__node_new(&ct__kind_sinh, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sinh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sinh *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sinh(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -3817,24 +3814,23 @@ static ct_status ct__backward_sinh_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_sinh_ = {"SinhBackward0", ct__backward_sinh_, ct__release_sinh_};
 
 static ct_status ct__autograd_sinh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sinh_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sinh_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sinh_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_sinh_ *)ct__node_new(&ct__kind_sinh_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_sinh_, sizeof *ct__nd, "sinh_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_sinh_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sinh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -3876,22 +3872,23 @@ static ct_status ct__backward_cosh(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_cosh = {"CoshBackward0", ct__backward_cosh, ct__release_cosh};
 
 static ct_tensor *ct__autograd_cosh(ct_keyset ks, ct_tensor *self) {
-  ct__node_cosh *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cosh *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_cosh *)ct__node_new(&ct__kind_cosh, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_cosh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_cosh *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cosh(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -3922,24 +3919,23 @@ static ct_status ct__backward_cosh_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_cosh_ = {"CoshBackward0", ct__backward_cosh_, ct__release_cosh_};
 
 static ct_status ct__autograd_cosh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_cosh_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cosh_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("cosh_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_cosh_ *)ct__node_new(&ct__kind_cosh_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_cosh_, sizeof *ct__nd, "cosh_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_cosh_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cosh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -3981,22 +3977,23 @@ static ct_status ct__backward_asinh(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_asinh = {"AsinhBackward0", ct__backward_asinh, ct__release_asinh};
 
 static ct_tensor *ct__autograd_asinh(ct_keyset ks, ct_tensor *self) {
-  ct__node_asinh *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_asinh *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_asinh *)ct__node_new(&ct__kind_asinh, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_asinh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_asinh *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_asinh(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -4027,24 +4024,23 @@ static ct_status ct__backward_asinh_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_asinh_ = {"AsinhBackward0", ct__backward_asinh_, ct__release_asinh_};
 
 static ct_status ct__autograd_asinh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_asinh_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_asinh_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("asinh_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_asinh_ *)ct__node_new(&ct__kind_asinh_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_asinh_, sizeof *ct__nd, "asinh_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_asinh_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_asinh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -4086,22 +4082,23 @@ static ct_status ct__backward_acosh(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_acosh = {"AcoshBackward0", ct__backward_acosh, ct__release_acosh};
 
 static ct_tensor *ct__autograd_acosh(ct_keyset ks, ct_tensor *self) {
-  ct__node_acosh *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_acosh *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_acosh *)ct__node_new(&ct__kind_acosh, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_acosh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_acosh *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_acosh(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -4132,24 +4129,23 @@ static ct_status ct__backward_acosh_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_acosh_ = {"AcoshBackward0", ct__backward_acosh_, ct__release_acosh_};
 
 static ct_status ct__autograd_acosh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_acosh_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_acosh_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("acosh_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_acosh_ *)ct__node_new(&ct__kind_acosh_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_acosh_, sizeof *ct__nd, "acosh_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_acosh_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_acosh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -4191,22 +4187,23 @@ static ct_status ct__backward_atanh(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_atanh = {"AtanhBackward0", ct__backward_atanh, ct__release_atanh};
 
 static ct_tensor *ct__autograd_atanh(ct_keyset ks, ct_tensor *self) {
-  ct__node_atanh *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_atanh *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_atanh *)ct__node_new(&ct__kind_atanh, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_atanh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_atanh *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_atanh(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -4237,24 +4234,23 @@ static ct_status ct__backward_atanh_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_atanh_ = {"AtanhBackward0", ct__backward_atanh_, ct__release_atanh_};
 
 static ct_status ct__autograd_atanh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_atanh_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_atanh_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("atanh_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_atanh_ *)ct__node_new(&ct__kind_atanh_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_atanh_, sizeof *ct__nd, "atanh_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_atanh_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_atanh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -4296,22 +4292,23 @@ static ct_status ct__backward_log10(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_log10 = {"Log10Backward0", ct__backward_log10, ct__release_log10};
 
 static ct_tensor *ct__autograd_log10(ct_keyset ks, ct_tensor *self) {
-  ct__node_log10 *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log10 *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_log10 *)ct__node_new(&ct__kind_log10, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_log10, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_log10 *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log10(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -4342,24 +4339,23 @@ static ct_status ct__backward_log10_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_log10_ = {"Log10Backward0", ct__backward_log10_, ct__release_log10_};
 
 static ct_status ct__autograd_log10_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log10_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log10_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("log10_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_log10_ *)ct__node_new(&ct__kind_log10_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_log10_, sizeof *ct__nd, "log10_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_log10_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log10_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -4401,22 +4397,23 @@ static ct_status ct__backward_erfc(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_erfc = {"ErfcBackward0", ct__backward_erfc, ct__release_erfc};
 
 static ct_tensor *ct__autograd_erfc(ct_keyset ks, ct_tensor *self) {
-  ct__node_erfc *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_erfc *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_erfc *)ct__node_new(&ct__kind_erfc, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_erfc, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_erfc *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erfc(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -4447,24 +4444,23 @@ static ct_status ct__backward_erfc_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_erfc_ = {"ErfcBackward0", ct__backward_erfc_, ct__release_erfc_};
 
 static ct_status ct__autograd_erfc_(ct_keyset ks, ct_tensor *self) {
-  ct__node_erfc_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_erfc_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("erfc_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_erfc_ *)ct__node_new(&ct__kind_erfc_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_erfc_, sizeof *ct__nd, "erfc_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_erfc_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erfc_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -4506,14 +4502,16 @@ static ct_status ct__backward_erfinv(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_erfinv = {"ErfinvBackward0", ct__backward_erfinv, ct__release_erfinv};
 
 static ct_tensor *ct__autograd_erfinv(ct_keyset ks, ct_tensor *self) {
-  ct__node_erfinv *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_erfinv *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_erfinv *)ct__node_new(&ct__kind_erfinv, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_erfinv, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_erfinv *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erfinv(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -4552,16 +4550,16 @@ static ct_status ct__backward_erfinv_(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_erfinv_ = {"ErfinvBackward0", ct__backward_erfinv_, ct__release_erfinv_};
 
 static ct_status ct__autograd_erfinv_(ct_keyset ks, ct_tensor *self) {
-  ct__node_erfinv_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_erfinv_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("erfinv_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_erfinv_ *)ct__node_new(&ct__kind_erfinv_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_erfinv_, sizeof *ct__nd, "erfinv_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_erfinv_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erfinv_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -4611,22 +4609,23 @@ static ct_status ct__backward_lgamma(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_lgamma = {"LgammaBackward0", ct__backward_lgamma, ct__release_lgamma};
 
 static ct_tensor *ct__autograd_lgamma(ct_keyset ks, ct_tensor *self) {
-  ct__node_lgamma *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_lgamma *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_lgamma *)ct__node_new(&ct__kind_lgamma, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_lgamma, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_lgamma *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_lgamma(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -4657,24 +4656,23 @@ static ct_status ct__backward_lgamma_(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_lgamma_ = {"LgammaBackward0", ct__backward_lgamma_, ct__release_lgamma_};
 
 static ct_status ct__autograd_lgamma_(ct_keyset ks, ct_tensor *self) {
-  ct__node_lgamma_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_lgamma_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("lgamma_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_lgamma_ *)ct__node_new(&ct__kind_lgamma_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_lgamma_, sizeof *ct__nd, "lgamma_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_lgamma_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_lgamma_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -4716,22 +4714,23 @@ static ct_status ct__backward_digamma(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_digamma = {"DigammaBackward0", ct__backward_digamma, ct__release_digamma};
 
 static ct_tensor *ct__autograd_digamma(ct_keyset ks, ct_tensor *self) {
-  ct__node_digamma *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_digamma *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_digamma *)ct__node_new(&ct__kind_digamma, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_digamma, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_digamma *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_digamma(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -4762,24 +4761,23 @@ static ct_status ct__backward_digamma_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_digamma_ = {"DigammaBackward0", ct__backward_digamma_, ct__release_digamma_};
 
 static ct_status ct__autograd_digamma_(ct_keyset ks, ct_tensor *self) {
-  ct__node_digamma_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_digamma_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("digamma_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_digamma_ *)ct__node_new(&ct__kind_digamma_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_digamma_, sizeof *ct__nd, "digamma_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_digamma_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_digamma_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -4823,46 +4821,42 @@ static ct_status ct__backward_polygamma(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_polygamma = {"PolygammaBackward0", ct__backward_polygamma, ct__release_polygamma};
 
 static ct_tensor *ct__autograd_polygamma(ct_keyset ks, int64_t n, ct_tensor *self) {
-  ct__node_polygamma *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_polygamma *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_polygamma *)ct__node_new(&ct__kind_polygamma, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_polygamma, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_polygamma *)ct__n;
+  if (ct__nd) {
     ct__nd->n = n;
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_polygamma(ks & CT__BELOW_AUTOGRAD, n, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
 /* ---- polygamma_(Tensor(a!) self, int n) -> Tensor(a!) ---- */
 static ct_status ct__autograd_polygamma_(ct_keyset ks, ct_tensor *self, int64_t n) {
-  ct_node *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("polygamma_", self)) != CT_OK) return r;
-    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
-    if (!ct__nd) return ct_last_error();
-    ((ct__not_impl_node *)ct__nd)->op = "polygamma_";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), ct__st;
-  }
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "polygamma_", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "polygamma_";
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_polygamma_(ks & CT__BELOW_AUTOGRAD, self, n);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, ct__nd);
-    ct__node_release(ct__nd);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
   return r;
 }
 
@@ -4904,22 +4898,23 @@ static ct_status ct__backward_i0(ct_node *node, ct_tensor *const *grads, ct_tens
 static const ct_node_kind ct__kind_i0 = {"I0Backward0", ct__backward_i0, ct__release_i0};
 
 static ct_tensor *ct__autograd_i0(ct_keyset ks, ct_tensor *self) {
-  ct__node_i0 *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_i0 *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_i0 *)ct__node_new(&ct__kind_i0, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_i0, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_i0 *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_i0(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -4950,24 +4945,23 @@ static ct_status ct__backward_i0_(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_i0_ = {"I0Backward0", ct__backward_i0_, ct__release_i0_};
 
 static ct_status ct__autograd_i0_(ct_keyset ks, ct_tensor *self) {
-  ct__node_i0_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_i0_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("i0_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_i0_ *)ct__node_new(&ct__kind_i0_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_i0_, sizeof *ct__nd, "i0_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_i0_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_i0_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -5016,13 +5010,17 @@ static ct_status ct__backward_special_i1(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_special_i1 = {"SpecialI1Backward0", ct__backward_special_i1, ct__release_special_i1};
 
 static ct_tensor *ct__autograd_special_i1(ct_keyset ks, ct_tensor *self) {
-  ct__node_special_i1 *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_special_i1 *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_special_i1 *)ct__node_new(&ct__kind_special_i1, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_special_i1, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_special_i1 *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -5074,22 +5072,23 @@ static ct_status ct__backward_sinc(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sinc = {"SincBackward0", ct__backward_sinc, ct__release_sinc};
 
 static ct_tensor *ct__autograd_sinc(ct_keyset ks, ct_tensor *self) {
-  ct__node_sinc *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sinc *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sinc *)ct__node_new(&ct__kind_sinc, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sinc, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sinc *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sinc(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -5120,24 +5119,23 @@ static ct_status ct__backward_sinc_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_sinc_ = {"SincBackward0", ct__backward_sinc_, ct__release_sinc_};
 
 static ct_status ct__autograd_sinc_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sinc_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sinc_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sinc_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_sinc_ *)ct__node_new(&ct__kind_sinc_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_sinc_, sizeof *ct__nd, "sinc_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_sinc_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sinc_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -5169,21 +5167,20 @@ static ct_status ct__backward_deg2rad(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_deg2rad = {"Deg2radBackward0", ct__backward_deg2rad, NULL};
 
 static ct_tensor *ct__autograd_deg2rad(ct_keyset ks, ct_tensor *self) {
-  ct__node_deg2rad *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_deg2rad *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_deg2rad *)ct__node_new(&ct__kind_deg2rad, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_deg2rad, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_deg2rad *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_deg2rad(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -5204,23 +5201,20 @@ static ct_status ct__backward_deg2rad_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_deg2rad_ = {"Deg2radBackward0", ct__backward_deg2rad_, NULL};
 
 static ct_status ct__autograd_deg2rad_(ct_keyset ks, ct_tensor *self) {
-  ct__node_deg2rad_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_deg2rad_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("deg2rad_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_deg2rad_ *)ct__node_new(&ct__kind_deg2rad_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_deg2rad_, sizeof *ct__nd, "deg2rad_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_deg2rad_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_deg2rad_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -5252,21 +5246,20 @@ static ct_status ct__backward_rad2deg(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_rad2deg = {"Rad2degBackward0", ct__backward_rad2deg, NULL};
 
 static ct_tensor *ct__autograd_rad2deg(ct_keyset ks, ct_tensor *self) {
-  ct__node_rad2deg *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_rad2deg *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_rad2deg *)ct__node_new(&ct__kind_rad2deg, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_rad2deg, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_rad2deg *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rad2deg(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -5287,23 +5280,20 @@ static ct_status ct__backward_rad2deg_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_rad2deg_ = {"Rad2degBackward0", ct__backward_rad2deg_, NULL};
 
 static ct_status ct__autograd_rad2deg_(ct_keyset ks, ct_tensor *self) {
-  ct__node_rad2deg_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_rad2deg_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("rad2deg_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_rad2deg_ *)ct__node_new(&ct__kind_rad2deg_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_rad2deg_, sizeof *ct__nd, "rad2deg_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_rad2deg_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rad2deg_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -5347,23 +5337,24 @@ static ct_status ct__backward_logit(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_logit = {"LogitBackward0", ct__backward_logit, ct__release_logit};
 
 static ct_tensor *ct__autograd_logit(ct_keyset ks, ct_tensor *self, double eps) {
-  ct__node_logit *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_logit *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_logit *)ct__node_new(&ct__kind_logit, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_logit, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_logit *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->eps = eps;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_logit(ks & CT__BELOW_AUTOGRAD, self, eps);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -5396,25 +5387,24 @@ static ct_status ct__backward_logit_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_logit_ = {"LogitBackward0", ct__backward_logit_, ct__release_logit_};
 
 static ct_status ct__autograd_logit_(ct_keyset ks, ct_tensor *self, double eps) {
-  ct__node_logit_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_logit_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("logit_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_logit_ *)ct__node_new(&ct__kind_logit_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_logit_, sizeof *ct__nd, "logit_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_logit_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->eps = eps;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_logit_(ks & CT__BELOW_AUTOGRAD, self, eps);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -5446,21 +5436,20 @@ static ct_status ct__backward_frac(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_frac = {"FracBackward0", ct__backward_frac, NULL};
 
 static ct_tensor *ct__autograd_frac(ct_keyset ks, ct_tensor *self) {
-  ct__node_frac *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_frac *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_frac *)ct__node_new(&ct__kind_frac, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_frac, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_frac *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_frac(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -5481,23 +5470,20 @@ static ct_status ct__backward_frac_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_frac_ = {"FracBackward0", ct__backward_frac_, NULL};
 
 static ct_status ct__autograd_frac_(ct_keyset ks, ct_tensor *self) {
-  ct__node_frac_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_frac_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("frac_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_frac_ *)ct__node_new(&ct__kind_frac_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_frac_, sizeof *ct__nd, "frac_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_frac_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_frac_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -5633,14 +5619,16 @@ static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
 
 static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sigmoid *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sigmoid, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sigmoid *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -5679,16 +5667,16 @@ static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
 
 static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sigmoid_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_sigmoid_, sizeof *ct__nd, "sigmoid_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_sigmoid_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -5738,14 +5726,16 @@ static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
 
 static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_relu *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_relu, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_relu *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -5784,16 +5774,16 @@ static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
 
 static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_relu_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_relu_, sizeof *ct__nd, "relu_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_relu_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
@@ -5847,13 +5837,17 @@ static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward_hardtanh, ct__release_hardtanh};
 
 static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  ct__node_hardtanh *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_hardtanh *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_hardtanh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_hardtanh *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
@@ -5861,10 +5855,7 @@ static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardtanh(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -5899,15 +5890,17 @@ static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_hardtanh_ = {"HardtanhBackward0", ct__backward_hardtanh_, ct__release_hardtanh_};
 
 static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  ct__node_hardtanh_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_hardtanh_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("hardtanh_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_hardtanh_, sizeof *ct__nd, "hardtanh_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_hardtanh_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min_val = min_val;
     ct__nd->max_val = max_val;
@@ -5915,10 +5908,7 @@ static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardtanh_(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -5962,23 +5952,24 @@ static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backward_leaky_relu, ct__release_leaky_relu};
 
 static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
-  ct__node_leaky_relu *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_leaky_relu *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_leaky_relu, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_leaky_relu *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->negative_slope = negative_slope;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_leaky_relu(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6011,25 +6002,24 @@ static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_leaky_relu_ = {"LeakyReluBackward0", ct__backward_leaky_relu_, ct__release_leaky_relu_};
 
 static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
-  ct__node_leaky_relu_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_leaky_relu_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("leaky_relu_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_leaky_relu_, sizeof *ct__nd, "leaky_relu_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_leaky_relu_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->negative_slope = negative_slope;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_leaky_relu_(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -6077,13 +6067,17 @@ static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__release_elu};
 
 static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  ct__node_elu *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_elu *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_elu, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_elu *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
@@ -6092,10 +6086,7 @@ static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alph
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_elu(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6132,15 +6123,17 @@ static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_elu_ = {"EluBackward0", ct__backward_elu_, ct__release_elu_};
 
 static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  ct__node_elu_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_elu_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("elu_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_elu_, sizeof *ct__nd, "elu_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_elu_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->alpha = alpha;
     ct__nd->scale = scale;
@@ -6149,10 +6142,7 @@ static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alph
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_elu_(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -6197,13 +6187,17 @@ static ct_status ct__backward_gelu(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_gelu = {"GeluBackward0", ct__backward_gelu, ct__release_gelu};
 
 static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
-  ct__node_gelu *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_gelu *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_gelu *)ct__node_new(&ct__kind_gelu, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_gelu, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_gelu *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu", "approximate: string too long"), (ct_tensor *)NULL;
@@ -6212,10 +6206,7 @@ static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *a
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_gelu(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6249,15 +6240,17 @@ static ct_status ct__backward_gelu_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_gelu_ = {"GeluBackward0", ct__backward_gelu_, ct__release_gelu_};
 
 static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
-  ct__node_gelu_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_gelu_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("gelu_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_gelu_ *)ct__node_new(&ct__kind_gelu_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_gelu_, sizeof *ct__nd, "gelu_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_gelu_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu_", "approximate: string too long"), ct_last_error();
@@ -6266,10 +6259,7 @@ static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *a
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_gelu_(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -6311,22 +6301,23 @@ static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, ct__release_silu};
 
 static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
-  ct__node_silu *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_silu *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_silu, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_silu *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6357,24 +6348,23 @@ static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_silu_ = {"SiluBackward0", ct__backward_silu_, ct__release_silu_};
 
 static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
-  ct__node_silu_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_silu_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("silu_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_silu_, sizeof *ct__nd, "silu_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_silu_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -6420,13 +6410,17 @@ static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward_softplus, ct__release_softplus};
 
 static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
-  ct__node_softplus *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_softplus *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_softplus, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_softplus *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->beta = beta;
     ct__nd->threshold = threshold;
@@ -6434,10 +6428,7 @@ static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_softplus(ks & CT__BELOW_AUTOGRAD, self, beta, threshold);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6479,22 +6470,23 @@ static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, ct__release_mish};
 
 static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
-  ct__node_mish *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_mish *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_mish, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_mish *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6525,24 +6517,23 @@ static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_mish_ = {"MishBackward0", ct__backward_mish_, ct__release_mish_};
 
 static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
-  ct__node_mish_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_mish_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("mish_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_mish_, sizeof *ct__nd, "mish_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_mish_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -6584,22 +6575,23 @@ static ct_status ct__backward_hardswish(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_hardswish = {"HardswishBackward0", ct__backward_hardswish, ct__release_hardswish};
 
 static ct_tensor *ct__autograd_hardswish(ct_keyset ks, ct_tensor *self) {
-  ct__node_hardswish *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_hardswish *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_hardswish *)ct__node_new(&ct__kind_hardswish, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_hardswish, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_hardswish *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardswish(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6630,24 +6622,23 @@ static ct_status ct__backward_hardswish_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_hardswish_ = {"HardswishBackward0", ct__backward_hardswish_, ct__release_hardswish_};
 
 static ct_status ct__autograd_hardswish_(ct_keyset ks, ct_tensor *self) {
-  ct__node_hardswish_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_hardswish_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("hardswish_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_hardswish_ *)ct__node_new(&ct__kind_hardswish_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_hardswish_, sizeof *ct__nd, "hardswish_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_hardswish_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardswish_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -6689,22 +6680,23 @@ static ct_status ct__backward_hardsigmoid(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_hardsigmoid = {"HardsigmoidBackward0", ct__backward_hardsigmoid, ct__release_hardsigmoid};
 
 static ct_tensor *ct__autograd_hardsigmoid(ct_keyset ks, ct_tensor *self) {
-  ct__node_hardsigmoid *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_hardsigmoid *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_hardsigmoid *)ct__node_new(&ct__kind_hardsigmoid, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_hardsigmoid, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_hardsigmoid *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardsigmoid(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6735,24 +6727,23 @@ static ct_status ct__backward_hardsigmoid_(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_hardsigmoid_ = {"HardsigmoidBackward0", ct__backward_hardsigmoid_, ct__release_hardsigmoid_};
 
 static ct_status ct__autograd_hardsigmoid_(ct_keyset ks, ct_tensor *self) {
-  ct__node_hardsigmoid_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_hardsigmoid_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("hardsigmoid_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_hardsigmoid_ *)ct__node_new(&ct__kind_hardsigmoid_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_hardsigmoid_, sizeof *ct__nd, "hardsigmoid_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_hardsigmoid_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardsigmoid_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -6794,22 +6785,23 @@ static ct_status ct__backward_log_sigmoid(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_log_sigmoid = {"LogSigmoidBackward0", ct__backward_log_sigmoid, ct__release_log_sigmoid};
 
 static ct_tensor *ct__autograd_log_sigmoid(ct_keyset ks, ct_tensor *self) {
-  ct__node_log_sigmoid *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log_sigmoid *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_log_sigmoid *)ct__node_new(&ct__kind_log_sigmoid, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_log_sigmoid, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_log_sigmoid *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6853,23 +6845,24 @@ static ct_status ct__backward_hardshrink(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_hardshrink = {"HardshrinkBackward0", ct__backward_hardshrink, ct__release_hardshrink};
 
 static ct_tensor *ct__autograd_hardshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
-  ct__node_hardshrink *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_hardshrink *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_hardshrink *)ct__node_new(&ct__kind_hardshrink, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_hardshrink, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_hardshrink *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->lambd = lambd;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardshrink(ks & CT__BELOW_AUTOGRAD, self, lambd);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6913,23 +6906,24 @@ static ct_status ct__backward_softshrink(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_softshrink = {"SoftshrinkBackward0", ct__backward_softshrink, ct__release_softshrink};
 
 static ct_tensor *ct__autograd_softshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
-  ct__node_softshrink *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_softshrink *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_softshrink *)ct__node_new(&ct__kind_softshrink, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_softshrink, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_softshrink *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->lambd = lambd;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_softshrink(ks & CT__BELOW_AUTOGRAD, self, lambd);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -6973,23 +6967,24 @@ static ct_status ct__backward_threshold(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_threshold = {"ThresholdBackward0", ct__backward_threshold, ct__release_threshold};
 
 static ct_tensor *ct__autograd_threshold(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
-  ct__node_threshold *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_threshold *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_threshold *)ct__node_new(&ct__kind_threshold, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_threshold, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_threshold *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->threshold = threshold;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_threshold(ks & CT__BELOW_AUTOGRAD, self, threshold, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7022,25 +7017,24 @@ static ct_status ct__backward_threshold_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_threshold_ = {"ThresholdBackward0", ct__backward_threshold_, ct__release_threshold_};
 
 static ct_status ct__autograd_threshold_(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
-  ct__node_threshold_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_threshold_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("threshold_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_threshold_ *)ct__node_new(&ct__kind_threshold_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_threshold_, sizeof *ct__nd, "threshold_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_threshold_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->threshold = threshold;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_threshold_(ks & CT__BELOW_AUTOGRAD, self, threshold, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7072,21 +7066,20 @@ static ct_status ct__backward_floor(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor, NULL};
 
 static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
-  ct__node_floor *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_floor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_floor, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_floor *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7107,23 +7100,20 @@ static ct_status ct__backward_floor_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_floor_ = {"FloorBackward0", ct__backward_floor_, NULL};
 
 static ct_status ct__autograd_floor_(ct_keyset ks, ct_tensor *self) {
-  ct__node_floor_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_floor_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("floor_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_floor_, sizeof *ct__nd, "floor_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_floor_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7155,21 +7145,20 @@ static ct_status ct__backward_ceil(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, NULL};
 
 static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
-  ct__node_ceil *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_ceil *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_ceil, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_ceil *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7190,23 +7179,20 @@ static ct_status ct__backward_ceil_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_ceil_ = {"CeilBackward0", ct__backward_ceil_, NULL};
 
 static ct_status ct__autograd_ceil_(ct_keyset ks, ct_tensor *self) {
-  ct__node_ceil_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_ceil_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("ceil_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_ceil_, sizeof *ct__nd, "ceil_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_ceil_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7238,21 +7224,20 @@ static ct_status ct__backward_round(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round, NULL};
 
 static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
-  ct__node_round *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_round *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_round, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_round *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7273,23 +7258,20 @@ static ct_status ct__backward_round_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_round_ = {"RoundBackward0", ct__backward_round_, NULL};
 
 static ct_status ct__autograd_round_(ct_keyset ks, ct_tensor *self) {
-  ct__node_round_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_round_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("round_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_round_, sizeof *ct__nd, "round_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_round_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7321,21 +7303,20 @@ static ct_status ct__backward_round_decimals(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backward_round_decimals, NULL};
 
 static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
-  ct__node_round_decimals *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_round_decimals *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_round_decimals, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_round_decimals *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7356,23 +7337,20 @@ static ct_status ct__backward_round__decimals(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_round__decimals = {"RoundBackward0", ct__backward_round__decimals, NULL};
 
 static ct_status ct__autograd_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
-  ct__node_round__decimals *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_round__decimals *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("round_.decimals", self)) != CT_OK) return r;
-    ct__nd = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_round__decimals, sizeof *ct__nd, "round_.decimals", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_round__decimals *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round__decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7404,21 +7382,20 @@ static ct_status ct__backward_trunc(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc, NULL};
 
 static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
-  ct__node_trunc *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_trunc *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_trunc, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_trunc *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7439,23 +7416,20 @@ static ct_status ct__backward_trunc_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_trunc_ = {"TruncBackward0", ct__backward_trunc_, NULL};
 
 static ct_status ct__autograd_trunc_(ct_keyset ks, ct_tensor *self) {
-  ct__node_trunc_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_trunc_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("trunc_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_trunc_, sizeof *ct__nd, "trunc_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_trunc_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7497,22 +7471,23 @@ static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backward_nan_to_num, ct__release_nan_to_num};
 
 static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
-  ct__node_nan_to_num *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_nan_to_num *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_nan_to_num, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_nan_to_num *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7543,24 +7518,23 @@ static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backward_nan_to_num_, ct__release_nan_to_num_};
 
 static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
-  ct__node_nan_to_num_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_nan_to_num_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("nan_to_num_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_nan_to_num_, sizeof *ct__nd, "nan_to_num_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_nan_to_num_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7613,14 +7587,17 @@ static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backward_div_Tensor_mode, ct__release_div_Tensor_mode};
 
 static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
-  ct__node_div_Tensor_mode *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_div_Tensor_mode *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_div_Tensor_mode, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_div_Tensor_mode *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
@@ -7630,10 +7607,7 @@ static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7675,16 +7649,17 @@ static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backward_div__Tensor_mode, ct__release_div__Tensor_mode};
 
 static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
-  ct__node_div__Tensor_mode *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_div__Tensor_mode *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
-    ct__nd = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_div__Tensor_mode, sizeof *ct__nd, "div_.Tensor_mode", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_div__Tensor_mode *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
@@ -7694,10 +7669,7 @@ static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7734,13 +7706,17 @@ static ct_status ct__backward_div_Scalar_mode(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backward_div_Scalar_mode, NULL};
 
 static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
-  ct__node_div_Scalar_mode *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_div_Scalar_mode *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_div_Scalar_mode, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_div_Scalar_mode *)ct__n;
+  if (ct__nd) {
     ct__nd->other = other;
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
@@ -7749,10 +7725,7 @@ static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7778,15 +7751,17 @@ static ct_status ct__backward_div__Scalar_mode(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backward_div__Scalar_mode, NULL};
 
 static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
-  ct__node_div__Scalar_mode *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_div__Scalar_mode *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
-    ct__nd = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_div__Scalar_mode, sizeof *ct__nd, "div_.Scalar_mode", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_div__Scalar_mode *)ct__n;
+  if (ct__nd) {
     ct__nd->other = other;
     if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
       return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
@@ -7795,10 +7770,7 @@ static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7821,22 +7793,20 @@ static ct_status ct__backward_floor_divide(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__backward_floor_divide, NULL};
 
 static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_floor_divide *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_floor_divide *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_floor_divide, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_floor_divide *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7859,24 +7829,20 @@ static ct_status ct__backward_floor_divide__Tensor(ct_node *node, ct_tensor *con
 static const ct_node_kind ct__kind_floor_divide__Tensor = {"FloorDivideBackward0", ct__backward_floor_divide__Tensor, NULL};
 
 static ct_status ct__autograd_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_floor_divide__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_floor_divide__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("floor_divide_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_floor_divide__Tensor *)ct__node_new(&ct__kind_floor_divide__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_floor_divide__Tensor, sizeof *ct__nd, "floor_divide_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_floor_divide__Tensor *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -7908,21 +7874,20 @@ static ct_status ct__backward_floor_divide_Scalar(ct_node *node, ct_tensor *cons
 static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0", ct__backward_floor_divide_Scalar, NULL};
 
 static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_floor_divide_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_floor_divide_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_floor_divide_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_floor_divide_Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -7943,23 +7908,20 @@ static ct_status ct__backward_floor_divide__Scalar(ct_node *node, ct_tensor *con
 static const ct_node_kind ct__kind_floor_divide__Scalar = {"FloorDivideBackward0", ct__backward_floor_divide__Scalar, NULL};
 
 static ct_status ct__autograd_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_floor_divide__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_floor_divide__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("floor_divide_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_floor_divide__Scalar *)ct__node_new(&ct__kind_floor_divide__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_floor_divide__Scalar, sizeof *ct__nd, "floor_divide_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_floor_divide__Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -8005,14 +7967,17 @@ static ct_status ct__backward_pow_Tensor_Tensor(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__backward_pow_Tensor_Tensor, ct__release_pow_Tensor_Tensor};
 
 static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
-  ct__node_pow_Tensor_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, exponent};
+  ct__node_pow_Tensor_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
-    ct__nd = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, exponent) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent)) &&
+      ct__record(&ct__n, &ct__kind_pow_Tensor_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_pow_Tensor_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -8069,16 +8034,17 @@ static ct_status ct__backward_pow__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_pow__Tensor = {"PowBackward0", ct__backward_pow__Tensor, ct__release_pow__Tensor};
 
 static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
-  ct__node_pow__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, exponent};
+  ct__node_pow__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
-    if ((r = ct__check_inplace("pow_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_pow__Tensor *)ct__node_new(&ct__kind_pow__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, exponent)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent)) &&
+      (r = ct__record(&ct__n, &ct__kind_pow__Tensor, sizeof *ct__nd, "pow_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_pow__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -8133,23 +8099,24 @@ static ct_status ct__backward_pow_Tensor_Scalar(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__backward_pow_Tensor_Scalar, ct__release_pow_Tensor_Scalar};
 
 static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
-  ct__node_pow_Tensor_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_pow_Tensor_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_pow_Tensor_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_pow_Tensor_Scalar *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->exponent = exponent;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_pow_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -8182,25 +8149,24 @@ static ct_status ct__backward_pow__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_pow__Scalar = {"PowBackward0", ct__backward_pow__Scalar, ct__release_pow__Scalar};
 
 static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
-  ct__node_pow__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_pow__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("pow_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_pow__Scalar, sizeof *ct__nd, "pow_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_pow__Scalar *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->exponent = exponent;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_pow__Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -8251,13 +8217,17 @@ static ct_status ct__backward_pow_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_pow_Scalar, ct__release_pow_Scalar};
 
 static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
-  ct__node_pow_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {exponent};
+  ct__node_pow_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(exponent))) {
-    ct__nd = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, exponent) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(exponent)) &&
+      ct__record(&ct__n, &ct__kind_pow_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_pow_Scalar *)ct__n;
+  if (ct__nd) {
     ct__nd->self = self;
     ct__save(&ct__nd->exponent, exponent);
   }
@@ -8318,24 +8288,24 @@ static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct__backward_remainder_Tensor, ct__release_remainder_Tensor};
 
 static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_remainder_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_remainder_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_remainder_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_remainder_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -8374,26 +8344,24 @@ static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct__backward_remainder__Tensor, ct__release_remainder__Tensor};
 
 static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_remainder__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_remainder__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("remainder_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_remainder__Tensor *)ct__node_new(&ct__kind_remainder__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_remainder__Tensor, sizeof *ct__nd, "remainder_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_remainder__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -8425,21 +8393,20 @@ static ct_status ct__backward_remainder_Scalar(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct__backward_remainder_Scalar, NULL};
 
 static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_remainder_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_remainder_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_remainder_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_remainder_Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -8460,23 +8427,20 @@ static ct_status ct__backward_remainder__Scalar(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_remainder__Scalar = {"RemainderBackward0", ct__backward_remainder__Scalar, NULL};
 
 static ct_status ct__autograd_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_remainder__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_remainder__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("remainder_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_remainder__Scalar *)ct__node_new(&ct__kind_remainder__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_remainder__Scalar, sizeof *ct__nd, "remainder_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_remainder__Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -8508,21 +8472,20 @@ static ct_status ct__backward_remainder_Scalar_Tensor(ct_node *node, ct_tensor *
 static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward0", ct__backward_remainder_Scalar_Tensor, NULL};
 
 static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
-  ct__node_remainder_Scalar_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {other};
+  ct__node_remainder_Scalar_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(other))) {
-    ct__nd = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_remainder_Scalar_Tensor, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_remainder_Scalar_Tensor *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -8572,24 +8535,24 @@ static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_fmod_Tensor, ct__release_fmod_Tensor};
 
 static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_fmod_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_fmod_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_fmod_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_fmod_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -8628,26 +8591,24 @@ static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward_fmod__Tensor, ct__release_fmod__Tensor};
 
 static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_fmod__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_fmod__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("fmod_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_fmod__Tensor *)ct__node_new(&ct__kind_fmod__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_fmod__Tensor, sizeof *ct__nd, "fmod_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_fmod__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -8679,21 +8640,20 @@ static ct_status ct__backward_fmod_Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_fmod_Scalar, NULL};
 
 static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_fmod_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_fmod_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_fmod_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_fmod_Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -8714,23 +8674,20 @@ static ct_status ct__backward_fmod__Scalar(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_fmod__Scalar = {"FmodBackward0", ct__backward_fmod__Scalar, NULL};
 
 static ct_status ct__autograd_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_fmod__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_fmod__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("fmod_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_fmod__Scalar *)ct__node_new(&ct__kind_fmod__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_fmod__Scalar, sizeof *ct__nd, "fmod_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_fmod__Scalar *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmod__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -8780,24 +8737,24 @@ static ct_status ct__backward_maximum(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_maximum, ct__release_maximum};
 
 static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_maximum *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_maximum *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_maximum, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_maximum *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_maximum(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -8847,24 +8804,24 @@ static ct_status ct__backward_minimum(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_minimum, ct__release_minimum};
 
 static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_minimum *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_minimum *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_minimum, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_minimum *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_minimum(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -8914,24 +8871,24 @@ static ct_status ct__backward_atan2(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2, ct__release_atan2};
 
 static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_atan2 *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_atan2 *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_atan2, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_atan2 *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_atan2(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -8970,26 +8927,24 @@ static ct_status ct__backward_atan2_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_atan2_ = {"Atan2Backward0", ct__backward_atan2_, ct__release_atan2_};
 
 static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_atan2_ *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_atan2_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("atan2_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_atan2_ *)ct__node_new(&ct__kind_atan2_, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_atan2_, sizeof *ct__nd, "atan2_", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_atan2_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_atan2_(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -9528,24 +9483,23 @@ static ct_status ct__backward_where_self(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_where_self, ct__release_where_self};
 
 static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
-  ct__node_where_self *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {condition, self, other};
+  ct__node_where_self *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, condition) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_where_self, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_where_self *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_where_self(ks & CT__BELOW_AUTOGRAD, condition, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -9587,23 +9541,23 @@ static ct_status ct__backward_where_ScalarSelf(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__backward_where_ScalarSelf, ct__release_where_ScalarSelf};
 
 static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
-  ct__node_where_ScalarSelf *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {condition, other};
+  ct__node_where_ScalarSelf *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, condition) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_where_ScalarSelf, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_where_ScalarSelf *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_where_ScalarSelf(ks & CT__BELOW_AUTOGRAD, condition, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -9634,44 +9588,41 @@ static ct_status ct__backward_where_ScalarOther(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__backward_where_ScalarOther, ct__release_where_ScalarOther};
 
 static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
-  ct__node_where_ScalarOther *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {condition, self};
+  ct__node_where_ScalarOther *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
-    ct__nd = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, condition) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_where_ScalarOther, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_where_ScalarOther *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->condition, condition);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_where_ScalarOther(ks & CT__BELOW_AUTOGRAD, condition, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
 /* ---- where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor ---- */
 static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
-  ct_node *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {condition};
+  ct_node *ct__nd;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(condition))) {
-    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
-    if (!ct__nd) return NULL;
-    ((ct__not_impl_node *)ct__nd)->op = "where.Scalar";
-    if (ct__node_set_input(ct__nd, 0, condition) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-  }
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(condition)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "where.Scalar";
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(ct__nd);
-  }
+  if (ct__nd) r = ct__record_result(r, ct__nd);
   return r;
 }
 
@@ -9702,23 +9653,23 @@ static ct_status ct__backward_masked_fill_Scalar(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", ct__backward_masked_fill_Scalar, ct__release_masked_fill_Scalar};
 
 static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
-  ct__node_masked_fill_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, mask};
+  ct__node_masked_fill_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
-    ct__nd = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, mask) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask)) &&
+      ct__record(&ct__n, &ct__kind_masked_fill_Scalar, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_masked_fill_Scalar *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_masked_fill_Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -9749,25 +9700,23 @@ static ct_status ct__backward_masked_fill__Scalar(ct_node *node, ct_tensor *cons
 static const ct_node_kind ct__kind_masked_fill__Scalar = {"MaskedFillBackward0", ct__backward_masked_fill__Scalar, ct__release_masked_fill__Scalar};
 
 static ct_status ct__autograd_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
-  ct__node_masked_fill__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, mask};
+  ct__node_masked_fill__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
-    if ((r = ct__check_inplace("masked_fill_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_masked_fill__Scalar *)ct__node_new(&ct__kind_masked_fill__Scalar, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask)) &&
+      (r = ct__record(&ct__n, &ct__kind_masked_fill__Scalar, sizeof *ct__nd, "masked_fill_.Scalar", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_masked_fill__Scalar *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_masked_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -9810,24 +9759,23 @@ static ct_status ct__backward_masked_fill_Tensor(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", ct__backward_masked_fill_Tensor, ct__release_masked_fill_Tensor};
 
 static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
-  ct__node_masked_fill_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, mask, value};
+  ct__node_masked_fill_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
-    ct__nd = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, mask) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, value) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value)) &&
+      ct__record(&ct__n, &ct__kind_masked_fill_Tensor, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_masked_fill_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_masked_fill_Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -9859,26 +9807,23 @@ static ct_status ct__backward_masked_fill__Tensor(ct_node *node, ct_tensor *cons
 static const ct_node_kind ct__kind_masked_fill__Tensor = {"MaskedFillBackward0", ct__backward_masked_fill__Tensor, ct__release_masked_fill__Tensor};
 
 static ct_status ct__autograd_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
-  ct__node_masked_fill__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, mask, value};
+  ct__node_masked_fill__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
-    if ((r = ct__check_inplace("masked_fill_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_masked_fill__Tensor *)ct__node_new(&ct__kind_masked_fill__Tensor, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mask)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value)) &&
+      (r = ct__record(&ct__n, &ct__kind_masked_fill__Tensor, sizeof *ct__nd, "masked_fill_.Tensor", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_masked_fill__Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->mask, mask);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_masked_fill__Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -9913,23 +9858,23 @@ static ct_status ct__backward_lerp_Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_lerp_Scalar, NULL};
 
 static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
-  ct__node_lerp_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, end};
+  ct__node_lerp_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
-    ct__nd = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, end) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end)) &&
+      ct__record(&ct__n, &ct__kind_lerp_Scalar, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_lerp_Scalar *)ct__n;
+  if (ct__nd) {
     ct__nd->weight = weight;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_lerp_Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -9953,25 +9898,23 @@ static ct_status ct__backward_lerp__Scalar(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_lerp__Scalar = {"LerpBackward0", ct__backward_lerp__Scalar, NULL};
 
 static ct_status ct__autograd_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
-  ct__node_lerp__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, end};
+  ct__node_lerp__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
-    if ((r = ct__check_inplace("lerp_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_lerp__Scalar *)ct__node_new(&ct__kind_lerp__Scalar, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end)) &&
+      (r = ct__record(&ct__n, &ct__kind_lerp__Scalar, sizeof *ct__nd, "lerp_.Scalar", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_lerp__Scalar *)ct__n;
+  if (ct__nd) {
     ct__nd->weight = weight;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_lerp__Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -10029,15 +9972,17 @@ static ct_status ct__backward_lerp_Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_lerp_Tensor, ct__release_lerp_Tensor};
 
 static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
-  ct__node_lerp_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, end, weight};
+  ct__node_lerp_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
-    ct__nd = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, end) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight)) &&
+      ct__record(&ct__n, &ct__kind_lerp_Tensor, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_lerp_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
@@ -10045,10 +9990,7 @@ static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_ten
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_lerp_Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -10095,17 +10037,17 @@ static ct_status ct__backward_lerp__Tensor(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_lerp__Tensor = {"LerpBackward0", ct__backward_lerp__Tensor, ct__release_lerp__Tensor};
 
 static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
-  ct__node_lerp__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, end, weight};
+  ct__node_lerp__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
-    if ((r = ct__check_inplace("lerp_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_lerp__Tensor *)ct__node_new(&ct__kind_lerp__Tensor, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, end)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, weight)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight)) &&
+      (r = ct__record(&ct__n, &ct__kind_lerp__Tensor, sizeof *ct__nd, "lerp_.Tensor", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_lerp__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 2)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->end, end);
     ct__save(&ct__nd->weight, weight);
@@ -10113,10 +10055,7 @@ static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_ten
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_lerp__Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -10169,15 +10108,17 @@ static ct_status ct__backward_addcmul(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_addcmul, ct__release_addcmul};
 
 static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct__node_addcmul *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, tensor1, tensor2};
+  ct__node_addcmul *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
-    ct__nd = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, tensor1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, tensor2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2)) &&
+      ct__record(&ct__n, &ct__kind_addcmul, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_addcmul *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -10185,10 +10126,7 @@ static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_addcmul(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -10230,17 +10168,17 @@ static ct_status ct__backward_addcmul_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_addcmul_ = {"AddcmulBackward0", ct__backward_addcmul_, ct__release_addcmul_};
 
 static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct__node_addcmul_ *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, tensor1, tensor2};
+  ct__node_addcmul_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
-    if ((r = ct__check_inplace("addcmul_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_addcmul_ *)ct__node_new(&ct__kind_addcmul_, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2)) &&
+      (r = ct__record(&ct__n, &ct__kind_addcmul_, sizeof *ct__nd, "addcmul_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_addcmul_ *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -10248,10 +10186,7 @@ static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_addcmul_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -10304,15 +10239,17 @@ static ct_status ct__backward_addcdiv(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_addcdiv, ct__release_addcdiv};
 
 static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct__node_addcdiv *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, tensor1, tensor2};
+  ct__node_addcdiv *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
-    ct__nd = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, tensor1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, tensor2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2)) &&
+      ct__record(&ct__n, &ct__kind_addcdiv, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_addcdiv *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -10320,10 +10257,7 @@ static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_addcdiv(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -10365,17 +10299,17 @@ static ct_status ct__backward_addcdiv_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_addcdiv_ = {"AddcdivBackward0", ct__backward_addcdiv_, ct__release_addcdiv_};
 
 static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
-  ct__node_addcdiv_ *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, tensor1, tensor2};
+  ct__node_addcdiv_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
-    if ((r = ct__check_inplace("addcdiv_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_addcdiv_ *)ct__node_new(&ct__kind_addcdiv_, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, tensor1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, tensor2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2)) &&
+      (r = ct__record(&ct__n, &ct__kind_addcdiv_, sizeof *ct__nd, "addcdiv_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_addcdiv_ *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->tensor1, tensor1);
     ct__save(&ct__nd->tensor2, tensor2);
     ct__nd->value = value;
@@ -10383,10 +10317,7 @@ static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_addcdiv_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -10432,13 +10363,17 @@ static ct_status ct__backward_clamp(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp, ct__release_clamp};
 
 static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
-  ct__node_clamp *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_clamp *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_clamp, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_clamp *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
     ct__nd->max = max;
@@ -10446,10 +10381,7 @@ static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar mi
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp(ks & CT__BELOW_AUTOGRAD, self, min, max);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -10484,15 +10416,17 @@ static ct_status ct__backward_clamp_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_clamp_ = {"ClampBackward0", ct__backward_clamp_, ct__release_clamp_};
 
 static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
-  ct__node_clamp_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_clamp_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("clamp_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_clamp_, sizeof *ct__nd, "clamp_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_clamp_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
     ct__nd->max = max;
@@ -10500,10 +10434,7 @@ static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar mi
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_(ks & CT__BELOW_AUTOGRAD, self, min, max);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -10561,15 +10492,17 @@ static ct_status ct__backward_clamp_Tensor(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backward_clamp_Tensor, ct__release_clamp_Tensor};
 
 static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
-  ct__node_clamp_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, min, max};
+  ct__node_clamp_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
-    ct__nd = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, min) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, max) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max)) &&
+      ct__record(&ct__n, &ct__kind_clamp_Tensor, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_clamp_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
@@ -10577,10 +10510,7 @@ static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_te
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -10627,17 +10557,17 @@ static ct_status ct__backward_clamp__Tensor(ct_node *node, ct_tensor *const *gra
 static const ct_node_kind ct__kind_clamp__Tensor = {"ClampBackward0", ct__backward_clamp__Tensor, ct__release_clamp__Tensor};
 
 static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
-  ct__node_clamp__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, min, max};
+  ct__node_clamp__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
-    if ((r = ct__check_inplace("clamp_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_clamp__Tensor *)ct__node_new(&ct__kind_clamp__Tensor, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max)) &&
+      (r = ct__record(&ct__n, &ct__kind_clamp__Tensor, sizeof *ct__nd, "clamp_.Tensor", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_clamp__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1) || ct_node_needs_input_grad(&ct__nd->base, 2)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
     ct__save(&ct__nd->max, max);
@@ -10645,10 +10575,7 @@ static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_te
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp__Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -10692,23 +10619,24 @@ static ct_status ct__backward_clamp_min(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backward_clamp_min, ct__release_clamp_min};
 
 static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
-  ct__node_clamp_min *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_clamp_min *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_clamp_min, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_clamp_min *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->min = min;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_min(ks & CT__BELOW_AUTOGRAD, self, min);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -10741,25 +10669,24 @@ static ct_status ct__backward_clamp_min_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_clamp_min_ = {"ClampMinBackward0", ct__backward_clamp_min_, ct__release_clamp_min_};
 
 static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
-  ct__node_clamp_min_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_clamp_min_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("clamp_min_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_clamp_min_, sizeof *ct__nd, "clamp_min_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_clamp_min_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->min = min;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_min_(ks & CT__BELOW_AUTOGRAD, self, min);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -10809,24 +10736,24 @@ static ct_status ct__backward_clamp_min_Tensor(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__backward_clamp_min_Tensor, ct__release_clamp_min_Tensor};
 
 static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
-  ct__node_clamp_min_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, min};
+  ct__node_clamp_min_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
-    ct__nd = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, min) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min)) &&
+      ct__record(&ct__n, &ct__kind_clamp_min_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_clamp_min_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->min, min);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_min_Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -10865,26 +10792,24 @@ static ct_status ct__backward_clamp_min__Tensor(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_clamp_min__Tensor = {"ClampMinBackward0", ct__backward_clamp_min__Tensor, ct__release_clamp_min__Tensor};
 
 static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
-  ct__node_clamp_min__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, min};
+  ct__node_clamp_min__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
-    if ((r = ct__check_inplace("clamp_min_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_clamp_min__Tensor *)ct__node_new(&ct__kind_clamp_min__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, min)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min)) &&
+      (r = ct__record(&ct__n, &ct__kind_clamp_min__Tensor, sizeof *ct__nd, "clamp_min_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_clamp_min__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->min, min);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_min__Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -10928,23 +10853,24 @@ static ct_status ct__backward_clamp_max(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backward_clamp_max, ct__release_clamp_max};
 
 static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
-  ct__node_clamp_max *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_clamp_max *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_clamp_max, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_clamp_max *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->max = max;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_max(ks & CT__BELOW_AUTOGRAD, self, max);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -10977,25 +10903,24 @@ static ct_status ct__backward_clamp_max_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_clamp_max_ = {"ClampMaxBackward0", ct__backward_clamp_max_, ct__release_clamp_max_};
 
 static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
-  ct__node_clamp_max_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_clamp_max_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("clamp_max_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_clamp_max_, sizeof *ct__nd, "clamp_max_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_clamp_max_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->max = max;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_max_(ks & CT__BELOW_AUTOGRAD, self, max);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -11045,24 +10970,24 @@ static ct_status ct__backward_clamp_max_Tensor(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__backward_clamp_max_Tensor, ct__release_clamp_max_Tensor};
 
 static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
-  ct__node_clamp_max_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, max};
+  ct__node_clamp_max_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
-    ct__nd = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, max) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max)) &&
+      ct__record(&ct__n, &ct__kind_clamp_max_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_clamp_max_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->max, max);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_max_Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -11101,26 +11026,24 @@ static ct_status ct__backward_clamp_max__Tensor(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_clamp_max__Tensor = {"ClampMaxBackward0", ct__backward_clamp_max__Tensor, ct__release_clamp_max__Tensor};
 
 static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
-  ct__node_clamp_max__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, max};
+  ct__node_clamp_max__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
-    if ((r = ct__check_inplace("clamp_max_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_clamp_max__Tensor *)ct__node_new(&ct__kind_clamp_max__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, max)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max)) &&
+      (r = ct__record(&ct__n, &ct__kind_clamp_max__Tensor, sizeof *ct__nd, "clamp_max_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_clamp_max__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->max, max);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_max__Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -11177,14 +11100,17 @@ static ct_status ct__backward_hypot(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_hypot = {"HypotBackward0", ct__backward_hypot, ct__release_hypot};
 
 static ct_tensor *ct__autograd_hypot(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_hypot *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_hypot *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_hypot *)ct__node_new(&ct__kind_hypot, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_hypot, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_hypot *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
@@ -11241,16 +11167,17 @@ static ct_status ct__backward_hypot_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_hypot_ = {"HypotBackward0", ct__backward_hypot_, ct__release_hypot_};
 
 static ct_status ct__autograd_hypot_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_hypot_ *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_hypot_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("hypot_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_hypot_ *)ct__node_new(&ct__kind_hypot_, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_hypot_, sizeof *ct__nd, "hypot_", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_hypot_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
@@ -11311,14 +11238,17 @@ static ct_status ct__backward_copysign_Tensor(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_copysign_Tensor = {"CopysignBackward0", ct__backward_copysign_Tensor, ct__release_copysign_Tensor};
 
 static ct_tensor *ct__autograd_copysign_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_copysign_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_copysign_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_copysign_Tensor *)ct__node_new(&ct__kind_copysign_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_copysign_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_copysign_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -11367,16 +11297,17 @@ static ct_status ct__backward_copysign__Tensor(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_copysign__Tensor = {"CopysignBackward0", ct__backward_copysign__Tensor, ct__release_copysign__Tensor};
 
 static ct_status ct__autograd_copysign__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_copysign__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_copysign__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("copysign_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_copysign__Tensor *)ct__node_new(&ct__kind_copysign__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_copysign__Tensor, sizeof *ct__nd, "copysign_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_copysign__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
@@ -11435,13 +11366,17 @@ static ct_status ct__backward_copysign_Scalar(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_copysign_Scalar = {"CopysignBackward0", ct__backward_copysign_Scalar, ct__release_copysign_Scalar};
 
 static ct_tensor *ct__autograd_copysign_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_copysign_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_copysign_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_copysign_Scalar *)ct__node_new(&ct__kind_copysign_Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_copysign_Scalar, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_copysign_Scalar *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -11489,15 +11424,17 @@ static ct_status ct__backward_copysign__Scalar(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_copysign__Scalar = {"CopysignBackward0", ct__backward_copysign__Scalar, ct__release_copysign__Scalar};
 
 static ct_status ct__autograd_copysign__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_copysign__Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_copysign__Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("copysign_.Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_copysign__Scalar *)ct__node_new(&ct__kind_copysign__Scalar, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_copysign__Scalar, sizeof *ct__nd, "copysign_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_copysign__Scalar *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
@@ -11541,22 +11478,20 @@ static ct_status ct__backward_nextafter(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_nextafter = {"NextafterBackward0", ct__backward_nextafter, NULL};
 
 static ct_tensor *ct__autograd_nextafter(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_nextafter *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_nextafter *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_nextafter *)ct__node_new(&ct__kind_nextafter, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_nextafter, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_nextafter *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nextafter(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -11579,24 +11514,20 @@ static ct_status ct__backward_nextafter_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_nextafter_ = {"NextafterBackward0", ct__backward_nextafter_, NULL};
 
 static ct_status ct__autograd_nextafter_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_nextafter_ *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_nextafter_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("nextafter_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_nextafter_ *)ct__node_new(&ct__kind_nextafter_, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_nextafter_, sizeof *ct__nd, "nextafter_", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_nextafter_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nextafter_(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -11646,24 +11577,24 @@ static ct_status ct__backward_fmax(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_fmax = {"FmaxBackward0", ct__backward_fmax, ct__release_fmax};
 
 static ct_tensor *ct__autograd_fmax(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_fmax *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_fmax *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_fmax *)ct__node_new(&ct__kind_fmax, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_fmax, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_fmax *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmax(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -11713,24 +11644,24 @@ static ct_status ct__backward_fmin(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_fmin = {"FminBackward0", ct__backward_fmin, ct__release_fmin};
 
 static ct_tensor *ct__autograd_fmin(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_fmin *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_fmin *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_fmin *)ct__node_new(&ct__kind_fmin, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_fmin, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_fmin *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fmin(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -11764,22 +11695,20 @@ static ct_status ct__backward_heaviside(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_heaviside = {"HeavisideBackward0", ct__backward_heaviside, NULL};
 
 static ct_tensor *ct__autograd_heaviside(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
-  ct__node_heaviside *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, values};
+  ct__node_heaviside *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values))) {
-    ct__nd = (ct__node_heaviside *)ct__node_new(&ct__kind_heaviside, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, values) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values)) &&
+      ct__record(&ct__n, &ct__kind_heaviside, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_heaviside *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_heaviside(ks & CT__BELOW_AUTOGRAD, self, values);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -11802,24 +11731,20 @@ static ct_status ct__backward_heaviside_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_heaviside_ = {"HeavisideBackward0", ct__backward_heaviside_, NULL};
 
 static ct_status ct__autograd_heaviside_(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
-  ct__node_heaviside_ *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, values};
+  ct__node_heaviside_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values))) {
-    if ((r = ct__check_inplace("heaviside_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_heaviside_ *)ct__node_new(&ct__kind_heaviside_, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, values)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values)) &&
+      (r = ct__record(&ct__n, &ct__kind_heaviside_, sizeof *ct__nd, "heaviside_", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_heaviside_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_heaviside_(ks & CT__BELOW_AUTOGRAD, self, values);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -11869,24 +11794,24 @@ static ct_status ct__backward_xlogy_Tensor(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_xlogy_Tensor = {"XlogyBackward0", ct__backward_xlogy_Tensor, ct__release_xlogy_Tensor};
 
 static ct_tensor *ct__autograd_xlogy_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_xlogy_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_xlogy_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_xlogy_Tensor *)ct__node_new(&ct__kind_xlogy_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_xlogy_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_xlogy_Tensor *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_xlogy_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -11925,26 +11850,24 @@ static ct_status ct__backward_xlogy__Tensor(ct_node *node, ct_tensor *const *gra
 static const ct_node_kind ct__kind_xlogy__Tensor = {"XlogyBackward0", ct__backward_xlogy__Tensor, ct__release_xlogy__Tensor};
 
 static ct_status ct__autograd_xlogy__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_xlogy__Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_xlogy__Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("xlogy_.Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_xlogy__Tensor *)ct__node_new(&ct__kind_xlogy__Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, other)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__n, &ct__kind_xlogy__Tensor, sizeof *ct__nd, "xlogy_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_xlogy__Tensor *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 1)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_xlogy__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -11988,23 +11911,24 @@ static ct_status ct__backward_xlogy_Scalar_Other(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_xlogy_Scalar_Other = {"XlogyBackward0", ct__backward_xlogy_Scalar_Other, ct__release_xlogy_Scalar_Other};
 
 static ct_tensor *ct__autograd_xlogy_Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_xlogy_Scalar_Other *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_xlogy_Scalar_Other *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_xlogy_Scalar_Other *)ct__node_new(&ct__kind_xlogy_Scalar_Other, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_xlogy_Scalar_Other, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_xlogy_Scalar_Other *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_xlogy_Scalar_Other(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12037,25 +11961,24 @@ static ct_status ct__backward_xlogy__Scalar_Other(ct_node *node, ct_tensor *cons
 static const ct_node_kind ct__kind_xlogy__Scalar_Other = {"XlogyBackward0", ct__backward_xlogy__Scalar_Other, ct__release_xlogy__Scalar_Other};
 
 static ct_status ct__autograd_xlogy__Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_xlogy__Scalar_Other *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_xlogy__Scalar_Other *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("xlogy_.Scalar_Other", self)) != CT_OK) return r;
-    ct__nd = (ct__node_xlogy__Scalar_Other *)ct__node_new(&ct__kind_xlogy__Scalar_Other, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_xlogy__Scalar_Other, sizeof *ct__nd, "xlogy_.Scalar_Other", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_xlogy__Scalar_Other *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_xlogy__Scalar_Other(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -12099,23 +12022,24 @@ static ct_status ct__backward_xlogy_Scalar_Self(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_xlogy_Scalar_Self = {"XlogyBackward0", ct__backward_xlogy_Scalar_Self, ct__release_xlogy_Scalar_Self};
 
 static ct_tensor *ct__autograd_xlogy_Scalar_Self(ct_keyset ks, ct_scalar self, ct_tensor *other) {
-  ct__node_xlogy_Scalar_Self *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {other};
+  ct__node_xlogy_Scalar_Self *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(other))) {
-    ct__nd = (ct__node_xlogy_Scalar_Self *)ct__node_new(&ct__kind_xlogy_Scalar_Self, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_xlogy_Scalar_Self, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_xlogy_Scalar_Self *)ct__n;
+  if (ct__nd) {
     ct__nd->self = self;
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_xlogy_Scalar_Self(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12165,24 +12089,24 @@ static ct_status ct__backward_logaddexp(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_logaddexp = {"LogaddexpBackward0", ct__backward_logaddexp, ct__release_logaddexp};
 
 static ct_tensor *ct__autograd_logaddexp(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_logaddexp *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_logaddexp *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_logaddexp *)ct__node_new(&ct__kind_logaddexp, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_logaddexp, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_logaddexp *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_logaddexp(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12232,24 +12156,24 @@ static ct_status ct__backward_logaddexp2(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_logaddexp2 = {"Logaddexp2Backward0", ct__backward_logaddexp2, ct__release_logaddexp2};
 
 static ct_tensor *ct__autograd_logaddexp2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_logaddexp2 *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_logaddexp2 *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    ct__nd = (ct__node_logaddexp2 *)ct__node_new(&ct__kind_logaddexp2, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, other) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_logaddexp2, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_logaddexp2 *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_logaddexp2(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12283,22 +12207,23 @@ static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
 
 static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_sum *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sum *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sum, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sum *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12336,13 +12261,17 @@ static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
 
 static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_sum_dim_IntList *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sum_dim_IntList *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sum_dim_IntList, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sum_dim_IntList *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -12350,10 +12279,7 @@ static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12387,22 +12313,23 @@ static ct_status ct__backward_mean(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, NULL};
 
 static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_mean *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_mean *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_mean, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_mean *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mean(ks & CT__BELOW_AUTOGRAD, self, dtype);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12429,13 +12356,17 @@ static ct_status ct__backward_mean_dim(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mean_dim, NULL};
 
 static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_mean_dim *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_mean_dim *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_mean_dim, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_mean_dim *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -12443,10 +12374,7 @@ static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mean_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12495,13 +12423,17 @@ static ct_status ct__backward_prod(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, ct__release_prod};
 
 static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_prod *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_prod *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_prod, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_prod *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -12564,13 +12496,17 @@ static ct_status ct__backward_prod_dim_int(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward_prod_dim_int, ct__release_prod_dim_int};
 
 static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
-  ct__node_prod_dim_int *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_prod_dim_int *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_prod_dim_int, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_prod_dim_int *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -12628,13 +12564,17 @@ static ct_status ct__backward_amax(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, ct__release_amax};
 
 static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
-  ct__node_amax *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_amax *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_amax, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_amax *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amax") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -12642,10 +12582,7 @@ static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list d
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_amax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12691,13 +12628,17 @@ static ct_status ct__backward_amin(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, ct__release_amin};
 
 static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
-  ct__node_amin *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_amin *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_amin, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_amin *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "amin") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -12705,10 +12646,7 @@ static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list d
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_amin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12750,22 +12688,23 @@ static ct_status ct__backward_max(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__release_max};
 
 static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
-  ct__node_max *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_max *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_max, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_max(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12796,22 +12735,23 @@ static ct_status ct__backward_min(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__release_min};
 
 static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
-  ct__node_min *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_min *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_min, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_min *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_min(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12848,13 +12788,17 @@ static ct_status ct__backward_var_correction(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backward_var_correction, ct__release_var_correction};
 
 static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
-  ct__node_var_correction *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_var_correction *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_var_correction, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_var_correction *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "var.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -12863,10 +12807,7 @@ static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_var_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -12932,13 +12873,17 @@ static ct_status ct__backward_std_correction(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backward_std_correction, ct__release_std_correction};
 
 static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
-  ct__node_std_correction *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_std_correction *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_std_correction, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_std_correction *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "std.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->correction = correction;
@@ -13017,13 +12962,17 @@ static ct_status ct__backward_linalg_vector_norm(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackward0", ct__backward_linalg_vector_norm, ct__release_linalg_vector_norm};
 
 static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_linalg_vector_norm *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_linalg_vector_norm *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_linalg_vector_norm, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_vector_norm *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->ord = ord;
     if (ct__save_ints(&ct__nd->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -13111,13 +13060,17 @@ static ct_status ct__backward_logsumexp(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backward_logsumexp, ct__release_logsumexp};
 
 static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
-  ct__node_logsumexp *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_logsumexp *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_logsumexp, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_logsumexp *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -13247,22 +13200,23 @@ static ct_status ct__backward_cumsum(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cumsum, NULL};
 
 static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_cumsum *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cumsum *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_cumsum, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_cumsum *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cumsum(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -13285,24 +13239,23 @@ static ct_status ct__backward_cumsum_(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_cumsum_ = {"CumsumBackward0", ct__backward_cumsum_, NULL};
 
 static ct_status ct__autograd_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_cumsum_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cumsum_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("cumsum_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_cumsum_ *)ct__node_new(&ct__kind_cumsum_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_cumsum_, sizeof *ct__nd, "cumsum_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_cumsum_ *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cumsum_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -13353,13 +13306,17 @@ static ct_status ct__backward_cumprod(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_cumprod, ct__release_cumprod};
 
 static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_cumprod *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cumprod *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_cumprod, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_cumprod *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
@@ -13410,15 +13367,17 @@ static ct_status ct__backward_cumprod_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_cumprod_ = {"CumprodBackward0", ct__backward_cumprod_, ct__release_cumprod_};
 
 static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_cumprod_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cumprod_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("cumprod_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_cumprod_, sizeof *ct__nd, "cumprod_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_cumprod_ *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
   }
@@ -13477,13 +13436,17 @@ static ct_status ct__backward_max_dim(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_dim, ct__release_max_dim};
 
 static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
-  ct__node_max_dim *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_max_dim *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_max_dim, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_dim *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -13543,13 +13506,17 @@ static ct_status ct__backward_min_dim(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_dim, ct__release_min_dim};
 
 static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
-  ct__node_min_dim *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_min_dim *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_min_dim, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_min_dim *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -13649,13 +13616,17 @@ static ct_status ct__backward_sort(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, ct__release_sort};
 
 static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
-  ct__node_sort *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sort *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sort, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sort *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -13712,13 +13683,17 @@ static ct_status ct__backward_sort_stable(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_sort_stable, ct__release_sort_stable};
 
 static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
-  ct__node_sort_stable *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_sort_stable *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_sort_stable, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_sort_stable *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -13775,13 +13750,17 @@ static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, ct__release_topk};
 
 static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
-  ct__node_topk *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_topk *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_topk, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_topk *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -13838,14 +13817,17 @@ static ct_status ct__backward_value_selecting_reduction_backward(ct_node *node, 
 static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueSelectingReductionBackwardBackward0", ct__backward_value_selecting_reduction_backward, ct__release_value_selecting_reduction_backward};
 
 static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
-  ct__node_value_selecting_reduction_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, indices};
+  ct__node_value_selecting_reduction_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
-    ct__nd = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_value_selecting_reduction_backward *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->indices, indices);
     ct__nd->keepdim = keepdim;
@@ -13853,10 +13835,7 @@ static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_value_selecting_reduction_backward(ks & CT__BELOW_AUTOGRAD, grad_output, dim, indices, sizes, keepdim);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -13893,14 +13872,17 @@ static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind__rd_gather = {"RdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
 
 static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
-  ct__node__rd_gather *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node__rd_gather *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    ct__nd = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      ct__record(&ct__n, &ct__kind__rd_gather, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__rd_gather *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -13909,10 +13891,7 @@ static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__rd_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, keepdim);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -13947,13 +13926,17 @@ static ct_status ct__backward_nansum(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nansum, ct__release_nansum};
 
 static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_nansum *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_nansum *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_nansum, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_nansum *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nansum") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -13961,10 +13944,7 @@ static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nansum(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -14010,13 +13990,17 @@ static ct_status ct__backward_nanmean(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_nanmean, ct__release_nanmean};
 
 static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_nanmean *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_nanmean *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_nanmean, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_nanmean *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->dim, dim, "nanmean") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     ct__nd->keepdim = keepdim;
@@ -14024,10 +14008,7 @@ static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_lis
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nanmean(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -14113,23 +14094,24 @@ static ct_status ct__backward_logcumsumexp(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__backward_logcumsumexp, ct__release_logcumsumexp};
 
 static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  ct__node_logcumsumexp *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_logcumsumexp *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_logcumsumexp, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_logcumsumexp *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_logcumsumexp(ks & CT__BELOW_AUTOGRAD, self, dim);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -14175,13 +14157,17 @@ static ct_status ct__backward_cummax(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cummax, ct__release_cummax};
 
 static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
-  ct__node_cummax *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cummax *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_cummax, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_cummax *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -14238,13 +14224,17 @@ static ct_status ct__backward_cummin(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cummin, ct__release_cummin};
 
 static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
-  ct__node_cummin *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_cummin *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_cummin, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_cummin *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
   }
@@ -14303,13 +14293,17 @@ static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward_kthvalue, ct__release_kthvalue};
 
 static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
-  ct__node_kthvalue *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_kthvalue *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_kthvalue, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_kthvalue *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -14370,13 +14364,17 @@ static ct_status ct__backward_median(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_median, ct__release_median};
 
 static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
-  ct__node_median *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_median *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_median, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_median *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -14434,13 +14432,17 @@ static ct_status ct__backward_median_dim(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward_median_dim, ct__release_median_dim};
 
 static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
-  ct__node_median_dim *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_median_dim *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_median_dim, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_median_dim *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -14501,13 +14503,17 @@ static ct_status ct__backward_nanmedian(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backward_nanmedian, ct__release_nanmedian};
 
 static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
-  ct__node_nanmedian *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_nanmedian *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_nanmedian, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_nanmedian *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
@@ -14565,13 +14571,17 @@ static ct_status ct__backward_nanmedian_dim(ct_node *node, ct_tensor *const *gra
 static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__backward_nanmedian_dim, ct__release_nanmedian_dim};
 
 static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
-  ct__node_nanmedian_dim *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_nanmedian_dim *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_nanmedian_dim, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_nanmedian_dim *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__nd->keepdim = keepdim;
@@ -14633,24 +14643,24 @@ static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__release_dot};
 
 static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
-  ct__node_dot *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, tensor};
+  ct__node_dot *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
-    ct__nd = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, tensor) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor)) &&
+      ct__record(&ct__n, &ct__kind_dot, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_dot *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->tensor, tensor);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_dot(ks & CT__BELOW_AUTOGRAD, self, tensor);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -14700,24 +14710,24 @@ static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tens
 static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__release_mv};
 
 static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
-  ct__node_mv *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, vec};
+  ct__node_mv *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
-    ct__nd = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, vec) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec)) &&
+      ct__record(&ct__n, &ct__kind_mv, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_mv *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->vec, vec);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mv(ks & CT__BELOW_AUTOGRAD, self, vec);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -14771,14 +14781,17 @@ static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tens
 static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
 
 static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct__node_mm *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__node_mm *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
-    ct__nd = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2)) &&
+      ct__record(&ct__n, &ct__kind_mm, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_mm *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save_geometry(&ct__nd->self_geometry, self);
     ct__save(&ct__nd->mat2, mat2);
@@ -14787,10 +14800,7 @@ static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -14840,24 +14850,24 @@ static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__release_bmm};
 
 static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct__node_bmm *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__node_bmm *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
-    ct__nd = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2)) &&
+      ct__record(&ct__n, &ct__kind_bmm, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_bmm *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->mat2, mat2);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bmm(ks & CT__BELOW_AUTOGRAD, self, mat2);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -14916,15 +14926,17 @@ static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm, ct__release_addmm};
 
 static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  ct__node_addmm *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, mat1, mat2};
+  ct__node_addmm *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
-    ct__nd = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, mat1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, mat2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2)) &&
+      ct__record(&ct__n, &ct__kind_addmm, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_addmm *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->mat1, mat1);
     ct__save_geometry(&ct__nd->mat1_geometry, mat1);
     ct__save(&ct__nd->mat2, mat2);
@@ -14935,10 +14947,7 @@ static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_addmm(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -14986,17 +14995,17 @@ static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addmm_, ct__release_addmm_};
 
 static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  ct__node_addmm_ *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, mat1, mat2};
+  ct__node_addmm_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
-    if ((r = ct__check_inplace("addmm_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, mat1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, mat2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2)) &&
+      (r = ct__record(&ct__n, &ct__kind_addmm_, sizeof *ct__nd, "addmm_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_addmm_ *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->mat1, mat1);
     ct__save_geometry(&ct__nd->mat1_geometry, mat1);
     ct__save(&ct__nd->mat2, mat2);
@@ -15007,10 +15016,7 @@ static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_addmm_(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -15065,15 +15071,17 @@ static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_baddbmm, ct__release_baddbmm};
 
 static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  ct__node_baddbmm *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__node_baddbmm *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
-    ct__nd = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, batch1) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, batch2) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2)) &&
+      ct__record(&ct__n, &ct__kind_baddbmm, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_baddbmm *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->batch1, batch1);
     ct__save(&ct__nd->batch2, batch2);
     ct__nd->beta = beta;
@@ -15082,10 +15090,7 @@ static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_baddbmm(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15129,17 +15134,17 @@ static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_baddbmm_ = {"BaddbmmBackward0", ct__backward_baddbmm_, ct__release_baddbmm_};
 
 static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  ct__node_baddbmm_ *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__node_baddbmm_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
-    if ((r = ct__check_inplace("baddbmm_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, batch1)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, batch2)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2)) &&
+      (r = ct__record(&ct__n, &ct__kind_baddbmm_, sizeof *ct__nd, "baddbmm_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_baddbmm_ *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->batch1, batch1);
     ct__save(&ct__nd->batch2, batch2);
     ct__nd->beta = beta;
@@ -15148,10 +15153,7 @@ static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_baddbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -15207,22 +15209,23 @@ static ct_status ct__backward_flip(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, NULL};
 
 static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
-  ct__node_flip *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_flip *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_flip, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_flip *)ct__n;
+  if (ct__nd) {
     if (ct__save_ints(&ct__nd->dims, dims, "flip") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_flip(ks & CT__BELOW_AUTOGRAD, self, dims);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15258,23 +15261,24 @@ static ct_status ct__backward_roll(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, NULL};
 
 static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
-  ct__node_roll *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_roll *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_roll, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_roll *)ct__n;
+  if (ct__nd) {
     if (ct__save_ints(&ct__nd->shifts, shifts, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dims, dims, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_roll(ks & CT__BELOW_AUTOGRAD, self, shifts, dims);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15310,23 +15314,24 @@ static ct_status ct__backward_repeat(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_repeat, NULL};
 
 static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
-  ct__node_repeat *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_repeat *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_repeat, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_repeat *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_repeat(ks & CT__BELOW_AUTOGRAD, self, repeats);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15360,22 +15365,23 @@ static ct_status ct__backward_constant_pad_nd(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", ct__backward_constant_pad_nd, NULL};
 
 static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
-  ct__node_constant_pad_nd *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_constant_pad_nd *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_constant_pad_nd, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_constant_pad_nd *)ct__n;
+  if (ct__nd) {
     if (ct__save_ints(&ct__nd->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_constant_pad_nd(ks & CT__BELOW_AUTOGRAD, self, pad, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15419,23 +15425,24 @@ static ct_status ct__backward_reflection_pad1d(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0", ct__backward_reflection_pad1d, ct__release_reflection_pad1d};
 
 static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad1d *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_reflection_pad1d *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_reflection_pad1d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_reflection_pad1d *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15480,24 +15487,24 @@ static ct_status ct__backward_reflection_pad1d_backward(ct_node *node, ct_tensor
 static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1dBackwardBackward0", ct__backward_reflection_pad1d_backward, ct__release_reflection_pad1d_backward};
 
 static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad1d_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_reflection_pad1d_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    ct__nd = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_reflection_pad1d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_reflection_pad1d_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15530,23 +15537,24 @@ static ct_status ct__backward_reflection_pad2d(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0", ct__backward_reflection_pad2d, ct__release_reflection_pad2d};
 
 static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad2d *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_reflection_pad2d *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_reflection_pad2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_reflection_pad2d *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15591,24 +15599,24 @@ static ct_status ct__backward_reflection_pad2d_backward(ct_node *node, ct_tensor
 static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2dBackwardBackward0", ct__backward_reflection_pad2d_backward, ct__release_reflection_pad2d_backward};
 
 static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad2d_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_reflection_pad2d_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    ct__nd = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_reflection_pad2d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_reflection_pad2d_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15641,23 +15649,24 @@ static ct_status ct__backward_reflection_pad3d(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0", ct__backward_reflection_pad3d, ct__release_reflection_pad3d};
 
 static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad3d *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_reflection_pad3d *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_reflection_pad3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_reflection_pad3d *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15702,24 +15711,24 @@ static ct_status ct__backward_reflection_pad3d_backward(ct_node *node, ct_tensor
 static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3dBackwardBackward0", ct__backward_reflection_pad3d_backward, ct__release_reflection_pad3d_backward};
 
 static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad3d_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_reflection_pad3d_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    ct__nd = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_reflection_pad3d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_reflection_pad3d_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15752,23 +15761,24 @@ static ct_status ct__backward_replication_pad1d(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackward0", ct__backward_replication_pad1d, ct__release_replication_pad1d};
 
 static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad1d *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_replication_pad1d *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_replication_pad1d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_replication_pad1d *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15813,24 +15823,24 @@ static ct_status ct__backward_replication_pad1d_backward(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad1dBackwardBackward0", ct__backward_replication_pad1d_backward, ct__release_replication_pad1d_backward};
 
 static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad1d_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_replication_pad1d_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    ct__nd = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_replication_pad1d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_replication_pad1d_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15863,23 +15873,24 @@ static ct_status ct__backward_replication_pad2d(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackward0", ct__backward_replication_pad2d, ct__release_replication_pad2d};
 
 static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad2d *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_replication_pad2d *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_replication_pad2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_replication_pad2d *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15924,24 +15935,24 @@ static ct_status ct__backward_replication_pad2d_backward(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad2dBackwardBackward0", ct__backward_replication_pad2d_backward, ct__release_replication_pad2d_backward};
 
 static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad2d_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_replication_pad2d_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    ct__nd = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_replication_pad2d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_replication_pad2d_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -15974,23 +15985,24 @@ static ct_status ct__backward_replication_pad3d(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackward0", ct__backward_replication_pad3d, ct__release_replication_pad3d};
 
 static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad3d *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_replication_pad3d *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_replication_pad3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_replication_pad3d *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -16035,24 +16047,24 @@ static ct_status ct__backward_replication_pad3d_backward(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad3dBackwardBackward0", ct__backward_replication_pad3d_backward, ct__release_replication_pad3d_backward};
 
 static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad3d_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_replication_pad3d_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    ct__nd = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_replication_pad3d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_replication_pad3d_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -16075,22 +16087,23 @@ static ct_status ct__backward_tril(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, NULL};
 
 static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
-  ct__node_tril *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_tril *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_tril, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_tril *)ct__n;
+  if (ct__nd) {
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tril(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -16113,24 +16126,23 @@ static ct_status ct__backward_tril_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_tril_ = {"TrilBackward0", ct__backward_tril_, NULL};
 
 static ct_status ct__autograd_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
-  ct__node_tril_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_tril_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("tril_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_tril_ *)ct__node_new(&ct__kind_tril_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_tril_, sizeof *ct__nd, "tril_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_tril_ *)ct__n;
+  if (ct__nd) {
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tril_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -16164,22 +16176,23 @@ static ct_status ct__backward_triu(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, NULL};
 
 static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
-  ct__node_triu *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_triu *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_triu, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_triu *)ct__n;
+  if (ct__nd) {
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_triu(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -16202,24 +16215,23 @@ static ct_status ct__backward_triu_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_triu_ = {"TriuBackward0", ct__backward_triu_, NULL};
 
 static ct_status ct__autograd_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
-  ct__node_triu_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_triu_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("triu_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_triu_ *)ct__node_new(&ct__kind_triu_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_triu_, sizeof *ct__nd, "triu_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_triu_ *)ct__n;
+  if (ct__nd) {
     ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_triu_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -16265,14 +16277,17 @@ static ct_status ct__backward_gather(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gather, ct__release_gather};
 
 static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
-  ct__node_gather *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node_gather *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    ct__nd = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      ct__record(&ct__n, &ct__kind_gather, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_gather *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -16280,10 +16295,7 @@ static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -16330,15 +16342,17 @@ static ct_status ct__backward_scatter_src(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backward_scatter_src, ct__release_scatter_src};
 
 static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
-  ct__node_scatter_src *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__node_scatter_src *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    ct__nd = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, src) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src)) &&
+      ct__record(&ct__n, &ct__kind_scatter_src, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_scatter_src *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -16346,10 +16360,7 @@ static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -16385,17 +16396,17 @@ static ct_status ct__backward_scatter__src(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_scatter__src = {"ScatterBackward0", ct__backward_scatter__src, ct__release_scatter__src};
 
 static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
-  ct__node_scatter__src *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__node_scatter__src *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    if ((r = ct__check_inplace("scatter_.src", self)) != CT_OK) return r;
-    ct__nd = (ct__node_scatter__src *)ct__node_new(&ct__kind_scatter__src, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src)) &&
+      (r = ct__record(&ct__n, &ct__kind_scatter__src, sizeof *ct__nd, "scatter_.src", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_scatter__src *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -16403,10 +16414,7 @@ static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -16450,24 +16458,24 @@ static ct_status ct__backward_scatter_value(ct_node *node, ct_tensor *const *gra
 static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__backward_scatter_value, ct__release_scatter_value};
 
 static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  ct__node_scatter_value *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node_scatter_value *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    ct__nd = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      ct__record(&ct__n, &ct__kind_scatter_value, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_scatter_value *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -16500,26 +16508,24 @@ static ct_status ct__backward_scatter__value(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_scatter__value = {"ScatterBackward0", ct__backward_scatter__value, ct__release_scatter__value};
 
 static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  ct__node_scatter__value *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node_scatter__value *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    if ((r = ct__check_inplace("scatter_.value", self)) != CT_OK) return r;
-    ct__nd = (ct__node_scatter__value *)ct__node_new(&ct__kind_scatter__value, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      (r = ct__record(&ct__n, &ct__kind_scatter__value, sizeof *ct__nd, "scatter_.value", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_scatter__value *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -16566,15 +16572,17 @@ static ct_status ct__backward_scatter_add(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__backward_scatter_add, ct__release_scatter_add};
 
 static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
-  ct__node_scatter_add *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__node_scatter_add *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    ct__nd = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, src) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src)) &&
+      ct__record(&ct__n, &ct__kind_scatter_add, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_scatter_add *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -16582,10 +16590,7 @@ static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -16621,17 +16626,17 @@ static ct_status ct__backward_scatter_add_(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_scatter_add_ = {"ScatterAddBackward0", ct__backward_scatter_add_, ct__release_scatter_add_};
 
 static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
-  ct__node_scatter_add_ *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__node_scatter_add_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    if ((r = ct__check_inplace("scatter_add_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_scatter_add_ *)ct__node_new(&ct__kind_scatter_add_, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src)) &&
+      (r = ct__record(&ct__n, &ct__kind_scatter_add_, sizeof *ct__nd, "scatter_add_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_scatter_add_ *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__save_shape(&ct__nd->src_sizes, src);
@@ -16639,10 +16644,7 @@ static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -16659,49 +16661,37 @@ static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int
 
 /* ---- scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor ---- */
 static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
-  ct_node *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct_node *ct__nd;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
-    if (!ct__nd) return NULL;
-    ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
-    if (ct__node_set_input(ct__nd, 0, self) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-    if (ct__node_set_input(ct__nd, 1, index) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-    if (ct__node_set_input(ct__nd, 2, src) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-  }
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(ct__nd);
-  }
+  if (ct__nd) r = ct__record_result(r, ct__nd);
   return r;
 }
 
 /* ---- scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) ---- */
 static ct_status ct__autograd_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
-  ct_node *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct_node *ct__nd;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    if ((r = ct__check_inplace("scatter_.reduce", self)) != CT_OK) return r;
-    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
-    if (!ct__nd) return ct_last_error();
-    ((ct__not_impl_node *)ct__nd)->op = "scatter_.reduce";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), ct__st;
-    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), ct__st;
-    if ((ct__st = ct__node_set_input(ct__nd, 2, src)) != CT_OK) return ct__node_release(ct__nd), ct__st;
-  }
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "scatter_.reduce", 3, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "scatter_.reduce";
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, ct__nd);
-    ct__node_release(ct__nd);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
   return r;
 }
 
@@ -16718,47 +16708,37 @@ static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, 
 
 /* ---- scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor ---- */
 static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
-  ct_node *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, index};
+  ct_node *ct__nd;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
-    if (!ct__nd) return NULL;
-    ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
-    if (ct__node_set_input(ct__nd, 0, self) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-    if (ct__node_set_input(ct__nd, 1, index) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-  }
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(ct__nd);
-  }
+  if (ct__nd) r = ct__record_result(r, ct__nd);
   return r;
 }
 
 /* ---- scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) ---- */
 static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
-  ct_node *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, index};
+  ct_node *ct__nd;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    if ((r = ct__check_inplace("scatter_.value_reduce", self)) != CT_OK) return r;
-    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
-    if (!ct__nd) return ct_last_error();
-    ((ct__not_impl_node *)ct__nd)->op = "scatter_.value_reduce";
-    if ((ct__st = ct__node_set_input(ct__nd, 0, self)) != CT_OK) return ct__node_release(ct__nd), ct__st;
-    if ((ct__st = ct__node_set_input(ct__nd, 1, index)) != CT_OK) return ct__node_release(ct__nd), ct__st;
-  }
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "scatter_.value_reduce", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "scatter_.value_reduce";
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, ct__nd);
-    ct__node_release(ct__nd);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
   return r;
 }
 
@@ -16818,15 +16798,17 @@ static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0", ct__backward_scatter_reduce_two, ct__release_scatter_reduce_two};
 
 static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
-  ct__node_scatter_reduce_two *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__node_scatter_reduce_two *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    ct__nd = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, src) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src)) &&
+      ct__record(&ct__n, &ct__kind_scatter_reduce_two, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_scatter_reduce_two *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -16903,17 +16885,17 @@ static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *cons
 static const ct_node_kind ct__kind_scatter_reduce__two = {"ScatterReduceBackward0", ct__backward_scatter_reduce__two, ct__release_scatter_reduce__two};
 
 static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
-  ct__node_scatter_reduce__two *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__node_scatter_reduce__two *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
-    ct__nd = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, src)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src)) &&
+      (r = ct__record(&ct__n, &ct__kind_scatter_reduce__two, sizeof *ct__nd, "scatter_reduce_.two", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_scatter_reduce__two *)ct__n;
+  if (ct__nd) {
     if ((ct_node_needs_input_grad(&ct__nd->base, 0) || ct_node_needs_input_grad(&ct__nd->base, 2)) && ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -16976,14 +16958,17 @@ static ct_status ct__backward_index_select(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__backward_index_select, ct__release_index_select};
 
 static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
-  ct__node_index_select *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node_index_select *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    ct__nd = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      ct__record(&ct__n, &ct__kind_index_select, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_index_select *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
@@ -16991,10 +16976,7 @@ static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_select(ks & CT__BELOW_AUTOGRAD, self, dim, index);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -17041,15 +17023,17 @@ static ct_status ct__backward_index_add(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backward_index_add, ct__release_index_add};
 
 static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
-  ct__node_index_add *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_index_add *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
-    ct__nd = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, source) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      ct__record(&ct__n, &ct__kind_index_add, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_index_add *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__nd->alpha = alpha;
@@ -17057,10 +17041,7 @@ static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -17096,17 +17077,17 @@ static ct_status ct__backward_index_add_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_index_add_ = {"IndexAddBackward0", ct__backward_index_add_, ct__release_index_add_};
 
 static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
-  ct__node_index_add_ *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_index_add_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
-    if ((r = ct__check_inplace("index_add_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_index_add_ *)ct__node_new(&ct__kind_index_add_, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      (r = ct__record(&ct__n, &ct__kind_index_add_, sizeof *ct__nd, "index_add_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_index_add_ *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
     ct__nd->alpha = alpha;
@@ -17114,10 +17095,7 @@ static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -17162,25 +17140,24 @@ static ct_status ct__backward_index_copy(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backward_index_copy, ct__release_index_copy};
 
 static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
-  ct__node_index_copy *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_index_copy *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
-    ct__nd = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, source) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      ct__record(&ct__n, &ct__kind_index_copy, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_index_copy *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_copy(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -17214,27 +17191,24 @@ static ct_status ct__backward_index_copy_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_index_copy_ = {"IndexCopyBackward0", ct__backward_index_copy_, ct__release_index_copy_};
 
 static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
-  ct__node_index_copy_ *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_index_copy_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
-    if ((r = ct__check_inplace("index_copy_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_index_copy_ *)ct__node_new(&ct__kind_index_copy_, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, source)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      (r = ct__record(&ct__n, &ct__kind_index_copy_, sizeof *ct__nd, "index_copy_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_index_copy_ *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_copy_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -17278,24 +17252,24 @@ static ct_status ct__backward_index_fill_int_Scalar(ct_node *node, ct_tensor *co
 static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0", ct__backward_index_fill_int_Scalar, ct__release_index_fill_int_Scalar};
 
 static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  ct__node_index_fill_int_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node_index_fill_int_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    ct__nd = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      ct__record(&ct__n, &ct__kind_index_fill_int_Scalar, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_index_fill_int_Scalar *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_fill_int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -17328,26 +17302,24 @@ static ct_status ct__backward_index_fill__int_Scalar(ct_node *node, ct_tensor *c
 static const ct_node_kind ct__kind_index_fill__int_Scalar = {"IndexFillBackward0", ct__backward_index_fill__int_Scalar, ct__release_index_fill__int_Scalar};
 
 static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  ct__node_index_fill__int_Scalar *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node_index_fill__int_Scalar *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    if ((r = ct__check_inplace("index_fill_.int_Scalar", self)) != CT_OK) return r;
-    ct__nd = (ct__node_index_fill__int_Scalar *)ct__node_new(&ct__kind_index_fill__int_Scalar, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      (r = ct__record(&ct__n, &ct__kind_index_fill__int_Scalar, sizeof *ct__nd, "index_fill_.int_Scalar", 2, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_index_fill__int_Scalar *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_fill__int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -17381,25 +17353,24 @@ static ct_status ct__backward_index_fill_int_Tensor(ct_node *node, ct_tensor *co
 static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0", ct__backward_index_fill_int_Tensor, ct__release_index_fill_int_Tensor};
 
 static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
-  ct__node_index_fill_int_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__node_index_fill_int_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
-    ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, index) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, value) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value)) &&
+      ct__record(&ct__n, &ct__kind_index_fill_int_Tensor, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_index_fill_int_Tensor *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_fill_int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -17433,27 +17404,24 @@ static ct_status ct__backward_index_fill__int_Tensor(ct_node *node, ct_tensor *c
 static const ct_node_kind ct__kind_index_fill__int_Tensor = {"IndexFillBackward0", ct__backward_index_fill__int_Tensor, ct__release_index_fill__int_Tensor};
 
 static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
-  ct__node_index_fill__int_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__node_index_fill__int_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
-    if ((r = ct__check_inplace("index_fill_.int_Tensor", self)) != CT_OK) return r;
-    ct__nd = (ct__node_index_fill__int_Tensor *)ct__node_new(&ct__kind_index_fill__int_Tensor, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 1, index)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 2, value)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value)) &&
+      (r = ct__record(&ct__n, &ct__kind_index_fill__int_Tensor, sizeof *ct__nd, "index_fill_.int_Tensor", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_index_fill__int_Tensor *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
     ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_fill__int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -17503,22 +17471,19 @@ static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_te
 
 /* ---- one_hot(Tensor self, int num_classes=-1) -> Tensor ---- */
 static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
-  ct_node *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
-    if (!ct__nd) return NULL;
-    ((ct__not_impl_node *)ct__nd)->op = "one_hot";
-    if (ct__node_set_input(ct__nd, 0, self) != CT_OK) return ct__node_release(ct__nd), (ct_tensor *)NULL;
-  }
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "one_hot";
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(ct__nd);
-  }
+  if (ct__nd) r = ct__record_result(r, ct__nd);
   return r;
 }
 
@@ -17557,14 +17522,17 @@ static ct_status ct__backward_embedding(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backward_embedding, ct__release_embedding};
 
 static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
-  ct__node_embedding *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {weight, indices};
+  ct__node_embedding *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
-    ct__nd = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_embedding, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_embedding *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->weight_sizes, weight);
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
@@ -17574,10 +17542,7 @@ static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_ten
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_embedding(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -17623,14 +17588,17 @@ static ct_status ct__backward_embedding_dense_backward(ct_node *node, ct_tensor 
 static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBackwardBackward0", ct__backward_embedding_dense_backward, ct__release_embedding_dense_backward};
 
 static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
-  ct__node_embedding_dense_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, indices};
+  ct__node_embedding_dense_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
-    ct__nd = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_embedding_dense_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_embedding_dense_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->indices, indices);
     ct__nd->padding_idx = padding_idx;
     ct__nd->scale_grad_by_freq = scale_grad_by_freq;
@@ -17638,10 +17606,7 @@ static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor 
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_embedding_dense_backward(ks & CT__BELOW_AUTOGRAD, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -17685,13 +17650,17 @@ static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backward_softmax_int, ct__release_softmax_int};
 
 static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_softmax_int *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_softmax_int *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_softmax_int, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_softmax_int *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -17745,13 +17714,17 @@ static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct__backward_log_softmax_int, ct__release_log_softmax_int};
 
 static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_log_softmax_int *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_log_softmax_int *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_log_softmax_int, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_log_softmax_int *)ct__n;
+  if (ct__nd) {
     ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
@@ -17822,15 +17795,17 @@ static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
 
 static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
-  ct__node_nll_loss *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__node_nll_loss *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
-    ct__nd = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight)) &&
+      ct__record(&ct__n, &ct__kind_nll_loss, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_nll_loss *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -17840,10 +17815,7 @@ static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nll_loss(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -17927,17 +17899,17 @@ static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
 
 static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
-  ct__node_nll_loss_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[5] = {grad_output, self, target, weight, total_weight};
+  ct__node_nll_loss_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
-    ct__nd = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *ct__nd, 5, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 3, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 4, total_weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight)) &&
+      ct__record(&ct__n, &ct__kind_nll_loss_backward, sizeof *ct__nd, NULL, 5, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_nll_loss_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
@@ -18024,15 +17996,17 @@ static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *con
 static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
 
 static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
-  ct__node_binary_cross_entropy *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__node_binary_cross_entropy *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
-    ct__nd = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight)) &&
+      ct__record(&ct__n, &ct__kind_binary_cross_entropy, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_binary_cross_entropy *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -18041,10 +18015,7 @@ static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *sel
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_binary_cross_entropy(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18112,16 +18083,17 @@ static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct
 static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};
 
 static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
-  ct__node_binary_cross_entropy_with_logits *ct__nd = NULL;
+  ct_tensor *const ct__in[4] = {self, target, weight, pos_weight};
+  ct__node_binary_cross_entropy_with_logits *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
-    ct__nd = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *ct__nd, 4, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, target) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 3, pos_weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight)) &&
+      ct__record(&ct__n, &ct__kind_binary_cross_entropy_with_logits, sizeof *ct__nd, NULL, 4, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_binary_cross_entropy_with_logits *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     ct__save(&ct__nd->target, target);
     ct__save(&ct__nd->weight, weight);
@@ -18131,10 +18103,7 @@ static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_binary_cross_entropy_with_logits(ks & CT__BELOW_AUTOGRAD, self, target, weight, pos_weight, reduction);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18221,15 +18190,17 @@ static ct_status ct__backward_convolution(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_convolution = {"ConvolutionBackward0", ct__backward_convolution, ct__release_convolution};
 
 static ct_tensor *ct__autograd_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
-  ct__node_convolution *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__node_convolution *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias))) {
-    ct__nd = (ct__node_convolution *)ct__node_new(&ct__kind_convolution, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, input) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, bias) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias)) &&
+      ct__record(&ct__n, &ct__kind_convolution, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_convolution *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->input, input);
     ct__save_shape(&ct__nd->input_sizes, input);
     ct__save(&ct__nd->weight, weight);
@@ -18243,10 +18214,7 @@ static ct_tensor *ct__autograd_convolution(ct_keyset ks, ct_tensor *input, ct_te
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_convolution(ks & CT__BELOW_AUTOGRAD, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18308,14 +18276,17 @@ static ct_status ct__backward_convolution_backward_input(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_convolution_backward_input = {"ConvolutionBackwardInputBackward0", ct__backward_convolution_backward_input, ct__release_convolution_backward_input};
 
 static ct_tensor *ct__autograd_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
-  ct__node_convolution_backward_input *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, weight};
+  ct__node_convolution_backward_input *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(weight))) {
-    ct__nd = (ct__node_convolution_backward_input *)ct__node_new(&ct__kind_convolution_backward_input, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, weight) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(weight)) &&
+      ct__record(&ct__n, &ct__kind_convolution_backward_input, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_convolution_backward_input *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->weight, weight);
@@ -18328,10 +18299,7 @@ static ct_tensor *ct__autograd_convolution_backward_input(ct_keyset ks, ct_tenso
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_convolution_backward_input(ks & CT__BELOW_AUTOGRAD, grad_output, weight, input_size, stride, padding, dilation, groups);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18382,14 +18350,17 @@ static ct_status ct__backward_convolution_backward_weight(ct_node *node, ct_tens
 static const ct_node_kind ct__kind_convolution_backward_weight = {"ConvolutionBackwardWeightBackward0", ct__backward_convolution_backward_weight, ct__release_convolution_backward_weight};
 
 static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
-  ct__node_convolution_backward_weight *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, input};
+  ct__node_convolution_backward_weight *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(input))) {
-    ct__nd = (ct__node_convolution_backward_weight *)ct__node_new(&ct__kind_convolution_backward_weight, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, input) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(input)) &&
+      ct__record(&ct__n, &ct__kind_convolution_backward_weight, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_convolution_backward_weight *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->grad_output, grad_output);
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->input, input);
@@ -18402,10 +18373,7 @@ static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tens
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_convolution_backward_weight(ks & CT__BELOW_AUTOGRAD, grad_output, input, weight_size, stride, padding, dilation, groups);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18447,22 +18415,23 @@ static ct_status ct__backward__adaptive_avg_pool2d(ct_node *node, ct_tensor *con
 static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"AdaptiveAvgPool2dBackward0", ct__backward__adaptive_avg_pool2d, ct__release__adaptive_avg_pool2d};
 
 static ct_tensor *ct__autograd__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
-  ct__node__adaptive_avg_pool2d *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__adaptive_avg_pool2d *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node__adaptive_avg_pool2d *)ct__node_new(&ct__kind__adaptive_avg_pool2d, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__adaptive_avg_pool2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__adaptive_avg_pool2d *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__adaptive_avg_pool2d(ks & CT__BELOW_AUTOGRAD, self, output_size);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18496,24 +18465,24 @@ static ct_status ct__backward__adaptive_avg_pool2d_backward(ct_node *node, ct_te
 static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"AdaptiveAvgPool2dBackwardBackward0", ct__backward__adaptive_avg_pool2d_backward, ct__release__adaptive_avg_pool2d_backward};
 
 static ct_tensor *ct__autograd__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
-  ct__node__adaptive_avg_pool2d_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node__adaptive_avg_pool2d_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    ct__nd = (ct__node__adaptive_avg_pool2d_backward *)ct__node_new(&ct__kind__adaptive_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__adaptive_avg_pool2d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__adaptive_avg_pool2d_backward *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
     ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__adaptive_avg_pool2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18562,15 +18531,17 @@ static ct_status ct__backward_max_pool2d_with_indices_backward(ct_node *node, ct
 static const ct_node_kind ct__kind_max_pool2d_with_indices_backward = {"MaxPool2dWithIndicesBackwardBackward0", ct__backward_max_pool2d_with_indices_backward, ct__release_max_pool2d_with_indices_backward};
 
 static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
-  ct__node_max_pool2d_with_indices_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__node_max_pool2d_with_indices_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices))) {
-    ct__nd = (ct__node_max_pool2d_with_indices_backward *)ct__node_new(&ct__kind_max_pool2d_with_indices_backward, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_max_pool2d_with_indices_backward, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_pool2d_with_indices_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -18582,10 +18553,7 @@ static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_max_pool2d_with_indices_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18645,15 +18613,17 @@ static ct_status ct__backward_max_pool2d_double_backward(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_max_pool2d_double_backward = {"MaxPool2dDoubleBackwardBackward0", ct__backward_max_pool2d_double_backward, ct__release_max_pool2d_double_backward};
 
 static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
-  ct__node_max_pool2d_double_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[3] = {input_grad, self, indices};
+  ct__node_max_pool2d_double_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(input_grad) || ct__needs_grad(self) || ct__needs_grad(indices))) {
-    ct__nd = (ct__node_max_pool2d_double_backward *)ct__node_new(&ct__kind_max_pool2d_double_backward, sizeof *ct__nd, 3, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, input_grad) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 2, indices) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(input_grad) || ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_max_pool2d_double_backward, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_pool2d_double_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -18665,10 +18635,7 @@ static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tenso
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_max_pool2d_double_backward(ks & CT__BELOW_AUTOGRAD, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18716,13 +18683,17 @@ static ct_status ct__backward_max_pool2d_with_indices(ct_node *node, ct_tensor *
 static const ct_node_kind ct__kind_max_pool2d_with_indices = {"MaxPool2dWithIndicesBackward0", ct__backward_max_pool2d_with_indices, ct__release_max_pool2d_with_indices};
 
 static ct_tensor *ct__autograd_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
-  ct__node_max_pool2d_with_indices *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_max_pool2d_with_indices *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_max_pool2d_with_indices *)ct__node_new(&ct__kind_max_pool2d_with_indices, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_max_pool2d_with_indices, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_pool2d_with_indices *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -18780,13 +18751,17 @@ static ct_status ct__backward_avg_pool2d(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_avg_pool2d = {"AvgPool2dBackward0", ct__backward_avg_pool2d, ct__release_avg_pool2d};
 
 static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
-  ct__node_avg_pool2d *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_avg_pool2d *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_avg_pool2d *)ct__node_new(&ct__kind_avg_pool2d, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_avg_pool2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_avg_pool2d *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -18798,10 +18773,7 @@ static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_avg_pool2d(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18856,14 +18828,17 @@ static ct_status ct__backward_avg_pool2d_backward(ct_node *node, ct_tensor *cons
 static const ct_node_kind ct__kind_avg_pool2d_backward = {"AvgPool2dBackwardBackward0", ct__backward_avg_pool2d_backward, ct__release_avg_pool2d_backward};
 
 static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
-  ct__node_avg_pool2d_backward *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_avg_pool2d_backward *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    ct__nd = (ct__node_avg_pool2d_backward *)ct__node_new(&ct__kind_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, grad_output) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_avg_pool2d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_avg_pool2d_backward *)ct__n;
+  if (ct__nd) {
     ct__save(&ct__nd->self, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -18875,10 +18850,7 @@ static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_avg_pool2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18920,13 +18892,17 @@ static ct_status ct__backward_im2col(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_im2col = {"Im2colBackward0", ct__backward_im2col, NULL};
 
 static ct_tensor *ct__autograd_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
-  ct__node_im2col *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_im2col *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_im2col *)ct__node_new(&ct__kind_im2col, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_im2col, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_im2col *)ct__n;
+  if (ct__nd) {
     ct__save_shape(&ct__nd->self_sizes, self);
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -18936,10 +18912,7 @@ static ct_tensor *ct__autograd_im2col(ct_keyset ks, ct_tensor *self, ct_int_list
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_im2col(ks & CT__BELOW_AUTOGRAD, self, kernel_size, dilation, padding, stride);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -18968,13 +18941,17 @@ static ct_status ct__backward_col2im(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_col2im = {"Col2imBackward0", ct__backward_col2im, NULL};
 
 static ct_tensor *ct__autograd_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
-  ct__node_col2im *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_col2im *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_col2im *)ct__node_new(&ct__kind_col2im, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_col2im, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_col2im *)ct__n;
+  if (ct__nd) {
     if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->dilation, dilation, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
     if (ct__save_ints(&ct__nd->padding, padding, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
@@ -18983,10 +18960,7 @@ static ct_tensor *ct__autograd_col2im(ct_keyset ks, ct_tensor *self, ct_int_list
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_col2im(ks & CT__BELOW_AUTOGRAD, self, output_size, kernel_size, dilation, padding, stride);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -19007,23 +18981,20 @@ static ct_status ct__backward_uniform_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_uniform_ = {"UniformBackward0", ct__backward_uniform_, NULL};
 
 static ct_status ct__autograd_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
-  ct__node_uniform_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_uniform_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("uniform_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_uniform_, sizeof *ct__nd, "uniform_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_uniform_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_uniform_(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -19044,23 +19015,20 @@ static ct_status ct__backward_normal_(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_normal_ = {"NormalBackward0", ct__backward_normal_, NULL};
 
 static ct_status ct__autograd_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
-  ct__node_normal_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_normal_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("normal_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_normal_, sizeof *ct__nd, "normal_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_normal_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_(ks & CT__BELOW_AUTOGRAD, self, mean, std, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -19081,23 +19049,20 @@ static ct_status ct__backward_random__from(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_random__from = {"RandomBackward0", ct__backward_random__from, NULL};
 
 static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
-  ct__node_random__from *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_random__from *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("random_.from", self)) != CT_OK) return r;
-    ct__nd = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_random__from, sizeof *ct__nd, "random_.from", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_random__from *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random__from(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -19118,23 +19083,20 @@ static ct_status ct__backward_random__to(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_random__to = {"RandomBackward0", ct__backward_random__to, NULL};
 
 static ct_status ct__autograd_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
-  ct__node_random__to *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_random__to *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("random_.to", self)) != CT_OK) return r;
-    ct__nd = (ct__node_random__to *)ct__node_new(&ct__kind_random__to, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_random__to, sizeof *ct__nd, "random_.to", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_random__to *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random__to(ks & CT__BELOW_AUTOGRAD, self, to, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -19155,23 +19117,20 @@ static ct_status ct__backward_random_(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_random_ = {"RandomBackward0", ct__backward_random_, NULL};
 
 static ct_status ct__autograd_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
-  ct__node_random_ *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_random_ *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("random_", self)) != CT_OK) return r;
-    ct__nd = (ct__node_random_ *)ct__node_new(&ct__kind_random_, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_random_, sizeof *ct__nd, "random_", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_random_ *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_random_(ks & CT__BELOW_AUTOGRAD, self, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -19192,23 +19151,20 @@ static ct_status ct__backward_bernoulli__float(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_bernoulli__float = {"BernoulliBackward0", ct__backward_bernoulli__float, NULL};
 
 static ct_status ct__autograd_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
-  ct__node_bernoulli__float *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_bernoulli__float *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
-  ct_status ct__st;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("bernoulli_.float", self)) != CT_OK) return r;
-    ct__nd = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return ct_last_error();
-    if ((ct__st = ct__node_set_input(&ct__nd->base, 0, self)) != CT_OK) return ct__node_release(&ct__nd->base), ct__st;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__n, &ct__kind_bernoulli__float, sizeof *ct__nd, "bernoulli_.float", 1, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_bernoulli__float *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli__float(ks & CT__BELOW_AUTOGRAD, self, p, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r == CT_OK) r = ct__rebase_history(self, &ct__nd->base);
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
   return r;
 }
 
@@ -19229,21 +19185,20 @@ static ct_status ct__backward_bernoulli(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backward_bernoulli, NULL};
 
 static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
-  ct__node_bernoulli *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_bernoulli *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_bernoulli, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_bernoulli *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -19264,21 +19219,20 @@ static ct_status ct__backward_bernoulli_p(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__backward_bernoulli_p, NULL};
 
 static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
-  ct__node_bernoulli_p *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_bernoulli_p *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, self) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_bernoulli_p, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_bernoulli_p *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -19299,21 +19253,20 @@ static ct_status ct__backward_normal_Tensor_float(ct_node *node, ct_tensor *cons
 static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct__backward_normal_Tensor_float, NULL};
 
 static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
-  ct__node_normal_Tensor_float *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {mean};
+  ct__node_normal_Tensor_float *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(mean))) {
-    ct__nd = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, mean) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(mean)) &&
+      ct__record(&ct__n, &ct__kind_normal_Tensor_float, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_normal_Tensor_float *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -19334,21 +19287,20 @@ static ct_status ct__backward_normal_float_Tensor(ct_node *node, ct_tensor *cons
 static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct__backward_normal_float_Tensor, NULL};
 
 static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
-  ct__node_normal_float_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {std};
+  ct__node_normal_float_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(std))) {
-    ct__nd = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, std) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(std)) &&
+      ct__record(&ct__n, &ct__kind_normal_float_Tensor, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_normal_float_Tensor *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -19370,22 +19322,20 @@ static ct_status ct__backward_normal_Tensor_Tensor(ct_node *node, ct_tensor *con
 static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct__backward_normal_Tensor_Tensor, NULL};
 
 static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
-  ct__node_normal_Tensor_Tensor *ct__nd = NULL;
+  ct_tensor *const ct__in[2] = {mean, std};
+  ct__node_normal_Tensor_Tensor *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
-    ct__nd = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *ct__nd, 2, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, mean) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    if (ct__node_set_input(&ct__nd->base, 1, std) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-  }
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std)) &&
+      ct__record(&ct__n, &ct__kind_normal_Tensor_Tensor, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_normal_Tensor_Tensor *)ct__n;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
   ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 
@@ -19517,13 +19467,17 @@ static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", ct__backward_native_dropout, ct__release_native_dropout};
 
 static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
-  ct__node_native_dropout *ct__nd = NULL;
+  ct_tensor *const ct__in[1] = {input};
+  ct__node_native_dropout *ct__nd;
+  ct_node *ct__n;
   ct_keyset excluded;
   ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(input))) {
-    ct__nd = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    if (ct__node_set_input(&ct__nd->base, 0, input) != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(input)) &&
+      ct__record(&ct__n, &ct__kind_native_dropout, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_native_dropout *)ct__n;
+  if (ct__nd) {
     ct__nd->p = p;
     ct__nd->train = train;
   }
