@@ -1070,6 +1070,15 @@ TEST(device_index_loop) {
     r = ct_embedding(ct_t(a), ct_to_device(g2i, TDEV(0)));
     CHECK(r && r->ndim == 3 && tdev_same_values(r, ct_embedding(ct_t(ca), g2i)));
     CHECK(tdev_index_calls >= calls + 5);
+    { /* embedding's weight gradient: duplicates summed, padding_idx's row zero, 1 / count with scale_grad_by_freq */
+      ct_tensor *go = ct_reshape(ct_arange(0, 12, 1, CT_F32), CT_DIMS(2, 2, 3)), *gg = ct_to_device(go, TDEV(0));
+      int by;
+      for (by = 0; by < 2; by++)
+        CHECK(tdev_same_values(ct_embedding_dense_backward(gg, ct_to_device(g2i, TDEV(0)), 4, 2, by != 0),
+                               ct_embedding_dense_backward(go, g2i, 4, 2, by != 0)));
+      CHECK_ERR(ct_embedding_dense_backward(gg, ct_to_device(ct_add_scalar(g2i, ct_int(3)), TDEV(0)), 4, -1, false), CT_ERR_INDEX,
+                "index 4 is out of bounds for dimension 0 with size 4");
+    }
     CHECK_ERR(ct_index_select(a, 1, ct_to_device(ct_from_array(CT_DIMS(2), CT_I64, bad), TDEV(0))), CT_ERR_INDEX,
               "index out of range in self (index 3, size 3)");
     CHECK_ERR(ct_gather(a, 1, ct_to_device(ct_from_array(CT_DIMS(2, 1), CT_I64, bad), TDEV(0))), CT_ERR_INDEX,

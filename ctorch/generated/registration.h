@@ -13688,6 +13688,7 @@ static const struct {
     {&ct__op.index_copy_out, CT_FN(ct__k_index_copy_out), CT__ENGINE_INDEX},
     {&ct__op.embedding, CT_FN(ct__k_embedding), CT__ENGINE_INDEX},
     {&ct__op.embedding_out, CT_FN(ct__k_embedding_out), CT__ENGINE_INDEX},
+    {&ct__op.embedding_dense_backward, CT_FN(ct__k_embedding_dense_backward), CT__ENGINE_INDEX},
     {&ct__op.softmax_int, CT_FN(ct__k_softmax), CT__ENGINE_REDUCTION},
     {&ct__op.softmax_int_out, CT_FN(ct__k_softmax_out), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int, CT_FN(ct__k_log_softmax), CT__ENGINE_REDUCTION},

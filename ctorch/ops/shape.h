@@ -1664,6 +1664,39 @@ static ct_status ct__k_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor 
                                      bool sparse, ct_tensor *out) {
   return ct__shape_out("embedding", out, ct__k_embedding(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse));
 }
+/* The same on a device, through the index loop: r[idx[j]] += g[j] (scaled
+ * by 1 / count with by_freq, the counts themselves an index_add of ones),
+ * then padding_idx's row zeroed (the CPU skips it: the same result). */
+static ct_status ct__shape_emb_accumulate_device(const char *op, ct_tensor *r, ct_tensor *grad, ct_tensor *indices, int64_t d,
+                                                 int64_t padding_idx, bool by_freq) {
+  int64_t n = indices->numel, one = 1, gs[2], gst[2];
+  ct_tensor *ci = ct__copy_as(op, indices, CT_I64), *g = ct__copy_as(op, grad, (ct_dtype)grad->dtype), *scaled = NULL;
+  ct_tensor flat_i, rows, row;
+  ct_status st = CT_OK;
+  if (!ci || !g) st = ct_last_error();
+  if (st == CT_OK) {
+    ct__shape_view(&flat_i, ci, 1, &n, &one, ci->offset);
+    gs[0] = n, gs[1] = d, gst[0] = d, gst[1] = 1;
+    ct__shape_view(&rows, g, 2, gs, gst, g->offset);
+    if (by_freq) CT_SCOPE { /* rows / count[idx], in float64, rounded to the gradient's dtype */
+      ct_tensor *idx1 = ct_reshape(ci, 1, &n), *g2 = ct_reshape(g, 2, gs), *ones = ct_ones_ex(1, &n, CT_F64, r->device);
+      ct_tensor *counts = ct_zeros_ex(1, &r->sizes[0], CT_F64, r->device), *per = NULL;
+      st = idx1 && g2 && ones && counts ? ct__shape_ix_loop(op, CT__IX_ADD, counts, 0, idx1, ones, ct_int(0)) : ct_last_error();
+      if (st == CT_OK) per = ct_unsqueeze(ct_index_select(counts, 0, idx1), 1);
+      if (per) scaled = ct_keep(ct_to_dtype(ct_div(ct_to_dtype(g2, CT_F64), per), (ct_dtype)grad->dtype));
+      if (st == CT_OK && !scaled) st = ct_last_error();
+    }
+    if (st == CT_OK) st = ct__shape_ix_loop(op, CT__IX_ADD, r, 0, &flat_i, scaled ? scaled : &rows, ct_int(0));
+    if (st == CT_OK && padding_idx >= 0 && padding_idx < r->sizes[0]) {
+      ct__shape_select_view(&row, r, 0, padding_idx);
+      st = ct__k_fill_(0, &row, ct_int(0));
+    }
+  }
+  ct_release(scaled);
+  ct_release(g);
+  ct_release(ci);
+  return st;
+}
 /* the gradient of weight: rows of grad_output summed per index, except padding_idx; scaled by 1/count */
 static ct_tensor *ct__k_embedding_dense_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *indices, int64_t num_weights,
                                                  int64_t padding_idx, bool scale_grad_by_freq) {
@@ -1685,6 +1718,10 @@ static ct_tensor *ct__k_embedding_dense_backward(ct_keyset ks, ct_tensor *grad, 
   r = ct__empty(op, 2, sizes, (ct_dtype)grad->dtype, grad->device);
   if (!r || ct__k_fill_(0, r, ct_int(0)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
   if (ct__is_meta(r) || ct__is_meta(indices) || indices->numel == 0 || sizes[1] == 0) return r;
+  if (r->device.type != CT_DEVICE_CPU) {
+    if (ct__shape_emb_accumulate_device(op, r, grad, indices, sizes[1], padding_idx, scale_grad_by_freq) != CT_OK) ct_release(r), r = NULL;
+    return r;
+  }
   g = ct__copy_as(op, grad, (ct_dtype)grad->dtype); /* contiguous */
   ci = g ? ct__copy_as(op, indices, CT_I64) : NULL;
   st = ci ? ct__shape_emb_accumulate(op, r, g, (const int64_t *)ci->storage->data, indices->numel, sizes[1], padding_idx,
