@@ -1079,6 +1079,27 @@ TEST(device_index_loop) {
       CHECK_ERR(ct_embedding_dense_backward(gg, ct_to_device(ct_add_scalar(g2i, ct_int(3)), TDEV(0)), 4, -1, false), CT_ERR_INDEX,
                 "index 4 is out of bounds for dimension 0 with size 4");
     }
+    { /* nll_loss and its backward on the device (gather / scatter), every reduction, weights, ignore_index */
+      static const int64_t tv[6] = {0, 2, -100, 1, 2, 2}, tbad[3] = {0, 7, 1};
+      ct_tensor *x = ct_reshape(ct_sin(ct_arange(0, 18, 1, CT_F32)), CT_DIMS(6, 3)), *gx = ct_to_device(x, TDEV(0));
+      ct_tensor *t = ct_from_array(CT_DIMS(6), CT_I64, tv), *gt = ct_to_device(t, TDEV(0));
+      ct_tensor *w = ct_add_scalar(ct_arange(0, 3, 1, CT_F32), ct_float(0.5)), *gw = ct_to_device(w, TDEV(0));
+      int red, k;
+      for (red = 0; red < 3; red++)
+        for (k = 0; k < 2; k++) {
+          ct_tensor *xc = ct_detach(x), *xg = ct_detach(gx), *lc, *lg;
+          ct_set_requires_grad(xc, true);
+          ct_set_requires_grad(xg, true);
+          lc = ct_nll_loss(xc, t, k ? w : NULL, red, -100);
+          lg = ct_nll_loss(xg, gt, k ? gw : NULL, red, -100);
+          CHECK(lg && ct_device_eq(lg->device, TDEV(0)) && tdev_same_values(lg, lc));
+          CHECK_OK(ct_backward(ct_sum(ct_mul(lc, ct_add_scalar(ct_zeros_like(lc), ct_float(1.5))))));
+          CHECK_OK(ct_backward(ct_sum(ct_mul(lg, ct_add_scalar(ct_zeros_like(lg), ct_float(1.5))))));
+          CHECK(tdev_same_values(ct_grad(xg), ct_grad(xc)));
+        }
+      CHECK_ERR(ct_nll_loss(ct_narrow(gx, 0, 0, 3), ct_to_device(ct_from_array(CT_DIMS(3), CT_I64, tbad), TDEV(0)), NULL, 1, -100),
+                CT_ERR_INDEX, "Target 7 is out of bounds.");
+    }
     CHECK_ERR(ct_index_select(a, 1, ct_to_device(ct_from_array(CT_DIMS(2), CT_I64, bad), TDEV(0))), CT_ERR_INDEX,
               "index out of range in self (index 3, size 3)");
     CHECK_ERR(ct_gather(a, 1, ct_to_device(ct_from_array(CT_DIMS(2, 1), CT_I64, bad), TDEV(0))), CT_ERR_INDEX,

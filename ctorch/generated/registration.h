@@ -13693,6 +13693,8 @@ static const struct {
     {&ct__op.softmax_int_out, CT_FN(ct__k_softmax_out), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int, CT_FN(ct__k_log_softmax), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int_out, CT_FN(ct__k_log_softmax_out), CT__ENGINE_REDUCTION},
+    {&ct__op.nll_loss, CT_FN(ct__k_nll_loss), CT__ENGINE_INDEX},
+    {&ct__op.nll_loss_backward, CT_FN(ct__k_nll_loss_backward), CT__ENGINE_INDEX},
     {&ct__op.uniform_, CT_FN(ct__k_uniform_), CT__ENGINE_RANDOM},
     {&ct__op.normal_, CT_FN(ct__k_normal_), CT__ENGINE_RANDOM},
     {&ct__op.random__from, CT_FN(ct__k_random_from_), CT__ENGINE_RANDOM},

@@ -229,6 +229,80 @@ static ct_status ct__nn_nll_walk(const char *op, const ct__nn_nll_dims *g, const
   if (loss_sum) *loss_sum = sum;
   return CT_OK;
 }
+/* On a device: the walk as ops of the engines (gather / scatter through the
+ * index loop, float64 pointwise and reductions), nothing staged on the host
+ * but the target check's one flag. The targets as [N, D]; *valid: not
+ * ignore_index; *safe: the targets with ignored ones as class 0. */
+static ct_status ct__nn_nll_device_targets(const char *op, const ct__nn_nll_dims *g, ct_tensor *target, int64_t ignore_index,
+                                           ct_tensor **valid, ct_tensor **safe) {
+  int64_t nd[2];
+  ct_tensor *t, *bad;
+  nd[0] = g->N, nd[1] = g->D;
+  t = ct_reshape(target, 2, nd);
+  *valid = ct_ne_scalar(t, ct_int(ignore_index));
+  bad = ct_logical_and(*valid, ct_logical_or(ct_lt_scalar(t, ct_int(0)), ct_ge_scalar(t, ct_int(g->C))));
+  if (!bad) return ct_last_error();
+  if (ct_get_int(ct_any(bad), 0)) { /* the CPU's message: the first bad target in order (read on the host) */
+    ct_tensor *ht = ct_contiguous(ct_to_device(t, CT_CPU)), *hb = ct_contiguous(ct_to_device(bad, CT_CPU));
+    int64_t i, v = -1;
+    for (i = 0; ht && hb && i < hb->numel; i++)
+      if (ct_get_int(hb, i)) {
+        v = ct_get_int(ht, i);
+        break;
+      }
+    return ct_fail(CT_ERR_INDEX, op, "Target %lld is out of bounds.", (long long)v);
+  }
+  *safe = ct_mul(t, *valid);
+  return *safe ? CT_OK : ct_last_error();
+}
+/* the weight of each target ([N, D], float64): weight[t] or 1, 0 where ignored */
+static ct_tensor *ct__nn_nll_device_w(ct_tensor *weight, ct_tensor *valid, ct_tensor *safe) {
+  ct_tensor *v = ct_to_dtype(valid, CT_F64);
+  if (!weight) return v;
+  return ct_mul(ct_reshape(ct_index_select(ct_to_dtype(weight, CT_F64), 0, ct_reshape(safe, CT_DIMS(-1))), 2, safe->sizes), v);
+}
+static ct_status ct__nn_nll_device(const char *op, const ct__nn_nll_dims *g, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                   int64_t reduction, int64_t ignore_index, ct_tensor *dst) {
+  ct_status st = CT_OK;
+  if (g->N * g->D == 0 && reduction == CT__NN_NONE) return CT_OK;
+  CT_SCOPE {
+    int64_t s3[3];
+    ct_tensor *valid = NULL, *safe = NULL, *x3, *picked, *w, *v, *r = NULL;
+    s3[0] = g->N, s3[1] = g->C, s3[2] = g->D;
+    if (g->N * g->D == 0) { /* no targets: sum 0, mean 0 / 0 */
+      r = ct_full_ex(0, NULL, ct_float(reduction == CT__NN_SUM ? 0.0 : NAN), CT_F64, dst->device);
+    } else if ((st = ct__nn_nll_device_targets(op, g, target, ignore_index, &valid, &safe)) == CT_OK) {
+      x3 = ct_to_dtype(ct_reshape(self, 3, s3), CT_F64);
+      picked = ct_squeeze_dim(ct_gather(x3, 1, ct_unsqueeze(safe, 1)), 1);
+      w = ct__nn_nll_device_w(weight, valid, safe);
+      v = ct_where(valid, ct_neg(ct_mul(picked, w)), ct_zeros_like(picked));
+      r = reduction == CT__NN_NONE ? v : reduction == CT__NN_SUM ? ct_sum(v) : ct_div(ct_sum(v), ct_sum(w));
+    }
+    if (st == CT_OK) st = r ? ct__copy_impl(dst, reduction == CT__NN_NONE ? ct_reshape(r, dst->ndim, dst->sizes) : r) : ct_last_error();
+  }
+  return st;
+}
+static ct_status ct__nn_nll_backward_device(const char *op, const ct__nn_nll_dims *g, ct_tensor *grad_output, ct_tensor *target,
+                                            ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight,
+                                            ct_tensor *dst) {
+  ct_status st;
+  if ((st = ct__k_fill_(0, dst, ct_int(0))) != CT_OK || g->N * g->D == 0) return st;
+  CT_SCOPE {
+    int64_t s3[3];
+    ct_tensor *valid = NULL, *safe = NULL, *go, *w, *vals, *gi;
+    s3[0] = g->N, s3[1] = g->C, s3[2] = g->D;
+    if ((st = ct__nn_nll_device_targets(op, g, target, ignore_index, &valid, &safe)) == CT_OK) {
+      go = ct_to_dtype(grad_output, CT_F64);
+      if (reduction == CT__NN_NONE) go = ct_reshape(go, 2, safe->sizes);
+      else if (reduction == CT__NN_MEAN) go = ct_div(go, ct_to_dtype(total_weight, CT_F64));
+      w = ct__nn_nll_device_w(weight, valid, safe);
+      vals = ct_to_dtype(ct_where(valid, ct_neg(ct_mul(w, go)), ct_zeros_like(w)), (ct_dtype)dst->dtype);
+      gi = ct_scatter(ct_zeros_ex(3, s3, (ct_dtype)dst->dtype, dst->device), 1, ct_unsqueeze(safe, 1), ct_unsqueeze(vals, 1));
+      st = gi ? ct__copy_impl(dst, ct_reshape(gi, dst->ndim, dst->sizes)) : ct_last_error();
+    }
+  }
+  return st;
+}
 static ct_tensor *ct__k_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
                                  int64_t ignore_index) {
   static const char *op = "nll_loss";
@@ -241,6 +315,10 @@ static ct_tensor *ct__k_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *targe
   dst = reduction == CT__NN_NONE ? ct__empty(op, target->ndim, target->sizes, (ct_dtype)self->dtype, self->device)
                                  : ct__empty(op, 0, NULL, (ct_dtype)self->dtype, self->device);
   if (!dst) return NULL;
+  if (!ct__is_meta(dst) && self->device.type != CT_DEVICE_CPU) {
+    if (ct__nn_nll_device(op, &g, self, target, weight, reduction, ignore_index, dst) != CT_OK) ct_release(dst), dst = NULL;
+    return dst;
+  }
   if (!ct__is_meta(dst)) {
     int failed = 0;
     y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
@@ -282,6 +360,11 @@ static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, 
            (ct_tensor *)NULL;
   dst = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
   if (!dst) return NULL;
+  if (!ct__is_meta(dst) && dst->numel && self->device.type != CT_DEVICE_CPU) {
+    if (ct__nn_nll_backward_device(op, &g, grad_output, target, weight, reduction, ignore_index, total_weight, dst) != CT_OK)
+      ct_release(dst), dst = NULL;
+    return dst;
+  }
   y = ct__nn_buf(op, dst, &st);
   if (y) {
     int failed = 0;
