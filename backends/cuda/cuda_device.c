@@ -859,7 +859,7 @@ static ct_status ctcu_index_on(const ct_index_call *call) {
   ct_status st;
   const ct_tensor *ix = call->index;
   if (!ct_device_eq(ix->device, dev) || (call->other && !ct_device_eq(call->other->device, dev)) ||
-      (ix->dtype != CT_I64 && ix->dtype != CT_I32) || call->ndim != (ix->ndim ? ix->ndim : 0))
+      (ix->dtype != CT_I64 && ix->dtype != CT_I32) || call->ndim != ix->ndim)
     return ct_index_on_host(call);
   if ((st = ctcu_set_device(dev.index)) != CT_OK) return st;
   memset(&d, 0, sizeof d);

@@ -628,61 +628,47 @@ static inline ct_pointwise_loop_fn ct__pw_loop_of(const ct_tensor *t) { /* (t's 
   return (ct_pointwise_loop_fn)ct__atomic_load(&ct__pw_loops[t->device.type]);
 }
 
-/* copy_ between two tensors of one device (not the CPU): through the
- * device's loop, so that strides, broadcasting and dtype conversion run on
- * the device. 0: not taken (no loop, or one storage: the caller's host path
- * reads everything before writing). */
-static int ct__copy_on_device(ct_tensor *self, ct_tensor *src, ct_status *st) {
-  ct_pointwise_loop_fn loop;
+/* copy_ of src into self (same device type, or src a 0-dim CPU value) as
+ * one call of self's device loop, so that strides, broadcasting and dtype
+ * conversion run on the device; no loop: staged on the host. */
+static ct_status ct__copy_call(const char *op, ct_tensor *self, ct_tensor *src) {
+  ct_pointwise_loop_fn loop = ct__pw_loop_of(self);
   ct_pointwise_call call;
   ct__convert_ctx conv;
   size_t es = ct_dtype_size((ct_dtype)self->dtype);
-  if (self->device.type == CT_DEVICE_CPU || !ct_device_eq(self->device, src->device) || self->storage == src->storage) return 0;
-  if (!(loop = ct__pw_loop_of(self))) return 0;
   memset(&call, 0, sizeof call);
   call.op = CT_PW_COPY;
-  call.name = "copy_";
+  call.name = op;
   call.dtype = (ct_dtype)self->dtype;
   call.ninputs = 1;
   call.flags = CT_POINTWISE_ANY_INPUT;
+  if (ct__may_self_overlap(self)) call.flags |= CT_POINTWISE_OUT_OVERLAPS;
   call.out = self;
   call.in[0] = src;
   call.ndim = self->ndim;
   call.shape = self->sizes;
-  if (ct__may_self_overlap(self)) call.flags |= CT_POINTWISE_OUT_OVERLAPS;
   conv.to = (ct_dtype)self->dtype;
   conv.from = (ct_dtype)src->dtype;
   call.host_loop = self->dtype == src->dtype ? ct__copy_same_loop : ct__convert_loop;
   call.host_ctx = self->dtype == src->dtype ? (void *)&es : (void *)&conv;
-  *st = loop(&call);
+  return loop ? loop(&call) : ct_pointwise_on_host(&call);
+}
+/* copy_ between two tensors of one device (not the CPU). 0: not taken (no
+ * loop, or one storage: the caller's host path reads everything before writing). */
+static int ct__copy_on_device(ct_tensor *self, ct_tensor *src, ct_status *st) {
+  if (self->device.type == CT_DEVICE_CPU || !ct_device_eq(self->device, src->device) || self->storage == src->storage) return 0;
+  if (!ct__pw_loop_of(self)) return 0;
+  *st = ct__copy_call("copy_", self, src);
   return 1;
 }
-
 /* fill_ on a device: copy_ from a 0-dim CPU tensor holding the value's
- * bytes in self's dtype, broadcast by the device's loop (a device without a
- * loop: its CPU fallback ran fill_ already; here as a last resort, staged). */
+ * bytes in self's dtype, broadcast by the device's loop. */
 static ct_status ct__fill_on_device(ct_tensor *self, const void *bytes) {
-  ct_pointwise_loop_fn loop = ct__pw_loop_of(self);
-  ct_pointwise_call call;
   ct__wrapped w;
-  size_t es = ct_dtype_size((ct_dtype)self->dtype);
   ct__wrap_scalar(&w, ct_int(0));
   w.t.dtype = self->dtype;
-  memcpy(&w.value, bytes, es);
-  memset(&call, 0, sizeof call);
-  call.op = CT_PW_COPY;
-  call.name = "fill_";
-  call.dtype = (ct_dtype)self->dtype;
-  call.ninputs = 1;
-  call.flags = CT_POINTWISE_ANY_INPUT;
-  if (ct__may_self_overlap(self)) call.flags |= CT_POINTWISE_OUT_OVERLAPS;
-  call.out = self;
-  call.in[0] = &w.t;
-  call.ndim = self->ndim;
-  call.shape = self->sizes;
-  call.host_loop = ct__copy_same_loop;
-  call.host_ctx = &es;
-  return loop ? loop(&call) : ct_pointwise_on_host(&call);
+  memcpy(&w.value, bytes, ct_dtype_size((ct_dtype)self->dtype));
+  return ct__copy_call("fill_", self, &w.t);
 }
 
 /* ---- the impl step ---- */
