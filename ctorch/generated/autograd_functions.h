@@ -1468,6 +1468,359 @@ static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_outp
   return r;
 }
 
+/* ---- select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor ---- */
+typedef struct ct__node_select_scatter {
+  ct_node base;
+  ct__saved src;
+  int64_t dim;
+  int64_t index;
+} ct__node_select_scatter;
+
+static void ct__release_select_scatter(ct_node *node) {
+  ct__node_select_scatter *ct__nd = (ct__node_select_scatter *)node;
+  ct__saved_reset(&ct__nd->src);
+}
+static ct_status ct__backward_select_scatter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_select_scatter *ct__nd = (ct__node_select_scatter *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *src = NULL;
+  int64_t dim = ct__nd->dim;
+  int64_t index = ct__nd->index;
+  if (ct_node_needs_input_grad(node, 0)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select_scatter(grad, ct_zeros_like(src), dim, index);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_select_scatter = {"SelectScatterBackward0", ct__backward_select_scatter, ct__release_select_scatter};
+
+static ct_tensor *ct__autograd_select_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+  ct_tensor *const ct__in[2] = {self, src};
+  ct__node_select_scatter *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src)) &&
+      ct__record(&ct__n, &ct__kind_select_scatter, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_select_scatter *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->src, src);
+    ct__nd->dim = dim;
+    ct__nd->index = index;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_select_scatter(ks & CT__BELOW_AUTOGRAD, self, src, dim, index);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- select_scatter.out(Tensor self, Tensor src, int dim, int index, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_select_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("select_scatter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_select_scatter_out(ks & CT__BELOW_AUTOGRAD, self, src, dim, index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor ---- */
+typedef struct ct__node_slice_scatter {
+  ct_node base;
+  ct__saved src;
+  int64_t dim;
+  int64_t start;
+  int64_t end;
+  int64_t step;
+} ct__node_slice_scatter;
+
+static void ct__release_slice_scatter(ct_node *node) {
+  ct__node_slice_scatter *ct__nd = (ct__node_slice_scatter *)node;
+  ct__saved_reset(&ct__nd->src);
+}
+static ct_status ct__backward_slice_scatter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_slice_scatter *ct__nd = (ct__node_slice_scatter *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *src = NULL;
+  int64_t dim = ct__nd->dim;
+  int64_t start = ct__nd->start;
+  int64_t end = ct__nd->end;
+  int64_t step = ct__nd->step;
+  if (ct_node_needs_input_grad(node, 0)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_scatter(grad, ct_zeros_like(src), dim, start, end, step);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_slice(grad, dim, start == CT_INT_NONE ? 0 : start, end == CT_INT_NONE ? INT64_MAX : end, step);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_slice_scatter = {"SliceScatterBackward0", ct__backward_slice_scatter, ct__release_slice_scatter};
+
+static ct_tensor *ct__autograd_slice_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct_tensor *const ct__in[2] = {self, src};
+  ct__node_slice_scatter *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src)) &&
+      ct__record(&ct__n, &ct__kind_slice_scatter, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_slice_scatter *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->src, src);
+    ct__nd->dim = dim;
+    ct__nd->start = start;
+    ct__nd->end = end;
+    ct__nd->step = step;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_slice_scatter(ks & CT__BELOW_AUTOGRAD, self, src, dim, start, end, step);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- slice_scatter.out(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_slice_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("slice_scatter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_slice_scatter_out(ks & CT__BELOW_AUTOGRAD, self, src, dim, start, end, step, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor ---- */
+typedef struct ct__node_diagonal_scatter {
+  ct_node base;
+  ct__saved src;
+  int64_t offset;
+  int64_t dim1;
+  int64_t dim2;
+} ct__node_diagonal_scatter;
+
+static void ct__release_diagonal_scatter(ct_node *node) {
+  ct__node_diagonal_scatter *ct__nd = (ct__node_diagonal_scatter *)node;
+  ct__saved_reset(&ct__nd->src);
+}
+static ct_status ct__backward_diagonal_scatter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_diagonal_scatter *ct__nd = (ct__node_diagonal_scatter *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *src = NULL;
+  int64_t offset = ct__nd->offset;
+  int64_t dim1 = ct__nd->dim1;
+  int64_t dim2 = ct__nd->dim2;
+  if (ct_node_needs_input_grad(node, 0)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_diagonal_scatter(grad, ct_zeros_like(src), offset, dim1, dim2);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_diagonal(grad, offset, dim1, dim2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_diagonal_scatter = {"DiagonalScatterBackward0", ct__backward_diagonal_scatter, ct__release_diagonal_scatter};
+
+static ct_tensor *ct__autograd_diagonal_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_tensor *const ct__in[2] = {self, src};
+  ct__node_diagonal_scatter *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src)) &&
+      ct__record(&ct__n, &ct__kind_diagonal_scatter, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_diagonal_scatter *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->src, src);
+    ct__nd->offset = offset;
+    ct__nd->dim1 = dim1;
+    ct__nd->dim2 = dim2;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diagonal_scatter(ks & CT__BELOW_AUTOGRAD, self, src, offset, dim1, dim2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- diagonal_scatter.out(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_diagonal_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("diagonal_scatter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diagonal_scatter_out(ks & CT__BELOW_AUTOGRAD, self, src, offset, dim1, dim2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor ---- */
+typedef struct ct__node_diag_embed {
+  ct_node base;
+  int64_t offset;
+  int64_t dim1;
+  int64_t dim2;
+} ct__node_diag_embed;
+
+static ct_status ct__backward_diag_embed(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_diag_embed *ct__nd = (ct__node_diag_embed *)node;
+  ct_tensor *grad = grads[0];
+  int64_t offset = ct__nd->offset;
+  int64_t dim1 = ct__nd->dim1;
+  int64_t dim2 = ct__nd->dim2;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_diagonal(grad, offset, dim1, dim2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_diag_embed = {"DiagEmbedBackward0", ct__backward_diag_embed, NULL};
+
+static ct_tensor *ct__autograd_diag_embed(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_diag_embed *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_diag_embed, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_diag_embed *)ct__n;
+  if (ct__nd) {
+    ct__nd->offset = offset;
+    ct__nd->dim1 = dim1;
+    ct__nd->dim2 = dim2;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diag_embed(ks & CT__BELOW_AUTOGRAD, self, offset, dim1, dim2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- diag_embed.out(Tensor self, int offset=0, int dim1=-2, int dim2=-1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_diag_embed_out(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("diag_embed.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diag_embed_out(ks & CT__BELOW_AUTOGRAD, self, offset, dim1, dim2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) ---- */
+typedef struct ct__node_diagonal {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t offset;
+  int64_t dim1;
+  int64_t dim2;
+} ct__node_diagonal;
+
+static ct_status ct__backward_diagonal(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_diagonal *ct__nd = (ct__node_diagonal *)node;
+  ct_tensor *grad = grads[0];
+  int64_t offset = ct__nd->offset;
+  int64_t dim1 = ct__nd->dim1;
+  int64_t dim2 = ct__nd->dim2;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_diagonal_backward(grad, CT__SHAPE(self_sizes), offset, dim1, dim2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_diagonal = {"DiagonalBackward0", ct__backward_diagonal, NULL};
+
+static ct_tensor *ct__autograd_diagonal(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_diagonal *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_diagonal, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_diagonal *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->offset = offset;
+    ct__nd->dim1 = dim1;
+    ct__nd->dim2 = dim2;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diagonal(ks & CT__BELOW_AUTOGRAD, self, offset, dim1, dim2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- diagonal_backward(Tensor grad_output, int[] input_sizes, int offset, int dim1, int dim2) -> Tensor ---- */
+typedef struct ct__node_diagonal_backward {
+  ct_node base;
+  int64_t offset;
+  int64_t dim1;
+  int64_t dim2;
+} ct__node_diagonal_backward;
+
+static ct_status ct__backward_diagonal_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_diagonal_backward *ct__nd = (ct__node_diagonal_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t offset = ct__nd->offset;
+  int64_t dim1 = ct__nd->dim1;
+  int64_t dim2 = ct__nd->dim2;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_diagonal(grad, offset, dim1, dim2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_diagonal_backward = {"DiagonalBackwardBackward0", ct__backward_diagonal_backward, NULL};
+
+static ct_tensor *ct__autograd_diagonal_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_diagonal_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_diagonal_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_diagonal_backward *)ct__n;
+  if (ct__nd) {
+    ct__nd->offset = offset;
+    ct__nd->dim1 = dim1;
+    ct__nd->dim2 = dim2;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diagonal_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, offset, dim1, dim2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
 /* ---- as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) ---- */
 typedef struct ct__node_as_strided {
   ct_node base;

@@ -158,11 +158,47 @@ CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len,
 CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step);
 /* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
 CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor
+ * a copy of self with src written into select(dim, index); src is cast to self's dtype */
+CTDEF ct_tensor *ct_select_scatter(ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index);
+/* select_scatter.out(Tensor self, Tensor src, int dim, int index, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_select_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index);
+/* slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor
+ * a copy of self with src written into slice(dim, start, end, step) */
+CTDEF ct_tensor *ct_slice_scatter(ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* slice_scatter.out(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_slice_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor
+ * a copy of self with src written into diagonal(offset, dim1, dim2) */
+CTDEF ct_tensor *ct_diagonal_scatter(ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2);
+/* diagonal_scatter.out(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_diagonal_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2);
+/* diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
+ * zeros with self's last dim on the diagonal of two new dims dim1, dim2 (each of size n + |offset|) */
+CTDEF ct_tensor *ct_diag_embed(ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2);
+/* diag_embed.out(Tensor self, int offset=0, int dim1=-2, int dim2=-1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_diag_embed_out(ct_tensor *out, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2);
+/* diag(Tensor self, int diagonal=0) -> Tensor
+ * a vector's diag_embed, or a copy of a matrix's diagonal */
+CTDEF ct_tensor *ct_diag(ct_tensor *self, int64_t diagonal);
+/* diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_diag_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* trace(Tensor self) -> Tensor
+ * the sum of a matrix's main diagonal (integers sum to int64) */
+CTDEF ct_tensor *ct_trace(ct_tensor *self);
+/* trace.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_trace_out(ct_tensor *out, ct_tensor *self);
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
 CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length);
 /* narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a)
  * start as a 0-dim integral tensor (read on the host; a meta start gives the view at 0) */
 CTDEF ct_tensor *ct_narrow_tensor(ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length);
+/* diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)
+ * dims dim1 and dim2 go; their diagonal (offset > 0: above the main one) comes last */
+CTDEF ct_tensor *ct_diagonal(ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2);
+/* diagonal_backward(Tensor grad_output, int[] input_sizes, int offset, int dim1, int dim2) -> Tensor
+ * zeros of input_sizes with grad_output on the diagonal */
+CTDEF ct_tensor *ct_diagonal_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t offset, int64_t dim1, int64_t dim2);
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)
  * bounds-checked against the storage */
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset);
@@ -2037,12 +2073,54 @@ typedef ct_tensor *ct_kernel_slice_Tensor(ct_keyset, ct_tensor *, int64_t , int6
 typedef ct_tensor *ct_kernel_slice_backward(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t );
 #define CT__OPNAME_slice_backward "slice_backward"
 #define CT__OPSIG_slice_backward "T,I,i,i,i,i->T"
+typedef ct_tensor *ct_kernel_select_scatter(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_select_scatter "select_scatter"
+#define CT__OPSIG_select_scatter "T,T,i,i->T"
+typedef ct_status ct_kernel_select_scatter_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_select_scatter_out "select_scatter.out"
+#define CT__OPSIG_select_scatter_out "T,T,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_slice_scatter(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t );
+#define CT__OPNAME_slice_scatter "slice_scatter"
+#define CT__OPSIG_slice_scatter "T,T,i,i?,i?,i->T"
+typedef ct_status ct_kernel_slice_scatter_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_slice_scatter_out "slice_scatter.out"
+#define CT__OPSIG_slice_scatter_out "T,T,i,i?,i?,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_diagonal_scatter(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_diagonal_scatter "diagonal_scatter"
+#define CT__OPSIG_diagonal_scatter "T,T,i,i,i->T"
+typedef ct_status ct_kernel_diagonal_scatter_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_diagonal_scatter_out "diagonal_scatter.out"
+#define CT__OPSIG_diagonal_scatter_out "T,T,i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_diag_embed(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_diag_embed "diag_embed"
+#define CT__OPSIG_diag_embed "T,i,i,i->T"
+typedef ct_status ct_kernel_diag_embed_out(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_diag_embed_out "diag_embed.out"
+#define CT__OPSIG_diag_embed_out "T,i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_diag(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_diag "diag"
+#define CT__OPSIG_diag "T,i->T"
+typedef ct_status ct_kernel_diag_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_diag_out "diag.out"
+#define CT__OPSIG_diag_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_trace(ct_keyset, ct_tensor *);
+#define CT__OPNAME_trace "trace"
+#define CT__OPSIG_trace "T->T"
+typedef ct_status ct_kernel_trace_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_trace_out "trace.out"
+#define CT__OPSIG_trace_out "T,Tw->Tw"
 typedef ct_tensor *ct_kernel_narrow(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
 #define CT__OPNAME_narrow "narrow"
 #define CT__OPSIG_narrow "T,i,i,i->T"
 typedef ct_tensor *ct_kernel_narrow_Tensor(ct_keyset, ct_tensor *, int64_t , ct_tensor *, int64_t );
 #define CT__OPNAME_narrow_Tensor "narrow.Tensor"
 #define CT__OPSIG_narrow_Tensor "T,i,T,i->T"
+typedef ct_tensor *ct_kernel_diagonal(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_diagonal "diagonal"
+#define CT__OPSIG_diagonal "T,i,i,i->T"
+typedef ct_tensor *ct_kernel_diagonal_backward(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t );
+#define CT__OPNAME_diagonal_backward "diagonal_backward"
+#define CT__OPSIG_diagonal_backward "T,I,i,i,i->T"
 typedef ct_tensor *ct_kernel_as_strided(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_as_strided "as_strided"
 #define CT__OPSIG_as_strided "T,I,I,i->T"
@@ -4136,8 +4214,22 @@ static struct {
   ct_op *select_backward;
   ct_op *slice_Tensor;
   ct_op *slice_backward;
+  ct_op *select_scatter;
+  ct_op *select_scatter_out;
+  ct_op *slice_scatter;
+  ct_op *slice_scatter_out;
+  ct_op *diagonal_scatter;
+  ct_op *diagonal_scatter_out;
+  ct_op *diag_embed;
+  ct_op *diag_embed_out;
+  ct_op *diag;
+  ct_op *diag_out;
+  ct_op *trace;
+  ct_op *trace_out;
   ct_op *narrow;
   ct_op *narrow_Tensor;
+  ct_op *diagonal;
+  ct_op *diagonal_backward;
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
@@ -5249,6 +5341,129 @@ static ct_tensor *ct__call_TIiiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor 
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* T,T,i,i->T */
+static ct_tensor *ct__call_TTii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i,i,Tw->Tw */
+static ct_status ct__call_TTiiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,i,i?,i?,i->T */
+static ct_tensor *ct__call_TTiioioi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, int64_t a4, int64_t a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__v[4] = a4 == CT_INT_NONE ? ct_value_none() : ct_value_int(a4);
+    ct__v[5] = ct_value_int(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i,i?,i?,i,Tw->Tw */
+static ct_status ct__call_TTiioioiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, int64_t a4, int64_t a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__v[4] = a4 == CT_INT_NONE ? ct_value_none() : ct_value_int(a4);
+    ct__v[5] = ct_value_int(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,i,i,i->T */
+static ct_tensor *ct__call_TTiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, int64_t a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i,i,i,Tw->Tw */
+static ct_status ct__call_TTiiiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, int64_t a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,i,i,i->T */
 static ct_tensor *ct__call_Tiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -5268,6 +5483,61 @@ static ct_tensor *ct__call_Tiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* T,i,i,i,Tw->Tw */
+static ct_status ct__call_TiiiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,Tw->Tw */
+static ct_status ct__call_TiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_tensor *a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,Tw->Tw */
+static ct_status ct__call_TTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,i,T,i->T */
 static ct_tensor *ct__call_TiTi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_tensor *a2, int64_t a3) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -5283,6 +5553,26 @@ static ct_tensor *ct__call_TiTi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a
     ct__v[2] = ct_value_tensor(a2);
     ct__v[3] = ct_value_int(a3);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,i,i,i->T */
+static ct_tensor *ct__call_TIiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, int64_t a2, int64_t a3, int64_t a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
@@ -5431,23 +5721,6 @@ static ct_status ct__call_Tw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0)
     ct_value ct__v[1];
     ct__v[0] = ct_value_tensor(a0);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
-  }
-  CT__DISPATCH_DONE(ct__res == CT_OK);
-  return ct__res;
-}
-/* T,Tw->Tw */
-static ct_status ct__call_TTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1);
-  } else {
-    ct_value ct__v[2];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -5697,24 +5970,6 @@ static ct_status ct__call_TsTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a
     ct_value ct__v[3];
     ct__v[0] = ct_value_tensor(a0);
     ct__v[1] = ct_value_string(a1);
-    ct__v[2] = ct_value_tensor(a2);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res == CT_OK);
-  return ct__res;
-}
-/* T,i,Tw->Tw */
-static ct_status ct__call_TiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_tensor *a2) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_int(a1);
     ct__v[2] = ct_value_tensor(a2);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
@@ -9407,6 +9662,54 @@ static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
 static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   return ct__call_TIiiii_T(ct__op.slice_backward, ks, grad_output, input_sizes, dim, start, end, step);
 }
+/* select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor */
+static ct_tensor *ct__dispatch_select_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+  return ct__call_TTii_T(ct__op.select_scatter, ks, self, src, dim, index);
+}
+/* select_scatter.out(Tensor self, Tensor src, int dim, int index, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_select_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index, ct_tensor *out) {
+  return ct__call_TTiiTw_Tw(ct__op.select_scatter_out, ks, self, src, dim, index, out);
+}
+/* slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor */
+static ct_tensor *ct__dispatch_slice_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  return ct__call_TTiioioi_T(ct__op.slice_scatter, ks, self, src, dim, start, end, step);
+}
+/* slice_scatter.out(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_slice_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step, ct_tensor *out) {
+  return ct__call_TTiioioiTw_Tw(ct__op.slice_scatter_out, ks, self, src, dim, start, end, step, out);
+}
+/* diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
+static ct_tensor *ct__dispatch_diagonal_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+  return ct__call_TTiii_T(ct__op.diagonal_scatter, ks, self, src, offset, dim1, dim2);
+}
+/* diagonal_scatter.out(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_diagonal_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+  return ct__call_TTiiiTw_Tw(ct__op.diagonal_scatter_out, ks, self, src, offset, dim1, dim2, out);
+}
+/* diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor */
+static ct_tensor *ct__dispatch_diag_embed(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  return ct__call_Tiii_T(ct__op.diag_embed, ks, self, offset, dim1, dim2);
+}
+/* diag_embed.out(Tensor self, int offset=0, int dim1=-2, int dim2=-1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_diag_embed_out(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+  return ct__call_TiiiTw_Tw(ct__op.diag_embed_out, ks, self, offset, dim1, dim2, out);
+}
+/* diag(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_diag(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  return ct__call_Ti_T(ct__op.diag, ks, self, diagonal);
+}
+/* diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_diag_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.diag_out, ks, self, diagonal, out);
+}
+/* trace(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_trace(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.trace, ks, self);
+}
+/* trace.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_trace_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.trace_out, ks, self, out);
+}
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
 static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
   return ct__call_Tiii_T(ct__op.narrow, ks, self, dim, start, length);
@@ -9414,6 +9717,14 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
 /* narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a) */
 static ct_tensor *ct__dispatch_narrow_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
   return ct__call_TiTi_T(ct__op.narrow_Tensor, ks, self, dim, start, length);
+}
+/* diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
+static ct_tensor *ct__dispatch_diagonal(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  return ct__call_Tiii_T(ct__op.diagonal, ks, self, offset, dim1, dim2);
+}
+/* diagonal_backward(Tensor grad_output, int[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
+static ct_tensor *ct__dispatch_diagonal_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t offset, int64_t dim1, int64_t dim2) {
+  return ct__call_TIiii_T(ct__op.diagonal_backward, ks, grad_output, input_sizes, offset, dim1, dim2);
 }
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) */
 static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
@@ -12878,6 +13189,138 @@ CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, 
   input_sizes_l.n = input_sizes_len;
   return ct__track(ct__dispatch_slice_backward(ct__keys, grad_output, input_sizes_l, dim, start, end, step));
 }
+static const ct__frontend_args ct__fa_select_scatter = {"select_scatter", 2, {1, 1}, {"self", "src"}};
+CTDEF ct_tensor *ct_select_scatter(ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && ct__same_device(self, src)))
+    ct__keys = ct__call_keys(self->keys | src->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, src};
+    if (!ct__frontend_keys(&ct__fa_select_scatter, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_select_scatter(ct__keys, self, src, dim, index));
+}
+static const ct__frontend_args ct__fa_select_scatter_out = {"select_scatter.out", 3, {1, 1, 2}, {"self", "src", "out"}};
+CTDEF ct_status ct_select_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && out && ct__same_device(self, src) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | src->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, src, out};
+    if (!ct__frontend_keys(&ct__fa_select_scatter_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_select_scatter_out(ct__keys, self, src, dim, index, out);
+}
+static const ct__frontend_args ct__fa_slice_scatter = {"slice_scatter", 2, {1, 1}, {"self", "src"}};
+CTDEF ct_tensor *ct_slice_scatter(ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && ct__same_device(self, src)))
+    ct__keys = ct__call_keys(self->keys | src->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, src};
+    if (!ct__frontend_keys(&ct__fa_slice_scatter, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_slice_scatter(ct__keys, self, src, dim, start, end, step));
+}
+static const ct__frontend_args ct__fa_slice_scatter_out = {"slice_scatter.out", 3, {1, 1, 2}, {"self", "src", "out"}};
+CTDEF ct_status ct_slice_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && out && ct__same_device(self, src) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | src->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, src, out};
+    if (!ct__frontend_keys(&ct__fa_slice_scatter_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_slice_scatter_out(ct__keys, self, src, dim, start, end, step, out);
+}
+static const ct__frontend_args ct__fa_diagonal_scatter = {"diagonal_scatter", 2, {1, 1}, {"self", "src"}};
+CTDEF ct_tensor *ct_diagonal_scatter(ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && ct__same_device(self, src)))
+    ct__keys = ct__call_keys(self->keys | src->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, src};
+    if (!ct__frontend_keys(&ct__fa_diagonal_scatter, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_diagonal_scatter(ct__keys, self, src, offset, dim1, dim2));
+}
+static const ct__frontend_args ct__fa_diagonal_scatter_out = {"diagonal_scatter.out", 3, {1, 1, 2}, {"self", "src", "out"}};
+CTDEF ct_status ct_diagonal_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && out && ct__same_device(self, src) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | src->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, src, out};
+    if (!ct__frontend_keys(&ct__fa_diagonal_scatter_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_diagonal_scatter_out(ct__keys, self, src, offset, dim1, dim2, out);
+}
+static const ct__frontend_args ct__fa_diag_embed = {"diag_embed", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_diag_embed(ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_diag_embed, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_diag_embed(ct__keys, self, offset, dim1, dim2));
+}
+static const ct__frontend_args ct__fa_diag_embed_out = {"diag_embed.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_diag_embed_out(ct_tensor *out, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_diag_embed_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_diag_embed_out(ct__keys, self, offset, dim1, dim2, out);
+}
+static const ct__frontend_args ct__fa_diag = {"diag", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_diag(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_diag, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_diag(ct__keys, self, diagonal));
+}
+static const ct__frontend_args ct__fa_diag_out = {"diag.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_diag_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_diag_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_diag_out(ct__keys, self, diagonal, out);
+}
+static const ct__frontend_args ct__fa_trace = {"trace", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_trace(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_trace, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_trace(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_trace_out = {"trace.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_trace_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_trace_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_trace_out(ct__keys, self, out);
+}
 static const ct__frontend_args ct__fa_narrow = {"narrow", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
   ct_keyset ct__keys;
@@ -12899,6 +13342,34 @@ CTDEF ct_tensor *ct_narrow_tensor(ct_tensor *self, int64_t dim, ct_tensor *start
     if (!ct__frontend_keys(&ct__fa_narrow_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
   }
   return ct__track(ct__dispatch_narrow_Tensor(ct__keys, self, dim, start, length));
+}
+static const ct__frontend_args ct__fa_diagonal = {"diagonal", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_diagonal(ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_diagonal, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_diagonal(ct__keys, self, offset, dim1, dim2));
+}
+static const ct__frontend_args ct__fa_diagonal_backward = {"diagonal_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_diagonal_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_int_list input_sizes_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_diagonal_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("diagonal_backward", "input_sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "diagonal_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
+  input_sizes_l.data = input_sizes;
+  input_sizes_l.n = input_sizes_len;
+  return ct__track(ct__dispatch_diagonal_backward(ct__keys, grad_output, input_sizes_l, offset, dim1, dim2));
 }
 static const ct__frontend_args ct__fa_as_strided = {"as_strided", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset) {
