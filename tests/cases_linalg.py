@@ -162,4 +162,52 @@ cs.error("linear", rn(4, 3), rn(2, 4), rn(2), code="CT_ERR_SHAPE")
 cs.error("linear", rn(()), rn(2, 3), rn(2), code="CT_ERR_RANK")
 cs.error("linear", rn(3), rn(2, 3), rn(3, 2), code="CT_ERR_SHAPE")
 
+
+# ---- addmv ----
+cs.add("addmv", g(rn(2)), g(rn(2, 3)), g(rn(3)))
+cs.add("addmv", g(rn(2)), g(rn(2, 3)), g(rn(3)), beta=0.5, alpha=2.0)
+cs.add("addmv", g(rn(1)), g(rn(3, 2).t()), g(rn(9)[::3]))       # broadcast self, transposed mat, strided vec
+cs.add("addmv", g(rn(())), g(rn(4, 3)), g(rn(3)), alpha=-1)
+cs.add("addmv", torch.full((2,), float("nan")), g(rn(2, 3)), g(rn(3)), beta=0)  # beta 0 ignores NaN
+cs.add("addmv", rn(2, dtype=f32), rn(2, 3, dtype=f32), rn(3, dtype=f32))
+cs.add("addmv", rn(2), rn(2, 3, dtype=f32), rn(3, dtype=f32))    # self's dtype follows mat's
+cs.add("addmv", cs.randint(-5, 5, 2), cs.randint(-5, 5, 2, 3), cs.randint(-5, 5, 3), beta=2, alpha=3)
+cs.add("addmv", g(rn(2)), g(rn(2, 0)), g(rn(0)))                 # k = 0: beta * self
+cs.add("addmv", g(rn(0)), g(rn(0, 3)), g(rn(3)))
+cs.error("addmv", rn(3), rn(2, 3), rn(3), code="CT_ERR_SHAPE")
+cs.error("addmv", rn(2), rn(2, 3), rn(4), code="CT_ERR_SHAPE")
+cs.error("addmv", rn(2), rn(3), rn(3), code="CT_ERR_RANK")
+cs.error("addmv", rn(2), rn(2, 3), rn(3, dtype=f32), code="CT_ERR_DTYPE")
+
+# ---- addr ----
+cs.add("addr", g(rn(2, 3)), g(rn(2)), g(rn(3)))
+cs.add("addr", g(rn(2, 3)), g(rn(2)), g(rn(3)), beta=0.5, alpha=2.0)
+cs.add("addr", g(rn(3)), g(rn(4)[::2]), g(rn(3)))               # broadcast self, strided vec1
+cs.add("addr", g(rn(3, 2).t()), g(rn(2)), g(rn(3)), alpha=-1)
+cs.add("addr", torch.full((2, 3), float("nan")), g(rn(2)), g(rn(3)), beta=0)
+cs.add("addr", rn(2, 3, dtype=f32), rn(2, dtype=f32), rn(3))     # promoted to float64
+cs.add("addr", rn(2, 3), rn(2, dtype=f32), rn(3, dtype=f32))
+cs.add("addr", rn(()), rn(2, dtype=f32), rn(3, dtype=f32))  # a 0-dim self does not promote
+cs.add("addr", cs.randint(-5, 5, 2, 3), cs.randint(-5, 5, 2), cs.randint(-5, 5, 3), beta=2, alpha=3)
+cs.add("addr", torch.rand(2, 3) > 0.5, torch.tensor([True, False]), torch.tensor([True, False, True]))
+cs.add("addr", torch.rand(2, 3) > 0.5, torch.tensor([True, False]), torch.tensor([True, False, True]), beta=False)
+cs.add("addr", g(rn(0, 3)), g(rn(0)), g(rn(3)))
+cs.error("addr", rn(3, 2), rn(2), rn(3), code="CT_ERR_SHAPE")
+cs.error("addr", rn(2, 3), rn(2, 1), rn(3), code="CT_ERR_RANK")
+cs.error("addr", cs.randint(-5, 5, 2, 3), cs.randint(-5, 5, 2), cs.randint(-5, 5, 3), beta=0.5, code="CT_ERR_INVALID")
+
+# ---- addbmm ----
+cs.add("addbmm", g(rn(2, 3)), g(rn(4, 2, 5)), g(rn(4, 5, 3)))
+cs.add("addbmm", g(rn(2, 3)), g(rn(4, 2, 5)), g(rn(4, 5, 3)), beta=0.5, alpha=2.0)
+cs.add("addbmm", g(rn(3)), g(rn(4, 5, 2).transpose(1, 2)), g(rn(5, 4, 3).transpose(0, 1)))  # broadcast self, permuted batches
+cs.add("addbmm", torch.full((2, 3), float("nan"), dtype=torch.float64), g(rn(1, 2, 5)), g(rn(1, 5, 3)), beta=0)
+cs.add("addbmm", rn(2, 3, dtype=f32), rn(3, 2, 4, dtype=f32), rn(3, 4, 3, dtype=f32))
+cs.add("addbmm", cs.randint(-5, 5, 2, 2), cs.randint(-5, 5, 3, 2, 2), cs.randint(-5, 5, 3, 2, 2), beta=2)
+cs.add("addbmm", g(rn(2, 3)), g(rn(0, 2, 5)), g(rn(0, 5, 3)))    # no batches: beta * self
+cs.add("addbmm", g(rn(2, 3)), g(rn(3, 2, 0)), g(rn(3, 0, 3)))
+cs.error("addbmm", rn(2, 3), rn(4, 2, 5), rn(3, 5, 3), code="CT_ERR_SHAPE")
+cs.error("addbmm", rn(2, 3), rn(2, 5), rn(5, 3), code="CT_ERR_RANK")
+cs.error("addbmm", rn(3, 2), rn(4, 2, 5), rn(4, 5, 3), code="CT_ERR_SHAPE")
+cs.error("addbmm", rn(2, 3, dtype=f32), rn(4, 2, 5), rn(4, 5, 3), code="CT_ERR_DTYPE")
+
 cs.write()

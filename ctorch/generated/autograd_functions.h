@@ -15521,6 +15521,280 @@ static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
   return r;
 }
 
+/* ---- addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_addmv {
+  ct_node base;
+  ct__saved mat;
+  ct__saved vec;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmv;
+
+static void ct__release_addmv(ct_node *node) {
+  ct__node_addmv *ct__nd = (ct__node_addmv *)node;
+  ct__saved_reset(&ct__nd->mat);
+  ct__saved_reset(&ct__nd->vec);
+}
+static ct_status ct__backward_addmv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmv *ct__nd = (ct__node_addmv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat = NULL;
+  ct_tensor *vec = NULL;
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (ct_node_needs_input_grad(node, 2)) {
+    mat = ct__unpack(&ct__nd->mat, node, "mat");
+    if (!mat) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    vec = ct__unpack(&ct__nd->vec, node, "vec");
+    if (!vec) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_outer(grad, vec), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mv(ct_t(mat), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmv = {"AddmvBackward0", ct__backward_addmv, ct__release_addmv};
+
+static ct_tensor *ct__autograd_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__node_addmv *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat) || ct__needs_grad(vec)) &&
+      ct__record(&ct__n, &ct__kind_addmv, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_addmv *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mat, mat);
+    ct__save(&ct__nd->vec, vec);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmv(ks & CT__BELOW_AUTOGRAD, self, mat, vec, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addmv_ {
+  ct_node base;
+  ct__saved mat;
+  ct__saved vec;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmv_;
+
+static void ct__release_addmv_(ct_node *node) {
+  ct__node_addmv_ *ct__nd = (ct__node_addmv_ *)node;
+  ct__saved_reset(&ct__nd->mat);
+  ct__saved_reset(&ct__nd->vec);
+}
+static ct_status ct__backward_addmv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmv_ *ct__nd = (ct__node_addmv_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat = NULL;
+  ct_tensor *vec = NULL;
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (ct_node_needs_input_grad(node, 2)) {
+    mat = ct__unpack(&ct__nd->mat, node, "mat");
+    if (!mat) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    vec = ct__unpack(&ct__nd->vec, node, "vec");
+    if (!vec) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_outer(grad, vec), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mv(ct_t(mat), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmv_ = {"AddmvBackward0", ct__backward_addmv_, ct__release_addmv_};
+
+static ct_status ct__autograd_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__node_addmv_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat) || ct__needs_grad(vec)) &&
+      (r = ct__record(&ct__n, &ct__kind_addmv_, sizeof *ct__nd, "addmv_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_addmv_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mat, mat);
+    ct__save(&ct__nd->vec, vec);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmv_(ks & CT__BELOW_AUTOGRAD, self, mat, vec, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat) || ct__needs_grad(vec) || ct__needs_grad(out))) return ct__out_not_differentiable("addmv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmv_out(ks & CT__BELOW_AUTOGRAD, self, mat, vec, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_addbmm {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addbmm;
+
+static void ct__release_addbmm(ct_node *node) {
+  ct__node_addbmm *ct__nd = (ct__node_addbmm *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
+}
+static ct_status ct__backward_addbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addbmm *ct__nd = (ct__node_addbmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = NULL;
+  ct_tensor *batch2 = NULL;
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (ct_node_needs_input_grad(node, 2)) {
+    batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+    if (!batch1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+    if (!batch2) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__addbmm_backward(grad, batch2, alpha, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__addbmm_backward(grad, batch1, alpha, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addbmm = {"AddbmmBackward0", ct__backward_addbmm, ct__release_addbmm};
+
+static ct_tensor *ct__autograd_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__node_addbmm *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2)) &&
+      ct__record(&ct__n, &ct__kind_addbmm, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_addbmm *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addbmm(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addbmm_ {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addbmm_;
+
+static void ct__release_addbmm_(ct_node *node) {
+  ct__node_addbmm_ *ct__nd = (ct__node_addbmm_ *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
+}
+static ct_status ct__backward_addbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addbmm_ *ct__nd = (ct__node_addbmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = NULL;
+  ct_tensor *batch2 = NULL;
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (ct_node_needs_input_grad(node, 2)) {
+    batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+    if (!batch1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+    if (!batch2) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__addbmm_backward(grad, batch2, alpha, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__addbmm_backward(grad, batch1, alpha, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addbmm_ = {"AddbmmBackward0", ct__backward_addbmm_, ct__release_addbmm_};
+
+static ct_status ct__autograd_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__node_addbmm_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2)) &&
+      (r = ct__record(&ct__n, &ct__kind_addbmm_, sizeof *ct__nd, "addbmm_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_addbmm_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- addbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2) || ct__needs_grad(out))) return ct__out_not_differentiable("addbmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addbmm_out(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   ct_keyset excluded;

@@ -1384,6 +1384,36 @@ CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *ba
 /* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
 CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * (mat @ vec); self broadcasts (any dtype, cast to mat's); beta = 0 ignores self (even NaN) */
+CTDEF ct_tensor *ct_addmv(ct_tensor *self, ct_tensor *mat, ct_tensor *vec);
+CTDEF ct_tensor *ct_addmv_ex(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha);
+/* addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addmv_(ct_tensor *self, ct_tensor *mat, ct_tensor *vec);
+CTDEF ct_status ct_addmv_ex_(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha);
+/* addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addmv_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat, ct_tensor *vec);
+CTDEF ct_status ct_addmv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha);
+/* addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * (the sum over b of batch1[b] @ batch2[b]): one (m, B*k) @ (B*k, n) product; self broadcasts */
+CTDEF ct_tensor *ct_addbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_tensor *ct_addbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_addbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* addbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_addbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * outer(vec1, vec2), promoted over the three; bool: (beta and self) or (alpha and outer); beta = 0 ignores self */
+CTDEF ct_tensor *ct_addr(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2);
+CTDEF ct_tensor *ct_addr_ex(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha);
+/* addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addr_(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2);
+CTDEF ct_status ct_addr_ex_(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha);
+/* addr.out(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addr_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2);
+CTDEF ct_status ct_addr_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha);
 /* outer(Tensor self, Tensor vec2) -> Tensor
  * self[i] * vec2[j] (promotes like mul) */
 CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2);
@@ -3582,6 +3612,33 @@ typedef ct_status ct_kernel_baddbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_ten
 typedef ct_status ct_kernel_baddbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_baddbmm_out "baddbmm.out"
 #define CT__OPSIG_baddbmm_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_addmv(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addmv "addmv"
+#define CT__OPSIG_addmv "T,T,T,S,S->T"
+typedef ct_status ct_kernel_addmv_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addmv_ "addmv_"
+#define CT__OPSIG_addmv_ "Tw,T,T,S,S->Tw"
+typedef ct_status ct_kernel_addmv_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_addmv_out "addmv.out"
+#define CT__OPSIG_addmv_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_addbmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addbmm "addbmm"
+#define CT__OPSIG_addbmm "T,T,T,S,S->T"
+typedef ct_status ct_kernel_addbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addbmm_ "addbmm_"
+#define CT__OPSIG_addbmm_ "Tw,T,T,S,S->Tw"
+typedef ct_status ct_kernel_addbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_addbmm_out "addbmm.out"
+#define CT__OPSIG_addbmm_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_addr(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addr "addr"
+#define CT__OPSIG_addr "T,T,T,S,S->T"
+typedef ct_status ct_kernel_addr_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addr_ "addr_"
+#define CT__OPSIG_addr_ "Tw,T,T,S,S->Tw"
+typedef ct_status ct_kernel_addr_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_addr_out "addr.out"
+#define CT__OPSIG_addr_out "T,T,T,S,S,Tw->Tw"
 typedef ct_tensor *ct_kernel_outer(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_outer "outer"
 #define CT__OPSIG_outer "T,T->T"
@@ -4717,6 +4774,15 @@ static struct {
   ct_op *baddbmm;
   ct_op *baddbmm_;
   ct_op *baddbmm_out;
+  ct_op *addmv;
+  ct_op *addmv_;
+  ct_op *addmv_out;
+  ct_op *addbmm;
+  ct_op *addbmm_;
+  ct_op *addbmm_out;
+  ct_op *addr;
+  ct_op *addr_;
+  ct_op *addr_out;
   ct_op *outer;
   ct_op *outer_out;
   ct_op *matmul;
@@ -11673,6 +11739,42 @@ static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor 
 /* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
   return ct__call_TTTSSTw_Tw(ct__op.baddbmm_out, ks, self, batch1, batch2, beta, alpha, out);
+}
+/* addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TTTSS_T(ct__op.addmv, ks, self, mat, vec, beta, alpha);
+}
+/* addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TwTTSS_Tw(ct__op.addmv_, ks, self, mat, vec, beta, alpha);
+}
+/* addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  return ct__call_TTTSSTw_Tw(ct__op.addmv_out, ks, self, mat, vec, beta, alpha, out);
+}
+/* addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TTTSS_T(ct__op.addbmm, ks, self, batch1, batch2, beta, alpha);
+}
+/* addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TwTTSS_Tw(ct__op.addbmm_, ks, self, batch1, batch2, beta, alpha);
+}
+/* addbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  return ct__call_TTTSSTw_Tw(ct__op.addbmm_out, ks, self, batch1, batch2, beta, alpha, out);
+}
+/* addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addr(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TTTSS_T(ct__op.addr, ks, self, vec1, vec2, beta, alpha);
+}
+/* addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addr_(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TwTTSS_Tw(ct__op.addr_, ks, self, vec1, vec2, beta, alpha);
+}
+/* addr.out(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addr_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  return ct__call_TTTSSTw_Tw(ct__op.addr_out, ks, self, vec1, vec2, beta, alpha, out);
 }
 /* outer(Tensor self, Tensor vec2) -> Tensor */
 static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
@@ -19257,6 +19359,132 @@ CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *ba
 }
 CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
   return ct_baddbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addmv = {"addmv", 3, {1, 1, 1}, {"self", "mat", "vec"}};
+CTDEF ct_tensor *ct_addmv_ex(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mat && vec && ct__same_device(self, mat) && ct__same_device(self, vec)))
+    ct__keys = ct__call_keys(self->keys | mat->keys | vec->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mat, vec};
+    if (!ct__frontend_keys(&ct__fa_addmv, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_addmv(ct__keys, self, mat, vec, beta, alpha));
+}
+CTDEF ct_tensor *ct_addmv(ct_tensor *self, ct_tensor *mat, ct_tensor *vec) {
+  return ct_addmv_ex(self, mat, vec, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addmv_ = {"addmv_", 3, {2, 1, 1}, {"self", "mat", "vec"}};
+CTDEF ct_status ct_addmv_ex_(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mat && vec && ct__same_device(self, mat) && ct__same_device(self, vec)))
+    ct__keys = ct__call_keys(self->keys | mat->keys | vec->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mat, vec};
+    if (!ct__frontend_keys(&ct__fa_addmv_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addmv_(ct__keys, self, mat, vec, beta, alpha);
+}
+CTDEF ct_status ct_addmv_(ct_tensor *self, ct_tensor *mat, ct_tensor *vec) {
+  return ct_addmv_ex_(self, mat, vec, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addmv_out = {"addmv.out", 4, {1, 1, 1, 2}, {"self", "mat", "vec", "out"}};
+CTDEF ct_status ct_addmv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mat && vec && out && ct__same_device(self, mat) && ct__same_device(self, vec) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | mat->keys | vec->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, mat, vec, out};
+    if (!ct__frontend_keys(&ct__fa_addmv_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addmv_out(ct__keys, self, mat, vec, beta, alpha, out);
+}
+CTDEF ct_status ct_addmv_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat, ct_tensor *vec) {
+  return ct_addmv_out_ex(out, self, mat, vec, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addbmm = {"addbmm", 3, {1, 1, 1}, {"self", "batch1", "batch2"}};
+CTDEF ct_tensor *ct_addbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && batch1 && batch2 && ct__same_device(self, batch1) && ct__same_device(self, batch2)))
+    ct__keys = ct__call_keys(self->keys | batch1->keys | batch2->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, batch1, batch2};
+    if (!ct__frontend_keys(&ct__fa_addbmm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_addbmm(ct__keys, self, batch1, batch2, beta, alpha));
+}
+CTDEF ct_tensor *ct_addbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_addbmm_ex(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addbmm_ = {"addbmm_", 3, {2, 1, 1}, {"self", "batch1", "batch2"}};
+CTDEF ct_status ct_addbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && batch1 && batch2 && ct__same_device(self, batch1) && ct__same_device(self, batch2)))
+    ct__keys = ct__call_keys(self->keys | batch1->keys | batch2->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, batch1, batch2};
+    if (!ct__frontend_keys(&ct__fa_addbmm_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addbmm_(ct__keys, self, batch1, batch2, beta, alpha);
+}
+CTDEF ct_status ct_addbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_addbmm_ex_(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addbmm_out = {"addbmm.out", 4, {1, 1, 1, 2}, {"self", "batch1", "batch2", "out"}};
+CTDEF ct_status ct_addbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && batch1 && batch2 && out && ct__same_device(self, batch1) && ct__same_device(self, batch2) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | batch1->keys | batch2->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, batch1, batch2, out};
+    if (!ct__frontend_keys(&ct__fa_addbmm_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addbmm_out(ct__keys, self, batch1, batch2, beta, alpha, out);
+}
+CTDEF ct_status ct_addbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_addbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addr = {"addr", 3, {1, 1, 1}, {"self", "vec1", "vec2"}};
+CTDEF ct_tensor *ct_addr_ex(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && vec1 && vec2 && ct__same_device(self, vec1) && ct__same_device(self, vec2)))
+    ct__keys = ct__call_keys(self->keys | vec1->keys | vec2->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, vec1, vec2};
+    if (!ct__frontend_keys(&ct__fa_addr, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_addr(ct__keys, self, vec1, vec2, beta, alpha));
+}
+CTDEF ct_tensor *ct_addr(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2) {
+  return ct_addr_ex(self, vec1, vec2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addr_ = {"addr_", 3, {2, 1, 1}, {"self", "vec1", "vec2"}};
+CTDEF ct_status ct_addr_ex_(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && vec1 && vec2 && ct__same_device(self, vec1) && ct__same_device(self, vec2)))
+    ct__keys = ct__call_keys(self->keys | vec1->keys | vec2->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, vec1, vec2};
+    if (!ct__frontend_keys(&ct__fa_addr_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addr_(ct__keys, self, vec1, vec2, beta, alpha);
+}
+CTDEF ct_status ct_addr_(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2) {
+  return ct_addr_ex_(self, vec1, vec2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addr_out = {"addr.out", 4, {1, 1, 1, 2}, {"self", "vec1", "vec2", "out"}};
+CTDEF ct_status ct_addr_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && vec1 && vec2 && out && ct__same_device(self, vec1) && ct__same_device(self, vec2) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | vec1->keys | vec2->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, vec1, vec2, out};
+    if (!ct__frontend_keys(&ct__fa_addr_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addr_out(ct__keys, self, vec1, vec2, beta, alpha, out);
+}
+CTDEF ct_status ct_addr_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2) {
+  return ct_addr_out_ex(out, self, vec1, vec2, ct_int(1), ct_int(1));
 }
 static const ct__frontend_args ct__fa_outer = {"outer", 2, {1, 1}, {"self", "vec2"}};
 CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {

@@ -104,6 +104,10 @@ static int ct__la_is_zero(ct_scalar s) {
   return (s.kind == CT_SCALAR_FLOAT && s.v.f == 0) || (s.kind == CT_SCALAR_INT && s.v.i == 0) ||
          (s.kind == CT_SCALAR_BOOL && !s.v.b);
 }
+static int ct__la_is_one(ct_scalar s) {
+  return s.kind == CT_SCALAR_NONE || (s.kind == CT_SCALAR_FLOAT && s.v.f == 1) || (s.kind == CT_SCALAR_INT && s.v.i == 1) ||
+         (s.kind == CT_SCALAR_BOOL && s.v.b);
+}
 static double ct__la_scalar_f(ct_scalar s) { return s.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(s); }
 
 /* A 0..3-D operand's strides as (batch, row, column); a vector is a row
@@ -427,6 +431,105 @@ static ct_status ct__k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *bat
   return ct__la_baddbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
 }
 
+/* ---- addmv: beta * self + alpha * (mat @ vec); self (any dtype: cast to mat's) broadcasts to the result ---- */
+static ct_status ct__la_addmv(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                              int inplace, ct_tensor **result) {
+  static const char *op = "addmv";
+  ct__la_call c;
+  if (mat->ndim != 2 || vec->ndim != 1 || self->ndim > 1)
+    return ct_fail(CT_ERR_RANK, op, "vector + matrix @ vector expected, got %d, %d, %d", self->ndim, mat->ndim, vec->ndim);
+  if (mat->sizes[1] != vec->sizes[0] || (self->ndim == 1 && self->sizes[0] != mat->sizes[0] && self->sizes[0] != 1))
+    return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                   (long long)(self->ndim ? self->sizes[0] : 1), (long long)mat->sizes[0], (long long)mat->sizes[1],
+                   (long long)vec->sizes[0]);
+  if (ct__la_same_dtype(op, mat, vec) != CT_OK) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = mat, c.b = vec, c.self = self, c.beta = beta, c.alpha = alpha, c.dtype = (ct_dtype)mat->dtype;
+  c.ndim = 1, c.shape[0] = mat->sizes[0];
+  c.batch = 1, c.m = mat->sizes[0], c.n = 1, c.k = mat->sizes[1];
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_addmv(self, mat, vec, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  (void)ks;
+  return ct__la_addmv(self, mat, vec, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha,
+                                 ct_tensor *out) {
+  (void)ks;
+  return ct__la_addmv(self, mat, vec, beta, alpha, out, 0, NULL);
+}
+
+/* ---- addbmm: beta * self + alpha * sum_b batch1[b] @ batch2[b], one product of
+ * (m, B*k) @ (B*k, n): batch1 is laid out (m, B, k) and batch2 (B, k, n), contiguous ---- */
+static ct_status ct__la_addbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                               int inplace, ct_tensor **result) {
+  static const char *op = "addbmm";
+  ct__la_call c;
+  ct_tensor *t[5] = {NULL, NULL, NULL, NULL, NULL}; /* batch1 as (m, B, k); its copy; batch2's copy; the two as matrices */
+  int64_t sz[3], st[3], kk;
+  ct_status s = CT_OK;
+  int i;
+  if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
+  if (self->dtype != b1->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)b1->dtype));
+  if (ct__mul_ovf(b1->sizes[0], b1->sizes[2], &kk)) return ct_fail(CT_ERR_SIZE, op, "batch * k overflows int64");
+  memset(&c, 0, sizeof c);
+  c.op = op, c.self = self, c.beta = beta, c.alpha = alpha, c.dtype = (ct_dtype)b1->dtype;
+  c.ndim = 2, c.shape[0] = b1->sizes[1], c.shape[1] = b2->sizes[2];
+  c.batch = 1, c.m = b1->sizes[1], c.n = b2->sizes[2], c.k = kk;
+  if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
+  sz[0] = b1->sizes[1], sz[1] = b1->sizes[0], sz[2] = b1->sizes[2];
+  st[0] = b1->strides[1], st[1] = b1->strides[0], st[2] = b1->strides[2];
+  if ((t[0] = ct__make_view(b1, 3, sz, st, b1->offset)) && (t[1] = ct__copy_as(op, t[0], c.dtype)) &&
+      (t[2] = ct__copy_as(op, b2, c.dtype))) {
+    sz[0] = c.m, sz[1] = kk, st[0] = kk, st[1] = 1;
+    t[3] = ct__make_view(t[1], 2, sz, st, t[1]->offset);
+    sz[0] = kk, sz[1] = c.n, st[0] = c.n, st[1] = 1;
+    t[4] = t[3] ? ct__make_view(t[2], 2, sz, st, t[2]->offset) : NULL;
+  }
+  if (!t[4]) {
+    s = ct_last_error();
+  } else {
+    c.a = t[3], c.b = t[4];
+    s = ct__la_run(&c, out, inplace, result);
+  }
+  for (i = 0; i < 5; i++) ct_release(t[i]);
+  return s;
+}
+static ct_tensor *ct__k_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_addbmm(self, batch1, batch2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                               ct_scalar alpha) {
+  (void)ks;
+  return ct__la_addbmm(self, batch1, batch2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                  ct_scalar alpha, ct_tensor *out) {
+  (void)ks;
+  return ct__la_addbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
+}
+
+/* addbmm's gradient (in a formula's scope): for batch1 (which 0) grad @ batch2[b]^T, for batch2
+ * (1) batch1[b]^T @ grad, for every b */
+static ct_tensor *ct__addbmm_backward(ct_tensor *grad, ct_tensor *other, ct_scalar alpha, int which) {
+  int64_t sizes[3];
+  ct_tensor *g;
+  sizes[0] = other->sizes[0], sizes[1] = grad->sizes[0], sizes[2] = grad->sizes[1];
+  g = ct_expand(ct_unsqueeze(grad, 0), 3, sizes);
+  return ct__scale(which == 0 ? ct_bmm(g, ct_transpose(other, 1, 2)) : ct_bmm(ct_transpose(other, 1, 2), g), alpha);
+}
+
 /* ================= composite kernels (CompositeImplicitAutograd) ================= */
 
 /* outer: self.reshape(n, 1) * vec2, as PyTorch (so it promotes like mul) */
@@ -441,6 +544,72 @@ static ct_tensor *ct__k_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
   shape[0] = self->sizes[0], shape[1] = 1;
   CT_SCOPE { r = ct_keep(ct_mul(ct_reshape(self, 2, shape), vec2)); }
   return r;
+}
+
+/* addr: beta * self + alpha * outer(vec1, vec2), elementwise as PyTorch's (its dtype is the
+ * three operands' result type); beta = 0 ignores self (even NaN); on bool,
+ * (beta and self) or (alpha and vec1 * vec2). The operands are cast to the result's dtype first. */
+static ct_dtype ct__la_addr_check(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha,
+                                  int64_t shape[2]) {
+  static const char *op = "addr";
+  ct_dtype d;
+  if (vec1->ndim != 1 || vec2->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "addr: Expected 1-D argument %s, but got %d-D", vec1->ndim != 1 ? "vec1" : "vec2",
+                   vec1->ndim != 1 ? vec1->ndim : vec2->ndim),
+           CT_DTYPE_NONE;
+  shape[0] = vec1->sizes[0], shape[1] = vec2->sizes[0];
+  if (ct__la_check_expand(op, self, 2, shape) != CT_OK) return CT_DTYPE_NONE;
+  /* (self counts expanded to the result: a 0-dim self promotes like the vectors) */
+  d = ct_promote_types(ct_promote_types((ct_dtype)self->dtype, (ct_dtype)vec1->dtype), (ct_dtype)vec2->dtype);
+  if (d != CT_BOOL && !ct_dtype_is_floating(d) && (beta.kind == CT_SCALAR_FLOAT || alpha.kind == CT_SCALAR_FLOAT))
+    return ct_fail(CT_ERR_INVALID, op, "For integral input tensors, argument %s must not be a floating point number.",
+                   beta.kind == CT_SCALAR_FLOAT ? "beta" : "alpha"),
+           CT_DTYPE_NONE;
+  return d;
+}
+static ct_tensor *ct__k_addr(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  int64_t shape[2];
+  ct_dtype d = ct__la_addr_check(self, vec1, vec2, beta, alpha, shape);
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (d == CT_DTYPE_NONE) return NULL;
+  CT_SCOPE {
+    ct_tensor *term = ct_outer(ct_to_dtype(vec1, d), ct_to_dtype(vec2, d)), *o;
+    self = ct_to_dtype(self, d);
+    if (d == CT_BOOL) {
+      if (ct__la_is_zero(alpha)) term = ct_zeros_like(term);
+      o = ct__la_is_zero(beta) ? term : ct_logical_or(self, term);
+    } else {
+      if (!ct__la_is_one(alpha)) term = ct_mul_scalar(term, alpha);
+      o = ct__la_is_zero(beta) ? term : ct_add(ct__la_is_one(beta) ? self : ct_mul_scalar(self, beta), term);
+    }
+    /* (beta = 0 or a bool alpha = 0: still self's shape and dtype take part) */
+    if (o && !(o->ndim == 2 && o->sizes[0] == shape[0] && o->sizes[1] == shape[1])) o = ct_expand(o, 2, shape);
+    if (o && o->dtype != d) o = ct_to_dtype(o, d);
+    if (o && o->base) o = ct_clone(o); /* (self itself, expanded: a new tensor) */
+    r = ct_keep(o);
+  }
+  return r;
+}
+static ct_status ct__k_addr_(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  int64_t shape[2];
+  ct_dtype d = ct__la_addr_check(self, vec1, vec2, beta, alpha, shape);
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  (void)ks;
+  if (d == CT_DTYPE_NONE) return ct_last_error();
+  if (self->ndim != 2 || self->sizes[0] != shape[0] || self->sizes[1] != shape[1])
+    return ct_fail(CT_ERR_SHAPE, "addr_", "output with shape %s doesn't match the broadcast shape %s",
+                   ct_shape_format(self->ndim, self->sizes, b1, sizeof b1), ct_shape_format(2, shape, b2, sizeof b2));
+  if (!ct_can_cast(d, (ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, "addr_", "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(d),
+                   ct__dtype_torch_name((ct_dtype)self->dtype));
+  CT_SCOPE { st = ct_copy_(self, ct_addr_ex(self, vec1, vec2, beta, alpha)); }
+  return st;
+}
+static ct_status ct__k_addr_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha,
+                                ct_tensor *out) {
+  return ct__result_to_out("addr", out, ct__k_addr(ks, self, vec1, vec2, beta, alpha));
 }
 
 /* PyTorch's should_fold: an N-D (N >= 3) operand times a 1-D or 2-D one
