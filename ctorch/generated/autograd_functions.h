@@ -2003,6 +2003,53 @@ static ct_status ct__autograd_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *
   return r;
 }
 
+/* ---- bitwise_not(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_not(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_not";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_not(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_not_(Tensor(a!) self) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_not_(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_not_", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_not_";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_not_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_not.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_not_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- abs(Tensor self) -> Tensor ---- */
 typedef struct ct__node_abs {
   ct_node base;
@@ -12537,6 +12584,715 @@ static ct_status ct__autograd_logaddexp2_out(ct_keyset ks, ct_tensor *self, ct_t
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logaddexp2.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_logaddexp2_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_and_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_and_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_and.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_and_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_and_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and_.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_and.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_and_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_and.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_or_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_or_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_or.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_or_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_or_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or_.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_or.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_or_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_or.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_xor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_xor_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_xor.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_xor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_xor_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor_.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_xor.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_xor_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_xor.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_left_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_left_shift_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_left_shift.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_left_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift.Tensor_Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_left_shift_.Tensor_Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift_.Tensor_Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift__Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_left_shift.Tensor_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Tensor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_left_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_left_shift.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_right_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_right_shift_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_right_shift.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_right_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift.Tensor_Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_right_shift_.Tensor_Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift_.Tensor_Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift__Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_right_shift.Tensor_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Tensor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_right_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_right_shift.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gcd(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gcd(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "gcd";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gcd(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gcd_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "gcd_", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "gcd_";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gcd_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gcd_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("gcd.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gcd_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lcm(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lcm(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "lcm";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lcm(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lcm_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "lcm_", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "lcm_";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lcm_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lcm_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("lcm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lcm_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
   ct__below_autograd_end(excluded);
   return r;
 }

@@ -240,6 +240,13 @@ CTDEF ct_tensor *ct_neg(ct_tensor *self);
 CTDEF ct_status ct_neg_(ct_tensor *self);
 /* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
+/* bitwise_not(Tensor self) -> Tensor
+ * ~self; bool: logical not; floating is an error */
+CTDEF ct_tensor *ct_bitwise_not(ct_tensor *self);
+/* bitwise_not_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_not_(ct_tensor *self);
+/* bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_not_out(ct_tensor *out, ct_tensor *self);
 /* abs(Tensor self) -> Tensor
  * integers keep their dtype (abs of the minimum wraps); bool is an error */
 CTDEF ct_tensor *ct_abs(ct_tensor *self);
@@ -1064,6 +1071,105 @@ CTDEF ct_status ct_float_power_scalar_out(ct_tensor *out, ct_tensor *self, ct_sc
 CTDEF ct_tensor *ct_float_power_scalar_self(ct_scalar self, ct_tensor *exponent);
 /* float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_float_power_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent);
+/* bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor
+ * self & other; bool: logical and */
+CTDEF ct_tensor *ct_bitwise_and(ct_tensor *self, ct_tensor *other);
+/* bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_(ct_tensor *self, ct_tensor *other);
+/* bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_and_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_and_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor
+ * self | other; bool: logical or */
+CTDEF ct_tensor *ct_bitwise_or(ct_tensor *self, ct_tensor *other);
+/* bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_(ct_tensor *self, ct_tensor *other);
+/* bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_or_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_or_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_or.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor
+ * self ^ other; bool: logical xor */
+CTDEF ct_tensor *ct_bitwise_xor(ct_tensor *self, ct_tensor *other);
+/* bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_(ct_tensor *self, ct_tensor *other);
+/* bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_xor_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_xor_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_xor.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
+ * self << other; the count is taken modulo 64 (int64) or 32 (narrower types), as PyTorch 1.13 on x86-64 */
+CTDEF ct_tensor *ct_bitwise_left_shift(ct_tensor *self, ct_tensor *other);
+/* bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_(ct_tensor *self, ct_tensor *other);
+/* bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_left_shift_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_left_shift_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
+ * self >> other (arithmetic for signed types); the count is taken modulo 64 (int64) or 32, as PyTorch 1.13 on x86-64 */
+CTDEF ct_tensor *ct_bitwise_right_shift(ct_tensor *self, ct_tensor *other);
+/* bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_(ct_tensor *self, ct_tensor *other);
+/* bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_right_shift_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_right_shift_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* gcd(Tensor self, Tensor other) -> Tensor
+ * greatest common divisor of |self| and |other| (gcd(0, 0) = 0) */
+CTDEF ct_tensor *ct_gcd(ct_tensor *self, ct_tensor *other);
+/* gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_gcd_(ct_tensor *self, ct_tensor *other);
+/* gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gcd_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* lcm(Tensor self, Tensor other) -> Tensor
+ * least common multiple, |self / gcd * other| (0 when either is 0) */
+CTDEF ct_tensor *ct_lcm(ct_tensor *self, ct_tensor *other);
+/* lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_lcm_(ct_tensor *self, ct_tensor *other);
+/* lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lcm_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
  * integers and bool give int64 */
 CTDEF ct_tensor *ct_sum(ct_tensor *self);
@@ -2190,6 +2296,15 @@ typedef ct_status ct_kernel_neg_(ct_keyset, ct_tensor *);
 typedef ct_status ct_kernel_neg_out(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_neg_out "neg.out"
 #define CT__OPSIG_neg_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_not(ct_keyset, ct_tensor *);
+#define CT__OPNAME_bitwise_not "bitwise_not"
+#define CT__OPSIG_bitwise_not "T->T"
+typedef ct_status ct_kernel_bitwise_not_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_bitwise_not_ "bitwise_not_"
+#define CT__OPSIG_bitwise_not_ "Tw->Tw"
+typedef ct_status ct_kernel_bitwise_not_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_not_out "bitwise_not.out"
+#define CT__OPSIG_bitwise_not_out "T,Tw->Tw"
 typedef ct_tensor *ct_kernel_abs(ct_keyset, ct_tensor *);
 #define CT__OPNAME_abs "abs"
 #define CT__OPSIG_abs "T->T"
@@ -3261,6 +3376,144 @@ typedef ct_tensor *ct_kernel_float_power_Scalar(ct_keyset, ct_scalar , ct_tensor
 typedef ct_status ct_kernel_float_power_Scalar_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_float_power_Scalar_out "float_power.Scalar_out"
 #define CT__OPSIG_float_power_Scalar_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_and_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_and_Tensor "bitwise_and.Tensor"
+#define CT__OPSIG_bitwise_and_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_and__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_and__Tensor "bitwise_and_.Tensor"
+#define CT__OPSIG_bitwise_and__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_and_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_and_Tensor_out "bitwise_and.Tensor_out"
+#define CT__OPSIG_bitwise_and_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_and_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_and_Scalar "bitwise_and.Scalar"
+#define CT__OPSIG_bitwise_and_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_and__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_and__Scalar "bitwise_and_.Scalar"
+#define CT__OPSIG_bitwise_and__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_and_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_and_Scalar_out "bitwise_and.Scalar_out"
+#define CT__OPSIG_bitwise_and_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_and_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_and_Scalar_Tensor "bitwise_and.Scalar_Tensor"
+#define CT__OPSIG_bitwise_and_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_and_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_and_Scalar_Tensor_out "bitwise_and.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_and_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_or_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_or_Tensor "bitwise_or.Tensor"
+#define CT__OPSIG_bitwise_or_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_or__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_or__Tensor "bitwise_or_.Tensor"
+#define CT__OPSIG_bitwise_or__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_or_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_or_Tensor_out "bitwise_or.Tensor_out"
+#define CT__OPSIG_bitwise_or_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_or_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_or_Scalar "bitwise_or.Scalar"
+#define CT__OPSIG_bitwise_or_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_or__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_or__Scalar "bitwise_or_.Scalar"
+#define CT__OPSIG_bitwise_or__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_or_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_or_Scalar_out "bitwise_or.Scalar_out"
+#define CT__OPSIG_bitwise_or_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_or_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_or_Scalar_Tensor "bitwise_or.Scalar_Tensor"
+#define CT__OPSIG_bitwise_or_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_or_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_or_Scalar_Tensor_out "bitwise_or.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_or_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_xor_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Tensor "bitwise_xor.Tensor"
+#define CT__OPSIG_bitwise_xor_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_xor__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_xor__Tensor "bitwise_xor_.Tensor"
+#define CT__OPSIG_bitwise_xor__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_xor_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Tensor_out "bitwise_xor.Tensor_out"
+#define CT__OPSIG_bitwise_xor_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_xor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_xor_Scalar "bitwise_xor.Scalar"
+#define CT__OPSIG_bitwise_xor_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_xor__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_xor__Scalar "bitwise_xor_.Scalar"
+#define CT__OPSIG_bitwise_xor__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_xor_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Scalar_out "bitwise_xor.Scalar_out"
+#define CT__OPSIG_bitwise_xor_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_xor_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Scalar_Tensor "bitwise_xor.Scalar_Tensor"
+#define CT__OPSIG_bitwise_xor_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_xor_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Scalar_Tensor_out "bitwise_xor.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_xor_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_left_shift_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Tensor "bitwise_left_shift.Tensor"
+#define CT__OPSIG_bitwise_left_shift_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_left_shift__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift__Tensor "bitwise_left_shift_.Tensor"
+#define CT__OPSIG_bitwise_left_shift__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_left_shift_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Tensor_out "bitwise_left_shift.Tensor_out"
+#define CT__OPSIG_bitwise_left_shift_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_left_shift_Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_left_shift_Tensor_Scalar "bitwise_left_shift.Tensor_Scalar"
+#define CT__OPSIG_bitwise_left_shift_Tensor_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_left_shift__Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_left_shift__Tensor_Scalar "bitwise_left_shift_.Tensor_Scalar"
+#define CT__OPSIG_bitwise_left_shift__Tensor_Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_left_shift_Tensor_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Tensor_Scalar_out "bitwise_left_shift.Tensor_Scalar_out"
+#define CT__OPSIG_bitwise_left_shift_Tensor_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_left_shift_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Scalar_Tensor "bitwise_left_shift.Scalar_Tensor"
+#define CT__OPSIG_bitwise_left_shift_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_left_shift_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Scalar_Tensor_out "bitwise_left_shift.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_left_shift_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_right_shift_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Tensor "bitwise_right_shift.Tensor"
+#define CT__OPSIG_bitwise_right_shift_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_right_shift__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift__Tensor "bitwise_right_shift_.Tensor"
+#define CT__OPSIG_bitwise_right_shift__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_right_shift_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Tensor_out "bitwise_right_shift.Tensor_out"
+#define CT__OPSIG_bitwise_right_shift_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_right_shift_Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_right_shift_Tensor_Scalar "bitwise_right_shift.Tensor_Scalar"
+#define CT__OPSIG_bitwise_right_shift_Tensor_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_right_shift__Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_right_shift__Tensor_Scalar "bitwise_right_shift_.Tensor_Scalar"
+#define CT__OPSIG_bitwise_right_shift__Tensor_Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_right_shift_Tensor_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Tensor_Scalar_out "bitwise_right_shift.Tensor_Scalar_out"
+#define CT__OPSIG_bitwise_right_shift_Tensor_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_right_shift_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Scalar_Tensor "bitwise_right_shift.Scalar_Tensor"
+#define CT__OPSIG_bitwise_right_shift_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_right_shift_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Scalar_Tensor_out "bitwise_right_shift.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_right_shift_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_gcd(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_gcd "gcd"
+#define CT__OPSIG_gcd "T,T->T"
+typedef ct_status ct_kernel_gcd_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_gcd_ "gcd_"
+#define CT__OPSIG_gcd_ "Tw,T->Tw"
+typedef ct_status ct_kernel_gcd_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_gcd_out "gcd.out"
+#define CT__OPSIG_gcd_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_lcm(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lcm "lcm"
+#define CT__OPSIG_lcm "T,T->T"
+typedef ct_status ct_kernel_lcm_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lcm_ "lcm_"
+#define CT__OPSIG_lcm_ "Tw,T->Tw"
+typedef ct_status ct_kernel_lcm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lcm_out "lcm.out"
+#define CT__OPSIG_lcm_out "T,T,Tw->Tw"
 typedef ct_tensor *ct_kernel_sum(ct_keyset, ct_tensor *, ct_dtype );
 #define CT__OPNAME_sum "sum"
 #define CT__OPSIG_sum "T,D->T"
@@ -4300,6 +4553,9 @@ static struct {
   ct_op *neg;
   ct_op *neg_;
   ct_op *neg_out;
+  ct_op *bitwise_not;
+  ct_op *bitwise_not_;
+  ct_op *bitwise_not_out;
   ct_op *abs;
   ct_op *abs_;
   ct_op *abs_out;
@@ -4657,6 +4913,52 @@ static struct {
   ct_op *float_power_Tensor_Scalar_out;
   ct_op *float_power_Scalar;
   ct_op *float_power_Scalar_out;
+  ct_op *bitwise_and_Tensor;
+  ct_op *bitwise_and__Tensor;
+  ct_op *bitwise_and_Tensor_out;
+  ct_op *bitwise_and_Scalar;
+  ct_op *bitwise_and__Scalar;
+  ct_op *bitwise_and_Scalar_out;
+  ct_op *bitwise_and_Scalar_Tensor;
+  ct_op *bitwise_and_Scalar_Tensor_out;
+  ct_op *bitwise_or_Tensor;
+  ct_op *bitwise_or__Tensor;
+  ct_op *bitwise_or_Tensor_out;
+  ct_op *bitwise_or_Scalar;
+  ct_op *bitwise_or__Scalar;
+  ct_op *bitwise_or_Scalar_out;
+  ct_op *bitwise_or_Scalar_Tensor;
+  ct_op *bitwise_or_Scalar_Tensor_out;
+  ct_op *bitwise_xor_Tensor;
+  ct_op *bitwise_xor__Tensor;
+  ct_op *bitwise_xor_Tensor_out;
+  ct_op *bitwise_xor_Scalar;
+  ct_op *bitwise_xor__Scalar;
+  ct_op *bitwise_xor_Scalar_out;
+  ct_op *bitwise_xor_Scalar_Tensor;
+  ct_op *bitwise_xor_Scalar_Tensor_out;
+  ct_op *bitwise_left_shift_Tensor;
+  ct_op *bitwise_left_shift__Tensor;
+  ct_op *bitwise_left_shift_Tensor_out;
+  ct_op *bitwise_left_shift_Tensor_Scalar;
+  ct_op *bitwise_left_shift__Tensor_Scalar;
+  ct_op *bitwise_left_shift_Tensor_Scalar_out;
+  ct_op *bitwise_left_shift_Scalar_Tensor;
+  ct_op *bitwise_left_shift_Scalar_Tensor_out;
+  ct_op *bitwise_right_shift_Tensor;
+  ct_op *bitwise_right_shift__Tensor;
+  ct_op *bitwise_right_shift_Tensor_out;
+  ct_op *bitwise_right_shift_Tensor_Scalar;
+  ct_op *bitwise_right_shift__Tensor_Scalar;
+  ct_op *bitwise_right_shift_Tensor_Scalar_out;
+  ct_op *bitwise_right_shift_Scalar_Tensor;
+  ct_op *bitwise_right_shift_Scalar_Tensor_out;
+  ct_op *gcd;
+  ct_op *gcd_;
+  ct_op *gcd_out;
+  ct_op *lcm;
+  ct_op *lcm_;
+  ct_op *lcm_out;
   ct_op *sum;
   ct_op *sum_out;
   ct_op *sum_dim_IntList;
@@ -9844,6 +10146,18 @@ static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
 static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   return ct__call_TTw_Tw(ct__op.neg_out, ks, self, out);
 }
+/* bitwise_not(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_not(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.bitwise_not, ks, self);
+}
+/* bitwise_not_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_not_(ct_keyset ks, ct_tensor *self) {
+  return ct__call_Tw_Tw(ct__op.bitwise_not_, ks, self);
+}
+/* bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.bitwise_not_out, ks, self, out);
+}
 /* abs(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
   return ct__call_T_T(ct__op.abs, ks, self);
@@ -11271,6 +11585,190 @@ static ct_tensor *ct__dispatch_float_power_Scalar(ct_keyset ks, ct_scalar self, 
 /* float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_float_power_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
   return ct__call_STTw_Tw(ct__op.float_power_Scalar_out, ks, self, exponent, out);
+}
+/* bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_and_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_and_Tensor, ks, self, other);
+}
+/* bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_and__Tensor, ks, self, other);
+}
+/* bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_and_Tensor_out, ks, self, other, out);
+}
+/* bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_and_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_and_Scalar, ks, self, other);
+}
+/* bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_and__Scalar, ks, self, other);
+}
+/* bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_and_Scalar_out, ks, self, other, out);
+}
+/* bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_and_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_and_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_and_Scalar_Tensor_out, ks, self, other, out);
+}
+/* bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_or_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_or_Tensor, ks, self, other);
+}
+/* bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_or__Tensor, ks, self, other);
+}
+/* bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_or_Tensor_out, ks, self, other, out);
+}
+/* bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_or_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_or_Scalar, ks, self, other);
+}
+/* bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_or__Scalar, ks, self, other);
+}
+/* bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_or_Scalar_out, ks, self, other, out);
+}
+/* bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_or_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_or_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_or.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_or_Scalar_Tensor_out, ks, self, other, out);
+}
+/* bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_xor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_xor_Tensor, ks, self, other);
+}
+/* bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_xor__Tensor, ks, self, other);
+}
+/* bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_xor_Tensor_out, ks, self, other, out);
+}
+/* bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_xor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_xor_Scalar, ks, self, other);
+}
+/* bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_xor__Scalar, ks, self, other);
+}
+/* bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_xor_Scalar_out, ks, self, other, out);
+}
+/* bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_xor_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_xor_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_xor.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_xor_Scalar_Tensor_out, ks, self, other, out);
+}
+/* bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_left_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_left_shift_Tensor, ks, self, other);
+}
+/* bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_left_shift__Tensor, ks, self, other);
+}
+/* bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_left_shift_Tensor_out, ks, self, other, out);
+}
+/* bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_left_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_left_shift_Tensor_Scalar, ks, self, other);
+}
+/* bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_left_shift__Tensor_Scalar, ks, self, other);
+}
+/* bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_left_shift_Tensor_Scalar_out, ks, self, other, out);
+}
+/* bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_left_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_left_shift_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_left_shift_Scalar_Tensor_out, ks, self, other, out);
+}
+/* bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_right_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_right_shift_Tensor, ks, self, other);
+}
+/* bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_right_shift__Tensor, ks, self, other);
+}
+/* bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_right_shift_Tensor_out, ks, self, other, out);
+}
+/* bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_right_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_right_shift_Tensor_Scalar, ks, self, other);
+}
+/* bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_right_shift__Tensor_Scalar, ks, self, other);
+}
+/* bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_right_shift_Tensor_Scalar_out, ks, self, other, out);
+}
+/* bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_right_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_right_shift_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_right_shift_Scalar_Tensor_out, ks, self, other, out);
+}
+/* gcd(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_gcd(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.gcd, ks, self, other);
+}
+/* gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_gcd_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.gcd_, ks, self, other);
+}
+/* gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gcd_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.gcd_out, ks, self, other, out);
+}
+/* lcm(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_lcm(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.lcm, ks, self, other);
+}
+/* lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_lcm_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.lcm_, ks, self, other);
+}
+/* lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lcm_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.lcm_out, ks, self, other, out);
 }
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
@@ -13633,6 +14131,39 @@ CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
     if (!ct__frontend_keys(&ct__fa_neg_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_neg_out(ct__keys, self, out);
+}
+static const ct__frontend_args ct__fa_bitwise_not = {"bitwise_not", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_not(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_not, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_not(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_bitwise_not_ = {"bitwise_not_", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_not_(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_not_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_not_(ct__keys, self);
+}
+static const ct__frontend_args ct__fa_bitwise_not_out = {"bitwise_not.out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_not_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_not_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_not_out(ct__keys, self, out);
 }
 static const ct__frontend_args ct__fa_abs = {"abs", 1, {0}, {"self"}};
 CTDEF ct_tensor *ct_abs(ct_tensor *self) {
@@ -17587,6 +18118,512 @@ CTDEF ct_status ct_float_power_scalar_self_out(ct_tensor *out, ct_scalar self, c
     if (!ct__frontend_keys(&ct__fa_float_power_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_float_power_Scalar_out(ct__keys, self, exponent, out);
+}
+static const ct__frontend_args ct__fa_bitwise_and_Tensor = {"bitwise_and.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_and(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_and_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_and__Tensor = {"bitwise_and_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_and_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_and_Tensor_out = {"bitwise_and.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_and_Scalar = {"bitwise_and.Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_and_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_and_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_and__Scalar = {"bitwise_and_.Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_and_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and__Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and__Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_and_Scalar_out = {"bitwise_and.Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_and_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_and_Scalar_Tensor = {"bitwise_and.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_and_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_and_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_and_Scalar_Tensor_out = {"bitwise_and.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_and_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Tensor = {"bitwise_or.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_or(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_or_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_or__Tensor = {"bitwise_or_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_or_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Tensor_out = {"bitwise_or.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Scalar = {"bitwise_or.Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_or_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_or_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_or__Scalar = {"bitwise_or_.Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_or_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or__Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or__Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Scalar_out = {"bitwise_or.Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_or_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Scalar_Tensor = {"bitwise_or.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_or_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_or_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_or_Scalar_Tensor_out = {"bitwise_or.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_or_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Tensor = {"bitwise_xor.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_xor(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_xor_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_xor__Tensor = {"bitwise_xor_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_xor_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Tensor_out = {"bitwise_xor.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Scalar = {"bitwise_xor.Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_xor_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_xor_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_xor__Scalar = {"bitwise_xor_.Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_xor_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor__Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor__Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Scalar_out = {"bitwise_xor.Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_xor_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Scalar_Tensor = {"bitwise_xor.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_xor_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_xor_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Scalar_Tensor_out = {"bitwise_xor.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_xor_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Tensor = {"bitwise_left_shift.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_left_shift(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_left_shift_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift__Tensor = {"bitwise_left_shift_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_left_shift_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Tensor_out = {"bitwise_left_shift.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_left_shift_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Tensor_Scalar = {"bitwise_left_shift.Tensor_Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_left_shift_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Tensor_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_left_shift_Tensor_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift__Tensor_Scalar = {"bitwise_left_shift_.Tensor_Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_left_shift_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift__Tensor_Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift__Tensor_Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Tensor_Scalar_out = {"bitwise_left_shift.Tensor_Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_left_shift_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Tensor_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift_Tensor_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Scalar_Tensor = {"bitwise_left_shift.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_left_shift_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_left_shift_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Scalar_Tensor_out = {"bitwise_left_shift.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_left_shift_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Tensor = {"bitwise_right_shift.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_right_shift(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_right_shift_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift__Tensor = {"bitwise_right_shift_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_right_shift_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Tensor_out = {"bitwise_right_shift.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_right_shift_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Tensor_Scalar = {"bitwise_right_shift.Tensor_Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_right_shift_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Tensor_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_right_shift_Tensor_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift__Tensor_Scalar = {"bitwise_right_shift_.Tensor_Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_right_shift_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift__Tensor_Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift__Tensor_Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Tensor_Scalar_out = {"bitwise_right_shift.Tensor_Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_right_shift_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Tensor_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift_Tensor_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Scalar_Tensor = {"bitwise_right_shift.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_right_shift_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_right_shift_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Scalar_Tensor_out = {"bitwise_right_shift.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_right_shift_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_gcd = {"gcd", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_gcd(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_gcd, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_gcd(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_gcd_ = {"gcd_", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_gcd_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_gcd_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_gcd_(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_gcd_out = {"gcd.out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_gcd_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_gcd_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_gcd_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_lcm = {"lcm", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_lcm(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_lcm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_lcm(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_lcm_ = {"lcm_", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_lcm_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_lcm_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_lcm_(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_lcm_out = {"lcm.out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_lcm_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_lcm_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_lcm_out(ct__keys, self, other, out);
 }
 static const ct__frontend_args ct__fa_sum = {"sum", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
