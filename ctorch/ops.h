@@ -1372,8 +1372,10 @@ static ct_tensor *ct__k_diag_embed(ct_keyset ks, ct_tensor *self, int64_t offset
   static const char *op = "diag_embed";
   int64_t shape[CT_MAX_DIMS], n;
   int nd = self->ndim + 1, i, k = 0;
+  ct_int_list sizes;
   ct_tensor *z;
   (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_INDEX, op, "diag_embed needs at least one dim (got a 0-dim tensor)"), (ct_tensor *)NULL;
   if (nd > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "the result would have %d dims (at most %d)", nd, CT_MAX_DIMS), (ct_tensor *)NULL;
   if ((dim1 = ct__wrap_dim(op, dim1, nd)) < 0 || (dim2 = ct__wrap_dim(op, dim2, nd)) < 0) return NULL;
   if (dim1 == dim2)
@@ -1382,7 +1384,8 @@ static ct_tensor *ct__k_diag_embed(ct_keyset ks, ct_tensor *self, int64_t offset
   if (offset == INT64_MIN || ct__add_ovf(self->sizes[self->ndim - 1], offset < 0 ? -offset : offset, &n))
     return ct_fail(CT_ERR_SIZE, op, "offset %lld is too large", (long long)offset), (ct_tensor *)NULL;
   for (i = 0; i < nd; i++) shape[i] = i == dim1 || i == dim2 ? n : self->sizes[k++];
-  z = ct__zeros_in(op, self, (ct_int_list){shape, nd});
+  sizes.data = shape, sizes.n = nd;
+  z = ct__zeros_in(op, self, sizes);
   return z ? ct__write_part(op, z, ct__diagonal_impl(z, offset, dim1, dim2), self) : NULL;
 }
 static ct_status ct__k_select_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index, ct_tensor *out) {

@@ -226,6 +226,36 @@ CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_va
  * 0-dim (dtype None: float32) */
 CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype);
 CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device);
+/* empty_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * uninitialised, self's sizes; self's strides when they are dense (PyTorch's preserve_format), else contiguous; no layout / memory_format arguments */
+CTDEF ct_tensor *ct_empty_like(ct_tensor *self);
+CTDEF ct_tensor *ct_empty_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory);
+/* zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * empty_like filled with 0 */
+CTDEF ct_tensor *ct_zeros_like(ct_tensor *self);
+CTDEF ct_tensor *ct_zeros_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory);
+/* ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * empty_like filled with 1 */
+CTDEF ct_tensor *ct_ones_like(ct_tensor *self);
+CTDEF ct_tensor *ct_ones_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory);
+/* full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * empty_like filled with fill_value (in self's dtype unless dtype is given) */
+CTDEF ct_tensor *ct_full_like(ct_tensor *self, ct_scalar fill_value);
+CTDEF ct_tensor *ct_full_like_ex(ct_tensor *self, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory);
+/* new_empty(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * empty(size) with self's dtype and device unless given */
+CTDEF ct_tensor *ct_new_empty(ct_tensor *self, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_new_empty_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
+/* new_zeros(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+CTDEF ct_tensor *ct_new_zeros(ct_tensor *self, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_new_zeros_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
+/* new_ones(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+CTDEF ct_tensor *ct_new_ones(ct_tensor *self, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_new_ones_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
+/* new_full(Tensor self, int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * full(size, fill_value) with self's dtype (not fill_value's) and device unless given */
+CTDEF ct_tensor *ct_new_full(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value);
+CTDEF ct_tensor *ct_new_full_ex(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory);
 /* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor
  * [start, end) in steps of step; dtype None: int64 if every bound is an integer, else float32 (as PyTorch); ct_arange takes doubles */
 CTDEF ct_tensor *ct_arange_start_step(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype);
@@ -2281,6 +2311,30 @@ typedef ct_tensor *ct_kernel_full(ct_keyset, ct_int_list , ct_scalar , ct_dtype 
 typedef ct_tensor *ct_kernel_scalar_tensor(ct_keyset, ct_scalar , ct_dtype , ct_device );
 #define CT__OPNAME_scalar_tensor "scalar_tensor"
 #define CT__OPSIG_scalar_tensor "S,D,V->T"
+typedef ct_tensor *ct_kernel_empty_like(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool );
+#define CT__OPNAME_empty_like "empty_like"
+#define CT__OPSIG_empty_like "T,D,V,b?->T"
+typedef ct_tensor *ct_kernel_zeros_like(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool );
+#define CT__OPNAME_zeros_like "zeros_like"
+#define CT__OPSIG_zeros_like "T,D,V,b?->T"
+typedef ct_tensor *ct_kernel_ones_like(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool );
+#define CT__OPNAME_ones_like "ones_like"
+#define CT__OPSIG_ones_like "T,D,V,b?->T"
+typedef ct_tensor *ct_kernel_full_like(ct_keyset, ct_tensor *, ct_scalar , ct_dtype , ct_device , bool );
+#define CT__OPNAME_full_like "full_like"
+#define CT__OPSIG_full_like "T,S,D,V,b?->T"
+typedef ct_tensor *ct_kernel_new_empty(ct_keyset, ct_tensor *, ct_int_list , ct_dtype , ct_device , bool );
+#define CT__OPNAME_new_empty "new_empty"
+#define CT__OPSIG_new_empty "T,I,D,V,b?->T"
+typedef ct_tensor *ct_kernel_new_zeros(ct_keyset, ct_tensor *, ct_int_list , ct_dtype , ct_device , bool );
+#define CT__OPNAME_new_zeros "new_zeros"
+#define CT__OPSIG_new_zeros "T,I,D,V,b?->T"
+typedef ct_tensor *ct_kernel_new_ones(ct_keyset, ct_tensor *, ct_int_list , ct_dtype , ct_device , bool );
+#define CT__OPNAME_new_ones "new_ones"
+#define CT__OPSIG_new_ones "T,I,D,V,b?->T"
+typedef ct_tensor *ct_kernel_new_full(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_dtype , ct_device , bool );
+#define CT__OPNAME_new_full "new_full"
+#define CT__OPSIG_new_full "T,I,S,D,V,b?->T"
 typedef ct_tensor *ct_kernel_arange_start_step(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device );
 #define CT__OPNAME_arange_start_step "arange.start_step"
 #define CT__OPSIG_arange_start_step "S,S,S,D,V->T"
@@ -4548,6 +4602,14 @@ static struct {
   ct_op *ones;
   ct_op *full;
   ct_op *scalar_tensor;
+  ct_op *empty_like;
+  ct_op *zeros_like;
+  ct_op *ones_like;
+  ct_op *full_like;
+  ct_op *new_empty;
+  ct_op *new_zeros;
+  ct_op *new_ones;
+  ct_op *new_full;
   ct_op *arange_start_step;
   ct_op *arange_start_out;
   ct_op *neg;
@@ -6034,6 +6096,86 @@ static ct_tensor *ct__call_SDV_T(const ct_op *ct__o, ct_keyset ks, ct_scalar a0,
     ct__v[1] = ct_value_dtype(a1);
     ct__v[2] = ct_value_device(a2);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,D,V,b?->T */
+static ct_tensor *ct__call_TDVbo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_dtype a1, ct_device a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_dtype(a1);
+    ct__v[2] = ct_value_device(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,S,D,V,b?->T */
+static ct_tensor *ct__call_TSDVbo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_dtype a2, ct_device a3, bool a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_dtype(a2);
+    ct__v[3] = ct_value_device(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,D,V,b?->T */
+static ct_tensor *ct__call_TIDVbo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_dtype a2, ct_device a3, bool a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_dtype(a2);
+    ct__v[3] = ct_value_device(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,S,D,V,b?->T */
+static ct_tensor *ct__call_TISDVbo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_scalar a2, ct_dtype a3, ct_device a4, bool a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_dtype(a3);
+    ct__v[4] = ct_value_device(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
@@ -10126,6 +10268,38 @@ static ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fi
 static ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
   return ct__call_SDV_T(ct__op.scalar_tensor, ks, s, dtype, device);
 }
+/* empty_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_empty_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TDVbo_T(ct__op.empty_like, ks, self, dtype, device, pin_memory);
+}
+/* zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_zeros_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TDVbo_T(ct__op.zeros_like, ks, self, dtype, device, pin_memory);
+}
+/* ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_ones_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TDVbo_T(ct__op.ones_like, ks, self, dtype, device, pin_memory);
+}
+/* full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_full_like(ct_keyset ks, ct_tensor *self, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TSDVbo_T(ct__op.full_like, ks, self, fill_value, dtype, device, pin_memory);
+}
+/* new_empty(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_new_empty(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TIDVbo_T(ct__op.new_empty, ks, self, size, dtype, device, pin_memory);
+}
+/* new_zeros(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_new_zeros(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TIDVbo_T(ct__op.new_zeros, ks, self, size, dtype, device, pin_memory);
+}
+/* new_ones(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_new_ones(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TIDVbo_T(ct__op.new_ones, ks, self, size, dtype, device, pin_memory);
+}
+/* new_full(Tensor self, int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_new_full(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TISDVbo_T(ct__op.new_full, ks, self, size, fill_value, dtype, device, pin_memory);
+}
 /* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
 static ct_tensor *ct__dispatch_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
   return ct__call_SSSDV_T(ct__op.arange_start_step, ks, start, end, step, dtype, device);
@@ -14079,6 +14253,142 @@ CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device devi
 }
 CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype) {
   return ct_scalar_tensor_ex(s, dtype, CT_NO_DEVICE);
+}
+static const ct__frontend_args ct__fa_empty_like = {"empty_like", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_empty_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_empty_like, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_empty_like(ct__keys, self, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_empty_like(ct_tensor *self) {
+  return ct_empty_like_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_zeros_like = {"zeros_like", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_zeros_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_zeros_like, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_zeros_like(ct__keys, self, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_zeros_like(ct_tensor *self) {
+  return ct_zeros_like_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_ones_like = {"ones_like", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_ones_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_ones_like, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_ones_like(ct__keys, self, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_ones_like(ct_tensor *self) {
+  return ct_ones_like_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_full_like = {"full_like", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_full_like_ex(ct_tensor *self, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_full_like, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_full_like(ct__keys, self, fill_value, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_full_like(ct_tensor *self, ct_scalar fill_value) {
+  return ct_full_like_ex(self, fill_value, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_new_empty = {"new_empty", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_new_empty_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_int_list size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_new_empty, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("new_empty", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "new_empty", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_new_empty(ct__keys, self, size_l, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_new_empty(ct_tensor *self, int size_len, const int64_t *size) {
+  return ct_new_empty_ex(self, size_len, size, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_new_zeros = {"new_zeros", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_new_zeros_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_int_list size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_new_zeros, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("new_zeros", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "new_zeros", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_new_zeros(ct__keys, self, size_l, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_new_zeros(ct_tensor *self, int size_len, const int64_t *size) {
+  return ct_new_zeros_ex(self, size_len, size, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_new_ones = {"new_ones", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_new_ones_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_int_list size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_new_ones, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("new_ones", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "new_ones", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_new_ones(ct__keys, self, size_l, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_new_ones(ct_tensor *self, int size_len, const int64_t *size) {
+  return ct_new_ones_ex(self, size_len, size, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_new_full = {"new_full", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_new_full_ex(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_int_list size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_new_full, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("new_full", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "new_full", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_new_full(ct__keys, self, size_l, fill_value, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_new_full(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value) {
+  return ct_new_full_ex(self, size_len, size, fill_value, CT_DTYPE_NONE, CT_NO_DEVICE, false);
 }
 CTDEF ct_tensor *ct_arange_start_step_ex(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
   ct_keyset ct__keys = 0;
