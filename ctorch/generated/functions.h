@@ -1550,6 +1550,20 @@ CTDEF ct_status ct_addr_ex_(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, c
 /* addr.out(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_addr_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2);
 CTDEF ct_status ct_addr_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha);
+/* tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor
+ * contracts dims_self of self with dims_other of other (a size-1 side is summed first) through one mm; the free dims of self, then of other */
+CTDEF ct_tensor *ct_tensordot(ct_tensor *self, ct_tensor *other, int dims_self_len, const int64_t *dims_self, int dims_other_len, const int64_t *dims_other);
+/* tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tensordot_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int dims_self_len, const int64_t *dims_self, int dims_other_len, const int64_t *dims_other);
+/* kron(Tensor self, Tensor other) -> Tensor
+ * the Kronecker product (ranks padded with leading 1s; up to 4 dims) */
+CTDEF ct_tensor *ct_kron(ct_tensor *self, ct_tensor *other);
+/* kron.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_kron_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor
+ * Einstein summation: labels a-zA-Z, '...', implicit output (the ellipsis, then the labels seen once, A-Z before a-z); pairs contracted left to right by bmm (path is ignored); at most 8 distinct dims */
+CTDEF ct_tensor *ct_einsum(const char *equation, int tensors_len, ct_tensor *const *tensors);
+CTDEF ct_tensor *ct_einsum_ex(const char *equation, int tensors_len, ct_tensor *const *tensors, int path_len, const int64_t *path);
 /* outer(Tensor self, Tensor vec2) -> Tensor
  * self[i] * vec2[j] (promotes like mul) */
 CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2);
@@ -3946,6 +3960,21 @@ typedef ct_status ct_kernel_addr_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor
 typedef ct_status ct_kernel_addr_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_addr_out "addr.out"
 #define CT__OPSIG_addr_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_tensordot(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list );
+#define CT__OPNAME_tensordot "tensordot"
+#define CT__OPSIG_tensordot "T,T,I,I->T"
+typedef ct_status ct_kernel_tensordot_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *);
+#define CT__OPNAME_tensordot_out "tensordot.out"
+#define CT__OPSIG_tensordot_out "T,T,I,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_kron(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_kron "kron"
+#define CT__OPSIG_kron "T,T->T"
+typedef ct_status ct_kernel_kron_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_kron_out "kron.out"
+#define CT__OPSIG_kron_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_einsum(ct_keyset, const char *, ct_tensor_list , ct_int_list );
+#define CT__OPNAME_einsum "einsum"
+#define CT__OPSIG_einsum "s,L,I->T"
 typedef ct_tensor *ct_kernel_outer(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_outer "outer"
 #define CT__OPSIG_outer "T,T->T"
@@ -5147,6 +5176,11 @@ static struct {
   ct_op *addr;
   ct_op *addr_;
   ct_op *addr_out;
+  ct_op *tensordot;
+  ct_op *tensordot_out;
+  ct_op *kron;
+  ct_op *kron_out;
+  ct_op *einsum;
   ct_op *outer;
   ct_op *outer_out;
   ct_op *matmul;
@@ -7787,6 +7821,63 @@ static ct_status ct__call_TTTSSTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,I,I->T */
+static ct_tensor *ct__call_TTII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,I,I,Tw->Tw */
+static ct_status ct__call_TTIITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* s,L,I->T */
+static ct_tensor *ct__call_sLI_T(const ct_op *ct__o, ct_keyset ks, const char *a0, ct_tensor_list a1, ct_int_list a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, const char *, ct_tensor_list , ct_int_list ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_string(a0);
+    ct__v[1] = ct_value_tensor_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* T,T,T?->T */
@@ -12447,6 +12538,26 @@ static ct_status ct__dispatch_addr_(ct_keyset ks, ct_tensor *self, ct_tensor *ve
 /* addr.out(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_addr_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
   return ct__call_TTTSSTw_Tw(ct__op.addr_out, ks, self, vec1, vec2, beta, alpha, out);
+}
+/* tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor */
+static ct_tensor *ct__dispatch_tensordot(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other) {
+  return ct__call_TTII_T(ct__op.tensordot, ks, self, other, dims_self, dims_other);
+}
+/* tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tensordot_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other, ct_tensor *out) {
+  return ct__call_TTIITw_Tw(ct__op.tensordot_out, ks, self, other, dims_self, dims_other, out);
+}
+/* kron(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_kron(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.kron, ks, self, other);
+}
+/* kron.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_kron_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.kron_out, ks, self, other, out);
+}
+/* einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor */
+static ct_tensor *ct__dispatch_einsum(ct_keyset ks, const char *equation, ct_tensor_list tensors, ct_int_list path) {
+  return ct__call_sLI_T(ct__op.einsum, ks, equation, tensors, path);
 }
 /* outer(Tensor self, Tensor vec2) -> Tensor */
 static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
@@ -20832,6 +20943,101 @@ CTDEF ct_status ct_addr_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *vec1,
 }
 CTDEF ct_status ct_addr_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2) {
   return ct_addr_out_ex(out, self, vec1, vec2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_tensordot = {"tensordot", 2, {1, 1}, {"self", "other"}};
+CTDEF ct_tensor *ct_tensordot(ct_tensor *self, ct_tensor *other, int dims_self_len, const int64_t *dims_self, int dims_other_len, const int64_t *dims_other) {
+  ct_int_list dims_self_l;
+  ct_int_list dims_other_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_tensordot, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dims_self_len > 0 && !dims_self)) return ct__fail_null("tensordot", "dims_self"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_self_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tensordot", "dims_self: negative length %d", dims_self_len), (ct_tensor *)NULL;
+  dims_self_l.data = dims_self;
+  dims_self_l.n = dims_self_len;
+  if (CT_UNLIKELY(dims_other_len > 0 && !dims_other)) return ct__fail_null("tensordot", "dims_other"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_other_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tensordot", "dims_other: negative length %d", dims_other_len), (ct_tensor *)NULL;
+  dims_other_l.data = dims_other;
+  dims_other_l.n = dims_other_len;
+  return ct__track(ct__dispatch_tensordot(ct__keys, self, other, dims_self_l, dims_other_l));
+}
+CTDEF ct_status ct_tensordot_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int dims_self_len, const int64_t *dims_self, int dims_other_len, const int64_t *dims_other) {
+  ct_int_list dims_self_l;
+  ct_int_list dims_other_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tensordot.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tensordot.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("tensordot.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "tensordot.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(dims_self_len > 0 && !dims_self)) return ct__fail_null("tensordot.out", "dims_self"), ct_last_error();
+  if (CT_UNLIKELY(dims_self_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tensordot.out", "dims_self: negative length %d", dims_self_len), ct_last_error();
+  dims_self_l.data = dims_self;
+  dims_self_l.n = dims_self_len;
+  if (CT_UNLIKELY(dims_other_len > 0 && !dims_other)) return ct__fail_null("tensordot.out", "dims_other"), ct_last_error();
+  if (CT_UNLIKELY(dims_other_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tensordot.out", "dims_other: negative length %d", dims_other_len), ct_last_error();
+  dims_other_l.data = dims_other;
+  dims_other_l.n = dims_other_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tensordot.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "tensordot.out", "out"))) return ct_last_error();
+  return ct__dispatch_tensordot_out(ct__call_keys(ct__keys), self, other, dims_self_l, dims_other_l, out);
+}
+static const ct__frontend_args ct__fa_kron = {"kron", 2, {1, 1}, {"self", "other"}};
+CTDEF ct_tensor *ct_kron(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_kron, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_kron(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_kron_out = {"kron.out", 3, {1, 1, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_kron_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_kron_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_kron_out(ct__keys, self, other, out);
+}
+CTDEF ct_tensor *ct_einsum_ex(const char *equation, int tensors_len, ct_tensor *const *tensors, int path_len, const int64_t *path) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_int_list path_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("einsum", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("einsum", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "einsum", "tensors"))) return (ct_tensor *)NULL;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(path_len > 0 && !path)) return ct__fail_null("einsum", "path"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(path_len < 0))
+    return ct_fail(CT_ERR_INVALID, "einsum", "path: negative length %d", path_len), (ct_tensor *)NULL;
+  path_l.data = path;
+  path_l.n = path ? path_len : -1;
+  return ct__track(ct__dispatch_einsum(ct__call_keys(ct__keys), equation, tensors_l, path_l));
+}
+CTDEF ct_tensor *ct_einsum(const char *equation, int tensors_len, ct_tensor *const *tensors) {
+  return ct_einsum_ex(equation, tensors_len, tensors, 0, NULL);
 }
 static const ct__frontend_args ct__fa_outer = {"outer", 2, {1, 1}, {"self", "vec2"}};
 CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
