@@ -1417,6 +1417,76 @@ static ct_tensor *ct__k_reshape(ct_keyset ks, ct_tensor *self, ct_int_list shape
   CT_SCOPE { r = ct_keep(ct_view(ct_clone(self), n, sh)); }
   return r;
 }
+/* meshgrid: each tensor viewed along its own dim and expanded to every tensor's length ("xy":
+ * the first two tensors' dims swapped, as numpy's) */
+static int64_t ct__meshgrid(ct_tensor_list tensors, const char *indexing, int64_t cap, ct_tensor **out) {
+  static const char *op = "meshgrid";
+  int64_t shape[CT_MAX_DIMS], n = tensors.n < 0 ? 0 : tensors.n, i;
+  int swap;
+  char buf[160];
+  if (n == 0) return ct_fail(CT_ERR_INVALID, op, "meshgrid expects a non-empty TensorList"), (int64_t)-1;
+  if (indexing && strcmp(indexing, "ij") && strcmp(indexing, "xy"))
+    return ct_fail(CT_ERR_INVALID, op, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: %s", indexing), (int64_t)-1;
+  for (i = 0; i < n; i++) {
+    const ct_tensor *t = tensors.data[i];
+    if (!t) return ct_fail(CT_ERR_NULL, op, "tensor %lld is NULL", (long long)i), (int64_t)-1;
+    if (t->ndim > 1)
+      return ct_fail(CT_ERR_RANK, op, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor of shape %s",
+                     ct_shape_format(t->ndim, t->sizes, buf, sizeof buf)),
+             (int64_t)-1;
+    if (t->dtype != tensors.data[0]->dtype) return ct_fail(CT_ERR_DTYPE, op, "meshgrid expects all tensors to have the same dtype"), (int64_t)-1;
+    if (!ct_device_eq(t->device, tensors.data[0]->device))
+      return ct_fail(CT_ERR_DEVICE, op, "meshgrid expects all tensors to have the same device"), (int64_t)-1;
+  }
+  if (n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "meshgrid of %lld tensors: at most %d", (long long)n, CT_MAX_DIMS), (int64_t)-1;
+  if (!out) return n;
+  if (cap < n) return ct_fail(CT_ERR_INVALID, op, "out has room for %lld tensors, meshgrid returns %lld", (long long)cap, (long long)n), (int64_t)-1;
+  swap = indexing && !strcmp(indexing, "xy") && n >= 2;
+  for (i = 0; i < n; i++) shape[swap && i < 2 ? 1 - i : i] = tensors.data[i]->numel;
+  for (i = 0; i < n; i++) out[i] = NULL;
+  CT_SCOPE {
+    for (i = 0; i < n; i++) {
+      int64_t vshape[CT_MAX_DIMS], k, at = swap && i < 2 ? 1 - i : i;
+      for (k = 0; k < n; k++) vshape[k] = k == at ? shape[at] : 1;
+      out[i] = ct_keep(ct_expand(ct_view(tensors.data[i], (int)n, vshape), (int)n, shape));
+      if (!out[i]) break;
+    }
+  }
+  if (i < n) {
+    for (i = 0; i < n; i++) ct_release(out[i]), out[i] = NULL;
+    return -1;
+  }
+  return n;
+}
+static int64_t ct__k_meshgrid(ct_keyset ks, ct_tensor_list tensors, int64_t cap, ct_tensor **out) {
+  (void)ks;
+  return ct__meshgrid(tensors, NULL, cap, out);
+}
+static int64_t ct__k_meshgrid_indexing(ct_keyset ks, ct_tensor_list tensors, const char *indexing, int64_t cap, ct_tensor **out) {
+  (void)ks;
+  if (!indexing) return ct_fail(CT_ERR_INVALID, "meshgrid", "indexing is None"), (int64_t)-1;
+  return ct__meshgrid(tensors, indexing, cap, out);
+}
+/* cartesian_prod: the meshgrid's grids flattened, stacked as columns */
+static ct_tensor *ct__k_cartesian_prod(ct_keyset ks, ct_tensor_list tensors) {
+  ct_tensor *grids[CT_MAX_DIMS], *r = NULL;
+  int64_t i, n = tensors.n < 0 ? 0 : tensors.n;
+  char buf[160];
+  (void)ks;
+  for (i = 0; i < n; i++)
+    if (tensors.data[i] && tensors.data[i]->ndim != 1)
+      return ct_fail(CT_ERR_RANK, "cartesian_prod", "Expect a 1D vector, but got shape %s",
+                     ct_shape_format(tensors.data[i]->ndim, tensors.data[i]->sizes, buf, sizeof buf)),
+             (ct_tensor *)NULL;
+  if (n == 1 && tensors.data[0]) return ct_retain(tensors.data[0]);
+  if (ct__meshgrid(tensors, "ij", CT_MAX_DIMS, grids) < 0) return NULL;
+  CT_SCOPE {
+    for (i = 0; i < n; i++) grids[i] = ct_flatten(ct__track(grids[i]), 0, -1);
+    r = ct_keep(ct_stack_tensors((int)n, grids, 1));
+  }
+  return r;
+}
+
 /* diag: a vector's diag_embed, or a copy of a matrix's diagonal */
 static ct_tensor *ct__k_diag(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *r = NULL;

@@ -47,4 +47,21 @@ cs.add("new_full", rn(3), [2], 3, dtype=i64)
 cs.error("new_zeros", rn(2), [-1], code="CT_ERR_SIZE")
 cs.add("new_full", cs.randint(0, 9, 3, dtype=u8), [2], -1)                  # wraps, as c10's checked_convert allows
 
+
+cs.add("tril_indices", 3, 4, 1)
+cs.add("tril_indices", 4, 3)
+cs.add("tril_indices", 3, 4, -5)
+cs.add("tril_indices", 0, 4)
+cs.add("tril_indices", 3, 3, dtype=i32)
+cs.add("triu_indices", 3, 4, -1)
+cs.add("triu_indices", 4, 4, 2)
+cs.add("triu_indices", 2, 5, 9)
+cs.add("triu_indices", 3, 3, dtype=i32)
+cs.add("tril_indices.out", 3, 4, 1, out=torch.empty(0, dtype=i64))
+cs.add("triu_indices.out", 4, 3, -1, out=torch.empty(2, 1, dtype=i32))
+cs.error("tril_indices", -1, 4, code="CT_ERR_INVALID")
+cs.error("triu_indices", 3, -2, code="CT_ERR_INVALID")
+cs.error("tril_indices", 3, 3, dtype=f32, code="CT_ERR_DTYPE")
+cs.error("triu_indices", 3, 3, dtype=u8, code="CT_ERR_DTYPE")
+
 cs.write()

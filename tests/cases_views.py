@@ -109,4 +109,23 @@ cs.add("diagonal_scatter", g(rn(3, 4)), g(rn(0)), 9)
 cs.error("diagonal_scatter", rn(3, 4), rn(2), code="CT_ERR_SHAPE")
 cs.error("diagonal_scatter", rn(3, 4), rn(3), 0, 1, 1, code="CT_ERR_INVALID")
 
+
+# ---- meshgrid, cartesian_prod ----
+cs.add("meshgrid", [g(rn(2)), g(rn(3))])
+cs.add("meshgrid.indexing", [g(rn(2)), g(rn(3)), g(rn(4))], indexing="xy")
+cs.add("meshgrid.indexing", [g(rn(2)), g(rn(3))], indexing="ij")
+cs.add("meshgrid.indexing", [g(rn(())), g(rn(3)[::2])], indexing="xy")      # 0-dim, strided
+cs.add("meshgrid.indexing", [g(rn(3))], indexing="xy")                      # one tensor: no swap
+cs.add("meshgrid", [cs.randint(0, 9, 2), cs.randint(0, 9, 0)])
+cs.error("meshgrid", [rn(2, 2)], code="CT_ERR_RANK")
+cs.error("meshgrid", [rn(2), rn(3, dtype=f32)], code="CT_ERR_DTYPE")
+cs.error("meshgrid.indexing", [rn(2), rn(3)], indexing="ab", code="CT_ERR_INVALID")
+cs.error("meshgrid", [], code="CT_ERR_INVALID")
+cs.add("cartesian_prod", [g(rn(2)), g(rn(3))])
+cs.add("cartesian_prod", [g(rn(2)), g(rn(1)), g(rn(2))])
+cs.add("cartesian_prod", [cs.randint(0, 9, 3)])
+cs.add("cartesian_prod", [cs.randint(0, 9, 3), cs.randint(0, 9, 0)])
+cs.error("cartesian_prod", [rn(2, 2)], code="CT_ERR_RANK")
+cs.error("cartesian_prod", [rn(2), rn(3, dtype=f32)], code="CT_ERR_DTYPE")
+
 cs.write()

@@ -1913,6 +1913,28 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
+/* ---- tril_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("tril_indices.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_indices_out(ks & CT__BELOW_AUTOGRAD, row, col, offset, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- triu_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("triu_indices.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_indices_out(ks & CT__BELOW_AUTOGRAD, row, col, offset, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
   ct_keyset excluded;

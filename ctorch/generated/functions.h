@@ -139,6 +139,15 @@ CTDEF ct_tensor *ct_movedim_list(ct_tensor *self, int source_len, const int64_t 
 CTDEF ct_tensor *ct_movedim(ct_tensor *self, int64_t source, int64_t destination);
 /* broadcast_to(Tensor(a) self, int[] size) -> Tensor(a) */
 CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *size);
+/* meshgrid(Tensor[] tensors) -> Tensor[]
+ * meshgrid with indexing "ij" */
+CTDEF int64_t ct_meshgrid(int tensors_len, ct_tensor *const *tensors, int64_t cap, ct_tensor **out);
+/* meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]
+ * grids (views: expands) of 0-D or 1-D tensors of one dtype; "xy" swaps the first two dims */
+CTDEF int64_t ct_meshgrid_indexing(int tensors_len, ct_tensor *const *tensors, const char *indexing, int64_t cap, ct_tensor **out);
+/* cartesian_prod(Tensor[] tensors) -> Tensor
+ * the rows of every combination of 1-D tensors' elements (one tensor: itself) */
+CTDEF ct_tensor *ct_cartesian_prod(int tensors_len, ct_tensor *const *tensors);
 /* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
 CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim);
 /* squeeze(Tensor(a) self) -> Tensor(a)
@@ -256,6 +265,18 @@ CTDEF ct_tensor *ct_new_ones_ex(ct_tensor *self, int size_len, const int64_t *si
  * full(size, fill_value) with self's dtype (not fill_value's) and device unless given */
 CTDEF ct_tensor *ct_new_full(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value);
 CTDEF ct_tensor *ct_new_full_ex(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory);
+/* tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * the (row, col) indices of tril(ones(row, col), offset), row by row, as a (2, N) tensor; dtype None: int64 (int32 allowed) */
+CTDEF ct_tensor *ct_tril_indices(int64_t row, int64_t col, int64_t offset);
+CTDEF ct_tensor *ct_tril_indices_ex(int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device);
+/* tril_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tril_indices_out(ct_tensor *out, int64_t row, int64_t col, int64_t offset);
+/* triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * the (row, col) indices of triu(ones(row, col), offset), row by row, as a (2, N) tensor; dtype None: int64 (int32 allowed) */
+CTDEF ct_tensor *ct_triu_indices(int64_t row, int64_t col, int64_t offset);
+CTDEF ct_tensor *ct_triu_indices_ex(int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device);
+/* triu_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_triu_indices_out(ct_tensor *out, int64_t row, int64_t col, int64_t offset);
 /* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor
  * [start, end) in steps of step; dtype None: int64 if every bound is an integer, else float32 (as PyTorch); ct_arange takes doubles */
 CTDEF ct_tensor *ct_arange_start_step(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype);
@@ -2229,6 +2250,15 @@ typedef ct_tensor *ct_kernel_movedim_int(ct_keyset, ct_tensor *, int64_t , int64
 typedef ct_tensor *ct_kernel_broadcast_to(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_broadcast_to "broadcast_to"
 #define CT__OPSIG_broadcast_to "T,I->T"
+typedef int64_t ct_kernel_meshgrid(ct_keyset, ct_tensor_list , int64_t, ct_tensor **);
+#define CT__OPNAME_meshgrid "meshgrid"
+#define CT__OPSIG_meshgrid "L->L"
+typedef int64_t ct_kernel_meshgrid_indexing(ct_keyset, ct_tensor_list , const char *, int64_t, ct_tensor **);
+#define CT__OPNAME_meshgrid_indexing "meshgrid.indexing"
+#define CT__OPSIG_meshgrid_indexing "L,s->L"
+typedef ct_tensor *ct_kernel_cartesian_prod(ct_keyset, ct_tensor_list );
+#define CT__OPNAME_cartesian_prod "cartesian_prod"
+#define CT__OPSIG_cartesian_prod "L->T"
 typedef ct_tensor *ct_kernel_unsqueeze(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_unsqueeze "unsqueeze"
 #define CT__OPSIG_unsqueeze "T,i->T"
@@ -2349,6 +2379,18 @@ typedef ct_tensor *ct_kernel_new_ones(ct_keyset, ct_tensor *, ct_int_list , ct_d
 typedef ct_tensor *ct_kernel_new_full(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_dtype , ct_device , bool );
 #define CT__OPNAME_new_full "new_full"
 #define CT__OPSIG_new_full "T,I,S,D,V,b?->T"
+typedef ct_tensor *ct_kernel_tril_indices(ct_keyset, int64_t , int64_t , int64_t , ct_dtype , ct_device );
+#define CT__OPNAME_tril_indices "tril_indices"
+#define CT__OPSIG_tril_indices "i,i,i,D,V->T"
+typedef ct_status ct_kernel_tril_indices_out(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_tril_indices_out "tril_indices.out"
+#define CT__OPSIG_tril_indices_out "i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_triu_indices(ct_keyset, int64_t , int64_t , int64_t , ct_dtype , ct_device );
+#define CT__OPNAME_triu_indices "triu_indices"
+#define CT__OPSIG_triu_indices "i,i,i,D,V->T"
+typedef ct_status ct_kernel_triu_indices_out(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_triu_indices_out "triu_indices.out"
+#define CT__OPSIG_triu_indices_out "i,i,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_arange_start_step(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device );
 #define CT__OPNAME_arange_start_step "arange.start_step"
 #define CT__OPSIG_arange_start_step "S,S,S,D,V->T"
@@ -4599,6 +4641,9 @@ static struct {
   ct_op *movedim_intlist;
   ct_op *movedim_int;
   ct_op *broadcast_to;
+  ct_op *meshgrid;
+  ct_op *meshgrid_indexing;
+  ct_op *cartesian_prod;
   ct_op *unsqueeze;
   ct_op *squeeze;
   ct_op *squeeze_dim;
@@ -4639,6 +4684,10 @@ static struct {
   ct_op *new_zeros;
   ct_op *new_ones;
   ct_op *new_full;
+  ct_op *tril_indices;
+  ct_op *tril_indices_out;
+  ct_op *triu_indices;
+  ct_op *triu_indices_out;
   ct_op *arange_start_step;
   ct_op *arange_start_out;
   ct_op *neg;
@@ -5728,6 +5777,55 @@ static ct_tensor *ct__call_TII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* L->L */
+static int64_t ct__call_L_L(const ct_op *ct__o, ct_keyset ks, ct_tensor_list a0, int64_t cap, ct_tensor **out) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor_list , int64_t, ct_tensor **))ct__k->unboxed)(ks, a0, cap, out);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor_list(a0.data, a0.n);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 1, cap, out);
+  }
+  CT__DISPATCH_DONE(ct__res >= 0);
+  return ct__res;
+}
+/* L,s->L */
+static int64_t ct__call_Ls_L(const ct_op *ct__o, ct_keyset ks, ct_tensor_list a0, const char *a1, int64_t cap, ct_tensor **out) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor_list , const char *, int64_t, ct_tensor **))ct__k->unboxed)(ks, a0, a1, cap, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor_list(a0.data, a0.n);
+    ct__v[1] = ct_value_string(a1);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 2, cap, out);
+  }
+  CT__DISPATCH_DONE(ct__res >= 0);
+  return ct__res;
+}
+/* L->T */
+static ct_tensor *ct__call_L_T(const ct_op *ct__o, ct_keyset ks, ct_tensor_list a0) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor_list ))ct__k->unboxed)(ks, a0);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor_list(a0.data, a0.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* T,i->T */
 static ct_tensor *ct__call_Ti_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -6212,6 +6310,45 @@ static ct_tensor *ct__call_TISDVbo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* i,i,i,D,V->T */
+static ct_tensor *ct__call_iiiDV_T(const ct_op *ct__o, ct_keyset ks, int64_t a0, int64_t a1, int64_t a2, ct_dtype a3, ct_device a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , int64_t , ct_dtype , ct_device ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_int(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_dtype(a3);
+    ct__v[4] = ct_value_device(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* i,i,i,Tw->Tw */
+static ct_status ct__call_iiiTw_Tw(const ct_op *ct__o, ct_keyset ks, int64_t a0, int64_t a1, int64_t a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_int(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* S,S,S,D,V->T */
@@ -10231,6 +10368,18 @@ static ct_tensor *ct__dispatch_movedim_int(ct_keyset ks, ct_tensor *self, int64_
 static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   return ct__call_TI_T(ct__op.broadcast_to, ks, self, size);
 }
+/* meshgrid(Tensor[] tensors) -> Tensor[] */
+static int64_t ct__dispatch_meshgrid(ct_keyset ks, ct_tensor_list tensors, int64_t cap, ct_tensor **out) {
+  return ct__call_L_L(ct__op.meshgrid, ks, tensors, cap, out);
+}
+/* meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[] */
+static int64_t ct__dispatch_meshgrid_indexing(ct_keyset ks, ct_tensor_list tensors, const char *indexing, int64_t cap, ct_tensor **out) {
+  return ct__call_Ls_L(ct__op.meshgrid_indexing, ks, tensors, indexing, cap, out);
+}
+/* cartesian_prod(Tensor[] tensors) -> Tensor */
+static ct_tensor *ct__dispatch_cartesian_prod(ct_keyset ks, ct_tensor_list tensors) {
+  return ct__call_L_T(ct__op.cartesian_prod, ks, tensors);
+}
 /* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
 static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
   return ct__call_Ti_T(ct__op.unsqueeze, ks, self, dim);
@@ -10390,6 +10539,22 @@ static ct_tensor *ct__dispatch_new_ones(ct_keyset ks, ct_tensor *self, ct_int_li
 /* new_full(Tensor self, int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 static ct_tensor *ct__dispatch_new_full(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
   return ct__call_TISDVbo_T(ct__op.new_full, ks, self, size, fill_value, dtype, device, pin_memory);
+}
+/* tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_tril_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  return ct__call_iiiDV_T(ct__op.tril_indices, ks, row, col, offset, dtype, device);
+}
+/* tril_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  return ct__call_iiiTw_Tw(ct__op.tril_indices_out, ks, row, col, offset, out);
+}
+/* triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_triu_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  return ct__call_iiiDV_T(ct__op.triu_indices, ks, row, col, offset, dtype, device);
+}
+/* triu_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  return ct__call_iiiTw_Tw(ct__op.triu_indices_out, ks, row, col, offset, out);
 }
 /* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
 static ct_tensor *ct__dispatch_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
@@ -13337,6 +13502,14 @@ static ct_tensor *ct__backend_select_scalar_tensor(ct_keyset ks, ct_scalar s, ct
   if (!(ks = ct__backend_select("scalar_tensor", ks, &device))) return (ct_tensor *)NULL;
   return ct__dispatch_scalar_tensor(ks, s, dtype, device);
 }
+static ct_tensor *ct__backend_select_tril_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("tril_indices", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_tril_indices(ks, row, col, offset, dtype, device);
+}
+static ct_tensor *ct__backend_select_triu_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("triu_indices", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_triu_indices(ks, row, col, offset, dtype, device);
+}
 static ct_tensor *ct__backend_select_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
   if (!(ks = ct__backend_select("arange.start_step", ks, &device))) return (ct_tensor *)NULL;
   return ct__dispatch_arange_start_step(ks, start, end, step, dtype, device);
@@ -13974,6 +14147,61 @@ CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *s
   size_l.n = size_len;
   return ct__track(ct__dispatch_broadcast_to(ct__keys, self, size_l));
 }
+CTDEF int64_t ct_meshgrid(int tensors_len, ct_tensor *const *tensors, int64_t cap, ct_tensor **out) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("meshgrid", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("meshgrid", "tensors"), (int64_t)-1;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("meshgrid", "tensors"), (int64_t)-1;
+    ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "meshgrid", "tensors"))) return (int64_t)-1;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  ct__n = ct__dispatch_meshgrid(ct__call_keys(ct__keys), tensors_l, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
+  return ct__n;
+}
+CTDEF int64_t ct_meshgrid_indexing(int tensors_len, ct_tensor *const *tensors, const char *indexing, int64_t cap, ct_tensor **out) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("meshgrid.indexing", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("meshgrid.indexing", "tensors"), (int64_t)-1;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("meshgrid.indexing", "tensors"), (int64_t)-1;
+    ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "meshgrid.indexing", "tensors"))) return (int64_t)-1;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  ct__n = ct__dispatch_meshgrid_indexing(ct__call_keys(ct__keys), tensors_l, indexing, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
+  return ct__n;
+}
+CTDEF ct_tensor *ct_cartesian_prod(int tensors_len, ct_tensor *const *tensors) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cartesian_prod", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cartesian_prod", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "cartesian_prod", "tensors"))) return (ct_tensor *)NULL;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_cartesian_prod(ct__call_keys(ct__keys), tensors_l));
+}
 static const ct__frontend_args ct__fa_unsqueeze = {"unsqueeze", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys;
@@ -14500,6 +14728,44 @@ CTDEF ct_tensor *ct_new_full_ex(ct_tensor *self, int size_len, const int64_t *si
 }
 CTDEF ct_tensor *ct_new_full(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value) {
   return ct_new_full_ex(self, size_len, size, fill_value, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+CTDEF ct_tensor *ct_tril_indices_ex(int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_tril_indices(ct__call_keys(ct__keys), row, col, offset, dtype, device));
+}
+CTDEF ct_tensor *ct_tril_indices(int64_t row, int64_t col, int64_t offset) {
+  return ct_tril_indices_ex(row, col, offset, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+static const ct__frontend_args ct__fa_tril_indices_out = {"tril_indices.out", 1, {2}, {"out"}};
+CTDEF ct_status ct_tril_indices_out(ct_tensor *out, int64_t row, int64_t col, int64_t offset) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(out))
+    ct__keys = ct__call_keys(out->keys);
+  else {
+    ct_tensor *const ct__t[1] = {out};
+    if (!ct__frontend_keys(&ct__fa_tril_indices_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_tril_indices_out(ct__keys, row, col, offset, out);
+}
+CTDEF ct_tensor *ct_triu_indices_ex(int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_triu_indices(ct__call_keys(ct__keys), row, col, offset, dtype, device));
+}
+CTDEF ct_tensor *ct_triu_indices(int64_t row, int64_t col, int64_t offset) {
+  return ct_triu_indices_ex(row, col, offset, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+static const ct__frontend_args ct__fa_triu_indices_out = {"triu_indices.out", 1, {2}, {"out"}};
+CTDEF ct_status ct_triu_indices_out(ct_tensor *out, int64_t row, int64_t col, int64_t offset) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(out))
+    ct__keys = ct__call_keys(out->keys);
+  else {
+    ct_tensor *const ct__t[1] = {out};
+    if (!ct__frontend_keys(&ct__fa_triu_indices_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_triu_indices_out(ct__keys, row, col, offset, out);
 }
 CTDEF ct_tensor *ct_arange_start_step_ex(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
   ct_keyset ct__keys = 0;

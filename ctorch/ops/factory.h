@@ -169,6 +169,76 @@ static ct_tensor *ct__k_new_full(ct_keyset ks, ct_tensor *self, ct_int_list size
   return ct__factory_new(self, size, &fill_value, dtype, device, pin_memory);
 }
 
+/* ---- tril_indices / triu_indices: the (row, col) pairs of the lower / upper triangle, row by row
+ * (offset as tril's / triu's diagonal), as a (2, N) int64 or int32 tensor ---- */
+/* row i's columns [lo, hi): tril's j <= i + offset, triu's j >= i + offset (no overflow: 0 <= i < row) */
+static void ct__triangle_row(int upper, int64_t i, int64_t col, int64_t offset, int64_t *lo, int64_t *hi) {
+  int64_t edge = offset >= col ? col : i + offset; /* (i + offset < i + col) */
+  *lo = upper ? edge : 0;
+  *hi = upper ? col : offset >= col ? col : edge + 1;
+  if (*lo < 0) *lo = 0;
+  if (*hi > col) *hi = col;
+  if (*hi < *lo) *hi = *lo;
+}
+static ct_status ct__triangle_indices_out(const char *op, int upper, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  int64_t i, n = 0, k, shape[2], first, last, full_lo, full_hi;
+  if (row < 0) return ct_fail(CT_ERR_INVALID, op, "row must be non-negative, got%lld", (long long)row);
+  if (col < 0) return ct_fail(CT_ERR_INVALID, op, "col must be non-negative, got%lld", (long long)col);
+  if (out->dtype != CT_I64 && out->dtype != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)out->dtype));
+  /* the rows that have any index (tril: i + offset >= 0; triu: i + offset < col), so that the
+   * loops below are as long as the result */
+  if (col == 0) first = last = 0;
+  else if (upper) first = 0, last = offset >= col ? 0 : offset < col - row ? row : col - offset;
+  else first = offset >= 0 ? 0 : offset < -row ? row : -offset, last = row;
+  /* the count: the full rows (width col) at once - triu's first ones (i + offset <= 0), tril's last
+   * ones (i + offset + 1 >= col) - and the at most col partial rows one by one */
+  if (upper) full_lo = first, full_hi = offset < -last ? last : -offset + 1 < last ? -offset + 1 : last;
+  else full_lo = offset >= col - 1 ? first : offset < col - 1 - last ? last : col - 1 - offset, full_hi = last;
+  if (full_lo < first) full_lo = first;
+  if (full_hi < full_lo) full_hi = full_lo;
+  if (ct__mul_ovf(full_hi - full_lo, col, &n) || n > CT__MAX_ELEMENTS / 2) return ct_fail(CT_ERR_SIZE, op, "too many indices");
+  for (i = first; i < last; i++) {
+    int64_t lo, hi;
+    if (i == full_lo) i = full_hi;
+    if (i >= last) break;
+    ct__triangle_row(upper, i, col, offset, &lo, &hi);
+    n += hi - lo;
+  }
+  shape[0] = 2, shape[1] = n;
+  if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, 2, shape) != CT_OK) return ct_last_error();
+  if (!ct__is_meta(out) && n > 0) {
+    char *base = (char *)ct_data_ptr(out);
+    size_t es = ct_dtype_size((ct_dtype)out->dtype);
+    for (i = first, k = 0; i < last; i++) {
+      int64_t lo, hi, j;
+      ct__triangle_row(upper, i, col, offset, &lo, &hi);
+      for (j = lo; j < hi; j++, k++) {
+        ct__store_double(base + (size_t)(k * out->strides[1]) * es, (ct_dtype)out->dtype, (double)i);
+        ct__store_double(base + (size_t)(out->strides[0] + k * out->strides[1]) * es, (ct_dtype)out->dtype, (double)j);
+      }
+    }
+  }
+  ct__bump_version(out);
+  return CT_OK;
+}
+static ct_status ct__k_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  (void)ks;
+  return ct__triangle_indices_out("tril_indices", 0, row, col, offset, out);
+}
+static ct_status ct__k_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  (void)ks;
+  return ct__triangle_indices_out("triu_indices", 1, row, col, offset, out);
+}
+static ct_tensor *ct__k_tril_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__factory_empty_for_out(ks, dtype == CT_DTYPE_NONE ? CT_I64 : dtype, device);
+  return t ? ct__factory_finish(t, ct_tril_indices_out(t, row, col, offset)) : NULL;
+}
+static ct_tensor *ct__k_triu_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__factory_empty_for_out(ks, dtype == CT_DTYPE_NONE ? CT_I64 : dtype, device);
+  return t ? ct__factory_finish(t, ct_triu_indices_out(t, row, col, offset)) : NULL;
+}
+
 /* arange_out as PyTorch's: start, end and step convert to the dtype's
  * accumulation type; for integer dtypes that is int64, checked (NaN, inf,
  * 1e20: "value cannot be converted to type int64_t without overflow"), the
