@@ -601,4 +601,12 @@ cs.add("bitwise_not", torch.tensor([True, False]))
 cs.add("bitwise_not", ints(0, 9, 0))
 cs.error("bitwise_not", cs.randn(3), code="CT_ERR_DTYPE")
 
+
+# ---- ldexp ----
+cs.add("ldexp.Tensor", g(cs.randn(3, 4)), ints(-5, 5, 4))
+cs.add("ldexp.Tensor", ints(-5, 5, 3), ints(-3, 3, 3))                    # integers: float32
+cs.add("ldexp.Tensor", cs.randn(3, dtype=F16), ints(-3, 3, 3))            # float16 with int64: float32 (pow(2., int) is float32)
+cs.add("ldexp.Tensor", g(cs.randn(2, 3).t()), g(cs.randn(3, 1)))           # float exponent, broadcast
+cs.error("ldexp.Tensor", cs.randn(3), cs.randn(4), code="CT_ERR_SHAPE")
+
 cs.write()

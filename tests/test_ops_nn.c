@@ -284,3 +284,30 @@ TEST(nn_losses_errors_direct) {
     CHECK_ERR(ct_triplet_margin_loss(x, x, x, 1.0, 2.0, 1e-6, false, 5), CT_ERR_INVALID, "reduction");
   }
 }
+
+/* rrelu in training: positives pass, each negative gets its own slope in [lower, upper]; the
+ * gradient is that slope (PyTorch's numbers come from its own generator: not compared) */
+TEST(nn_rrelu_training_slopes) {
+  CT_SCOPE {
+    ct_tensor *x = ct_sub_scalar(ct_rand(CT_DIMS(200)), ct_float(0.7)), *y, *gx;
+    int64_t k;
+    int distinct = 0;
+    double first = 0;
+    ct_set_requires_grad(x, true);
+    y = ct_rrelu_ex(x, ct_float(0.1), ct_float(0.3), true, NULL);
+    CHECK(y != NULL);
+    CHECK_OK(ct_backward(ct_sum(y)));
+    gx = ct_grad(x);
+    for (k = 0; y && gx && k < 200; k++) {
+      double v = ct_get(x, k), o = ct_get(y, k), d = ct_get(gx, k);
+      if (v > 0) {
+        CHECK(o == v && d == 1);
+      } else {
+        CHECK(d >= 0.1 - 1e-7 && d <= 0.3 + 1e-7 && fabs(o - v * d) < 1e-6);
+        if (first == 0) first = d;
+        else distinct |= d != first;
+      }
+    }
+    CHECK(distinct);
+  }
+}

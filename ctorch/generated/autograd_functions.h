@@ -7971,6 +7971,65 @@ static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   return r;
 }
 
+/* ---- frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent) ---- */
+typedef struct ct__node_frexp_Tensor {
+  ct_node base;
+  ct__saved exponent;
+} ct__node_frexp_Tensor;
+
+static void ct__release_frexp_Tensor(ct_node *node) {
+  ct__node_frexp_Tensor *ct__nd = (ct__node_frexp_Tensor *)node;
+  ct__saved_reset(&ct__nd->exponent);
+}
+static ct_status ct__backward_frexp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_frexp_Tensor *ct__nd = (ct__node_frexp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *exponent = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+    if (!exponent) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_exp2(exponent));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_frexp_Tensor = {"FrexpBackward0", ct__backward_frexp_Tensor, ct__release_frexp_Tensor};
+
+static ct_tensor *ct__autograd_frexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_frexp_Tensor *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_frexp_Tensor, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_frexp_Tensor *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_frexp_Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->exponent, *exponent);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent) ---- */
+static ct_status ct__autograd_frexp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mantissa) || ct__needs_grad(exponent))) return ct__out_not_differentiable("frexp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_frexp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, mantissa, exponent);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor ---- */
 typedef struct ct__node_div_Tensor_mode {
   ct_node base;

@@ -741,6 +741,11 @@ CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, doubl
 CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
+/* frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)
+ * mantissa * 2^exponent = self, |mantissa| in [0.5, 1) (0, inf, NaN: themselves, exponent 0); exponent int32; floating only */
+CTDEF ct_tensor *ct_frexp(ct_tensor *self, ct_tensor **exponent);
+/* frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent) */
+CTDEF ct_status ct_frexp_out(ct_tensor *mantissa, ct_tensor *exponent, ct_tensor *self);
 /* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
  * rounding_mode NULL (true division), "trunc" or "floor"; integers divide exactly, by zero is an error */
 CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
@@ -1221,6 +1226,13 @@ CTDEF ct_tensor *ct_lcm(ct_tensor *self, ct_tensor *other);
 CTDEF ct_status ct_lcm_(ct_tensor *self, ct_tensor *other);
 /* lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_lcm_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ldexp.Tensor(Tensor self, Tensor other) -> Tensor
+ * self * 2^other (integers give float32) */
+CTDEF ct_tensor *ct_ldexp(ct_tensor *self, ct_tensor *other);
+/* ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ldexp_(ct_tensor *self, ct_tensor *other);
+/* ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ldexp_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
  * integers and bool give int64 */
 CTDEF ct_tensor *ct_sum(ct_tensor *self);
@@ -1827,6 +1839,16 @@ CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim,
 /* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * softmax(-self, dim, dtype), composite (no aten op: F.softmin; dim required) */
 CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* prelu(Tensor self, Tensor weight) -> Tensor
+ * self where > 0, else weight * self; weight: one value, or one per channel (dim 1; a 1-D self has one channel) */
+CTDEF ct_tensor *ct_prelu(ct_tensor *self, ct_tensor *weight);
+/* rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor
+ * evaluation: leaky_relu with slope (lower + upper) / 2; training: a slope uniform in [lower, upper) per element <= 0 (ctorch's generator: not PyTorch's numbers) */
+CTDEF ct_tensor *ct_rrelu(ct_tensor *self);
+CTDEF ct_tensor *ct_rrelu_ex(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator);
+/* rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!) */
+CTDEF ct_status ct_rrelu_(ct_tensor *self);
+CTDEF ct_status ct_rrelu_ex_(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator);
 /* glu(Tensor self, int dim=-1) -> Tensor
  * a * sigmoid(b), a and b the halves of self along dim (even size); floating only; composite (its gradient is glu_backward's) */
 CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim);
@@ -1924,6 +1946,13 @@ CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tenso
  * training updates running_mean/var in place (momentum, unbiased variance); eval normalises with them */
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps);
 CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+/* instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor
+ * batch_norm of (1, N * C, ...): each sample's channel normalised by its own statistics; given running stats are updated with the mean over the samples */
+CTDEF ct_tensor *ct_instance_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps);
+CTDEF ct_tensor *ct_instance_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled);
+/* bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
+ * input1[..., i] weight[k, i, j] input2[..., j] + bias[k] (nn.Bilinear) */
+CTDEF ct_tensor *ct_bilinear(ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias);
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
  * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
@@ -2985,6 +3014,12 @@ typedef ct_status ct_kernel_nan_to_num_(ct_keyset, ct_tensor *, double , double 
 typedef ct_status ct_kernel_nan_to_num_out(ct_keyset, ct_tensor *, double , double , double , ct_tensor *);
 #define CT__OPNAME_nan_to_num_out "nan_to_num.out"
 #define CT__OPSIG_nan_to_num_out "T,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_frexp_Tensor(ct_keyset, ct_tensor *, ct_tensor **);
+#define CT__OPNAME_frexp_Tensor "frexp.Tensor"
+#define CT__OPSIG_frexp_Tensor "T->T,T"
+typedef ct_status ct_kernel_frexp_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_frexp_Tensor_out "frexp.Tensor_out"
+#define CT__OPSIG_frexp_Tensor_out "T,Tw,Tw->Tw,Tw"
 typedef ct_tensor *ct_kernel_div_Tensor_mode(ct_keyset, ct_tensor *, ct_tensor *, const char *);
 #define CT__OPNAME_div_Tensor_mode "div.Tensor_mode"
 #define CT__OPSIG_div_Tensor_mode "T,T,s?->T"
@@ -3624,6 +3659,15 @@ typedef ct_status ct_kernel_lcm_(ct_keyset, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_lcm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_lcm_out "lcm.out"
 #define CT__OPSIG_lcm_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_ldexp_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ldexp_Tensor "ldexp.Tensor"
+#define CT__OPSIG_ldexp_Tensor "T,T->T"
+typedef ct_status ct_kernel_ldexp_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ldexp_ "ldexp_"
+#define CT__OPSIG_ldexp_ "Tw,T->Tw"
+typedef ct_status ct_kernel_ldexp_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ldexp_out "ldexp.out"
+#define CT__OPSIG_ldexp_out "T,T,Tw->Tw"
 typedef ct_tensor *ct_kernel_sum(ct_keyset, ct_tensor *, ct_dtype );
 #define CT__OPNAME_sum "sum"
 #define CT__OPSIG_sum "T,D->T"
@@ -4311,6 +4355,15 @@ typedef ct_status ct_kernel_log_softmax_int_out(ct_keyset, ct_tensor *, int64_t 
 typedef ct_tensor *ct_kernel_softmin(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmin "softmin"
 #define CT__OPSIG_softmin "T,i,D->T"
+typedef ct_tensor *ct_kernel_prelu(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_prelu "prelu"
+#define CT__OPSIG_prelu "T,T->T"
+typedef ct_tensor *ct_kernel_rrelu(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *);
+#define CT__OPNAME_rrelu "rrelu"
+#define CT__OPSIG_rrelu "T,S,S,b,G->T"
+typedef ct_status ct_kernel_rrelu_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *);
+#define CT__OPNAME_rrelu_ "rrelu_"
+#define CT__OPSIG_rrelu_ "Tw,S,S,b,G->Tw"
 typedef ct_tensor *ct_kernel_glu(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_glu "glu"
 #define CT__OPSIG_glu "T,i->T"
@@ -4416,6 +4469,12 @@ typedef ct_tensor *ct_kernel_group_norm(ct_keyset, ct_tensor *, int64_t , ct_ten
 typedef ct_tensor *ct_kernel_batch_norm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool );
 #define CT__OPNAME_batch_norm "batch_norm"
 #define CT__OPSIG_batch_norm "T,T?,T?,T?,T?,b,f,f,b->T"
+typedef ct_tensor *ct_kernel_instance_norm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool );
+#define CT__OPNAME_instance_norm "instance_norm"
+#define CT__OPSIG_instance_norm "T,T?,T?,T?,T?,b,f,f,b->T"
+typedef ct_tensor *ct_kernel_bilinear(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bilinear "bilinear"
+#define CT__OPSIG_bilinear "T,T,T,T?->T"
 typedef ct_tensor *ct_kernel_rms_norm(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double );
 #define CT__OPNAME_rms_norm "rms_norm"
 #define CT__OPSIG_rms_norm "T,I,T?,f?->T"
@@ -4886,6 +4945,8 @@ static struct {
   ct_op *nan_to_num;
   ct_op *nan_to_num_;
   ct_op *nan_to_num_out;
+  ct_op *frexp_Tensor;
+  ct_op *frexp_Tensor_out;
   ct_op *div_Tensor_mode;
   ct_op *div__Tensor_mode;
   ct_op *div_out_mode;
@@ -5099,6 +5160,9 @@ static struct {
   ct_op *lcm;
   ct_op *lcm_;
   ct_op *lcm_out;
+  ct_op *ldexp_Tensor;
+  ct_op *ldexp_;
+  ct_op *ldexp_out;
   ct_op *sum;
   ct_op *sum_out;
   ct_op *sum_dim_IntList;
@@ -5328,6 +5392,9 @@ static struct {
   ct_op *log_softmax_int;
   ct_op *log_softmax_int_out;
   ct_op *softmin;
+  ct_op *prelu;
+  ct_op *rrelu;
+  ct_op *rrelu_;
   ct_op *glu;
   ct_op *glu_out;
   ct_op *nll_loss;
@@ -5363,6 +5430,8 @@ static struct {
   ct_op *layer_norm;
   ct_op *group_norm;
   ct_op *batch_norm;
+  ct_op *instance_norm;
+  ct_op *bilinear;
   ct_op *rms_norm;
   ct_op *scaled_dot_product_attention;
   ct_op *convolution;
@@ -6711,6 +6780,42 @@ static ct_status ct__call_TfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tens
     ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
     ct__v[4] = ct_value_tensor(a4);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T->T,T */
+static ct_tensor *ct__call_T_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor **))ct__k->unboxed)(ks, a0, x1);
+  } else {
+    ct_value ct__v[1];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 1, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -8825,6 +8930,46 @@ static ct_status ct__call_TTioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* T,S,S,b,G->T */
+static ct_tensor *ct__call_TSSbG_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_scalar a2, bool a3, ct_generator *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_generator(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* Tw,S,S,b,G->Tw */
+static ct_status ct__call_TwSSbG_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_scalar a2, bool a3, ct_generator *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_generator(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,T,T?,i,i->T */
 static ct_tensor *ct__call_TTToii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, int64_t a3, int64_t a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -9311,6 +9456,25 @@ static ct_tensor *ct__call_TToToToTobffb_T(const ct_op *ct__o, ct_keyset ks, ct_
     ct__v[7] = ct_value_double(a7);
     ct__v[8] = ct_value_bool(a8);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 9);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,T,T?->T */
+static ct_tensor *ct__call_TTTTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
@@ -11348,6 +11512,14 @@ static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double 
 static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
   return ct__call_TfofofoTw_Tw(ct__op.nan_to_num_out, ks, self, nan, posinf, neginf, out);
 }
+/* frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent) */
+static ct_tensor *ct__dispatch_frexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+  return ct__call_T_TT(ct__op.frexp_Tensor, ks, self, exponent);
+}
+/* frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent) */
+static ct_status ct__dispatch_frexp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  return ct__call_TTwTw_TwTw(ct__op.frexp_Tensor_out, ks, self, mantissa, exponent);
+}
 /* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
 static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   return ct__call_TTso_T(ct__op.div_Tensor_mode, ks, self, other, rounding_mode);
@@ -12199,6 +12371,18 @@ static ct_status ct__dispatch_lcm_(ct_keyset ks, ct_tensor *self, ct_tensor *oth
 /* lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_lcm_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   return ct__call_TTTw_Tw(ct__op.lcm_out, ks, self, other, out);
+}
+/* ldexp.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ldexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.ldexp_Tensor, ks, self, other);
+}
+/* ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ldexp_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.ldexp_, ks, self, other);
+}
+/* ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ldexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.ldexp_out, ks, self, other, out);
 }
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
@@ -13116,6 +13300,18 @@ static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self,
 static ct_tensor *ct__dispatch_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   return ct__call_TiD_T(ct__op.softmin, ks, self, dim, dtype);
 }
+/* prelu(Tensor self, Tensor weight) -> Tensor */
+static ct_tensor *ct__dispatch_prelu(ct_keyset ks, ct_tensor *self, ct_tensor *weight) {
+  return ct__call_TT_T(ct__op.prelu, ks, self, weight);
+}
+/* rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_rrelu(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  return ct__call_TSSbG_T(ct__op.rrelu, ks, self, lower, upper, training, generator);
+}
+/* rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_rrelu_(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  return ct__call_TwSSbG_Tw(ct__op.rrelu_, ks, self, lower, upper, training, generator);
+}
 /* glu(Tensor self, int dim=-1) -> Tensor */
 static ct_tensor *ct__dispatch_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
   return ct__call_Ti_T(ct__op.glu, ks, self, dim);
@@ -13255,6 +13451,14 @@ static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_
 /* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
 static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
   return ct__call_TToToToTobffb_T(ct__op.batch_norm, ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+}
+/* instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor */
+static ct_tensor *ct__dispatch_instance_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
+  return ct__call_TToToToTobffb_T(ct__op.instance_norm, ks, input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled);
+}
+/* bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor */
+static ct_tensor *ct__dispatch_bilinear(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias) {
+  return ct__call_TTTTo_T(ct__op.bilinear, ks, input1, input2, weight, bias);
 }
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
 static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
@@ -16951,6 +17155,38 @@ CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, d
   }
   return ct__dispatch_nan_to_num_out(ct__keys, self, nan, posinf, neginf, out);
 }
+static const ct__frontend_args ct__fa_frexp_Tensor = {"frexp.Tensor", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_frexp(ct_tensor *self, ct_tensor **exponent) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (exponent) *exponent = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_frexp_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_frexp_Tensor(ct__keys, self, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (exponent) *exponent = NULL;
+    return NULL;
+  }
+  if (exponent) *exponent = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_frexp_Tensor_out = {"frexp.Tensor_out", 3, {0, 2, 2}, {"self", "mantissa", "exponent"}};
+CTDEF ct_status ct_frexp_out(ct_tensor *mantissa, ct_tensor *exponent, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mantissa && exponent && ct__same_device(self, mantissa) && ct__same_device(self, exponent)))
+    ct__keys = ct__call_keys(self->keys | mantissa->keys | exponent->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mantissa, exponent};
+    if (!ct__frontend_keys(&ct__fa_frexp_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_frexp_Tensor_out(ct__keys, self, mantissa, exponent);
+}
 static const ct__frontend_args ct__fa_div_Tensor_mode = {"div.Tensor_mode", 2, {0, 0}, {"self", "other"}};
 CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct_keyset ct__keys;
@@ -19311,6 +19547,39 @@ CTDEF ct_status ct_lcm_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
     if (!ct__frontend_keys(&ct__fa_lcm_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_lcm_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_ldexp_Tensor = {"ldexp.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_ldexp(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_ldexp_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_ldexp_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_ldexp_ = {"ldexp_", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_ldexp_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_ldexp_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_ldexp_(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_ldexp_out = {"ldexp.out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_ldexp_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_ldexp_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_ldexp_out(ct__keys, self, other, out);
 }
 static const ct__frontend_args ct__fa_sum = {"sum", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
@@ -22682,6 +22951,45 @@ CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   }
   return ct__track(ct__dispatch_softmin(ct__keys, self, dim, dtype));
 }
+static const ct__frontend_args ct__fa_prelu = {"prelu", 2, {1, 1}, {"self", "weight"}};
+CTDEF ct_tensor *ct_prelu(ct_tensor *self, ct_tensor *weight) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && weight && ct__same_device(self, weight)))
+    ct__keys = ct__call_keys(self->keys | weight->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, weight};
+    if (!ct__frontend_keys(&ct__fa_prelu, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_prelu(ct__keys, self, weight));
+}
+static const ct__frontend_args ct__fa_rrelu = {"rrelu", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_rrelu_ex(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_rrelu, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_rrelu(ct__keys, self, lower, upper, training, generator));
+}
+CTDEF ct_tensor *ct_rrelu(ct_tensor *self) {
+  return ct_rrelu_ex(self, ct_float(0.125), ct_float(0.3333333333333333), false, NULL);
+}
+static const ct__frontend_args ct__fa_rrelu_ = {"rrelu_", 1, {2}, {"self"}};
+CTDEF ct_status ct_rrelu_ex_(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_rrelu_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_rrelu_(ct__keys, self, lower, upper, training, generator);
+}
+CTDEF ct_status ct_rrelu_(ct_tensor *self) {
+  return ct_rrelu_ex_(self, ct_float(0.125), ct_float(0.3333333333333333), false, NULL);
+}
 static const ct__frontend_args ct__fa_glu = {"glu", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys;
@@ -23085,6 +23393,31 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
 }
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
   return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
+}
+static const ct__frontend_args ct__fa_instance_norm = {"instance_norm", 5, {1, 5, 5, 5, 5}, {"input", "weight", "bias", "running_mean", "running_var"}};
+CTDEF ct_tensor *ct_instance_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input && (!weight || ct__same_device(input, weight)) && (!bias || ct__same_device(input, bias)) && (!running_mean || ct__same_device(input, running_mean)) && (!running_var || ct__same_device(input, running_var))))
+    ct__keys = ct__call_keys(input->keys | (weight ? weight->keys : 0) | (bias ? bias->keys : 0) | (running_mean ? running_mean->keys : 0) | (running_var ? running_var->keys : 0));
+  else {
+    ct_tensor *const ct__t[5] = {input, weight, bias, running_mean, running_var};
+    if (!ct__frontend_keys(&ct__fa_instance_norm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_instance_norm(ct__keys, input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_instance_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps) {
+  return ct_instance_norm_ex(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, false);
+}
+static const ct__frontend_args ct__fa_bilinear = {"bilinear", 4, {1, 1, 1, 5}, {"input1", "input2", "weight", "bias"}};
+CTDEF ct_tensor *ct_bilinear(ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input1 && input2 && weight && ct__same_device(input1, input2) && ct__same_device(input1, weight) && (!bias || ct__same_device(input1, bias))))
+    ct__keys = ct__call_keys(input1->keys | input2->keys | weight->keys | (bias ? bias->keys : 0));
+  else {
+    ct_tensor *const ct__t[4] = {input1, input2, weight, bias};
+    if (!ct__frontend_keys(&ct__fa_bilinear, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bilinear(ct__keys, input1, input2, weight, bias));
 }
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
   ct_int_list normalized_shape_l;

@@ -742,6 +742,26 @@ static ct_status ct__bk_xlogy_scalar_self_out(ct_keyset ks, ct_scalar s, ct_tens
   return ct__bm_run(&ct__bm_def_xlogy, out, ct__wrap_scalar(&w, s), b, NULL);
 }
 
+/* ---- ldexp: self * 2^other (CompositeImplicitAutograd, as PyTorch's: integers give float32) ---- */
+static ct_tensor *ct__bk_ldexp(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE { r = ct_keep(ct_mul(self, ct_pow_scalar_self(ct_float(2.0), other))); }
+  return r;
+}
+static ct_status ct__bk_ldexp_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_status st = CT_OK;
+  (void)ks;
+  CT_SCOPE { st = ct_mul_(self, ct_pow_scalar_self(ct_float(2.0), other)); }
+  return st;
+}
+static ct_status ct__bk_ldexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_status st = CT_OK;
+  (void)ks;
+  CT_SCOPE { st = ct_mul_out(out, self, ct_pow_scalar_self(ct_float(2.0), other)); }
+  return st;
+}
+
 /* ---- float_power: pow computed in float64, CompositeImplicitAutograd as PyTorch's
  * (the inputs converted with to(), so autograd flows through the conversion); the
  * in-place form needs a float64 self and out= a float64 out ---- */

@@ -1124,6 +1124,146 @@ static ct_tensor *ct__k_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_d
   }
   return r;
 }
+/* ---- prelu: self where > 0, else weight * self; weight has one value or one per channel (dim 1) ---- */
+static ct_tensor *ct__k_prelu(ct_keyset ks, ct_tensor *self, ct_tensor *weight) {
+  static const char *op = "prelu";
+  int64_t shape[CT_MAX_DIMS], channels;
+  int i;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (weight->ndim > 1)
+    return ct_fail(CT_ERR_RANK, op, "prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = %d", weight->ndim), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "prelu_cpu", (ct_dtype)self->dtype) != CT_OK) return NULL;
+  if (weight->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name((ct_dtype)weight->dtype),
+                   ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  if (weight->numel != 1) {
+    if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "Not allow zero-dim input tensor."), (ct_tensor *)NULL;
+    channels = self->ndim > 1 ? self->sizes[1] : 1;
+    if (channels != weight->numel)
+      return ct_fail(CT_ERR_SHAPE, op, "Mismatch of parameter numbers and input channel size. Found parameter numbers = %lld and "
+                     "channel size = %lld.", (long long)weight->numel, (long long)channels),
+             (ct_tensor *)NULL;
+  }
+  /* the weight along dim 1 (or one value) */
+  for (i = 0; i + 1 < self->ndim; i++) shape[i] = i == 0 && weight->numel != 1 ? weight->numel : 1;
+  CT_SCOPE {
+    ct_tensor *w = ct_reshape(weight, weight->numel != 1 && self->ndim > 1 ? self->ndim - 1 : 0, shape);
+    r = ct_keep(ct_where(ct_gt_scalar(self, ct_int(0)), self, ct_mul(w, self)));
+  }
+  return r;
+}
+/* rrelu: evaluation is leaky_relu with the mean slope; training draws a slope in [lower, upper) per
+ * element (from the generator) for the elements <= 0. in_place: written into self (r is self). */
+static ct_status ct__rrelu(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator, int in_place,
+                           ct_tensor **r) {
+  static const char *op = "rrelu";
+  double lo = ct_scalar_to_double(lower), hi = ct_scalar_to_double(upper);
+  ct_status st = CT_OK;
+  if (ct__nn_check_floating(op, "rrelu_with_noise_cpu", (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  if (lo > hi) return ct_fail(CT_ERR_INVALID, op, "Lower bound should be less than or equal to the upper bound");
+  if (!training && in_place) return ct_leaky_relu_(self, ct_float((lo + hi) / 2));
+  CT_SCOPE {
+    ct_tensor *o = NULL, *noise;
+    if (!training) {
+      o = ct_leaky_relu(self, ct_float((lo + hi) / 2));
+    } else if ((noise = ct_empty_like(self)) && ct_uniform_ex_(noise, lo, hi, generator) == CT_OK) {
+      o = ct_where(ct_gt_scalar(self, ct_int(0)), self, ct_mul(self, noise));
+    }
+    if (!o) st = ct_last_error();
+    else if (in_place) st = ct_copy_(self, o);
+    else *r = ct_keep(o);
+  }
+  return st;
+}
+static ct_tensor *ct__k_rrelu(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  return ct__rrelu(self, lower, upper, training, generator, 0, &r) == CT_OK ? r : NULL;
+}
+static ct_status ct__k_rrelu_(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  (void)ks;
+  return ct__rrelu(self, lower, upper, training, generator, 1, NULL);
+}
+
+/* ---- instance_norm: batch_norm over (1, N * C, ...): each (sample, channel) is its own channel;
+ * running stats (given) are the mean over the samples of the updated per-sample ones ---- */
+static ct_tensor *ct__k_instance_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean,
+                                      ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
+  static const char *op = "instance_norm";
+  int64_t shape[CT_MAX_DIMS], bc[2], b, c;
+  int i;
+  ct_tensor *r = NULL;
+  (void)ks;
+  (void)cudnn_enabled;
+  if (!use_input_stats && (!running_mean || !running_var))
+    return ct_fail(CT_ERR_INVALID, op, "Expected running_mean and running_var to be defined when use_input_stats is false"), (ct_tensor *)NULL;
+  if (input->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  b = input->sizes[0], c = input->sizes[1];
+  for (i = 0; i < input->ndim; i++) shape[i] = input->sizes[i];
+  shape[0] = 1, shape[1] = ct__mul_sat(b, c);
+  bc[0] = b, bc[1] = c;
+  CT_SCOPE {
+    ct_tensor *rm = running_mean ? ct_repeat(running_mean, 1, &b) : NULL, *rv = running_var ? ct_repeat(running_var, 1, &b) : NULL;
+    ct_tensor *w = weight ? ct_repeat(weight, 1, &b) : NULL, *bi = bias ? ct_repeat(bias, 1, &b) : NULL, *o;
+    int64_t zero = 0;
+    o = ct_batch_norm(ct_view(ct_contiguous(input), input->ndim, shape), w, bi, rm, rv, use_input_stats, momentum, eps);
+    if (o && running_mean && use_input_stats) {
+      ct_guard g;
+      ct_no_grad_begin(&g); /* (the running stats are buffers: their update is not on the graph) */
+      if (ct_copy_(running_mean, ct_mean_dim(ct_view(rm, 2, bc), 1, &zero, false)) != CT_OK ||
+          (running_var && ct_copy_(running_var, ct_mean_dim(ct_view(rv, 2, bc), 1, &zero, false)) != CT_OK))
+        o = NULL;
+      ct_guard_end(&g);
+    }
+    r = ct_keep(o ? ct_view(o, input->ndim, input->sizes) : NULL);
+  }
+  return r;
+}
+
+/* ---- bilinear: out[..., k] = input1[..., i] weight[k, i, j] input2[..., j] + bias[k] ---- */
+static ct_tensor *ct__k_bilinear(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias) {
+  static const char *op = "bilinear";
+  int64_t shape[CT_MAX_DIMS], f1[2], f2[2];
+  int i, n = input1->ndim;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (input1->ndim != input2->ndim)
+    return ct_fail(CT_ERR_RANK, op, "bilinear(): input dimensions do not match: got %d and %d", input1->ndim, input2->ndim), (ct_tensor *)NULL;
+  if (n == 0 || weight->ndim != 3)
+    return ct_fail(CT_ERR_RANK, op, "bilinear(): expected inputs of at least 1 dim and a 3-dim weight"), (ct_tensor *)NULL;
+  for (i = 0; i + 1 < n; i++)
+    if (input1->sizes[i] != input2->sizes[i])
+      return ct_fail(CT_ERR_SHAPE, op, "bilinear(): input batch dimensions do not match: got %lld and %lld", (long long)input1->sizes[i],
+                     (long long)input2->sizes[i]),
+             (ct_tensor *)NULL;
+  if (input1->sizes[n - 1] != weight->sizes[1])
+    return ct_fail(CT_ERR_SHAPE, op, "bilinear(): input1 size does not match weight size: got %lld but expected %lld",
+                   (long long)input1->sizes[n - 1], (long long)weight->sizes[1]),
+           (ct_tensor *)NULL;
+  if (input2->sizes[n - 1] != weight->sizes[2])
+    return ct_fail(CT_ERR_SHAPE, op, "bilinear(): input2 size does not match weight size: got %lld but expected %lld",
+                   (long long)input2->sizes[n - 1], (long long)weight->sizes[2]),
+           (ct_tensor *)NULL;
+  if (bias && (bias->ndim != 1 || bias->sizes[0] != weight->sizes[0]))
+    return ct_fail(CT_ERR_SHAPE, op, "bilinear(): bias size does not match weight size: got %lld but expected %lld",
+                   (long long)(bias->ndim ? bias->sizes[0] : 1), (long long)weight->sizes[0]),
+           (ct_tensor *)NULL;
+  for (i = 0; i + 1 < n; i++) shape[i] = input1->sizes[i];
+  shape[n - 1] = weight->sizes[0];
+  f1[0] = f2[0] = -1, f1[1] = input1->sizes[n - 1], f2[1] = input2->sizes[n - 1];
+  CT_SCOPE {
+    ct_tensor *ops[3], *o;
+    ops[0] = ct_reshape(input1, 2, f1), ops[1] = weight, ops[2] = ct_reshape(input2, 2, f2);
+    o = ops[0] && ops[2] ? ct_reshape(ct_einsum("bi,kij,bj->bk", 3, ops), n, shape) : NULL;
+    if (o && bias) o = ct_add(o, bias);
+    r = ct_keep(o);
+  }
+  return r;
+}
+
 static ct_tensor *ct__k_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct_tensor *r = NULL;
   int64_t d, h;
