@@ -17621,6 +17621,389 @@ static ct_status ct__autograd_take_along_dim_out(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
+/* ---- nonzero(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_nonzero(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "nonzero";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nonzero(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nonzero.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nonzero_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_select(Tensor self, Tensor mask) -> Tensor ---- */
+typedef struct ct__node_masked_select {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved mask;
+} ct__node_masked_select;
+
+static void ct__release_masked_select(ct_node *node) {
+  ct__node_masked_select *ct__nd = (ct__node_masked_select *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_select(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_select *ct__nd = (ct__node_masked_select *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = NULL;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (ct_node_needs_input_grad(node, 0)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_scatter(ct__shape_zeros(grad, &self_sizes), mask, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_select = {"MaskedSelectBackward0", ct__backward_masked_select, ct__release_masked_select};
+
+static ct_tensor *ct__autograd_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
+  ct_tensor *const ct__in[2] = {self, mask};
+  ct__node_masked_select *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask)) &&
+      ct__record(&ct__n, &ct__kind_masked_select, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_masked_select *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_select(ks & CT__BELOW_AUTOGRAD, self, mask);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_select.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_select_out(ks & CT__BELOW_AUTOGRAD, self, mask, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor ---- */
+typedef struct ct__node_masked_scatter {
+  ct_node base;
+  ct__saved mask;
+  ct__shape source_sizes;
+} ct__node_masked_scatter;
+
+static void ct__release_masked_scatter(ct_node *node) {
+  ct__node_masked_scatter *ct__nd = (ct__node_masked_scatter *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_scatter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_scatter *ct__nd = (ct__node_masked_scatter *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = NULL;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, ct__shape_bool_mask(mask), ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_masked_scatter_source_backward(grad, mask, &source_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_scatter = {"MaskedScatterBackward0", ct__backward_masked_scatter, ct__release_masked_scatter};
+
+static ct_tensor *ct__autograd_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__node_masked_scatter *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(source)) &&
+      ct__record(&ct__n, &ct__kind_masked_scatter, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_masked_scatter *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mask, mask);
+    ct__save_shape(&ct__nd->source_sizes, source);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_scatter(ks & CT__BELOW_AUTOGRAD, self, mask, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_scatter_ {
+  ct_node base;
+  ct__saved mask;
+  ct__shape source_sizes;
+} ct__node_masked_scatter_;
+
+static void ct__release_masked_scatter_(ct_node *node) {
+  ct__node_masked_scatter_ *ct__nd = (ct__node_masked_scatter_ *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_scatter_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_scatter_ *ct__nd = (ct__node_masked_scatter_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = NULL;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, ct__shape_bool_mask(mask), ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_masked_scatter_source_backward(grad, mask, &source_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_scatter_ = {"MaskedScatterBackward0", ct__backward_masked_scatter_, ct__release_masked_scatter_};
+
+static ct_status ct__autograd_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__node_masked_scatter_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(source)) &&
+      (r = ct__record(&ct__n, &ct__kind_masked_scatter_, sizeof *ct__nd, "masked_scatter_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_masked_scatter_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mask, mask);
+    ct__save_shape(&ct__nd->source_sizes, source);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_scatter_(ks & CT__BELOW_AUTOGRAD, self, mask, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_scatter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_scatter_out(ks & CT__BELOW_AUTOGRAD, self, mask, source, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- take(Tensor self, Tensor index) -> Tensor ---- */
+typedef struct ct__node_take {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved index;
+} ct__node_take;
+
+static void ct__release_take(ct_node *node) {
+  ct__node_take *ct__nd = (ct__node_take *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_take(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_take *ct__nd = (ct__node_take *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *index = NULL;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_put(ct__shape_zeros(grad, &self_sizes), index, grad, true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_take = {"TakeBackward0", ct__backward_take, ct__release_take};
+
+static ct_tensor *ct__autograd_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node_take *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      ct__record(&ct__n, &ct__kind_take, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_take *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take(ks & CT__BELOW_AUTOGRAD, self, index);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("take.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take_out(ks & CT__BELOW_AUTOGRAD, self, index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor ---- */
+typedef struct ct__node_put {
+  ct_node base;
+  ct__saved index;
+  ct__shape source_sizes;
+  bool accumulate;
+} ct__node_put;
+
+static void ct__release_put(ct_node *node) {
+  ct__node_put *ct__nd = (ct__node_put *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_put(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_put *ct__nd = (ct__node_put *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *index = NULL;
+  bool accumulate = ct__nd->accumulate;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = accumulate ? grad : ct_put(grad, index, ct__shape_zeros(grad, &source_sizes), false);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_reshape(ct_take(grad, index), CT__SHAPE(source_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_put = {"PutBackward0", ct__backward_put, ct__release_put};
+
+static ct_tensor *ct__autograd_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_put *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      ct__record(&ct__n, &ct__kind_put, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_put *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->source_sizes, source);
+    ct__nd->accumulate = accumulate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_put(ks & CT__BELOW_AUTOGRAD, self, index, source, accumulate);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) ---- */
+typedef struct ct__node_put_ {
+  ct_node base;
+  ct__saved index;
+  ct__shape source_sizes;
+  bool accumulate;
+} ct__node_put_;
+
+static void ct__release_put_(ct_node *node) {
+  ct__node_put_ *ct__nd = (ct__node_put_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_put_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_put_ *ct__nd = (ct__node_put_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *index = NULL;
+  bool accumulate = ct__nd->accumulate;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = accumulate ? grad : ct_put(grad, index, ct__shape_zeros(grad, &source_sizes), false);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_reshape(ct_take(grad, index), CT__SHAPE(source_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_put_ = {"PutBackward0", ct__backward_put_, ct__release_put_};
+
+static ct_status ct__autograd_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_put_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      (r = ct__record(&ct__n, &ct__kind_put_, sizeof *ct__nd, "put_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_put_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->source_sizes, source);
+    ct__nd->accumulate = accumulate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_put_(ks & CT__BELOW_AUTOGRAD, self, index, source, accumulate);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("put.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_put_out(ks & CT__BELOW_AUTOGRAD, self, index, source, accumulate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_softmax_int {
   ct_node base;

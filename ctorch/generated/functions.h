@@ -1577,6 +1577,35 @@ CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const 
 CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* nonzero(Tensor self) -> Tensor
+ * int64 [n, self.dim()]: the coordinates of the nonzero elements in row-major order (NaN is nonzero) */
+CTDEF ct_tensor *ct_nonzero(ct_tensor *self);
+/* nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nonzero_out(ct_tensor *out, ct_tensor *self);
+/* masked_select(Tensor self, Tensor mask) -> Tensor
+ * a vector of self's elements where mask is true (bool or uint8; self and mask broadcast) */
+CTDEF ct_tensor *ct_masked_select(ct_tensor *self, ct_tensor *mask);
+/* masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_select_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask);
+/* masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
+ * self (broadcast with mask) with its masked elements taken from source in order; source needs at least as many elements */
+CTDEF ct_tensor *ct_masked_scatter(ct_tensor *self, ct_tensor *mask, ct_tensor *source);
+/* masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) */
+CTDEF ct_status ct_masked_scatter_(ct_tensor *self, ct_tensor *mask, ct_tensor *source);
+/* masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *source);
+/* take(Tensor self, Tensor index) -> Tensor
+ * self.flatten()[index] in index's shape; int64 index, negative indices wrap */
+CTDEF ct_tensor *ct_take(ct_tensor *self, ct_tensor *index);
+/* take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_take_out(ct_tensor *out, ct_tensor *self, ct_tensor *index);
+/* put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor
+ * self with self.flatten()[index[j]] = source.flatten()[j] (+= with accumulate; without it duplicates keep the last) */
+CTDEF ct_tensor *ct_put(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
+/* put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) */
+CTDEF ct_status ct_put_(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
+/* put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_put_out(ct_tensor *out, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -3783,6 +3812,42 @@ typedef ct_tensor *ct_kernel_take_along_dim(ct_keyset, ct_tensor *, ct_tensor *,
 typedef ct_status ct_kernel_take_along_dim_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_take_along_dim_out "take_along_dim.out"
 #define CT__OPSIG_take_along_dim_out "T,T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_nonzero(ct_keyset, ct_tensor *);
+#define CT__OPNAME_nonzero "nonzero"
+#define CT__OPSIG_nonzero "T->T"
+typedef ct_status ct_kernel_nonzero_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_nonzero_out "nonzero.out"
+#define CT__OPSIG_nonzero_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_masked_select(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_select "masked_select"
+#define CT__OPSIG_masked_select "T,T->T"
+typedef ct_status ct_kernel_masked_select_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_select_out "masked_select.out"
+#define CT__OPSIG_masked_select_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_masked_scatter(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_scatter "masked_scatter"
+#define CT__OPSIG_masked_scatter "T,T,T->T"
+typedef ct_status ct_kernel_masked_scatter_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_scatter_ "masked_scatter_"
+#define CT__OPSIG_masked_scatter_ "Tw,T,T->Tw"
+typedef ct_status ct_kernel_masked_scatter_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_scatter_out "masked_scatter.out"
+#define CT__OPSIG_masked_scatter_out "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_take(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_take "take"
+#define CT__OPSIG_take "T,T->T"
+typedef ct_status ct_kernel_take_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_take_out "take.out"
+#define CT__OPSIG_take_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_put(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_put "put"
+#define CT__OPSIG_put "T,T,T,b->T"
+typedef ct_status ct_kernel_put_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_put_ "put_"
+#define CT__OPSIG_put_ "Tw,T,T,b->Tw"
+typedef ct_status ct_kernel_put_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_put_out "put.out"
+#define CT__OPSIG_put_out "T,T,T,b,Tw->Tw"
 typedef ct_tensor *ct_kernel_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmax_int "softmax.int"
 #define CT__OPSIG_softmax_int "T,i,D->T"
@@ -4718,6 +4783,18 @@ static struct {
   ct_op *pad;
   ct_op *take_along_dim;
   ct_op *take_along_dim_out;
+  ct_op *nonzero;
+  ct_op *nonzero_out;
+  ct_op *masked_select;
+  ct_op *masked_select_out;
+  ct_op *masked_scatter;
+  ct_op *masked_scatter_;
+  ct_op *masked_scatter_out;
+  ct_op *take;
+  ct_op *take_out;
+  ct_op *put;
+  ct_op *put_;
+  ct_op *put_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -7828,6 +7905,64 @@ static ct_status ct__call_TTioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
     ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
     ct__v[3] = ct_value_tensor(a3);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,T,b->T */
+static ct_tensor *ct__call_TTTb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* Tw,T,T,b->Tw */
+static ct_status ct__call_TwTTb_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,T,b,Tw->Tw */
+static ct_status ct__call_TTTbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -11734,6 +11869,54 @@ static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
   return ct__call_TTioTw_Tw(ct__op.take_along_dim_out, ks, self, indices, dim, out);
+}
+/* nonzero(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_nonzero(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.nonzero, ks, self);
+}
+/* nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.nonzero_out, ks, self, out);
+}
+/* masked_select(Tensor self, Tensor mask) -> Tensor */
+static ct_tensor *ct__dispatch_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
+  return ct__call_TT_T(ct__op.masked_select, ks, self, mask);
+}
+/* masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.masked_select_out, ks, self, mask, out);
+}
+/* masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
+static ct_tensor *ct__dispatch_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  return ct__call_TTT_T(ct__op.masked_scatter, ks, self, mask, source);
+}
+/* masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  return ct__call_TwTT_Tw(ct__op.masked_scatter_, ks, self, mask, source);
+}
+/* masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  return ct__call_TTTTw_Tw(ct__op.masked_scatter_out, ks, self, mask, source, out);
+}
+/* take(Tensor self, Tensor index) -> Tensor */
+static ct_tensor *ct__dispatch_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  return ct__call_TT_T(ct__op.take, ks, self, index);
+}
+/* take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.take_out, ks, self, index, out);
+}
+/* put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor */
+static ct_tensor *ct__dispatch_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  return ct__call_TTTb_T(ct__op.put, ks, self, index, source, accumulate);
+}
+/* put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) */
+static ct_status ct__dispatch_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  return ct__call_TwTTb_Tw(ct__op.put_, ks, self, index, source, accumulate);
+}
+/* put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  return ct__call_TTTbTw_Tw(ct__op.put_out, ks, self, index, source, accumulate, out);
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -20108,6 +20291,138 @@ CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor
     if (!ct__frontend_keys(&ct__fa_take_along_dim_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_take_along_dim_out(ct__keys, self, indices, dim, out);
+}
+static const ct__frontend_args ct__fa_nonzero = {"nonzero", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_nonzero(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_nonzero, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_nonzero(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_nonzero_out = {"nonzero.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_nonzero_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_nonzero_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_nonzero_out(ct__keys, self, out);
+}
+static const ct__frontend_args ct__fa_masked_select = {"masked_select", 2, {1, 1}, {"self", "mask"}};
+CTDEF ct_tensor *ct_masked_select(ct_tensor *self, ct_tensor *mask) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && ct__same_device(self, mask)))
+    ct__keys = ct__call_keys(self->keys | mask->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, mask};
+    if (!ct__frontend_keys(&ct__fa_masked_select, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_masked_select(ct__keys, self, mask));
+}
+static const ct__frontend_args ct__fa_masked_select_out = {"masked_select.out", 3, {1, 1, 2}, {"self", "mask", "out"}};
+CTDEF ct_status ct_masked_select_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && out && ct__same_device(self, mask) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mask, out};
+    if (!ct__frontend_keys(&ct__fa_masked_select_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_masked_select_out(ct__keys, self, mask, out);
+}
+static const ct__frontend_args ct__fa_masked_scatter = {"masked_scatter", 3, {1, 1, 1}, {"self", "mask", "source"}};
+CTDEF ct_tensor *ct_masked_scatter(ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && source && ct__same_device(self, mask) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mask, source};
+    if (!ct__frontend_keys(&ct__fa_masked_scatter, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_masked_scatter(ct__keys, self, mask, source));
+}
+static const ct__frontend_args ct__fa_masked_scatter_ = {"masked_scatter_", 3, {2, 1, 1}, {"self", "mask", "source"}};
+CTDEF ct_status ct_masked_scatter_(ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && source && ct__same_device(self, mask) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mask, source};
+    if (!ct__frontend_keys(&ct__fa_masked_scatter_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_masked_scatter_(ct__keys, self, mask, source);
+}
+static const ct__frontend_args ct__fa_masked_scatter_out = {"masked_scatter.out", 4, {1, 1, 1, 2}, {"self", "mask", "source", "out"}};
+CTDEF ct_status ct_masked_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && source && out && ct__same_device(self, mask) && ct__same_device(self, source) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | source->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, mask, source, out};
+    if (!ct__frontend_keys(&ct__fa_masked_scatter_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_masked_scatter_out(ct__keys, self, mask, source, out);
+}
+static const ct__frontend_args ct__fa_take = {"take", 2, {1, 1}, {"self", "index"}};
+CTDEF ct_tensor *ct_take(ct_tensor *self, ct_tensor *index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && ct__same_device(self, index)))
+    ct__keys = ct__call_keys(self->keys | index->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, index};
+    if (!ct__frontend_keys(&ct__fa_take, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_take(ct__keys, self, index));
+}
+static const ct__frontend_args ct__fa_take_out = {"take.out", 3, {1, 1, 2}, {"self", "index", "out"}};
+CTDEF ct_status ct_take_out(ct_tensor *out, ct_tensor *self, ct_tensor *index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && out && ct__same_device(self, index) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | index->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, out};
+    if (!ct__frontend_keys(&ct__fa_take_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_take_out(ct__keys, self, index, out);
+}
+static const ct__frontend_args ct__fa_put = {"put", 3, {1, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_tensor *ct_put(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_put, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_put(ct__keys, self, index, source, accumulate));
+}
+static const ct__frontend_args ct__fa_put_ = {"put_", 3, {2, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_status ct_put_(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_put_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_put_(ct__keys, self, index, source, accumulate);
+}
+static const ct__frontend_args ct__fa_put_out = {"put.out", 4, {1, 1, 1, 2}, {"self", "index", "source", "out"}};
+CTDEF ct_status ct_put_out(ct_tensor *out, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && out && ct__same_device(self, index) && ct__same_device(self, source) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, index, source, out};
+    if (!ct__frontend_keys(&ct__fa_put_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_put_out(ct__keys, self, index, source, accumulate, out);
 }
 static const ct__frontend_args ct__fa_softmax_int = {"softmax.int", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {

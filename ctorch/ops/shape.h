@@ -1989,5 +1989,238 @@ static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tens
   return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
 }
 
+/* ================= masks and flat indices: nonzero, masked_select / masked_scatter, take / put =================
+ * Host loops over the elements in row-major order of the logical shape (PyTorch's order, whatever the
+ * strides): masked_scatter consumes source, and take / put number self's elements, in that order.
+ * nonzero and masked_select have a data-dependent result shape (spec tag dynamic_output_shape): on meta
+ * tensors they refuse, as PyTorch's meta kernels do. Masks are bool or uint8 (PyTorch's deprecated form). */
+/* t's element offset (in elements) at row-major position k of its logical shape */
+static int64_t ct__shape_flat_offset(const ct_tensor *t, int64_t k) {
+  int64_t off = 0;
+  int d;
+  for (d = t->ndim - 1; d >= 0; d--) {
+    off += (k % t->sizes[d]) * t->strides[d];
+    k /= t->sizes[d];
+  }
+  return off;
+}
+/* t seen in the broadcast shape (ndim, sizes), right-aligned, stride 0 along broadcast dims (a stack view) */
+static void ct__shape_expand_view(ct_tensor *v, const ct_tensor *t, int ndim, const int64_t *sizes) {
+  int64_t strides[CT_MAX_DIMS];
+  int k, lead = ndim - t->ndim;
+  for (k = 0; k < ndim; k++) strides[k] = k < lead || t->sizes[k - lead] != sizes[k] ? 0 : t->strides[k - lead];
+  ct__shape_view(v, t, ndim, sizes, strides, t->offset);
+}
+static ct_status ct__shape_check_mask(const char *op, const ct_tensor *mask) {
+  if (mask->dtype != CT_BOOL && mask->dtype != CT_U8)
+    return ct_fail(CT_ERR_DTYPE, op, "%s: expected BoolTensor or ByteTensor for mask (got %s)", op, ct__dtype_torch_name((ct_dtype)mask->dtype));
+  return CT_OK;
+}
+static ct_tensor *ct__shape_dynamic_meta(const char *op) {
+  return ct_fail(CT_ERR_UNSUPPORTED, op, "%s's result shape depends on the data: not on meta tensors", op), (ct_tensor *)NULL;
+}
+
+/* ---- nonzero: the [n, ndim] int64 coordinates of the nonzero elements (NaN counts, -0.0 does not) ---- */
+static ct_tensor *ct__k_nonzero(ct_keyset ks, ct_tensor *self) {
+  static const char *op = "nonzero";
+  int64_t sizes[2], idx[CT_MAX_DIMS] = {0}, n = 0, k, *o;
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  const char *p = ct__shape_ptr(self);
+  ct_tensor *r;
+  int d;
+  (void)ks;
+  if (ct__is_meta(self)) return ct__shape_dynamic_meta(op);
+  for (k = 0; k < self->numel; k++) n += ct__load_double(p + ct__shape_flat_offset(self, k) * (int64_t)es, dt) != 0;
+  sizes[0] = n, sizes[1] = self->ndim;
+  r = ct__empty(op, 2, sizes, CT_I64, self->device);
+  if (!r || r->numel == 0) return r;
+  o = (int64_t *)(void *)ct__shape_ptr(r);
+  for (k = 0; k < self->numel; k++, ct__shape_next(idx, self->ndim, self->sizes)) {
+    int64_t off = 0;
+    for (d = 0; d < self->ndim; d++) off += idx[d] * self->strides[d];
+    if (ct__load_double(p + off * (int64_t)es, dt) == 0) continue;
+    for (d = 0; d < self->ndim; d++) *o++ = idx[d];
+  }
+  return r;
+}
+static ct_status ct__k_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  if (ct__shape_overlaps("nonzero", out, self, NULL) != CT_OK) return ct_last_error();
+  return ct__shape_out("nonzero", out, ct__k_nonzero(ks, self));
+}
+
+/* ---- masked_select: self's elements where mask (both broadcast) is true, as a vector ---- */
+static ct_tensor *ct__k_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
+  static const char *op = "masked_select";
+  int64_t b[CT_MAX_DIMS], numel, n = 0, k, j = 0;
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  ct_tensor sv, mv, *r;
+  const char *sp, *mp;
+  char *rp;
+  int nd;
+  (void)ks;
+  if (ct__shape_check_mask(op, mask) != CT_OK) return NULL;
+  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, mask->ndim, mask->sizes, b)) < 0) return NULL;
+  if (ct__is_meta(self) || ct__is_meta(mask)) return ct__shape_dynamic_meta(op);
+  ct__shape_expand_view(&sv, self, nd, b);
+  ct__shape_expand_view(&mv, mask, nd, b);
+  numel = sv.numel, sp = ct__shape_ptr(&sv), mp = ct__shape_ptr(&mv);
+  for (k = 0; k < numel; k++) n += mp[ct__shape_flat_offset(&mv, k)] != 0;
+  r = ct__empty(op, 1, &n, (ct_dtype)self->dtype, self->device);
+  if (!r || n == 0) return r;
+  rp = ct__shape_ptr(r);
+  for (k = 0; k < numel; k++)
+    if (mp[ct__shape_flat_offset(&mv, k)]) ct__shape_copy1(rp + (j++) * (int64_t)es, sp + ct__shape_flat_offset(&sv, k) * (int64_t)es, es);
+  return r;
+}
+static ct_status ct__k_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
+  if (ct__shape_overlaps("masked_select", out, self, mask) != CT_OK) return ct_last_error();
+  return ct__shape_out("masked_select", out, ct__k_masked_select(ks, self, mask));
+}
+
+/* ---- masked_scatter: self (broadcast with mask) with its masked elements replaced by source's, in order ---- */
+static ct_tensor *ct__shape_masked_scatter(const char *op, ct_tensor *self, ct_tensor *mask, ct_tensor *source, int inplace) {
+  int64_t b[CT_MAX_DIMS], k, j = 0;
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  ct_tensor sv, mv, *r;
+  const char *mp, *src;
+  char *rp, b1[160], b2[160];
+  int nd;
+  if (ct__shape_check_mask(op, mask) != CT_OK) return NULL;
+  if (source->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "masked_scatter: expected self and source to have same dtypes but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)source->dtype)),
+           (ct_tensor *)NULL;
+  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, mask->ndim, mask->sizes, b)) < 0) return NULL;
+  if (inplace && (nd != self->ndim || memcmp(b, self->sizes, sizeof(int64_t) * (size_t)nd)))
+    return ct_fail(CT_ERR_SHAPE, op, "mask of shape %s cannot be expanded to self's shape %s (in place, self is not broadcast)",
+                   ct_shape_format(mask->ndim, mask->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!(r = ct__empty(op, nd, b, (ct_dtype)self->dtype, self->device)) || ct__is_meta(r) || r->numel == 0) return r;
+  ct__shape_expand_view(&sv, self, nd, b);
+  ct__shape_expand_view(&mv, mask, nd, b);
+  if (ct__copy_impl(r, &sv) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  rp = ct__shape_ptr(r), mp = ct__shape_ptr(&mv), src = ct__shape_ptr(source);
+  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+    if (!mp[ct__shape_flat_offset(&mv, k)]) continue;
+    if (j == source->numel) {
+      ct_release(r);
+      return ct_fail(CT_ERR_SHAPE, op, "Number of elements of source < number of ones in mask (source has %lld)", (long long)source->numel),
+             (ct_tensor *)NULL;
+    }
+    ct__shape_copy1(rp + k * (int64_t)es, src + ct__shape_flat_offset(source, j++) * (int64_t)es, es);
+  }
+  return r;
+}
+static ct_tensor *ct__k_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  (void)ks;
+  return ct__shape_masked_scatter("masked_scatter", self, mask, source, 0);
+}
+static ct_status ct__k_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  (void)ks;
+  if (ct__shape_overlaps("masked_scatter_", self, mask, source) != CT_OK) return ct_last_error();
+  return ct__shape_inplace("masked_scatter_", self, ct__shape_masked_scatter("masked_scatter_", self, mask, source, 1));
+}
+static ct_status ct__k_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out("masked_scatter", out, ct__shape_masked_scatter("masked_scatter", self, mask, source, 0));
+}
+/* mask as bool (a uint8 mask converted), for masked_fill in the derivatives */
+static ct_tensor *ct__shape_bool_mask(ct_tensor *mask) { return mask && mask->dtype != CT_BOOL ? ct_to_dtype(mask, CT_BOOL) : mask; }
+/* masked_scatter's derivative for source: grad's masked elements in order, zero-padded to source's
+ * element count (the unused tail of source gets 0), in source's shape */
+static ct_tensor *ct__shape_masked_scatter_source_backward(ct_tensor *grad, ct_tensor *mask, const ct__shape *source_sizes) {
+  ct_tensor *r = NULL;
+  if (!grad) return NULL;
+  CT_SCOPE {
+    ct_tensor *sel = ct_masked_select(grad, mask);
+    int64_t n = ct__sizes_product_sat(source_sizes->ndim, source_sizes->sizes), pad[2];
+    if (sel && sel->numel < n) {
+      pad[0] = 0, pad[1] = n - sel->numel;
+      sel = ct_constant_pad_nd(sel, 2, pad, ct_int(0));
+    }
+    r = ct_keep(ct_reshape(sel, source_sizes->ndim, source_sizes->sizes));
+  }
+  return r;
+}
+
+/* ---- take / put: self's elements numbered row-major (negative indices wrap); index int64 ---- */
+static ct_status ct__shape_check_long_index(const char *op, const ct_tensor *index) {
+  if (index->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected a long tensor for index, but got %s", op, ct__dtype_torch_name((ct_dtype)index->dtype));
+  return CT_OK;
+}
+/* index value k of index, wrapped into [0, n); -1 (after failing) when out of range */
+static int64_t ct__shape_flat_index(const char *op, const ct_tensor *index, int64_t k, int64_t n) {
+  int64_t v = ((const int64_t *)(const void *)ct__shape_ptr(index))[ct__shape_flat_offset(index, k)];
+  if (v < -n || v >= n) {
+    ct_fail(CT_ERR_INDEX, op, "out of range: tried to access index %lld on a tensor of %lld elements.", (long long)v, (long long)n);
+    return -1;
+  }
+  return v < 0 ? v + n : v;
+}
+static ct_tensor *ct__k_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  static const char *op = "take";
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  ct_tensor *r;
+  int64_t k;
+  (void)ks;
+  if (ct__shape_check_long_index(op, index) != CT_OK) return NULL;
+  if (self->numel == 0 && index->numel != 0)
+    return ct_fail(CT_ERR_INDEX, op, "take(): tried to take from an empty tensor"), (ct_tensor *)NULL;
+  if (!(r = ct__empty(op, index->ndim, index->sizes, (ct_dtype)self->dtype, self->device)) || ct__is_meta(r) || ct__is_meta(index))
+    return r;
+  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+    int64_t v = ct__shape_flat_index(op, index, k, self->numel);
+    if (v < 0) return ct_release(r), (ct_tensor *)NULL;
+    ct__shape_copy1(ct__shape_ptr(r) + k * (int64_t)es, ct__shape_ptr(self) + ct__shape_flat_offset(self, v) * (int64_t)es, es);
+  }
+  return r;
+}
+static ct_status ct__k_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  if (ct__shape_overlaps("take", out, self, index) != CT_OK) return ct_last_error();
+  return ct__shape_out("take", out, ct__k_take(ks, self, index));
+}
+/* self with self.flatten()[index[j]] = source.flatten()[j] (+= with accumulate); duplicates without
+ * accumulate: the last write wins (as PyTorch's CPU kernel) */
+static ct_tensor *ct__k_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  static const char *op = "put_";
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  ct_tensor *r;
+  int64_t k;
+  (void)ks;
+  if (ct__shape_check_long_index(op, index) != CT_OK) return NULL;
+  if (source->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
+                   ct__dtype_torch_name(dt), ct__dtype_torch_name((ct_dtype)source->dtype)),
+           (ct_tensor *)NULL;
+  if (source->numel != index->numel)
+    return ct_fail(CT_ERR_SHAPE, op, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %lld, "
+                   "index.numel() = %lld", (long long)source->numel, (long long)index->numel),
+           (ct_tensor *)NULL;
+  if (self->numel == 0 && index->numel != 0)
+    return ct_fail(CT_ERR_INDEX, op, "put_(): Tried to put elements into an empty tensor"), (ct_tensor *)NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || ct__is_meta(index) || ct__is_meta(source)) return r;
+  for (k = 0; k < index->numel; k++) {
+    int64_t v = ct__shape_flat_index(op, index, k, self->numel);
+    char *d;
+    const char *s;
+    if (v < 0) return ct_release(r), (ct_tensor *)NULL;
+    d = ct__shape_ptr(r) + ct__shape_flat_offset(r, v) * (int64_t)es;
+    s = ct__shape_ptr(source) + ct__shape_flat_offset(source, k) * (int64_t)es;
+    if (accumulate) ct__shape_acc1(d, s, dt);
+    else ct__shape_copy1(d, s, es);
+  }
+  return r;
+}
+static ct_status ct__k_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  if (ct__shape_overlaps("put_", self, index, source) != CT_OK) return ct_last_error();
+  return ct__shape_inplace("put_", self, ct__k_put(ks, self, index, source, accumulate));
+}
+static ct_status ct__k_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  return ct__shape_out("put", out, ct__k_put(ks, self, index, source, accumulate));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
