@@ -18004,6 +18004,35 @@ static ct_status ct__autograd_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *
   return r;
 }
 
+/* ---- repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_repeat_interleave_Tensor(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
+  ct_tensor *const ct__in[1] = {repeats};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(repeats)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "repeat_interleave.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_interleave_Tensor(ks & CT__BELOW_AUTOGRAD, repeats, output_size);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_repeat_interleave_Tensor_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(repeats) || ct__needs_grad(out))) return ct__out_not_differentiable("repeat_interleave.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_interleave_Tensor_out(ks & CT__BELOW_AUTOGRAD, repeats, output_size, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_softmax_int {
   ct_node base;

@@ -1606,6 +1606,21 @@ CTDEF ct_tensor *ct_put(ct_tensor *self, ct_tensor *index, ct_tensor *source, bo
 CTDEF ct_status ct_put_(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
 /* put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_put_out(ct_tensor *out, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
+/* repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor
+ * i repeated repeats[i] times, in repeats' dtype (int32 or int64, a vector, no negative counts); output_size, when given, must be the sum (then meta knows the shape) */
+CTDEF ct_tensor *ct_repeat_interleave(ct_tensor *repeats);
+CTDEF ct_tensor *ct_repeat_interleave_ex(ct_tensor *repeats, int64_t output_size);
+/* repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_repeat_interleave_out(ct_tensor *out, ct_tensor *repeats);
+CTDEF ct_status ct_repeat_interleave_out_ex(ct_tensor *out, ct_tensor *repeats, int64_t output_size);
+/* repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor
+ * self's slices along dim (None: of self flattened) each repeated repeats[i] times (a 0-dim or one-element repeats: every slice); index_select of repeat_interleave(repeats) */
+CTDEF ct_tensor *ct_repeat_interleave_self(ct_tensor *self, ct_tensor *repeats, int64_t dim);
+CTDEF ct_tensor *ct_repeat_interleave_self_ex(ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size);
+/* repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor
+ * every slice repeated repeats times: a copy of self unsqueezed and expanded after dim (its gradient sums the copies) */
+CTDEF ct_tensor *ct_repeat_interleave_self_int(ct_tensor *self, int64_t repeats, int64_t dim);
+CTDEF ct_tensor *ct_repeat_interleave_self_int_ex(ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -3848,6 +3863,18 @@ typedef ct_status ct_kernel_put_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor 
 typedef ct_status ct_kernel_put_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *);
 #define CT__OPNAME_put_out "put.out"
 #define CT__OPSIG_put_out "T,T,T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_repeat_interleave_Tensor(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_repeat_interleave_Tensor "repeat_interleave.Tensor"
+#define CT__OPSIG_repeat_interleave_Tensor "T,i?->T"
+typedef ct_status ct_kernel_repeat_interleave_Tensor_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_repeat_interleave_Tensor_out "repeat_interleave.Tensor_out"
+#define CT__OPSIG_repeat_interleave_Tensor_out "T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_repeat_interleave_self_Tensor(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_repeat_interleave_self_Tensor "repeat_interleave.self_Tensor"
+#define CT__OPSIG_repeat_interleave_self_Tensor "T,T,i?,i?->T"
+typedef ct_tensor *ct_kernel_repeat_interleave_self_int(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_repeat_interleave_self_int "repeat_interleave.self_int"
+#define CT__OPSIG_repeat_interleave_self_int "T,i,i?,i?->T"
 typedef ct_tensor *ct_kernel_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmax_int "softmax.int"
 #define CT__OPSIG_softmax_int "T,i,D->T"
@@ -4795,6 +4822,10 @@ static struct {
   ct_op *put;
   ct_op *put_;
   ct_op *put_out;
+  ct_op *repeat_interleave_Tensor;
+  ct_op *repeat_interleave_Tensor_out;
+  ct_op *repeat_interleave_self_Tensor;
+  ct_op *repeat_interleave_self_int;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -7965,6 +7996,44 @@ static ct_status ct__call_TTTbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,i?,i?->T */
+static ct_tensor *ct__call_TTioio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,i?,i?->T */
+static ct_tensor *ct__call_Tiioio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* T,T,T?,i,i->T */
@@ -11917,6 +11986,22 @@ static ct_status ct__dispatch_put_(ct_keyset ks, ct_tensor *self, ct_tensor *ind
 /* put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
   return ct__call_TTTbTw_Tw(ct__op.put_out, ks, self, index, source, accumulate, out);
+}
+/* repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor */
+static ct_tensor *ct__dispatch_repeat_interleave_Tensor(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
+  return ct__call_Tio_T(ct__op.repeat_interleave_Tensor, ks, repeats, output_size);
+}
+/* repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_repeat_interleave_Tensor_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
+  return ct__call_TioTw_Tw(ct__op.repeat_interleave_Tensor_out, ks, repeats, output_size, out);
+}
+/* repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor */
+static ct_tensor *ct__dispatch_repeat_interleave_self_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
+  return ct__call_TTioio_T(ct__op.repeat_interleave_self_Tensor, ks, self, repeats, dim, output_size);
+}
+/* repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor */
+static ct_tensor *ct__dispatch_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
+  return ct__call_Tiioio_T(ct__op.repeat_interleave_self_int, ks, self, repeats, dim, output_size);
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -20423,6 +20508,62 @@ CTDEF ct_status ct_put_out(ct_tensor *out, ct_tensor *self, ct_tensor *index, ct
     if (!ct__frontend_keys(&ct__fa_put_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_put_out(ct__keys, self, index, source, accumulate, out);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_Tensor = {"repeat_interleave.Tensor", 1, {1}, {"repeats"}};
+CTDEF ct_tensor *ct_repeat_interleave_ex(ct_tensor *repeats, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(repeats))
+    ct__keys = ct__call_keys(repeats->keys);
+  else {
+    ct_tensor *const ct__t[1] = {repeats};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_repeat_interleave_Tensor(ct__keys, repeats, output_size));
+}
+CTDEF ct_tensor *ct_repeat_interleave(ct_tensor *repeats) {
+  return ct_repeat_interleave_ex(repeats, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_Tensor_out = {"repeat_interleave.Tensor_out", 2, {1, 2}, {"repeats", "out"}};
+CTDEF ct_status ct_repeat_interleave_out_ex(ct_tensor *out, ct_tensor *repeats, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(repeats && out && ct__same_device(repeats, out)))
+    ct__keys = ct__call_keys(repeats->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {repeats, out};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_repeat_interleave_Tensor_out(ct__keys, repeats, output_size, out);
+}
+CTDEF ct_status ct_repeat_interleave_out(ct_tensor *out, ct_tensor *repeats) {
+  return ct_repeat_interleave_out_ex(out, repeats, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_self_Tensor = {"repeat_interleave.self_Tensor", 2, {1, 1}, {"self", "repeats"}};
+CTDEF ct_tensor *ct_repeat_interleave_self_ex(ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && repeats && ct__same_device(self, repeats)))
+    ct__keys = ct__call_keys(self->keys | repeats->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, repeats};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_self_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_repeat_interleave_self_Tensor(ct__keys, self, repeats, dim, output_size));
+}
+CTDEF ct_tensor *ct_repeat_interleave_self(ct_tensor *self, ct_tensor *repeats, int64_t dim) {
+  return ct_repeat_interleave_self_ex(self, repeats, dim, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_self_int = {"repeat_interleave.self_int", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_repeat_interleave_self_int_ex(ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_self_int, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_repeat_interleave_self_int(ct__keys, self, repeats, dim, output_size));
+}
+CTDEF ct_tensor *ct_repeat_interleave_self_int(ct_tensor *self, int64_t repeats, int64_t dim) {
+  return ct_repeat_interleave_self_int_ex(self, repeats, dim, CT_INT_NONE);
 }
 static const ct__frontend_args ct__fa_softmax_int = {"softmax.int", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {

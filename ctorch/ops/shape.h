@@ -2222,5 +2222,106 @@ static ct_status ct__k_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, 
   return ct__shape_out("put", out, ct__k_put(ks, self, index, source, accumulate));
 }
 
+/* ================= repeat_interleave ================= */
+/* repeat_interleave.Tensor: i repeated repeats[i] times, in repeats' dtype (the index of the composites below) */
+static ct_tensor *ct__k_repeat_interleave(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
+  static const char *op = "repeat_interleave";
+  int64_t total = 0, k, j, p = 0;
+  ct_dtype dt = (ct_dtype)repeats->dtype;
+  size_t es = ct_dtype_size(dt);
+  ct_tensor *r;
+  char *rp;
+  (void)ks;
+  if (dt != CT_I64 && dt != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "repeats has to be Long or Int tensor (got %s)", ct__dtype_torch_name(dt)), (ct_tensor *)NULL;
+  if (repeats->ndim != 1) return ct_fail(CT_ERR_RANK, op, "repeat_interleave only accept 1D vector as repeat"), (ct_tensor *)NULL;
+  if (output_size != CT_INT_NONE && output_size < 0)
+    return ct_fail(CT_ERR_SIZE, op, "output_size must be non-negative (got %lld)", (long long)output_size), (ct_tensor *)NULL;
+  if (ct__is_meta(repeats)) { /* the sum is data: known only when output_size gives it */
+    if (output_size == CT_INT_NONE) return ct__shape_dynamic_meta(op);
+    return ct__empty(op, 1, &output_size, dt, repeats->device);
+  }
+  for (k = 0; k < repeats->numel; k++) {
+    int64_t v = ct__shape_load_index(ct__shape_ptr(repeats) + ct__shape_flat_offset(repeats, k) * (int64_t)es, dt);
+    if (v < 0) return ct_fail(CT_ERR_INVALID, op, "repeats can not be negative"), (ct_tensor *)NULL;
+    if (ct__add_ovf(total, v, &total)) return ct_fail(CT_ERR_SIZE, op, "the repeats sum past int64"), (ct_tensor *)NULL;
+  }
+  if (output_size != CT_INT_NONE && output_size != total)
+    return ct_fail(CT_ERR_SHAPE, op, "allocated size does not match required size (output_size %lld, repeats sum to %lld)",
+                   (long long)output_size, (long long)total),
+           (ct_tensor *)NULL;
+  if (!(r = ct__empty(op, 1, &total, dt, repeats->device)) || total == 0) return r;
+  rp = ct__shape_ptr(r);
+  for (k = 0; k < repeats->numel; k++) {
+    int64_t v = ct__shape_load_index(ct__shape_ptr(repeats) + ct__shape_flat_offset(repeats, k) * (int64_t)es, dt);
+    for (j = 0; j < v; j++, p++) {
+      if (dt == CT_I64) ((int64_t *)(void *)rp)[p] = k;
+      else ((int32_t *)(void *)rp)[p] = (int32_t)k;
+    }
+  }
+  return r;
+}
+static ct_status ct__k_repeat_interleave_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
+  if (ct__shape_overlaps("repeat_interleave", out, repeats, NULL) != CT_OK) return ct_last_error();
+  return ct__shape_out_ex("repeat_interleave", out, ct__k_repeat_interleave(ks, repeats, output_size), 1); /* casts, as aten's out= */
+}
+/* The composites' input and dim: self flattened when dim is None; -1 after failing */
+static int64_t ct__shape_interleave_dim(const char *op, ct_tensor *self, int64_t dim, ct_tensor **input) {
+  static const int64_t minus_one = -1;
+  if (dim == CT_INT_NONE) {
+    *input = ct_reshape(self, 1, &minus_one);
+    return *input ? 0 : -1;
+  }
+  *input = self;
+  if (self->ndim == 0) return ct_fail(CT_ERR_INDEX, op, "Dimension specified as %lld but tensor has no dimensions", (long long)dim), -1;
+  return ct__wrap_dim(op, dim, self->ndim);
+}
+static ct_tensor *ct__k_repeat_interleave_self(ct_keyset ks, ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
+  static const char *op = "repeat_interleave";
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *input, *reps = repeats;
+    int64_t d = ct__shape_interleave_dim(op, self, dim, &input), one = 1, size;
+    if (d >= 0) {
+      size = input->sizes[d];
+      if (repeats->ndim == 0 || (repeats->ndim == 1 && repeats->sizes[0] == 1)) /* one count for every slice */
+        reps = ct_expand(ct_reshape(repeats, 1, &one), 1, &size);
+      else if (repeats->ndim > 1)
+        reps = NULL, ct_fail(CT_ERR_RANK, op, "repeats must be 0-dim or 1-dim tensor");
+      else if (repeats->sizes[0] != size)
+        reps = NULL, ct_fail(CT_ERR_SHAPE, op, "repeats must have the same size as input along dim (%lld vs %lld)", (long long)repeats->sizes[0],
+                             (long long)size);
+      if (reps) r = ct_keep(ct_index_select(input, d, ct_repeat_interleave_ex(reps, output_size)));
+    }
+  }
+  return r;
+}
+/* every slice repeats times: input unsqueezed after dim, expanded there and copied (a fresh tensor, as
+ * aten's index_select gives; expand's gradient sums the copies) */
+static ct_tensor *ct__k_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
+  static const char *op = "repeat_interleave";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (repeats < 0) return ct_fail(CT_ERR_INVALID, op, "repeats can not be negative"), (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *input;
+    int64_t d = ct__shape_interleave_dim(op, self, dim, &input), esz[CT_MAX_DIMS], osz[CT_MAX_DIMS], n;
+    int k;
+    if (d >= 0 && input->ndim >= CT_MAX_DIMS) {
+      ct_fail(CT_ERR_RANK, op, "self has %d dims: unsqueezing it passes %d", input->ndim, CT_MAX_DIMS);
+    } else if (d >= 0 && ct__mul_ovf(input->sizes[d], repeats, &n)) {
+      ct_fail(CT_ERR_SIZE, op, "size %lld times %lld repeats passes int64", (long long)input->sizes[d], (long long)repeats);
+    } else if (d >= 0 && output_size != CT_INT_NONE && output_size != n) {
+      ct_fail(CT_ERR_SHAPE, op, "allocated size does not match required size (output_size %lld, %lld needed)", (long long)output_size, (long long)n);
+    } else if (d >= 0) {
+      for (k = 0; k <= input->ndim; k++) esz[k] = k <= d ? input->sizes[k] : k == d + 1 ? repeats : input->sizes[k - 1];
+      for (k = 0; k < input->ndim; k++) osz[k] = k == d ? n : input->sizes[k];
+      r = ct_keep(ct_reshape(ct_clone(ct_expand(ct_unsqueeze(input, d + 1), input->ndim + 1, esz)), input->ndim, osz));
+    }
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
