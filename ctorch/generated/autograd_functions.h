@@ -18033,6 +18033,156 @@ static ct_status ct__autograd_repeat_interleave_Tensor_out(ct_keyset ks, ct_tens
   return r;
 }
 
+/* ---- searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Tensor(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(sorted_sequence) || ct__needs_grad(self) || ct__needs_grad(sorter) || ct__needs_grad(out))) return ct__out_not_differentiable("searchsorted.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Tensor_out(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Scalar(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_searchsorted_Scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(sorted_sequence) || ct__needs_grad(sorter) || ct__needs_grad(out))) return ct__out_not_differentiable("searchsorted.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Scalar_out(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Tensor(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(boundaries) || ct__needs_grad(out))) return ct__out_not_differentiable("bucketize.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Scalar(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bucketize_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(boundaries) || ct__needs_grad(out))) return ct__out_not_differentiable("bucketize.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor ---- */
+typedef struct ct__node_bincount {
+  ct_node base;
+} ct__node_bincount;
+
+static ct_status ct__backward_bincount(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bincount *ct__nd = (ct__node_bincount *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "bincount", "the derivative for 'weights' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bincount = {"BincountBackward0", ct__backward_bincount, NULL};
+
+static ct_tensor *ct__autograd_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  ct_tensor *const ct__in[2] = {self, weights};
+  ct__node_bincount *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(weights)) &&
+      ct__record(&ct__n, &ct__kind_bincount, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_bincount *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bincount(ks & CT__BELOW_AUTOGRAD, self, weights, minlength);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(weights) || ct__needs_grad(out))) return ct__out_not_differentiable("bincount.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bincount_out(ks & CT__BELOW_AUTOGRAD, self, weights, minlength, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor ---- */
+static ct_tensor *ct__autograd_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_histc(ks & CT__BELOW_AUTOGRAD, self, bins, min, max);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("histc.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_histc_out(ks & CT__BELOW_AUTOGRAD, self, bins, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_softmax_int {
   ct_node base;

@@ -1621,6 +1621,43 @@ CTDEF ct_tensor *ct_repeat_interleave_self_ex(ct_tensor *self, ct_tensor *repeat
  * every slice repeated repeats times: a copy of self unsqueezed and expanded after dim (its gradient sums the copies) */
 CTDEF ct_tensor *ct_repeat_interleave_self_int(ct_tensor *self, int64_t repeats, int64_t dim);
 CTDEF ct_tensor *ct_repeat_interleave_self_int_ex(ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size);
+/* searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+ * insertion points of self in sorted_sequence's last dim (1-D, or N-D with self's leading dims): before equal elements, after with right / side "right"; sorter: int64 indices that sort it; int64 (out_int32: int32) */
+CTDEF ct_tensor *ct_searchsorted(ct_tensor *sorted_sequence, ct_tensor *self);
+CTDEF ct_tensor *ct_searchsorted_ex(ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_searchsorted_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self);
+CTDEF ct_status ct_searchsorted_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+ * searchsorted of one value in a 1-D sorted_sequence: a 0-dim result */
+CTDEF ct_tensor *ct_searchsorted_scalar(ct_tensor *sorted_sequence, ct_scalar self);
+CTDEF ct_tensor *ct_searchsorted_scalar_ex(ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_searchsorted_scalar_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self);
+CTDEF ct_status ct_searchsorted_scalar_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor
+ * searchsorted(boundaries, self, right): boundaries is 1-D */
+CTDEF ct_tensor *ct_bucketize(ct_tensor *self, ct_tensor *boundaries);
+CTDEF ct_tensor *ct_bucketize_ex(ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bucketize_out(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries);
+CTDEF ct_status ct_bucketize_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
+CTDEF ct_tensor *ct_bucketize_scalar(ct_scalar self, ct_tensor *boundaries);
+CTDEF ct_tensor *ct_bucketize_scalar_ex(ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bucketize_scalar_out(ct_tensor *out, ct_scalar self, ct_tensor *boundaries);
+CTDEF ct_status ct_bucketize_scalar_out_ex(ct_tensor *out, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor
+ * occurrences of each value of a 1-D non-negative integer self (uint8, int32, int64), length max(max + 1, minlength): int64, or summed weights (float32 weights: float32; others: float64); no derivative, as PyTorch */
+CTDEF ct_tensor *ct_bincount(ct_tensor *self, ct_tensor *weights, int64_t minlength);
+/* bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bincount_out(ct_tensor *out, ct_tensor *self, ct_tensor *weights, int64_t minlength);
+/* histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor
+ * histogram of a float32/float64 self in bins equal bins over [min, max] (min == max: the data's range); elements outside are skipped, NaN counts in the first bin (as PyTorch 1.13); not differentiable */
+CTDEF ct_tensor *ct_histc(ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max);
+/* histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_histc_out(ct_tensor *out, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -3875,6 +3912,42 @@ typedef ct_tensor *ct_kernel_repeat_interleave_self_Tensor(ct_keyset, ct_tensor 
 typedef ct_tensor *ct_kernel_repeat_interleave_self_int(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
 #define CT__OPNAME_repeat_interleave_self_int "repeat_interleave.self_int"
 #define CT__OPSIG_repeat_interleave_self_int "T,i,i?,i?->T"
+typedef ct_tensor *ct_kernel_searchsorted_Tensor(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Tensor "searchsorted.Tensor"
+#define CT__OPSIG_searchsorted_Tensor "T,T,b,b,s?,T?->T"
+typedef ct_status ct_kernel_searchsorted_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Tensor_out "searchsorted.Tensor_out"
+#define CT__OPSIG_searchsorted_Tensor_out "T,T,b,b,s?,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_searchsorted_Scalar(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Scalar "searchsorted.Scalar"
+#define CT__OPSIG_searchsorted_Scalar "T,S,b,b,s?,T?->T"
+typedef ct_status ct_kernel_searchsorted_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Scalar_out "searchsorted.Scalar_out"
+#define CT__OPSIG_searchsorted_Scalar_out "T,S,b,b,s?,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_bucketize_Tensor(ct_keyset, ct_tensor *, ct_tensor *, bool , bool );
+#define CT__OPNAME_bucketize_Tensor "bucketize.Tensor"
+#define CT__OPSIG_bucketize_Tensor "T,T,b,b->T"
+typedef ct_status ct_kernel_bucketize_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *);
+#define CT__OPNAME_bucketize_Tensor_out "bucketize.Tensor_out"
+#define CT__OPSIG_bucketize_Tensor_out "T,T,b,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_bucketize_Scalar(ct_keyset, ct_scalar , ct_tensor *, bool , bool );
+#define CT__OPNAME_bucketize_Scalar "bucketize.Scalar"
+#define CT__OPSIG_bucketize_Scalar "S,T,b,b->T"
+typedef ct_status ct_kernel_bucketize_Scalar_out(ct_keyset, ct_scalar , ct_tensor *, bool , bool , ct_tensor *);
+#define CT__OPNAME_bucketize_Scalar_out "bucketize.Scalar_out"
+#define CT__OPSIG_bucketize_Scalar_out "S,T,b,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_bincount(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_bincount "bincount"
+#define CT__OPSIG_bincount "T,T?,i->T"
+typedef ct_status ct_kernel_bincount_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_bincount_out "bincount.out"
+#define CT__OPSIG_bincount_out "T,T?,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_histc(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar );
+#define CT__OPNAME_histc "histc"
+#define CT__OPSIG_histc "T,i,S,S->T"
+typedef ct_status ct_kernel_histc_out(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_histc_out "histc.out"
+#define CT__OPSIG_histc_out "T,i,S,S,Tw->Tw"
 typedef ct_tensor *ct_kernel_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmax_int "softmax.int"
 #define CT__OPSIG_softmax_int "T,i,D->T"
@@ -4826,6 +4899,18 @@ static struct {
   ct_op *repeat_interleave_Tensor_out;
   ct_op *repeat_interleave_self_Tensor;
   ct_op *repeat_interleave_self_int;
+  ct_op *searchsorted_Tensor;
+  ct_op *searchsorted_Tensor_out;
+  ct_op *searchsorted_Scalar;
+  ct_op *searchsorted_Scalar_out;
+  ct_op *bucketize_Tensor;
+  ct_op *bucketize_Tensor_out;
+  ct_op *bucketize_Scalar;
+  ct_op *bucketize_Scalar_out;
+  ct_op *bincount;
+  ct_op *bincount_out;
+  ct_op *histc;
+  ct_op *histc_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -8034,6 +8119,246 @@ static ct_tensor *ct__call_Tiioio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor 
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,s?,T?->T */
+static ct_tensor *ct__call_TTbbsoTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, const char *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,s?,T?,Tw->Tw */
+static ct_status ct__call_TTbbsoToTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, const char *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,S,b,b,s?,T?->T */
+static ct_tensor *ct__call_TSbbsoTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, bool a2, bool a3, const char *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,S,b,b,s?,T?,Tw->Tw */
+static ct_status ct__call_TSbbsoToTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, bool a2, bool a3, const char *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,b,b->T */
+static ct_tensor *ct__call_TTbb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,Tw->Tw */
+static ct_status ct__call_TTbbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* S,T,b,b->T */
+static ct_tensor *ct__call_STbb_T(const ct_op *ct__o, ct_keyset ks, ct_scalar a0, ct_tensor *a1, bool a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *, bool , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_scalar(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* S,T,b,b,Tw->Tw */
+static ct_status ct__call_STbbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_scalar a0, ct_tensor *a1, bool a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, bool , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_scalar(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T?,i->T */
+static ct_tensor *ct__call_TToi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T?,i,Tw->Tw */
+static ct_status ct__call_TToiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,S,S->T */
+static ct_tensor *ct__call_TiSS_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_scalar a2, ct_scalar a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_scalar(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,S,S,Tw->Tw */
+static ct_status ct__call_TiSSTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_scalar a2, ct_scalar a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_scalar(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* T,T,T?,i,i->T */
@@ -12002,6 +12327,54 @@ static ct_tensor *ct__dispatch_repeat_interleave_self_Tensor(ct_keyset ks, ct_te
 /* repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor */
 static ct_tensor *ct__dispatch_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
   return ct__call_Tiioio_T(ct__op.repeat_interleave_self_int, ks, self, repeats, dim, output_size);
+}
+/* searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor */
+static ct_tensor *ct__dispatch_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  return ct__call_TTbbsoTo_T(ct__op.searchsorted_Tensor, ks, sorted_sequence, self, out_int32, right, side, sorter);
+}
+/* searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  return ct__call_TTbbsoToTw_Tw(ct__op.searchsorted_Tensor_out, ks, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+/* searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor */
+static ct_tensor *ct__dispatch_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  return ct__call_TSbbsoTo_T(ct__op.searchsorted_Scalar, ks, sorted_sequence, self, out_int32, right, side, sorter);
+}
+/* searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_searchsorted_Scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  return ct__call_TSbbsoToTw_Tw(ct__op.searchsorted_Scalar_out, ks, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+/* bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
+static ct_tensor *ct__dispatch_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  return ct__call_TTbb_T(ct__op.bucketize_Tensor, ks, self, boundaries, out_int32, right);
+}
+/* bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  return ct__call_TTbbTw_Tw(ct__op.bucketize_Tensor_out, ks, self, boundaries, out_int32, right, out);
+}
+/* bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
+static ct_tensor *ct__dispatch_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  return ct__call_STbb_T(ct__op.bucketize_Scalar, ks, self, boundaries, out_int32, right);
+}
+/* bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bucketize_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  return ct__call_STbbTw_Tw(ct__op.bucketize_Scalar_out, ks, self, boundaries, out_int32, right, out);
+}
+/* bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor */
+static ct_tensor *ct__dispatch_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  return ct__call_TToi_T(ct__op.bincount, ks, self, weights, minlength);
+}
+/* bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
+  return ct__call_TToiTw_Tw(ct__op.bincount_out, ks, self, weights, minlength, out);
+}
+/* histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor */
+static ct_tensor *ct__dispatch_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  return ct__call_TiSS_T(ct__op.histc, ks, self, bins, min, max);
+}
+/* histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  return ct__call_TiSSTw_Tw(ct__op.histc_out, ks, self, bins, min, max, out);
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -20564,6 +20937,162 @@ CTDEF ct_tensor *ct_repeat_interleave_self_int_ex(ct_tensor *self, int64_t repea
 }
 CTDEF ct_tensor *ct_repeat_interleave_self_int(ct_tensor *self, int64_t repeats, int64_t dim) {
   return ct_repeat_interleave_self_int_ex(self, repeats, dim, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_searchsorted_Tensor = {"searchsorted.Tensor", 3, {1, 1, 5}, {"sorted_sequence", "self", "sorter"}};
+CTDEF ct_tensor *ct_searchsorted_ex(ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && self && ct__same_device(sorted_sequence, self) && (!sorter || ct__same_device(sorted_sequence, sorter))))
+    ct__keys = ct__call_keys(sorted_sequence->keys | self->keys | (sorter ? sorter->keys : 0));
+  else {
+    ct_tensor *const ct__t[3] = {sorted_sequence, self, sorter};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_searchsorted_Tensor(ct__keys, sorted_sequence, self, out_int32, right, side, sorter));
+}
+CTDEF ct_tensor *ct_searchsorted(ct_tensor *sorted_sequence, ct_tensor *self) {
+  return ct_searchsorted_ex(sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_searchsorted_Tensor_out = {"searchsorted.Tensor_out", 4, {1, 1, 5, 2}, {"sorted_sequence", "self", "sorter", "out"}};
+CTDEF ct_status ct_searchsorted_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && self && out && ct__same_device(sorted_sequence, self) && (!sorter || ct__same_device(sorted_sequence, sorter)) && ct__same_device(sorted_sequence, out)))
+    ct__keys = ct__call_keys(sorted_sequence->keys | self->keys | (sorter ? sorter->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {sorted_sequence, self, sorter, out};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_searchsorted_Tensor_out(ct__keys, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+CTDEF ct_status ct_searchsorted_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self) {
+  return ct_searchsorted_out_ex(out, sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_searchsorted_Scalar = {"searchsorted.Scalar", 2, {1, 5}, {"sorted_sequence", "sorter"}};
+CTDEF ct_tensor *ct_searchsorted_scalar_ex(ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && (!sorter || ct__same_device(sorted_sequence, sorter))))
+    ct__keys = ct__call_keys(sorted_sequence->keys | (sorter ? sorter->keys : 0));
+  else {
+    ct_tensor *const ct__t[2] = {sorted_sequence, sorter};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_searchsorted_Scalar(ct__keys, sorted_sequence, self, out_int32, right, side, sorter));
+}
+CTDEF ct_tensor *ct_searchsorted_scalar(ct_tensor *sorted_sequence, ct_scalar self) {
+  return ct_searchsorted_scalar_ex(sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_searchsorted_Scalar_out = {"searchsorted.Scalar_out", 3, {1, 5, 2}, {"sorted_sequence", "sorter", "out"}};
+CTDEF ct_status ct_searchsorted_scalar_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && out && (!sorter || ct__same_device(sorted_sequence, sorter)) && ct__same_device(sorted_sequence, out)))
+    ct__keys = ct__call_keys(sorted_sequence->keys | (sorter ? sorter->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {sorted_sequence, sorter, out};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_searchsorted_Scalar_out(ct__keys, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+CTDEF ct_status ct_searchsorted_scalar_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self) {
+  return ct_searchsorted_scalar_out_ex(out, sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_bucketize_Tensor = {"bucketize.Tensor", 2, {1, 1}, {"self", "boundaries"}};
+CTDEF ct_tensor *ct_bucketize_ex(ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && boundaries && ct__same_device(self, boundaries)))
+    ct__keys = ct__call_keys(self->keys | boundaries->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, boundaries};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bucketize_Tensor(ct__keys, self, boundaries, out_int32, right));
+}
+CTDEF ct_tensor *ct_bucketize(ct_tensor *self, ct_tensor *boundaries) {
+  return ct_bucketize_ex(self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bucketize_Tensor_out = {"bucketize.Tensor_out", 3, {1, 1, 2}, {"self", "boundaries", "out"}};
+CTDEF ct_status ct_bucketize_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && boundaries && out && ct__same_device(self, boundaries) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | boundaries->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, boundaries, out};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bucketize_Tensor_out(ct__keys, self, boundaries, out_int32, right, out);
+}
+CTDEF ct_status ct_bucketize_out(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries) {
+  return ct_bucketize_out_ex(out, self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bucketize_Scalar = {"bucketize.Scalar", 1, {1}, {"boundaries"}};
+CTDEF ct_tensor *ct_bucketize_scalar_ex(ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(boundaries))
+    ct__keys = ct__call_keys(boundaries->keys);
+  else {
+    ct_tensor *const ct__t[1] = {boundaries};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bucketize_Scalar(ct__keys, self, boundaries, out_int32, right));
+}
+CTDEF ct_tensor *ct_bucketize_scalar(ct_scalar self, ct_tensor *boundaries) {
+  return ct_bucketize_scalar_ex(self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bucketize_Scalar_out = {"bucketize.Scalar_out", 2, {1, 2}, {"boundaries", "out"}};
+CTDEF ct_status ct_bucketize_scalar_out_ex(ct_tensor *out, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(boundaries && out && ct__same_device(boundaries, out)))
+    ct__keys = ct__call_keys(boundaries->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {boundaries, out};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bucketize_Scalar_out(ct__keys, self, boundaries, out_int32, right, out);
+}
+CTDEF ct_status ct_bucketize_scalar_out(ct_tensor *out, ct_scalar self, ct_tensor *boundaries) {
+  return ct_bucketize_scalar_out_ex(out, self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bincount = {"bincount", 2, {1, 5}, {"self", "weights"}};
+CTDEF ct_tensor *ct_bincount(ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && (!weights || ct__same_device(self, weights))))
+    ct__keys = ct__call_keys(self->keys | (weights ? weights->keys : 0));
+  else {
+    ct_tensor *const ct__t[2] = {self, weights};
+    if (!ct__frontend_keys(&ct__fa_bincount, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bincount(ct__keys, self, weights, minlength));
+}
+static const ct__frontend_args ct__fa_bincount_out = {"bincount.out", 3, {1, 5, 2}, {"self", "weights", "out"}};
+CTDEF ct_status ct_bincount_out(ct_tensor *out, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && (!weights || ct__same_device(self, weights)) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | (weights ? weights->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, weights, out};
+    if (!ct__frontend_keys(&ct__fa_bincount_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bincount_out(ct__keys, self, weights, minlength, out);
+}
+static const ct__frontend_args ct__fa_histc = {"histc", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_histc(ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_histc, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_histc(ct__keys, self, bins, min, max));
+}
+static const ct__frontend_args ct__fa_histc_out = {"histc.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_histc_out(ct_tensor *out, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_histc_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_histc_out(ct__keys, self, bins, min, max, out);
 }
 static const ct__frontend_args ct__fa_softmax_int = {"softmax.int", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {

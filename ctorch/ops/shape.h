@@ -2323,5 +2323,252 @@ static ct_tensor *ct__k_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self
   return r;
 }
 
+/* ================= searching and counting: searchsorted, bucketize, bincount, histc ================= */
+/* An element as a key of the comparison dtype `as` (floating): rounded to it, as aten's promotion does */
+static double ct__shape_key(const char *p, ct_dtype dt, ct_dtype as) {
+  double v = ct__load_double(p, dt);
+  switch (as) {
+  case CT_F32: return (double)(float)v;
+  case CT_F16: return ct_f16_to_f32(ct_f32_to_f16((float)v));
+  case CT_BF16: return ct_bf16_to_f32(ct_f32_to_bf16((float)v));
+  default: return v;
+  }
+}
+/* The first i in [0, n) whose element is >= v (> v when right): aten's loop, whose comparisons put a
+ * NaN (sorted last) after every value and a NaN value after every element */
+#define CT__SEARCH(T, KEY)                                                                                           \
+  do {                                                                                                               \
+    while (lo < hi) {                                                                                                \
+      int64_t mid = lo + ((hi - lo) >> 1), at = sorter ? sp[mid * sstep] : mid;                                      \
+      T x = KEY(bp + at * bstep * (int64_t)bes, bdt);                                                                \
+      if (right ? !(x > v) : !(x >= v)) lo = mid + 1;                                                                \
+      else hi = mid;                                                                                                 \
+    }                                                                                                                \
+  } while (0)
+#define CT__KEY_I64(p, dt) ct__shape_load_i64(p, dt)
+#define CT__KEY_FLOAT(p, dt) ct__shape_key(p, dt, as)
+/* searchsorted of vals (a 0-dim value from a Scalar when scalar) in seq's last dim */
+static ct_tensor *ct__shape_searchsorted(const char *op, ct_tensor *seq, ct_tensor *vals, bool out_int32, bool right, const char *side,
+                                         ct_tensor *sorter, int scalar) {
+  int64_t k, n, inner, bstep, sstep = 0;
+  ct_dtype bdt = (ct_dtype)seq->dtype, vdt = (ct_dtype)vals->dtype, as = ct_promote_types(bdt, vdt);
+  size_t bes = ct_dtype_size(bdt), ves = ct_dtype_size(vdt);
+  char b1[160], b2[160];
+  ct_tensor *r;
+  int d;
+  if (side && strcmp(side, "left") && strcmp(side, "right"))
+    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side), (ct_tensor *)NULL;
+  if (side && !strcmp(side, "left") && right)
+    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True"),
+           (ct_tensor *)NULL;
+  right = right || (side && !strcmp(side, "right"));
+  if (seq->ndim == 0)
+    return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension"), (ct_tensor *)NULL;
+  if (scalar && seq->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got "
+                   "boundaries tensor dim(%d)", seq->ndim),
+           (ct_tensor *)NULL;
+  if (seq->ndim > 1 && (vals->ndim != seq->ndim || memcmp(vals->sizes, seq->sizes, sizeof(int64_t) * (size_t)(seq->ndim - 1))))
+    return ct_fail(CT_ERR_SHAPE, op, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
+                   "tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
+                   ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1), ct_shape_format(vals->ndim, vals->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (sorter && sorter->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype %s",
+                   ct__dtype_torch_name((ct_dtype)sorter->dtype)),
+           (ct_tensor *)NULL;
+  if (sorter && !ct_same_shape(sorter, seq))
+    return ct_fail(CT_ERR_SHAPE, op, "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor %s and got "
+                   "sorter tensor %s", ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1),
+                   ct_shape_format(sorter->ndim, sorter->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (as == CT_BOOL)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): not implemented for 'Bool'"), (ct_tensor *)NULL;
+  r = ct__empty(op, vals->ndim, vals->sizes, out_int32 ? CT_I32 : CT_I64, seq->device);
+  if (!r || ct__is_meta(r) || ct__is_meta(vals) || ct__is_meta(sorter ? sorter : seq) || r->numel == 0) return r;
+  d = seq->ndim - 1;
+  n = seq->sizes[d], bstep = seq->strides[d];
+  if (sorter) { /* every sorter value in range (aten 1.13 reads past the sequence otherwise) */
+    sstep = sorter->strides[d];
+    for (k = 0; k < sorter->numel; k++) {
+      int64_t v = ((const int64_t *)(const void *)ct__shape_ptr(sorter))[ct__shape_flat_offset(sorter, k)];
+      if (v < 0 || v >= n) return ct_release(r), ct_fail(CT_ERR_INDEX, op, "torch.searchsorted(): sorter index %lld is out of range for a "
+                                                                          "boundary dim of size %lld", (long long)v, (long long)n), (ct_tensor *)NULL;
+    }
+  }
+  inner = vals->ndim ? vals->sizes[vals->ndim - 1] : 1;
+  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+    int64_t row = seq->ndim > 1 ? k / inner : 0, lo = 0, hi = n;
+    const char *bp = ct__shape_ptr(seq) + (n ? ct__shape_flat_offset(seq, row * n) : 0) * (int64_t)bes;
+    const int64_t *sp = sorter && n ? (const int64_t *)(const void *)ct__shape_ptr(sorter) + ct__shape_flat_offset(sorter, row * n) : NULL;
+    const char *vp = ct__shape_ptr(vals) + ct__shape_flat_offset(vals, k) * (int64_t)ves;
+    if (ct_dtype_is_floating(as)) {
+      double v = ct__shape_key(vp, vdt, as);
+      CT__SEARCH(double, CT__KEY_FLOAT);
+    } else {
+      int64_t v = ct__shape_load_i64(vp, vdt);
+      CT__SEARCH(int64_t, CT__KEY_I64);
+    }
+    if (out_int32) ((int32_t *)(void *)ct__shape_ptr(r))[k] = (int32_t)lo;
+    else ((int64_t *)(void *)ct__shape_ptr(r))[k] = lo;
+  }
+  return r;
+}
+#undef CT__SEARCH
+#undef CT__KEY_I64
+#undef CT__KEY_FLOAT
+/* a Scalar as a 0-dim host tensor of its own kind's dtype (int64, float64, bool), as aten's scalar_to_tensor */
+static ct_tensor *ct__shape_scalar_value(const char *op, ct_scalar v) {
+  ct_dtype dt = v.kind == CT_SCALAR_FLOAT ? CT_F64 : v.kind == CT_SCALAR_BOOL ? CT_BOOL : CT_I64;
+  ct_tensor *t = ct__empty(op, 0, NULL, dt, CT_CPU);
+  if (!t) return NULL;
+  if (dt == CT_F64) *(double *)t->storage->data = v.v.f;
+  else if (dt == CT_BOOL) *(bool *)t->storage->data = v.v.b;
+  else *(int64_t *)t->storage->data = v.v.i;
+  return t;
+}
+static ct_tensor *ct__k_searchsorted(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
+                                     ct_tensor *sorter) {
+  (void)ks;
+  return ct__shape_searchsorted("searchsorted", sorted_sequence, self, out_int32, right, side, sorter, 0);
+}
+static ct_status ct__k_searchsorted_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
+                                        ct_tensor *sorter, ct_tensor *out) {
+  if (ct__shape_overlaps("searchsorted", out, sorted_sequence, self) != CT_OK) return ct_last_error();
+  return ct__shape_out("searchsorted", out, ct__k_searchsorted(ks, sorted_sequence, self, out_int32, right, side, sorter));
+}
+static ct_tensor *ct__k_searchsorted_scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
+                                            const char *side, ct_tensor *sorter) {
+  ct_tensor *v = ct__shape_scalar_value("searchsorted", self), *r;
+  (void)ks;
+  r = v ? ct__shape_searchsorted("searchsorted", sorted_sequence, v, out_int32, right, side, sorter, 1) : NULL;
+  ct_release(v);
+  return r;
+}
+static ct_status ct__k_searchsorted_scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
+                                               const char *side, ct_tensor *sorter, ct_tensor *out) {
+  return ct__shape_out("searchsorted", out, ct__k_searchsorted_scalar(ks, sorted_sequence, self, out_int32, right, side, sorter));
+}
+static ct_status ct__shape_boundaries_check(const ct_tensor *boundaries) {
+  if (boundaries->ndim != 1)
+    return ct_fail(CT_ERR_RANK, "bucketize", "boundaries tensor must be 1 dimension, but got dim(%d)", boundaries->ndim);
+  return CT_OK;
+}
+static ct_tensor *ct__k_bucketize(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  (void)ks;
+  if (ct__shape_boundaries_check(boundaries) != CT_OK) return NULL;
+  return ct__shape_searchsorted("bucketize", boundaries, self, out_int32, right, NULL, NULL, 0);
+}
+static ct_status ct__k_bucketize_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  if (ct__shape_overlaps("bucketize", out, self, boundaries) != CT_OK) return ct_last_error();
+  return ct__shape_out("bucketize", out, ct__k_bucketize(ks, self, boundaries, out_int32, right));
+}
+static ct_tensor *ct__k_bucketize_scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *v, *r;
+  (void)ks;
+  if (ct__shape_boundaries_check(boundaries) != CT_OK || !(v = ct__shape_scalar_value("bucketize", self))) return NULL;
+  r = ct__shape_searchsorted("bucketize", boundaries, v, out_int32, right, NULL, NULL, 1);
+  ct_release(v);
+  return r;
+}
+static ct_status ct__k_bucketize_scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  return ct__shape_out("bucketize", out, ct__k_bucketize_scalar(ks, self, boundaries, out_int32, right));
+}
+
+/* ---- bincount: counts (or summed weights) of each non-negative integer; length max(max + 1, minlength) ---- */
+static ct_tensor *ct__k_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  static const char *op = "bincount";
+  ct_dtype dt = (ct_dtype)self->dtype, wdt = weights ? (ct_dtype)weights->dtype : CT_I64;
+  ct_dtype rdt = !weights ? CT_I64 : wdt == CT_F32 ? CT_F32 : CT_F64; /* aten: float weights stay float, others become double */
+  size_t es = ct_dtype_size(dt), wes = ct_dtype_size(wdt);
+  int64_t n = minlength, k;
+  ct_tensor *r;
+  char *rp;
+  (void)ks;
+  if (dt != CT_I64 && dt != CT_I32 && dt != CT_U8)
+    return ct_fail(CT_ERR_DTYPE, op, "\"bincount_cpu\" not implemented for '%s'", ct__dtype_torch_name(dt)), (ct_tensor *)NULL;
+  if (minlength < 0) return ct_fail(CT_ERR_INVALID, op, "minlength should be >= 0"), (ct_tensor *)NULL;
+  if (self->ndim != 1) return ct_fail(CT_ERR_RANK, op, "bincount only supports 1-d non-negative integral inputs."), (ct_tensor *)NULL;
+  if (weights && (weights->ndim != 1 || weights->sizes[0] != self->sizes[0]))
+    return ct_fail(CT_ERR_SHAPE, op, "weights should be 1-d and have the same length as input"), (ct_tensor *)NULL;
+  if (ct__is_meta(self) || (weights && ct__is_meta(weights))) return ct__shape_dynamic_meta(op);
+  for (k = 0; k < self->numel; k++) {
+    int64_t v = ct__shape_load_i64(ct__shape_ptr(self) + ct__shape_flat_offset(self, k) * (int64_t)es, dt);
+    if (v < 0) return ct_fail(CT_ERR_INVALID, op, "bincount only supports 1-d non-negative integral inputs."), (ct_tensor *)NULL;
+    if (v >= n) n = v == INT64_MAX ? v : v + 1; /* INT64_MAX: the allocation fails */
+  }
+  if (!(r = ct__empty(op, 1, &n, rdt, self->device)) || n == 0) return r;
+  rp = ct__shape_ptr(r);
+  memset(rp, 0, ct_dtype_size(rdt) * (size_t)n);
+  for (k = 0; k < self->numel; k++) {
+    int64_t v = ct__shape_load_i64(ct__shape_ptr(self) + ct__shape_flat_offset(self, k) * (int64_t)es, dt);
+    const char *wp = weights ? ct__shape_ptr(weights) + ct__shape_flat_offset(weights, k) * (int64_t)wes : NULL;
+    if (!weights) ((int64_t *)(void *)rp)[v] += 1;
+    else if (rdt == CT_F32) ((float *)(void *)rp)[v] += *(const float *)(const void *)wp;
+    else ((double *)(void *)rp)[v] += ct__load_double(wp, wdt);
+  }
+  return r;
+}
+static ct_status ct__k_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
+  return ct__shape_out_ex("bincount", out, ct__k_bincount(ks, self, weights, minlength), 1); /* casts, as aten's out= */
+}
+
+/* ---- histc: bins equal-width bins over [min, max] (min == max: the data's range; an empty range widens by 1
+ * each side); elements outside are skipped, max falls in the last bin, and NaN in the first (PyTorch 1.13's
+ * CPU kernel does so). The bin of x is aten's
+ * (x - lo) * bins / (hi - lo) in self's dtype, truncated. ---- */
+#define CT__HISTC(T)                                                                                                 \
+  do {                                                                                                               \
+    T lo_ = (T)lo, hi_ = (T)hi, *h = (T *)(void *)ct__shape_ptr(r);                                                  \
+    for (k = 0; k < self->numel; k++) {                                                                              \
+      T x = *(const T *)(const void *)(ct__shape_ptr(self) + ct__shape_flat_offset(self, k) * (int64_t)sizeof(T));   \
+      T q;                                                                                                           \
+      if (x != x) { /* PyTorch 1.13 counts NaN in the first bin */                                                   \
+        h[0] += 1;                                                                                                   \
+        continue;                                                                                                    \
+      }                                                                                                              \
+      if (!(x >= lo_ && x <= hi_)) continue;                                                                         \
+      q = (x - lo_) * (T)bins / (hi_ - lo_); /* (0 / 0 where min and max round to one value of T: bin 0) */          \
+      h[q >= (T)bins ? bins - 1 : q > 0 ? (int64_t)q : 0] += 1; /* max: the last bin */                              \
+    }                                                                                                                \
+  } while (0)
+static ct_tensor *ct__k_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  static const char *op = "histc";
+  ct_dtype dt = (ct_dtype)self->dtype;
+  double lo = ct_scalar_to_double(min), hi = ct_scalar_to_double(max);
+  ct_tensor *r;
+  int64_t k;
+  (void)ks;
+  if (dt != CT_F32 && dt != CT_F64)
+    return ct_fail(CT_ERR_DTYPE, op, "\"histogram_cpu\" not implemented for '%s'", ct__dtype_torch_name(dt)), (ct_tensor *)NULL;
+  if (bins <= 0) return ct_fail(CT_ERR_INVALID, op, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins), (ct_tensor *)NULL;
+  if (!(r = ct__empty(op, 1, &bins, dt, self->device)) || ct__is_meta(r)) return r;
+  if (lo == hi && self->numel > 0) { /* the data's range (NaN when any element is NaN) */
+    int nan = 0;
+    for (k = 0; k < self->numel; k++) {
+      double x = ct__load_double(ct__shape_ptr(self) + ct__shape_flat_offset(self, k) * (int64_t)ct_dtype_size(dt), dt);
+      nan |= x != x;
+      if (k == 0 || x < lo) lo = x;
+      if (k == 0 || x > hi) hi = x;
+    }
+    if (nan) lo = hi = NAN;
+  }
+  if (lo == hi) lo -= 1, hi += 1;
+  if (isinf(lo) || isinf(hi) || lo != lo || hi != hi) {
+    ct_release(r);
+    return ct_fail(CT_ERR_INVALID, op, "torch.histc: range of [%g, %g] is not finite", lo, hi), (ct_tensor *)NULL;
+  }
+  if (!(lo < hi)) return ct_release(r), ct_fail(CT_ERR_INVALID, op, "torch.histc: max must be larger than min"), (ct_tensor *)NULL;
+  memset(ct__shape_ptr(r), 0, ct_dtype_size(dt) * (size_t)bins);
+  if (dt == CT_F32) CT__HISTC(float);
+  else CT__HISTC(double);
+  return r;
+}
+#undef CT__HISTC
+static ct_status ct__k_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  if (ct__shape_overlaps("histc", out, self, NULL) != CT_OK) return ct_last_error();
+  return ct__shape_out("histc", out, ct__k_histc(ks, self, bins, min, max));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
