@@ -18183,6 +18183,108 @@ static ct_status ct__autograd_histc_out(ct_keyset ks, ct_tensor *self, int64_t b
   return r;
 }
 
+/* ---- _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) ---- */
+typedef struct ct__node__unique2 {
+  ct_node base;
+} ct__node__unique2;
+
+static ct_status ct__backward__unique2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__unique2 *ct__nd = (ct__node__unique2 *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "_unique2", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__unique2 = {"Unique2Backward0", ct__backward__unique2, NULL};
+
+static ct_tensor *ct__autograd__unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__unique2 *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__unique2, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__unique2 *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__unique2(ks & CT__BELOW_AUTOGRAD, self, sorted, return_inverse, return_counts, result1, result2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) ---- */
+typedef struct ct__node_unique_consecutive {
+  ct_node base;
+} ct__node_unique_consecutive;
+
+static ct_status ct__backward_unique_consecutive(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unique_consecutive *ct__nd = (ct__node_unique_consecutive *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "unique_consecutive", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unique_consecutive = {"UniqueConsecutiveBackward0", ct__backward_unique_consecutive, NULL};
+
+static ct_tensor *ct__autograd_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_unique_consecutive *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_unique_consecutive, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unique_consecutive *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_consecutive(ks & CT__BELOW_AUTOGRAD, self, return_inverse, return_counts, dim, result1, result2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) ---- */
+typedef struct ct__node_unique_dim {
+  ct_node base;
+} ct__node_unique_dim;
+
+static ct_status ct__backward_unique_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unique_dim *ct__nd = (ct__node_unique_dim *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "unique_dim", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unique_dim = {"UniqueDimBackward0", ct__backward_unique_dim, NULL};
+
+static ct_tensor *ct__autograd_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_unique_dim *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_unique_dim, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unique_dim *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_dim(ks & CT__BELOW_AUTOGRAD, self, dim, sorted, return_inverse, return_counts, result1, result2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
 /* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_softmax_int {
   ct_node base;

@@ -1658,6 +1658,15 @@ CTDEF ct_status ct_bincount_out(ct_tensor *out, ct_tensor *self, ct_tensor *weig
 CTDEF ct_tensor *ct_histc(ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max);
 /* histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_histc_out(ct_tensor *out, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max);
+/* _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+ * torch.unique: distinct values ascending (sorted=False too: PyTorch's order is a hash set's), each NaN distinct and last; inverse (self's shape; given with counts too) and counts empty unless asked; no float16 */
+CTDEF ct_tensor *ct_unique2(ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2);
+/* unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)
+ * the first of each run of equal values (dim None: of self flattened) or equal slices along dim (NaN never equals); along a dim inverse and counts are always given, as aten */
+CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2);
+/* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+ * the distinct slices along dim, in lexicographic order; inverse ([self.size(dim)]) and counts always given, sorted ignored (as aten) */
+CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -3948,6 +3957,15 @@ typedef ct_tensor *ct_kernel_histc(ct_keyset, ct_tensor *, int64_t , ct_scalar ,
 typedef ct_status ct_kernel_histc_out(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_histc_out "histc.out"
 #define CT__OPSIG_histc_out "T,i,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel__unique2(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **);
+#define CT__OPNAME__unique2 "_unique2"
+#define CT__OPSIG__unique2 "T,b,b,b->T,T,T"
+typedef ct_tensor *ct_kernel_unique_consecutive(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor **, ct_tensor **);
+#define CT__OPNAME_unique_consecutive "unique_consecutive"
+#define CT__OPSIG_unique_consecutive "T,b,b,i?->T,T,T"
+typedef ct_tensor *ct_kernel_unique_dim(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **);
+#define CT__OPNAME_unique_dim "unique_dim"
+#define CT__OPSIG_unique_dim "T,i,b,b,b->T,T,T"
 typedef ct_tensor *ct_kernel_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmax_int "softmax.int"
 #define CT__OPSIG_softmax_int "T,i,D->T"
@@ -4911,6 +4929,9 @@ static struct {
   ct_op *bincount_out;
   ct_op *histc;
   ct_op *histc_out;
+  ct_op *_unique2;
+  ct_op *unique_consecutive;
+  ct_op *unique_dim;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -8359,6 +8380,73 @@ static ct_status ct__call_TiSSTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,b,b->T,T,T */
+static ct_tensor *ct__call_Tbbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, bool a3, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1, x2);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,i?->T,T,T */
+static ct_tensor *ct__call_Tbbio_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, int64_t a3, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1, x2);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,b,b,b->T,T,T */
+static ct_tensor *ct__call_Tibbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, bool a2, bool a3, bool a4, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, x1, x2);
+  } else {
+    ct_value ct__v[5];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* T,T,T?,i,i->T */
@@ -12375,6 +12463,18 @@ static ct_tensor *ct__dispatch_histc(ct_keyset ks, ct_tensor *self, int64_t bins
 /* histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
   return ct__call_TiSSTw_Tw(ct__op.histc_out, ks, self, bins, min, max, out);
+}
+/* _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch__unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  return ct__call_Tbbb_TTT(ct__op._unique2, ks, self, sorted, return_inverse, return_counts, result1, result2);
+}
+/* unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+  return ct__call_Tbbio_TTT(ct__op.unique_consecutive, ks, self, return_inverse, return_counts, dim, result1, result2);
+}
+/* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  return ct__call_Tibbb_TTT(ct__op.unique_dim, ks, self, dim, sorted, return_inverse, return_counts, result1, result2);
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -21093,6 +21193,84 @@ CTDEF ct_status ct_histc_out(ct_tensor *out, ct_tensor *self, int64_t bins, ct_s
     if (!ct__frontend_keys(&ct__fa_histc_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_histc_out(ct__keys, self, bins, min, max, out);
+}
+static const ct__frontend_args ct__fa__unique2 = {"_unique2", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unique2(ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__unique2, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch__unique2(ct__keys, self, sorted, return_inverse, return_counts, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_unique_consecutive = {"unique_consecutive", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_unique_consecutive, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_unique_consecutive(ct__keys, self, return_inverse, return_counts, dim, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_unique_dim = {"unique_dim", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_unique_dim, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_unique_dim(ct__keys, self, dim, sorted, return_inverse, return_counts, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
 }
 static const ct__frontend_args ct__fa_softmax_int = {"softmax.int", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {

@@ -2570,5 +2570,161 @@ static ct_status ct__k_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct
   return ct__shape_out("histc", out, ct__k_histc(ks, self, bins, min, max));
 }
 
+/* ================= unique: _unique2, unique_consecutive, unique_dim =================
+ * One engine over n "rows" of m elements: self's elements (dim None: m = 1) or its slices along dim.
+ * The rows are loaded once as keys (int64 for integers and bool, double for floating dtypes), put in
+ * order by a stable merge sort when asked, and grouped where neighbours are equal (==: NaN never is);
+ * a group's value is its first row in input order, as aten's (a hash set keeps the first insert). */
+typedef struct ct__uq {
+  int64_t m;         /* elements per row */
+  int floating;      /* keys in fv (double), else iv (int64) */
+  int nan_last;      /* _unique2: NaN after every number, NaNs in input order */
+  const int64_t *iv;
+  const double *fv;
+} ct__uq;
+/* row a < row b, lexicographically as aten's unique_dim (a pair with a NaN decides nothing) */
+static int ct__uq_less(const ct__uq *u, int64_t a, int64_t b) {
+  int64_t j;
+  for (j = 0; j < u->m; j++) {
+    if (u->floating) {
+      double x = u->fv[a * u->m + j], y = u->fv[b * u->m + j];
+      if (u->nan_last && (x != x || y != y)) return x == x;
+      if (x < y) return 1;
+      if (x > y) return 0;
+    } else {
+      int64_t x = u->iv[a * u->m + j], y = u->iv[b * u->m + j];
+      if (x != y) return x < y;
+    }
+  }
+  return 0;
+}
+static int ct__uq_equal(const ct__uq *u, int64_t a, int64_t b) {
+  int64_t j;
+  for (j = 0; j < u->m; j++)
+    if (u->floating ? !(u->fv[a * u->m + j] == u->fv[b * u->m + j]) : u->iv[a * u->m + j] != u->iv[b * u->m + j]) return 0;
+  return 1;
+}
+/* stable bottom-up merge sort of ord[0, n) (tmp: n scratch entries) */
+static void ct__uq_sort(const ct__uq *u, int64_t *ord, int64_t *tmp, int64_t n) {
+  int64_t w, lo;
+  for (w = 1; w < n; w *= 2) {
+    for (lo = 0; lo < n; lo += 2 * w) {
+      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) tmp[k++] = ct__uq_less(u, ord[j], ord[i]) ? ord[j++] : ord[i++];
+      while (i < mid) tmp[k++] = ord[i++];
+      while (j < hi) tmp[k++] = ord[j++];
+    }
+    memcpy(ord, tmp, sizeof(int64_t) * (size_t)n);
+  }
+}
+/* A stack view of t with dim moved to the front (its rows are then contiguous runs of the flat order) */
+static void ct__uq_front_view(ct_tensor *v, const ct_tensor *t, int dim) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int k, n = 1;
+  sizes[0] = t->sizes[dim], strides[0] = t->strides[dim];
+  for (k = 0; k < t->ndim; k++)
+    if (k != dim) sizes[n] = t->sizes[k], strides[n++] = t->strides[k];
+  ct__shape_view(v, t, t->ndim, sizes, strides, t->offset);
+}
+static void ct__uq_give(ct_tensor **slot, ct_tensor *t) {
+  if (slot) *slot = t;
+  else ct_release(t);
+}
+/* dim: CT_INT_NONE for self flattened; sort: 0 keeps the input order (unique_consecutive) */
+static ct_tensor *ct__shape_unique(const char *op, ct_tensor *self, int64_t dim, int sort, int nan_last, bool return_inverse, bool return_counts,
+                                   ct_tensor **inverse, ct_tensor **counts) {
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  int64_t n, k, g, ng = 0, zero = 0, *buf, *ord, *tmp, *grp, *rep, osz[CT_MAX_DIMS];
+  ct_tensor v, ov, *r = NULL, *inv = NULL, *cnt = NULL;
+  ct__uq u;
+  void *keys;
+  int d = 0;
+  if (dt == CT_F16)
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for 'Half'", dim == CT_INT_NONE || sort == 0 ? "unique" : "unique_dim"), (ct_tensor *)NULL;
+  if (dim != CT_INT_NONE) {
+    if (self->ndim == 0) return ct_fail(CT_ERR_INDEX, op, "Dimension specified as %lld but tensor has no dimensions", (long long)dim), (ct_tensor *)NULL;
+    if ((d = (int)ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+    for (k = 0; k < self->ndim; k++)
+      if (k != d && self->sizes[k] == 0)
+        return ct_fail(CT_ERR_INVALID, op, "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied"), (ct_tensor *)NULL;
+    ct__uq_front_view(&v, self, d);
+    n = self->sizes[d];
+    u.m = n ? self->numel / n : 0;
+  } else {
+    v = *self;
+    v.autograd = NULL;
+    n = self->numel;
+    u.m = 1;
+  }
+  if (ct__is_meta(self)) return ct__shape_dynamic_meta(op);
+  u.floating = ct_dtype_is_floating(dt), u.nan_last = nan_last;
+  /* keys (n * m = numel), then ord, tmp, the group of each sorted position, each group's first row */
+  buf = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(self->numel + 4 * n + 1));
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "out of memory for %lld keys", (long long)self->numel), (ct_tensor *)NULL;
+  keys = buf, ord = buf + self->numel, tmp = ord + n, grp = tmp + n, rep = grp + n;
+  u.iv = (const int64_t *)keys, u.fv = (const double *)keys;
+  for (k = 0; k < n * u.m; k++) {
+    const char *p = ct__shape_ptr(&v) + ct__shape_flat_offset(&v, k) * (int64_t)es;
+    if (u.floating) ((double *)keys)[k] = ct__load_double(p, dt);
+    else ((int64_t *)keys)[k] = ct__shape_load_i64(p, dt);
+  }
+  for (k = 0; k < n; k++) ord[k] = k;
+  if (sort) ct__uq_sort(&u, ord, tmp, n);
+  for (k = 0; k < n; k++) {
+    if (k == 0 || !ct__uq_equal(&u, ord[k - 1], ord[k])) rep[ng++] = ord[k];
+    grp[k] = ng - 1;
+  }
+  /* the values: self's shape with ng rows along dim (dim None: a vector) */
+  memcpy(osz, self->sizes, sizeof osz);
+  if (dim != CT_INT_NONE) osz[d] = ng;
+  else osz[0] = ng;
+  r = ct__empty(op, dim != CT_INT_NONE ? self->ndim : 1, osz, dt, self->device);
+  if (r && dim != CT_INT_NONE) ct__uq_front_view(&ov, r, d);
+  else if (r) ov = *r, ov.autograd = NULL;
+  for (g = 0; r && g < ng; g++)
+    for (k = 0; k < u.m; k++)
+      ct__shape_copy1(ct__shape_ptr(&ov) + ct__shape_flat_offset(&ov, g * u.m + k) * (int64_t)es,
+                      ct__shape_ptr(&v) + ct__shape_flat_offset(&v, rep[g] * u.m + k) * (int64_t)es, es);
+  /* inverse: each row's group, in self's shape (dim None) or [n]; counts: each group's rows */
+  if (r && return_inverse) inv = dim != CT_INT_NONE ? ct__empty(op, 1, &n, CT_I64, self->device) : ct__empty(op, self->ndim, self->sizes, CT_I64, self->device);
+  else if (r) inv = ct__empty(op, 1, &zero, CT_I64, self->device);
+  if (inv && return_inverse)
+    for (k = 0; k < n; k++) ((int64_t *)(void *)ct__shape_ptr(inv))[ord[k]] = grp[k];
+  if (inv) cnt = ct__empty(op, 1, return_counts ? &ng : &zero, CT_I64, self->device);
+  if (cnt && return_counts) {
+    memset(ct__shape_ptr(cnt), 0, sizeof(int64_t) * (size_t)ng);
+    for (k = 0; k < n; k++) ((int64_t *)(void *)ct__shape_ptr(cnt))[grp[k]]++;
+  }
+  CT_FREE(buf);
+  if (!cnt) {
+    ct_release(r), ct_release(inv);
+    return NULL;
+  }
+  ct__uq_give(inverse, inv);
+  ct__uq_give(counts, cnt);
+  return r;
+}
+static ct_tensor *ct__k_unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1,
+                                ct_tensor **result2) {
+  (void)ks;
+  (void)sorted; /* always ascending: PyTorch's unsorted order is a hash set's */
+  /* (aten computes the inverse for the counts and returns it then too) */
+  return ct__shape_unique("unique", self, CT_INT_NONE, 1, 1, return_inverse || return_counts, return_counts, result1, result2);
+}
+static ct_tensor *ct__k_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim,
+                                           ct_tensor **result1, ct_tensor **result2) {
+  (void)ks;
+  /* (along a dim aten returns the inverse and the counts whatever the flags say) */
+  return ct__shape_unique("unique_consecutive", self, dim, 0, 0, return_inverse || dim != CT_INT_NONE, return_counts || dim != CT_INT_NONE,
+                          result1, result2);
+}
+static ct_tensor *ct__k_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts,
+                                   ct_tensor **result1, ct_tensor **result2) {
+  (void)ks;
+  (void)sorted, (void)return_inverse, (void)return_counts; /* aten's unique_dim always sorts and returns both */
+  return ct__shape_unique("unique_dim", self, dim, 1, 0, true, true, result1, result2);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
