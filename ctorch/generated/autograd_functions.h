@@ -18285,6 +18285,104 @@ static ct_tensor *ct__autograd_unique_dim(ct_keyset ks, ct_tensor *self, int64_t
   return r;
 }
 
+/* ---- rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor ---- */
+typedef struct ct__node_rot90 {
+  ct_node base;
+  int64_t k;
+  ct__saved_ints dims;
+} ct__node_rot90;
+
+static ct_status ct__backward_rot90(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rot90 *ct__nd = (ct__node_rot90 *)node;
+  ct_tensor *grad = grads[0];
+  int64_t k = ct__nd->k;
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_rot90(grad, -(k % 4), (int)dims.n, dims.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rot90 = {"Rot90Backward0", ct__backward_rot90, NULL};
+
+static ct_tensor *ct__autograd_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_rot90 *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_rot90, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_rot90 *)ct__n;
+  if (ct__nd) {
+    ct__nd->k = k;
+    if (ct__save_ints(&ct__nd->dims, dims, "rot90") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rot90(ks & CT__BELOW_AUTOGRAD, self, k, dims);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("rot90.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rot90_out(ks & CT__BELOW_AUTOGRAD, self, k, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor ---- */
+typedef struct ct__node_narrow_copy {
+  ct_node base;
+} ct__node_narrow_copy;
+
+static ct_status ct__backward_narrow_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_narrow_copy *ct__nd = (ct__node_narrow_copy *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "narrow_copy", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_narrow_copy = {"NarrowCopyBackward0", ct__backward_narrow_copy, NULL};
+
+static ct_tensor *ct__autograd_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_narrow_copy *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_narrow_copy, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_narrow_copy *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_narrow_copy(ks & CT__BELOW_AUTOGRAD, self, dim, start, length);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("narrow_copy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_narrow_copy_out(ks & CT__BELOW_AUTOGRAD, self, dim, start, length, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_softmax_int {
   ct_node base;

@@ -1667,6 +1667,22 @@ CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, boo
 /* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
  * the distinct slices along dim, in lexicographic order; inverse ([self.size(dim)]) and counts always given, sorted ignored (as aten) */
 CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2);
+/* fliplr(Tensor self) -> Tensor
+ * flip of dim 1 (self at least 2-D) */
+CTDEF ct_tensor *ct_fliplr(ct_tensor *self);
+/* flipud(Tensor self) -> Tensor
+ * flip of dim 0 (self at least 1-D) */
+CTDEF ct_tensor *ct_flipud(ct_tensor *self);
+/* rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor
+ * k quarter turns in the plane of dims, from dims[0] towards dims[1]; odd k gives a transposed (non-contiguous) result, as aten */
+CTDEF ct_tensor *ct_rot90(ct_tensor *self, int64_t k, int dims_len, const int64_t *dims);
+/* rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_rot90_out(ct_tensor *out, ct_tensor *self, int64_t k, int dims_len, const int64_t *dims);
+/* narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor
+ * a contiguous copy of narrow(self, dim, start, length); no derivative, as PyTorch 1.13 */
+CTDEF ct_tensor *ct_narrow_copy(ct_tensor *self, int64_t dim, int64_t start, int64_t length);
+/* narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_narrow_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, int64_t start, int64_t length);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -3966,6 +3982,24 @@ typedef ct_tensor *ct_kernel_unique_consecutive(ct_keyset, ct_tensor *, bool , b
 typedef ct_tensor *ct_kernel_unique_dim(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **);
 #define CT__OPNAME_unique_dim "unique_dim"
 #define CT__OPSIG_unique_dim "T,i,b,b,b->T,T,T"
+typedef ct_tensor *ct_kernel_fliplr(ct_keyset, ct_tensor *);
+#define CT__OPNAME_fliplr "fliplr"
+#define CT__OPSIG_fliplr "T->T"
+typedef ct_tensor *ct_kernel_flipud(ct_keyset, ct_tensor *);
+#define CT__OPNAME_flipud "flipud"
+#define CT__OPSIG_flipud "T->T"
+typedef ct_tensor *ct_kernel_rot90(ct_keyset, ct_tensor *, int64_t , ct_int_list );
+#define CT__OPNAME_rot90 "rot90"
+#define CT__OPSIG_rot90 "T,i,I->T"
+typedef ct_status ct_kernel_rot90_out(ct_keyset, ct_tensor *, int64_t , ct_int_list , ct_tensor *);
+#define CT__OPNAME_rot90_out "rot90.out"
+#define CT__OPSIG_rot90_out "T,i,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_narrow_copy(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_narrow_copy "narrow_copy"
+#define CT__OPSIG_narrow_copy "T,i,i,i->T"
+typedef ct_status ct_kernel_narrow_copy_out(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_narrow_copy_out "narrow_copy.out"
+#define CT__OPSIG_narrow_copy_out "T,i,i,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmax_int "softmax.int"
 #define CT__OPSIG_softmax_int "T,i,D->T"
@@ -4932,6 +4966,12 @@ static struct {
   ct_op *_unique2;
   ct_op *unique_consecutive;
   ct_op *unique_dim;
+  ct_op *fliplr;
+  ct_op *flipud;
+  ct_op *rot90;
+  ct_op *rot90_out;
+  ct_op *narrow_copy;
+  ct_op *narrow_copy_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -8447,6 +8487,63 @@ static ct_tensor *ct__call_Tibbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 3, ct__extra);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,I->T */
+static ct_tensor *ct__call_TiI_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_int_list a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_int_list ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,I,Tw->Tw */
+static ct_status ct__call_TiITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_int_list a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,i,i,Tw->Tw */
+static ct_status ct__call_TiiiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* T,T,T?,i,i->T */
@@ -12475,6 +12572,30 @@ static ct_tensor *ct__dispatch_unique_consecutive(ct_keyset ks, ct_tensor *self,
 /* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
 static ct_tensor *ct__dispatch_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
   return ct__call_Tibbb_TTT(ct__op.unique_dim, ks, self, dim, sorted, return_inverse, return_counts, result1, result2);
+}
+/* fliplr(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_fliplr(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.fliplr, ks, self);
+}
+/* flipud(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_flipud(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.flipud, ks, self);
+}
+/* rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor */
+static ct_tensor *ct__dispatch_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
+  return ct__call_TiI_T(ct__op.rot90, ks, self, k, dims);
+}
+/* rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
+  return ct__call_TiITw_Tw(ct__op.rot90_out, ks, self, k, dims, out);
+}
+/* narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor */
+static ct_tensor *ct__dispatch_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  return ct__call_Tiii_T(ct__op.narrow_copy, ks, self, dim, start, length);
+}
+/* narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  return ct__call_TiiiTw_Tw(ct__op.narrow_copy_out, ks, self, dim, start, length, out);
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -21271,6 +21392,84 @@ CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool r
   if (result2) *result2 = ct__track(ct__x[1]);
   else ct_release(ct__x[1]);
   return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_fliplr = {"fliplr", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_fliplr(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_fliplr, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_fliplr(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_flipud = {"flipud", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_flipud(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_flipud, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_flipud(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_rot90 = {"rot90", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_rot90(ct_tensor *self, int64_t k, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_rot90, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("rot90", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rot90", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_rot90(ct__keys, self, k, dims_l));
+}
+CTDEF ct_status ct_rot90_out(ct_tensor *out, ct_tensor *self, int64_t k, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rot90.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "rot90.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("rot90.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rot90.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rot90.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "rot90.out", "out"))) return ct_last_error();
+  return ct__dispatch_rot90_out(ct__call_keys(ct__keys), self, k, dims_l, out);
+}
+static const ct__frontend_args ct__fa_narrow_copy = {"narrow_copy", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_narrow_copy(ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_narrow_copy, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_narrow_copy(ct__keys, self, dim, start, length));
+}
+static const ct__frontend_args ct__fa_narrow_copy_out = {"narrow_copy.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_narrow_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_narrow_copy_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_narrow_copy_out(ct__keys, self, dim, start, length, out);
 }
 static const ct__frontend_args ct__fa_softmax_int = {"softmax.int", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {

@@ -2726,5 +2726,76 @@ static ct_tensor *ct__k_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, b
   return ct__shape_unique("unique_dim", self, dim, 1, 0, true, true, result1, result2);
 }
 
+/* ================= fliplr / flipud / rot90 (over flip and transpose, as aten) and narrow_copy ================= */
+static ct_tensor *ct__k_fliplr(ct_keyset ks, ct_tensor *self) {
+  static const int64_t one = 1;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (self->ndim < 2) return ct_fail(CT_ERR_RANK, "fliplr", "Input must be >= 2-d."), (ct_tensor *)NULL;
+  CT_SCOPE { r = ct_keep(ct_flip(self, 1, &one)); }
+  return r;
+}
+static ct_tensor *ct__k_flipud(ct_keyset ks, ct_tensor *self) {
+  static const int64_t zero = 0;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (self->ndim < 1) return ct_fail(CT_ERR_RANK, "flipud", "Input must be >= 1-d."), (ct_tensor *)NULL;
+  CT_SCOPE { r = ct_keep(ct_flip(self, 1, &zero)); }
+  return r;
+}
+/* k quarter turns from dims[0] towards dims[1] (k taken mod 4); 1 and 3 turns are a flip then a transpose, as
+ * aten (a transposed result) */
+static ct_tensor *ct__k_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
+  static const char *op = "rot90";
+  int64_t nd = self->ndim;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (dims.n != 2) return ct_fail(CT_ERR_INVALID, op, "expected total rotation dims == 2, but got dims = %lld", (long long)dims.n), (ct_tensor *)NULL;
+  if (nd < 2) return ct_fail(CT_ERR_RANK, op, "expected total dims >= 2, but got total dims = %lld", (long long)nd), (ct_tensor *)NULL;
+  if (dims.data[0] == dims.data[1] || fabs((double)dims.data[0] - (double)dims.data[1]) == (double)nd) /* (|difference| nd: one dim twice) */
+    return ct_fail(CT_ERR_INVALID, op, "expected rotation dims to be different, but got dim0 = %lld and dim1 = %lld", (long long)dims.data[0],
+                   (long long)dims.data[1]),
+           (ct_tensor *)NULL;
+  if (dims.data[0] < -nd || dims.data[0] >= nd) return ct_fail(CT_ERR_INDEX, op, "Rotation dim0 out of range, dim0 = %lld", (long long)dims.data[0]), (ct_tensor *)NULL;
+  if (dims.data[1] < -nd || dims.data[1] >= nd) return ct_fail(CT_ERR_INDEX, op, "Rotation dim1 out of range, dim1 = %lld", (long long)dims.data[1]), (ct_tensor *)NULL;
+  CT_SCOPE {
+    switch ((4 + k % 4) % 4) {
+    case 1: r = ct_keep(ct_transpose(ct_flip(self, 1, &dims.data[1]), dims.data[0], dims.data[1])); break;
+    case 2: r = ct_keep(ct_flip(self, 2, dims.data)); break;
+    case 3: r = ct_keep(ct_transpose(ct_flip(self, 1, &dims.data[0]), dims.data[0], dims.data[1])); break;
+    default: r = ct_keep(ct_clone(self)); break;
+    }
+  }
+  return r;
+}
+static ct_status ct__k_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
+  return ct__shape_out("rot90", out, ct__k_rot90(ks, self, k, dims));
+}
+/* narrow's slice (start wraps once), copied into a fresh contiguous tensor */
+static ct_tensor *ct__k_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  static const char *op = "narrow_copy";
+  int64_t d, size, end;
+  ct_tensor v, *r;
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "narrow() cannot be applied to a 0-dim tensor."), (ct_tensor *)NULL;
+  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+  size = self->sizes[d];
+  if (start < -size || start > size) /* (aten reports it as a dimension out of range) */
+    return ct_fail(CT_ERR_INDEX, op, "start %lld is out of range for dimension %lld of size %lld", (long long)start, (long long)d, (long long)size),
+           (ct_tensor *)NULL;
+  if (start < 0) start += size;
+  if (length < 0 || ct__add_ovf(start, length, &end) || end > size)
+    return ct_fail(CT_ERR_INVALID, op, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start, (long long)length,
+                   (long long)size),
+           (ct_tensor *)NULL;
+  ct__shape_narrow_view(&v, self, (int)d, start, length);
+  r = ct__shape_fresh(op, v.ndim, v.sizes, self);
+  if (r && !ct__is_meta(r) && ct__copy_impl(r, &v) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_status ct__k_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  return ct__shape_out("narrow_copy", out, ct__k_narrow_copy(ks, self, dim, start, length));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
