@@ -699,3 +699,14 @@ TEST(shape_index_ops_autograd) {
     CHECK(ct_unique2(a, true, true, true, NULL, NULL) != NULL); /* the extra results may be discarded */
   }
 }
+
+/* int64 values compared in float32 round once, as aten's promotion: 2^60 + 2^36 + 1 becomes 2^60 + 2^37
+ * (through double it would tie to 2^60); torch 1.13 gives [1, 0]. (The fixtures read int64 through double.) */
+TEST(shape_searchsorted_int64_in_float32) {
+  CT_SCOPE {
+    ct_tensor *seq = ct_from_array(CT_DIMS(2), CT_F32, (const float[]){1152921504606846976.0f, 1152921642045800448.0f});
+    ct_tensor *v = sh_long(2, (const int64_t[]){((int64_t)1 << 60) + ((int64_t)1 << 36) + 1, ((int64_t)1 << 60) + ((int64_t)1 << 36)});
+    ct_tensor *r = ct_searchsorted(seq, v);
+    CHECK(r && r->dtype == CT_I64 && ct_get(r, 0) == 1 && ct_get(r, 1) == 0);
+  }
+}

@@ -2323,15 +2323,15 @@ static ct_tensor *ct__k_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self
 }
 
 /* ================= searching and counting: searchsorted, bucketize, bincount, histc ================= */
+/* A float32 value rounded to `as` (float32, float16, bfloat16) */
+static float ct__shape_key_f32(float v, ct_dtype as) {
+  return as == CT_F16 ? ct_f16_to_f32(ct_f32_to_f16(v)) : as == CT_BF16 ? ct_bf16_to_f32(ct_f32_to_bf16(v)) : v;
+}
 /* An element as a key of the comparison dtype `as` (floating): rounded to it, as aten's promotion does */
 static double ct__shape_key(const char *p, ct_dtype dt, ct_dtype as) {
   double v = ct__load_double(p, dt);
-  switch (as) {
-  case CT_F32: return (double)(float)v;
-  case CT_F16: return ct_f16_to_f32(ct_f32_to_f16((float)v));
-  case CT_BF16: return ct_bf16_to_f32(ct_f32_to_bf16((float)v));
-  default: return v;
-  }
+  if (dt == CT_I64 && as != CT_F64) return (double)ct__shape_key_f32((float)*(const int64_t *)(const void *)p, as); /* one rounding */
+  return as == CT_F64 ? v : (double)ct__shape_key_f32((float)v, as);
 }
 /* The first i in [0, n) whose element is >= v (> v when right): aten's loop, whose comparisons put a
  * NaN (sorted last) after every value and a NaN value after every element */
