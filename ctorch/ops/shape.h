@@ -15,6 +15,12 @@
  *   index_select / index_add / index_copy, so autograd comes from those.
  * - cat takes a Tensor[]: derivative formulas cannot name list inputs, so cat
  *   is CompositeImplicitAutograd and records its own CatBackward0 node.
+ * - nonzero, masked_select / masked_scatter, take / put, repeat_interleave's
+ *   index, searchsorted / bucketize, bincount, histc and the unique family
+ *   are host loops over the logical (row-major) order; those whose result
+ *   shape depends on the values (spec tag dynamic_output_shape) refuse on
+ *   meta tensors. repeat_interleave over self, fliplr / flipud and rot90 are
+ *   composites of index_select, expand, flip and transpose.
  * - out= variants compute the functional result and resize/copy into out;
  *   in-place variants copy the result into self (safe when arguments alias).
  * Kernels check their arguments before allocating and skip the data loops on
