@@ -564,4 +564,20 @@ cs.error("narrow_copy", fx, 1, 0, -1, code="CT_ERR_INVALID")
 cs.error("narrow_copy", fx, 2, 0, 1, code="CT_ERR_INDEX")
 cs.error("narrow_copy", R(()), 0, 0, 1, code="CT_ERR_RANK")
 
+# ---- random cases against aten's loops (bin edges, search order, grouping) ----
+for i, (lo, hi, bins) in enumerate([(-2.0, 2.0, 13), (-0.3, 0.7, 10), (0.0, 0.0, 17)]):
+    cs.add("histc", R(300, dtype=torch.float32), bins, lo, hi, name="histc_random_f32_%d" % i)
+    cs.add("histc", R(300), bins, lo, hi, name="histc_random_f64_%d" % i)
+rs = torch.sort(R(40, dtype=torch.float32)).values.round(decimals=1)
+rv = R(5, 7, dtype=torch.float32).round(decimals=1)
+cs.add("searchsorted.Tensor", rs, rv, name="searchsorted_random_ties")
+cs.add("searchsorted.Tensor", rs, rv, right=True, name="searchsorted_random_ties_right")
+cs.add("searchsorted.Tensor", torch.sort(cs.randint(-20, 20, 3, 30)).values, cs.randint(-25, 25, 3, 9), name="searchsorted_random_nd_int")
+ru = cs.randint(-6, 6, 8, 5)
+cs.add("_unique2", ru, True, True, True, name="unique2_random")
+cs.add("unique_dim", cs.randint(0, 2, 12, 3), 0, True, True, True, name="unique_dim_random_rows")
+cs.add("unique_dim", cs.randint(0, 2, 2, 10, 2), 1, True, True, True, name="unique_dim_random_middle")
+cs.add("unique_consecutive", cs.randint(0, 3, 30), True, True, name="unique_consecutive_random")
+cs.add("bincount", cs.randint(0, 20, 100), R(100), name="bincount_random_weights")
+
 cs.write()
