@@ -580,4 +580,13 @@ cs.add("unique_dim", cs.randint(0, 2, 2, 10, 2), 1, True, True, True, name="uniq
 cs.add("unique_consecutive", cs.randint(0, 3, 30), True, True, name="unique_consecutive_random")
 cs.add("bincount", cs.randint(0, 20, 100), R(100), name="bincount_random_weights")
 
+# aten's generated out= variants copy_ the functional result into out: any dtype
+cs.add("put.out", R(2, 3), idx(1), R(1), out=torch.empty(0, dtype=L), opcheck=False, name="put_out_casts")
+cs.add("masked_scatter.out", R(2, 3), mrow, R(4), out=torch.empty(0, dtype=torch.float32), opcheck=False, name="masked_scatter_out_casts")
+cs.add("searchsorted.Scalar_out", bnd, 2, out=torch.empty(0, dtype=torch.float64), opcheck=False, name="searchsorted_scalar_out_casts")
+cs.add("bucketize.Scalar_out", 2, bnd, out=torch.empty(0, dtype=torch.int32), opcheck=False, name="bucketize_scalar_out_casts")
+cs.add("rot90.out", R(2, 3), out=torch.empty(0, dtype=torch.float32), opcheck=False, name="rot90_out_casts")
+cs.add("bincount.out", bc, out=torch.empty(0, dtype=torch.bool), opcheck=False, name="bincount_out_casts")
+cs.add("repeat_interleave.Tensor_out", idx(1, 2), out=torch.empty(0, dtype=torch.bool), opcheck=False, name="repeat_interleave_out_casts")
+
 cs.write()

@@ -141,7 +141,10 @@ static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int
 }
 
 /* out= variants: r (owned) is the functional result; out is resized to it
- * and r is cast into it (PyTorch's resize_output + copy_). */
+ * and r is cast into it (PyTorch's resize_output + copy_). allow_cast: 0
+ * out's dtype must be r's; 1 a cast of the same kind (cat, stack); CT__OUT_ANY_CAST any cast
+ * (aten's generated out= variants, which copy_ the functional result). */
+enum { CT__OUT_ANY_CAST = 2 };
 static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, int allow_cast) {
   ct_status st;
   if (!r) return ct_last_error();
@@ -151,7 +154,7 @@ static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, 
   else if (!ct_device_eq(out->device, r->device))
     st = ct_fail(CT_ERR_DEVICE, op, "expected out on %s, but got out on %s", ct_device_type_name((ct_device_type)r->device.type),
                  ct_device_type_name((ct_device_type)out->device.type));
-  else if (out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
+  else if (allow_cast != CT__OUT_ANY_CAST && out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
     st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                  ct__dtype_torch_name((ct_dtype)r->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
   else if ((st = ct__check_writable(op, out)) == CT_OK && (st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK)
@@ -2128,7 +2131,7 @@ static ct_status ct__k_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor 
 }
 static ct_status ct__k_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
   (void)ks;
-  return ct__shape_out("masked_scatter", out, ct__shape_masked_scatter("masked_scatter", self, mask, source, 0));
+  return ct__shape_out_ex("masked_scatter", out, ct__shape_masked_scatter("masked_scatter", self, mask, source, 0), CT__OUT_ANY_CAST); /* generated */
 }
 /* mask as bool (a uint8 mask converted), for masked_fill in the derivatives */
 static ct_tensor *ct__shape_bool_mask(ct_tensor *mask) { return mask && mask->dtype != CT_BOOL ? ct_to_dtype(mask, CT_BOOL) : mask; }
@@ -2224,7 +2227,7 @@ static ct_status ct__k_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_
   return ct__shape_inplace("put_", self, ct__k_put(ks, self, index, source, accumulate));
 }
 static ct_status ct__k_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
-  return ct__shape_out("put", out, ct__k_put(ks, self, index, source, accumulate));
+  return ct__shape_out_ex("put", out, ct__k_put(ks, self, index, source, accumulate), CT__OUT_ANY_CAST); /* aten's generated out= */
 }
 
 /* ================= repeat_interleave ================= */
@@ -2268,7 +2271,7 @@ static ct_tensor *ct__k_repeat_interleave(ct_keyset ks, ct_tensor *repeats, int6
 }
 static ct_status ct__k_repeat_interleave_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
   if (ct__shape_overlaps("repeat_interleave", out, repeats, NULL) != CT_OK) return ct_last_error();
-  return ct__shape_out_ex("repeat_interleave", out, ct__k_repeat_interleave(ks, repeats, output_size), 1); /* casts, as aten's out= */
+  return ct__shape_out_ex("repeat_interleave", out, ct__k_repeat_interleave(ks, repeats, output_size), CT__OUT_ANY_CAST); /* aten's generated out= */
 }
 /* The composites' input and dim: self flattened when dim is None; -1 after failing */
 static int64_t ct__shape_interleave_dim(const char *op, ct_tensor *self, int64_t dim, ct_tensor **input) {
@@ -2452,7 +2455,8 @@ static ct_tensor *ct__k_searchsorted_scalar(ct_keyset ks, ct_tensor *sorted_sequ
 }
 static ct_status ct__k_searchsorted_scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
                                                const char *side, ct_tensor *sorter, ct_tensor *out) {
-  return ct__shape_out("searchsorted", out, ct__k_searchsorted_scalar(ks, sorted_sequence, self, out_int32, right, side, sorter));
+  return ct__shape_out_ex("searchsorted", out, ct__k_searchsorted_scalar(ks, sorted_sequence, self, out_int32, right, side, sorter),
+                          CT__OUT_ANY_CAST); /* aten's generated out= (unlike Tensor_out, which checks the dtype) */
 }
 static ct_status ct__shape_boundaries_check(const ct_tensor *boundaries) {
   if (boundaries->ndim != 1)
@@ -2477,7 +2481,7 @@ static ct_tensor *ct__k_bucketize_scalar(ct_keyset ks, ct_scalar self, ct_tensor
   return r;
 }
 static ct_status ct__k_bucketize_scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
-  return ct__shape_out("bucketize", out, ct__k_bucketize_scalar(ks, self, boundaries, out_int32, right));
+  return ct__shape_out_ex("bucketize", out, ct__k_bucketize_scalar(ks, self, boundaries, out_int32, right), CT__OUT_ANY_CAST); /* generated */
 }
 
 /* ---- bincount: counts (or summed weights) of each non-negative integer; length max(max + 1, minlength) ---- */
@@ -2515,7 +2519,7 @@ static ct_tensor *ct__k_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weigh
   return r;
 }
 static ct_status ct__k_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
-  return ct__shape_out_ex("bincount", out, ct__k_bincount(ks, self, weights, minlength), 1); /* casts, as aten's out= */
+  return ct__shape_out_ex("bincount", out, ct__k_bincount(ks, self, weights, minlength), CT__OUT_ANY_CAST); /* aten's generated out= */
 }
 
 /* ---- histc: bins equal-width bins over [min, max] (min == max: the data's range; an empty range widens by 1
@@ -2774,7 +2778,7 @@ static ct_tensor *ct__k_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_l
   return r;
 }
 static ct_status ct__k_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
-  return ct__shape_out("rot90", out, ct__k_rot90(ks, self, k, dims));
+  return ct__shape_out_ex("rot90", out, ct__k_rot90(ks, self, k, dims), CT__OUT_ANY_CAST); /* aten's generated out= */
 }
 /* narrow's slice (start wraps once), copied into a fresh contiguous tensor */
 static ct_tensor *ct__k_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
