@@ -589,4 +589,9 @@ cs.add("rot90.out", R(2, 3), out=torch.empty(0, dtype=torch.float32), opcheck=Fa
 cs.add("bincount.out", bc, out=torch.empty(0, dtype=torch.bool), opcheck=False, name="bincount_out_casts")
 cs.add("repeat_interleave.Tensor_out", idx(1, 2), out=torch.empty(0, dtype=torch.bool), opcheck=False, name="repeat_interleave_out_casts")
 
+E = lambda dt=L: torch.empty(0, dtype=dt)  # noqa: E731
+cs.add("_unique2.out", ux, True, False, True, out0=E(torch.float32), out1=E(), out2=E(torch.int32), opcheck=False, name="unique2_out")
+cs.add("unique_consecutive.out", uy, True, True, out0=E(torch.float64), out1=E(), out2=E(), opcheck=False, name="unique_consecutive_out")
+cs.add("unique_dim.out", uz, 0, out0=E(), out1=E(), out2=E(), opcheck=False, name="unique_dim_out")
+
 cs.write()

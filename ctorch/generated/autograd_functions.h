@@ -18217,6 +18217,17 @@ static ct_tensor *ct__autograd__unique2(ct_keyset ks, ct_tensor *self, bool sort
   return r;
 }
 
+/* ---- _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) ---- */
+static ct_status ct__autograd__unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out0) || ct__needs_grad(out1) || ct__needs_grad(out2))) return ct__out_not_differentiable("_unique2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__unique2_out(ks & CT__BELOW_AUTOGRAD, self, sorted, return_inverse, return_counts, out0, out1, out2);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) ---- */
 typedef struct ct__node_unique_consecutive {
   ct_node base;
@@ -18251,6 +18262,17 @@ static ct_tensor *ct__autograd_unique_consecutive(ct_keyset ks, ct_tensor *self,
   return r;
 }
 
+/* ---- unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) ---- */
+static ct_status ct__autograd_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out0) || ct__needs_grad(out1) || ct__needs_grad(out2))) return ct__out_not_differentiable("unique_consecutive.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_consecutive_out(ks & CT__BELOW_AUTOGRAD, self, return_inverse, return_counts, dim, out0, out1, out2);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) ---- */
 typedef struct ct__node_unique_dim {
   ct_node base;
@@ -18282,6 +18304,17 @@ static ct_tensor *ct__autograd_unique_dim(ct_keyset ks, ct_tensor *self, int64_t
   r = ct__dispatch_unique_dim(ks & CT__BELOW_AUTOGRAD, self, dim, sorted, return_inverse, return_counts, result1, result2);
   ct__below_autograd_end(excluded);
   if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) ---- */
+static ct_status ct__autograd_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out0) || ct__needs_grad(out1) || ct__needs_grad(out2))) return ct__out_not_differentiable("unique_dim.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_dim_out(ks & CT__BELOW_AUTOGRAD, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
+  ct__below_autograd_end(excluded);
   return r;
 }
 

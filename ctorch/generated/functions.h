@@ -1661,12 +1661,18 @@ CTDEF ct_status ct_histc_out(ct_tensor *out, ct_tensor *self, int64_t bins, ct_s
 /* _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
  * torch.unique: distinct values ascending (sorted=False too: PyTorch's order is a hash set's), each NaN distinct and last; inverse (self's shape; given with counts too) and counts empty unless asked; no float16 */
 CTDEF ct_tensor *ct_unique2(ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2);
+/* _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+CTDEF ct_status ct_unique2_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts);
 /* unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)
  * the first of each run of equal values (dim None: of self flattened) or equal slices along dim (NaN never equals); along a dim inverse and counts are always given, as aten */
 CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2);
+/* unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+CTDEF ct_status ct_unique_consecutive_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim);
 /* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
  * the distinct slices along dim, in lexicographic order; inverse ([self.size(dim)]) and counts always given, sorted ignored (as aten) */
 CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2);
+/* unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+CTDEF ct_status ct_unique_dim_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts);
 /* fliplr(Tensor self) -> Tensor
  * flip of dim 1 (self at least 2-D) */
 CTDEF ct_tensor *ct_fliplr(ct_tensor *self);
@@ -3976,12 +3982,21 @@ typedef ct_status ct_kernel_histc_out(ct_keyset, ct_tensor *, int64_t , ct_scala
 typedef ct_tensor *ct_kernel__unique2(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **);
 #define CT__OPNAME__unique2 "_unique2"
 #define CT__OPSIG__unique2 "T,b,b,b->T,T,T"
+typedef ct_status ct_kernel__unique2_out(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME__unique2_out "_unique2.out"
+#define CT__OPSIG__unique2_out "T,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw"
 typedef ct_tensor *ct_kernel_unique_consecutive(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor **, ct_tensor **);
 #define CT__OPNAME_unique_consecutive "unique_consecutive"
 #define CT__OPSIG_unique_consecutive "T,b,b,i?->T,T,T"
+typedef ct_status ct_kernel_unique_consecutive_out(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_unique_consecutive_out "unique_consecutive.out"
+#define CT__OPSIG_unique_consecutive_out "T,b,b,i?,Tw,Tw,Tw->Tw,Tw,Tw"
 typedef ct_tensor *ct_kernel_unique_dim(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **);
 #define CT__OPNAME_unique_dim "unique_dim"
 #define CT__OPSIG_unique_dim "T,i,b,b,b->T,T,T"
+typedef ct_status ct_kernel_unique_dim_out(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_unique_dim_out "unique_dim.out"
+#define CT__OPSIG_unique_dim_out "T,i,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw"
 typedef ct_tensor *ct_kernel_fliplr(ct_keyset, ct_tensor *);
 #define CT__OPNAME_fliplr "fliplr"
 #define CT__OPSIG_fliplr "T->T"
@@ -4964,8 +4979,11 @@ static struct {
   ct_op *histc;
   ct_op *histc_out;
   ct_op *_unique2;
+  ct_op *_unique2_out;
   ct_op *unique_consecutive;
+  ct_op *unique_consecutive_out;
   ct_op *unique_dim;
+  ct_op *unique_dim_out;
   ct_op *fliplr;
   ct_op *flipud;
   ct_op *rot90;
@@ -8444,6 +8462,28 @@ static ct_tensor *ct__call_Tbbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor 
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* T,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbbbTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, bool a3, ct_tensor *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,b,b,i?->T,T,T */
 static ct_tensor *ct__call_Tbbio_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, int64_t a3, ct_tensor **x1, ct_tensor **x2) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -8464,6 +8504,28 @@ static ct_tensor *ct__call_Tbbio_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 3, ct__extra);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,i?,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbbioTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, int64_t a3, ct_tensor *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* T,i,b,b,b->T,T,T */
@@ -8487,6 +8549,29 @@ static ct_tensor *ct__call_Tibbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 3, ct__extra);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TibbbTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, bool a2, bool a3, bool a4, ct_tensor *a5, ct_tensor *a6, ct_tensor *a7) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_tensor(a7);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* T,i,I->T */
@@ -12565,13 +12650,25 @@ static ct_status ct__dispatch_histc_out(ct_keyset ks, ct_tensor *self, int64_t b
 static ct_tensor *ct__dispatch__unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
   return ct__call_Tbbb_TTT(ct__op._unique2, ks, self, sorted, return_inverse, return_counts, result1, result2);
 }
+/* _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+static ct_status ct__dispatch__unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  return ct__call_TbbbTwTwTw_TwTwTw(ct__op._unique2_out, ks, self, sorted, return_inverse, return_counts, out0, out1, out2);
+}
 /* unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) */
 static ct_tensor *ct__dispatch_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
   return ct__call_Tbbio_TTT(ct__op.unique_consecutive, ks, self, return_inverse, return_counts, dim, result1, result2);
 }
+/* unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+static ct_status ct__dispatch_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  return ct__call_TbbioTwTwTw_TwTwTw(ct__op.unique_consecutive_out, ks, self, return_inverse, return_counts, dim, out0, out1, out2);
+}
 /* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
 static ct_tensor *ct__dispatch_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
   return ct__call_Tibbb_TTT(ct__op.unique_dim, ks, self, dim, sorted, return_inverse, return_counts, result1, result2);
+}
+/* unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+static ct_status ct__dispatch_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  return ct__call_TibbbTwTwTw_TwTwTw(ct__op.unique_dim_out, ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
 }
 /* fliplr(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_fliplr(ct_keyset ks, ct_tensor *self) {
@@ -21341,6 +21438,17 @@ CTDEF ct_tensor *ct_unique2(ct_tensor *self, bool sorted, bool return_inverse, b
   else ct_release(ct__x[1]);
   return ct__track(ct__r);
 }
+static const ct__frontend_args ct__fa__unique2_out = {"_unique2.out", 4, {1, 2, 2, 2}, {"self", "out0", "out1", "out2"}};
+CTDEF ct_status ct_unique2_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out0 && out1 && out2 && ct__same_device(self, out0) && ct__same_device(self, out1) && ct__same_device(self, out2)))
+    ct__keys = ct__call_keys(self->keys | out0->keys | out1->keys | out2->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, out0, out1, out2};
+    if (!ct__frontend_keys(&ct__fa__unique2_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch__unique2_out(ct__keys, self, sorted, return_inverse, return_counts, out0, out1, out2);
+}
 static const ct__frontend_args ct__fa_unique_consecutive = {"unique_consecutive", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
   ct_keyset ct__keys;
@@ -21367,6 +21475,17 @@ CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, boo
   else ct_release(ct__x[1]);
   return ct__track(ct__r);
 }
+static const ct__frontend_args ct__fa_unique_consecutive_out = {"unique_consecutive.out", 4, {1, 2, 2, 2}, {"self", "out0", "out1", "out2"}};
+CTDEF ct_status ct_unique_consecutive_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out0 && out1 && out2 && ct__same_device(self, out0) && ct__same_device(self, out1) && ct__same_device(self, out2)))
+    ct__keys = ct__call_keys(self->keys | out0->keys | out1->keys | out2->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, out0, out1, out2};
+    if (!ct__frontend_keys(&ct__fa_unique_consecutive_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_unique_consecutive_out(ct__keys, self, return_inverse, return_counts, dim, out0, out1, out2);
+}
 static const ct__frontend_args ct__fa_unique_dim = {"unique_dim", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
   ct_keyset ct__keys;
@@ -21392,6 +21511,17 @@ CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool r
   if (result2) *result2 = ct__track(ct__x[1]);
   else ct_release(ct__x[1]);
   return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_unique_dim_out = {"unique_dim.out", 4, {1, 2, 2, 2}, {"self", "out0", "out1", "out2"}};
+CTDEF ct_status ct_unique_dim_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out0 && out1 && out2 && ct__same_device(self, out0) && ct__same_device(self, out1) && ct__same_device(self, out2)))
+    ct__keys = ct__call_keys(self->keys | out0->keys | out1->keys | out2->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, out0, out1, out2};
+    if (!ct__frontend_keys(&ct__fa_unique_dim_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_unique_dim_out(ct__keys, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
 }
 static const ct__frontend_args ct__fa_fliplr = {"fliplr", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_fliplr(ct_tensor *self) {

@@ -2735,6 +2735,31 @@ static ct_tensor *ct__k_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, b
   return ct__shape_unique("unique_dim", self, dim, 1, 0, true, true, result1, result2);
 }
 
+/* the unique family's out= variants (aten's generated ones: each result copied into its out, any dtype) */
+static ct_status ct__shape_unique_out(const char *op, ct_tensor *r, ct_tensor *inverse, ct_tensor *counts, ct_tensor *out0, ct_tensor *out1,
+                                      ct_tensor *out2) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  st = ct__shape_out_ex(op, out0, r, CT__OUT_ANY_CAST);
+  st = st == CT_OK ? ct__shape_out_ex(op, out1, inverse, CT__OUT_ANY_CAST) : (ct_release(inverse), st);
+  return st == CT_OK ? ct__shape_out_ex(op, out2, counts, CT__OUT_ANY_CAST) : (ct_release(counts), st);
+}
+static ct_status ct__k_unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0,
+                                   ct_tensor *out1, ct_tensor *out2) {
+  ct_tensor *inverse = NULL, *counts = NULL, *r = ct__k_unique2(ks, self, sorted, return_inverse, return_counts, &inverse, &counts);
+  return ct__shape_unique_out("unique", r, inverse, counts, out0, out1, out2);
+}
+static ct_status ct__k_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim,
+                                              ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_tensor *inverse = NULL, *counts = NULL, *r = ct__k_unique_consecutive(ks, self, return_inverse, return_counts, dim, &inverse, &counts);
+  return ct__shape_unique_out("unique_consecutive", r, inverse, counts, out0, out1, out2);
+}
+static ct_status ct__k_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts,
+                                      ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_tensor *inverse = NULL, *counts = NULL, *r = ct__k_unique_dim(ks, self, dim, sorted, return_inverse, return_counts, &inverse, &counts);
+  return ct__shape_unique_out("unique_dim", r, inverse, counts, out0, out1, out2);
+}
+
 /* ================= fliplr / flipud / rot90 (over flip and transpose, as aten) and narrow_copy ================= */
 static ct_tensor *ct__k_fliplr(ct_keyset ks, ct_tensor *self) {
   static const int64_t one = 1;
