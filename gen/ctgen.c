@@ -62,6 +62,7 @@ typedef struct op {
   int nkernels;
   int cia;          /* CompositeImplicitAutograd: no autograd kernel of its own */
   int device_rule;  /* device_check: 0 strict, 1 cpu_scalars, 2 no (dispatch.h, ct__device_joins) */
+  int dynamic_shape; /* tags: dynamic_output_shape (the result's shape depends on the data) */
   int kind;         /* K_FUNCTIONAL, K_VIEW, K_INPLACE, K_OUT */
   deriv *d;
   const char *file;
@@ -163,6 +164,10 @@ static void read_ops(const char *path) {
       if (!strcmp(val, "no")) cur->device_rule = 2;
       else if (!strcmp(val, "cpu_scalars")) cur->device_rule = 1;
       else die(path, line, "device_check: 'no' or 'cpu_scalars' (strict is the default)");
+    }
+    else if (!strcmp(key, "tags")) {
+      if (strcmp(val, "dynamic_output_shape")) die(path, line, "tags: only 'dynamic_output_shape' is known");
+      cur->dynamic_shape = 1;
     }
     else if (!strcmp(key, "kernel")) {
       char *eq = strchr(val, '=');
@@ -1391,16 +1396,16 @@ static void gen_registration(void) {
   }
   p("};\n\n");
   p("/* ---- ops, in spec order: handle, pre-parsed schema (name, overload, C signature, first argument, counts),\n"
-    " * boxed frontend, device rule ---- */\n");
+    " * boxed frontend, device rule, dynamic output shape ---- */\n");
   p("static const struct {\n  ct_op **handle;\n  ct__schema_def schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n"
-    "  int device_rule;\n} ct__generated_schemas[] = {\n");
+    "  int device_rule, dynamic_output_shape;\n} ct__generated_schemas[] = {\n");
   for (i = 0, j = 0; i < nops; i++) {
     const ct_schema *sc = &ops[i].s;
     p("    {&ct__op.%s, {%d, %d, %d, %d, %d, %d}, ", ops[i].handle, str_index(sc->name), str_index(sc->overload),
       str_index(sc->signature), j, sc->nargs, sc->nrets);
     j += sc->nargs + sc->nrets;
-    if (returns_list(&ops[i])) p("NULL, %d},\n", ops[i].device_rule);
-    else p("ct__frontend_%s, %d},\n", ops[i].handle, ops[i].device_rule);
+    if (returns_list(&ops[i])) p("NULL, %d, %d},\n", ops[i].device_rule, ops[i].dynamic_shape);
+    else p("ct__frontend_%s, %d, %d},\n", ops[i].handle, ops[i].device_rule, ops[i].dynamic_shape);
   }
   p("};\n\n");
   p("/* ---- the schemas' strings, by index ---- */\nstatic const char *const ct__generated_strings[] = {\n");

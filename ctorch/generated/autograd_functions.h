@@ -19085,6 +19085,801 @@ static ct_status ct__autograd_take_along_dim_out(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
+/* ---- nonzero(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_nonzero(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "nonzero";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nonzero(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nonzero.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nonzero_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_select(Tensor self, Tensor mask) -> Tensor ---- */
+typedef struct ct__node_masked_select {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved mask;
+} ct__node_masked_select;
+
+static void ct__release_masked_select(ct_node *node) {
+  ct__node_masked_select *ct__nd = (ct__node_masked_select *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_select(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_select *ct__nd = (ct__node_masked_select *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = NULL;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (ct_node_needs_input_grad(node, 0)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_scatter(ct__shape_zeros(grad, &self_sizes), mask, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_select = {"MaskedSelectBackward0", ct__backward_masked_select, ct__release_masked_select};
+
+static ct_tensor *ct__autograd_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
+  ct_tensor *const ct__in[2] = {self, mask};
+  ct__node_masked_select *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask)) &&
+      ct__record(&ct__n, &ct__kind_masked_select, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_masked_select *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_select(ks & CT__BELOW_AUTOGRAD, self, mask);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_select.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_select_out(ks & CT__BELOW_AUTOGRAD, self, mask, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor ---- */
+typedef struct ct__node_masked_scatter {
+  ct_node base;
+  ct__saved mask;
+  ct__shape source_sizes;
+} ct__node_masked_scatter;
+
+static void ct__release_masked_scatter(ct_node *node) {
+  ct__node_masked_scatter *ct__nd = (ct__node_masked_scatter *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_scatter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_scatter *ct__nd = (ct__node_masked_scatter *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = NULL;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, ct__shape_bool_mask(mask), ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_masked_scatter_source_backward(grad, mask, &source_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_scatter = {"MaskedScatterBackward0", ct__backward_masked_scatter, ct__release_masked_scatter};
+
+static ct_tensor *ct__autograd_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__node_masked_scatter *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(source)) &&
+      ct__record(&ct__n, &ct__kind_masked_scatter, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_masked_scatter *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mask, mask);
+    ct__save_shape(&ct__nd->source_sizes, source);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_scatter(ks & CT__BELOW_AUTOGRAD, self, mask, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_scatter_ {
+  ct_node base;
+  ct__saved mask;
+  ct__shape source_sizes;
+} ct__node_masked_scatter_;
+
+static void ct__release_masked_scatter_(ct_node *node) {
+  ct__node_masked_scatter_ *ct__nd = (ct__node_masked_scatter_ *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_scatter_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_scatter_ *ct__nd = (ct__node_masked_scatter_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = NULL;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, ct__shape_bool_mask(mask), ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_masked_scatter_source_backward(grad, mask, &source_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_scatter_ = {"MaskedScatterBackward0", ct__backward_masked_scatter_, ct__release_masked_scatter_};
+
+static ct_status ct__autograd_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__node_masked_scatter_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(source)) &&
+      (r = ct__record(&ct__n, &ct__kind_masked_scatter_, sizeof *ct__nd, "masked_scatter_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_masked_scatter_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mask, mask);
+    ct__save_shape(&ct__nd->source_sizes, source);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_scatter_(ks & CT__BELOW_AUTOGRAD, self, mask, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_scatter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_scatter_out(ks & CT__BELOW_AUTOGRAD, self, mask, source, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- take(Tensor self, Tensor index) -> Tensor ---- */
+typedef struct ct__node_take {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved index;
+} ct__node_take;
+
+static void ct__release_take(ct_node *node) {
+  ct__node_take *ct__nd = (ct__node_take *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_take(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_take *ct__nd = (ct__node_take *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *index = NULL;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_put(ct__shape_zeros(grad, &self_sizes), index, grad, true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_take = {"TakeBackward0", ct__backward_take, ct__release_take};
+
+static ct_tensor *ct__autograd_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node_take *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      ct__record(&ct__n, &ct__kind_take, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_take *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take(ks & CT__BELOW_AUTOGRAD, self, index);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("take.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take_out(ks & CT__BELOW_AUTOGRAD, self, index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor ---- */
+typedef struct ct__node_put {
+  ct_node base;
+  ct__saved index;
+  ct__shape source_sizes;
+  bool accumulate;
+} ct__node_put;
+
+static void ct__release_put(ct_node *node) {
+  ct__node_put *ct__nd = (ct__node_put *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_put(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_put *ct__nd = (ct__node_put *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *index = NULL;
+  bool accumulate = ct__nd->accumulate;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = accumulate ? grad : ct_put(grad, index, ct__shape_zeros(grad, &source_sizes), false);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_reshape(ct_take(grad, index), CT__SHAPE(source_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_put = {"PutBackward0", ct__backward_put, ct__release_put};
+
+static ct_tensor *ct__autograd_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_put *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      ct__record(&ct__n, &ct__kind_put, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_put *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->source_sizes, source);
+    ct__nd->accumulate = accumulate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_put(ks & CT__BELOW_AUTOGRAD, self, index, source, accumulate);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) ---- */
+typedef struct ct__node_put_ {
+  ct_node base;
+  ct__saved index;
+  ct__shape source_sizes;
+  bool accumulate;
+} ct__node_put_;
+
+static void ct__release_put_(ct_node *node) {
+  ct__node_put_ *ct__nd = (ct__node_put_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_put_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_put_ *ct__nd = (ct__node_put_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *index = NULL;
+  bool accumulate = ct__nd->accumulate;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = accumulate ? grad : ct_put(grad, index, ct__shape_zeros(grad, &source_sizes), false);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_reshape(ct_take(grad, index), CT__SHAPE(source_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_put_ = {"PutBackward0", ct__backward_put_, ct__release_put_};
+
+static ct_status ct__autograd_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_put_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      (r = ct__record(&ct__n, &ct__kind_put_, sizeof *ct__nd, "put_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_put_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->source_sizes, source);
+    ct__nd->accumulate = accumulate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_put_(ks & CT__BELOW_AUTOGRAD, self, index, source, accumulate);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("put.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_put_out(ks & CT__BELOW_AUTOGRAD, self, index, source, accumulate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_repeat_interleave_Tensor(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
+  ct_tensor *const ct__in[1] = {repeats};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(repeats)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "repeat_interleave.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_interleave_Tensor(ks & CT__BELOW_AUTOGRAD, repeats, output_size);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_repeat_interleave_Tensor_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(repeats) || ct__needs_grad(out))) return ct__out_not_differentiable("repeat_interleave.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_interleave_Tensor_out(ks & CT__BELOW_AUTOGRAD, repeats, output_size, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Tensor(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(sorted_sequence) || ct__needs_grad(self) || ct__needs_grad(sorter) || ct__needs_grad(out))) return ct__out_not_differentiable("searchsorted.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Tensor_out(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Scalar(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_searchsorted_Scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(sorted_sequence) || ct__needs_grad(sorter) || ct__needs_grad(out))) return ct__out_not_differentiable("searchsorted.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Scalar_out(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Tensor(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(boundaries) || ct__needs_grad(out))) return ct__out_not_differentiable("bucketize.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Scalar(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bucketize_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(boundaries) || ct__needs_grad(out))) return ct__out_not_differentiable("bucketize.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor ---- */
+typedef struct ct__node_bincount {
+  ct_node base;
+} ct__node_bincount;
+
+static ct_status ct__backward_bincount(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bincount *ct__nd = (ct__node_bincount *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "bincount", "the derivative for 'weights' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bincount = {"BincountBackward0", ct__backward_bincount, NULL};
+
+static ct_tensor *ct__autograd_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  ct_tensor *const ct__in[2] = {self, weights};
+  ct__node_bincount *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(weights)) &&
+      ct__record(&ct__n, &ct__kind_bincount, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_bincount *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bincount(ks & CT__BELOW_AUTOGRAD, self, weights, minlength);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(weights) || ct__needs_grad(out))) return ct__out_not_differentiable("bincount.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bincount_out(ks & CT__BELOW_AUTOGRAD, self, weights, minlength, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor ---- */
+static ct_tensor *ct__autograd_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_histc(ks & CT__BELOW_AUTOGRAD, self, bins, min, max);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("histc.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_histc_out(ks & CT__BELOW_AUTOGRAD, self, bins, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) ---- */
+typedef struct ct__node__unique2 {
+  ct_node base;
+} ct__node__unique2;
+
+static ct_status ct__backward__unique2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__unique2 *ct__nd = (ct__node__unique2 *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "_unique2", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__unique2 = {"Unique2Backward0", ct__backward__unique2, NULL};
+
+static ct_tensor *ct__autograd__unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__unique2 *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__unique2, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__unique2 *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__unique2(ks & CT__BELOW_AUTOGRAD, self, sorted, return_inverse, return_counts, result1, result2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) ---- */
+static ct_status ct__autograd__unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out0) || ct__needs_grad(out1) || ct__needs_grad(out2))) return ct__out_not_differentiable("_unique2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__unique2_out(ks & CT__BELOW_AUTOGRAD, self, sorted, return_inverse, return_counts, out0, out1, out2);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) ---- */
+typedef struct ct__node_unique_consecutive {
+  ct_node base;
+} ct__node_unique_consecutive;
+
+static ct_status ct__backward_unique_consecutive(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unique_consecutive *ct__nd = (ct__node_unique_consecutive *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "unique_consecutive", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unique_consecutive = {"UniqueConsecutiveBackward0", ct__backward_unique_consecutive, NULL};
+
+static ct_tensor *ct__autograd_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_unique_consecutive *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_unique_consecutive, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unique_consecutive *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_consecutive(ks & CT__BELOW_AUTOGRAD, self, return_inverse, return_counts, dim, result1, result2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) ---- */
+static ct_status ct__autograd_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out0) || ct__needs_grad(out1) || ct__needs_grad(out2))) return ct__out_not_differentiable("unique_consecutive.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_consecutive_out(ks & CT__BELOW_AUTOGRAD, self, return_inverse, return_counts, dim, out0, out1, out2);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) ---- */
+typedef struct ct__node_unique_dim {
+  ct_node base;
+} ct__node_unique_dim;
+
+static ct_status ct__backward_unique_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unique_dim *ct__nd = (ct__node_unique_dim *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "unique_dim", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unique_dim = {"UniqueDimBackward0", ct__backward_unique_dim, NULL};
+
+static ct_tensor *ct__autograd_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_unique_dim *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_unique_dim, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unique_dim *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_dim(ks & CT__BELOW_AUTOGRAD, self, dim, sorted, return_inverse, return_counts, result1, result2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) ---- */
+static ct_status ct__autograd_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out0) || ct__needs_grad(out1) || ct__needs_grad(out2))) return ct__out_not_differentiable("unique_dim.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_dim_out(ks & CT__BELOW_AUTOGRAD, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor ---- */
+typedef struct ct__node_rot90 {
+  ct_node base;
+  int64_t k;
+  ct__saved_ints dims;
+} ct__node_rot90;
+
+static ct_status ct__backward_rot90(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rot90 *ct__nd = (ct__node_rot90 *)node;
+  ct_tensor *grad = grads[0];
+  int64_t k = ct__nd->k;
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_rot90(grad, -(k % 4), (int)dims.n, dims.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rot90 = {"Rot90Backward0", ct__backward_rot90, NULL};
+
+static ct_tensor *ct__autograd_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_rot90 *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_rot90, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_rot90 *)ct__n;
+  if (ct__nd) {
+    ct__nd->k = k;
+    if (ct__save_ints(&ct__nd->dims, dims, "rot90") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rot90(ks & CT__BELOW_AUTOGRAD, self, k, dims);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("rot90.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rot90_out(ks & CT__BELOW_AUTOGRAD, self, k, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor ---- */
+typedef struct ct__node_narrow_copy {
+  ct_node base;
+} ct__node_narrow_copy;
+
+static ct_status ct__backward_narrow_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_narrow_copy *ct__nd = (ct__node_narrow_copy *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "narrow_copy", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_narrow_copy = {"NarrowCopyBackward0", ct__backward_narrow_copy, NULL};
+
+static ct_tensor *ct__autograd_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_narrow_copy *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_narrow_copy, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_narrow_copy *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_narrow_copy(ks & CT__BELOW_AUTOGRAD, self, dim, start, length);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("narrow_copy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_narrow_copy_out(ks & CT__BELOW_AUTOGRAD, self, dim, start, length, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_softmax_int {
   ct_node base;

@@ -1826,6 +1826,118 @@ CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const 
 CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* nonzero(Tensor self) -> Tensor
+ * int64 [n, self.dim()]: the coordinates of the nonzero elements in row-major order (NaN is nonzero) */
+CTDEF ct_tensor *ct_nonzero(ct_tensor *self);
+/* nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nonzero_out(ct_tensor *out, ct_tensor *self);
+/* masked_select(Tensor self, Tensor mask) -> Tensor
+ * a vector of self's elements where mask is true (bool or uint8; self and mask broadcast) */
+CTDEF ct_tensor *ct_masked_select(ct_tensor *self, ct_tensor *mask);
+/* masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_select_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask);
+/* masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
+ * self (broadcast with mask) with its masked elements taken from source in order; source needs at least as many elements */
+CTDEF ct_tensor *ct_masked_scatter(ct_tensor *self, ct_tensor *mask, ct_tensor *source);
+/* masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) */
+CTDEF ct_status ct_masked_scatter_(ct_tensor *self, ct_tensor *mask, ct_tensor *source);
+/* masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *source);
+/* take(Tensor self, Tensor index) -> Tensor
+ * self.flatten()[index] in index's shape; int64 index, negative indices wrap */
+CTDEF ct_tensor *ct_take(ct_tensor *self, ct_tensor *index);
+/* take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_take_out(ct_tensor *out, ct_tensor *self, ct_tensor *index);
+/* put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor
+ * self with self.flatten()[index[j]] = source.flatten()[j] (+= with accumulate; without it duplicates keep the last) */
+CTDEF ct_tensor *ct_put(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
+/* put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) */
+CTDEF ct_status ct_put_(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
+/* put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_put_out(ct_tensor *out, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
+/* repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor
+ * i repeated repeats[i] times, in repeats' dtype (int32 or int64, a vector, no negative counts); output_size, when given, must be the sum (then meta knows the shape) */
+CTDEF ct_tensor *ct_repeat_interleave(ct_tensor *repeats);
+CTDEF ct_tensor *ct_repeat_interleave_ex(ct_tensor *repeats, int64_t output_size);
+/* repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_repeat_interleave_out(ct_tensor *out, ct_tensor *repeats);
+CTDEF ct_status ct_repeat_interleave_out_ex(ct_tensor *out, ct_tensor *repeats, int64_t output_size);
+/* repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor
+ * self's slices along dim (None: of self flattened) each repeated repeats[i] times (a 0-dim or one-element repeats: every slice); index_select of repeat_interleave(repeats) */
+CTDEF ct_tensor *ct_repeat_interleave_self(ct_tensor *self, ct_tensor *repeats, int64_t dim);
+CTDEF ct_tensor *ct_repeat_interleave_self_ex(ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size);
+/* repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor
+ * every slice repeated repeats times: a copy of self unsqueezed and expanded after dim (its gradient sums the copies) */
+CTDEF ct_tensor *ct_repeat_interleave_self_int(ct_tensor *self, int64_t repeats, int64_t dim);
+CTDEF ct_tensor *ct_repeat_interleave_self_int_ex(ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size);
+/* searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+ * insertion points of self in sorted_sequence's last dim (1-D, or N-D with self's leading dims): before equal elements, after with right / side "right"; sorter: int64 indices that sort it; int64 (out_int32: int32) */
+CTDEF ct_tensor *ct_searchsorted(ct_tensor *sorted_sequence, ct_tensor *self);
+CTDEF ct_tensor *ct_searchsorted_ex(ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_searchsorted_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self);
+CTDEF ct_status ct_searchsorted_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+ * searchsorted of one value in a 1-D sorted_sequence: a 0-dim result */
+CTDEF ct_tensor *ct_searchsorted_scalar(ct_tensor *sorted_sequence, ct_scalar self);
+CTDEF ct_tensor *ct_searchsorted_scalar_ex(ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_searchsorted_scalar_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self);
+CTDEF ct_status ct_searchsorted_scalar_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor
+ * searchsorted(boundaries, self, right): boundaries is 1-D */
+CTDEF ct_tensor *ct_bucketize(ct_tensor *self, ct_tensor *boundaries);
+CTDEF ct_tensor *ct_bucketize_ex(ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bucketize_out(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries);
+CTDEF ct_status ct_bucketize_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
+CTDEF ct_tensor *ct_bucketize_scalar(ct_scalar self, ct_tensor *boundaries);
+CTDEF ct_tensor *ct_bucketize_scalar_ex(ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bucketize_scalar_out(ct_tensor *out, ct_scalar self, ct_tensor *boundaries);
+CTDEF ct_status ct_bucketize_scalar_out_ex(ct_tensor *out, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor
+ * occurrences of each value of a 1-D non-negative integer self (uint8, int32, int64), length max(max + 1, minlength): int64, or summed weights (float32 weights: float32; others: float64); no derivative, as PyTorch */
+CTDEF ct_tensor *ct_bincount(ct_tensor *self, ct_tensor *weights, int64_t minlength);
+/* bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bincount_out(ct_tensor *out, ct_tensor *self, ct_tensor *weights, int64_t minlength);
+/* histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor
+ * histogram of a float32/float64 self in bins equal bins over [min, max] (min == max: the data's range); elements outside are skipped, NaN counts in the first bin (as PyTorch 1.13); not differentiable */
+CTDEF ct_tensor *ct_histc(ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max);
+/* histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_histc_out(ct_tensor *out, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max);
+/* _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+ * torch.unique: distinct values ascending (sorted=False too: PyTorch's order is a hash set's), each NaN distinct and last; inverse (self's shape; given with counts too) and counts empty unless asked; no float16 */
+CTDEF ct_tensor *ct_unique2(ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2);
+/* _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+CTDEF ct_status ct_unique2_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts);
+/* unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)
+ * the first of each run of equal values (dim None: of self flattened) or equal slices along dim (NaN never equals); along a dim inverse and counts are always given, as aten */
+CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2);
+/* unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+CTDEF ct_status ct_unique_consecutive_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim);
+/* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+ * the distinct slices along dim, in lexicographic order; inverse ([self.size(dim)]) and counts always given, sorted ignored (as aten) */
+CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2);
+/* unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+CTDEF ct_status ct_unique_dim_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts);
+/* fliplr(Tensor self) -> Tensor
+ * flip of dim 1 (self at least 2-D) */
+CTDEF ct_tensor *ct_fliplr(ct_tensor *self);
+/* flipud(Tensor self) -> Tensor
+ * flip of dim 0 (self at least 1-D) */
+CTDEF ct_tensor *ct_flipud(ct_tensor *self);
+/* rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor
+ * k quarter turns in the plane of dims, from dims[0] towards dims[1]; odd k gives a transposed (non-contiguous) result, as aten */
+CTDEF ct_tensor *ct_rot90(ct_tensor *self, int64_t k, int dims_len, const int64_t *dims);
+/* rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_rot90_out(ct_tensor *out, ct_tensor *self, int64_t k, int dims_len, const int64_t *dims);
+/* narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor
+ * a contiguous copy of narrow(self, dim, start, length); no derivative, as PyTorch 1.13 */
+CTDEF ct_tensor *ct_narrow_copy(ct_tensor *self, int64_t dim, int64_t start, int64_t length);
+/* narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_narrow_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, int64_t start, int64_t length);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -4340,6 +4452,126 @@ typedef ct_tensor *ct_kernel_take_along_dim(ct_keyset, ct_tensor *, ct_tensor *,
 typedef ct_status ct_kernel_take_along_dim_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_take_along_dim_out "take_along_dim.out"
 #define CT__OPSIG_take_along_dim_out "T,T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_nonzero(ct_keyset, ct_tensor *);
+#define CT__OPNAME_nonzero "nonzero"
+#define CT__OPSIG_nonzero "T->T"
+typedef ct_status ct_kernel_nonzero_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_nonzero_out "nonzero.out"
+#define CT__OPSIG_nonzero_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_masked_select(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_select "masked_select"
+#define CT__OPSIG_masked_select "T,T->T"
+typedef ct_status ct_kernel_masked_select_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_select_out "masked_select.out"
+#define CT__OPSIG_masked_select_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_masked_scatter(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_scatter "masked_scatter"
+#define CT__OPSIG_masked_scatter "T,T,T->T"
+typedef ct_status ct_kernel_masked_scatter_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_scatter_ "masked_scatter_"
+#define CT__OPSIG_masked_scatter_ "Tw,T,T->Tw"
+typedef ct_status ct_kernel_masked_scatter_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_scatter_out "masked_scatter.out"
+#define CT__OPSIG_masked_scatter_out "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_take(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_take "take"
+#define CT__OPSIG_take "T,T->T"
+typedef ct_status ct_kernel_take_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_take_out "take.out"
+#define CT__OPSIG_take_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_put(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_put "put"
+#define CT__OPSIG_put "T,T,T,b->T"
+typedef ct_status ct_kernel_put_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_put_ "put_"
+#define CT__OPSIG_put_ "Tw,T,T,b->Tw"
+typedef ct_status ct_kernel_put_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_put_out "put.out"
+#define CT__OPSIG_put_out "T,T,T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_repeat_interleave_Tensor(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_repeat_interleave_Tensor "repeat_interleave.Tensor"
+#define CT__OPSIG_repeat_interleave_Tensor "T,i?->T"
+typedef ct_status ct_kernel_repeat_interleave_Tensor_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_repeat_interleave_Tensor_out "repeat_interleave.Tensor_out"
+#define CT__OPSIG_repeat_interleave_Tensor_out "T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_repeat_interleave_self_Tensor(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_repeat_interleave_self_Tensor "repeat_interleave.self_Tensor"
+#define CT__OPSIG_repeat_interleave_self_Tensor "T,T,i?,i?->T"
+typedef ct_tensor *ct_kernel_repeat_interleave_self_int(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_repeat_interleave_self_int "repeat_interleave.self_int"
+#define CT__OPSIG_repeat_interleave_self_int "T,i,i?,i?->T"
+typedef ct_tensor *ct_kernel_searchsorted_Tensor(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Tensor "searchsorted.Tensor"
+#define CT__OPSIG_searchsorted_Tensor "T,T,b,b,s?,T?->T"
+typedef ct_status ct_kernel_searchsorted_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Tensor_out "searchsorted.Tensor_out"
+#define CT__OPSIG_searchsorted_Tensor_out "T,T,b,b,s?,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_searchsorted_Scalar(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Scalar "searchsorted.Scalar"
+#define CT__OPSIG_searchsorted_Scalar "T,S,b,b,s?,T?->T"
+typedef ct_status ct_kernel_searchsorted_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Scalar_out "searchsorted.Scalar_out"
+#define CT__OPSIG_searchsorted_Scalar_out "T,S,b,b,s?,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_bucketize_Tensor(ct_keyset, ct_tensor *, ct_tensor *, bool , bool );
+#define CT__OPNAME_bucketize_Tensor "bucketize.Tensor"
+#define CT__OPSIG_bucketize_Tensor "T,T,b,b->T"
+typedef ct_status ct_kernel_bucketize_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *);
+#define CT__OPNAME_bucketize_Tensor_out "bucketize.Tensor_out"
+#define CT__OPSIG_bucketize_Tensor_out "T,T,b,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_bucketize_Scalar(ct_keyset, ct_scalar , ct_tensor *, bool , bool );
+#define CT__OPNAME_bucketize_Scalar "bucketize.Scalar"
+#define CT__OPSIG_bucketize_Scalar "S,T,b,b->T"
+typedef ct_status ct_kernel_bucketize_Scalar_out(ct_keyset, ct_scalar , ct_tensor *, bool , bool , ct_tensor *);
+#define CT__OPNAME_bucketize_Scalar_out "bucketize.Scalar_out"
+#define CT__OPSIG_bucketize_Scalar_out "S,T,b,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_bincount(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_bincount "bincount"
+#define CT__OPSIG_bincount "T,T?,i->T"
+typedef ct_status ct_kernel_bincount_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_bincount_out "bincount.out"
+#define CT__OPSIG_bincount_out "T,T?,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_histc(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar );
+#define CT__OPNAME_histc "histc"
+#define CT__OPSIG_histc "T,i,S,S->T"
+typedef ct_status ct_kernel_histc_out(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_histc_out "histc.out"
+#define CT__OPSIG_histc_out "T,i,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel__unique2(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **);
+#define CT__OPNAME__unique2 "_unique2"
+#define CT__OPSIG__unique2 "T,b,b,b->T,T,T"
+typedef ct_status ct_kernel__unique2_out(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME__unique2_out "_unique2.out"
+#define CT__OPSIG__unique2_out "T,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_unique_consecutive(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor **, ct_tensor **);
+#define CT__OPNAME_unique_consecutive "unique_consecutive"
+#define CT__OPSIG_unique_consecutive "T,b,b,i?->T,T,T"
+typedef ct_status ct_kernel_unique_consecutive_out(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_unique_consecutive_out "unique_consecutive.out"
+#define CT__OPSIG_unique_consecutive_out "T,b,b,i?,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_unique_dim(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **);
+#define CT__OPNAME_unique_dim "unique_dim"
+#define CT__OPSIG_unique_dim "T,i,b,b,b->T,T,T"
+typedef ct_status ct_kernel_unique_dim_out(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_unique_dim_out "unique_dim.out"
+#define CT__OPSIG_unique_dim_out "T,i,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_fliplr(ct_keyset, ct_tensor *);
+#define CT__OPNAME_fliplr "fliplr"
+#define CT__OPSIG_fliplr "T->T"
+typedef ct_tensor *ct_kernel_flipud(ct_keyset, ct_tensor *);
+#define CT__OPNAME_flipud "flipud"
+#define CT__OPSIG_flipud "T->T"
+typedef ct_tensor *ct_kernel_rot90(ct_keyset, ct_tensor *, int64_t , ct_int_list );
+#define CT__OPNAME_rot90 "rot90"
+#define CT__OPSIG_rot90 "T,i,I->T"
+typedef ct_status ct_kernel_rot90_out(ct_keyset, ct_tensor *, int64_t , ct_int_list , ct_tensor *);
+#define CT__OPNAME_rot90_out "rot90.out"
+#define CT__OPSIG_rot90_out "T,i,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_narrow_copy(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_narrow_copy "narrow_copy"
+#define CT__OPSIG_narrow_copy "T,i,i,i->T"
+typedef ct_status ct_kernel_narrow_copy_out(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_narrow_copy_out "narrow_copy.out"
+#define CT__OPSIG_narrow_copy_out "T,i,i,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmax_int "softmax.int"
 #define CT__OPSIG_softmax_int "T,i,D->T"
@@ -5387,6 +5619,46 @@ static struct {
   ct_op *pad;
   ct_op *take_along_dim;
   ct_op *take_along_dim_out;
+  ct_op *nonzero;
+  ct_op *nonzero_out;
+  ct_op *masked_select;
+  ct_op *masked_select_out;
+  ct_op *masked_scatter;
+  ct_op *masked_scatter_;
+  ct_op *masked_scatter_out;
+  ct_op *take;
+  ct_op *take_out;
+  ct_op *put;
+  ct_op *put_;
+  ct_op *put_out;
+  ct_op *repeat_interleave_Tensor;
+  ct_op *repeat_interleave_Tensor_out;
+  ct_op *repeat_interleave_self_Tensor;
+  ct_op *repeat_interleave_self_int;
+  ct_op *searchsorted_Tensor;
+  ct_op *searchsorted_Tensor_out;
+  ct_op *searchsorted_Scalar;
+  ct_op *searchsorted_Scalar_out;
+  ct_op *bucketize_Tensor;
+  ct_op *bucketize_Tensor_out;
+  ct_op *bucketize_Scalar;
+  ct_op *bucketize_Scalar_out;
+  ct_op *bincount;
+  ct_op *bincount_out;
+  ct_op *histc;
+  ct_op *histc_out;
+  ct_op *_unique2;
+  ct_op *_unique2_out;
+  ct_op *unique_consecutive;
+  ct_op *unique_consecutive_out;
+  ct_op *unique_dim;
+  ct_op *unique_dim_out;
+  ct_op *fliplr;
+  ct_op *flipud;
+  ct_op *rot90;
+  ct_op *rot90_out;
+  ct_op *narrow_copy;
+  ct_op *narrow_copy_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -8924,6 +9196,513 @@ static ct_status ct__call_TTioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
     ct__v[0] = ct_value_tensor(a0);
     ct__v[1] = ct_value_tensor(a1);
     ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,T,b->T */
+static ct_tensor *ct__call_TTTb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* Tw,T,T,b->Tw */
+static ct_status ct__call_TwTTb_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,T,b,Tw->Tw */
+static ct_status ct__call_TTTbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,i?,i?->T */
+static ct_tensor *ct__call_TTioio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,i?,i?->T */
+static ct_tensor *ct__call_Tiioio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,s?,T?->T */
+static ct_tensor *ct__call_TTbbsoTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, const char *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,s?,T?,Tw->Tw */
+static ct_status ct__call_TTbbsoToTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, const char *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,S,b,b,s?,T?->T */
+static ct_tensor *ct__call_TSbbsoTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, bool a2, bool a3, const char *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,S,b,b,s?,T?,Tw->Tw */
+static ct_status ct__call_TSbbsoToTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, bool a2, bool a3, const char *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,b,b->T */
+static ct_tensor *ct__call_TTbb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,Tw->Tw */
+static ct_status ct__call_TTbbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* S,T,b,b->T */
+static ct_tensor *ct__call_STbb_T(const ct_op *ct__o, ct_keyset ks, ct_scalar a0, ct_tensor *a1, bool a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *, bool , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_scalar(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* S,T,b,b,Tw->Tw */
+static ct_status ct__call_STbbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_scalar a0, ct_tensor *a1, bool a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, bool , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_scalar(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T?,i->T */
+static ct_tensor *ct__call_TToi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T?,i,Tw->Tw */
+static ct_status ct__call_TToiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,S,S->T */
+static ct_tensor *ct__call_TiSS_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_scalar a2, ct_scalar a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_scalar(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,S,S,Tw->Tw */
+static ct_status ct__call_TiSSTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_scalar a2, ct_scalar a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_scalar(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,b,b->T,T,T */
+static ct_tensor *ct__call_Tbbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, bool a3, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1, x2);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbbbTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, bool a3, ct_tensor *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,b,i?->T,T,T */
+static ct_tensor *ct__call_Tbbio_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, int64_t a3, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1, x2);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,i?,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbbioTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, int64_t a3, ct_tensor *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,b,b,b->T,T,T */
+static ct_tensor *ct__call_Tibbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, bool a2, bool a3, bool a4, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, x1, x2);
+  } else {
+    ct_value ct__v[5];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TibbbTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, bool a2, bool a3, bool a4, ct_tensor *a5, ct_tensor *a6, ct_tensor *a7) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_tensor(a7);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,I->T */
+static ct_tensor *ct__call_TiI_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_int_list a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_int_list ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,I,Tw->Tw */
+static ct_status ct__call_TiITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_int_list a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
     ct__v[3] = ct_value_tensor(a3);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
@@ -13279,6 +14058,166 @@ static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
   return ct__call_TTioTw_Tw(ct__op.take_along_dim_out, ks, self, indices, dim, out);
+}
+/* nonzero(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_nonzero(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.nonzero, ks, self);
+}
+/* nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.nonzero_out, ks, self, out);
+}
+/* masked_select(Tensor self, Tensor mask) -> Tensor */
+static ct_tensor *ct__dispatch_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
+  return ct__call_TT_T(ct__op.masked_select, ks, self, mask);
+}
+/* masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.masked_select_out, ks, self, mask, out);
+}
+/* masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
+static ct_tensor *ct__dispatch_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  return ct__call_TTT_T(ct__op.masked_scatter, ks, self, mask, source);
+}
+/* masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  return ct__call_TwTT_Tw(ct__op.masked_scatter_, ks, self, mask, source);
+}
+/* masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  return ct__call_TTTTw_Tw(ct__op.masked_scatter_out, ks, self, mask, source, out);
+}
+/* take(Tensor self, Tensor index) -> Tensor */
+static ct_tensor *ct__dispatch_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  return ct__call_TT_T(ct__op.take, ks, self, index);
+}
+/* take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.take_out, ks, self, index, out);
+}
+/* put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor */
+static ct_tensor *ct__dispatch_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  return ct__call_TTTb_T(ct__op.put, ks, self, index, source, accumulate);
+}
+/* put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) */
+static ct_status ct__dispatch_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  return ct__call_TwTTb_Tw(ct__op.put_, ks, self, index, source, accumulate);
+}
+/* put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  return ct__call_TTTbTw_Tw(ct__op.put_out, ks, self, index, source, accumulate, out);
+}
+/* repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor */
+static ct_tensor *ct__dispatch_repeat_interleave_Tensor(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
+  return ct__call_Tio_T(ct__op.repeat_interleave_Tensor, ks, repeats, output_size);
+}
+/* repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_repeat_interleave_Tensor_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
+  return ct__call_TioTw_Tw(ct__op.repeat_interleave_Tensor_out, ks, repeats, output_size, out);
+}
+/* repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor */
+static ct_tensor *ct__dispatch_repeat_interleave_self_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
+  return ct__call_TTioio_T(ct__op.repeat_interleave_self_Tensor, ks, self, repeats, dim, output_size);
+}
+/* repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor */
+static ct_tensor *ct__dispatch_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
+  return ct__call_Tiioio_T(ct__op.repeat_interleave_self_int, ks, self, repeats, dim, output_size);
+}
+/* searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor */
+static ct_tensor *ct__dispatch_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  return ct__call_TTbbsoTo_T(ct__op.searchsorted_Tensor, ks, sorted_sequence, self, out_int32, right, side, sorter);
+}
+/* searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  return ct__call_TTbbsoToTw_Tw(ct__op.searchsorted_Tensor_out, ks, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+/* searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor */
+static ct_tensor *ct__dispatch_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  return ct__call_TSbbsoTo_T(ct__op.searchsorted_Scalar, ks, sorted_sequence, self, out_int32, right, side, sorter);
+}
+/* searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_searchsorted_Scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  return ct__call_TSbbsoToTw_Tw(ct__op.searchsorted_Scalar_out, ks, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+/* bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
+static ct_tensor *ct__dispatch_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  return ct__call_TTbb_T(ct__op.bucketize_Tensor, ks, self, boundaries, out_int32, right);
+}
+/* bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  return ct__call_TTbbTw_Tw(ct__op.bucketize_Tensor_out, ks, self, boundaries, out_int32, right, out);
+}
+/* bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
+static ct_tensor *ct__dispatch_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  return ct__call_STbb_T(ct__op.bucketize_Scalar, ks, self, boundaries, out_int32, right);
+}
+/* bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bucketize_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  return ct__call_STbbTw_Tw(ct__op.bucketize_Scalar_out, ks, self, boundaries, out_int32, right, out);
+}
+/* bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor */
+static ct_tensor *ct__dispatch_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  return ct__call_TToi_T(ct__op.bincount, ks, self, weights, minlength);
+}
+/* bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
+  return ct__call_TToiTw_Tw(ct__op.bincount_out, ks, self, weights, minlength, out);
+}
+/* histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor */
+static ct_tensor *ct__dispatch_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  return ct__call_TiSS_T(ct__op.histc, ks, self, bins, min, max);
+}
+/* histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  return ct__call_TiSSTw_Tw(ct__op.histc_out, ks, self, bins, min, max, out);
+}
+/* _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch__unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  return ct__call_Tbbb_TTT(ct__op._unique2, ks, self, sorted, return_inverse, return_counts, result1, result2);
+}
+/* _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+static ct_status ct__dispatch__unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  return ct__call_TbbbTwTwTw_TwTwTw(ct__op._unique2_out, ks, self, sorted, return_inverse, return_counts, out0, out1, out2);
+}
+/* unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+  return ct__call_Tbbio_TTT(ct__op.unique_consecutive, ks, self, return_inverse, return_counts, dim, result1, result2);
+}
+/* unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+static ct_status ct__dispatch_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  return ct__call_TbbioTwTwTw_TwTwTw(ct__op.unique_consecutive_out, ks, self, return_inverse, return_counts, dim, out0, out1, out2);
+}
+/* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  return ct__call_Tibbb_TTT(ct__op.unique_dim, ks, self, dim, sorted, return_inverse, return_counts, result1, result2);
+}
+/* unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+static ct_status ct__dispatch_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  return ct__call_TibbbTwTwTw_TwTwTw(ct__op.unique_dim_out, ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
+}
+/* fliplr(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_fliplr(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.fliplr, ks, self);
+}
+/* flipud(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_flipud(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.flipud, ks, self);
+}
+/* rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor */
+static ct_tensor *ct__dispatch_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
+  return ct__call_TiI_T(ct__op.rot90, ks, self, k, dims);
+}
+/* rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
+  return ct__call_TiITw_Tw(ct__op.rot90_out, ks, self, k, dims, out);
+}
+/* narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor */
+static ct_tensor *ct__dispatch_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  return ct__call_Tiii_T(ct__op.narrow_copy, ks, self, dim, start, length);
+}
+/* narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  return ct__call_TiiiTw_Tw(ct__op.narrow_copy_out, ks, self, dim, start, length, out);
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -22895,6 +23834,539 @@ CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor
     if (!ct__frontend_keys(&ct__fa_take_along_dim_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_take_along_dim_out(ct__keys, self, indices, dim, out);
+}
+static const ct__frontend_args ct__fa_nonzero = {"nonzero", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_nonzero(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_nonzero, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_nonzero(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_nonzero_out = {"nonzero.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_nonzero_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_nonzero_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_nonzero_out(ct__keys, self, out);
+}
+static const ct__frontend_args ct__fa_masked_select = {"masked_select", 2, {1, 1}, {"self", "mask"}};
+CTDEF ct_tensor *ct_masked_select(ct_tensor *self, ct_tensor *mask) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && ct__same_device(self, mask)))
+    ct__keys = ct__call_keys(self->keys | mask->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, mask};
+    if (!ct__frontend_keys(&ct__fa_masked_select, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_masked_select(ct__keys, self, mask));
+}
+static const ct__frontend_args ct__fa_masked_select_out = {"masked_select.out", 3, {1, 1, 2}, {"self", "mask", "out"}};
+CTDEF ct_status ct_masked_select_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && out && ct__same_device(self, mask) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mask, out};
+    if (!ct__frontend_keys(&ct__fa_masked_select_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_masked_select_out(ct__keys, self, mask, out);
+}
+static const ct__frontend_args ct__fa_masked_scatter = {"masked_scatter", 3, {1, 1, 1}, {"self", "mask", "source"}};
+CTDEF ct_tensor *ct_masked_scatter(ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && source && ct__same_device(self, mask) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mask, source};
+    if (!ct__frontend_keys(&ct__fa_masked_scatter, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_masked_scatter(ct__keys, self, mask, source));
+}
+static const ct__frontend_args ct__fa_masked_scatter_ = {"masked_scatter_", 3, {2, 1, 1}, {"self", "mask", "source"}};
+CTDEF ct_status ct_masked_scatter_(ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && source && ct__same_device(self, mask) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mask, source};
+    if (!ct__frontend_keys(&ct__fa_masked_scatter_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_masked_scatter_(ct__keys, self, mask, source);
+}
+static const ct__frontend_args ct__fa_masked_scatter_out = {"masked_scatter.out", 4, {1, 1, 1, 2}, {"self", "mask", "source", "out"}};
+CTDEF ct_status ct_masked_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && source && out && ct__same_device(self, mask) && ct__same_device(self, source) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | source->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, mask, source, out};
+    if (!ct__frontend_keys(&ct__fa_masked_scatter_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_masked_scatter_out(ct__keys, self, mask, source, out);
+}
+static const ct__frontend_args ct__fa_take = {"take", 2, {1, 1}, {"self", "index"}};
+CTDEF ct_tensor *ct_take(ct_tensor *self, ct_tensor *index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && ct__same_device(self, index)))
+    ct__keys = ct__call_keys(self->keys | index->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, index};
+    if (!ct__frontend_keys(&ct__fa_take, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_take(ct__keys, self, index));
+}
+static const ct__frontend_args ct__fa_take_out = {"take.out", 3, {1, 1, 2}, {"self", "index", "out"}};
+CTDEF ct_status ct_take_out(ct_tensor *out, ct_tensor *self, ct_tensor *index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && out && ct__same_device(self, index) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | index->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, out};
+    if (!ct__frontend_keys(&ct__fa_take_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_take_out(ct__keys, self, index, out);
+}
+static const ct__frontend_args ct__fa_put = {"put", 3, {1, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_tensor *ct_put(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_put, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_put(ct__keys, self, index, source, accumulate));
+}
+static const ct__frontend_args ct__fa_put_ = {"put_", 3, {2, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_status ct_put_(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_put_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_put_(ct__keys, self, index, source, accumulate);
+}
+static const ct__frontend_args ct__fa_put_out = {"put.out", 4, {1, 1, 1, 2}, {"self", "index", "source", "out"}};
+CTDEF ct_status ct_put_out(ct_tensor *out, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && out && ct__same_device(self, index) && ct__same_device(self, source) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, index, source, out};
+    if (!ct__frontend_keys(&ct__fa_put_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_put_out(ct__keys, self, index, source, accumulate, out);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_Tensor = {"repeat_interleave.Tensor", 1, {1}, {"repeats"}};
+CTDEF ct_tensor *ct_repeat_interleave_ex(ct_tensor *repeats, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(repeats))
+    ct__keys = ct__call_keys(repeats->keys);
+  else {
+    ct_tensor *const ct__t[1] = {repeats};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_repeat_interleave_Tensor(ct__keys, repeats, output_size));
+}
+CTDEF ct_tensor *ct_repeat_interleave(ct_tensor *repeats) {
+  return ct_repeat_interleave_ex(repeats, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_Tensor_out = {"repeat_interleave.Tensor_out", 2, {1, 2}, {"repeats", "out"}};
+CTDEF ct_status ct_repeat_interleave_out_ex(ct_tensor *out, ct_tensor *repeats, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(repeats && out && ct__same_device(repeats, out)))
+    ct__keys = ct__call_keys(repeats->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {repeats, out};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_repeat_interleave_Tensor_out(ct__keys, repeats, output_size, out);
+}
+CTDEF ct_status ct_repeat_interleave_out(ct_tensor *out, ct_tensor *repeats) {
+  return ct_repeat_interleave_out_ex(out, repeats, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_self_Tensor = {"repeat_interleave.self_Tensor", 2, {1, 1}, {"self", "repeats"}};
+CTDEF ct_tensor *ct_repeat_interleave_self_ex(ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && repeats && ct__same_device(self, repeats)))
+    ct__keys = ct__call_keys(self->keys | repeats->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, repeats};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_self_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_repeat_interleave_self_Tensor(ct__keys, self, repeats, dim, output_size));
+}
+CTDEF ct_tensor *ct_repeat_interleave_self(ct_tensor *self, ct_tensor *repeats, int64_t dim) {
+  return ct_repeat_interleave_self_ex(self, repeats, dim, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_self_int = {"repeat_interleave.self_int", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_repeat_interleave_self_int_ex(ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_self_int, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_repeat_interleave_self_int(ct__keys, self, repeats, dim, output_size));
+}
+CTDEF ct_tensor *ct_repeat_interleave_self_int(ct_tensor *self, int64_t repeats, int64_t dim) {
+  return ct_repeat_interleave_self_int_ex(self, repeats, dim, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_searchsorted_Tensor = {"searchsorted.Tensor", 3, {1, 1, 5}, {"sorted_sequence", "self", "sorter"}};
+CTDEF ct_tensor *ct_searchsorted_ex(ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && self && ct__same_device(sorted_sequence, self) && (!sorter || ct__same_device(sorted_sequence, sorter))))
+    ct__keys = ct__call_keys(sorted_sequence->keys | self->keys | (sorter ? sorter->keys : 0));
+  else {
+    ct_tensor *const ct__t[3] = {sorted_sequence, self, sorter};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_searchsorted_Tensor(ct__keys, sorted_sequence, self, out_int32, right, side, sorter));
+}
+CTDEF ct_tensor *ct_searchsorted(ct_tensor *sorted_sequence, ct_tensor *self) {
+  return ct_searchsorted_ex(sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_searchsorted_Tensor_out = {"searchsorted.Tensor_out", 4, {1, 1, 5, 2}, {"sorted_sequence", "self", "sorter", "out"}};
+CTDEF ct_status ct_searchsorted_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && self && out && ct__same_device(sorted_sequence, self) && (!sorter || ct__same_device(sorted_sequence, sorter)) && ct__same_device(sorted_sequence, out)))
+    ct__keys = ct__call_keys(sorted_sequence->keys | self->keys | (sorter ? sorter->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {sorted_sequence, self, sorter, out};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_searchsorted_Tensor_out(ct__keys, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+CTDEF ct_status ct_searchsorted_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self) {
+  return ct_searchsorted_out_ex(out, sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_searchsorted_Scalar = {"searchsorted.Scalar", 2, {1, 5}, {"sorted_sequence", "sorter"}};
+CTDEF ct_tensor *ct_searchsorted_scalar_ex(ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && (!sorter || ct__same_device(sorted_sequence, sorter))))
+    ct__keys = ct__call_keys(sorted_sequence->keys | (sorter ? sorter->keys : 0));
+  else {
+    ct_tensor *const ct__t[2] = {sorted_sequence, sorter};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_searchsorted_Scalar(ct__keys, sorted_sequence, self, out_int32, right, side, sorter));
+}
+CTDEF ct_tensor *ct_searchsorted_scalar(ct_tensor *sorted_sequence, ct_scalar self) {
+  return ct_searchsorted_scalar_ex(sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_searchsorted_Scalar_out = {"searchsorted.Scalar_out", 3, {1, 5, 2}, {"sorted_sequence", "sorter", "out"}};
+CTDEF ct_status ct_searchsorted_scalar_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && out && (!sorter || ct__same_device(sorted_sequence, sorter)) && ct__same_device(sorted_sequence, out)))
+    ct__keys = ct__call_keys(sorted_sequence->keys | (sorter ? sorter->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {sorted_sequence, sorter, out};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_searchsorted_Scalar_out(ct__keys, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+CTDEF ct_status ct_searchsorted_scalar_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self) {
+  return ct_searchsorted_scalar_out_ex(out, sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_bucketize_Tensor = {"bucketize.Tensor", 2, {1, 1}, {"self", "boundaries"}};
+CTDEF ct_tensor *ct_bucketize_ex(ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && boundaries && ct__same_device(self, boundaries)))
+    ct__keys = ct__call_keys(self->keys | boundaries->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, boundaries};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bucketize_Tensor(ct__keys, self, boundaries, out_int32, right));
+}
+CTDEF ct_tensor *ct_bucketize(ct_tensor *self, ct_tensor *boundaries) {
+  return ct_bucketize_ex(self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bucketize_Tensor_out = {"bucketize.Tensor_out", 3, {1, 1, 2}, {"self", "boundaries", "out"}};
+CTDEF ct_status ct_bucketize_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && boundaries && out && ct__same_device(self, boundaries) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | boundaries->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, boundaries, out};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bucketize_Tensor_out(ct__keys, self, boundaries, out_int32, right, out);
+}
+CTDEF ct_status ct_bucketize_out(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries) {
+  return ct_bucketize_out_ex(out, self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bucketize_Scalar = {"bucketize.Scalar", 1, {1}, {"boundaries"}};
+CTDEF ct_tensor *ct_bucketize_scalar_ex(ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(boundaries))
+    ct__keys = ct__call_keys(boundaries->keys);
+  else {
+    ct_tensor *const ct__t[1] = {boundaries};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bucketize_Scalar(ct__keys, self, boundaries, out_int32, right));
+}
+CTDEF ct_tensor *ct_bucketize_scalar(ct_scalar self, ct_tensor *boundaries) {
+  return ct_bucketize_scalar_ex(self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bucketize_Scalar_out = {"bucketize.Scalar_out", 2, {1, 2}, {"boundaries", "out"}};
+CTDEF ct_status ct_bucketize_scalar_out_ex(ct_tensor *out, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(boundaries && out && ct__same_device(boundaries, out)))
+    ct__keys = ct__call_keys(boundaries->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {boundaries, out};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bucketize_Scalar_out(ct__keys, self, boundaries, out_int32, right, out);
+}
+CTDEF ct_status ct_bucketize_scalar_out(ct_tensor *out, ct_scalar self, ct_tensor *boundaries) {
+  return ct_bucketize_scalar_out_ex(out, self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bincount = {"bincount", 2, {1, 5}, {"self", "weights"}};
+CTDEF ct_tensor *ct_bincount(ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && (!weights || ct__same_device(self, weights))))
+    ct__keys = ct__call_keys(self->keys | (weights ? weights->keys : 0));
+  else {
+    ct_tensor *const ct__t[2] = {self, weights};
+    if (!ct__frontend_keys(&ct__fa_bincount, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bincount(ct__keys, self, weights, minlength));
+}
+static const ct__frontend_args ct__fa_bincount_out = {"bincount.out", 3, {1, 5, 2}, {"self", "weights", "out"}};
+CTDEF ct_status ct_bincount_out(ct_tensor *out, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && (!weights || ct__same_device(self, weights)) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | (weights ? weights->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, weights, out};
+    if (!ct__frontend_keys(&ct__fa_bincount_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bincount_out(ct__keys, self, weights, minlength, out);
+}
+static const ct__frontend_args ct__fa_histc = {"histc", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_histc(ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_histc, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_histc(ct__keys, self, bins, min, max));
+}
+static const ct__frontend_args ct__fa_histc_out = {"histc.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_histc_out(ct_tensor *out, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_histc_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_histc_out(ct__keys, self, bins, min, max, out);
+}
+static const ct__frontend_args ct__fa__unique2 = {"_unique2", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unique2(ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__unique2, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch__unique2(ct__keys, self, sorted, return_inverse, return_counts, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa__unique2_out = {"_unique2.out", 4, {1, 2, 2, 2}, {"self", "out0", "out1", "out2"}};
+CTDEF ct_status ct_unique2_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out0 && out1 && out2 && ct__same_device(self, out0) && ct__same_device(self, out1) && ct__same_device(self, out2)))
+    ct__keys = ct__call_keys(self->keys | out0->keys | out1->keys | out2->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, out0, out1, out2};
+    if (!ct__frontend_keys(&ct__fa__unique2_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch__unique2_out(ct__keys, self, sorted, return_inverse, return_counts, out0, out1, out2);
+}
+static const ct__frontend_args ct__fa_unique_consecutive = {"unique_consecutive", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_unique_consecutive, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_unique_consecutive(ct__keys, self, return_inverse, return_counts, dim, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_unique_consecutive_out = {"unique_consecutive.out", 4, {1, 2, 2, 2}, {"self", "out0", "out1", "out2"}};
+CTDEF ct_status ct_unique_consecutive_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out0 && out1 && out2 && ct__same_device(self, out0) && ct__same_device(self, out1) && ct__same_device(self, out2)))
+    ct__keys = ct__call_keys(self->keys | out0->keys | out1->keys | out2->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, out0, out1, out2};
+    if (!ct__frontend_keys(&ct__fa_unique_consecutive_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_unique_consecutive_out(ct__keys, self, return_inverse, return_counts, dim, out0, out1, out2);
+}
+static const ct__frontend_args ct__fa_unique_dim = {"unique_dim", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_unique_dim, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_unique_dim(ct__keys, self, dim, sorted, return_inverse, return_counts, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_unique_dim_out = {"unique_dim.out", 4, {1, 2, 2, 2}, {"self", "out0", "out1", "out2"}};
+CTDEF ct_status ct_unique_dim_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out0 && out1 && out2 && ct__same_device(self, out0) && ct__same_device(self, out1) && ct__same_device(self, out2)))
+    ct__keys = ct__call_keys(self->keys | out0->keys | out1->keys | out2->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, out0, out1, out2};
+    if (!ct__frontend_keys(&ct__fa_unique_dim_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_unique_dim_out(ct__keys, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
+}
+static const ct__frontend_args ct__fa_fliplr = {"fliplr", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_fliplr(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_fliplr, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_fliplr(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_flipud = {"flipud", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_flipud(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_flipud, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_flipud(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_rot90 = {"rot90", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_rot90(ct_tensor *self, int64_t k, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_rot90, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("rot90", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rot90", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_rot90(ct__keys, self, k, dims_l));
+}
+CTDEF ct_status ct_rot90_out(ct_tensor *out, ct_tensor *self, int64_t k, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rot90.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "rot90.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("rot90.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rot90.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rot90.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "rot90.out", "out"))) return ct_last_error();
+  return ct__dispatch_rot90_out(ct__call_keys(ct__keys), self, k, dims_l, out);
+}
+static const ct__frontend_args ct__fa_narrow_copy = {"narrow_copy", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_narrow_copy(ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_narrow_copy, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_narrow_copy(ct__keys, self, dim, start, length));
+}
+static const ct__frontend_args ct__fa_narrow_copy_out = {"narrow_copy.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_narrow_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_narrow_copy_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_narrow_copy_out(ct__keys, self, dim, start, length, out);
 }
 static const ct__frontend_args ct__fa_softmax_int = {"softmax.int", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
