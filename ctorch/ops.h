@@ -1061,6 +1061,8 @@ static ct_tensor *ct__k_select(ct_keyset ks, ct_tensor *self, int64_t dim, int64
 }
 static ct_tensor *ct__k_slice(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   (void)ks;
+  if (start == CT_INT_NONE) start = 0;
+  if (end == CT_INT_NONE) end = INT64_MAX;
   return ct__as_view(self, ct__slice_impl(self, dim, start, end, step));
 }
 static ct_tensor *ct__k_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t offset) {

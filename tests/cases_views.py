@@ -128,4 +128,14 @@ cs.add("cartesian_prod", [cs.randint(0, 9, 3), cs.randint(0, 9, 0)])
 cs.error("cartesian_prod", [rn(2, 2)], code="CT_ERR_RANK")
 cs.error("cartesian_prod", [rn(2), rn(3, dtype=f32)], code="CT_ERR_DTYPE")
 
+
+# ---- slice.Tensor: start and end are optional (None), as aten's SymInt? ----
+cs.add("slice.Tensor", g(rn(5, 4)), 0, None, None, 2)
+cs.add("slice.Tensor", g(rn(5, 4)), 1, 1, None)
+cs.add("slice.Tensor", g(rn(5, 4)), 1, None, -1)
+cs.add("slice.Tensor", g(rn(5, 4).t()), 0, -3, 100, 1)
+cs.add("slice.Tensor", g(rn(5)), 0, 4, 2)
+cs.error("slice.Tensor", rn(5), 0, None, None, 0, code="CT_ERR_INVALID")
+cs.error("slice.Tensor", rn(()), 0, code="CT_ERR_RANK")
+
 cs.write()

@@ -1369,7 +1369,7 @@ static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_out
   return r;
 }
 
-/* ---- slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a) ---- */
+/* ---- slice.Tensor(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a) ---- */
 typedef struct ct__node_slice_Tensor {
   ct_node base;
   ct__shape self_sizes;
@@ -1390,7 +1390,7 @@ static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grad
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_backward(grad, CT__SHAPE(self_sizes), dim, start, end, step);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_backward(grad, CT__SHAPE(self_sizes), dim, start == CT_INT_NONE ? 0 : start, end == CT_INT_NONE ? INT64_MAX : end, step);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backward_slice_Tensor, NULL};
@@ -1563,7 +1563,7 @@ static ct_status ct__backward_slice_scatter(ct_node *node, ct_tensor *const *gra
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_scatter(grad, ct_zeros_like(src), dim, start, end, step);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_slice(grad, dim, start == CT_INT_NONE ? 0 : start, end == CT_INT_NONE ? INT64_MAX : end, step);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_slice(grad, dim, start, end, step);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_slice_scatter = {"SliceScatterBackward0", ct__backward_slice_scatter, ct__release_slice_scatter};

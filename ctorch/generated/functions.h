@@ -162,8 +162,8 @@ CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index);
 /* select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor
  * zeros of input_sizes with grad_output at select(dim, index) */
 CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t index);
-/* slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a)
- * start/end are clamped like Python slices; step > 0 */
+/* slice.Tensor(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a)
+ * start/end (None: 0 / the end) are clamped like Python slices; step > 0 */
 CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step);
 /* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
 CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
@@ -2420,7 +2420,7 @@ typedef ct_tensor *ct_kernel_select_backward(ct_keyset, ct_tensor *, ct_int_list
 #define CT__OPSIG_select_backward "T,I,i,i->T"
 typedef ct_tensor *ct_kernel_slice_Tensor(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t );
 #define CT__OPNAME_slice_Tensor "slice.Tensor"
-#define CT__OPSIG_slice_Tensor "T,i,i,i,i->T"
+#define CT__OPSIG_slice_Tensor "T,i,i?,i?,i->T"
 typedef ct_tensor *ct_kernel_slice_backward(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t );
 #define CT__OPNAME_slice_backward "slice_backward"
 #define CT__OPSIG_slice_backward "T,I,i,i,i,i->T"
@@ -6203,8 +6203,8 @@ static ct_tensor *ct__call_TIii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* T,i,i,i,i->T */
-static ct_tensor *ct__call_Tiiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4) {
+/* T,i,i?,i?,i->T */
+static ct_tensor *ct__call_Tiioioi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
@@ -6215,8 +6215,8 @@ static ct_tensor *ct__call_Tiiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *
     ct_value ct__v[5];
     ct__v[0] = ct_value_tensor(a0);
     ct__v[1] = ct_value_int(a1);
-    ct__v[2] = ct_value_int(a2);
-    ct__v[3] = ct_value_int(a3);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
     ct__v[4] = ct_value_int(a4);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
@@ -11347,9 +11347,9 @@ static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t
 static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
   return ct__call_TIii_T(ct__op.select_backward, ks, grad_output, input_sizes, dim, index);
 }
-/* slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a) */
+/* slice.Tensor(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a) */
 static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  return ct__call_Tiiii_T(ct__op.slice_Tensor, ks, self, dim, start, end, step);
+  return ct__call_Tiioioi_T(ct__op.slice_Tensor, ks, self, dim, start, end, step);
 }
 /* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
 static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
