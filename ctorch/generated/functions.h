@@ -1390,19 +1390,19 @@ CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim);
 /* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
 /* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
- * always stable (equal elements keep their order); NaN sorts above every number */
+ * NaN sorts above every number; equal elements come out in PyTorch's CPU order (libstdc++'s std::sort replayed; rows of <= 16 keep their order) */
 CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices);
 /* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_sort_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool descending);
 /* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
- * stable or not, the sort is stable */
+ * stable=True: equal elements keep their order; False or None: as sort */
 CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices);
 CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices);
 /* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable);
 CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable, int64_t dim, bool descending);
 /* topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
- * always sorted; among equal values the lower index comes first. */
+ * equal values come out in PyTorch's CPU order (its partial_sort when k * 64 <= n, else nth_element then sort of the first k - 1; sorted=False skips that sort) */
 CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
 /* topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted);
@@ -1451,7 +1451,7 @@ CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
 /* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim);
 /* kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
- * the k-th smallest (1-based; NaN is largest); among equal values the lower index. */
+ * the k-th smallest (1-based; NaN is largest); among equal values the index PyTorch's CPU quick select picks */
 CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices);
 /* kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool keepdim);
@@ -1474,7 +1474,7 @@ CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct
 /* nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_nanmedian_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim);
 /* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
- * sort's indices (stable) */
+ * sort's indices (ties as sort's) */
 CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending);
 /* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
 CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable);
