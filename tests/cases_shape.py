@@ -594,4 +594,25 @@ cs.add("_unique2.out", ux, True, False, True, out0=E(torch.float32), out1=E(), o
 cs.add("unique_consecutive.out", uy, True, True, out0=E(torch.float64), out1=E(), out2=E(), opcheck=False, name="unique_consecutive_out")
 cs.add("unique_dim.out", uz, 0, out0=E(), out1=E(), out2=E(), opcheck=False, name="unique_dim_out")
 
+
+# ---- index_reduce (scatter_reduce along dim by a vector of indices) ----
+import warnings  # noqa: E402
+warnings.filterwarnings("ignore", message="index_reduce")
+ir_idx = torch.tensor([0, 2, 0, 1])
+for red in ("prod", "mean", "amax", "amin"):
+    for inc in (True, False):
+        cs.add("index_reduce", cs.randn(3, 2).requires_grad_(), 0, ir_idx, cs.randn(4, 2).requires_grad_(), red, include_self=inc)
+    cs.add("index_reduce", cs.randn(2, 5).t().requires_grad_(), 1, torch.tensor([1, 1, 0]), cs.randn(5, 3).requires_grad_(), red)
+    cs.add("index_reduce", cs.randint(-9, 9, 3), 0, torch.tensor([0, 0, 1], dtype=torch.int32), cs.randint(-9, 9, 3), red)
+    cs.add("index_reduce", cs.randn(3, dtype=torch.float32), 0, torch.tensor(1), cs.randn((), dtype=torch.float32), red)
+cs.add("index_reduce", torch.tensor([1.0, float("nan"), 3.0], dtype=torch.float64), 0, torch.tensor([0, 0]),
+       torch.tensor([float("nan"), 2.0], dtype=torch.float64), "amax")
+cs.add("index_reduce", cs.randn(3, 2), 0, torch.tensor([], dtype=torch.int64), cs.randn(0, 2), "prod")
+cs.error("index_reduce", cs.randn(3, 2), 0, ir_idx, cs.randn(4, 2), "sum", code="CT_ERR_INVALID")
+cs.error("index_reduce", cs.randn(3, 2), 0, ir_idx, cs.randn(3, 2), "prod", code="CT_ERR_INDEX")
+cs.error("index_reduce", cs.randn(3, 2), 0, ir_idx, cs.randn(4, 2, dtype=torch.float32), "prod", code="CT_ERR_DTYPE")
+cs.error("index_reduce", cs.randn(3, 2), 0, ir_idx.view(2, 2), cs.randn(4, 2), "prod", code="CT_ERR_INDEX")
+cs.error("index_reduce", cs.randn(3, 2), 0, torch.tensor([0, 5]), cs.randn(2, 2), "prod", code="CT_ERR_INDEX")
+cs.error("index_reduce", cs.randn(3, 2), 0, torch.tensor([0]), cs.randn(1, 3), "amax", code="CT_ERR_SHAPE")
+
 cs.write()

@@ -1938,6 +1938,16 @@ CTDEF ct_status ct_rot90_out(ct_tensor *out, ct_tensor *self, int64_t k, int dim
 CTDEF ct_tensor *ct_narrow_copy(ct_tensor *self, int64_t dim, int64_t start, int64_t length);
 /* narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_narrow_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, int64_t start, int64_t length);
+/* index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor
+ * self with source's slice i reduced into self's slice index[i] ("prod", "mean" (integers: floor), "amax", "amin"); scatter_reduce with the index spread over each slice */
+CTDEF ct_tensor *ct_index_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce);
+CTDEF ct_tensor *ct_index_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self);
+/* index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!) */
+CTDEF ct_status ct_index_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce);
+CTDEF ct_status ct_index_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self);
+/* index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce);
+CTDEF ct_status ct_index_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -4572,6 +4582,15 @@ typedef ct_tensor *ct_kernel_narrow_copy(ct_keyset, ct_tensor *, int64_t , int64
 typedef ct_status ct_kernel_narrow_copy_out(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_narrow_copy_out "narrow_copy.out"
 #define CT__OPSIG_narrow_copy_out "T,i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_index_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool );
+#define CT__OPNAME_index_reduce "index_reduce"
+#define CT__OPSIG_index_reduce "T,i,T,T,s,b->T"
+typedef ct_status ct_kernel_index_reduce_(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool );
+#define CT__OPNAME_index_reduce_ "index_reduce_"
+#define CT__OPSIG_index_reduce_ "Tw,i,T,T,s,b->Tw"
+typedef ct_status ct_kernel_index_reduce_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *);
+#define CT__OPNAME_index_reduce_out "index_reduce.out"
+#define CT__OPSIG_index_reduce_out "T,i,T,T,s,b,Tw->Tw"
 typedef ct_tensor *ct_kernel_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmax_int "softmax.int"
 #define CT__OPSIG_softmax_int "T,i,D->T"
@@ -5659,6 +5678,9 @@ static struct {
   ct_op *rot90_out;
   ct_op *narrow_copy;
   ct_op *narrow_copy_out;
+  ct_op *index_reduce;
+  ct_op *index_reduce_;
+  ct_op *index_reduce_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -14218,6 +14240,18 @@ static ct_tensor *ct__dispatch_narrow_copy(ct_keyset ks, ct_tensor *self, int64_
 /* narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
   return ct__call_TiiiTw_Tw(ct__op.narrow_copy_out, ks, self, dim, start, length, out);
+}
+/* index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor */
+static ct_tensor *ct__dispatch_index_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  return ct__call_TiTTsb_T(ct__op.index_reduce, ks, self, dim, index, source, reduce, include_self);
+}
+/* index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!) */
+static ct_status ct__dispatch_index_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  return ct__call_TwiTTsb_Tw(ct__op.index_reduce_, ks, self, dim, index, source, reduce, include_self);
+}
+/* index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self, ct_tensor *out) {
+  return ct__call_TiTTsbTw_Tw(ct__op.index_reduce_out, ks, self, dim, index, source, reduce, include_self, out);
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
@@ -24367,6 +24401,48 @@ CTDEF ct_status ct_narrow_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim,
     if (!ct__frontend_keys(&ct__fa_narrow_copy_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_narrow_copy_out(ct__keys, self, dim, start, length, out);
+}
+static const ct__frontend_args ct__fa_index_reduce = {"index_reduce", 3, {1, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_tensor *ct_index_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_index_reduce, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_index_reduce(ct__keys, self, dim, index, source, reduce, include_self));
+}
+CTDEF ct_tensor *ct_index_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce) {
+  return ct_index_reduce_ex(self, dim, index, source, reduce, true);
+}
+static const ct__frontend_args ct__fa_index_reduce_ = {"index_reduce_", 3, {2, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_status ct_index_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_index_reduce_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_index_reduce_(ct__keys, self, dim, index, source, reduce, include_self);
+}
+CTDEF ct_status ct_index_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce) {
+  return ct_index_reduce_ex_(self, dim, index, source, reduce, true);
+}
+static const ct__frontend_args ct__fa_index_reduce_out = {"index_reduce.out", 4, {1, 1, 1, 2}, {"self", "index", "source", "out"}};
+CTDEF ct_status ct_index_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && out && ct__same_device(self, index) && ct__same_device(self, source) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, index, source, out};
+    if (!ct__frontend_keys(&ct__fa_index_reduce_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_index_reduce_out(ct__keys, self, dim, index, source, reduce, include_self, out);
+}
+CTDEF ct_status ct_index_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce) {
+  return ct_index_reduce_out_ex(out, self, dim, index, source, reduce, true);
 }
 static const ct__frontend_args ct__fa_softmax_int = {"softmax.int", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {

@@ -2831,5 +2831,79 @@ static ct_status ct__k_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t di
   return ct__shape_out("narrow_copy", out, ct__k_narrow_copy(ks, self, dim, start, length));
 }
 
+/* ---- index_reduce (CompositeImplicitAutograd): scatter_reduce with index[i] spread over source's
+ * slice i along dim (the same reductions and include_self; "sum" is index_add's) ---- */
+static ct_tensor *ct__shape_index_reduce_index(ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *source, const char *reduce) {
+  static const char *op = "index_reduce";
+  int64_t vshape[CT_MAX_DIMS], n = index->numel;
+  int i;
+  char b1[160];
+  if (!reduce || (strcmp(reduce, "prod") && strcmp(reduce, "mean") && strcmp(reduce, "amax") && strcmp(reduce, "amin")))
+    return ct_fail(CT_ERR_INVALID, op, "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got %s.",
+                   reduce ? reduce : "None"),
+           (ct_tensor *)NULL;
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return NULL;
+  if (index->ndim > 1)
+    return ct_fail(CT_ERR_INDEX, op, "index_reduce_(): Index is supposed to be a vector, but got dim: %d with type: %s and size: %s",
+                   index->ndim, ct__dtype_torch_name((ct_dtype)index->dtype), ct_shape_format(index->ndim, index->sizes, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (index->dtype != CT_I64 && index->dtype != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "index_reduce_(): Expected dtype int32/int64 for index but got: %s",
+                   ct__dtype_torch_name((ct_dtype)index->dtype)),
+           (ct_tensor *)NULL;
+  if (self->dtype != source->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "index_reduce_(): self (%s) and source (%s) must have the same scalar type",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)source->dtype)),
+           (ct_tensor *)NULL;
+  if (source->ndim != self->ndim && !(source->ndim <= 1 && self->ndim <= 1))
+    return ct_fail(CT_ERR_SHAPE, op, "index_reduce_(): source has %d dims but self has %d", source->ndim, self->ndim), (ct_tensor *)NULL;
+  if ((source->ndim ? source->sizes[*dim] : 1) != n)
+    return ct_fail(CT_ERR_INDEX, op, "index_reduce_(): Number of indices (%lld) should be equal to source.size(dim): (%lld), for dim: %lld",
+                   (long long)n, (long long)(source->ndim ? source->sizes[*dim] : 1), (long long)*dim),
+           (ct_tensor *)NULL;
+  for (i = 0; i < source->ndim; i++)
+    if (i != *dim && source->sizes[i] != self->sizes[i])
+      return ct_fail(CT_ERR_SHAPE, op, "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+                     (long long)self->sizes[i], (long long)source->sizes[i], i),
+             (ct_tensor *)NULL;
+  for (i = 0; i < source->ndim; i++) vshape[i] = i == *dim ? n : 1;
+  {
+    ct_tensor *r = NULL;
+    CT_SCOPE {
+      ct_tensor *ix = ct_to_dtype(index, CT_I64);
+      if (ix && source->ndim > 0) ix = ct_expand(ct_view(ix, source->ndim, vshape), source->ndim, source->sizes);
+      else if (ix) ix = ct_view(ix, source->ndim, vshape);
+      r = ct_keep(ix);
+    }
+    return r;
+  }
+}
+static ct_tensor *ct__k_index_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce,
+                                     bool include_self) {
+  ct_tensor *ix = ct__shape_index_reduce_index(self, &dim, index, source, reduce), *r = NULL;
+  (void)ks;
+  if (!ix) return NULL;
+  CT_SCOPE { r = ct_keep(ct_scatter_reduce_ex(self, dim, ct__track(ix), source, reduce, include_self)); }
+  return r;
+}
+static ct_status ct__k_index_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce,
+                                     bool include_self) {
+  ct_tensor *ix = ct__shape_index_reduce_index(self, &dim, index, source, reduce);
+  ct_status st = CT_OK;
+  (void)ks;
+  if (!ix) return ct_last_error();
+  CT_SCOPE { st = ct_scatter_reduce_ex_(self, dim, ct__track(ix), source, reduce, include_self); }
+  return st;
+}
+static ct_status ct__k_index_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce,
+                                        bool include_self, ct_tensor *out) {
+  ct_tensor *ix = ct__shape_index_reduce_index(self, &dim, index, source, reduce);
+  ct_status st = CT_OK;
+  (void)ks;
+  if (!ix) return ct_last_error();
+  CT_SCOPE { st = ct_scatter_reduce_out_ex(out, self, dim, ct__track(ix), source, reduce, include_self); }
+  return st;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
