@@ -499,4 +499,25 @@ cs.error("bilinear", rn(4, 3), rn(3, 2), rn(5, 3, 2), code="CT_ERR_SHAPE")
 cs.error("bilinear", rn(4, 4), rn(4, 2), rn(5, 3, 2), code="CT_ERR_SHAPE")
 cs.error("bilinear", rn(4, 3), rn(4, 2), rn(5, 3, 2), rn(4), code="CT_ERR_SHAPE")
 
+
+# ---- embedding_bag (aten's 4 outputs; the last three as PyTorch's CPU kernel fills them) ----
+eb_idx = torch.tensor([1, 2, 4, 5, 4, 3, 2, 0])
+eb_off = torch.tensor([0, 2, 2, 5])
+for mode in (0, 1, 2):
+    cs.add("embedding_bag", rn(6, 3), eb_idx, eb_off, False, mode)
+    cs.add("embedding_bag", rn(6, 3), eb_idx, torch.tensor([0, 2, 2, 5, 8]), False, mode, False, None, True)   # include_last_offset
+    cs.add("embedding_bag.padding_idx", rn(6, 3), eb_idx, eb_off, False, mode, False, None, False, 4)
+    cs.add("embedding_bag", rn(6, 3, dtype=S), eb_idx.int(), eb_off.int(), False, mode)
+    cs.add("embedding_bag", rn(6, 3), torch.tensor([], dtype=torch.int64), torch.tensor([0, 0]), False, mode)
+cs.add("embedding_bag", rn(6, 3), eb_idx, eb_off, False, 0, False, rn(8))                                   # per_sample_weights
+# (scale_grad_by_freq: PyTorch 1.13's CPU backward divides some rows' gradients by another index's count
+# (rows 3, 4, 5 of this case get 1/2, 2, 1/2 of the sum); ctorch divides by the row's own count, as
+# F.embedding does: tests/test_ops_nn.c nn_embedding_bag_scale_grad_by_freq)
+cs.add("embedding_bag", rn(3, 6).t(), eb_idx, eb_off, False, 1)                                             # a transposed weight
+cs.add("embedding_bag", torch.ones(4, 2, dtype=D, requires_grad=True), torch.tensor([3, 1, 2]), torch.tensor([0]), False, 2)  # ties: the first
+cs.error("embedding_bag", rn(6, 3), torch.tensor([0, 9]), torch.tensor([0]), code="CT_ERR_INDEX", torch_raises=True)
+cs.error("embedding_bag", rn(6, 3), torch.tensor([0, 1]), torch.tensor([1]), code="CT_ERR_INVALID")
+cs.error("embedding_bag", rn(6, 3), torch.tensor([0, 1]), torch.tensor([0]), False, 1, False, rn(2), code="CT_ERR_INVALID")
+cs.error("embedding_bag", rn(6, 3), torch.tensor([0.0, 1.0]), torch.tensor([0]), code="CT_ERR_DTYPE")
+
 cs.write()

@@ -1971,6 +1971,13 @@ CTDEF ct_tensor *ct_rrelu_ex(ct_tensor *self, ct_scalar lower, ct_scalar upper, 
 /* rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!) */
 CTDEF ct_status ct_rrelu_(ct_tensor *self);
 CTDEF ct_status ct_rrelu_ex_(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator);
+/* embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)
+ * each bag's rows of weight summed (mode 0; times per_sample_weights), averaged (1) or maxed (2; the first max); empty bags: 0; then offset2bag, bag_size, max_indices as PyTorch's CPU */
+CTDEF ct_tensor *ct_embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3);
+CTDEF ct_tensor *ct_embedding_bag_ex(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3);
+/* embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)
+ * entries equal to padding_idx take no part (nor count in a bag's size) */
+CTDEF ct_tensor *ct_embedding_bag_padding_idx(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, int64_t padding_idx, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3);
 /* glu(Tensor self, int dim=-1) -> Tensor
  * a * sigmoid(b), a and b the halves of self along dim (even size); floating only; composite (its gradient is glu_backward's) */
 CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim);
@@ -4615,6 +4622,12 @@ typedef ct_tensor *ct_kernel_rrelu(ct_keyset, ct_tensor *, ct_scalar , ct_scalar
 typedef ct_status ct_kernel_rrelu_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *);
 #define CT__OPNAME_rrelu_ "rrelu_"
 #define CT__OPSIG_rrelu_ "Tw,S,S,b,G->Tw"
+typedef ct_tensor *ct_kernel_embedding_bag(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , ct_tensor **, ct_tensor **, ct_tensor **);
+#define CT__OPNAME_embedding_bag "embedding_bag"
+#define CT__OPSIG_embedding_bag "T,T,T,b,i,b,T?,b->T,T,T,T"
+typedef ct_tensor *ct_kernel_embedding_bag_padding_idx(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , int64_t , ct_tensor **, ct_tensor **, ct_tensor **);
+#define CT__OPNAME_embedding_bag_padding_idx "embedding_bag.padding_idx"
+#define CT__OPSIG_embedding_bag_padding_idx "T,T,T,b,i,b,T?,b,i?->T,T,T,T"
 typedef ct_tensor *ct_kernel_glu(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_glu "glu"
 #define CT__OPSIG_glu "T,i->T"
@@ -5689,6 +5702,8 @@ static struct {
   ct_op *prelu;
   ct_op *rrelu;
   ct_op *rrelu_;
+  ct_op *embedding_bag;
+  ct_op *embedding_bag_padding_idx;
   ct_op *glu;
   ct_op *glu_out;
   ct_op *nll_loss;
@@ -9769,6 +9784,61 @@ static ct_status ct__call_TwSSbG_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,T,b,i,b,T?,b->T,T,T,T */
+static ct_tensor *ct__call_TTTbibTob_TTTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3, int64_t a4, bool a5, ct_tensor *a6, bool a7, ct_tensor **x1, ct_tensor **x2, ct_tensor **x3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , ct_tensor **, ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7, x1, x2, x3);
+  } else {
+    ct_value ct__v[8];
+    ct_tensor **ct__extra[3];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__extra[2] = x3;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_bool(a7);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 8, 4, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,T,b,i,b,T?,b,i?->T,T,T,T */
+static ct_tensor *ct__call_TTTbibTobio_TTTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3, int64_t a4, bool a5, ct_tensor *a6, bool a7, int64_t a8, ct_tensor **x1, ct_tensor **x2, ct_tensor **x3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , int64_t , ct_tensor **, ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7, a8, x1, x2, x3);
+  } else {
+    ct_value ct__v[9];
+    ct_tensor **ct__extra[3];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__extra[2] = x3;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_bool(a7);
+    ct__v[8] = a8 == CT_INT_NONE ? ct_value_none() : ct_value_int(a8);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 9, 4, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* T,T,T?,i,i->T */
@@ -14284,6 +14354,14 @@ static ct_tensor *ct__dispatch_rrelu(ct_keyset ks, ct_tensor *self, ct_scalar lo
 /* rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_rrelu_(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
   return ct__call_TwSSbG_Tw(ct__op.rrelu_, ks, self, lower, upper, training, generator);
+}
+/* embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_embedding_bag(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  return ct__call_TTTbibTob_TTTT(ct__op.embedding_bag, ks, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, result1, result2, result3);
+}
+/* embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_embedding_bag_padding_idx(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, int64_t padding_idx, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  return ct__call_TTTbibTobio_TTTT(ct__op.embedding_bag_padding_idx, ks, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx, result1, result2, result3);
 }
 /* glu(Tensor self, int dim=-1) -> Tensor */
 static ct_tensor *ct__dispatch_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
@@ -24537,6 +24615,71 @@ CTDEF ct_status ct_rrelu_ex_(ct_tensor *self, ct_scalar lower, ct_scalar upper, 
 }
 CTDEF ct_status ct_rrelu_(ct_tensor *self) {
   return ct_rrelu_ex_(self, ct_float(0.125), ct_float(0.3333333333333333), false, NULL);
+}
+static const ct__frontend_args ct__fa_embedding_bag = {"embedding_bag", 4, {1, 1, 1, 5}, {"weight", "indices", "offsets", "per_sample_weights"}};
+CTDEF ct_tensor *ct_embedding_bag_ex(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[3] = {NULL, NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (result3) *result3 = NULL;
+  if (CT_LIKELY(weight && indices && offsets && ct__same_device(weight, indices) && ct__same_device(weight, offsets) && (!per_sample_weights || ct__same_device(weight, per_sample_weights))))
+    ct__keys = ct__call_keys(weight->keys | indices->keys | offsets->keys | (per_sample_weights ? per_sample_weights->keys : 0));
+  else {
+    ct_tensor *const ct__t[4] = {weight, indices, offsets, per_sample_weights};
+    if (!ct__frontend_keys(&ct__fa_embedding_bag, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_embedding_bag(ct__keys, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, &ct__x[0], &ct__x[1], &ct__x[2]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    ct_release(ct__x[2]);
+    if (result3) *result3 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  if (result3) *result3 = ct__track(ct__x[2]);
+  else ct_release(ct__x[2]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  return ct_embedding_bag_ex(weight, indices, offsets, false, 0, false, NULL, false, result1, result2, result3);
+}
+static const ct__frontend_args ct__fa_embedding_bag_padding_idx = {"embedding_bag.padding_idx", 4, {1, 1, 1, 5}, {"weight", "indices", "offsets", "per_sample_weights"}};
+CTDEF ct_tensor *ct_embedding_bag_padding_idx(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, int64_t padding_idx, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[3] = {NULL, NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (result3) *result3 = NULL;
+  if (CT_LIKELY(weight && indices && offsets && ct__same_device(weight, indices) && ct__same_device(weight, offsets) && (!per_sample_weights || ct__same_device(weight, per_sample_weights))))
+    ct__keys = ct__call_keys(weight->keys | indices->keys | offsets->keys | (per_sample_weights ? per_sample_weights->keys : 0));
+  else {
+    ct_tensor *const ct__t[4] = {weight, indices, offsets, per_sample_weights};
+    if (!ct__frontend_keys(&ct__fa_embedding_bag_padding_idx, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_embedding_bag_padding_idx(ct__keys, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx, &ct__x[0], &ct__x[1], &ct__x[2]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    ct_release(ct__x[2]);
+    if (result3) *result3 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  if (result3) *result3 = ct__track(ct__x[2]);
+  else ct_release(ct__x[2]);
+  return ct__track(ct__r);
 }
 static const ct__frontend_args ct__fa_glu = {"glu", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim) {
