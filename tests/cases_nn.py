@@ -520,4 +520,48 @@ cs.error("embedding_bag", rn(6, 3), torch.tensor([0, 1]), torch.tensor([1]), cod
 cs.error("embedding_bag", rn(6, 3), torch.tensor([0, 1]), torch.tensor([0]), False, 1, False, rn(2), code="CT_ERR_INVALID")
 cs.error("embedding_bag", rn(6, 3), torch.tensor([0.0, 1.0]), torch.tensor([0]), code="CT_ERR_DTYPE")
 
+
+# ---- ctc_loss ----
+def lsm(*shape, dtype=D):
+    return torch.randn(*shape, dtype=torch.float64, generator=g).log_softmax(-1).to(dtype).requires_grad_()
+
+
+def ctc_ref(tensor_lengths=False):
+    """aten's _ctc_loss with log_alpha's entries it leaves unwritten (t >= input length, s >= 2 L + 1
+    past the first frame) set to -inf, as ctorch writes them"""
+    def f(lp, tg, il, tl, blank=0, zero_infinity=False):
+        op = torch.ops.aten._ctc_loss.Tensor if tensor_lengths else torch.ops.aten._ctc_loss.default
+        nll, la = op(lp, tg, il, tl, blank, zero_infinity)
+        la = la.detach().clone()
+        for b, (ti, tt) in enumerate(zip(list(il), list(tl))):
+            la[b, int(ti):, :] = float("-inf")
+            la[b, 1:, 2 * int(tt) + 1:] = float("-inf")
+        return nll, la
+    return f
+
+
+# (the gradient is PyTorch's, which assumes log_probs normalised (log_softmax): its exp(log_probs)
+# term cancels in log_softmax's backward; so gradcheck against perturbed log_probs does not apply)
+ctc_t = torch.tensor([[1, 2, 2, 0], [3, 1, 0, 0]])                 # padded (N, S)
+cs.add("_ctc_loss", lsm(6, 2, 4), ctc_t, [6, 5], [3, 2], ref=ctc_ref(), gradcheck=False)
+cs.add("_ctc_loss", lsm(6, 2, 4), torch.tensor([1, 2, 2, 3, 1]), [6, 4], [3, 2], 0, True, ref=ctc_ref())   # 1-D targets
+cs.add("_ctc_loss", lsm(5, 2, 4), ctc_t, [5, 5], [0, 2], 3, ref=ctc_ref())   # blank 3 (targets avoid it), an empty target
+cs.add("_ctc_loss", lsm(6, 2, 4, dtype=S), ctc_t.int(), [6, 5], [3, 2], ref=ctc_ref())
+ctc_lp = lsm(6, 2, 4)
+ctc_nll, ctc_la = torch.ops.aten._ctc_loss(ctc_lp, ctc_t, [6, 5], [3, 2])
+cs.add("_ctc_loss_backward", rn(2, grad=False), ctc_lp.detach(), ctc_t, [6, 5], [3, 2], ctc_nll.detach(), ctc_la.detach(), 0, gradcheck=False)
+cs.add("_ctc_loss_backward", rn(2, grad=False), ctc_lp.detach(), ctc_t, [6, 5], [3, 2], ctc_nll.detach(), ctc_la.detach(), 0, True)
+for red in (0, 1, 2):
+    cs.add("ctc_loss.IntList", lsm(6, 2, 4), ctc_t, [6, 5], [3, 2], 0, red, gradcheck=False)
+cs.add("ctc_loss.IntList", lsm(3, 2, 4), ctc_t, [3, 2], [3, 2], 0, 1, True)    # infeasible: inf zeroed
+cs.add("ctc_loss.IntList", lsm(3, 2, 4), ctc_t, [3, 2], [3, 2], 0, 0, False)   # infeasible: inf
+cs.add("ctc_loss.IntList", lsm(6, 4), torch.tensor([1, 2, 2]), [6], [3])       # unbatched
+cs.add("ctc_loss.Tensor", lsm(6, 2, 4), ctc_t, torch.tensor([6, 5]), torch.tensor([3, 2]), gradcheck=False)
+cs.add("_ctc_loss.Tensor", lsm(6, 2, 4), ctc_t, torch.tensor([6, 5]), torch.tensor([3, 2]), ref=ctc_ref(True), gradcheck=False)
+cs.error("ctc_loss.IntList", lsm(6, 2, 4), ctc_t, [7, 5], [3, 2], code="CT_ERR_INVALID")
+cs.error("ctc_loss.IntList", lsm(6, 2, 4), ctc_t, [6, 5], [5, 2], code="CT_ERR_SHAPE")
+cs.error("ctc_loss.IntList", lsm(6, 2, 4), ctc_t, [6], [3, 2], code="CT_ERR_SHAPE")
+cs.error("ctc_loss.IntList", lsm(6, 2, 4), ctc_t.double(), [6, 5], [3, 2], code="CT_ERR_DTYPE", torch_raises=False)  # (PyTorch reads them as ints)
+cs.error("ctc_loss.IntList", lsm(6, 2, 4), ctc_t, [6, 5], [3, 2], 9, code="CT_ERR_INDEX")
+
 cs.write()

@@ -20008,6 +20008,128 @@ static ct_status ct__autograd_log_softmax_int_out(ct_keyset ks, ct_tensor *self,
   return r;
 }
 
+/* ---- _ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor) ---- */
+typedef struct ct__node__ctc_loss {
+  ct_node base;
+  ct__saved log_probs;
+  ct__saved targets;
+  ct__saved_ints input_lengths;
+  ct__saved_ints target_lengths;
+  int64_t blank;
+  bool zero_infinity;
+  ct__saved result;
+  ct__saved result1;
+} ct__node__ctc_loss;
+
+static void ct__release__ctc_loss(ct_node *node) {
+  ct__node__ctc_loss *ct__nd = (ct__node__ctc_loss *)node;
+  ct__saved_reset(&ct__nd->log_probs);
+  ct__saved_reset(&ct__nd->targets);
+  ct__saved_reset(&ct__nd->result);
+  ct__saved_reset(&ct__nd->result1);
+}
+static ct_status ct__backward__ctc_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__ctc_loss *ct__nd = (ct__node__ctc_loss *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *log_probs = NULL;
+  ct_tensor *targets = NULL;
+  ct_int_list input_lengths = ct__ints(&ct__nd->input_lengths);
+  ct_int_list target_lengths = ct__ints(&ct__nd->target_lengths);
+  int64_t blank = ct__nd->blank;
+  bool zero_infinity = ct__nd->zero_infinity;
+  ct_tensor *result = NULL;
+  ct_tensor *result1 = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    log_probs = ct__unpack(&ct__nd->log_probs, node, "log_probs");
+    if (!log_probs) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    targets = ct__unpack(&ct__nd->targets, node, "targets");
+    if (!targets) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result1 = ct__unpack(&ct__nd->result1, node, "result1");
+    if (!result1) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_ctc_loss_backward(grad, log_probs, targets, (int)input_lengths.n, input_lengths.data, (int)target_lengths.n, target_lengths.data, result, result1, blank, zero_infinity);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__ctc_loss = {"CtcLossBackward0", ct__backward__ctc_loss, ct__release__ctc_loss};
+
+static ct_tensor *ct__autograd__ctc_loss(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+  ct_tensor *const ct__in[2] = {log_probs, targets};
+  ct__node__ctc_loss *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(log_probs) || ct__needs_grad(targets)) &&
+      ct__record(&ct__n, &ct__kind__ctc_loss, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__ctc_loss *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->log_probs, log_probs);
+    ct__save(&ct__nd->targets, targets);
+    if (ct__save_ints(&ct__nd->input_lengths, input_lengths, "_ctc_loss") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->target_lengths, target_lengths, "_ctc_loss") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->blank = blank;
+    ct__nd->zero_infinity = zero_infinity;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__ctc_loss(ks & CT__BELOW_AUTOGRAD, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, result1);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->result1, *result1);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor ---- */
+typedef struct ct__node__ctc_loss_backward {
+  ct_node base;
+} ct__node__ctc_loss_backward;
+
+static ct_status ct__backward__ctc_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__ctc_loss_backward *ct__nd = (ct__node__ctc_loss_backward *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "_ctc_loss_backward", "the derivative for 'grad' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "_ctc_loss_backward", "the derivative for 'log_probs' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__ctc_loss_backward = {"CtcLossBackwardBackward0", ct__backward__ctc_loss_backward, NULL};
+
+static ct_tensor *ct__autograd__ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  ct_tensor *const ct__in[5] = {grad, log_probs, targets, neg_log_likelihood, log_alpha};
+  ct__node__ctc_loss_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad) || ct__needs_grad(log_probs) || ct__needs_grad(targets) || ct__needs_grad(neg_log_likelihood) || ct__needs_grad(log_alpha)) &&
+      ct__record(&ct__n, &ct__kind__ctc_loss_backward, sizeof *ct__nd, NULL, 5, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__ctc_loss_backward *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__ctc_loss_backward(ks & CT__BELOW_AUTOGRAD, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
 /* ---- nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor ---- */
 typedef struct ct__node_nll_loss {
   ct_node base;

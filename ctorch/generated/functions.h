@@ -1971,6 +1971,24 @@ CTDEF ct_tensor *ct_rrelu_ex(ct_tensor *self, ct_scalar lower, ct_scalar upper, 
 /* rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!) */
 CTDEF ct_status ct_rrelu_(ct_tensor *self);
 CTDEF ct_status ct_rrelu_ex_(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator);
+/* _ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)
+ * per sample the CTC negative log likelihood (log_probs (T, N, C); targets (N, S) padded or 1-D concatenated), and log_alpha (N, T, 2 max target length + 1) */
+CTDEF ct_tensor *ct_ctc_loss_forward(ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths, ct_tensor **result1);
+CTDEF ct_tensor *ct_ctc_loss_forward_ex(ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1);
+/* _ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)
+ * the lengths as 1-D integer tensors (read on the host) */
+CTDEF ct_tensor *ct_ctc_loss_forward_tensor(ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, ct_tensor **result1);
+CTDEF ct_tensor *ct_ctc_loss_forward_tensor_ex(ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1);
+/* _ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor
+ * the gradient of log_probs through the beta recursion; zero_infinity: zero for infinite losses */
+CTDEF ct_tensor *ct_ctc_loss_backward(ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity);
+/* ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=1, bool zero_infinity=False) -> Tensor
+ * _ctc_loss then reduction (mean: each loss over its target length, then the mean); zero_infinity zeroes infinite losses; a 2-D log_probs is one sample */
+CTDEF ct_tensor *ct_ctc_loss(ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths);
+CTDEF ct_tensor *ct_ctc_loss_ex(ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths, int64_t blank, int64_t reduction, bool zero_infinity);
+/* ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=1, bool zero_infinity=False) -> Tensor */
+CTDEF ct_tensor *ct_ctc_loss_tensor(ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths);
+CTDEF ct_tensor *ct_ctc_loss_tensor_ex(ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, int64_t reduction, bool zero_infinity);
 /* embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)
  * each bag's rows of weight summed (mode 0; times per_sample_weights), averaged (1) or maxed (2; the first max); empty bags: 0; then offset2bag, bag_size, max_indices as PyTorch's CPU */
 CTDEF ct_tensor *ct_embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3);
@@ -4622,6 +4640,21 @@ typedef ct_tensor *ct_kernel_rrelu(ct_keyset, ct_tensor *, ct_scalar , ct_scalar
 typedef ct_status ct_kernel_rrelu_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *);
 #define CT__OPNAME_rrelu_ "rrelu_"
 #define CT__OPSIG_rrelu_ "Tw,S,S,b,G->Tw"
+typedef ct_tensor *ct_kernel__ctc_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , int64_t , bool , ct_tensor **);
+#define CT__OPNAME__ctc_loss "_ctc_loss"
+#define CT__OPSIG__ctc_loss "T,T,I,I,i,b->T,T"
+typedef ct_tensor *ct_kernel__ctc_loss_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , bool , ct_tensor **);
+#define CT__OPNAME__ctc_loss_Tensor "_ctc_loss.Tensor"
+#define CT__OPSIG__ctc_loss_Tensor "T,T,T,T,i,b->T,T"
+typedef ct_tensor *ct_kernel__ctc_loss_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *, ct_tensor *, int64_t , bool );
+#define CT__OPNAME__ctc_loss_backward "_ctc_loss_backward"
+#define CT__OPSIG__ctc_loss_backward "T,T,T,I,I,T,T,i,b->T"
+typedef ct_tensor *ct_kernel_ctc_loss_IntList(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , int64_t , int64_t , bool );
+#define CT__OPNAME_ctc_loss_IntList "ctc_loss.IntList"
+#define CT__OPSIG_ctc_loss_IntList "T,T,I,I,i,i,b->T"
+typedef ct_tensor *ct_kernel_ctc_loss_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , bool );
+#define CT__OPNAME_ctc_loss_Tensor "ctc_loss.Tensor"
+#define CT__OPSIG_ctc_loss_Tensor "T,T,T,T,i,i,b->T"
 typedef ct_tensor *ct_kernel_embedding_bag(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , ct_tensor **, ct_tensor **, ct_tensor **);
 #define CT__OPNAME_embedding_bag "embedding_bag"
 #define CT__OPSIG_embedding_bag "T,T,T,b,i,b,T?,b->T,T,T,T"
@@ -5702,6 +5735,11 @@ static struct {
   ct_op *prelu;
   ct_op *rrelu;
   ct_op *rrelu_;
+  ct_op *_ctc_loss;
+  ct_op *_ctc_loss_Tensor;
+  ct_op *_ctc_loss_backward;
+  ct_op *ctc_loss_IntList;
+  ct_op *ctc_loss_Tensor;
   ct_op *embedding_bag;
   ct_op *embedding_bag_padding_idx;
   ct_op *glu;
@@ -9784,6 +9822,120 @@ static ct_status ct__call_TwSSbG_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,I,I,i,b->T,T */
+static ct_tensor *ct__call_TTIIib_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3, int64_t a4, bool a5, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, x1);
+  } else {
+    ct_value ct__v[6];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 6, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,T,T,i,b->T,T */
+static ct_tensor *ct__call_TTTTib_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, ct_tensor *a3, int64_t a4, bool a5, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , bool , ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, x1);
+  } else {
+    ct_value ct__v[6];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 6, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,T,I,I,T,T,i,b->T */
+static ct_tensor *ct__call_TTTIITTib_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, ct_int_list a3, ct_int_list a4, ct_tensor *a5, ct_tensor *a6, int64_t a7, bool a8) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *, ct_tensor *, int64_t , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7, a8);
+  } else {
+    ct_value ct__v[9];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_int_list(a4.data, a4.n);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_int(a7);
+    ct__v[8] = ct_value_bool(a8);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 9);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,I,I,i,i,b->T */
+static ct_tensor *ct__call_TTIIiib_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3, int64_t a4, int64_t a5, bool a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , int64_t , int64_t , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_int(a5);
+    ct__v[6] = ct_value_bool(a6);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,T,T,i,i,b->T */
+static ct_tensor *ct__call_TTTTiib_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, ct_tensor *a3, int64_t a4, int64_t a5, bool a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_int(a5);
+    ct__v[6] = ct_value_bool(a6);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* T,T,T,b,i,b,T?,b->T,T,T,T */
@@ -14354,6 +14506,26 @@ static ct_tensor *ct__dispatch_rrelu(ct_keyset ks, ct_tensor *self, ct_scalar lo
 /* rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_rrelu_(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
   return ct__call_TwSSbG_Tw(ct__op.rrelu_, ks, self, lower, upper, training, generator);
+}
+/* _ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch__ctc_loss(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+  return ct__call_TTIIib_TT(ct__op._ctc_loss, ks, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, result1);
+}
+/* _ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch__ctc_loss_Tensor(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+  return ct__call_TTTTib_TT(ct__op._ctc_loss_Tensor, ks, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, result1);
+}
+/* _ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor */
+static ct_tensor *ct__dispatch__ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  return ct__call_TTTIITTib_T(ct__op._ctc_loss_backward, ks, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity);
+}
+/* ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=1, bool zero_infinity=False) -> Tensor */
+static ct_tensor *ct__dispatch_ctc_loss_IntList(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+  return ct__call_TTIIiib_T(ct__op.ctc_loss_IntList, ks, log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity);
+}
+/* ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=1, bool zero_infinity=False) -> Tensor */
+static ct_tensor *ct__dispatch_ctc_loss_Tensor(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+  return ct__call_TTTTiib_T(ct__op.ctc_loss_Tensor, ks, log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity);
 }
 /* embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor) */
 static ct_tensor *ct__dispatch_embedding_bag(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
@@ -24615,6 +24787,138 @@ CTDEF ct_status ct_rrelu_ex_(ct_tensor *self, ct_scalar lower, ct_scalar upper, 
 }
 CTDEF ct_status ct_rrelu_(ct_tensor *self) {
   return ct_rrelu_ex_(self, ct_float(0.125), ct_float(0.3333333333333333), false, NULL);
+}
+static const ct__frontend_args ct__fa__ctc_loss = {"_ctc_loss", 2, {1, 1}, {"log_probs", "targets"}};
+CTDEF ct_tensor *ct_ctc_loss_forward_ex(ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+  ct_int_list input_lengths_l;
+  ct_int_list target_lengths_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(log_probs && targets && ct__same_device(log_probs, targets)))
+    ct__keys = ct__call_keys(log_probs->keys | targets->keys);
+  else {
+    ct_tensor *const ct__t[2] = {log_probs, targets};
+    if (!ct__frontend_keys(&ct__fa__ctc_loss, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(input_lengths_len > 0 && !input_lengths)) return ct__fail_null("_ctc_loss", "input_lengths"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_lengths_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_ctc_loss", "input_lengths: negative length %d", input_lengths_len), (ct_tensor *)NULL;
+  input_lengths_l.data = input_lengths;
+  input_lengths_l.n = input_lengths_len;
+  if (CT_UNLIKELY(target_lengths_len > 0 && !target_lengths)) return ct__fail_null("_ctc_loss", "target_lengths"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(target_lengths_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_ctc_loss", "target_lengths: negative length %d", target_lengths_len), (ct_tensor *)NULL;
+  target_lengths_l.data = target_lengths;
+  target_lengths_l.n = target_lengths_len;
+  ct__r = ct__dispatch__ctc_loss(ct__keys, log_probs, targets, input_lengths_l, target_lengths_l, blank, zero_infinity, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_ctc_loss_forward(ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths, ct_tensor **result1) {
+  return ct_ctc_loss_forward_ex(log_probs, targets, input_lengths_len, input_lengths, target_lengths_len, target_lengths, 0, false, result1);
+}
+static const ct__frontend_args ct__fa__ctc_loss_Tensor = {"_ctc_loss.Tensor", 4, {1, 1, 1, 1}, {"log_probs", "targets", "input_lengths", "target_lengths"}};
+CTDEF ct_tensor *ct_ctc_loss_forward_tensor_ex(ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(log_probs && targets && input_lengths && target_lengths && ct__same_device(log_probs, targets) && ct__same_device(log_probs, input_lengths) && ct__same_device(log_probs, target_lengths)))
+    ct__keys = ct__call_keys(log_probs->keys | targets->keys | input_lengths->keys | target_lengths->keys);
+  else {
+    ct_tensor *const ct__t[4] = {log_probs, targets, input_lengths, target_lengths};
+    if (!ct__frontend_keys(&ct__fa__ctc_loss_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch__ctc_loss_Tensor(ct__keys, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_ctc_loss_forward_tensor(ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, ct_tensor **result1) {
+  return ct_ctc_loss_forward_tensor_ex(log_probs, targets, input_lengths, target_lengths, 0, false, result1);
+}
+CTDEF ct_tensor *ct_ctc_loss_backward(ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  ct_int_list input_lengths_l;
+  ct_int_list target_lengths_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad)) return ct__fail_null("_ctc_loss_backward", "grad"), (ct_tensor *)NULL;
+  ct__keys |= grad->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad, 1, "_ctc_loss_backward", "grad"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!log_probs)) return ct__fail_null("_ctc_loss_backward", "log_probs"), (ct_tensor *)NULL;
+  ct__keys |= log_probs->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, log_probs, 1, "_ctc_loss_backward", "log_probs"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!targets)) return ct__fail_null("_ctc_loss_backward", "targets"), (ct_tensor *)NULL;
+  ct__keys |= targets->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, targets, 1, "_ctc_loss_backward", "targets"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_lengths_len > 0 && !input_lengths)) return ct__fail_null("_ctc_loss_backward", "input_lengths"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_lengths_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_ctc_loss_backward", "input_lengths: negative length %d", input_lengths_len), (ct_tensor *)NULL;
+  input_lengths_l.data = input_lengths;
+  input_lengths_l.n = input_lengths_len;
+  if (CT_UNLIKELY(target_lengths_len > 0 && !target_lengths)) return ct__fail_null("_ctc_loss_backward", "target_lengths"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(target_lengths_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_ctc_loss_backward", "target_lengths: negative length %d", target_lengths_len), (ct_tensor *)NULL;
+  target_lengths_l.data = target_lengths;
+  target_lengths_l.n = target_lengths_len;
+  if (CT_UNLIKELY(!neg_log_likelihood)) return ct__fail_null("_ctc_loss_backward", "neg_log_likelihood"), (ct_tensor *)NULL;
+  ct__keys |= neg_log_likelihood->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, neg_log_likelihood, 1, "_ctc_loss_backward", "neg_log_likelihood"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!log_alpha)) return ct__fail_null("_ctc_loss_backward", "log_alpha"), (ct_tensor *)NULL;
+  ct__keys |= log_alpha->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, log_alpha, 1, "_ctc_loss_backward", "log_alpha"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch__ctc_loss_backward(ct__call_keys(ct__keys), grad, log_probs, targets, input_lengths_l, target_lengths_l, neg_log_likelihood, log_alpha, blank, zero_infinity));
+}
+static const ct__frontend_args ct__fa_ctc_loss_IntList = {"ctc_loss.IntList", 2, {1, 1}, {"log_probs", "targets"}};
+CTDEF ct_tensor *ct_ctc_loss_ex(ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+  ct_int_list input_lengths_l;
+  ct_int_list target_lengths_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(log_probs && targets && ct__same_device(log_probs, targets)))
+    ct__keys = ct__call_keys(log_probs->keys | targets->keys);
+  else {
+    ct_tensor *const ct__t[2] = {log_probs, targets};
+    if (!ct__frontend_keys(&ct__fa_ctc_loss_IntList, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(input_lengths_len > 0 && !input_lengths)) return ct__fail_null("ctc_loss.IntList", "input_lengths"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_lengths_len < 0))
+    return ct_fail(CT_ERR_INVALID, "ctc_loss.IntList", "input_lengths: negative length %d", input_lengths_len), (ct_tensor *)NULL;
+  input_lengths_l.data = input_lengths;
+  input_lengths_l.n = input_lengths_len;
+  if (CT_UNLIKELY(target_lengths_len > 0 && !target_lengths)) return ct__fail_null("ctc_loss.IntList", "target_lengths"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(target_lengths_len < 0))
+    return ct_fail(CT_ERR_INVALID, "ctc_loss.IntList", "target_lengths: negative length %d", target_lengths_len), (ct_tensor *)NULL;
+  target_lengths_l.data = target_lengths;
+  target_lengths_l.n = target_lengths_len;
+  return ct__track(ct__dispatch_ctc_loss_IntList(ct__keys, log_probs, targets, input_lengths_l, target_lengths_l, blank, reduction, zero_infinity));
+}
+CTDEF ct_tensor *ct_ctc_loss(ct_tensor *log_probs, ct_tensor *targets, int input_lengths_len, const int64_t *input_lengths, int target_lengths_len, const int64_t *target_lengths) {
+  return ct_ctc_loss_ex(log_probs, targets, input_lengths_len, input_lengths, target_lengths_len, target_lengths, 0, 1, false);
+}
+static const ct__frontend_args ct__fa_ctc_loss_Tensor = {"ctc_loss.Tensor", 4, {1, 1, 1, 1}, {"log_probs", "targets", "input_lengths", "target_lengths"}};
+CTDEF ct_tensor *ct_ctc_loss_tensor_ex(ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(log_probs && targets && input_lengths && target_lengths && ct__same_device(log_probs, targets) && ct__same_device(log_probs, input_lengths) && ct__same_device(log_probs, target_lengths)))
+    ct__keys = ct__call_keys(log_probs->keys | targets->keys | input_lengths->keys | target_lengths->keys);
+  else {
+    ct_tensor *const ct__t[4] = {log_probs, targets, input_lengths, target_lengths};
+    if (!ct__frontend_keys(&ct__fa_ctc_loss_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_ctc_loss_Tensor(ct__keys, log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity));
+}
+CTDEF ct_tensor *ct_ctc_loss_tensor(ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths) {
+  return ct_ctc_loss_tensor_ex(log_probs, targets, input_lengths, target_lengths, 0, 1, false);
 }
 static const ct__frontend_args ct__fa_embedding_bag = {"embedding_bag", 4, {1, 1, 1, 5}, {"weight", "indices", "offsets", "per_sample_weights"}};
 CTDEF ct_tensor *ct_embedding_bag_ex(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {

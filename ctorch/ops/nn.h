@@ -1124,6 +1124,284 @@ static ct_tensor *ct__k_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_d
   }
   return r;
 }
+/* ---- ctc_loss: the CTC forward (alpha) recursion in log space per sample, and its gradient
+ * through the beta recursion (Graves et al. 2006), as PyTorch's CPU kernels: log_probs (T, N, C),
+ * targets (N, S) padded or 1-D concatenated; log_alpha (N, T, 2 * max target length + 1). ---- */
+typedef struct ct__ctc {
+  int64_t T, N, C, S2, blank, maxlen;
+  const int64_t *il, *tl;
+  int64_t *toff; /* each sample's first target, and the stride of its targets */
+  int64_t tstride;
+  ct_tensor *lp, *tg; /* host float64 log_probs, host int64 targets */
+} ct__ctc;
+static ct_status ct__ctc_setup(const char *op, ct_tensor *log_probs, ct_tensor *targets, ct_int_list il, ct_int_list tl, int64_t blank,
+                               ct__ctc *c) {
+  int64_t b, pos = 0;
+  memset(c, 0, sizeof *c);
+  if (log_probs->ndim != 3) return ct_fail(CT_ERR_RANK, op, "ctc_loss: log_probs must be 3-D (T, N, C), got %d dims", log_probs->ndim);
+  if (ct__nn_check_floating(op, "ctc_loss_cpu", (ct_dtype)log_probs->dtype) != CT_OK || log_probs->dtype == CT_F16 ||
+      log_probs->dtype == CT_BF16)
+    return ct_fail(CT_ERR_DTYPE, op, "\"ctc_loss_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)log_probs->dtype));
+  if (targets->dtype != CT_I64 && targets->dtype != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "ctc_loss: targets must be int64 or int32, got %s", ct__dtype_torch_name((ct_dtype)targets->dtype));
+  c->T = log_probs->sizes[0], c->N = log_probs->sizes[1], c->C = log_probs->sizes[2], c->blank = blank;
+  if (blank < 0 || blank >= c->C) return ct_fail(CT_ERR_INDEX, op, "blank must be in label range");
+  if (il.n != c->N) return ct_fail(CT_ERR_SHAPE, op, "input_lengths must be of size batch_size");
+  if (tl.n != c->N) return ct_fail(CT_ERR_SHAPE, op, "target_lengths must be of size batch_size");
+  if (targets->ndim != 1 && targets->ndim != 2) return ct_fail(CT_ERR_RANK, op, "ctc_loss: targets must be 1-D or 2-D");
+  c->il = il.data, c->tl = tl.data;
+  c->toff = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(c->N + 1));
+  if (!c->toff) return ct_fail(CT_ERR_OOM, op, "out of memory");
+  for (b = 0; b < c->N; b++) {
+    if (tl.data[b] < 0) return ct_fail(CT_ERR_INVALID, op, "Expected target_lengths to be non-negative, but got %lld", (long long)tl.data[b]);
+    if (il.data[b] < 0 || il.data[b] > c->T)
+      return ct_fail(CT_ERR_INVALID, op, "Expected input_lengths to have value at most %lld, but got value %lld (while checking "
+                     "arguments for ctc_loss_cpu)", (long long)c->T, (long long)il.data[b]);
+    if (tl.data[b] > c->maxlen) c->maxlen = tl.data[b];
+    if (targets->ndim == 2) {
+      c->toff[b] = b * targets->sizes[1];
+    } else {
+      c->toff[b] = pos;
+      pos += tl.data[b];
+    }
+  }
+  if (targets->ndim == 2) {
+    if (targets->sizes[0] != c->N) return ct_fail(CT_ERR_SHAPE, op, "Expected tensor to have size %lld at dimension 0, but got size %lld",
+                                                 (long long)c->N, (long long)targets->sizes[0]);
+    if (targets->sizes[1] < c->maxlen)
+      return ct_fail(CT_ERR_SHAPE, op, "Expected tensor to have size at least %lld at dimension 1, but got size %lld for argument #2 "
+                     "'targets' (while checking arguments for ctc_loss_cpu)", (long long)c->maxlen, (long long)targets->sizes[1]);
+  } else if (targets->sizes[0] < pos) {
+    return ct_fail(CT_ERR_SHAPE, op, "Expected tensor to have size at least %lld at dimension 0, but got size %lld", (long long)pos,
+                   (long long)targets->sizes[0]);
+  }
+  c->S2 = 2 * c->maxlen + 1;
+  if (ct__is_meta(log_probs) || ct__is_meta(targets)) return CT_OK;
+  c->lp = ct__nn_f64(op, log_probs);
+  c->tg = c->lp ? ct__host_operand(op, targets) : NULL;
+  if (!c->tg) return ct_last_error();
+  for (b = 0; b < c->N; b++) {
+    int64_t k;
+    for (k = 0; k < tl.data[b]; k++) {
+      int64_t v = ct_get_int(c->tg, c->toff[b] + k);
+      if (v < 0 || v >= c->C) return ct_fail(CT_ERR_INDEX, op, "ctc_loss: target %lld is out of range for %lld classes", (long long)v, (long long)c->C);
+    }
+  }
+  return CT_OK;
+}
+static void ct__ctc_free(ct__ctc *c) {
+  CT_FREE(c->toff);
+  ct_release(c->lp), ct_release(c->tg);
+}
+/* the label of extended position s (even: blank) */
+static int64_t ct__ctc_label(const ct__ctc *c, int64_t b, int64_t s) { return s % 2 == 0 ? c->blank : ct_get_int(c->tg, c->toff[b] + s / 2); }
+static double ct__ctc_lse3(double a, double b, double d) {
+  double m = a > b ? a : b;
+  m = m > d ? m : d;
+  if (m == -INFINITY) return -INFINITY;
+  return log(exp(a - m) + exp(b - m) + exp(d - m)) + m;
+}
+static ct_tensor *ct__k_ctc_loss_forward(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths,
+                                         ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **log_alpha) {
+  static const char *op = "_ctc_loss";
+  ct__ctc c;
+  ct_tensor *nll = NULL, *la = NULL;
+  int64_t shape[3];
+  (void)ks, (void)zero_infinity; /* (zero_infinity acts in the backward and in ctc_loss) */
+  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, &c) != CT_OK) return ct__ctc_free(&c), (ct_tensor *)NULL;
+  shape[0] = c.N, shape[1] = c.T, shape[2] = c.S2;
+  nll = ct__empty(op, 1, &c.N, (ct_dtype)log_probs->dtype, log_probs->device);
+  la = nll ? ct__empty(op, 3, shape, (ct_dtype)log_probs->dtype, log_probs->device) : NULL;
+  if (la && !ct__is_meta(la)) {
+    ct_tensor *hn = ct__empty(op, 1, &c.N, CT_F64, CT_CPU), *ha = hn ? ct__empty(op, 3, shape, CT_F64, CT_CPU) : NULL;
+    ct_status st = ha ? CT_OK : ct_last_error();
+    if (st == CT_OK) {
+      const double *lp = (const double *)ct_data_ptr(c.lp);
+      double *a = (double *)ct_data_ptr(ha), *n = (double *)ct_data_ptr(hn);
+      int64_t b, t, sidx, i;
+      for (i = 0; i < ha->numel; i++) a[i] = -INFINITY;
+#define CT__LP(t, b, k) lp[((t) * c.N + (b)) * c.C + (k)]
+      for (b = 0; b < c.N; b++) {
+        int64_t T = c.il[b], L = c.tl[b], S = 2 * L + 1;
+        double *ab = a + b * c.T * c.S2, l1, l2, m;
+        if (T > 0) {
+          ab[0] = CT__LP(0, b, c.blank);
+          if (L > 0) ab[1] = CT__LP(0, b, ct__ctc_label(&c, b, 1));
+        }
+        for (t = 1; t < T; t++)
+          for (sidx = 0; sidx < S; sidx++) {
+            int64_t lab = ct__ctc_label(&c, b, sidx);
+            double x1 = ab[(t - 1) * c.S2 + sidx], x2 = sidx > 0 ? ab[(t - 1) * c.S2 + sidx - 1] : -INFINITY, x3 = -INFINITY;
+            if (sidx > 1 && lab != ct__ctc_label(&c, b, sidx - 2)) x3 = ab[(t - 1) * c.S2 + sidx - 2];
+            ab[t * c.S2 + sidx] = ct__ctc_lse3(x1, x2, x3) + CT__LP(t, b, lab);
+          }
+        if (T == 0) { /* no frames: only an empty target is possible */
+          n[b] = L == 0 ? 0.0 : INFINITY;
+          continue;
+        }
+        l1 = ab[(T - 1) * c.S2 + 2 * L], l2 = L > 0 ? ab[(T - 1) * c.S2 + 2 * L - 1] : -INFINITY;
+        m = l1 > l2 ? l1 : l2;
+        if (m == -INFINITY) m = 0;
+        n[b] = -(log(exp(l1 - m) + exp(l2 - m)) + m);
+      }
+#undef CT__LP
+      st = ct__copy_impl(nll, hn);
+      if (st == CT_OK) st = ct__copy_impl(la, ha);
+    }
+    ct_release(hn), ct_release(ha);
+    if (st != CT_OK) ct_release(nll), ct_release(la), nll = la = NULL;
+  }
+  ct__ctc_free(&c);
+  if (!la) return ct_release(nll), (ct_tensor *)NULL;
+  if (log_alpha) *log_alpha = la;
+  else ct_release(la);
+  return nll;
+}
+static ct_tensor *ct__k_ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets,
+                                          ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood,
+                                          ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  static const char *op = "_ctc_loss_backward";
+  ct__ctc c;
+  ct_tensor *g = NULL;
+  (void)ks;
+  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, &c) != CT_OK) return ct__ctc_free(&c), (ct_tensor *)NULL;
+  if (grad->numel != c.N || neg_log_likelihood->numel != c.N || log_alpha->ndim != 3 || log_alpha->sizes[0] != c.N ||
+      log_alpha->sizes[1] != c.T || log_alpha->sizes[2] != c.S2) {
+    ct__ctc_free(&c);
+    return ct_fail(CT_ERR_SHAPE, op, "grad, neg_log_likelihood and log_alpha must have the forward's shapes"), (ct_tensor *)NULL;
+  }
+  g = ct__empty(op, 3, log_probs->sizes, (ct_dtype)log_probs->dtype, log_probs->device);
+  if (g && !ct__is_meta(g)) {
+    ct_tensor *hg = ct__empty(op, 3, log_probs->sizes, CT_F64, CT_CPU), *hgo = hg ? ct__nn_f64(op, grad) : NULL;
+    ct_tensor *hn = hgo ? ct__nn_f64(op, neg_log_likelihood) : NULL, *ha = hn ? ct__nn_f64(op, log_alpha) : NULL;
+    double *beta = ha ? (double *)CT_MALLOC(sizeof(double) * (size_t)(c.T * c.S2 + 1)) : NULL;
+    double *lcab = beta ? (double *)CT_MALLOC(sizeof(double) * (size_t)(c.C + 1)) : NULL;
+    ct_status st = lcab ? CT_OK : ha ? ct_fail(CT_ERR_OOM, op, "out of memory") : ct_last_error();
+    if (st == CT_OK) {
+      const double *lp = (const double *)ct_data_ptr(c.lp), *go = (const double *)ct_data_ptr(hgo), *nl = (const double *)ct_data_ptr(hn);
+      const double *a = (const double *)ct_data_ptr(ha);
+      double *gr = (double *)ct_data_ptr(hg);
+      int64_t b, t, sidx, k, i;
+      for (i = 0; i < hg->numel; i++) gr[i] = 0;
+#define CT__LP(t, b, k) lp[((t) * c.N + (b)) * c.C + (k)]
+#define CT__GR(t, b, k) gr[((t) * c.N + (b)) * c.C + (k)]
+      for (b = 0; b < c.N; b++) {
+        int64_t T = c.il[b], L = c.tl[b], S = 2 * L + 1;
+        const double *ab = a + b * c.T * c.S2;
+        double nll = nl[b], gb = go[b];
+        if (T == 0) continue;
+        if (zero_infinity && nll == INFINITY) continue; /* (its gradient is zero) */
+        for (i = 0; i < c.T * c.S2; i++) beta[i] = -INFINITY;
+        beta[(T - 1) * c.S2 + 2 * L] = CT__LP(T - 1, b, c.blank);
+        if (L > 0) beta[(T - 1) * c.S2 + 2 * L - 1] = CT__LP(T - 1, b, ct__ctc_label(&c, b, 2 * L - 1));
+        for (t = T - 2; t >= 0; t--)
+          for (sidx = 2 * L; sidx >= 0; sidx--) {
+            int64_t lab = ct__ctc_label(&c, b, sidx);
+            double x1 = beta[(t + 1) * c.S2 + sidx], x2 = sidx < 2 * L ? beta[(t + 1) * c.S2 + sidx + 1] : -INFINITY, x3 = -INFINITY;
+            if (sidx < 2 * L - 1 && lab != ct__ctc_label(&c, b, sidx + 2)) x3 = beta[(t + 1) * c.S2 + sidx + 2];
+            beta[t * c.S2 + sidx] = ct__ctc_lse3(x1, x2, x3) + CT__LP(t, b, lab);
+          }
+        (void)S;
+        for (t = 0; t < T; t++) {
+          for (k = 0; k < c.C; k++) lcab[k] = -INFINITY;
+          for (sidx = 0; sidx <= 2 * L; sidx++) { /* log(alpha * beta) summed per label */
+            int64_t lab = ct__ctc_label(&c, b, sidx);
+            double v = ab[t * c.S2 + sidx] + beta[t * c.S2 + sidx], m = lcab[lab] > v ? lcab[lab] : v;
+            lcab[lab] = m == -INFINITY ? -INFINITY : log(exp(lcab[lab] - m) + exp(v - m)) + m;
+          }
+          for (k = 0; k < c.C; k++) {
+            double l = CT__LP(t, b, k);
+            CT__GR(t, b, k) = (exp(l) - exp(lcab[k] + nll - l)) * gb;
+          }
+        }
+      }
+#undef CT__LP
+#undef CT__GR
+      st = ct__copy_impl(g, hg);
+    }
+    CT_FREE(beta), CT_FREE(lcab);
+    ct_release(hg), ct_release(hgo), ct_release(hn), ct_release(ha);
+    if (st != CT_OK) ct_release(g), g = NULL;
+  }
+  ct__ctc_free(&c);
+  return g;
+}
+/* the lengths as int[] from 1-D integer tensors (host values) */
+static ct_status ct__ctc_lengths(const char *op, ct_tensor *t, int64_t **out, ct_int_list *l) {
+  ct_tensor *h;
+  int64_t i;
+  if (t->ndim != 1 || (t->dtype != CT_I64 && t->dtype != CT_I32)) return ct_fail(CT_ERR_DTYPE, op, "ctc_loss: lengths must be 1-D integer tensors");
+  if (!(h = ct__host_operand(op, t))) return ct_last_error();
+  *out = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(t->numel + 1));
+  if (!*out) return ct_release(h), ct_fail(CT_ERR_OOM, op, "out of memory");
+  for (i = 0; i < t->numel; i++) (*out)[i] = ct_get_int(h, i);
+  ct_release(h);
+  l->data = *out, l->n = t->numel;
+  return CT_OK;
+}
+static ct_tensor *ct__k_ctc_loss_forward_tensor(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths,
+                                                ct_tensor *target_lengths, int64_t blank, bool zero_infinity, ct_tensor **log_alpha) {
+  int64_t *a = NULL, *b = NULL;
+  ct_int_list la, lb;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__ctc_lengths("_ctc_loss", input_lengths, &a, &la) == CT_OK && ct__ctc_lengths("_ctc_loss", target_lengths, &b, &lb) == CT_OK)
+    CT_SCOPE {
+      ct_tensor *alpha = NULL, *o = ct_ctc_loss_forward_ex(log_probs, targets, (int)la.n, la.data, (int)lb.n, lb.data, blank, zero_infinity,
+                                                           &alpha);
+      if (o && log_alpha) *log_alpha = ct_keep(alpha);
+      r = ct_keep(o);
+    }
+  CT_FREE(a), CT_FREE(b);
+  return r;
+}
+/* ctc_loss: _ctc_loss's per-sample loss (a 2-D log_probs is one sample), zero_infinity, then
+ * reduction: mean divides each loss by its target length (at least 1) before averaging */
+static ct_tensor *ct__ctc_loss(ct_tensor *log_probs, ct_tensor *targets, ct_int_list il, ct_int_list tl, int64_t blank, int64_t reduction,
+                               bool zero_infinity) {
+  ct_tensor *r = NULL;
+  int batched = log_probs->ndim == 3;
+  if (ct__nn_check_reduction("ctc_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *lp = batched ? log_probs : ct_unsqueeze(log_probs, 1), *res;
+    res = lp ? ct_ctc_loss_forward_ex(lp, targets, (int)il.n, il.data, (int)tl.n, tl.data, blank, zero_infinity, NULL) : NULL;
+    if (res && zero_infinity) res = ct_where(ct_eq_scalar(res, ct_float(INFINITY)), ct_zeros_like(res), res);
+    if (res && reduction == CT__NN_MEAN) {
+      double *len = (double *)CT_MALLOC(sizeof(double) * (size_t)(tl.n + 1));
+      int64_t i, n = tl.n;
+      ct_tensor *d = NULL;
+      if (len) {
+        for (i = 0; i < n; i++) len[i] = tl.data[i] < 1 ? 1.0 : (double)tl.data[i];
+        d = ct_from_array_ex(1, &n, CT_F64, len, res->device);
+        CT_FREE(len);
+      }
+      res = d ? ct_mean(ct_div(res, ct_to_dtype(d, (ct_dtype)res->dtype))) : NULL;
+    } else if (res && reduction == CT__NN_SUM) {
+      res = ct_sum(res);
+    } else if (res && !batched) {
+      res = ct_squeeze_dim(res, 0);
+    }
+    r = ct_keep(res);
+  }
+  return r;
+}
+static ct_tensor *ct__k_ctc_loss(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths,
+                                 int64_t blank, int64_t reduction, bool zero_infinity) {
+  (void)ks;
+  return ct__ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity);
+}
+static ct_tensor *ct__k_ctc_loss_tensor(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths,
+                                        ct_tensor *target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+  int64_t *a = NULL, *b = NULL;
+  ct_int_list la, lb;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__ctc_lengths("ctc_loss", input_lengths, &a, &la) == CT_OK && ct__ctc_lengths("ctc_loss", target_lengths, &b, &lb) == CT_OK)
+    r = ct__ctc_loss(log_probs, targets, la, lb, blank, reduction, zero_infinity);
+  CT_FREE(a), CT_FREE(b);
+  return r;
+}
+
 /* ---- embedding_bag (CompositeImplicitAutograd): the bags are worked out on the host from indices
  * and offsets; sum / mean are index_select, a weighting, and index_add into the bags; max gathers
  * each bag's first maximum per feature. Gradients come from those ops (scale_grad_by_freq:
