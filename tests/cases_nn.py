@@ -564,4 +564,20 @@ cs.error("ctc_loss.IntList", lsm(6, 2, 4), ctc_t, [6], [3, 2], code="CT_ERR_SHAP
 cs.error("ctc_loss.IntList", lsm(6, 2, 4), ctc_t.double(), [6, 5], [3, 2], code="CT_ERR_DTYPE", torch_raises=False)  # (PyTorch reads them as ints)
 cs.error("ctc_loss.IntList", lsm(6, 2, 4), ctc_t, [6, 5], [3, 2], 9, code="CT_ERR_INDEX")
 
+
+# ---- normalize, local_response_norm (torch.nn.functional composites: no aten op) ----
+nz = lambda x, p=2.0, dim=1, eps=1e-12: F.normalize(x, p, dim, eps)  # noqa: E731
+cs.add("normalize", rn(3, 4), ref=nz)
+cs.add("normalize", rn(3, 4), 1.0, 0, ref=nz)
+cs.add("normalize", rn(2, 3, 4).transpose(0, 2), 3.0, -1, ref=nz)
+cs.add("normalize", torch.zeros(2, 3, dtype=D, requires_grad=True), ref=nz, gradcheck=False)   # eps: zeros stay zero
+cs.add("normalize", rn(3, 4, dtype=S), ref=nz)
+lrn = lambda x, size, alpha=1e-4, beta=0.75, k=1.0: F.local_response_norm(x, size, alpha, beta, k)  # noqa: E731
+cs.add("local_response_norm", rn(2, 5, 4), 3, ref=lrn)
+cs.add("local_response_norm", rn(2, 5, 3, 3), 2, 0.1, 0.5, 2.0, ref=lrn)
+cs.add("local_response_norm", rn(2, 4, 2, 2, 2), 5, ref=lrn)
+cs.add("local_response_norm", rn(3, 2, 4).transpose(0, 1), 4, 1.0, ref=lrn)
+cs.add("local_response_norm", rn(2, 5, 4, dtype=S), 3, ref=lrn)
+cs.error("local_response_norm", rn(5, 4), 3, code="CT_ERR_RANK", ref=lrn, torch_raises=False)   # (F raises ValueError)
+
 cs.write()

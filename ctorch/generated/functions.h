@@ -2093,6 +2093,12 @@ CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tenso
  * training updates running_mean/var in place (momentum, unbiased variance); eval normalises with them */
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps);
 CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+/* normalize(Tensor input, float p=2.0, int dim=1, float eps=1e-12) -> Tensor
+ * torch.nn.functional.normalize (no aten op): input / max(norm_p(input, dim), eps) */
+CTDEF ct_tensor *ct_normalize(ct_tensor *input, double p, int64_t dim, double eps);
+/* local_response_norm(Tensor input, int size, float alpha=0.0001, float beta=0.75, float k=1.0) -> Tensor
+ * torch.nn.functional.local_response_norm (no aten op): input / (k + alpha * mean of input^2 over size channels)^beta */
+CTDEF ct_tensor *ct_local_response_norm(ct_tensor *input, int64_t size, double alpha, double beta, double k);
 /* instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor
  * batch_norm of (1, N * C, ...): each sample's channel normalised by its own statistics; given running stats are updated with the mean over the samples */
 CTDEF ct_tensor *ct_instance_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps);
@@ -4766,6 +4772,12 @@ typedef ct_tensor *ct_kernel_group_norm(ct_keyset, ct_tensor *, int64_t , ct_ten
 typedef ct_tensor *ct_kernel_batch_norm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool );
 #define CT__OPNAME_batch_norm "batch_norm"
 #define CT__OPSIG_batch_norm "T,T?,T?,T?,T?,b,f,f,b->T"
+typedef ct_tensor *ct_kernel_normalize(ct_keyset, ct_tensor *, double , int64_t , double );
+#define CT__OPNAME_normalize "normalize"
+#define CT__OPSIG_normalize "T,f,i,f->T"
+typedef ct_tensor *ct_kernel_local_response_norm(ct_keyset, ct_tensor *, int64_t , double , double , double );
+#define CT__OPNAME_local_response_norm "local_response_norm"
+#define CT__OPSIG_local_response_norm "T,i,f,f,f->T"
 typedef ct_tensor *ct_kernel_instance_norm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool );
 #define CT__OPNAME_instance_norm "instance_norm"
 #define CT__OPSIG_instance_norm "T,T?,T?,T?,T?,b,f,f,b->T"
@@ -5777,6 +5789,8 @@ static struct {
   ct_op *layer_norm;
   ct_op *group_norm;
   ct_op *batch_norm;
+  ct_op *normalize;
+  ct_op *local_response_norm;
   ct_op *instance_norm;
   ct_op *bilinear;
   ct_op *rms_norm;
@@ -10483,6 +10497,45 @@ static ct_tensor *ct__call_TToToToTobffb_T(const ct_op *ct__o, ct_keyset ks, ct_
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* T,f,i,f->T */
+static ct_tensor *ct__call_Tfif_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, int64_t a2, double a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , int64_t , double ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_double(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_double(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,f,f,f->T */
+static ct_tensor *ct__call_Tifff_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, double a2, double a3, double a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , double , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_double(a2);
+    ct__v[3] = ct_value_double(a3);
+    ct__v[4] = ct_value_double(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* T,T,T,T?->T */
 static ct_tensor *ct__call_TTTTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, ct_tensor *a3) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -14674,6 +14727,14 @@ static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_
 /* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
 static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
   return ct__call_TToToToTobffb_T(ct__op.batch_norm, ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+}
+/* normalize(Tensor input, float p=2.0, int dim=1, float eps=1e-12) -> Tensor */
+static ct_tensor *ct__dispatch_normalize(ct_keyset ks, ct_tensor *input, double p, int64_t dim, double eps) {
+  return ct__call_Tfif_T(ct__op.normalize, ks, input, p, dim, eps);
+}
+/* local_response_norm(Tensor input, int size, float alpha=0.0001, float beta=0.75, float k=1.0) -> Tensor */
+static ct_tensor *ct__dispatch_local_response_norm(ct_keyset ks, ct_tensor *input, int64_t size, double alpha, double beta, double k) {
+  return ct__call_Tifff_T(ct__op.local_response_norm, ks, input, size, alpha, beta, k);
 }
 /* instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor */
 static ct_tensor *ct__dispatch_instance_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
@@ -25388,6 +25449,28 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
 }
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
   return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
+}
+static const ct__frontend_args ct__fa_normalize = {"normalize", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_normalize(ct_tensor *input, double p, int64_t dim, double eps) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_normalize, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_normalize(ct__keys, input, p, dim, eps));
+}
+static const ct__frontend_args ct__fa_local_response_norm = {"local_response_norm", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_local_response_norm(ct_tensor *input, int64_t size, double alpha, double beta, double k) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_local_response_norm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_local_response_norm(ct__keys, input, size, alpha, beta, k));
 }
 static const ct__frontend_args ct__fa_instance_norm = {"instance_norm", 5, {1, 5, 5, 5, 5}, {"input", "weight", "bias", "running_mean", "running_var"}};
 CTDEF ct_tensor *ct_instance_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {

@@ -1623,6 +1623,39 @@ static ct_tensor *ct__k_embedding_bag_padding_idx(ct_keyset ks, ct_tensor *weigh
                            offset2bag, bag_size, max_indices);
 }
 
+/* ---- normalize and local_response_norm: torch.nn.functional's composites (no aten op of their own) ---- */
+static ct_tensor *ct__k_normalize(ct_keyset ks, ct_tensor *input, double p, int64_t dim, double eps) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *denom = ct_clamp_min(ct_norm_dim(input, ct_float(p), 1, &dim, true), ct_float(eps));
+    r = ct_keep(denom ? ct_div(input, ct_expand_as(denom, input)) : NULL);
+  }
+  return r;
+}
+/* input / (k + alpha * mean of input^2 over `size` neighbouring channels (zero padded: size // 2
+ * before, (size - 1) // 2 after))^beta */
+static ct_tensor *ct__k_local_response_norm(ct_keyset ks, ct_tensor *input, int64_t size, double alpha, double beta, double k) {
+  static const char *op = "local_response_norm";
+  int64_t pad[2 * CT_MAX_DIMS], j, C;
+  int i, n = input->ndim;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (n < 3) return ct_fail(CT_ERR_RANK, op, "Expected 3D or higher dimensionality input (got %d dimensions)", n), (ct_tensor *)NULL;
+  if (size < 1) return ct_fail(CT_ERR_INVALID, op, "local_response_norm: size must be positive, got %lld", (long long)size), (ct_tensor *)NULL;
+  if (input->numel == 0) return ct_retain(input);
+  C = input->sizes[1];
+  for (i = 0; i < 2 * (n - 1); i++) pad[i] = 0;
+  pad[2 * (n - 2)] = size / 2, pad[2 * (n - 2) + 1] = (size - 1) / 2; /* (the last pair of constant_pad_nd's list is dim 1) */
+  CT_SCOPE {
+    ct_tensor *sq = ct_constant_pad_nd(ct_mul(input, input), 2 * (n - 1), pad, ct_int(0)), *acc = NULL;
+    for (j = 0; sq && j < size; j++) acc = acc ? ct_add(acc, ct_narrow(sq, 1, j, C)) : ct_narrow(sq, 1, j, C);
+    if (acc) acc = ct_pow_scalar(ct_add_scalar(ct_mul_scalar(ct_div_scalar(acc, ct_int(size)), ct_float(alpha)), ct_float(k)), ct_float(beta));
+    r = ct_keep(acc ? ct_div(input, acc) : NULL);
+  }
+  return r;
+}
+
 /* ---- prelu: self where > 0, else weight * self; weight has one value or one per channel (dim 1) ---- */
 static ct_tensor *ct__k_prelu(ct_keyset ks, ct_tensor *self, ct_tensor *weight) {
   static const char *op = "prelu";
