@@ -1406,7 +1406,7 @@ static ct_tensor *ct__k_ctc_loss_tensor(ct_keyset ks, ct_tensor *log_probs, ct_t
  * and offsets; sum / mean are index_select, a weighting, and index_add into the bags; max gathers
  * each bag's first maximum per feature. Gradients come from those ops (scale_grad_by_freq:
  * the rows' gradients divided by their index's count; sparse: the gradient is dense). ---- */
-static ct_tensor *ct__nn_i64_from(const char *op, int n, const int64_t *v, ct_device dev) {
+static ct_tensor *ct__nn_i64_from(const char *op, int64_t n, const int64_t *v, ct_device dev) {
   int64_t size = n;
   ct_tensor *t = ct__empty(op, 1, &size, CT_I64, CT_CPU);
   if (t && n) memcpy(ct_data_ptr(t), v, sizeof(int64_t) * (size_t)n);
@@ -1460,7 +1460,8 @@ static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_te
     }
     goto done;
   }
-  idx = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(4 * n + 2 * nb + 4 + (mode == 2 ? nb * D : 0)));
+  /* idx, bag, freq (n + 1 each), off, cnt (nb + 1 each), argmax (nb * D, max mode) */
+  idx = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(3 * (n + 1) + 2 * (nb + 1) + (mode == 2 ? nb * D : 0)));
   if (!idx) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
   bag = idx + n + 1, freq = bag + n + 1, off = freq + n + 1, cnt = off + nb + 1, argmax = cnt + nb + 1;
   hi = ct__host_operand(op, indices), ho = hi ? ct__host_operand(op, offsets) : NULL;
@@ -1518,10 +1519,10 @@ static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_te
   }
   if (st == CT_OK) CT_SCOPE {
     int64_t osh[2], bshape[2];
-    ct_tensor *it = ct__track(ct__nn_i64_from(op, (int)n, idx, weight->device)), *o = NULL;
+    ct_tensor *it = ct__track(ct__nn_i64_from(op, n, idx, weight->device)), *o = NULL;
     osh[0] = nb, osh[1] = D, bshape[0] = nb, bshape[1] = 1;
     if (mode == 2) {
-      ct_tensor *am = ct__track(ct__nn_i64_from(op, (int)(nb * D), argmax, weight->device)), *nonempty;
+      ct_tensor *am = ct__track(ct__nn_i64_from(op, nb * D, argmax, weight->device)), *nonempty;
       double *ne = (double *)CT_MALLOC(sizeof(double) * (size_t)(nb + 1));
       if (ne) {
         for (b = 0; b < nb; b++) ne[b] = cnt[b] > 0;
@@ -1554,7 +1555,7 @@ static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_te
           rest = ct_to_dtype(ct_from_array_ex(2, nsh, CT_F64, m, weight->device), (ct_dtype)weight->dtype);
           rows = keep && rest ? ct_add(ct_mul(rows, keep), ct_detach(ct_mul(rows, rest))) : NULL;
         }
-        if (rows) o = ct_index_add(ct_new_zeros(weight, 2, osh), 0, ct__track(ct__nn_i64_from(op, (int)n, bag, weight->device)), rows);
+        if (rows) o = ct_index_add(ct_new_zeros(weight, 2, osh), 0, ct__track(ct__nn_i64_from(op, n, bag, weight->device)), rows);
         if (o && mode == 1) {
           for (b = 0; b < nb; b++) m[b] = cnt[b] > 0 ? (double)cnt[b] : 1.0;
           o = ct_div(o, ct_to_dtype(ct_from_array_ex(2, bshape, CT_F64, m, weight->device), (ct_dtype)weight->dtype));
@@ -1568,12 +1569,12 @@ static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_te
     for (i = 0; i < n; i++) bag[i] = 0;
     for (b = 0; b < nb; b++)
       for (i = off[b]; i < off[b + 1]; i++) bag[i] = b;
-    o2b = ct__nn_i64_from(op, filled ? (int)n : 0, bag, weight->device);
+    o2b = ct__nn_i64_from(op, filled ? n : 0, bag, weight->device);
     for (b = 0; b < nb; b++) cnt[b] = mode == 0 ? 0 : cnt[b];
-    bs = o2b ? ct__nn_i64_from(op, (int)nb, cnt, weight->device) : NULL;
+    bs = o2b ? ct__nn_i64_from(op, nb, cnt, weight->device) : NULL;
     if (bs && mode == 2) {
       int64_t msh[2];
-      mi = ct__nn_i64_from(op, (int)(nb * D), argmax, weight->device);
+      mi = ct__nn_i64_from(op, nb * D, argmax, weight->device);
       msh[0] = nb, msh[1] = D;
       if (mi) {
         ct_tensor *v = ct_view(mi, 2, msh);
@@ -1582,7 +1583,7 @@ static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_te
         ct_release(v);
       }
     } else if (bs) {
-      mi = ct__nn_i64_from(op, (int)nb, cnt, weight->device);
+      mi = ct__nn_i64_from(op, nb, cnt, weight->device);
     }
     if (!mi) ct_release(r), r = NULL;
   }
