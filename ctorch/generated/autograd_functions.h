@@ -15168,6 +15168,280 @@ static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
   return r;
 }
 
+/* ---- linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor ---- */
+typedef struct ct__node_linalg_cross {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  int64_t dim;
+} ct__node_linalg_cross;
+
+static void ct__release_linalg_cross(ct_node *node) {
+  ct__node_linalg_cross *ct__nd = (ct__node_linalg_cross *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_linalg_cross(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_cross *ct__nd = (ct__node_linalg_cross *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  int64_t dim = ct__nd->dim;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_linalg_cross_ex(other, grad, dim);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_linalg_cross_ex(grad, self, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_cross = {"LinalgCrossBackward0", ct__backward_linalg_cross, ct__release_linalg_cross};
+
+static ct_tensor *ct__autograd_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_linalg_cross *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_linalg_cross, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_cross *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_cross(ks & CT__BELOW_AUTOGRAD, self, other, dim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- linalg_det(Tensor A) -> Tensor ---- */
+typedef struct ct__node_linalg_det {
+  ct_node base;
+  ct__saved A;
+  ct__saved result;
+} ct__node_linalg_det;
+
+static void ct__release_linalg_det(ct_node *node) {
+  ct__node_linalg_det *ct__nd = (ct__node_linalg_det *)node;
+  ct__saved_reset(&ct__nd->A);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_det(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_det *ct__nd = (ct__node_linalg_det *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_det_backward(grad, result, A);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_det = {"LinalgDetBackward0", ct__backward_linalg_det, ct__release_linalg_det};
+
+static ct_tensor *ct__autograd_linalg_det(ct_keyset ks, ct_tensor *A) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node_linalg_det *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind_linalg_det, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_det *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_det(ks & CT__BELOW_AUTOGRAD, A);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _linalg_logabsdet(Tensor A) -> (Tensor logabsdet, Tensor sign) ---- */
+typedef struct ct__node__linalg_logabsdet {
+  ct_node base;
+  ct__saved A;
+} ct__node__linalg_logabsdet;
+
+static void ct__release__linalg_logabsdet(ct_node *node) {
+  ct__node__linalg_logabsdet *ct__nd = (ct__node__linalg_logabsdet *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_logabsdet(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_logabsdet *ct__nd = (ct__node__linalg_logabsdet *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_logabsdet_backward(grad, A);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_logabsdet = {"LinalgLogabsdetBackward0", ct__backward__linalg_logabsdet, ct__release__linalg_logabsdet};
+
+static ct_tensor *ct__autograd__linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_logabsdet *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_logabsdet, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_logabsdet *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_logabsdet(ks & CT__BELOW_AUTOGRAD, A, sign);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) ---- */
+typedef struct ct__node_linalg_inv_ex {
+  ct_node base;
+  ct__saved result;
+} ct__node_linalg_inv_ex;
+
+static void ct__release_linalg_inv_ex(ct_node *node) {
+  ct__node_linalg_inv_ex *ct__nd = (ct__node_linalg_inv_ex *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_inv_ex(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_inv_ex *ct__nd = (ct__node_linalg_inv_ex *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_inv_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_inv_ex = {"LinalgInvExBackward0", ct__backward_linalg_inv_ex, ct__release_linalg_inv_ex};
+
+static ct_tensor *ct__autograd_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node_linalg_inv_ex *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind_linalg_inv_ex, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_inv_ex *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_inv_ex(ks & CT__BELOW_AUTOGRAD, A, check_errors, info);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info) ---- */
+typedef struct ct__node_linalg_solve_ex {
+  ct_node base;
+  ct__saved A;
+  bool left;
+  ct__saved result;
+} ct__node_linalg_solve_ex;
+
+static void ct__release_linalg_solve_ex(ct_node *node) {
+  ct__node_linalg_solve_ex *ct__nd = (ct__node_linalg_solve_ex *)node;
+  ct__saved_reset(&ct__nd->A);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_solve_ex(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_solve_ex *ct__nd = (ct__node_linalg_solve_ex *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  bool left = ct__nd->left;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_solve_backward(grad, result, A, left, 1);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__linalg_solve_backward(grad, result, A, left, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_solve_ex = {"LinalgSolveExBackward0", ct__backward_linalg_solve_ex, ct__release_linalg_solve_ex};
+
+static ct_tensor *ct__autograd_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[2] = {A, B};
+  ct__node_linalg_solve_ex *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A) || ct__needs_grad(B)) &&
+      ct__record(&ct__n, &ct__kind_linalg_solve_ex, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_solve_ex *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    ct__nd->left = left;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_solve_ex(ks & CT__BELOW_AUTOGRAD, A, B, left, check_errors, info);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   ct_keyset excluded;

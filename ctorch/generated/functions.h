@@ -1363,6 +1363,64 @@ CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other)
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor
+ * cross product along dim (size 3 in both); the other dims broadcast; one dtype */
+CTDEF ct_tensor *ct_linalg_cross(ct_tensor *self, ct_tensor *other);
+CTDEF ct_tensor *ct_linalg_cross_ex(ct_tensor *self, ct_tensor *other, int64_t dim);
+/* linalg_cross.out(Tensor self, Tensor other, *, int dim=-1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_cross_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+CTDEF ct_status ct_linalg_cross_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t dim);
+/* cross(Tensor self, Tensor other, int? dim=None) -> Tensor
+ * linalg_cross; dim None: the first dim of self of size 3 */
+CTDEF ct_tensor *ct_cross(ct_tensor *self, ct_tensor *other, int64_t dim);
+/* cross.out(Tensor self, Tensor other, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cross_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t dim);
+/* linalg_det(Tensor A) -> Tensor
+ * determinant of each matrix of A (*, n, n); the gradient solves with A^T, so it fails at a singular A */
+CTDEF ct_tensor *ct_linalg_det(ct_tensor *A);
+/* linalg_det.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_det_out(ct_tensor *out, ct_tensor *A);
+/* det(Tensor self) -> Tensor
+ * linalg_det (aten's alias) */
+CTDEF ct_tensor *ct_det(ct_tensor *self);
+/* _linalg_logabsdet(Tensor A) -> (Tensor logabsdet, Tensor sign)
+ * ctorch's own: linalg_slogdet's results, logabsdet first (the differentiable one); a singular matrix gives (-inf, 0) */
+CTDEF ct_tensor *ct_linalg_logabsdet(ct_tensor *A, ct_tensor **sign);
+/* linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)
+ * sign (-1, 0, 1) and log|det| of each matrix; only logabsdet is differentiable */
+CTDEF ct_tensor *ct_linalg_slogdet(ct_tensor *A, ct_tensor **logabsdet);
+/* linalg_slogdet.out(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
+CTDEF ct_status ct_linalg_slogdet_out(ct_tensor *sign, ct_tensor *logabsdet, ct_tensor *A);
+/* slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)
+ * linalg_slogdet (aten's alias) */
+CTDEF ct_tensor *ct_slogdet(ct_tensor *self, ct_tensor **logabsdet);
+/* slogdet.out(Tensor self, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
+CTDEF ct_status ct_slogdet_out(ct_tensor *sign, ct_tensor *logabsdet, ct_tensor *self);
+/* linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)
+ * inverse and info (0, or the first zero pivot, 1-based: the inverse is then inf/NaN); check_errors fails instead */
+CTDEF ct_tensor *ct_linalg_inv_ex(ct_tensor *A, bool check_errors, ct_tensor **info);
+/* linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info) */
+CTDEF ct_status ct_linalg_inv_ex_out(ct_tensor *inverse, ct_tensor *info, ct_tensor *A, bool check_errors);
+/* linalg_inv(Tensor A) -> Tensor
+ * inverse of each matrix of A; a singular matrix fails (PyTorch's message names the first one) */
+CTDEF ct_tensor *ct_linalg_inv(ct_tensor *A);
+/* linalg_inv.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_inv_out(ct_tensor *out, ct_tensor *A);
+/* inverse(Tensor self) -> Tensor
+ * linalg_inv (aten's alias) */
+CTDEF ct_tensor *ct_inverse(ct_tensor *self);
+/* inverse.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_inverse_out(ct_tensor *out, ct_tensor *self);
+/* linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)
+ * X with A X = B (left) or X A = B, and info as linalg_inv_ex's; B (*, n) of A's shape less one dim, or 1-D, is a batch of vectors; batch dims broadcast */
+CTDEF ct_tensor *ct_linalg_solve_ex(ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info);
+/* linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info) */
+CTDEF ct_status ct_linalg_solve_ex_out(ct_tensor *result, ct_tensor *info, ct_tensor *A, ct_tensor *B, bool left, bool check_errors);
+/* linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor
+ * linalg_solve_ex that fails on a singular matrix */
+CTDEF ct_tensor *ct_linalg_solve(ct_tensor *A, ct_tensor *B, bool left);
+/* linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_solve_out(ct_tensor *out, ct_tensor *A, ct_tensor *B, bool left);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3522,6 +3580,72 @@ typedef ct_tensor *ct_kernel_linear(ct_keyset, ct_tensor *, ct_tensor *, ct_tens
 typedef ct_status ct_kernel_linear_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linear_out "linear.out"
 #define CT__OPSIG_linear_out "T,T,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_cross(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_linalg_cross "linalg_cross"
+#define CT__OPSIG_linalg_cross "T,T,i->T"
+typedef ct_status ct_kernel_linalg_cross_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_linalg_cross_out "linalg_cross.out"
+#define CT__OPSIG_linalg_cross_out "T,T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_cross(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_cross "cross"
+#define CT__OPSIG_cross "T,T,i?->T"
+typedef ct_status ct_kernel_cross_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_cross_out "cross.out"
+#define CT__OPSIG_cross_out "T,T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_det(ct_keyset, ct_tensor *);
+#define CT__OPNAME_linalg_det "linalg_det"
+#define CT__OPSIG_linalg_det "T->T"
+typedef ct_status ct_kernel_linalg_det_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_det_out "linalg_det.out"
+#define CT__OPSIG_linalg_det_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_det(ct_keyset, ct_tensor *);
+#define CT__OPNAME_det "det"
+#define CT__OPSIG_det "T->T"
+typedef ct_tensor *ct_kernel__linalg_logabsdet(ct_keyset, ct_tensor *, ct_tensor **);
+#define CT__OPNAME__linalg_logabsdet "_linalg_logabsdet"
+#define CT__OPSIG__linalg_logabsdet "T->T,T"
+typedef ct_tensor *ct_kernel_linalg_slogdet(ct_keyset, ct_tensor *, ct_tensor **);
+#define CT__OPNAME_linalg_slogdet "linalg_slogdet"
+#define CT__OPSIG_linalg_slogdet "T->T,T"
+typedef ct_status ct_kernel_linalg_slogdet_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_slogdet_out "linalg_slogdet.out"
+#define CT__OPSIG_linalg_slogdet_out "T,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_slogdet(ct_keyset, ct_tensor *, ct_tensor **);
+#define CT__OPNAME_slogdet "slogdet"
+#define CT__OPSIG_slogdet "T->T,T"
+typedef ct_status ct_kernel_slogdet_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_slogdet_out "slogdet.out"
+#define CT__OPSIG_slogdet_out "T,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_inv_ex(ct_keyset, ct_tensor *, bool , ct_tensor **);
+#define CT__OPNAME_linalg_inv_ex "linalg_inv_ex"
+#define CT__OPSIG_linalg_inv_ex "T,b->T,T"
+typedef ct_status ct_kernel_linalg_inv_ex_inverse(ct_keyset, ct_tensor *, bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_inv_ex_inverse "linalg_inv_ex.inverse"
+#define CT__OPSIG_linalg_inv_ex_inverse "T,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_inv(ct_keyset, ct_tensor *);
+#define CT__OPNAME_linalg_inv "linalg_inv"
+#define CT__OPSIG_linalg_inv "T->T"
+typedef ct_status ct_kernel_linalg_inv_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_inv_out "linalg_inv.out"
+#define CT__OPSIG_linalg_inv_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_inverse(ct_keyset, ct_tensor *);
+#define CT__OPNAME_inverse "inverse"
+#define CT__OPSIG_inverse "T->T"
+typedef ct_status ct_kernel_inverse_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_inverse_out "inverse.out"
+#define CT__OPSIG_inverse_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_solve_ex(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor **);
+#define CT__OPNAME_linalg_solve_ex "linalg_solve_ex"
+#define CT__OPSIG_linalg_solve_ex "T,T,b,b->T,T"
+typedef ct_status ct_kernel_linalg_solve_ex_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_solve_ex_out "linalg_solve_ex.out"
+#define CT__OPSIG_linalg_solve_ex_out "T,T,b,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_solve(ct_keyset, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_linalg_solve "linalg_solve"
+#define CT__OPSIG_linalg_solve "T,T,b->T"
+typedef ct_status ct_kernel_linalg_solve_out(ct_keyset, ct_tensor *, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_linalg_solve_out "linalg_solve.out"
+#define CT__OPSIG_linalg_solve_out "T,T,b,Tw->Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -4631,6 +4755,28 @@ static struct {
   ct_op *matmul_out;
   ct_op *linear;
   ct_op *linear_out;
+  ct_op *linalg_cross;
+  ct_op *linalg_cross_out;
+  ct_op *cross;
+  ct_op *cross_out;
+  ct_op *linalg_det;
+  ct_op *linalg_det_out;
+  ct_op *det;
+  ct_op *_linalg_logabsdet;
+  ct_op *linalg_slogdet;
+  ct_op *linalg_slogdet_out;
+  ct_op *slogdet;
+  ct_op *slogdet_out;
+  ct_op *linalg_inv_ex;
+  ct_op *linalg_inv_ex_inverse;
+  ct_op *linalg_inv;
+  ct_op *linalg_inv_out;
+  ct_op *inverse;
+  ct_op *inverse_out;
+  ct_op *linalg_solve_ex;
+  ct_op *linalg_solve_ex_out;
+  ct_op *linalg_solve;
+  ct_op *linalg_solve_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -7061,6 +7207,214 @@ static ct_status ct__call_TTToTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* T,T,i->T */
+static ct_tensor *ct__call_TTi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i,Tw->Tw */
+static ct_status ct__call_TTiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,i?->T */
+static ct_tensor *ct__call_TTio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i?,Tw->Tw */
+static ct_status ct__call_TTioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T->T,T */
+static ct_tensor *ct__call_T_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor **))ct__k->unboxed)(ks, a0, x1);
+  } else {
+    ct_value ct__v[1];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 1, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TbTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, ct_tensor *a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,b,b->T,T */
+static ct_tensor *ct__call_TTbb_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TTbbTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, ct_tensor *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,b->T */
+static ct_tensor *ct__call_TTb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,Tw->Tw */
+static ct_status ct__call_TTbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* L,i->T */
 static ct_tensor *ct__call_Li_T(const ct_op *ct__o, ct_keyset ks, ct_tensor_list a0, int64_t a1) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -7795,43 +8149,6 @@ static ct_tensor *ct__call_TIsfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* T,T,i?->T */
-static ct_tensor *ct__call_TTio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* T,T,i?,Tw->Tw */
-static ct_status ct__call_TTioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
-  } else {
-    ct_value ct__v[4];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
-    ct__v[3] = ct_value_tensor(a3);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
-  }
-  CT__DISPATCH_DONE(ct__res == CT_OK);
-  return ct__res;
-}
 /* T,T,T?,i,i->T */
 static ct_tensor *ct__call_TTToii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, int64_t a3, int64_t a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -7914,43 +8231,6 @@ static ct_tensor *ct__call_TTToiif_T(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* T,T,i->T */
-static ct_tensor *ct__call_TTi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__v[2] = ct_value_int(a2);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* T,T,i,Tw->Tw */
-static ct_status ct__call_TTiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
-  } else {
-    ct_value ct__v[4];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__v[2] = ct_value_int(a2);
-    ct__v[3] = ct_value_tensor(a3);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
-  }
-  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* T,T,i,f->T */
@@ -11386,6 +11666,94 @@ static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor 
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
   return ct__call_TTToTw_Tw(ct__op.linear_out, ks, input, weight, bias, out);
+}
+/* linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  return ct__call_TTi_T(ct__op.linalg_cross, ks, self, other, dim);
+}
+/* linalg_cross.out(Tensor self, Tensor other, *, int dim=-1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
+  return ct__call_TTiTw_Tw(ct__op.linalg_cross_out, ks, self, other, dim, out);
+}
+/* cross(Tensor self, Tensor other, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  return ct__call_TTio_T(ct__op.cross, ks, self, other, dim);
+}
+/* cross.out(Tensor self, Tensor other, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
+  return ct__call_TTioTw_Tw(ct__op.cross_out, ks, self, other, dim, out);
+}
+/* linalg_det(Tensor A) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_det(ct_keyset ks, ct_tensor *A) {
+  return ct__call_T_T(ct__op.linalg_det, ks, A);
+}
+/* linalg_det.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_det_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.linalg_det_out, ks, A, out);
+}
+/* det(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_det(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.det, ks, self);
+}
+/* _linalg_logabsdet(Tensor A) -> (Tensor logabsdet, Tensor sign) */
+static ct_tensor *ct__dispatch__linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+  return ct__call_T_TT(ct__op._linalg_logabsdet, ks, A, sign);
+}
+/* linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet) */
+static ct_tensor *ct__dispatch_linalg_slogdet(ct_keyset ks, ct_tensor *A, ct_tensor **logabsdet) {
+  return ct__call_T_TT(ct__op.linalg_slogdet, ks, A, logabsdet);
+}
+/* linalg_slogdet.out(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
+static ct_status ct__dispatch_linalg_slogdet_out(ct_keyset ks, ct_tensor *A, ct_tensor *sign, ct_tensor *logabsdet) {
+  return ct__call_TTwTw_TwTw(ct__op.linalg_slogdet_out, ks, A, sign, logabsdet);
+}
+/* slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet) */
+static ct_tensor *ct__dispatch_slogdet(ct_keyset ks, ct_tensor *self, ct_tensor **logabsdet) {
+  return ct__call_T_TT(ct__op.slogdet, ks, self, logabsdet);
+}
+/* slogdet.out(Tensor self, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
+static ct_status ct__dispatch_slogdet_out(ct_keyset ks, ct_tensor *self, ct_tensor *sign, ct_tensor *logabsdet) {
+  return ct__call_TTwTw_TwTw(ct__op.slogdet_out, ks, self, sign, logabsdet);
+}
+/* linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) */
+static ct_tensor *ct__dispatch_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+  return ct__call_Tb_TT(ct__op.linalg_inv_ex, ks, A, check_errors, info);
+}
+/* linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info) */
+static ct_status ct__dispatch_linalg_inv_ex_inverse(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor *inverse, ct_tensor *info) {
+  return ct__call_TbTwTw_TwTw(ct__op.linalg_inv_ex_inverse, ks, A, check_errors, inverse, info);
+}
+/* linalg_inv(Tensor A) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_inv(ct_keyset ks, ct_tensor *A) {
+  return ct__call_T_T(ct__op.linalg_inv, ks, A);
+}
+/* linalg_inv.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_inv_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.linalg_inv_out, ks, A, out);
+}
+/* inverse(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_inverse(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.inverse, ks, self);
+}
+/* inverse.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_inverse_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.inverse_out, ks, self, out);
+}
+/* linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info) */
+static ct_tensor *ct__dispatch_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  return ct__call_TTbb_TT(ct__op.linalg_solve_ex, ks, A, B, left, check_errors, info);
+}
+/* linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info) */
+static ct_status ct__dispatch_linalg_solve_ex_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor *result, ct_tensor *info) {
+  return ct__call_TTbbTwTw_TwTw(ct__op.linalg_solve_ex_out, ks, A, B, left, check_errors, result, info);
+}
+/* linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_solve(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left) {
+  return ct__call_TTb_T(ct__op.linalg_solve, ks, A, B, left);
+}
+/* linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_solve_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, ct_tensor *out) {
+  return ct__call_TTbTw_Tw(ct__op.linalg_solve_out, ks, A, B, left, out);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -18852,6 +19220,304 @@ CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weigh
     if (!ct__frontend_keys(&ct__fa_linear_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_linear_out(ct__keys, input, weight, bias, out);
+}
+static const ct__frontend_args ct__fa_linalg_cross = {"linalg_cross", 2, {1, 1}, {"self", "other"}};
+CTDEF ct_tensor *ct_linalg_cross_ex(ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_linalg_cross, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_cross(ct__keys, self, other, dim));
+}
+CTDEF ct_tensor *ct_linalg_cross(ct_tensor *self, ct_tensor *other) {
+  return ct_linalg_cross_ex(self, other, -1);
+}
+static const ct__frontend_args ct__fa_linalg_cross_out = {"linalg_cross.out", 3, {1, 1, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_linalg_cross_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_cross_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_cross_out(ct__keys, self, other, dim, out);
+}
+CTDEF ct_status ct_linalg_cross_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  return ct_linalg_cross_out_ex(out, self, other, -1);
+}
+static const ct__frontend_args ct__fa_cross = {"cross", 2, {1, 1}, {"self", "other"}};
+CTDEF ct_tensor *ct_cross(ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_cross, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_cross(ct__keys, self, other, dim));
+}
+static const ct__frontend_args ct__fa_cross_out = {"cross.out", 3, {1, 1, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_cross_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_cross_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_cross_out(ct__keys, self, other, dim, out);
+}
+static const ct__frontend_args ct__fa_linalg_det = {"linalg_det", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_det(ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_det, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_det(ct__keys, A));
+}
+static const ct__frontend_args ct__fa_linalg_det_out = {"linalg_det.out", 2, {1, 2}, {"A", "out"}};
+CTDEF ct_status ct_linalg_det_out(ct_tensor *out, ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && out && ct__same_device(A, out)))
+    ct__keys = ct__call_keys(A->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_det_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_det_out(ct__keys, A, out);
+}
+static const ct__frontend_args ct__fa_det = {"det", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_det(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_det, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_det(ct__keys, self));
+}
+static const ct__frontend_args ct__fa__linalg_logabsdet = {"_linalg_logabsdet", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_logabsdet(ct_tensor *A, ct_tensor **sign) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (sign) *sign = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_logabsdet, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch__linalg_logabsdet(ct__keys, A, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (sign) *sign = NULL;
+    return NULL;
+  }
+  if (sign) *sign = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_slogdet = {"linalg_slogdet", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_slogdet(ct_tensor *A, ct_tensor **logabsdet) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (logabsdet) *logabsdet = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_slogdet, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_slogdet(ct__keys, A, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (logabsdet) *logabsdet = NULL;
+    return NULL;
+  }
+  if (logabsdet) *logabsdet = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_slogdet_out = {"linalg_slogdet.out", 3, {1, 2, 2}, {"A", "sign", "logabsdet"}};
+CTDEF ct_status ct_linalg_slogdet_out(ct_tensor *sign, ct_tensor *logabsdet, ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && sign && logabsdet && ct__same_device(A, sign) && ct__same_device(A, logabsdet)))
+    ct__keys = ct__call_keys(A->keys | sign->keys | logabsdet->keys);
+  else {
+    ct_tensor *const ct__t[3] = {A, sign, logabsdet};
+    if (!ct__frontend_keys(&ct__fa_linalg_slogdet_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_slogdet_out(ct__keys, A, sign, logabsdet);
+}
+static const ct__frontend_args ct__fa_slogdet = {"slogdet", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_slogdet(ct_tensor *self, ct_tensor **logabsdet) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (logabsdet) *logabsdet = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_slogdet, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_slogdet(ct__keys, self, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (logabsdet) *logabsdet = NULL;
+    return NULL;
+  }
+  if (logabsdet) *logabsdet = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_slogdet_out = {"slogdet.out", 3, {1, 2, 2}, {"self", "sign", "logabsdet"}};
+CTDEF ct_status ct_slogdet_out(ct_tensor *sign, ct_tensor *logabsdet, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && sign && logabsdet && ct__same_device(self, sign) && ct__same_device(self, logabsdet)))
+    ct__keys = ct__call_keys(self->keys | sign->keys | logabsdet->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, sign, logabsdet};
+    if (!ct__frontend_keys(&ct__fa_slogdet_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_slogdet_out(ct__keys, self, sign, logabsdet);
+}
+static const ct__frontend_args ct__fa_linalg_inv_ex = {"linalg_inv_ex", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_inv_ex(ct_tensor *A, bool check_errors, ct_tensor **info) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (info) *info = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_inv_ex, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_inv_ex(ct__keys, A, check_errors, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (info) *info = NULL;
+    return NULL;
+  }
+  if (info) *info = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_inv_ex_inverse = {"linalg_inv_ex.inverse", 3, {1, 2, 2}, {"A", "inverse", "info"}};
+CTDEF ct_status ct_linalg_inv_ex_out(ct_tensor *inverse, ct_tensor *info, ct_tensor *A, bool check_errors) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && inverse && info && ct__same_device(A, inverse) && ct__same_device(A, info)))
+    ct__keys = ct__call_keys(A->keys | inverse->keys | info->keys);
+  else {
+    ct_tensor *const ct__t[3] = {A, inverse, info};
+    if (!ct__frontend_keys(&ct__fa_linalg_inv_ex_inverse, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_inv_ex_inverse(ct__keys, A, check_errors, inverse, info);
+}
+static const ct__frontend_args ct__fa_linalg_inv = {"linalg_inv", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_inv(ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_inv, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_inv(ct__keys, A));
+}
+static const ct__frontend_args ct__fa_linalg_inv_out = {"linalg_inv.out", 2, {1, 2}, {"A", "out"}};
+CTDEF ct_status ct_linalg_inv_out(ct_tensor *out, ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && out && ct__same_device(A, out)))
+    ct__keys = ct__call_keys(A->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_inv_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_inv_out(ct__keys, A, out);
+}
+static const ct__frontend_args ct__fa_inverse = {"inverse", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_inverse(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_inverse, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_inverse(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_inverse_out = {"inverse.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_inverse_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_inverse_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_inverse_out(ct__keys, self, out);
+}
+static const ct__frontend_args ct__fa_linalg_solve_ex = {"linalg_solve_ex", 2, {1, 1}, {"A", "B"}};
+CTDEF ct_tensor *ct_linalg_solve_ex(ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (info) *info = NULL;
+  if (CT_LIKELY(A && B && ct__same_device(A, B)))
+    ct__keys = ct__call_keys(A->keys | B->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, B};
+    if (!ct__frontend_keys(&ct__fa_linalg_solve_ex, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_solve_ex(ct__keys, A, B, left, check_errors, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (info) *info = NULL;
+    return NULL;
+  }
+  if (info) *info = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_solve_ex_out = {"linalg_solve_ex.out", 4, {1, 1, 2, 2}, {"A", "B", "result", "info"}};
+CTDEF ct_status ct_linalg_solve_ex_out(ct_tensor *result, ct_tensor *info, ct_tensor *A, ct_tensor *B, bool left, bool check_errors) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && B && result && info && ct__same_device(A, B) && ct__same_device(A, result) && ct__same_device(A, info)))
+    ct__keys = ct__call_keys(A->keys | B->keys | result->keys | info->keys);
+  else {
+    ct_tensor *const ct__t[4] = {A, B, result, info};
+    if (!ct__frontend_keys(&ct__fa_linalg_solve_ex_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_solve_ex_out(ct__keys, A, B, left, check_errors, result, info);
+}
+static const ct__frontend_args ct__fa_linalg_solve = {"linalg_solve", 2, {1, 1}, {"A", "B"}};
+CTDEF ct_tensor *ct_linalg_solve(ct_tensor *A, ct_tensor *B, bool left) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && B && ct__same_device(A, B)))
+    ct__keys = ct__call_keys(A->keys | B->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, B};
+    if (!ct__frontend_keys(&ct__fa_linalg_solve, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_solve(ct__keys, A, B, left));
+}
+static const ct__frontend_args ct__fa_linalg_solve_out = {"linalg_solve.out", 3, {1, 1, 2}, {"A", "B", "out"}};
+CTDEF ct_status ct_linalg_solve_out(ct_tensor *out, ct_tensor *A, ct_tensor *B, bool left) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && B && out && ct__same_device(A, B) && ct__same_device(A, out)))
+    ct__keys = ct__call_keys(A->keys | B->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {A, B, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_solve_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_solve_out(ct__keys, A, B, left, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

@@ -1,0 +1,689 @@
+/* ctorch/ops/matrix.h - reference kernels of torch.linalg: cross, det, slogdet, inv, solve.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * The ops are declared in gen/ops/matrix.spec and their derivatives in
+ * gen/derivatives/matrix.spec; the frontends are generated (docs/ops.md).
+ *
+ * Matrices are batched over the leading dims. Each matrix is read into a
+ * row-major double buffer, factored there, and the result written back in
+ * the tensor's dtype: float32 inputs are computed in double (as accurate as
+ * PyTorch's float32 LAPACK, or more), float64 in double. Only float32 and
+ * float64 are taken, as PyTorch's CPU (integers, bool and half are refused
+ * with PyTorch's messages).
+ *
+ * One factorization serves det, slogdet, inv and solve: LU with partial
+ * pivoting (ct__mx_lu: the row of largest |value| in the column, the first
+ * on ties, as LAPACK's getrf), which keeps going past an exactly zero pivot
+ * and reports the first one as `info` (1-based), as LAPACK does. Like
+ * PyTorch 1.13, a contiguous A is factored as A^T (then solved with the
+ * transposed factors): which pivot comes out zero, and so `info` and the
+ * values an _ex form returns for a singular matrix, depend on that choice.
+ *
+ * linalg_inv, linalg_solve and linalg_slogdet are CompositeImplicitAutograd
+ * over linalg_inv_ex, linalg_solve_ex and _linalg_logabsdet (ctorch's own:
+ * logabsdet first, as ctorch's autograd differentiates the first output),
+ * so their gradients come from those ops' formulas. The formulas solve with
+ * A^T, so the gradient of det or slogdet at a singular matrix fails with
+ * the solver's error (PyTorch 1.13 returns inf/NaN there, or fails too
+ * when create_graph is set).
+ */
+#ifndef CT_OPS_MATRIX_H
+#define CT_OPS_MATRIX_H
+
+#include "../ops.h"
+
+#endif /* CT_OPS_MATRIX_H */
+
+/* ==== implementation ==== */
+#if defined(CT__IMPLEMENT) && !defined(CT__OPS_MATRIX_IMPL)
+#define CT__OPS_MATRIX_IMPL
+#include <math.h>
+CT_EXTERN_C_BEGIN
+
+/* ---- checks, with PyTorch's messages ---- */
+static ct_status ct__mx_check_float(const char *op, const ct_tensor *t, int allow_low_precision) {
+  ct_dtype d = (ct_dtype)t->dtype;
+  if (d != CT_F32 && d != CT_F64 && d != CT_F16 && d != CT_BF16)
+    return ct_fail(CT_ERR_DTYPE, op, "Expected a floating point or complex tensor as input. Got %s", ct__dtype_torch_name(d));
+  if (d == CT_F16 || d == CT_BF16)
+    return allow_low_precision ? ct_fail(CT_ERR_DTYPE, op, "\"lu_cpu\" not implemented for '%s'", ct__dtype_torch_name(d))
+                               : ct_fail(CT_ERR_DTYPE, op, "Low precision dtypes not supported. Got %s", ct__dtype_torch_name(d));
+  return CT_OK;
+}
+static ct_status ct__mx_check_matrix(const char *op, const ct_tensor *t, const char *name) {
+  if (t->ndim < 2) return ct_fail(CT_ERR_RANK, op, "The input tensor %s must have at least 2 dimensions.", name);
+  return CT_OK;
+}
+static ct_status ct__mx_check_square(const char *op, const ct_tensor *t, const char *name) {
+  if (ct__mx_check_matrix(op, t, name) != CT_OK) return ct_last_error();
+  if (t->sizes[t->ndim - 1] != t->sizes[t->ndim - 2])
+    return ct_fail(CT_ERR_SHAPE, op, "%s must be batches of square matrices, but they are %lld by %lld matrices", name,
+                   (long long)t->sizes[t->ndim - 2], (long long)t->sizes[t->ndim - 1]);
+  return CT_OK;
+}
+
+/* ---- batches of matrices ----
+ * A tensor's batch dims are its leading `nb` dims, aligned right against a
+ * (broadcast) batch shape; a size-1 dim repeats. */
+static int64_t ct__mx_batch_offset(const ct_tensor *t, int tnb, int nb, const int64_t *bshape, int64_t i) {
+  int64_t off = 0;
+  int d;
+  for (d = nb - 1; d >= 0; d--) {
+    int64_t idx = i % bshape[d];
+    int td = d - (nb - tnb);
+    i /= bshape[d];
+    if (td >= 0 && t->sizes[td] != 1) off += idx * t->strides[td];
+  }
+  return off;
+}
+static int64_t ct__mx_prod(int n, const int64_t *s) {
+  int64_t p = 1;
+  int i;
+  for (i = 0; i < n; i++) p *= s[i];
+  return p;
+}
+/* m x n values at element offset `off`, row stride rs and column stride cs, to or from a row-major double buffer */
+static void ct__mx_load(const ct_tensor *t, int64_t off, int64_t rs, int64_t cs, int64_t m, int64_t n, double *dst) {
+  int64_t i, j;
+  if (t->dtype == CT_F64) {
+    const double *p = (const double *)ct_data_ptr(t) + off;
+    for (i = 0; i < m; i++)
+      for (j = 0; j < n; j++) dst[i * n + j] = p[i * rs + j * cs];
+  } else {
+    const float *p = (const float *)ct_data_ptr(t) + off;
+    for (i = 0; i < m; i++)
+      for (j = 0; j < n; j++) dst[i * n + j] = (double)p[i * rs + j * cs];
+  }
+}
+static void ct__mx_store(ct_tensor *t, int64_t off, int64_t rs, int64_t cs, int64_t m, int64_t n, const double *src) {
+  int64_t i, j;
+  if (t->dtype == CT_F64) {
+    double *p = (double *)ct_data_ptr(t) + off;
+    for (i = 0; i < m; i++)
+      for (j = 0; j < n; j++) p[i * rs + j * cs] = src[i * n + j];
+  } else {
+    float *p = (float *)ct_data_ptr(t) + off;
+    for (i = 0; i < m; i++)
+      for (j = 0; j < n; j++) p[i * rs + j * cs] = (float)src[i * n + j];
+  }
+}
+static double *ct__mx_alloc(const char *op, int64_t count) {
+  double *p;
+  if (count < 0 || (uint64_t)count > SIZE_MAX / sizeof(double) - 1)
+    return ct_fail(CT_ERR_OOM, op, "a work buffer of %lld values is too large", (long long)count), (double *)NULL;
+  p = (double *)CT_MALLOC((size_t)(count > 0 ? count : 1) * sizeof(double));
+  if (!p) ct_fail(CT_ERR_OOM, op, "out of memory for a work buffer of %lld values", (long long)count);
+  return p;
+}
+
+/* ---- LU with partial pivoting (in place, row-major n x n) ----
+ * P a = L U: L unit lower (below the diagonal), U upper; piv[k] is the row
+ * swapped with row k at step k. Returns the first k (1-based) with U[k][k]
+ * exactly zero, 0 if none; such a column is left unscaled, as LAPACK. */
+static int64_t ct__mx_lu(int64_t n, double *a, int64_t *piv) {
+  int64_t info = 0, i, j, k, p;
+  for (k = 0; k < n; k++) {
+    double best = fabs(a[k * n + k]);
+    p = k;
+    for (i = k + 1; i < n; i++)
+      if (fabs(a[i * n + k]) > best) best = fabs(a[i * n + k]), p = i;
+    piv[k] = p;
+    if (a[p * n + k] != 0) {
+      if (p != k)
+        for (j = 0; j < n; j++) {
+          double t = a[k * n + j];
+          a[k * n + j] = a[p * n + j], a[p * n + j] = t;
+        }
+      for (i = k + 1; i < n; i++) a[i * n + k] /= a[k * n + k];
+    } else if (info == 0) {
+      info = k + 1;
+    }
+    for (i = k + 1; i < n; i++) {
+      double l = a[i * n + k];
+      if (l != 0)
+        for (j = k + 1; j < n; j++) a[i * n + j] -= l * a[k * n + j];
+    }
+  }
+  return info;
+}
+/* Solves F X = B (transposed 0) or F^T X = B (1) in place in b (n x k,
+ * row-major) with F's factors from ct__mx_lu. A zero pivot gives inf/NaN. */
+static void ct__mx_lu_solve(int64_t n, const double *lu, const int64_t *piv, int transposed, int64_t k, double *b) {
+  int64_t i, j, c;
+#define CT__MX_SWAP_ROWS(r1, r2)                                   \
+  for (c = 0; c < k; c++) {                                        \
+    double t_ = b[(r1) * k + c];                                   \
+    b[(r1) * k + c] = b[(r2) * k + c], b[(r2) * k + c] = t_;        \
+  }
+  if (!transposed) { /* L U x = P b */
+    for (i = 0; i < n; i++)
+      if (piv[i] != i) CT__MX_SWAP_ROWS(i, piv[i])
+    for (i = 1; i < n; i++)
+      for (j = 0; j < i; j++)
+        if (lu[i * n + j] != 0)
+          for (c = 0; c < k; c++) b[i * k + c] -= lu[i * n + j] * b[j * k + c];
+    for (i = n - 1; i >= 0; i--) {
+      for (j = i + 1; j < n; j++)
+        for (c = 0; c < k; c++) b[i * k + c] -= lu[i * n + j] * b[j * k + c];
+      for (c = 0; c < k; c++) b[i * k + c] /= lu[i * n + i];
+    }
+  } else { /* F^T = U^T L^T P: U^T y = b, L^T z = y, x = P^T z */
+    for (i = 0; i < n; i++) {
+      for (j = 0; j < i; j++)
+        for (c = 0; c < k; c++) b[i * k + c] -= lu[j * n + i] * b[j * k + c];
+      for (c = 0; c < k; c++) b[i * k + c] /= lu[i * n + i];
+    }
+    for (i = n - 2; i >= 0; i--)
+      for (j = i + 1; j < n; j++)
+        if (lu[j * n + i] != 0)
+          for (c = 0; c < k; c++) b[i * k + c] -= lu[j * n + i] * b[j * k + c];
+    for (i = n - 1; i >= 0; i--)
+      if (piv[i] != i) CT__MX_SWAP_ROWS(i, piv[i])
+  }
+#undef CT__MX_SWAP_ROWS
+}
+
+/* Factors every matrix of A's batch (A^T when A is contiguous, as PyTorch):
+ * lu gets nA * n * n values, piv nA * n, info (when not NULL) nA. */
+static void ct__mx_factor_all(const ct_tensor *A, int64_t nA, double *lu, int64_t *piv, int32_t *info, int *factored_t) {
+  int64_t n = A->sizes[A->ndim - 1], rs = A->strides[A->ndim - 2], cs = A->strides[A->ndim - 1], b;
+  int nb = A->ndim - 2;
+  *factored_t = ct_is_contiguous(A);
+  for (b = 0; b < nA; b++) {
+    int64_t off = ct__mx_batch_offset(A, nb, nb, A->sizes, b), r;
+    double *m = lu + b * n * n;
+    if (*factored_t) ct__mx_load(A, off, cs, rs, n, n, m);
+    else ct__mx_load(A, off, rs, cs, n, n, m);
+    r = ct__mx_lu(n, m, piv + b * n);
+    if (info) info[b] = (int32_t)r;
+  }
+}
+
+/* The error of a failed factorization (PyTorch's _linalg_check_errors):
+ * kind 'i' inversion, 's' solve, 'c' Cholesky. info on the CPU or meta. */
+static ct_status ct__mx_check_info(const char *op, const ct_tensor *info, char kind) {
+  const int32_t *v;
+  int64_t i;
+  char batch[64];
+  if (ct__is_meta(info) || info->numel == 0) return CT_OK;
+  v = (const int32_t *)ct_data_ptr(info);
+  for (i = 0; i < info->numel && v[i] == 0; i++) {
+  }
+  if (i == info->numel) return CT_OK;
+  batch[0] = 0;
+  if (info->ndim > 0) snprintf(batch, sizeof batch, "(Batch element %lld): ", (long long)i);
+  if (kind == 'i')
+    return ct_fail(CT_ERR_INVALID, op, "%sThe diagonal element %d is zero, the inversion could not be completed because the input "
+                   "matrix is singular.", batch, (int)v[i]);
+  if (kind == 's') return ct_fail(CT_ERR_INVALID, op, "%sThe solver failed because the input matrix is singular.", batch);
+  return ct_fail(CT_ERR_INVALID, op, "%sThe factorization could not be completed because the input is not positive-definite "
+                 "(the leading minor of order %d is not positive-definite).", batch, (int)v[i]);
+}
+
+/* ---- det and log|det| ---- */
+/* det (logabs 0) or log|det| with the sign in *sign (logabs 1), over A's batch */
+static ct_tensor *ct__mx_det(const char *op, ct_tensor *A, int logabs, ct_tensor **sign) {
+  ct_tensor *r = NULL, *s = NULL;
+  int64_t n, nA, b, i, *piv = NULL;
+  double *lu = NULL;
+  int factored_t;
+  if (sign) *sign = NULL;
+  if (ct__mx_check_square(op, A, "A") != CT_OK || ct__mx_check_float(op, A, !logabs) != CT_OK) return NULL;
+  n = A->sizes[A->ndim - 1];
+  nA = ct__mx_prod(A->ndim - 2, A->sizes);
+  r = ct__empty(op, A->ndim - 2, A->sizes, (ct_dtype)A->dtype, A->device);
+  if (r && logabs) s = ct__empty(op, A->ndim - 2, A->sizes, (ct_dtype)A->dtype, A->device);
+  if (!r || (logabs && !s)) goto fail;
+  if (!ct__is_meta(A) && nA > 0) {
+    if (!(lu = ct__mx_alloc(op, nA * n * n)) || !(piv = (int64_t *)ct__mx_alloc(op, nA * n))) goto fail;
+    ct__mx_factor_all(A, nA, lu, piv, NULL, &factored_t);
+    for (b = 0; b < nA; b++) {
+      const double *m = lu + b * n * n;
+      double prod = 1, sum = 0, sg = 1;
+      for (i = 0; i < n; i++) {
+        double d = m[i * n + i];
+        if (piv[b * n + i] != i) sg = -sg;
+        if (logabs) {
+          sum += log(fabs(d));
+          if (d < 0) sg = -sg;
+          else if (d == 0) sg = 0; /* (NaN keeps the sign it has so far: log gives NaN) */
+        } else {
+          prod *= d;
+        }
+      }
+      if (logabs) {
+        ct__mx_store(r, b, 0, 0, 1, 1, &sum);
+        ct__mx_store(s, b, 0, 0, 1, 1, &sg);
+      } else {
+        prod *= sg;
+        ct__mx_store(r, b, 0, 0, 1, 1, &prod);
+      }
+    }
+  }
+  CT_FREE(lu);
+  CT_FREE(piv);
+  if (sign) *sign = s;
+  else ct_release(s);
+  return r;
+fail:
+  CT_FREE(lu);
+  CT_FREE(piv);
+  ct_release(r);
+  ct_release(s);
+  return NULL;
+}
+static ct_tensor *ct__k_linalg_det(ct_keyset ks, ct_tensor *A) {
+  (void)ks;
+  return ct__mx_det("linalg.det", A, 0, NULL);
+}
+static ct_tensor *ct__k_linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+  ct_tensor *s = NULL, *r;
+  (void)ks;
+  r = ct__mx_det("linalg.slogdet", A, 1, &s);
+  if (sign) *sign = s;
+  else ct_release(s);
+  return r;
+}
+
+/* ---- solve and inverse ----
+ * linalg_solve_ex: A X = B (left) or X A = B. B is a batch of vectors when
+ * it is 1-D or has exactly A's shape less its last dim (NumPy's rule, as
+ * PyTorch). The batch dims of A and B broadcast; info has A's batch.
+ * B NULL: the identity (linalg_inv_ex). */
+static int ct__mx_vector_rhs(const ct_tensor *A, const ct_tensor *B) {
+  return B->ndim == 1 || (B->ndim == A->ndim - 1 && !memcmp(B->sizes, A->sizes, sizeof(int64_t) * (size_t)B->ndim));
+}
+static ct_tensor *ct__mx_solve(const char *op, const char *check_name, ct_tensor *A, ct_tensor *B, bool left, bool check_errors,
+                               ct_tensor **info_out) {
+  ct_tensor *r = NULL, *info = NULL;
+  int64_t n, k, nA, total, bshape[CT_MAX_DIMS + 2], rshape[CT_MAX_DIMS + 2], *piv = NULL, e;
+  int nb, vec = 0, factored_t = 0, bnb = 0, rnd, i;
+  int64_t brs = 0, bcs = 0, rrs, rcs;
+  double *lu = NULL, *work = NULL;
+  if (info_out) *info_out = NULL;
+  if (B) { /* PyTorch's order of checks: A's dtype, B's, the shapes; half fails in the kernel */
+    int low = A->dtype == CT_F16 || A->dtype == CT_BF16;
+    if (!low && ct__mx_check_float(op, A, 0) != CT_OK) return NULL;
+    if (A->dtype != B->dtype)
+      return ct_fail(CT_ERR_DTYPE, op, "Expected A and B to have the same dtype, but found A of type %s and B of type %s instead",
+                     ct__dtype_torch_name((ct_dtype)A->dtype), ct__dtype_torch_name((ct_dtype)B->dtype)),
+             (ct_tensor *)NULL;
+    if (ct__mx_check_square(op, A, "A") != CT_OK) return NULL;
+    vec = ct__mx_vector_rhs(A, B);
+    if (!vec && ct__mx_check_matrix(op, B, "B") != CT_OK) return NULL;
+  } else if (ct__mx_check_square(op, A, "A") != CT_OK || ct__mx_check_float(op, A, 0) != CT_OK) {
+    return NULL;
+  }
+  n = A->sizes[A->ndim - 1];
+  nA = ct__mx_prod(A->ndim - 2, A->sizes);
+  if (B) {
+    int64_t bm, bn; /* B as a matrix: (n, k) left, (k, n) right */
+    bnb = vec ? B->ndim - 1 : B->ndim - 2;
+    bm = vec ? B->sizes[B->ndim - 1] : B->sizes[B->ndim - 2];
+    bn = vec ? 1 : B->sizes[B->ndim - 1];
+    if (left ? bm != n : bn != n)
+      return ct_fail(CT_ERR_SHAPE, op, "Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)",
+                     left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)bm, (long long)bn),
+             (ct_tensor *)NULL;
+    nb = ct_broadcast_shapes(op, bnb, B->sizes, A->ndim - 2, A->sizes, bshape);
+    if (nb < 0) return NULL;
+    if (!left && vec)
+      return ct_fail(CT_ERR_SHAPE, op, "Vector broadcasting of the left hand side is not supported for left=False. In this case "
+                     "linalg.solve is equivalent to B / A.squeeze(-1)"),
+             (ct_tensor *)NULL;
+    if (A->dtype == CT_F16 || A->dtype == CT_BF16)
+      return ct_fail(CT_ERR_DTYPE, op, "\"lu_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
+    k = left ? bn : bm;
+    brs = vec ? B->strides[B->ndim - 1] : B->strides[B->ndim - 2];
+    bcs = vec ? 0 : B->strides[B->ndim - 1];
+    if (!left) { /* X A = B as A^T X^T = B^T */
+      int64_t t = brs;
+      brs = bcs, bcs = t;
+    }
+  } else {
+    nb = A->ndim - 2;
+    memcpy(bshape, A->sizes, sizeof(int64_t) * (size_t)nb);
+    k = n;
+  }
+  memcpy(rshape, bshape, sizeof(int64_t) * (size_t)nb);
+  rnd = nb;
+  if (vec) rshape[rnd++] = n;
+  else if (left) rshape[rnd++] = n, rshape[rnd++] = k;
+  else rshape[rnd++] = k, rshape[rnd++] = n;
+  if (rnd > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "the result would have rank %d (at most %d)", rnd, CT_MAX_DIMS), (ct_tensor *)NULL;
+  r = ct__empty(op, rnd, rshape, (ct_dtype)A->dtype, A->device);
+  info = r ? ct__empty(op, A->ndim - 2, A->sizes, CT_I32, A->device) : NULL;
+  if (!info) goto fail;
+  total = ct__mx_prod(nb, bshape);
+  if (!ct__is_meta(A) && nA > 0) {
+    if (!(lu = ct__mx_alloc(op, nA * n * n)) || !(piv = (int64_t *)ct__mx_alloc(op, nA * n)) || !(work = ct__mx_alloc(op, n * k)))
+      goto fail;
+    ct__mx_factor_all(A, nA, lu, piv, (int32_t *)ct_data_ptr(info), &factored_t);
+    /* work holds the solution of the system, n x k row-major; the result is
+     * contiguous: (n, k) left, (k, n) right (so the transpose is stored), (n) for vectors */
+    rrs = vec ? 1 : left ? k : 1;
+    rcs = vec ? 0 : left ? 1 : n;
+    for (e = 0; e < total && n * k > 0; e++) {
+      int64_t ai = 0, rem = e, stride = 1;
+      /* A's batch index of result batch e (A's size-1 dims repeat) */
+      for (i = nb - 1; i >= 0; i--) {
+        int ad = i - (nb - (A->ndim - 2));
+        int64_t idx = rem % bshape[i];
+        rem /= bshape[i];
+        if (ad >= 0) {
+          if (A->sizes[ad] != 1) ai += idx * stride;
+          stride *= A->sizes[ad];
+        }
+      }
+      if (B) {
+        ct__mx_load(B, ct__mx_batch_offset(B, bnb, nb, bshape, e), brs, bcs, n, k, work);
+      } else {
+        int64_t c;
+        for (c = 0; c < n * k; c++) work[c] = c % (n + 1) == 0;
+      }
+      /* the system is A (left) or A^T (right); the factors are of A or A^T */
+      ct__mx_lu_solve(n, lu + ai * n * n, piv + ai * n, (!left) != factored_t, k, work);
+      ct__mx_store(r, e * n * k, rrs, rcs, n, k, work);
+    }
+  }
+  CT_FREE(lu);
+  CT_FREE(piv);
+  CT_FREE(work);
+  if (check_errors && ct__mx_check_info(check_name, info, B ? 's' : 'i') != CT_OK) {
+    ct_release(r);
+    ct_release(info);
+    return NULL;
+  }
+  if (info_out) *info_out = info;
+  else ct_release(info);
+  return r;
+fail:
+  CT_FREE(lu);
+  CT_FREE(piv);
+  CT_FREE(work);
+  ct_release(r);
+  ct_release(info);
+  return NULL;
+}
+static ct_tensor *ct__k_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  (void)ks;
+  return ct__mx_solve("linalg.solve", "torch.linalg.solve_ex", A, B, left, check_errors, info);
+}
+static ct_tensor *ct__k_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+  (void)ks;
+  return ct__mx_solve("linalg.inv", "linalg.inv_ex", A, NULL, true, check_errors, info);
+}
+
+/* ---- cross product along a dim of size 3 ---- */
+#define CT__MX_CROSS_FLOAT(sfx, T, ACC, LOAD, STORE)                                                                   \
+  static void ct__mx_cross_##sfx(const char *a, const char *b, char *o, int64_t as, int64_t bs, int64_t os) {          \
+    const T *x = (const T *)a, *y = (const T *)b;                                                                     \
+    T *z = (T *)o;                                                                                                    \
+    ACC x0 = (ACC)LOAD(x[0]), x1 = (ACC)LOAD(x[as]), x2 = (ACC)LOAD(x[2 * as]);                                       \
+    ACC y0 = (ACC)LOAD(y[0]), y1 = (ACC)LOAD(y[bs]), y2 = (ACC)LOAD(y[2 * bs]);                                       \
+    /* each product rounded to T, then the difference: PyTorch's arithmetic in T */                                 \
+    z[0] = STORE((ACC)LOAD(STORE(x1 * y2)) - (ACC)LOAD(STORE(x2 * y1)));                                              \
+    z[os] = STORE((ACC)LOAD(STORE(x2 * y0)) - (ACC)LOAD(STORE(x0 * y2)));                                             \
+    z[2 * os] = STORE((ACC)LOAD(STORE(x0 * y1)) - (ACC)LOAD(STORE(x1 * y0)));                                         \
+  }
+CT__MX_CROSS_FLOAT(f32, float, float, CT__LOAD_ID, CT__STORE_ID)
+CT__MX_CROSS_FLOAT(f64, double, double, CT__LOAD_ID, CT__STORE_ID)
+CT__MX_CROSS_FLOAT(bf16, uint16_t, float, CT__LOAD_BF16, CT__STORE_BF16) /* (half: refused, as PyTorch's CPU) */
+#define CT__MX_CROSS_INT(sfx, T, U)                                                                                    \
+  static void ct__mx_cross_##sfx(const char *a, const char *b, char *o, int64_t as, int64_t bs, int64_t os) {          \
+    const T *x = (const T *)a, *y = (const T *)b;                                                                     \
+    T *z = (T *)o;                                                                                                    \
+    uint64_t x0 = (uint64_t)x[0], x1 = (uint64_t)x[as], x2 = (uint64_t)x[2 * as];                                     \
+    uint64_t y0 = (uint64_t)y[0], y1 = (uint64_t)y[bs], y2 = (uint64_t)y[2 * bs];                                     \
+    z[0] = (T)(x1 * y2 - x2 * y1); /* wrapping, as PyTorch's integer arithmetic */                                  \
+    z[os] = (T)(x2 * y0 - x0 * y2);                                                                                   \
+    z[2 * os] = (T)(x0 * y1 - x1 * y0);                                                                               \
+  }
+CT__INT_TYPES(CT__MX_CROSS_INT)
+typedef void (*ct__mx_cross_fn)(const char *, const char *, char *, int64_t, int64_t, int64_t);
+/* in ct_dtype order: f32 f64 f16 bf16 i64 i32 u8 bool; half and bool are refused, as PyTorch's CPU */
+static const ct__mx_cross_fn ct__mx_cross_loops[CT_DTYPE_NUM] = {ct__mx_cross_f32, ct__mx_cross_f64, NULL, ct__mx_cross_bf16,
+                                                                ct__mx_cross_i64, ct__mx_cross_i32, ct__mx_cross_u8, NULL};
+
+static ct_tensor *ct__k_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  static const char *op = "linalg.cross";
+  int64_t shape[CT_MAX_DIMS], idx[CT_MAX_DIMS], d, count, e;
+  ct_tensor *r;
+  int nd, i;
+  (void)ks;
+  if (self->ndim != other->ndim) return ct_fail(CT_ERR_RANK, op, "inputs must have the same number of dimensions."), (ct_tensor *)NULL;
+  if (self->ndim == 0)
+    return ct_fail(CT_ERR_INDEX, op, "Dimension specified as %lld but tensor has no dimensions", (long long)dim), (ct_tensor *)NULL;
+  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+  if (self->sizes[d] != 3 || other->sizes[d] != 3)
+    return ct_fail(CT_ERR_SHAPE, op, "inputs dimension %lld must have length 3. Got %lld and %lld", (long long)dim,
+                   (long long)self->sizes[d], (long long)other->sizes[d]),
+           (ct_tensor *)NULL;
+  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, other->ndim, other->sizes, shape)) < 0) return NULL;
+  if (self->dtype != other->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)self->dtype),
+                   ct__dtype_torch_name((ct_dtype)other->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct__mx_cross_loops[self->dtype])
+    return ct_fail(CT_ERR_DTYPE, op, "\"cross\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)self->dtype)), (ct_tensor *)NULL;
+  r = ct__empty(op, nd, shape, (ct_dtype)self->dtype, self->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  count = r->numel / 3;
+  for (i = 0; i < nd; i++) idx[i] = 0;
+  {
+    const char *pa = (const char *)ct_data_ptr(self), *pb = (const char *)ct_data_ptr(other);
+    char *po = (char *)ct_data_ptr(r);
+    int64_t es = (int64_t)ct_dtype_size((ct_dtype)self->dtype);
+    for (e = 0; e < count; e++) { /* every position with index 0 along d */
+      int64_t oa = 0, ob = 0, oo = 0;
+      for (i = 0; i < nd; i++) {
+        if (self->sizes[i] != 1) oa += idx[i] * self->strides[i];
+        if (other->sizes[i] != 1) ob += idx[i] * other->strides[i];
+        oo += idx[i] * r->strides[i];
+      }
+      ct__mx_cross_loops[self->dtype](pa + oa * es, pb + ob * es, po + oo * es, self->strides[d], other->strides[d], r->strides[d]);
+      for (i = nd - 1; i >= 0; i--) { /* next index, skipping d */
+        if (i == d) continue;
+        if (++idx[i] < shape[i]) break;
+        idx[i] = 0;
+      }
+    }
+  }
+  return r;
+}
+
+/* ================= composite kernels (CompositeImplicitAutograd) ================= */
+
+/* cross: dim None is the first dim of self of size 3 (PyTorch's deprecated default) */
+static ct_tensor *ct__k_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  int i;
+  (void)ks;
+  if (dim == CT_INT_NONE) {
+    for (i = 0; i < self->ndim && self->sizes[i] != 3; i++) {
+    }
+    if (i == self->ndim) return ct_fail(CT_ERR_SHAPE, "cross", "no dimension of size 3 in input"), (ct_tensor *)NULL;
+    dim = i;
+  }
+  return ct_linalg_cross_ex(self, other, dim);
+}
+static ct_status ct__k_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
+  ct_tensor *in[3];
+  in[0] = self, in[1] = other, in[2] = out;
+  return ct__la_out_grad_ok("cross", in, 3) ? ct__la_into_out("cross", ct__k_cross(ks, self, other, dim), out) : ct_last_error();
+}
+static ct_status ct__k_linalg_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
+  ct_tensor *in[3];
+  (void)ks;
+  in[0] = self, in[1] = other, in[2] = out;
+  return ct__la_out_grad_ok("linalg.cross", in, 3) ? ct__la_into_out("linalg.cross", ct_linalg_cross_ex(self, other, dim), out)
+                                                    : ct_last_error();
+}
+
+static ct_tensor *ct__k_det(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_linalg_det(self);
+}
+static ct_status ct__k_linalg_det_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
+  ct_tensor *in[2];
+  (void)ks;
+  in[0] = A, in[1] = out;
+  return ct__la_out_grad_ok("linalg.det", in, 2) ? ct__la_into_out("linalg.det", ct_linalg_det(A), out) : ct_last_error();
+}
+
+/* Two results into two out= tensors (the tuple out= forms); takes r0 and r1 */
+static ct_status ct__mx_into_out2(const char *op, ct_tensor *r0, ct_tensor *r1, ct_tensor *o0, ct_tensor *o1, const char *n0,
+                                  const char *n1) {
+  ct_tensor *src[2], *dst[2];
+  const char *names[2];
+  ct_status st = CT_OK;
+  int k;
+  if (!r0 || !r1) {
+    ct_release(r0);
+    ct_release(r1);
+    return ct_last_error();
+  }
+  src[0] = r0, src[1] = r1, dst[0] = o0, dst[1] = o1, names[0] = n0, names[1] = n1;
+  for (k = 0; k < 2 && st == CT_OK; k++) {
+    if (dst[k]->dtype != src[k]->dtype)
+      st = ct_fail(CT_ERR_DTYPE, op, "Expected out tensor %s to have dtype %s, but got %s instead", names[k],
+                   ct_dtype_name((ct_dtype)src[k]->dtype), ct_dtype_name((ct_dtype)dst[k]->dtype));
+    else if (!ct__out_device_ok(op, dst[k], src[k]->device))
+      st = ct_last_error();
+    else
+      st = ct__check_writable(op, dst[k]);
+  }
+  if (st == CT_OK && dst[0]->storage == dst[1]->storage) st = ct_fail(CT_ERR_INVALID, op, "the %s and %s outs must not share memory", n0, n1);
+  for (k = 0; k < 2 && st == CT_OK; k++) {
+    st = ct__resize_out(op, dst[k], src[k]->ndim, src[k]->sizes);
+    if (st == CT_OK && !ct__is_meta(dst[k]) && dst[k]->numel) st = ct__copy_impl(dst[k], src[k]);
+    if (st == CT_OK) ct__bump_version(dst[k]);
+  }
+  ct_release(r0);
+  ct_release(r1);
+  return st;
+}
+
+/* slogdet: (sign, logabsdet) from _linalg_logabsdet's (logabsdet, sign) */
+static ct_tensor *ct__k_linalg_slogdet(ct_keyset ks, ct_tensor *A, ct_tensor **logabsdet) {
+  ct_tensor *sign = NULL, *l;
+  (void)ks;
+  l = ct_linalg_logabsdet(A, &sign);
+  if (logabsdet) *logabsdet = l;
+  else ct_release(l);
+  return sign;
+}
+static ct_tensor *ct__k_slogdet(ct_keyset ks, ct_tensor *self, ct_tensor **logabsdet) { return ct__k_linalg_slogdet(ks, self, logabsdet); }
+static ct_status ct__k_linalg_slogdet_out(ct_keyset ks, ct_tensor *A, ct_tensor *sign, ct_tensor *logabsdet) {
+  ct_tensor *in[3], *l = NULL, *s;
+  in[0] = A, in[1] = sign, in[2] = logabsdet;
+  if (!ct__la_out_grad_ok("linalg.slogdet", in, 3)) return ct_last_error();
+  s = ct__k_linalg_slogdet(ks, A, &l);
+  return ct__mx_into_out2("linalg.slogdet", s, l, sign, logabsdet, "sign", "logabsdet");
+}
+static ct_status ct__k_slogdet_out(ct_keyset ks, ct_tensor *self, ct_tensor *sign, ct_tensor *logabsdet) {
+  return ct__k_linalg_slogdet_out(ks, self, sign, logabsdet);
+}
+
+/* inv and solve: the _ex forms, then the error of the first failed matrix */
+static ct_tensor *ct__mx_checked(const char *op, ct_tensor *r, ct_tensor *info, char kind) {
+  ct_status st = r ? ct__mx_check_info(op, info, kind) : ct_last_error();
+  ct_release(info);
+  if (st != CT_OK) {
+    ct_release(r);
+    return NULL;
+  }
+  return r;
+}
+static ct_tensor *ct__k_linalg_inv(ct_keyset ks, ct_tensor *A) {
+  ct_tensor *info = NULL, *r;
+  (void)ks;
+  r = ct_linalg_inv_ex(A, false, &info);
+  return ct__mx_checked("linalg.inv", r, info, 'i');
+}
+static ct_tensor *ct__k_inverse(ct_keyset ks, ct_tensor *self) { return ct__k_linalg_inv(ks, self); }
+static ct_status ct__k_linalg_inv_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
+  ct_tensor *in[2];
+  in[0] = A, in[1] = out;
+  return ct__la_out_grad_ok("linalg.inv", in, 2) ? ct__la_into_out("linalg.inv", ct__k_linalg_inv(ks, A), out) : ct_last_error();
+}
+static ct_status ct__k_inverse_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) { return ct__k_linalg_inv_out(ks, self, out); }
+static ct_status ct__k_linalg_inv_ex_out(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor *inverse, ct_tensor *info) {
+  ct_tensor *in[3], *i = NULL, *r;
+  (void)ks;
+  in[0] = A, in[1] = inverse, in[2] = info;
+  if (!ct__la_out_grad_ok("linalg.inv_ex", in, 3)) return ct_last_error();
+  r = ct_linalg_inv_ex(A, check_errors, &i);
+  return ct__mx_into_out2("linalg.inv_ex", r, i, inverse, info, "inverse", "info");
+}
+
+static ct_tensor *ct__k_linalg_solve(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left) {
+  ct_tensor *info = NULL, *r;
+  (void)ks;
+  r = ct_linalg_solve_ex(A, B, left, false, &info);
+  return ct__mx_checked("torch.linalg.solve", r, info, 's');
+}
+static ct_status ct__k_linalg_solve_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, ct_tensor *out) {
+  ct_tensor *in[3];
+  in[0] = A, in[1] = B, in[2] = out;
+  return ct__la_out_grad_ok("linalg.solve", in, 3) ? ct__la_into_out("linalg.solve", ct__k_linalg_solve(ks, A, B, left), out)
+                                                    : ct_last_error();
+}
+static ct_status ct__k_linalg_solve_ex_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor *result,
+                                          ct_tensor *info) {
+  ct_tensor *in[4], *i = NULL, *r;
+  (void)ks;
+  in[0] = A, in[1] = B, in[2] = result, in[3] = info;
+  if (!ct__la_out_grad_ok("linalg.solve_ex", in, 4)) return ct_last_error();
+  r = ct_linalg_solve_ex(A, B, left, check_errors, &i);
+  return ct__mx_into_out2("linalg.solve_ex", r, i, result, info, "result", "info");
+}
+
+/* ================= derivative helpers (gen/derivatives/matrix.spec) ================= */
+static ct_tensor *ct__mx_mT(ct_tensor *t) { return ct_transpose(t, -2, -1); }
+
+/* g[..., None, None] * A^{-T}, by a solve with A^T (no explicit inverse) */
+static ct_tensor *ct__mx_scaled_inv_t(ct_tensor *g, ct_tensor *A) {
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *eye = ct_eye_ex(A->sizes[A->ndim - 1], (ct_dtype)A->dtype, A->device);
+    ct_tensor *rhs = ct_mul(ct_unsqueeze(ct_unsqueeze(g, -1), -1), eye);
+    r = ct_keep(ct_linalg_solve(ct__mx_mT(A), rhs, true));
+  }
+  return r;
+}
+/* d det / dA = det * A^{-T} */
+static ct_tensor *ct__linalg_det_backward(ct_tensor *grad, ct_tensor *det, ct_tensor *A) {
+  ct_tensor *r = NULL;
+  CT_SCOPE { r = ct_keep(ct__mx_scaled_inv_t(ct_mul(grad, det), A)); }
+  return r;
+}
+/* d log|det| / dA = A^{-T} */
+static ct_tensor *ct__linalg_logabsdet_backward(ct_tensor *grad, ct_tensor *A) { return ct__mx_scaled_inv_t(grad, A); }
+/* inverse: -A^{-T} grad A^{-T} */
+static ct_tensor *ct__linalg_inv_backward(ct_tensor *grad, ct_tensor *inverse) {
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *it = ct__mx_mT(inverse);
+    r = ct_keep(ct_neg(ct_matmul(it, ct_matmul(grad, it))));
+  }
+  return r;
+}
+/* solve: gB = A^{-T} grad (left) or grad A^{-T}; gA = -gB X^T (left) or -X^T gB;
+ * for vector right-hand sides (the result has fewer dims than A) the outer product */
+static ct_tensor *ct__linalg_solve_backward(ct_tensor *grad, ct_tensor *result, ct_tensor *A, bool left, int want_A) {
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *gB = ct_linalg_solve(ct__mx_mT(A), grad, left), *o = gB;
+    if (want_A && gB) {
+      if (result->ndim < A->ndim) o = ct_mul(ct_unsqueeze(gB, -1), ct_unsqueeze(result, -2));
+      else o = left ? ct_matmul(gB, ct__mx_mT(result)) : ct_matmul(ct__mx_mT(result), gB);
+      o = ct_neg(o);
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__OPS_MATRIX_IMPL */

@@ -1,0 +1,165 @@
+"""tests/cases_matrix.py - PyTorch cases for gen/ops/matrix.spec (writes tests/fixtures/cases_matrix.h).
+
+Run with Debian's torch: /usr/bin/python3 tests/cases_matrix.py
+ctorch factors in double (float32 too), PyTorch with LAPACK in the dtype:
+the matrices are kept well conditioned (wc: randn + n I), so float32 results
+agree to a few ulps times the condition number, within the dtype tolerance.
+The _ex forms at singular matrices (info, inf/NaN values) are checked in
+tests/test_ops_matrix.c.
+"""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import opcases  # noqa: E402
+
+cs = opcases.Cases("matrix")
+rn = cs.randn
+g = lambda t: t.requires_grad_()  # noqa: E731
+f32, f16, bf16, i64, i32, u8 = torch.float32, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.uint8
+
+
+def wc(*batch_n, dtype=torch.float64):
+    """wc(*batch, n): a batch of well-conditioned n x n matrices."""
+    n = batch_n[-1]
+    return (rn(*batch_n, n) + n * torch.eye(n, dtype=torch.float64)).to(dtype)
+
+
+# ---- linalg_cross, cross ----
+cs.add("linalg_cross", g(rn(4, 3)), g(rn(4, 3)))
+cs.add("linalg_cross", g(rn(2, 1, 3)), g(rn(1, 4, 3)))             # broadcast batch
+cs.add("linalg_cross", g(rn(3, 5)), g(rn(3, 5)), dim=0)
+cs.add("linalg_cross", g(rn(3, 4).t()), g(rn(4, 3)))                # transposed
+cs.add("linalg_cross", g(rn(1, 3).expand(5, 3)), g(rn(5, 6)[:, ::2]))  # expanded, strided
+cs.add("linalg_cross", rn(2, 3, dtype=f32), rn(2, 3, dtype=f32), dim=-1)
+cs.add("linalg_cross", rn(2, 3, dtype=bf16), rn(2, 3, dtype=bf16))
+cs.add("linalg_cross", cs.randint(-9, 9, 2, 3), cs.randint(-9, 9, 2, 3))
+cs.add("linalg_cross", cs.randint(-9, 9, 3, 2, dtype=i32), cs.randint(-9, 9, 3, 2, dtype=i32), dim=0)
+cs.add("linalg_cross", cs.randint(0, 200, 2, 3, dtype=u8), cs.randint(0, 200, 2, 3, dtype=u8))  # wraps
+cs.add("linalg_cross", g(rn(0, 3)), g(rn(0, 3)))
+cs.add("linalg_cross", g(rn(3)), g(rn(3)))
+cs.error("linalg_cross", rn(2, 3), rn(3), code="CT_ERR_RANK")
+cs.error("linalg_cross", rn(2, 3), rn(2, 3), dim=0, code="CT_ERR_SHAPE")
+cs.error("linalg_cross", rn(2, 3), rn(4, 3), code="CT_ERR_SHAPE")
+cs.error("linalg_cross", rn(2, 3), rn(2, 3, dtype=f32), code="CT_ERR_DTYPE")
+cs.error("linalg_cross", rn(2, 3, dtype=f16), rn(2, 3, dtype=f16), code="CT_ERR_DTYPE")
+cs.error("linalg_cross", rn(2, 3) > 0, rn(2, 3) > 0, code="CT_ERR_DTYPE")
+cs.error("linalg_cross", rn(2, 3), rn(2, 3), dim=2, code="CT_ERR_INDEX")
+cs.error("linalg_cross", rn(()), rn(()), code="CT_ERR_INDEX")
+cs.add("linalg_cross.out", rn(2, 3), rn(2, 3), out=torch.empty(0, dtype=torch.float64))
+cs.add("linalg_cross.out", rn(3, 2), rn(3, 2), dim=0, out=torch.empty(3, 2, dtype=torch.float64))
+cs.error("linalg_cross.out", rn(2, 3), rn(2, 3), out=torch.empty(0, dtype=f32), code="CT_ERR_DTYPE")
+
+cs.add("cross", g(rn(3, 4)), g(rn(3, 4)))                           # dim None: the first of size 3
+cs.add("cross", g(rn(4, 3, 3)), g(rn(4, 3, 3)), 2)
+cs.add("cross", rn(2, 3, dtype=f32), rn(1, 3, dtype=f32))
+cs.error("cross", rn(2, 2), rn(2, 2), code="CT_ERR_SHAPE")
+cs.error("cross", rn(3, 3), rn(1, 3), code="CT_ERR_SHAPE")          # dim None picks self's dim 0
+cs.add("cross.out", rn(3, 4), rn(3, 4), out=torch.empty(0, dtype=torch.float64))
+cs.add("cross.out", rn(2, 3), rn(2, 3), 1, out=torch.empty(0, dtype=torch.float64))
+
+# ---- linalg_det, det ----
+cs.add("linalg_det", g(rn(3, 3)))
+cs.add("linalg_det", g(rn(2, 4, 4)))
+cs.add("linalg_det", g(rn(3, 3).t()))                               # not contiguous: A itself is factored
+cs.add("linalg_det", g(rn(2, 1, 2, 2).expand(2, 3, 2, 2)))
+cs.add("linalg_det", g(rn(1, 1)))
+cs.add("linalg_det", g(wc(5)))
+cs.add("linalg_det", wc(2, 5, dtype=f32))
+cs.add("linalg_det", g(rn(0, 0)))                                   # 1
+cs.add("linalg_det", g(rn(2, 0, 0)))
+cs.add("linalg_det", g(rn(0, 3, 3)))
+cs.add("linalg_det", torch.ones(3, 3, dtype=torch.float64))         # singular: 0 (no gradient there)
+cs.add("linalg_det", torch.tensor([[0., 1], [1, 0]], dtype=torch.float64))  # a swap: -1
+cs.error("linalg_det", cs.randint(-3, 3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_det", rn(3, 3, dtype=f16), code="CT_ERR_DTYPE")
+cs.error("linalg_det", rn(2, 3), code="CT_ERR_SHAPE")
+cs.error("linalg_det", rn(3), code="CT_ERR_RANK")
+cs.error("linalg_det", cs.randint(-3, 3, 2, 3), code="CT_ERR_SHAPE")  # the shape is checked first
+cs.add("linalg_det.out", rn(2, 3, 3), out=torch.empty(0, dtype=torch.float64))
+cs.add("det", g(rn(2, 3, 3)))
+cs.add("det", wc(4, dtype=f32))
+
+# ---- slogdet: _linalg_logabsdet (ctorch's, logabsdet first) and aten's forms ----
+logabs = lambda A: tuple(reversed(torch.linalg.slogdet(A)))  # noqa: E731
+cs.add("_linalg_logabsdet", g(rn(3, 3)), ref=logabs)
+cs.add("_linalg_logabsdet", g(rn(3, 4, 4)), ref=logabs)            # some negative determinants
+cs.add("_linalg_logabsdet", g(rn(4, 4).t()), ref=logabs)
+cs.add("_linalg_logabsdet", g(rn(0, 0)), ref=logabs)
+cs.add("_linalg_logabsdet", wc(2, 6, dtype=f32), ref=logabs)
+cs.add("_linalg_logabsdet", torch.ones(2, 2, dtype=torch.float64), ref=logabs)  # (-inf, 0)
+cs.add("_linalg_logabsdet", (rn(8, 8) * 1e40), ref=logabs)         # det overflows; log|det| does not
+cs.error("_linalg_logabsdet", rn(3, 3, dtype=bf16), ref=logabs, code="CT_ERR_DTYPE")
+cs.error("_linalg_logabsdet", cs.randint(-3, 3, 3, 3), ref=logabs, code="CT_ERR_DTYPE")
+cs.add("linalg_slogdet", rn(2, 3, 3), gradcheck=False)              # sign first: not differentiable
+cs.add("linalg_slogdet", rn(3, 3, dtype=f32), gradcheck=False)
+cs.add("linalg_slogdet", -torch.eye(3, dtype=torch.float64), gradcheck=False)
+cs.error("linalg_slogdet", rn(2, 3), code="CT_ERR_SHAPE")
+cs.add("slogdet", rn(4, 4), gradcheck=False)
+cs.add("linalg_slogdet.out", rn(2, 3, 3), sign=torch.empty(0, dtype=torch.float64), logabsdet=torch.empty(0, dtype=torch.float64),
+       gradcheck=False)
+cs.add("slogdet.out", rn(3, 3), sign=torch.empty(0, dtype=torch.float64), logabsdet=torch.empty(0, dtype=torch.float64),
+       gradcheck=False)
+
+# ---- linalg_inv_ex, linalg_inv, inverse ----
+cs.add("linalg_inv_ex", g(wc(3)))
+cs.add("linalg_inv_ex", g(wc(2, 4)))
+cs.add("linalg_inv_ex", g(wc(4).t()))
+cs.add("linalg_inv_ex", wc(3, dtype=f32), check_errors=True)
+cs.add("linalg_inv_ex", g(rn(0, 0)))
+cs.add("linalg_inv_ex", g(rn(3, 0, 0)))
+cs.error("linalg_inv_ex", torch.stack([torch.eye(3), torch.ones(3, 3)]).double(), check_errors=True, code="CT_ERR_INVALID")
+cs.add("linalg_inv_ex.inverse", wc(2, 3), inverse=torch.empty(0, dtype=torch.float64), info=torch.empty(0, dtype=i32))
+cs.add("linalg_inv", g(wc(4)))
+cs.add("linalg_inv", g(wc(2, 1, 3).expand(2, 2, 3, 3)))
+cs.add("linalg_inv", g(torch.tensor([[0., 2], [3, 0]], dtype=torch.float64)))  # pivoting
+cs.add("linalg_inv", wc(5, dtype=f32))
+cs.error("linalg_inv", torch.ones(3, 3, dtype=torch.float64), code="CT_ERR_INVALID")
+cs.error("linalg_inv", torch.stack([torch.eye(2), torch.zeros(2, 2)]).double(), code="CT_ERR_INVALID")
+cs.error("linalg_inv", cs.randint(-3, 3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_inv", rn(3, 3, dtype=f16), code="CT_ERR_DTYPE")
+cs.error("linalg_inv", rn(2, 3), code="CT_ERR_SHAPE")
+cs.error("linalg_inv", rn(3), code="CT_ERR_RANK")
+cs.add("linalg_inv.out", wc(3), out=torch.empty(0, dtype=torch.float64))
+cs.add("inverse", g(wc(3)))
+cs.add("inverse.out", wc(2, 2), out=torch.empty(0, dtype=torch.float64))
+
+# ---- linalg_solve_ex, linalg_solve ----
+cs.add("linalg_solve_ex", g(wc(3)), g(rn(3, 2)))
+cs.add("linalg_solve_ex", g(wc(2, 3)), g(rn(3)))                    # 1-D B: vectors, broadcast
+cs.add("linalg_solve_ex", g(wc(2, 3)), g(rn(2, 3)))                 # B of A's shape less one dim: vectors
+cs.add("linalg_solve_ex", g(wc(2, 3)), g(rn(4, 1, 3, 2)))           # broadcast batch
+cs.add("linalg_solve_ex", g(wc(1, 3)), g(rn(2, 3, 3)))
+cs.add("linalg_solve_ex", g(wc(3)), g(rn(5, 3)), left=False)        # X A = B
+cs.add("linalg_solve_ex", g(wc(2, 3)), g(rn(2, 4, 3)), left=False)
+cs.add("linalg_solve_ex", g(wc(3).t()), g(rn(2, 3).t()))            # transposed A and B
+cs.add("linalg_solve_ex", g(wc(3).t()), g(rn(3, 2).t()), left=False)
+cs.add("linalg_solve_ex", wc(4, dtype=f32), rn(4, 3, dtype=f32), check_errors=True)
+cs.add("linalg_solve_ex", g(rn(0, 0)), g(rn(0)))
+cs.add("linalg_solve_ex", g(rn(2, 0, 0)), g(rn(0, 4)))
+cs.add("linalg_solve_ex", g(wc(3)), g(rn(3, 0)))
+cs.error("linalg_solve_ex", torch.ones(2, 3, 3, dtype=torch.float64), rn(3), check_errors=True, code="CT_ERR_INVALID")
+cs.add("linalg_solve", g(wc(3)), g(rn(3, 2)))
+cs.add("linalg_solve", g(wc(2, 3)), g(rn(3)))
+cs.add("linalg_solve", g(wc(3)), g(rn(2, 3)), left=False)
+cs.add("linalg_solve", wc(3, dtype=f32), rn(3, dtype=f32))
+cs.error("linalg_solve", torch.ones(3, 3, dtype=torch.float64), rn(3), code="CT_ERR_INVALID")
+cs.error("linalg_solve", torch.ones(2, 3, 3, dtype=torch.float64), rn(3), code="CT_ERR_INVALID")
+cs.error("linalg_solve", rn(2, 3, 3), rn(2, 3), left=False, code="CT_ERR_SHAPE")   # vectors: XA = B is (3x1)
+cs.error("linalg_solve", rn(1, 1), rn(1), left=False, code="CT_ERR_SHAPE")         # vectors with left=False
+cs.error("linalg_solve", rn(2, 3, 3), rn(4, 2, 3), code="CT_ERR_SHAPE")
+cs.error("linalg_solve", rn(2, 3, 3), rn(3, 5), left=False, code="CT_ERR_SHAPE")
+cs.error("linalg_solve", rn(2, 3, 3), rn(4), code="CT_ERR_SHAPE")
+cs.error("linalg_solve", rn(2, 3, 3), rn(3, 3, 2), code="CT_ERR_SHAPE")          # batch dims do not broadcast
+cs.error("linalg_solve", rn(3, 3), rn(3, dtype=f32), code="CT_ERR_DTYPE")
+cs.error("linalg_solve", cs.randint(-3, 3, 3, 3), cs.randint(-3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_solve", rn(3, 3, dtype=f16), rn(3, dtype=f16), code="CT_ERR_DTYPE")
+cs.error("linalg_solve", rn(3), rn(3), code="CT_ERR_RANK")
+cs.error("linalg_solve", rn(2, 3), rn(2), code="CT_ERR_SHAPE")
+cs.error("linalg_solve", rn(3, 3), rn(()), code="CT_ERR_RANK")
+cs.add("linalg_solve.out", wc(3), rn(3, 2), out=torch.empty(0, dtype=torch.float64))
+cs.add("linalg_solve_ex.out", wc(3), rn(3), result=torch.empty(0, dtype=torch.float64), info=torch.empty(0, dtype=i32))
+
+cs.write()

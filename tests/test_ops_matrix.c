@@ -1,0 +1,136 @@
+/* tests/test_ops_matrix.c - direct tests of gen/ops/matrix.spec beyond the PyTorch
+ * fixtures (tests/cases_matrix.py, run by tests/test_opcases.c): info of the _ex
+ * forms at singular matrices (PyTorch's values, which depend on factoring A^T
+ * for a contiguous A), the failure messages, gradgradcheck of every formula,
+ * gradients at singular matrices (a clear error), meta. */
+
+static ct_tensor *mx_from(int ndim, const int64_t *sizes, const double *v) { return ct_from_array(ndim, sizes, CT_F64, v); }
+
+/* deterministic well-conditioned values: entries in [-1, 1] plus n on the diagonal */
+static ct_tensor *mx_wc(int ndim, const int64_t *sizes, unsigned seed) {
+  ct_tensor *t = ct_empty(ndim, sizes, CT_F64);
+  uint32_t s = seed * 2654435761u + 99u;
+  int64_t k, n = sizes[ndim - 1];
+  for (k = 0; t && k < t->numel; k++) {
+    s = s * 1664525u + 1013904223u;
+    ct_set(t, k, (double)(s >> 8) / 8388608.0 - 1.0 + (k % (n * n) % (n + 1) == 0 ? (double)n : 0.0));
+  }
+  return t;
+}
+
+TEST(matrix_ex_info_at_singular_matrices) {
+  /* PyTorch 1.13's info, for A contiguous and for A.t().contiguous().t() */
+  static const double m[5][9] = {{1, 2, 3, 2, 4, 6, 7, 8, 9}, {0, 0, 0, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 4, 5, 6, 7, 8, 9},
+                                 {1, 1, 1, 1, 1, 1, 1, 1, 1}, {2, 0, 0, 0, 3, 0, 0, 0, 0}};
+  static const int info_c[5] = {2, 1, 3, 2, 3}, info_f[5] = {3, 3, 0, 2, 3};
+  int i;
+  for (i = 0; i < 5; i++)
+    CT_SCOPE {
+      ct_tensor *A = mx_from(CT_DIMS(3, 3), m[i]), *Af = ct_t(ct_contiguous(ct_t(A))), *info = NULL, *inv;
+      inv = ct_linalg_inv_ex(A, false, &info);
+      CHECK(inv && info && info->dtype == CT_I32 && info->ndim == 0);
+      if (info) CHECK(ct_get(info, 0) == info_c[i]);
+      CHECK(ct_linalg_inv_ex(Af, false, &info) != NULL);
+      if (info) CHECK(ct_get(info, 0) == info_f[i]);
+      CHECK(ct_linalg_solve_ex(A, ct_ones(CT_DIMS(3), CT_F64), true, false, &info) != NULL);
+      if (info) CHECK(ct_get(info, 0) == info_c[i]);
+      CHECK(ct_get(ct_linalg_det(A), 0) == 0);
+      {
+        ct_tensor *sign = NULL, *l = ct_linalg_logabsdet(A, &sign);
+        CHECK(l && sign && isinf(ct_get(l, 0)) && ct_get(l, 0) < 0 && ct_get(sign, 0) == 0);
+      }
+    }
+}
+
+TEST(matrix_failure_messages) {
+  CT_SCOPE {
+    double two[8] = {1, 0, 0, 1, 1, 1, 1, 1};
+    ct_tensor *batch = mx_from(CT_DIMS(2, 2, 2), two), *ones = ct_ones(CT_DIMS(3, 3), CT_F64), *info = NULL;
+    CHECK_ERR(ct_linalg_inv(batch), CT_ERR_INVALID,
+              "linalg.inv: (Batch element 1): The diagonal element 2 is zero, the inversion could not be completed because the input "
+              "matrix is singular.");
+    CHECK_ERR(ct_linalg_inv(ones), CT_ERR_INVALID, "linalg.inv: The diagonal element 2 is zero");
+    CHECK_ERR(ct_inverse(ones), CT_ERR_INVALID, "linalg.inv: The diagonal element 2 is zero");
+    CHECK_ERR(ct_linalg_inv_ex(batch, true, &info), CT_ERR_INVALID, "linalg.inv_ex: (Batch element 1): The diagonal element 2");
+    CHECK(info == NULL);
+    CHECK_ERR(ct_linalg_solve(ones, ct_ones(CT_DIMS(2, 3, 1), CT_F64), true), CT_ERR_INVALID,
+              "torch.linalg.solve: The solver failed because the input matrix is singular.");
+    CHECK_ERR(ct_linalg_solve(batch, ct_ones(CT_DIMS(2), CT_F64), true), CT_ERR_INVALID,
+              "torch.linalg.solve: (Batch element 1): The solver failed");
+    CHECK_ERR(ct_linalg_solve_ex(batch, ct_ones(CT_DIMS(2), CT_F64), true, true, &info), CT_ERR_INVALID,
+              "torch.linalg.solve_ex: (Batch element 1)");
+    CHECK_ERR(ct_linalg_det(ct_ones(CT_DIMS(2, 3), CT_I64)), CT_ERR_SHAPE,
+              "linalg.det: A must be batches of square matrices, but they are 2 by 3 matrices");
+    CHECK_ERR(ct_linalg_det(ct_ones(CT_DIMS(3, 3), CT_I64)), CT_ERR_DTYPE,
+              "linalg.det: Expected a floating point or complex tensor as input. Got Long");
+    CHECK_ERR(ct_linalg_inv(ct_ones(CT_DIMS(3, 3), CT_BF16)), CT_ERR_DTYPE, "linalg.inv: Low precision dtypes not supported. Got BFloat16");
+    CHECK_ERR(ct_linalg_solve(ct_ones(CT_DIMS(3, 3), CT_F64), ct_ones(CT_DIMS(3, 4), CT_F64), false), CT_ERR_SHAPE,
+              "linalg.solve: Incompatible shapes of A and B for the equation XA = B (3x3 and 3x4)");
+    CHECK_ERR(ct_linalg_cross(ct_ones(CT_DIMS(2, 3), CT_F64), ct_ones(CT_DIMS(2, 2), CT_F64)), CT_ERR_SHAPE,
+              "linalg.cross: inputs dimension -1 must have length 3. Got 3 and 2");
+  }
+}
+
+/* gradgradcheck of every formula: the gradients are written with ct ops */
+static ct_tensor *mx_det_fn(ct_tensor *const *in, void *ctx) { return (void)ctx, ct_linalg_det(in[0]); }
+static ct_tensor *mx_logabsdet_fn(ct_tensor *const *in, void *ctx) { return (void)ctx, ct_linalg_logabsdet(in[0], NULL); }
+static ct_tensor *mx_inv_fn(ct_tensor *const *in, void *ctx) { return (void)ctx, ct_linalg_inv(in[0]); }
+static ct_tensor *mx_solve_fn(ct_tensor *const *in, void *ctx) { return ct_linalg_solve(in[0], in[1], ctx != NULL); }
+static ct_tensor *mx_cross_fn(ct_tensor *const *in, void *ctx) { return (void)ctx, ct_linalg_cross(in[0], in[1]); }
+
+static void mx_gradgrad(int line, ct_check_fn fn, void *ctx, int n, ct_tensor **in) {
+  int i;
+  for (i = 0; i < n; i++) CHECK_OK(ct_set_requires_grad(in[i], true));
+  if (ct_gradcheck(fn, ctx, n, in, NULL) != CT_OK || ct_gradgradcheck(fn, ctx, n, in, NULL) != CT_OK) {
+    harness_fail(__FILE__, line, "%s", ct_last_error_message());
+    ct_clear_error();
+  }
+}
+
+TEST(matrix_gradgradcheck) {
+  static int left = 1;
+  CT_SCOPE {
+    ct_tensor *in[2];
+    in[0] = mx_wc(CT_DIMS(2, 3, 3), 1);
+    mx_gradgrad(__LINE__, mx_det_fn, NULL, 1, in);
+    in[0] = mx_wc(CT_DIMS(4, 4), 2);
+    mx_gradgrad(__LINE__, mx_logabsdet_fn, NULL, 1, in);
+    in[0] = mx_wc(CT_DIMS(2, 3, 3), 3);
+    mx_gradgrad(__LINE__, mx_inv_fn, NULL, 1, in);
+    in[0] = mx_wc(CT_DIMS(2, 3, 3), 4), in[1] = mx_wc(CT_DIMS(3, 3), 5);
+    mx_gradgrad(__LINE__, mx_solve_fn, &left, 2, in);
+    in[0] = mx_wc(CT_DIMS(2, 3, 3), 6), in[1] = mx_wc(CT_DIMS(3, 3), 7);
+    mx_gradgrad(__LINE__, mx_solve_fn, NULL, 2, in); /* X A = B */
+    in[0] = mx_wc(CT_DIMS(2, 3, 3), 8), in[1] = ct_select(mx_wc(CT_DIMS(2, 3), 9), 0, 0);
+    mx_gradgrad(__LINE__, mx_solve_fn, &left, 2, in); /* a vector, broadcast */
+    in[0] = mx_wc(CT_DIMS(2, 1, 3), 10), in[1] = mx_wc(CT_DIMS(1, 4, 3), 11); /* broadcast */
+    mx_gradgrad(__LINE__, mx_cross_fn, NULL, 2, in);
+  }
+}
+
+TEST(matrix_gradient_at_singular_matrix_fails_clearly) {
+  CT_SCOPE {
+    ct_tensor *A = ct_ones(CT_DIMS(3, 3), CT_F64), *d;
+    CHECK_OK(ct_set_requires_grad(A, true));
+    d = ct_linalg_det(A);
+    CHECK(d != NULL);
+    if (d) {
+      CHECK(ct_backward(d) != CT_OK);
+      CHECK(strstr(ct_last_error_message(), "singular") != NULL);
+      ct_clear_error();
+    }
+  }
+}
+
+TEST(matrix_meta_shapes) {
+  CT_SCOPE {
+    ct_tensor *A = ct_empty_opts(CT_DIMS(4, 1, 3, 3), ct_opts(CT_F32, CT_META)), *info = NULL, *r;
+    r = ct_linalg_solve_ex(A, ct_empty_opts(CT_DIMS(5, 3, 2), ct_opts(CT_F32, CT_META)), true, false, &info);
+    CHECK(r && r->ndim == 4 && r->sizes[0] == 4 && r->sizes[1] == 5 && r->sizes[2] == 3 && r->sizes[3] == 2);
+    CHECK(info && info->ndim == 2 && info->sizes[0] == 4 && info->sizes[1] == 1 && info->dtype == CT_I32);
+    r = ct_linalg_det(A);
+    CHECK(r && r->ndim == 2 && r->dtype == CT_F32 && ct__is_meta(r));
+    r = ct_linalg_inv(A);
+    CHECK(r && r->ndim == 4 && ct__is_meta(r));
+  }
+}
