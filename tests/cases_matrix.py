@@ -162,4 +162,91 @@ cs.error("linalg_solve", rn(3, 3), rn(()), code="CT_ERR_RANK")
 cs.add("linalg_solve.out", wc(3), rn(3, 2), out=torch.empty(0, dtype=torch.float64))
 cs.add("linalg_solve_ex.out", wc(3), rn(3), result=torch.empty(0, dtype=torch.float64), info=torch.empty(0, dtype=i32))
 
+# ---- linalg_cholesky_ex, linalg_cholesky, cholesky ----
+def spd(*batch_n, dtype=torch.float64):
+    """spd(*batch, n): symmetric positive-definite matrices X X^T + n I."""
+    n = batch_n[-1]
+    x = rn(*batch_n, n)
+    return (x @ x.transpose(-2, -1) + n * torch.eye(n, dtype=torch.float64)).to(dtype)
+
+
+# opcheck's gradcheck perturbs A off the symmetric matrices, where PyTorch's (symmetrized) gradient is
+# not the derivative: tests/test_ops_matrix.c checks it through A -> (A + A^T) / 2
+cs.add("linalg_cholesky_ex", g(spd(3)), gradcheck=False)
+cs.add("linalg_cholesky_ex", g(spd(2, 4)), upper=True)
+cs.add("linalg_cholesky_ex", g(spd(4).t()))
+cs.add("linalg_cholesky_ex", g(spd(1)))
+cs.add("linalg_cholesky_ex", spd(2, 5, dtype=f32), check_errors=True)
+cs.add("linalg_cholesky_ex", g(rn(0, 0)))
+cs.add("linalg_cholesky_ex", g(rn(2, 0, 0)), upper=True)
+cs.add("linalg_cholesky_ex", torch.tensor([[4., 1], [3, 3]], dtype=torch.float64))               # only the lower triangle is read
+cs.add("linalg_cholesky_ex", torch.tensor([[4., 1], [3, 3]], dtype=torch.float64), upper=True)   # only the upper one
+cs.add("linalg_cholesky_ex", torch.tensor([[1., 2, 0], [2, 1, 0], [0, 0, 1]], dtype=torch.float64))  # info 2 (LAPACK's values)
+cs.add("linalg_cholesky_ex", torch.tensor([[-1., 2], [2, 1]], dtype=torch.float64))                   # info 1
+cs.error("linalg_cholesky_ex", torch.tensor([[1., 2], [2, 1]], dtype=torch.float64), check_errors=True, code="CT_ERR_INVALID")
+cs.add("linalg_cholesky_ex.L", spd(2, 3), L=torch.empty(0, dtype=torch.float64), info=torch.empty(0, dtype=i32))
+cs.add("linalg_cholesky", g(spd(3)), gradcheck=False)
+cs.add("linalg_cholesky", g(spd(2, 3)), upper=True)
+cs.add("linalg_cholesky", spd(4, dtype=f32))
+cs.error("linalg_cholesky", torch.tensor([[1., 2], [2, 1]]), code="CT_ERR_INVALID")
+cs.error("linalg_cholesky", torch.stack([torch.eye(2), torch.tensor([[1., 2], [2, 1]])]), code="CT_ERR_INVALID")
+cs.error("linalg_cholesky", torch.tensor([[float("nan"), 0], [0, 1]]), code="CT_ERR_INVALID")
+cs.error("linalg_cholesky", cs.randint(1, 3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_cholesky", spd(3, dtype=f16), code="CT_ERR_DTYPE")
+cs.error("linalg_cholesky", rn(2, 3), code="CT_ERR_SHAPE")
+cs.error("linalg_cholesky", rn(3), code="CT_ERR_RANK")
+cs.add("linalg_cholesky.out", spd(3), out=torch.empty(0, dtype=torch.float64))
+cs.add("cholesky", g(spd(3)), gradcheck=False)
+cs.add("cholesky", g(spd(2, 3)), True)
+cs.add("cholesky", rn(0, 3))                                                                     # empty: back unchecked
+cs.error("cholesky", torch.tensor([[1., 2], [2, 1]]), code="CT_ERR_INVALID")
+cs.error("cholesky", cs.randint(1, 3, 2, 2), code="CT_ERR_DTYPE")
+cs.error("cholesky", rn(2, 3), code="CT_ERR_SHAPE")
+cs.add("cholesky.out", spd(3), out=torch.empty(0, dtype=torch.float64))
+
+# ---- linalg_matrix_exp, matrix_exp ----
+cs.add("linalg_matrix_exp", g(rn(3, 3)))
+cs.add("linalg_matrix_exp", g(rn(2, 4, 4)))
+cs.add("linalg_matrix_exp", g(rn(3, 3).t()))
+cs.add("linalg_matrix_exp", g(rn(3, 3) * 4))                       # 1-norm past theta_13: scaled and squared
+cs.add("linalg_matrix_exp", g(rn(1, 1)))
+cs.add("linalg_matrix_exp", g(rn(4, 4) * 1e-3))                    # tiny norm
+cs.add("linalg_matrix_exp", rn(2, 3, 3, dtype=f32))
+cs.add("linalg_matrix_exp", g(rn(0, 0)))
+cs.add("linalg_matrix_exp", g(rn(0, 2, 2)))
+cs.error("linalg_matrix_exp", cs.randint(-3, 3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_matrix_exp", rn(3, 3, dtype=f16), code="CT_ERR_DTYPE")
+cs.error("linalg_matrix_exp", rn(3, 3, dtype=bf16), code="CT_ERR_DTYPE", torch_raises=False)  # ctorch's own restriction
+cs.error("linalg_matrix_exp", rn(2, 3), code="CT_ERR_SHAPE")
+cs.error("linalg_matrix_exp", rn(3), code="CT_ERR_RANK")
+cs.add("linalg_matrix_exp.out", rn(3, 3), out=torch.empty(0, dtype=torch.float64))
+cs.add("matrix_exp", g(rn(2, 3, 3)))
+cs.add("matrix_exp", rn(4, 4, dtype=f32))
+
+# ---- linalg_matrix_power, matrix_power ----
+cs.add("linalg_matrix_power", g(wc(3)), 5)
+cs.add("linalg_matrix_power", g(wc(2, 3)), 0)                       # the identity: a zero gradient
+cs.add("linalg_matrix_power", g(wc(3).t()), 1)
+cs.add("linalg_matrix_power", g(wc(3)), 2)
+cs.add("linalg_matrix_power", g(wc(2, 3)), 3)
+cs.add("linalg_matrix_power", g(wc(3)), 6)
+cs.add("linalg_matrix_power", g(wc(3)), -1)
+cs.add("linalg_matrix_power", g(wc(2, 3)), -2)
+cs.add("linalg_matrix_power", g(wc(3)), -5)
+cs.add("linalg_matrix_power", wc(3, dtype=f32), 4)
+cs.add("linalg_matrix_power", cs.randint(-3, 3, 3, 3), 3)
+cs.add("linalg_matrix_power", cs.randint(-3, 3, 2, 2, dtype=i32), 0)
+cs.add("linalg_matrix_power", rn(3, 3) > 0, 0)
+cs.add("linalg_matrix_power", rn(3, 3, dtype=f16) / 2, 2)             # (PyTorch's CPU has no half matmul: float32 reference)
+cs.add("linalg_matrix_power", g(rn(0, 0)), 3)
+cs.add("linalg_matrix_power", g(rn(2, 0, 0)), -2)
+cs.error("linalg_matrix_power", cs.randint(-3, 3, 3, 3), -1, code="CT_ERR_DTYPE")
+cs.error("linalg_matrix_power", rn(3, 3) > 0, 2, code="CT_ERR_DTYPE")
+cs.error("linalg_matrix_power", rn(2, 3), 2, code="CT_ERR_SHAPE")
+cs.error("linalg_matrix_power", rn(3), 2, code="CT_ERR_RANK")
+cs.error("linalg_matrix_power", torch.ones(3, 3, dtype=torch.float64), -2, code="CT_ERR_INVALID")
+cs.add("linalg_matrix_power.out", wc(3), 3, out=torch.empty(0, dtype=torch.float64))
+cs.add("matrix_power", g(wc(3)), 4)
+cs.add("matrix_power.out", wc(3), -2, out=torch.empty(0, dtype=torch.float64))
+
 cs.write()

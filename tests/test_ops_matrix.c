@@ -134,3 +134,48 @@ TEST(matrix_meta_shapes) {
     CHECK(r && r->ndim == 4 && ct__is_meta(r));
   }
 }
+
+/* cholesky's gradient is symmetric (PyTorch's choice): the derivative of A -> cholesky((A + A^T) / 2) */
+static ct_tensor *mx_cholesky_sym_fn(ct_tensor *const *in, void *ctx) {
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *s = ct_mul_scalar(ct_add(in[0], ct_transpose(in[0], -2, -1)), ct_float(0.5));
+    r = ct_keep(ct_linalg_cholesky(s, ctx != NULL));
+  }
+  return r;
+}
+static ct_tensor *mx_matrix_exp_fn(ct_tensor *const *in, void *ctx) { return (void)ctx, ct_linalg_matrix_exp(in[0]); }
+static ct_tensor *mx_matrix_power_fn(ct_tensor *const *in, void *ctx) { return ct_linalg_matrix_power(in[0], *(const int64_t *)ctx); }
+
+TEST(matrix_gradgradcheck_cholesky_exp_power) {
+  static int upper = 1;
+  static const int64_t powers[3] = {0, 3, -2};
+  int i;
+  CT_SCOPE {
+    ct_tensor *in[1];
+    in[0] = mx_wc(CT_DIMS(2, 3, 3), 21); /* diagonally dominant: its symmetric part is positive-definite */
+    mx_gradgrad(__LINE__, mx_cholesky_sym_fn, NULL, 1, in);
+    in[0] = mx_wc(CT_DIMS(3, 3), 22);
+    mx_gradgrad(__LINE__, mx_cholesky_sym_fn, &upper, 1, in);
+    in[0] = ct_mul_scalar(mx_wc(CT_DIMS(2, 3, 3), 23), ct_float(0.5)); /* 1-norm past theta_13: scaling and squaring */
+    mx_gradgrad(__LINE__, mx_matrix_exp_fn, NULL, 1, in);
+    for (i = 0; i < 3; i++) {
+      in[0] = mx_wc(CT_DIMS(3, 3), 24 + (unsigned)i);
+      mx_gradgrad(__LINE__, mx_matrix_power_fn, (void *)&powers[i], 1, in);
+    }
+  }
+}
+
+TEST(matrix_cholesky_info) {
+  static const double m[9] = {1, 2, 0, 2, 1, 0, 0, 0, 1};
+  CT_SCOPE {
+    ct_tensor *info = NULL, *L = ct_linalg_cholesky_ex(mx_from(CT_DIMS(3, 3), m), false, false, &info);
+    CHECK(L && info && info->dtype == CT_I32 && ct_get(info, 0) == 2);
+    /* LAPACK's partial factor: the failed pivot on the diagonal, later columns as A */
+    if (L) CHECK(ct_get(L, 3) == 2 && ct_get(L, 4) == -3 && ct_get(L, 8) == 1 && ct_get(L, 1) == 0);
+    CHECK_ERR(ct_linalg_cholesky_ex(mx_from(CT_DIMS(3, 3), m), false, true, &info), CT_ERR_INVALID,
+              "linalg.cholesky_ex: The factorization could not be completed because the input is not positive-definite (the leading "
+              "minor of order 2 is not positive-definite).");
+    CHECK_ERR(ct_cholesky(mx_from(CT_DIMS(3, 3), m), false), CT_ERR_INVALID, "cholesky: The factorization could not be completed");
+  }
+}

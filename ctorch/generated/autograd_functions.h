@@ -15442,6 +15442,106 @@ static ct_tensor *ct__autograd_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_te
   return r;
 }
 
+/* ---- linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) ---- */
+typedef struct ct__node_linalg_cholesky_ex {
+  ct_node base;
+  bool upper;
+  ct__saved result;
+} ct__node_linalg_cholesky_ex;
+
+static void ct__release_linalg_cholesky_ex(ct_node *node) {
+  ct__node_linalg_cholesky_ex *ct__nd = (ct__node_linalg_cholesky_ex *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_cholesky_ex(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_cholesky_ex *ct__nd = (ct__node_linalg_cholesky_ex *)node;
+  ct_tensor *grad = grads[0];
+  bool upper = ct__nd->upper;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_cholesky_backward(grad, result, upper);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_cholesky_ex = {"LinalgCholeskyExBackward0", ct__backward_linalg_cholesky_ex, ct__release_linalg_cholesky_ex};
+
+static ct_tensor *ct__autograd_linalg_cholesky_ex(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_linalg_cholesky_ex *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_linalg_cholesky_ex, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_cholesky_ex *)ct__n;
+  if (ct__nd) {
+    ct__nd->upper = upper;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_cholesky_ex(ks & CT__BELOW_AUTOGRAD, self, upper, check_errors, info);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- linalg_matrix_exp(Tensor self) -> Tensor ---- */
+typedef struct ct__node_linalg_matrix_exp {
+  ct_node base;
+  ct__saved self;
+} ct__node_linalg_matrix_exp;
+
+static void ct__release_linalg_matrix_exp(ct_node *node) {
+  ct__node_linalg_matrix_exp *ct__nd = (ct__node_linalg_matrix_exp *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_linalg_matrix_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_matrix_exp *ct__nd = (ct__node_linalg_matrix_exp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_matrix_exp_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_matrix_exp = {"LinalgMatrixExpBackward0", ct__backward_linalg_matrix_exp, ct__release_linalg_matrix_exp};
+
+static ct_tensor *ct__autograd_linalg_matrix_exp(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_linalg_matrix_exp *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_linalg_matrix_exp, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_matrix_exp *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_matrix_exp(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
 /* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   ct_keyset excluded;

@@ -1421,6 +1421,39 @@ CTDEF ct_status ct_linalg_solve_ex_out(ct_tensor *result, ct_tensor *info, ct_te
 CTDEF ct_tensor *ct_linalg_solve(ct_tensor *A, ct_tensor *B, bool left);
 /* linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linalg_solve_out(ct_tensor *out, ct_tensor *A, ct_tensor *B, bool left);
+/* linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)
+ * L with L L^T = self (its lower triangle read), or U with U^T U = self (upper: its upper triangle read); info 0, or the order of the first leading minor that is not positive-definite */
+CTDEF ct_tensor *ct_linalg_cholesky_ex(ct_tensor *self, bool upper, bool check_errors, ct_tensor **info);
+/* linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!) L, Tensor(b!) info) */
+CTDEF ct_status ct_linalg_cholesky_ex_out(ct_tensor *L, ct_tensor *info, ct_tensor *self, bool upper, bool check_errors);
+/* linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor
+ * linalg_cholesky_ex that fails on a matrix that is not positive-definite; the gradient is symmetric (PyTorch's) */
+CTDEF ct_tensor *ct_linalg_cholesky(ct_tensor *self, bool upper);
+/* linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_cholesky_out(ct_tensor *out, ct_tensor *self, bool upper);
+/* cholesky(Tensor self, bool upper=False) -> Tensor
+ * deprecated torch.cholesky: linalg_cholesky with its own messages; an empty self comes back as a copy, unchecked */
+CTDEF ct_tensor *ct_cholesky(ct_tensor *self, bool upper);
+/* cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cholesky_out(ct_tensor *out, ct_tensor *self, bool upper);
+/* linalg_matrix_exp(Tensor self) -> Tensor
+ * exp of each matrix (scaling and squaring, Padé 13, in double); float32 and float64 (PyTorch's bfloat16 is refused); a non-finite matrix gives NaN */
+CTDEF ct_tensor *ct_linalg_matrix_exp(ct_tensor *self);
+/* linalg_matrix_exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_matrix_exp_out(ct_tensor *out, ct_tensor *self);
+/* matrix_exp(Tensor self) -> Tensor
+ * linalg_matrix_exp (aten's alias) */
+CTDEF ct_tensor *ct_matrix_exp(ct_tensor *self);
+/* linalg_matrix_power(Tensor self, int n) -> Tensor
+ * self^n by matmuls (binary powering); n < 0 powers linalg_inv(self); n = 0 the identity; any dtype matmul takes for n >= 0 */
+CTDEF ct_tensor *ct_linalg_matrix_power(ct_tensor *self, int64_t n);
+/* linalg_matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n);
+/* matrix_power(Tensor self, int n) -> Tensor
+ * linalg_matrix_power (aten's alias) */
+CTDEF ct_tensor *ct_matrix_power(ct_tensor *self, int64_t n);
+/* matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3646,6 +3679,45 @@ typedef ct_tensor *ct_kernel_linalg_solve(ct_keyset, ct_tensor *, ct_tensor *, b
 typedef ct_status ct_kernel_linalg_solve_out(ct_keyset, ct_tensor *, ct_tensor *, bool , ct_tensor *);
 #define CT__OPNAME_linalg_solve_out "linalg_solve.out"
 #define CT__OPSIG_linalg_solve_out "T,T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_cholesky_ex(ct_keyset, ct_tensor *, bool , bool , ct_tensor **);
+#define CT__OPNAME_linalg_cholesky_ex "linalg_cholesky_ex"
+#define CT__OPSIG_linalg_cholesky_ex "T,b,b->T,T"
+typedef ct_status ct_kernel_linalg_cholesky_ex_L(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_cholesky_ex_L "linalg_cholesky_ex.L"
+#define CT__OPSIG_linalg_cholesky_ex_L "T,b,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_cholesky(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME_linalg_cholesky "linalg_cholesky"
+#define CT__OPSIG_linalg_cholesky "T,b->T"
+typedef ct_status ct_kernel_linalg_cholesky_out(ct_keyset, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_linalg_cholesky_out "linalg_cholesky.out"
+#define CT__OPSIG_linalg_cholesky_out "T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_cholesky(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME_cholesky "cholesky"
+#define CT__OPSIG_cholesky "T,b->T"
+typedef ct_status ct_kernel_cholesky_out(ct_keyset, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_cholesky_out "cholesky.out"
+#define CT__OPSIG_cholesky_out "T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_matrix_exp(ct_keyset, ct_tensor *);
+#define CT__OPNAME_linalg_matrix_exp "linalg_matrix_exp"
+#define CT__OPSIG_linalg_matrix_exp "T->T"
+typedef ct_status ct_kernel_linalg_matrix_exp_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_matrix_exp_out "linalg_matrix_exp.out"
+#define CT__OPSIG_linalg_matrix_exp_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_matrix_exp(ct_keyset, ct_tensor *);
+#define CT__OPNAME_matrix_exp "matrix_exp"
+#define CT__OPSIG_matrix_exp "T->T"
+typedef ct_tensor *ct_kernel_linalg_matrix_power(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_linalg_matrix_power "linalg_matrix_power"
+#define CT__OPSIG_linalg_matrix_power "T,i->T"
+typedef ct_status ct_kernel_linalg_matrix_power_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_linalg_matrix_power_out "linalg_matrix_power.out"
+#define CT__OPSIG_linalg_matrix_power_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_matrix_power(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_matrix_power "matrix_power"
+#define CT__OPSIG_matrix_power "T,i->T"
+typedef ct_status ct_kernel_matrix_power_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_matrix_power_out "matrix_power.out"
+#define CT__OPSIG_matrix_power_out "T,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -4777,6 +4849,19 @@ static struct {
   ct_op *linalg_solve_ex_out;
   ct_op *linalg_solve;
   ct_op *linalg_solve_out;
+  ct_op *linalg_cholesky_ex;
+  ct_op *linalg_cholesky_ex_L;
+  ct_op *linalg_cholesky;
+  ct_op *linalg_cholesky_out;
+  ct_op *cholesky;
+  ct_op *cholesky_out;
+  ct_op *linalg_matrix_exp;
+  ct_op *linalg_matrix_exp_out;
+  ct_op *matrix_exp;
+  ct_op *linalg_matrix_power;
+  ct_op *linalg_matrix_power_out;
+  ct_op *matrix_power;
+  ct_op *matrix_power_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -7411,6 +7496,64 @@ static ct_status ct__call_TTbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *
     ct__v[2] = ct_value_bool(a2);
     ct__v[3] = ct_value_tensor(a3);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,b->T,T */
+static ct_tensor *ct__call_Tbb_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, x1);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TbbTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, ct_tensor *a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,Tw->Tw */
+static ct_status ct__call_TbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, ct_tensor *a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -11754,6 +11897,58 @@ static ct_tensor *ct__dispatch_linalg_solve(ct_keyset ks, ct_tensor *A, ct_tenso
 /* linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_linalg_solve_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, ct_tensor *out) {
   return ct__call_TTbTw_Tw(ct__op.linalg_solve_out, ks, A, B, left, out);
+}
+/* linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) */
+static ct_tensor *ct__dispatch_linalg_cholesky_ex(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  return ct__call_Tbb_TT(ct__op.linalg_cholesky_ex, ks, self, upper, check_errors, info);
+}
+/* linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!) L, Tensor(b!) info) */
+static ct_status ct__dispatch_linalg_cholesky_ex_L(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor *L, ct_tensor *info) {
+  return ct__call_TbbTwTw_TwTw(ct__op.linalg_cholesky_ex_L, ks, self, upper, check_errors, L, info);
+}
+/* linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_cholesky(ct_keyset ks, ct_tensor *self, bool upper) {
+  return ct__call_Tb_T(ct__op.linalg_cholesky, ks, self, upper);
+}
+/* linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_cholesky_out(ct_keyset ks, ct_tensor *self, bool upper, ct_tensor *out) {
+  return ct__call_TbTw_Tw(ct__op.linalg_cholesky_out, ks, self, upper, out);
+}
+/* cholesky(Tensor self, bool upper=False) -> Tensor */
+static ct_tensor *ct__dispatch_cholesky(ct_keyset ks, ct_tensor *self, bool upper) {
+  return ct__call_Tb_T(ct__op.cholesky, ks, self, upper);
+}
+/* cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cholesky_out(ct_keyset ks, ct_tensor *self, bool upper, ct_tensor *out) {
+  return ct__call_TbTw_Tw(ct__op.cholesky_out, ks, self, upper, out);
+}
+/* linalg_matrix_exp(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_matrix_exp(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.linalg_matrix_exp, ks, self);
+}
+/* linalg_matrix_exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_matrix_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.linalg_matrix_exp_out, ks, self, out);
+}
+/* matrix_exp(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_matrix_exp(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.matrix_exp, ks, self);
+}
+/* linalg_matrix_power(Tensor self, int n) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_matrix_power(ct_keyset ks, ct_tensor *self, int64_t n) {
+  return ct__call_Ti_T(ct__op.linalg_matrix_power, ks, self, n);
+}
+/* linalg_matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.linalg_matrix_power_out, ks, self, n, out);
+}
+/* matrix_power(Tensor self, int n) -> Tensor */
+static ct_tensor *ct__dispatch_matrix_power(ct_keyset ks, ct_tensor *self, int64_t n) {
+  return ct__call_Ti_T(ct__op.matrix_power, ks, self, n);
+}
+/* matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.matrix_power_out, ks, self, n, out);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -19518,6 +19713,159 @@ CTDEF ct_status ct_linalg_solve_out(ct_tensor *out, ct_tensor *A, ct_tensor *B, 
     if (!ct__frontend_keys(&ct__fa_linalg_solve_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_linalg_solve_out(ct__keys, A, B, left, out);
+}
+static const ct__frontend_args ct__fa_linalg_cholesky_ex = {"linalg_cholesky_ex", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_cholesky_ex(ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (info) *info = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_cholesky_ex, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_cholesky_ex(ct__keys, self, upper, check_errors, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (info) *info = NULL;
+    return NULL;
+  }
+  if (info) *info = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_cholesky_ex_L = {"linalg_cholesky_ex.L", 3, {1, 2, 2}, {"self", "L", "info"}};
+CTDEF ct_status ct_linalg_cholesky_ex_out(ct_tensor *L, ct_tensor *info, ct_tensor *self, bool upper, bool check_errors) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && L && info && ct__same_device(self, L) && ct__same_device(self, info)))
+    ct__keys = ct__call_keys(self->keys | L->keys | info->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, L, info};
+    if (!ct__frontend_keys(&ct__fa_linalg_cholesky_ex_L, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_cholesky_ex_L(ct__keys, self, upper, check_errors, L, info);
+}
+static const ct__frontend_args ct__fa_linalg_cholesky = {"linalg_cholesky", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_cholesky(ct_tensor *self, bool upper) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_cholesky, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_cholesky(ct__keys, self, upper));
+}
+static const ct__frontend_args ct__fa_linalg_cholesky_out = {"linalg_cholesky.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_cholesky_out(ct_tensor *out, ct_tensor *self, bool upper) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_cholesky_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_cholesky_out(ct__keys, self, upper, out);
+}
+static const ct__frontend_args ct__fa_cholesky = {"cholesky", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_cholesky(ct_tensor *self, bool upper) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_cholesky, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_cholesky(ct__keys, self, upper));
+}
+static const ct__frontend_args ct__fa_cholesky_out = {"cholesky.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_cholesky_out(ct_tensor *out, ct_tensor *self, bool upper) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_cholesky_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_cholesky_out(ct__keys, self, upper, out);
+}
+static const ct__frontend_args ct__fa_linalg_matrix_exp = {"linalg_matrix_exp", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_matrix_exp(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_exp, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_matrix_exp(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_linalg_matrix_exp_out = {"linalg_matrix_exp.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_matrix_exp_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_exp_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_matrix_exp_out(ct__keys, self, out);
+}
+static const ct__frontend_args ct__fa_matrix_exp = {"matrix_exp", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_matrix_exp(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_matrix_exp, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_matrix_exp(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_linalg_matrix_power = {"linalg_matrix_power", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_matrix_power(ct_tensor *self, int64_t n) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_power, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_matrix_power(ct__keys, self, n));
+}
+static const ct__frontend_args ct__fa_linalg_matrix_power_out = {"linalg_matrix_power.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_power_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_matrix_power_out(ct__keys, self, n, out);
+}
+static const ct__frontend_args ct__fa_matrix_power = {"matrix_power", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_matrix_power(ct_tensor *self, int64_t n) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_matrix_power, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_matrix_power(ct__keys, self, n));
+}
+static const ct__frontend_args ct__fa_matrix_power_out = {"matrix_power.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_matrix_power_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_matrix_power_out(ct__keys, self, n, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;
