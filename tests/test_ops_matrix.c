@@ -179,3 +179,23 @@ TEST(matrix_cholesky_info) {
     CHECK_ERR(ct_cholesky(mx_from(CT_DIMS(3, 3), m), false), CT_ERR_INVALID, "cholesky: The factorization could not be completed");
   }
 }
+
+/* svdvals' gradient is right to first order; its own derivative would miss the
+ * singular vectors' dependence on A, so create_graph fails instead */
+static ct_tensor *mx_svdvals_fn(ct_tensor *const *in, void *ctx) { return (void)ctx, ct_linalg_svdvals(in[0]); }
+TEST(matrix_svdvals_gradient_first_order_only) {
+  CT_SCOPE {
+    ct_tensor *in[1], *s, *g = NULL;
+    in[0] = mx_wc(CT_DIMS(2, 4, 3), 31);
+    CHECK_OK(ct_set_requires_grad(in[0], true));
+    CHECK_OK(ct_gradcheck(mx_svdvals_fn, NULL, 1, in, NULL));
+    s = ct_sum(ct_linalg_svdvals(in[0]));
+    CHECK(s != NULL);
+    if (s) {
+      CHECK_ERR(ct_backward_ex(s, NULL, false, true), CT_ERR_UNSUPPORTED, "not differentiable in ctorch");
+      CHECK_OK(ct_backward(s)); /* (the graph was kept: the failed backward freed nothing) */
+      g = ct_grad(in[0]);
+      CHECK(g != NULL);
+    }
+  }
+}

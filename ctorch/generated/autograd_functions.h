@@ -15542,6 +15542,53 @@ static ct_tensor *ct__autograd_linalg_matrix_exp(ct_keyset ks, ct_tensor *self) 
   return r;
 }
 
+/* ---- linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor ---- */
+typedef struct ct__node_linalg_svdvals {
+  ct_node base;
+  ct__saved A;
+} ct__node_linalg_svdvals;
+
+static void ct__release_linalg_svdvals(ct_node *node) {
+  ct__node_linalg_svdvals *ct__nd = (ct__node_linalg_svdvals *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward_linalg_svdvals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_svdvals *ct__nd = (ct__node_linalg_svdvals *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_svdvals_backward(grad, A);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_svdvals = {"LinalgSvdvalsBackward0", ct__backward_linalg_svdvals, ct__release_linalg_svdvals};
+
+static ct_tensor *ct__autograd_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node_linalg_svdvals *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind_linalg_svdvals, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_svdvals *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_svdvals(ks & CT__BELOW_AUTOGRAD, A, driver);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
 /* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   ct_keyset excluded;

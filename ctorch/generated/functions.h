@@ -1454,6 +1454,27 @@ CTDEF ct_status ct_linalg_matrix_power_out(ct_tensor *out, ct_tensor *self, int6
 CTDEF ct_tensor *ct_matrix_power(ct_tensor *self, int64_t n);
 /* matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n);
+/* linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor
+ * singular values of each matrix (*, min(m, n)), descending (one-sided Jacobi in double); the gradient (U diag(grad) V^T) cannot be differentiated again */
+CTDEF ct_tensor *ct_linalg_svdvals(ct_tensor *A);
+CTDEF ct_tensor *ct_linalg_svdvals_ex(ct_tensor *A, const char *driver);
+/* linalg_svdvals.out(Tensor A, *, str? driver=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_svdvals_out(ct_tensor *out, ct_tensor *A);
+CTDEF ct_status ct_linalg_svdvals_out_ex(ct_tensor *out, ct_tensor *A, const char *driver);
+/* linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * ord 1 / -1: the largest / smallest column sum of |self| over dim; inf / -inf: row sums; 2 / -2: the largest / smallest singular value */
+CTDEF ct_tensor *ct_linalg_matrix_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_matrix_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_matrix_norm.out(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_matrix_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_matrix_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_matrix_norm.str_ord(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * "fro": linalg_vector_norm over dim; "nuc": the sum of the singular values */
+CTDEF ct_tensor *ct_linalg_matrix_norm_str(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_matrix_norm_str_ex(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_matrix_norm.str_ord_out(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_matrix_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_matrix_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3718,6 +3739,24 @@ typedef ct_tensor *ct_kernel_matrix_power(ct_keyset, ct_tensor *, int64_t );
 typedef ct_status ct_kernel_matrix_power_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_matrix_power_out "matrix_power.out"
 #define CT__OPSIG_matrix_power_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_svdvals(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME_linalg_svdvals "linalg_svdvals"
+#define CT__OPSIG_linalg_svdvals "T,s?->T"
+typedef ct_status ct_kernel_linalg_svdvals_out(ct_keyset, ct_tensor *, const char *, ct_tensor *);
+#define CT__OPNAME_linalg_svdvals_out "linalg_svdvals.out"
+#define CT__OPSIG_linalg_svdvals_out "T,s?,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_matrix_norm(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_linalg_matrix_norm "linalg_matrix_norm"
+#define CT__OPSIG_linalg_matrix_norm "T,S,I,b,D->T"
+typedef ct_status ct_kernel_linalg_matrix_norm_out(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_linalg_matrix_norm_out "linalg_matrix_norm.out"
+#define CT__OPSIG_linalg_matrix_norm_out "T,S,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_matrix_norm_str_ord(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_linalg_matrix_norm_str_ord "linalg_matrix_norm.str_ord"
+#define CT__OPSIG_linalg_matrix_norm_str_ord "T,s,I,b,D->T"
+typedef ct_status ct_kernel_linalg_matrix_norm_str_ord_out(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_linalg_matrix_norm_str_ord_out "linalg_matrix_norm.str_ord_out"
+#define CT__OPSIG_linalg_matrix_norm_str_ord_out "T,s,I,b,D,Tw->Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -4862,6 +4901,12 @@ static struct {
   ct_op *linalg_matrix_power_out;
   ct_op *matrix_power;
   ct_op *matrix_power_out;
+  ct_op *linalg_svdvals;
+  ct_op *linalg_svdvals_out;
+  ct_op *linalg_matrix_norm;
+  ct_op *linalg_matrix_norm_out;
+  ct_op *linalg_matrix_norm_str_ord;
+  ct_op *linalg_matrix_norm_str_ord_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -7554,6 +7599,82 @@ static ct_status ct__call_TbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a
     ct__v[1] = ct_value_bool(a1);
     ct__v[2] = ct_value_tensor(a2);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,s?->T */
+static ct_tensor *ct__call_Tso_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))ct__k->unboxed)(ks, a0, a1);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,s?,Tw->Tw */
+static ct_status ct__call_TsoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_tensor *a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,s,I,b,D->T */
+static ct_tensor *ct__call_TsIbD_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_int_list a2, bool a3, ct_dtype a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_dtype(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,s,I,b,D,Tw->Tw */
+static ct_status ct__call_TsIbDTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_int_list a2, bool a3, ct_dtype a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_dtype(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -11949,6 +12070,30 @@ static ct_tensor *ct__dispatch_matrix_power(ct_keyset ks, ct_tensor *self, int64
 /* matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n, ct_tensor *out) {
   return ct__call_TiTw_Tw(ct__op.matrix_power_out, ks, self, n, out);
+}
+/* linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
+  return ct__call_Tso_T(ct__op.linalg_svdvals, ks, A, driver);
+}
+/* linalg_svdvals.out(Tensor A, *, str? driver=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_svdvals_out(ct_keyset ks, ct_tensor *A, const char *driver, ct_tensor *out) {
+  return ct__call_TsoTw_Tw(ct__op.linalg_svdvals_out, ks, A, driver, out);
+}
+/* linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_matrix_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  return ct__call_TSIbD_T(ct__op.linalg_matrix_norm, ks, self, ord, dim, keepdim, dtype);
+}
+/* linalg_matrix_norm.out(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_matrix_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  return ct__call_TSIbDTw_Tw(ct__op.linalg_matrix_norm_out, ks, self, ord, dim, keepdim, dtype, out);
+}
+/* linalg_matrix_norm.str_ord(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_matrix_norm_str_ord(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  return ct__call_TsIbD_T(ct__op.linalg_matrix_norm_str_ord, ks, self, ord, dim, keepdim, dtype);
+}
+/* linalg_matrix_norm.str_ord_out(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_matrix_norm_str_ord_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  return ct__call_TsIbDTw_Tw(ct__op.linalg_matrix_norm_str_ord_out, ks, self, ord, dim, keepdim, dtype, out);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -19866,6 +20011,114 @@ CTDEF ct_status ct_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n) 
     if (!ct__frontend_keys(&ct__fa_matrix_power_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_matrix_power_out(ct__keys, self, n, out);
+}
+static const ct__frontend_args ct__fa_linalg_svdvals = {"linalg_svdvals", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_svdvals_ex(ct_tensor *A, const char *driver) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_svdvals, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_svdvals(ct__keys, A, driver));
+}
+CTDEF ct_tensor *ct_linalg_svdvals(ct_tensor *A) {
+  return ct_linalg_svdvals_ex(A, NULL);
+}
+static const ct__frontend_args ct__fa_linalg_svdvals_out = {"linalg_svdvals.out", 2, {1, 2}, {"A", "out"}};
+CTDEF ct_status ct_linalg_svdvals_out_ex(ct_tensor *out, ct_tensor *A, const char *driver) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && out && ct__same_device(A, out)))
+    ct__keys = ct__call_keys(A->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_svdvals_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_svdvals_out(ct__keys, A, driver, out);
+}
+CTDEF ct_status ct_linalg_svdvals_out(ct_tensor *out, ct_tensor *A) {
+  return ct_linalg_svdvals_out_ex(out, A, NULL);
+}
+static const ct__frontend_args ct__fa_linalg_matrix_norm = {"linalg_matrix_norm", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_matrix_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_norm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_matrix_norm", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_matrix_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_linalg_matrix_norm(ct__keys, self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_matrix_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_matrix_norm_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_matrix_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_matrix_norm.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_matrix_norm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_matrix_norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_matrix_norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_matrix_norm.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_matrix_norm.out", "out"))) return ct_last_error();
+  return ct__dispatch_linalg_matrix_norm_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_matrix_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_matrix_norm_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+static const ct__frontend_args ct__fa_linalg_matrix_norm_str_ord = {"linalg_matrix_norm.str_ord", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_matrix_norm_str_ex(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_norm_str_ord, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_matrix_norm.str_ord", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_matrix_norm.str_ord", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_linalg_matrix_norm_str_ord(ct__keys, self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_matrix_norm_str(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_matrix_norm_str_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_matrix_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_matrix_norm.str_ord_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_matrix_norm.str_ord_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_matrix_norm.str_ord_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_matrix_norm.str_ord_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_matrix_norm.str_ord_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_matrix_norm.str_ord_out", "out"))) return ct_last_error();
+  return ct__dispatch_linalg_matrix_norm_str_ord_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_matrix_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_matrix_norm_str_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

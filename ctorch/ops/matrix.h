@@ -201,23 +201,26 @@ static void ct__mx_factor_all(const ct_tensor *A, int64_t nA, double *lu, int64_
 
 /* The error of a failed factorization (PyTorch's _linalg_check_errors):
  * kind 'i' inversion, 's' solve, 'c' Cholesky. info on the CPU or meta. */
-static ct_status ct__mx_check_info(const char *op, const ct_tensor *info, char kind) {
-  const int32_t *v;
+static ct_status ct__mx_check_info(const char *op, ct_tensor *info, char kind) {
+  ct_tensor *host;
   int64_t i;
+  int32_t bad;
   char batch[64];
   if (ct__is_meta(info) || info->numel == 0) return CT_OK;
-  v = (const int32_t *)ct_data_ptr(info);
-  for (i = 0; i < info->numel && v[i] == 0; i++) {
+  if (!(host = ct__host_operand(op, info))) return ct_last_error(); /* (contiguous: made by the kernels) */
+  for (i = 0; i < host->numel && ((const int32_t *)ct_data_ptr(host))[i] == 0; i++) {
   }
-  if (i == info->numel) return CT_OK;
+  bad = i < host->numel ? ((const int32_t *)ct_data_ptr(host))[i] : 0;
+  ct_release(host);
+  if (bad == 0) return CT_OK;
   batch[0] = 0;
   if (info->ndim > 0) snprintf(batch, sizeof batch, "(Batch element %lld): ", (long long)i);
   if (kind == 'i')
     return ct_fail(CT_ERR_INVALID, op, "%sThe diagonal element %d is zero, the inversion could not be completed because the input "
-                   "matrix is singular.", batch, (int)v[i]);
+                   "matrix is singular.", batch, (int)bad);
   if (kind == 's') return ct_fail(CT_ERR_INVALID, op, "%sThe solver failed because the input matrix is singular.", batch);
   return ct_fail(CT_ERR_INVALID, op, "%sThe factorization could not be completed because the input is not positive-definite "
-                 "(the leading minor of order %d is not positive-definite).", batch, (int)v[i]);
+                 "(the leading minor of order %d is not positive-definite).", batch, (int)bad);
 }
 
 /* ---- det and log|det| ---- */
@@ -589,6 +592,149 @@ static ct_tensor *ct__k_linalg_matrix_exp(ct_keyset ks, ct_tensor *A) {
   return r;
 }
 
+/* ---- singular values ----
+ * One-sided Jacobi (Hestenes): plane rotations of the columns of the m x n
+ * matrix (m >= n: a wide matrix is transposed first, which keeps its
+ * singular values) until every pair is orthogonal to working precision; the
+ * column norms are then the singular values, with high relative accuracy.
+ * The matrix is scaled by its largest |entry| first, so squares neither
+ * overflow nor underflow. u (m x n) gets the normalized columns and v
+ * (n x n) the rotations when not NULL: A = u diag(s) v^T, s descending. */
+static void ct__mx_svd_jacobi(int64_t m, int64_t n, double *w, double *s, double *v, double *u) {
+  double big = 0, eps = 1e-15;
+  int64_t i, j, p, q, sweep;
+  for (i = 0; i < m * n; i++)
+    if (fabs(w[i]) > big) big = fabs(w[i]);
+  if (v)
+    for (i = 0; i < n * n; i++) v[i] = i % (n + 1) == 0;
+  if (big > 0)
+    for (i = 0; i < m * n; i++) w[i] /= big;
+  for (sweep = 0; sweep < 100; sweep++) { /* (quadratic convergence: about 10 sweeps) */
+    int rotated = 0;
+    for (p = 0; p < n - 1; p++)
+      for (q = p + 1; q < n; q++) {
+        double alpha = 0, beta = 0, gamma = 0, zeta, t, c, sn;
+        for (i = 0; i < m; i++) {
+          double wp = w[i * n + p], wq = w[i * n + q];
+          alpha += wp * wp, beta += wq * wq, gamma += wp * wq;
+        }
+        if (gamma == 0 || fabs(gamma) <= eps * sqrt(alpha * beta)) continue;
+        rotated = 1;
+        zeta = (beta - alpha) / (2 * gamma);
+        t = (zeta >= 0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1 + zeta * zeta));
+        c = 1 / sqrt(1 + t * t), sn = c * t;
+        for (i = 0; i < m; i++) {
+          double wp = w[i * n + p], wq = w[i * n + q];
+          w[i * n + p] = c * wp - sn * wq, w[i * n + q] = sn * wp + c * wq;
+        }
+        if (v)
+          for (i = 0; i < n; i++) {
+            double vp = v[i * n + p], vq = v[i * n + q];
+            v[i * n + p] = c * vp - sn * vq, v[i * n + q] = sn * vp + c * vq;
+          }
+      }
+    if (!rotated) break;
+  }
+  for (j = 0; j < n; j++) {
+    double norm = 0;
+    for (i = 0; i < m; i++) norm += w[i * n + j] * w[i * n + j];
+    s[j] = sqrt(norm);
+  }
+  for (j = 0; j < n; j++) { /* selection sort, descending, carrying the columns of w and v */
+    int64_t best = j;
+    for (p = j + 1; p < n; p++)
+      if (s[p] > s[best]) best = p;
+    if (best != j) {
+      double t = s[j];
+      s[j] = s[best], s[best] = t;
+      for (i = 0; i < m; i++) t = w[i * n + j], w[i * n + j] = w[i * n + best], w[i * n + best] = t;
+      if (v)
+        for (i = 0; i < n; i++) t = v[i * n + j], v[i * n + j] = v[i * n + best], v[i * n + best] = t;
+    }
+  }
+  if (u)
+    for (j = 0; j < n; j++)
+      for (i = 0; i < m; i++) u[i * n + j] = s[j] > 0 ? w[i * n + j] / s[j] : 0; /* (a zero singular value: no direction) */
+  for (j = 0; j < n; j++) s[j] *= big;
+}
+/* Singular values of each matrix of A (*, m, n): (*, min(m, n)), descending. With U and V
+ * (for the gradient), also U (*, m, k) and V (*, n, k), k = min(m, n), in A's dtype. */
+static ct_tensor *ct__mx_svdvals(ct_tensor *A, ct_tensor **U, ct_tensor **V) {
+  static const char *op = "linalg.svd";
+  ct_tensor *r, *ut = NULL, *vt = NULL;
+  int64_t m, n, k, nA, b, i, j, shape[CT_MAX_DIMS];
+  double *work = NULL;
+  int nb, wide;
+  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return NULL;
+  if (A->dtype == CT_F16 || A->dtype == CT_BF16)
+    return ct_fail(CT_ERR_DTYPE, op, "\"linalg_svd_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
+  if (ct__mx_check_float(op, A, 0) != CT_OK) return NULL;
+  nb = A->ndim - 2;
+  m = A->sizes[nb], n = A->sizes[nb + 1];
+  wide = m < n;
+  if (wide) { /* the transpose: same singular values, u and v swapped */
+    int64_t t = m;
+    m = n, n = t;
+  }
+  k = n;
+  nA = ct__mx_prod(nb, A->sizes);
+  memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
+  shape[nb] = k;
+  r = ct__empty(op, nb + 1, shape, (ct_dtype)A->dtype, A->device);
+  if (r && U) {
+    shape[nb] = wide ? n : m, shape[nb + 1] = k;
+    ut = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
+    shape[nb] = wide ? m : n;
+    vt = ut ? ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device) : NULL;
+  }
+  if (!r || (U && !vt)) goto fail;
+  if (!ct__is_meta(A) && nA > 0 && k > 0) {
+    double *w, *s, *v, *u;
+    if (!(work = ct__mx_alloc(op, 2 * m * n + n + n * n))) goto fail;
+    w = work, s = work + m * n, v = s + n, u = v + n * n;
+    for (b = 0; b < nA; b++) {
+      int64_t off = ct__mx_batch_offset(A, nb, nb, A->sizes, b), rs = A->strides[nb], cs = A->strides[nb + 1];
+      if (wide) ct__mx_load(A, off, cs, rs, m, n, w);
+      else ct__mx_load(A, off, rs, cs, m, n, w);
+      for (i = 0; i < m * n; i++)
+        if (isnan(w[i])) {
+          ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
+          goto fail;
+        }
+      for (i = 0; i < m * n && isfinite(w[i]); i++) {
+      }
+      if (i < m * n) { /* an infinity: NaN singular values, as LAPACK */
+        for (j = 0; j < n; j++) s[j] = NAN;
+        for (j = 0; j < m * n; j++) u[j] = NAN;
+        for (j = 0; j < n * n; j++) v[j] = NAN;
+      } else {
+        ct__mx_svd_jacobi(m, n, w, s, U ? v : NULL, U ? u : NULL);
+      }
+      ct__mx_store(r, b * k, 1, 0, k, 1, s);
+      if (U) { /* the tall matrix's (u, v) are (U, V), the wide one's (V, U) */
+        ct__mx_store(wide ? vt : ut, b * m * k, k, 1, m, k, u);
+        ct__mx_store(wide ? ut : vt, b * n * k, k, 1, n, k, v);
+      }
+    }
+  }
+  CT_FREE(work);
+  if (U) *U = ut, *V = vt;
+  return r;
+fail:
+  CT_FREE(work);
+  ct_release(r);
+  ct_release(ut);
+  ct_release(vt);
+  return NULL;
+}
+static ct_tensor *ct__k_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
+  (void)ks;
+  if (driver)
+    return ct_fail(CT_ERR_INVALID, "torch.linalg.svd", "keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend."),
+           (ct_tensor *)NULL;
+  return ct__mx_svdvals(A, NULL, NULL);
+}
+
 /* ---- cross product along a dim of size 3 ---- */
 #define CT__MX_CROSS_FLOAT(sfx, T, ACC, LOAD, STORE)                                                                   \
   static void ct__mx_cross_##sfx(const char *a, const char *b, char *o, int64_t as, int64_t bs, int64_t os) {          \
@@ -913,6 +1059,95 @@ static ct_status ct__k_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n
   return ct__k_linalg_matrix_power_out(ks, self, n, out);
 }
 
+/* ---- matrix norms: PyTorch's composites over linalg_vector_norm, amax/amin and linalg_svdvals ---- */
+static ct_status ct__mx_norm_checks(ct_tensor *A, ct_int_list dim, int64_t d[2], ct_dtype dtype, int low_precision) {
+  static const char *op = "linalg.matrix_norm";
+  char buf[160];
+  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return ct_last_error();
+  if ((A->dtype == CT_F16 || A->dtype == CT_BF16) && !low_precision)
+    return ct_fail(CT_ERR_DTYPE, op, "Low precision dtypes not supported. Got %s", ct__dtype_torch_name((ct_dtype)A->dtype));
+  if (A->dtype != CT_F16 && A->dtype != CT_BF16 && ct__mx_check_float(op, A, 0) != CT_OK) return ct_last_error();
+  if (dim.n != 2 || !dim.data)
+    return ct_fail(CT_ERR_INVALID, op, "dim must be a 2-tuple. Got %s", ct__ints_str(buf, sizeof buf, dim.data, dim.n < 0 ? 0 : dim.n));
+  if ((d[0] = ct__wrap_dim(op, dim.data[0], A->ndim)) < 0 || (d[1] = ct__wrap_dim(op, dim.data[1], A->ndim)) < 0) return ct_last_error();
+  if (d[0] == d[1]) return ct_fail(CT_ERR_INVALID, op, "dims must be different. Got (%lld, %lld)", (long long)d[0], (long long)d[1]);
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_is_floating(dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "dtype should be floating point or complex, but got %s", ct__dtype_torch_name(dtype));
+  if (dtype != CT_DTYPE_NONE && ct_promote_types((ct_dtype)A->dtype, dtype) != dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "the dtype of the input (%s) should be convertible without narrowing to the specified dtype (%s)",
+                   ct__dtype_torch_name((ct_dtype)A->dtype), ct__dtype_torch_name(dtype));
+  return CT_OK;
+}
+/* kind: 'f' Frobenius, 'n' nuclear, 'o' the order ord (+-1, +-2, +-inf) */
+static ct_tensor *ct__mx_matrix_norm(ct_tensor *A, char kind, double ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  int spectral = kind == 'n' || (kind == 'o' && fabs(ord) == 2);
+  int64_t d[2];
+  ct_tensor *r = NULL;
+  if (ct__mx_norm_checks(A, dim, d, dtype, !spectral) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *x = NULL;
+    if (kind == 'f') {
+      x = ct_linalg_vector_norm_ex(A, ct_int(2), 2, d, keepdim, dtype);
+    } else if (spectral) { /* the two dims moved to the end; the singular values reduced */
+      int64_t perm[CT_MAX_DIMS], rev[CT_MAX_DIMS], last = -1;
+      int i, k = 0;
+      ct_tensor *sv;
+      for (i = 0; i < A->ndim; i++)
+        if (i != d[0] && i != d[1]) perm[k++] = i;
+      perm[k++] = d[0], perm[k++] = d[1];
+      for (i = 0; i < A->ndim; i++) rev[perm[i]] = i;
+      sv = ct_linalg_svdvals(ct_permute(dtype != CT_DTYPE_NONE ? ct_to_dtype(A, dtype) : A, A->ndim, perm));
+      x = kind == 'n' ? ct_sum_dim(sv, 1, &last, keepdim) : ord > 0 ? ct_amax(sv, 1, &last, keepdim) : ct_amin(sv, 1, &last, keepdim);
+      if (keepdim && x) x = ct_permute(ct_unsqueeze(x, -1), A->ndim, rev);
+    } else { /* +-1: the largest / smallest column sum of |A|; +-inf: the same over rows */
+      int64_t d0 = isinf(ord) ? d[1] : d[0], d1 = isinf(ord) ? d[0] : d[1];
+      if (!keepdim && d0 < d1) d1--;
+      x = ct_linalg_vector_norm_ex(A, ct_int(1), 1, &d0, keepdim, dtype);
+      x = ord > 0 ? ct_amax(x, 1, &d1, keepdim) : ct_amin(x, 1, &d1, keepdim);
+    }
+    r = ct_keep(x);
+  }
+  return r;
+}
+static ct_tensor *ct__k_linalg_matrix_norm(ct_keyset ks, ct_tensor *A, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  double o = ct_scalar_to_double(ord);
+  (void)ks;
+  if (!(fabs(o) == 1 || fabs(o) == 2 || isinf(o)))
+    return ct_fail(CT_ERR_INVALID, "linalg.matrix_norm", "Order %g not supported.", o), (ct_tensor *)NULL;
+  return ct__mx_matrix_norm(A, 'o', o, dim, keepdim, dtype);
+}
+static ct_tensor *ct__k_linalg_matrix_norm_str(ct_keyset ks, ct_tensor *A, const char *ord, ct_int_list dim, bool keepdim,
+                                               ct_dtype dtype) {
+  (void)ks;
+  if (!ord) ord = "fro";
+  if (strcmp(ord, "fro") && strcmp(ord, "nuc"))
+    return ct_fail(CT_ERR_INVALID, "linalg.matrix_norm", "Order %s not supported.", ord), (ct_tensor *)NULL;
+  return ct__mx_matrix_norm(A, ord[0], 0, dim, keepdim, dtype);
+}
+static ct_status ct__k_linalg_matrix_norm_out(ct_keyset ks, ct_tensor *A, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype,
+                                              ct_tensor *out) {
+  ct_tensor *in[2];
+  in[0] = A, in[1] = out;
+  return ct__la_out_grad_ok("linalg.matrix_norm", in, 2)
+             ? ct__la_into_out("linalg.matrix_norm", ct__k_linalg_matrix_norm(ks, A, ord, dim, keepdim, dtype), out)
+             : ct_last_error();
+}
+static ct_status ct__k_linalg_matrix_norm_str_out(ct_keyset ks, ct_tensor *A, const char *ord, ct_int_list dim, bool keepdim,
+                                                  ct_dtype dtype, ct_tensor *out) {
+  ct_tensor *in[2];
+  in[0] = A, in[1] = out;
+  return ct__la_out_grad_ok("linalg.matrix_norm", in, 2)
+             ? ct__la_into_out("linalg.matrix_norm", ct__k_linalg_matrix_norm_str(ks, A, ord, dim, keepdim, dtype), out)
+             : ct_last_error();
+}
+static ct_status ct__k_linalg_svdvals_out(ct_keyset ks, ct_tensor *A, const char *driver, ct_tensor *out) {
+  ct_tensor *in[2];
+  (void)ks;
+  in[0] = A, in[1] = out;
+  return ct__la_out_grad_ok("linalg.svdvals", in, 2) ? ct__la_into_out("linalg.svdvals", ct_linalg_svdvals_ex(A, driver), out)
+                                                      : ct_last_error();
+}
+
 /* ================= derivative helpers (gen/derivatives/matrix.spec) ================= */
 static ct_tensor *ct__mx_mT(ct_tensor *t) { return ct_transpose(t, -2, -1); }
 
@@ -986,6 +1221,28 @@ static ct_tensor *ct__linalg_matrix_exp_backward(ct_tensor *grad, ct_tensor *A) 
       if (rows[0] && rows[1]) r = ct_keep(ct_narrow(ct_narrow(ct_linalg_matrix_exp(ct_cat(2, rows, -2)), -2, 0, n), -1, n, n));
     }
   }
+  return r;
+}
+
+/* svdvals: U diag(grad) V^T (the singular vectors' signs cancel). ctorch has no
+ * differentiable SVD, so this gradient's own derivative would miss U's and V's
+ * dependence on A: a backward with create_graph fails instead */
+static ct_tensor *ct__linalg_svdvals_backward(ct_tensor *grad, ct_tensor *A) {
+  static const char *op = "linalg.svdvals";
+  ct_tensor *r = NULL, *host, *s = NULL, *U = NULL, *V = NULL;
+  if (ct__grad_mode())
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "the gradient of linalg_svdvals is not differentiable in ctorch (no differentiable SVD): "
+                   "backward with create_graph through it is not supported"),
+           (ct_tensor *)NULL;
+  host = ct__host_operand(op, A);
+  if (host) s = ct__mx_svdvals(host, &U, &V);
+  ct_release(host);
+  if (!s) return NULL;
+  ct_release(s);
+  U = ct__host_result(op, U, A->device), V = U ? ct__host_result(op, V, A->device) : (ct_release(V), (ct_tensor *)NULL);
+  if (U && V) CT_SCOPE { r = ct_keep(ct_matmul(ct_mul(U, ct_unsqueeze(grad, -2)), ct__mx_mT(V))); }
+  ct_release(U);
+  ct_release(V);
   return r;
 }
 
