@@ -310,4 +310,25 @@ cs.error("linalg_matrix_norm.str_ord", rn(3, 3), "abc", code="CT_ERR_INVALID")
 cs.error("linalg_matrix_norm.str_ord", rn(3, 3, dtype=f16), "nuc", code="CT_ERR_DTYPE")
 cs.add("linalg_matrix_norm.str_ord_out", rn(3, 3), "nuc", out=torch.empty(0, dtype=torch.float64))
 
+# ---- linalg_norm ----
+cs.add("linalg_norm", g(rn(2, 3, 4)))                               # ord None: the 2-norm of everything
+cs.add("linalg_norm", g(rn(3, 4)), 1)                               # 2-D, ord: a matrix norm
+cs.add("linalg_norm", g(rn(4)), 1)                                  # 1-D: a vector norm
+cs.add("linalg_norm", g(rn(3, 4)), 3, [1])                          # one dim: a vector norm
+cs.add("linalg_norm", g(rn(2, 3, 4)), float("inf"), [2, 0], True)
+cs.add("linalg_norm", g(rn(2, 3, 4)), None, [0, 1])
+cs.add("linalg_norm", g(rn(3, 4)), -2)
+cs.add("linalg_norm", rn(3, 4, dtype=f32), 2, dtype=torch.float64)
+cs.error("linalg_norm", rn(2, 3, 4), 2, code="CT_ERR_RANK")
+cs.error("linalg_norm", rn(2, 3, 4), None, [0, 1, 2], code="CT_ERR_INVALID")
+cs.error("linalg_norm", rn(3, 4), 3, code="CT_ERR_INVALID")
+cs.error("linalg_norm", cs.randint(-3, 3, 3, 4), code="CT_ERR_DTYPE")
+cs.add("linalg_norm.out", rn(3, 4), 1, out=torch.empty(0, dtype=torch.float64))
+cs.add("linalg_norm.ord_str", g(rn(3, 4)), "fro")
+cs.add("linalg_norm.ord_str", g(rn(2, 3, 4)), "nuc", [0, 2])
+cs.error("linalg_norm.ord_str", rn(3), "fro", [0], code="CT_ERR_RANK")    # a str ord is always a matrix norm
+cs.error("linalg_norm.ord_str", rn(2, 3, 4), "fro", code="CT_ERR_RANK")
+cs.error("linalg_norm.ord_str", rn(3, 4), "abc", code="CT_ERR_INVALID")
+cs.add("linalg_norm.ord_str_out", rn(3, 4), "nuc", out=torch.empty(0, dtype=torch.float64))
+
 cs.write()

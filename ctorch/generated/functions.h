@@ -1475,6 +1475,20 @@ CTDEF ct_tensor *ct_linalg_matrix_norm_str_ex(ct_tensor *self, const char *ord, 
 /* linalg_matrix_norm.str_ord_out(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linalg_matrix_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
 CTDEF ct_status ct_linalg_matrix_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * linalg_matrix_norm when ord is given with two dims (or with none and a 2-D self), else linalg_vector_norm (ord None: 2) */
+CTDEF ct_tensor *ct_linalg_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_norm.out(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * linalg_matrix_norm with a str ord over dim (None: dims 0 and 1 of a 1-D or 2-D self) */
+CTDEF ct_tensor *ct_linalg_norm_str(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_norm_str_ex(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3757,6 +3771,18 @@ typedef ct_tensor *ct_kernel_linalg_matrix_norm_str_ord(ct_keyset, ct_tensor *, 
 typedef ct_status ct_kernel_linalg_matrix_norm_str_ord_out(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype , ct_tensor *);
 #define CT__OPNAME_linalg_matrix_norm_str_ord_out "linalg_matrix_norm.str_ord_out"
 #define CT__OPSIG_linalg_matrix_norm_str_ord_out "T,s,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_norm(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_linalg_norm "linalg_norm"
+#define CT__OPSIG_linalg_norm "T,S?,I,b,D->T"
+typedef ct_status ct_kernel_linalg_norm_out(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_linalg_norm_out "linalg_norm.out"
+#define CT__OPSIG_linalg_norm_out "T,S?,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_norm_ord_str(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_linalg_norm_ord_str "linalg_norm.ord_str"
+#define CT__OPSIG_linalg_norm_ord_str "T,s,I,b,D->T"
+typedef ct_status ct_kernel_linalg_norm_ord_str_out(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_linalg_norm_ord_str_out "linalg_norm.ord_str_out"
+#define CT__OPSIG_linalg_norm_ord_str_out "T,s,I,b,D,Tw->Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -4907,6 +4933,10 @@ static struct {
   ct_op *linalg_matrix_norm_out;
   ct_op *linalg_matrix_norm_str_ord;
   ct_op *linalg_matrix_norm_str_ord_out;
+  ct_op *linalg_norm;
+  ct_op *linalg_norm_out;
+  ct_op *linalg_norm_ord_str;
+  ct_op *linalg_norm_ord_str_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -7670,6 +7700,47 @@ static ct_status ct__call_TsIbDTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct_value ct__v[6];
     ct__v[0] = ct_value_tensor(a0);
     ct__v[1] = ct_value_string(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_dtype(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,S?,I,b,D->T */
+static ct_tensor *ct__call_TSoIbD_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_int_list a2, bool a3, ct_dtype a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_dtype(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,S?,I,b,D,Tw->Tw */
+static ct_status ct__call_TSoIbDTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_int_list a2, bool a3, ct_dtype a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(a1);
     ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
     ct__v[3] = ct_value_bool(a3);
     ct__v[4] = ct_value_dtype(a4);
@@ -12094,6 +12165,22 @@ static ct_tensor *ct__dispatch_linalg_matrix_norm_str_ord(ct_keyset ks, ct_tenso
 /* linalg_matrix_norm.str_ord_out(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_linalg_matrix_norm_str_ord_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   return ct__call_TsIbDTw_Tw(ct__op.linalg_matrix_norm_str_ord_out, ks, self, ord, dim, keepdim, dtype, out);
+}
+/* linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  return ct__call_TSoIbD_T(ct__op.linalg_norm, ks, self, ord, dim, keepdim, dtype);
+}
+/* linalg_norm.out(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  return ct__call_TSoIbDTw_Tw(ct__op.linalg_norm_out, ks, self, ord, dim, keepdim, dtype, out);
+}
+/* linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_norm_ord_str(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  return ct__call_TsIbD_T(ct__op.linalg_norm_ord_str, ks, self, ord, dim, keepdim, dtype);
+}
+/* linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_norm_ord_str_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  return ct__call_TsIbDTw_Tw(ct__op.linalg_norm_ord_str_out, ks, self, ord, dim, keepdim, dtype, out);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -20119,6 +20206,86 @@ CTDEF ct_status ct_linalg_matrix_norm_str_out_ex(ct_tensor *out, ct_tensor *self
 }
 CTDEF ct_status ct_linalg_matrix_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
   return ct_linalg_matrix_norm_str_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+static const ct__frontend_args ct__fa_linalg_norm = {"linalg_norm", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_norm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_norm", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_linalg_norm(ct__keys, self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_norm_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_norm.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_norm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_norm.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_norm.out", "out"))) return ct_last_error();
+  return ct__dispatch_linalg_norm_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_norm_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+static const ct__frontend_args ct__fa_linalg_norm_ord_str = {"linalg_norm.ord_str", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_norm_str_ex(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_norm_ord_str, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_norm.ord_str", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_norm.ord_str", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_linalg_norm_ord_str(ct__keys, self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_norm_str(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_norm_str_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_norm.ord_str_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_norm.ord_str_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_norm.ord_str_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_norm.ord_str_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_norm.ord_str_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_norm.ord_str_out", "out"))) return ct_last_error();
+  return ct__dispatch_linalg_norm_ord_str_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_norm_str_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

@@ -1148,6 +1148,48 @@ static ct_status ct__k_linalg_svdvals_out(ct_keyset ks, ct_tensor *A, const char
                                                       : ct_last_error();
 }
 
+/* linalg_norm: a matrix norm when ord is given with two dims (or none, of a 2-D
+ * self), else a vector norm (ord None: 2, which is also Frobenius) */
+static ct_status ct__mx_norm_dim_check(ct_tensor *X, ct_int_list dim, int ord_given, const char *must) {
+  char buf[160];
+  if (dim.data && dim.n != 1 && dim.n != 2)
+    return ct_fail(CT_ERR_INVALID, "linalg.norm", "If dim is specified, it %s be of length 1 or 2. Got %s", must,
+                   ct__ints_str(buf, sizeof buf, dim.data, dim.n));
+  if (!dim.data && ord_given && X->ndim != 1 && X->ndim != 2)
+    return ct_fail(CT_ERR_RANK, "linalg.norm", "If dim is not specified but ord is, the input must be 1D or 2D. Got %dD.", X->ndim);
+  return CT_OK;
+}
+static ct_tensor *ct__k_linalg_norm(ct_keyset ks, ct_tensor *X, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  int ord_given = ord.kind != CT_SCALAR_NONE;
+  static const int64_t dims01[2] = {0, 1};
+  (void)ks;
+  if (ct__mx_norm_dim_check(X, dim, ord_given, "must") != CT_OK) return NULL;
+  if (ord_given && (dim.data ? dim.n == 2 : X->ndim == 2))
+    return ct_linalg_matrix_norm_ex(X, ord, 2, dim.data ? dim.data : dims01, keepdim, dtype);
+  return ct_linalg_vector_norm_ex(X, ord_given ? ord : ct_float(2), dim.data ? (int)dim.n : 0, dim.data, keepdim, dtype);
+}
+static ct_tensor *ct__k_linalg_norm_str(ct_keyset ks, ct_tensor *X, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  static const int64_t dims01[2] = {0, 1};
+  (void)ks;
+  if (ct__mx_norm_dim_check(X, dim, 1, "mut") != CT_OK) return NULL; /* (PyTorch's spelling) */
+  return ct_linalg_matrix_norm_str_ex(X, ord, dim.data ? (int)dim.n : 2, dim.data ? dim.data : dims01, keepdim, dtype);
+}
+static ct_status ct__k_linalg_norm_out(ct_keyset ks, ct_tensor *X, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype,
+                                       ct_tensor *out) {
+  ct_tensor *in[2];
+  in[0] = X, in[1] = out;
+  return ct__la_out_grad_ok("linalg.norm", in, 2) ? ct__la_into_out("linalg.norm", ct__k_linalg_norm(ks, X, ord, dim, keepdim, dtype), out)
+                                                   : ct_last_error();
+}
+static ct_status ct__k_linalg_norm_str_out(ct_keyset ks, ct_tensor *X, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype,
+                                           ct_tensor *out) {
+  ct_tensor *in[2];
+  in[0] = X, in[1] = out;
+  return ct__la_out_grad_ok("linalg.norm", in, 2)
+             ? ct__la_into_out("linalg.norm", ct__k_linalg_norm_str(ks, X, ord, dim, keepdim, dtype), out)
+             : ct_last_error();
+}
+
 /* ================= derivative helpers (gen/derivatives/matrix.spec) ================= */
 static ct_tensor *ct__mx_mT(ct_tensor *t) { return ct_transpose(t, -2, -1); }
 
