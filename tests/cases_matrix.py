@@ -331,4 +331,32 @@ cs.error("linalg_norm.ord_str", rn(2, 3, 4), "fro", code="CT_ERR_RANK")
 cs.error("linalg_norm.ord_str", rn(3, 4), "abc", code="CT_ERR_INVALID")
 cs.add("linalg_norm.ord_str_out", rn(3, 4), "nuc", out=torch.empty(0, dtype=torch.float64))
 
+# ---- linalg_eigvalsh ----
+def sym(*batch_n, dtype=torch.float64):
+    """sym(*batch, n): symmetric matrices."""
+    x = rn(*batch_n, batch_n[-1])
+    return (x + x.transpose(-2, -1)).to(dtype)
+
+
+# opcheck's gradcheck perturbs one triangle's entries alone, where the (symmetric) gradient is not the
+# derivative: tests/test_ops_matrix.c checks it through A -> (A + A^T) / 2
+cs.add("linalg_eigvalsh", g(sym(4)), gradcheck=False)
+cs.add("linalg_eigvalsh", g(sym(2, 3)), "U")
+cs.add("linalg_eigvalsh", g(sym(5).t()))
+cs.add("linalg_eigvalsh", g(rn(3, 3)), "L")                          # only the lower triangle is read
+cs.add("linalg_eigvalsh", g(rn(3, 3)), "u")                          # only the upper one; either case
+cs.add("linalg_eigvalsh", sym(2, 6, dtype=f32))
+cs.add("linalg_eigvalsh", g(rn(1, 1)))
+cs.add("linalg_eigvalsh", sym(3) * 1e250)                           # scaled: no overflow
+cs.add("linalg_eigvalsh", g(rn(0, 0)))
+cs.add("linalg_eigvalsh", g(rn(2, 0, 0)))
+cs.add("linalg_eigvalsh", torch.tensor([[float("inf"), 1], [1, 1]], dtype=torch.float64))  # NaN
+cs.error("linalg_eigvalsh", sym(3), "X", code="CT_ERR_INVALID")
+cs.error("linalg_eigvalsh", sym(3), "LU", code="CT_ERR_INVALID")
+cs.error("linalg_eigvalsh", cs.randint(-3, 3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_eigvalsh", sym(3, dtype=f16), code="CT_ERR_DTYPE")
+cs.error("linalg_eigvalsh", rn(2, 3), code="CT_ERR_SHAPE")
+cs.error("linalg_eigvalsh", rn(3), code="CT_ERR_RANK")
+cs.add("linalg_eigvalsh.out", sym(2, 3), "U", out=torch.empty(0, dtype=torch.float64))
+
 cs.write()

@@ -199,3 +199,22 @@ TEST(matrix_svdvals_gradient_first_order_only) {
     }
   }
 }
+
+/* eigvalsh reads one triangle: its (symmetric) gradient is the derivative of A -> eigvalsh((A + A^T) / 2) */
+static ct_tensor *mx_eigvalsh_sym_fn(ct_tensor *const *in, void *ctx) {
+  ct_tensor *r = NULL;
+  CT_SCOPE { r = ct_keep(ct_linalg_eigvalsh(ct_mul_scalar(ct_add(in[0], ct_transpose(in[0], -2, -1)), ct_float(0.5)), (const char *)ctx)); }
+  return r;
+}
+TEST(matrix_eigvalsh_gradient_first_order_only) {
+  CT_SCOPE {
+    ct_tensor *in[1], *s;
+    in[0] = mx_wc(CT_DIMS(2, 4, 4), 41);
+    CHECK_OK(ct_set_requires_grad(in[0], true));
+    CHECK_OK(ct_gradcheck(mx_eigvalsh_sym_fn, (void *)"L", 1, in, NULL));
+    CHECK_OK(ct_gradcheck(mx_eigvalsh_sym_fn, (void *)"U", 1, in, NULL));
+    s = ct_sum(ct_linalg_eigvalsh(in[0], "L"));
+    CHECK(s != NULL);
+    if (s) CHECK_ERR(ct_backward_ex(s, NULL, false, true), CT_ERR_UNSUPPORTED, "not differentiable in ctorch");
+  }
+}

@@ -1489,6 +1489,11 @@ CTDEF ct_tensor *ct_linalg_norm_str_ex(ct_tensor *self, const char *ord, int dim
 /* linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linalg_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
 CTDEF ct_status ct_linalg_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor
+ * eigenvalues, ascending, of each symmetric matrix read from its lower (UPLO "L") or upper ("U") triangle (cyclic Jacobi in double); the gradient (V diag(grad) V^T) cannot be differentiated again */
+CTDEF ct_tensor *ct_linalg_eigvalsh(ct_tensor *self, const char *UPLO);
+/* linalg_eigvalsh.out(Tensor self, str UPLO="L", *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_eigvalsh_out(ct_tensor *out, ct_tensor *self, const char *UPLO);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3783,6 +3788,12 @@ typedef ct_tensor *ct_kernel_linalg_norm_ord_str(ct_keyset, ct_tensor *, const c
 typedef ct_status ct_kernel_linalg_norm_ord_str_out(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype , ct_tensor *);
 #define CT__OPNAME_linalg_norm_ord_str_out "linalg_norm.ord_str_out"
 #define CT__OPSIG_linalg_norm_ord_str_out "T,s,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_eigvalsh(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME_linalg_eigvalsh "linalg_eigvalsh"
+#define CT__OPSIG_linalg_eigvalsh "T,s->T"
+typedef ct_status ct_kernel_linalg_eigvalsh_out(ct_keyset, ct_tensor *, const char *, ct_tensor *);
+#define CT__OPNAME_linalg_eigvalsh_out "linalg_eigvalsh.out"
+#define CT__OPSIG_linalg_eigvalsh_out "T,s,Tw->Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -4937,6 +4948,8 @@ static struct {
   ct_op *linalg_norm_out;
   ct_op *linalg_norm_ord_str;
   ct_op *linalg_norm_ord_str_out;
+  ct_op *linalg_eigvalsh;
+  ct_op *linalg_eigvalsh_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -12181,6 +12194,14 @@ static ct_tensor *ct__dispatch_linalg_norm_ord_str(ct_keyset ks, ct_tensor *self
 /* linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_linalg_norm_ord_str_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   return ct__call_TsIbDTw_Tw(ct__op.linalg_norm_ord_str_out, ks, self, ord, dim, keepdim, dtype, out);
+}
+/* linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor */
+static ct_tensor *ct__dispatch_linalg_eigvalsh(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  return ct__call_Ts_T(ct__op.linalg_eigvalsh, ks, self, UPLO);
+}
+/* linalg_eigvalsh.out(Tensor self, str UPLO="L", *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_eigvalsh_out(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *out) {
+  return ct__call_TsTw_Tw(ct__op.linalg_eigvalsh_out, ks, self, UPLO, out);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -20286,6 +20307,28 @@ CTDEF ct_status ct_linalg_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const
 }
 CTDEF ct_status ct_linalg_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
   return ct_linalg_norm_str_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+static const ct__frontend_args ct__fa_linalg_eigvalsh = {"linalg_eigvalsh", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_eigvalsh(ct_tensor *self, const char *UPLO) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_eigvalsh, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_eigvalsh(ct__keys, self, UPLO));
+}
+static const ct__frontend_args ct__fa_linalg_eigvalsh_out = {"linalg_eigvalsh.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_eigvalsh_out(ct_tensor *out, ct_tensor *self, const char *UPLO) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_eigvalsh_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_eigvalsh_out(ct__keys, self, UPLO, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

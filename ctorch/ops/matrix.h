@@ -37,6 +37,7 @@
 /* ==== implementation ==== */
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_MATRIX_IMPL)
 #define CT__OPS_MATRIX_IMPL
+#include <ctype.h>
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
@@ -735,6 +736,126 @@ static ct_tensor *ct__k_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *d
   return ct__mx_svdvals(A, NULL, NULL);
 }
 
+/* ---- symmetric eigenvalues ----
+ * Cyclic Jacobi: rotations in the (p, q) planes zero each off-diagonal entry
+ * in turn until the off-diagonal part is below 1e-16 of the matrix's norm
+ * (quadratic convergence: about 10 sweeps). The matrix is scaled by its
+ * largest |entry| first. w gets the eigenvalues ascending and v (n x n, when
+ * not NULL) the eigenvectors as columns. */
+static void ct__mx_eigh_jacobi(int64_t n, double *a, double *w, double *v) {
+  double big = 0;
+  int64_t i, j, p, q, r, sweep;
+  for (i = 0; i < n * n; i++)
+    if (fabs(a[i]) > big) big = fabs(a[i]);
+  if (v)
+    for (i = 0; i < n * n; i++) v[i] = i % (n + 1) == 0;
+  if (big > 0)
+    for (i = 0; i < n * n; i++) a[i] /= big;
+  for (sweep = 0; sweep < 100; sweep++) {
+    double off = 0, total = 0;
+    for (i = 0; i < n; i++)
+      for (j = 0; j < n; j++) {
+        total += a[i * n + j] * a[i * n + j];
+        if (i != j) off += a[i * n + j] * a[i * n + j];
+      }
+    if (off <= 1e-32 * total) break;
+    for (p = 0; p < n - 1; p++)
+      for (q = p + 1; q < n; q++) {
+        double apq = a[p * n + q], theta, t, c, s;
+        if (apq == 0) continue;
+        theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+        t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
+        c = 1 / sqrt(t * t + 1), s = t * c;
+        a[p * n + p] -= t * apq, a[q * n + q] += t * apq;
+        a[p * n + q] = a[q * n + p] = 0;
+        for (r = 0; r < n; r++) {
+          double arp, arq;
+          if (r == p || r == q) continue;
+          arp = a[r * n + p], arq = a[r * n + q];
+          a[r * n + p] = a[p * n + r] = c * arp - s * arq;
+          a[r * n + q] = a[q * n + r] = s * arp + c * arq;
+        }
+        if (v)
+          for (r = 0; r < n; r++) {
+            double vp = v[r * n + p], vq = v[r * n + q];
+            v[r * n + p] = c * vp - s * vq, v[r * n + q] = s * vp + c * vq;
+          }
+      }
+  }
+  for (i = 0; i < n; i++) w[i] = a[i * n + i];
+  for (j = 0; j < n; j++) { /* selection sort, ascending, carrying v's columns */
+    int64_t best = j;
+    for (p = j + 1; p < n; p++)
+      if (w[p] < w[best]) best = p;
+    if (best != j) {
+      double t = w[j];
+      w[j] = w[best], w[best] = t;
+      if (v)
+        for (r = 0; r < n; r++) t = v[r * n + j], v[r * n + j] = v[r * n + best], v[r * n + best] = t;
+    }
+  }
+  for (i = 0; i < n; i++) w[i] *= big;
+}
+/* "L" or "U" (either case), as PyTorch's checkUplo */
+static int ct__mx_uplo(const char *uplo) {
+  if (!uplo || strlen(uplo) != 1 || (toupper((unsigned char)uplo[0]) != 'L' && toupper((unsigned char)uplo[0]) != 'U'))
+    return ct_fail(CT_ERR_INVALID, "linalg.eigh", "Expected UPLO argument to be 'L' or 'U', but got %s", uplo ? uplo : "None"), 0;
+  return toupper((unsigned char)uplo[0]);
+}
+/* Eigenvalues of each symmetric matrix of A, read from its lower (L) or upper (U) triangle;
+ * with V (for the gradient), also the eigenvectors (*, n, n) in A's dtype */
+static ct_tensor *ct__mx_eigvalsh(ct_tensor *A, const char *uplo, ct_tensor **V) {
+  static const char *op = "linalg.eigh";
+  ct_tensor *r, *vt = NULL;
+  int64_t n, nA, b, i, j;
+  double *work = NULL;
+  int nb, tri;
+  if (ct__mx_check_square(op, A, "A") != CT_OK || !(tri = ct__mx_uplo(uplo))) return NULL;
+  if (A->dtype != CT_F32 && A->dtype != CT_F64)
+    return ct_fail(CT_ERR_DTYPE, op, "\"linalg_eigh_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
+  nb = A->ndim - 2;
+  n = A->sizes[nb];
+  nA = ct__mx_prod(nb, A->sizes);
+  r = ct__empty(op, nb + 1, A->sizes, (ct_dtype)A->dtype, A->device);
+  if (r && V) vt = ct__empty(op, A->ndim, A->sizes, (ct_dtype)A->dtype, A->device);
+  if (!r || (V && !vt)) goto fail;
+  if (!ct__is_meta(A) && nA > 0 && n > 0) {
+    double *a, *w, *v;
+    if (!(work = ct__mx_alloc(op, 2 * n * n + n))) goto fail;
+    a = work, v = work + n * n, w = v + n * n;
+    for (b = 0; b < nA; b++) {
+      int finite = 1;
+      ct__mx_load(A, ct__mx_batch_offset(A, nb, nb, A->sizes, b), A->strides[nb], A->strides[nb + 1], n, n, a);
+      for (i = 0; i < n; i++) /* the other triangle mirrors the one read */
+        for (j = 0; j < i; j++) {
+          if (tri == 'L') a[j * n + i] = a[i * n + j];
+          else a[i * n + j] = a[j * n + i];
+        }
+      for (i = 0; i < n * n; i++) finite &= isfinite(a[i]) != 0;
+      if (finite) {
+        ct__mx_eigh_jacobi(n, a, w, V ? v : NULL);
+      } else { /* NaN, as LAPACK gives for an infinity */
+        for (i = 0; i < n; i++) w[i] = NAN;
+        for (i = 0; i < n * n; i++) v[i] = NAN;
+      }
+      ct__mx_store(r, b * n, 1, 0, n, 1, w);
+      if (V) ct__mx_store(vt, b * n * n, n, 1, n, n, v);
+    }
+  }
+  CT_FREE(work);
+  if (V) *V = vt;
+  return r;
+fail:
+  CT_FREE(work);
+  ct_release(r);
+  ct_release(vt);
+  return NULL;
+}
+static ct_tensor *ct__k_linalg_eigvalsh(ct_keyset ks, ct_tensor *A, const char *UPLO) {
+  (void)ks;
+  return ct__mx_eigvalsh(A, UPLO, NULL);
+}
+
 /* ---- cross product along a dim of size 3 ---- */
 #define CT__MX_CROSS_FLOAT(sfx, T, ACC, LOAD, STORE)                                                                   \
   static void ct__mx_cross_##sfx(const char *a, const char *b, char *o, int64_t as, int64_t bs, int64_t os) {          \
@@ -1190,6 +1311,14 @@ static ct_status ct__k_linalg_norm_str_out(ct_keyset ks, ct_tensor *X, const cha
              : ct_last_error();
 }
 
+static ct_status ct__k_linalg_eigvalsh_out(ct_keyset ks, ct_tensor *A, const char *UPLO, ct_tensor *out) {
+  ct_tensor *in[2];
+  (void)ks;
+  in[0] = A, in[1] = out;
+  return ct__la_out_grad_ok("linalg.eigvalsh", in, 2) ? ct__la_into_out("linalg.eigvalsh", ct_linalg_eigvalsh(A, UPLO), out)
+                                                       : ct_last_error();
+}
+
 /* ================= derivative helpers (gen/derivatives/matrix.spec) ================= */
 static ct_tensor *ct__mx_mT(ct_tensor *t) { return ct_transpose(t, -2, -1); }
 
@@ -1284,6 +1413,25 @@ static ct_tensor *ct__linalg_svdvals_backward(ct_tensor *grad, ct_tensor *A) {
   U = ct__host_result(op, U, A->device), V = U ? ct__host_result(op, V, A->device) : (ct_release(V), (ct_tensor *)NULL);
   if (U && V) CT_SCOPE { r = ct_keep(ct_matmul(ct_mul(U, ct_unsqueeze(grad, -2)), ct__mx_mT(V))); }
   ct_release(U);
+  ct_release(V);
+  return r;
+}
+
+/* eigvalsh: V diag(grad) V^T, first order only, as svdvals' */
+static ct_tensor *ct__linalg_eigvalsh_backward(ct_tensor *grad, ct_tensor *A, const char *uplo) {
+  static const char *op = "linalg.eigvalsh";
+  ct_tensor *r = NULL, *host, *w = NULL, *V = NULL;
+  if (ct__grad_mode())
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "the gradient of linalg_eigvalsh is not differentiable in ctorch (no differentiable eigh): "
+                   "backward with create_graph through it is not supported"),
+           (ct_tensor *)NULL;
+  host = ct__host_operand(op, A);
+  if (host) w = ct__mx_eigvalsh(host, uplo, &V);
+  ct_release(host);
+  if (!w) return NULL;
+  ct_release(w);
+  V = ct__host_result(op, V, A->device);
+  if (V) CT_SCOPE { r = ct_keep(ct_matmul(ct_mul(V, ct_unsqueeze(grad, -2)), ct__mx_mT(V))); }
   ct_release(V);
   return r;
 }
