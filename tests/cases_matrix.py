@@ -359,4 +359,29 @@ cs.error("linalg_eigvalsh", rn(2, 3), code="CT_ERR_SHAPE")
 cs.error("linalg_eigvalsh", rn(3), code="CT_ERR_RANK")
 cs.add("linalg_eigvalsh.out", sym(2, 3), "U", out=torch.empty(0, dtype=torch.float64))
 
+# ---- linalg_eigh: eigenvectors have no unique sign; ctorch makes each one's largest |component|
+# positive, so the reference applies the same convention to PyTorch's ----
+def eigh_ref(A, UPLO="L"):
+    L, V = torch.linalg.eigh(A, UPLO)
+    if V.numel() == 0:
+        return L, V
+    s = torch.sign(V.gather(-2, V.abs().argmax(-2, keepdim=True)))
+    return L, V * s
+
+
+vec_ref = lambda A, UPLO="L": eigh_ref(A, UPLO)[1]  # noqa: E731
+cs.add("_linalg_eigh_vectors", g(sym(4)), ref=vec_ref, gradcheck=False)  # (symmetric gradient: see eigvalsh)
+cs.add("_linalg_eigh_vectors", g(sym(2, 3)), "U", ref=vec_ref)
+cs.add("_linalg_eigh_vectors", g(rn(3, 3)), ref=vec_ref)
+cs.add("_linalg_eigh_vectors", sym(5, dtype=f32), ref=vec_ref)
+cs.add("_linalg_eigh_vectors", g(rn(0, 0)), ref=vec_ref)
+cs.error("_linalg_eigh_vectors", sym(3), "X", ref=vec_ref, code="CT_ERR_INVALID")
+cs.add("linalg_eigh", g(sym(4)), ref=eigh_ref, gradcheck=False)
+cs.add("linalg_eigh", g(sym(2, 3)), "U", ref=eigh_ref)
+cs.add("linalg_eigh", sym(3, dtype=f32), ref=eigh_ref)
+cs.error("linalg_eigh", cs.randint(-3, 3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_eigh", rn(2, 3), code="CT_ERR_SHAPE")
+cs.add("linalg_eigh.eigvals", sym(3), eigvals=torch.empty(0, dtype=torch.float64), eigvecs=torch.empty(0, dtype=torch.float64),
+       ref=lambda A, eigvals, eigvecs: eigh_ref(A))
+
 cs.write()

@@ -15642,6 +15642,70 @@ static ct_tensor *ct__autograd_linalg_eigvalsh(ct_keyset ks, ct_tensor *self, co
   return r;
 }
 
+/* ---- _linalg_eigh_vectors(Tensor self, str UPLO="L") -> Tensor ---- */
+typedef struct ct__node__linalg_eigh_vectors {
+  ct_node base;
+  ct__saved self;
+  char UPLO[32];
+  bool UPLO_given;
+  ct__saved result;
+} ct__node__linalg_eigh_vectors;
+
+static void ct__release__linalg_eigh_vectors(ct_node *node) {
+  ct__node__linalg_eigh_vectors *ct__nd = (ct__node__linalg_eigh_vectors *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward__linalg_eigh_vectors(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_eigh_vectors *ct__nd = (ct__node__linalg_eigh_vectors *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  const char *UPLO = ct__nd->UPLO_given ? ct__nd->UPLO : NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_eigh_vectors_backward(grad, result, self, UPLO);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_eigh_vectors = {"LinalgEighVectorsBackward0", ct__backward__linalg_eigh_vectors, ct__release__linalg_eigh_vectors};
+
+static ct_tensor *ct__autograd__linalg_eigh_vectors(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__linalg_eigh_vectors *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__linalg_eigh_vectors, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_eigh_vectors *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    if (UPLO && strlen(UPLO) >= sizeof ct__nd->UPLO)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "_linalg_eigh_vectors", "UPLO: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->UPLO_given = UPLO != NULL)) strcpy(ct__nd->UPLO, UPLO);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_eigh_vectors(ks & CT__BELOW_AUTOGRAD, self, UPLO);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   ct_keyset excluded;

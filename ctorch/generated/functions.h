@@ -1490,10 +1490,18 @@ CTDEF ct_tensor *ct_linalg_norm_str_ex(ct_tensor *self, const char *ord, int dim
 CTDEF ct_status ct_linalg_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
 CTDEF ct_status ct_linalg_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
 /* linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor
- * eigenvalues, ascending, of each symmetric matrix read from its lower (UPLO "L") or upper ("U") triangle (cyclic Jacobi in double); the gradient (V diag(grad) V^T) cannot be differentiated again */
+ * eigenvalues, ascending, of each symmetric matrix read from its lower (UPLO "L") or upper ("U") triangle (cyclic Jacobi in double) */
 CTDEF ct_tensor *ct_linalg_eigvalsh(ct_tensor *self, const char *UPLO);
 /* linalg_eigvalsh.out(Tensor self, str UPLO="L", *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linalg_eigvalsh_out(ct_tensor *out, ct_tensor *self, const char *UPLO);
+/* _linalg_eigh_vectors(Tensor self, str UPLO="L") -> Tensor
+ * ctorch's own: linalg_eigh's eigenvectors (columns, in the order of linalg_eigvalsh; each one's sign is arbitrary), an op of their own so that each output of linalg_eigh has its formula */
+CTDEF ct_tensor *ct_linalg_eigh_vectors(ct_tensor *self, const char *UPLO);
+/* linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)
+ * (linalg_eigvalsh, _linalg_eigh_vectors): both differentiable, twice; the eigenvectors' signs are not PyTorch's (not unique) */
+CTDEF ct_tensor *ct_linalg_eigh(ct_tensor *self, const char *UPLO, ct_tensor **eigenvectors);
+/* linalg_eigh.eigvals(Tensor self, str UPLO="L", *, Tensor(a!) eigvals, Tensor(b!) eigvecs) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) */
+CTDEF ct_status ct_linalg_eigh_out(ct_tensor *eigvals, ct_tensor *eigvecs, ct_tensor *self, const char *UPLO);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3794,6 +3802,15 @@ typedef ct_tensor *ct_kernel_linalg_eigvalsh(ct_keyset, ct_tensor *, const char 
 typedef ct_status ct_kernel_linalg_eigvalsh_out(ct_keyset, ct_tensor *, const char *, ct_tensor *);
 #define CT__OPNAME_linalg_eigvalsh_out "linalg_eigvalsh.out"
 #define CT__OPSIG_linalg_eigvalsh_out "T,s,Tw->Tw"
+typedef ct_tensor *ct_kernel__linalg_eigh_vectors(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME__linalg_eigh_vectors "_linalg_eigh_vectors"
+#define CT__OPSIG__linalg_eigh_vectors "T,s->T"
+typedef ct_tensor *ct_kernel_linalg_eigh(ct_keyset, ct_tensor *, const char *, ct_tensor **);
+#define CT__OPNAME_linalg_eigh "linalg_eigh"
+#define CT__OPSIG_linalg_eigh "T,s->T,T"
+typedef ct_status ct_kernel_linalg_eigh_eigvals(ct_keyset, ct_tensor *, const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_eigh_eigvals "linalg_eigh.eigvals"
+#define CT__OPSIG_linalg_eigh_eigvals "T,s,Tw,Tw->Tw,Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -4950,6 +4967,9 @@ static struct {
   ct_op *linalg_norm_ord_str_out;
   ct_op *linalg_eigvalsh;
   ct_op *linalg_eigvalsh_out;
+  ct_op *_linalg_eigh_vectors;
+  ct_op *linalg_eigh;
+  ct_op *linalg_eigh_eigvals;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -7759,6 +7779,44 @@ static ct_status ct__call_TSoIbDTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tenso
     ct__v[4] = ct_value_dtype(a4);
     ct__v[5] = ct_value_tensor(a5);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,s->T,T */
+static ct_tensor *ct__call_Ts_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *, ct_tensor **))ct__k->unboxed)(ks, a0, a1, x1);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,s,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TsTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_tensor *a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -12202,6 +12260,18 @@ static ct_tensor *ct__dispatch_linalg_eigvalsh(ct_keyset ks, ct_tensor *self, co
 /* linalg_eigvalsh.out(Tensor self, str UPLO="L", *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_linalg_eigvalsh_out(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *out) {
   return ct__call_TsTw_Tw(ct__op.linalg_eigvalsh_out, ks, self, UPLO, out);
+}
+/* _linalg_eigh_vectors(Tensor self, str UPLO="L") -> Tensor */
+static ct_tensor *ct__dispatch__linalg_eigh_vectors(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  return ct__call_Ts_T(ct__op._linalg_eigh_vectors, ks, self, UPLO);
+}
+/* linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors) */
+static ct_tensor *ct__dispatch_linalg_eigh(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor **eigenvectors) {
+  return ct__call_Ts_TT(ct__op.linalg_eigh, ks, self, UPLO, eigenvectors);
+}
+/* linalg_eigh.eigvals(Tensor self, str UPLO="L", *, Tensor(a!) eigvals, Tensor(b!) eigvecs) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) */
+static ct_status ct__dispatch_linalg_eigh_eigvals(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *eigvals, ct_tensor *eigvecs) {
+  return ct__call_TsTwTw_TwTw(ct__op.linalg_eigh_eigvals, ks, self, UPLO, eigvals, eigvecs);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -20329,6 +20399,49 @@ CTDEF ct_status ct_linalg_eigvalsh_out(ct_tensor *out, ct_tensor *self, const ch
     if (!ct__frontend_keys(&ct__fa_linalg_eigvalsh_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_linalg_eigvalsh_out(ct__keys, self, UPLO, out);
+}
+static const ct__frontend_args ct__fa__linalg_eigh_vectors = {"_linalg_eigh_vectors", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_eigh_vectors(ct_tensor *self, const char *UPLO) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__linalg_eigh_vectors, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_eigh_vectors(ct__keys, self, UPLO));
+}
+static const ct__frontend_args ct__fa_linalg_eigh = {"linalg_eigh", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_eigh(ct_tensor *self, const char *UPLO, ct_tensor **eigenvectors) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (eigenvectors) *eigenvectors = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_eigh, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_eigh(ct__keys, self, UPLO, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (eigenvectors) *eigenvectors = NULL;
+    return NULL;
+  }
+  if (eigenvectors) *eigenvectors = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_eigh_eigvals = {"linalg_eigh.eigvals", 3, {1, 2, 2}, {"self", "eigvals", "eigvecs"}};
+CTDEF ct_status ct_linalg_eigh_out(ct_tensor *eigvals, ct_tensor *eigvecs, ct_tensor *self, const char *UPLO) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && eigvals && eigvecs && ct__same_device(self, eigvals) && ct__same_device(self, eigvecs)))
+    ct__keys = ct__call_keys(self->keys | eigvals->keys | eigvecs->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, eigvals, eigvecs};
+    if (!ct__frontend_keys(&ct__fa_linalg_eigh_eigvals, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_eigh_eigvals(ct__keys, self, UPLO, eigvals, eigvecs);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

@@ -1,4 +1,5 @@
-/* ctorch/ops/matrix.h - reference kernels of torch.linalg: cross, det, slogdet, inv, solve.
+/* ctorch/ops/matrix.h - reference kernels of torch.linalg: cross, det, slogdet, inv, solve, cholesky,
+ * matrix_exp, matrix_power, svdvals, eigvalsh / eigh, matrix_norm, norm.
  * Component of ctorch.h; see there for the overview and licence.
  *
  * The ops are declared in gen/ops/matrix.spec and their derivatives in
@@ -9,23 +10,32 @@
  * the tensor's dtype: float32 inputs are computed in double (as accurate as
  * PyTorch's float32 LAPACK, or more), float64 in double. Only float32 and
  * float64 are taken, as PyTorch's CPU (integers, bool and half are refused
- * with PyTorch's messages).
+ * with PyTorch's messages); cross takes every dtype but half and bool.
  *
- * One factorization serves det, slogdet, inv and solve: LU with partial
- * pivoting (ct__mx_lu: the row of largest |value| in the column, the first
- * on ties, as LAPACK's getrf), which keeps going past an exactly zero pivot
- * and reports the first one as `info` (1-based), as LAPACK does. Like
- * PyTorch 1.13, a contiguous A is factored as A^T (then solved with the
- * transposed factors): which pivot comes out zero, and so `info` and the
- * values an _ex form returns for a singular matrix, depend on that choice.
+ * The algorithms (unblocked, written for clarity):
+ *   LU with partial pivoting (ct__mx_lu: the row of largest |value| in the
+ *     column, the first on ties, as LAPACK's getrf), which keeps going past
+ *     an exactly zero pivot and reports the first one as `info` (1-based).
+ *     Like PyTorch 1.13, a contiguous A is factored as A^T (then solved with
+ *     the transposed factors): which pivot comes out zero, and so `info` and
+ *     the values an _ex form returns for a singular matrix, depend on that.
+ *     det, slogdet, inv and solve use it; matrix_exp's Padé solve too.
+ *   Cholesky: left-looking, column by column (LAPACK's potf2 order).
+ *   matrix_exp: scaling and squaring with the [13/13] Padé approximant.
+ *   Singular values: one-sided Jacobi; symmetric eigenvalues: cyclic Jacobi.
  *
- * linalg_inv, linalg_solve and linalg_slogdet are CompositeImplicitAutograd
- * over linalg_inv_ex, linalg_solve_ex and _linalg_logabsdet (ctorch's own:
- * logabsdet first, as ctorch's autograd differentiates the first output),
- * so their gradients come from those ops' formulas. The formulas solve with
- * A^T, so the gradient of det or slogdet at a singular matrix fails with
- * the solver's error (PyTorch 1.13 returns inf/NaN there, or fails too
- * when create_graph is set).
+ * Derivatives: the formulas use ct ops, so they are differentiable again,
+ * and never form an inverse (they solve with A^T). linalg_inv, linalg_solve,
+ * linalg_cholesky and linalg_slogdet are CompositeImplicitAutograd over
+ * linalg_inv_ex, linalg_solve_ex, linalg_cholesky_ex and _linalg_logabsdet
+ * (ctorch's own: logabsdet first, as ctorch's autograd differentiates the
+ * first output). linalg_eigh is two ops, linalg_eigvalsh and
+ * _linalg_eigh_vectors (ctorch's own), each with its formula: a gradient is
+ * linear in the outputs' gradients, so the two nodes add up to eigh's.
+ * svdvals' gradient (U diag(g) V^T) is first order only: there is no
+ * differentiable SVD yet, so a backward with create_graph through it fails.
+ * The gradient of det or slogdet at a singular matrix fails with the
+ * solver's error (PyTorch 1.13 returns inf/NaN there).
  */
 #ifndef CT_OPS_MATRIX_H
 #define CT_OPS_MATRIX_H
@@ -834,6 +844,13 @@ static ct_tensor *ct__mx_eigvalsh(ct_tensor *A, const char *uplo, ct_tensor **V)
       for (i = 0; i < n * n; i++) finite &= isfinite(a[i]) != 0;
       if (finite) {
         ct__mx_eigh_jacobi(n, a, w, V ? v : NULL);
+        for (j = 0; V && j < n; j++) { /* a sign of ctorch's own: each vector's largest |component| (the first on ties) positive */
+          int64_t best = 0;
+          for (i = 1; i < n; i++)
+            if (fabs(v[i * n + j]) > fabs(v[best * n + j])) best = i;
+          if (v[best * n + j] < 0)
+            for (i = 0; i < n; i++) v[i * n + j] = -v[i * n + j];
+        }
       } else { /* NaN, as LAPACK gives for an infinity */
         for (i = 0; i < n; i++) w[i] = NAN;
         for (i = 0; i < n * n; i++) v[i] = NAN;
@@ -854,6 +871,13 @@ fail:
 static ct_tensor *ct__k_linalg_eigvalsh(ct_keyset ks, ct_tensor *A, const char *UPLO) {
   (void)ks;
   return ct__mx_eigvalsh(A, UPLO, NULL);
+}
+static ct_tensor *ct__k_linalg_eigh_vectors(ct_keyset ks, ct_tensor *A, const char *UPLO) {
+  ct_tensor *V = NULL, *w;
+  (void)ks;
+  w = ct__mx_eigvalsh(A, UPLO, &V);
+  ct_release(w);
+  return w ? V : NULL;
 }
 
 /* ---- cross product along a dim of size 3 ---- */
@@ -1311,6 +1335,26 @@ static ct_status ct__k_linalg_norm_str_out(ct_keyset ks, ct_tensor *X, const cha
              : ct_last_error();
 }
 
+/* eigh: eigenvalues and eigenvectors from two ops, each with its own formula:
+ * a gradient is linear in (gL, gV), so the two nodes' sum is eigh's */
+static ct_tensor *ct__k_linalg_eigh(ct_keyset ks, ct_tensor *A, const char *UPLO, ct_tensor **eigenvectors) {
+  ct_tensor *L;
+  (void)ks;
+  if (eigenvectors) *eigenvectors = NULL;
+  L = ct_linalg_eigvalsh(A, UPLO);
+  if (L && eigenvectors && !(*eigenvectors = ct_linalg_eigh_vectors(A, UPLO))) {
+    ct_release(L);
+    return NULL;
+  }
+  return L;
+}
+static ct_status ct__k_linalg_eigh_out(ct_keyset ks, ct_tensor *A, const char *UPLO, ct_tensor *eigvals, ct_tensor *eigvecs) {
+  ct_tensor *in[3], *V = NULL, *L;
+  in[0] = A, in[1] = eigvals, in[2] = eigvecs;
+  if (!ct__la_out_grad_ok("linalg.eigh", in, 3)) return ct_last_error();
+  L = ct__k_linalg_eigh(ks, A, UPLO, &V);
+  return ct__mx_into_out2("linalg.eigh", L, V, eigvals, eigvecs, "eigenvalues", "eigenvectors");
+}
 static ct_status ct__k_linalg_eigvalsh_out(ct_keyset ks, ct_tensor *A, const char *UPLO, ct_tensor *out) {
   ct_tensor *in[2];
   (void)ks;
@@ -1417,22 +1461,28 @@ static ct_tensor *ct__linalg_svdvals_backward(ct_tensor *grad, ct_tensor *A) {
   return r;
 }
 
-/* eigvalsh: V diag(grad) V^T, first order only, as svdvals' */
+/* eigvalsh: V diag(grad) V^T, with V from the eigenvectors' op (so it is differentiable again) */
 static ct_tensor *ct__linalg_eigvalsh_backward(ct_tensor *grad, ct_tensor *A, const char *uplo) {
-  static const char *op = "linalg.eigvalsh";
-  ct_tensor *r = NULL, *host, *w = NULL, *V = NULL;
-  if (ct__grad_mode())
-    return ct_fail(CT_ERR_UNSUPPORTED, op, "the gradient of linalg_eigvalsh is not differentiable in ctorch (no differentiable eigh): "
-                   "backward with create_graph through it is not supported"),
-           (ct_tensor *)NULL;
-  host = ct__host_operand(op, A);
-  if (host) w = ct__mx_eigvalsh(host, uplo, &V);
-  ct_release(host);
-  if (!w) return NULL;
-  ct_release(w);
-  V = ct__host_result(op, V, A->device);
-  if (V) CT_SCOPE { r = ct_keep(ct_matmul(ct_mul(V, ct_unsqueeze(grad, -2)), ct__mx_mT(V))); }
-  ct_release(V);
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *V = ct_linalg_eigh_vectors(A, uplo);
+    r = ct_keep(ct_matmul(ct_mul(V, ct_unsqueeze(grad, -2)), ct__mx_mT(V)));
+  }
+  return r;
+}
+/* eigenvectors: dV = V (F o (V^T dA V)) with F_ij = 1 / (L_j - L_i) off the diagonal, 0 on it, so for
+ * symmetric dA, gA = V (F o skew(V^T gV)) V^T: symmetric, PyTorch's (repeated eigenvalues give inf/NaN, as there) */
+static ct_tensor *ct__linalg_eigh_vectors_backward(ct_tensor *grad, ct_tensor *V, ct_tensor *A, const char *uplo) {
+  int64_t n = A->sizes[A->ndim - 1];
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *L = ct_linalg_eigvalsh(A, uplo), *eye = ct_eye_ex(n, (ct_dtype)A->dtype, A->device);
+    ct_tensor *E = ct_sub(ct_unsqueeze(L, -2), ct_unsqueeze(L, -1)); /* E_ij = L_j - L_i */
+    ct_tensor *F = ct_sub(ct_reciprocal(ct_add(E, eye)), eye); /* (1 / (0 + 1) - 1 = 0 on the diagonal) */
+    ct_tensor *M = ct_matmul(ct__mx_mT(V), grad);
+    M = ct_mul_scalar(ct_sub(M, ct__mx_mT(M)), ct_float(0.5));
+    r = ct_keep(ct_matmul(ct_matmul(V, ct_mul(F, M)), ct__mx_mT(V)));
+  }
   return r;
 }
 
