@@ -384,4 +384,38 @@ cs.error("linalg_eigh", rn(2, 3), code="CT_ERR_SHAPE")
 cs.add("linalg_eigh.eigvals", sym(3), eigvals=torch.empty(0, dtype=torch.float64), eigvecs=torch.empty(0, dtype=torch.float64),
        ref=lambda A, eigvals, eigvecs: eigh_ref(A))
 
+# ---- linalg_qr: Householder with LAPACK's signs, so Q and R are PyTorch's exactly ----
+qr_Q = lambda A, mode="reduced": torch.linalg.qr(A, mode).Q  # noqa: E731
+qr_R = lambda A, mode="reduced": torch.linalg.qr(A, mode).R  # noqa: E731
+cs.add("_linalg_qr_Q", g(rn(4, 3)), ref=qr_Q)
+cs.add("_linalg_qr_Q", g(rn(3, 5)), ref=qr_Q)                       # wide
+cs.add("_linalg_qr_Q", g(rn(2, 3, 3)), ref=qr_Q)
+cs.add("_linalg_qr_Q", g(rn(3, 4).t()), ref=qr_Q)
+cs.add("_linalg_qr_Q", g(rn(3, 3)), "complete", ref=qr_Q)
+cs.add("_linalg_qr_Q", g(rn(2, 4)), "complete", ref=qr_Q)
+cs.add("_linalg_qr_Q", rn(5, 3), "complete", ref=qr_Q)               # (not differentiable: m > n)
+cs.add("_linalg_qr_Q", rn(5, 3), "r", ref=qr_Q)                      # empty
+cs.add("_linalg_qr_Q", rn(2, 5, 4, dtype=f32), ref=qr_Q)
+cs.add("_linalg_qr_Q", torch.tensor([[0., 1], [0, 2]], dtype=torch.float64), ref=qr_Q)  # zero columns: identity reflectors
+cs.add("_linalg_qr_Q", g(rn(0, 3)), ref=qr_Q)
+cs.add("_linalg_qr_Q", g(rn(3, 0)), ref=qr_Q)
+cs.error("_linalg_qr_Q", rn(3, 3), "X", ref=qr_Q, code="CT_ERR_INVALID")
+cs.add("_linalg_qr_R", g(rn(4, 3)), ref=qr_R)
+cs.add("_linalg_qr_R", g(rn(3, 5)), ref=qr_R)
+cs.add("_linalg_qr_R", g(rn(2, 3, 3)), ref=qr_R)
+cs.add("_linalg_qr_R", g(rn(2, 4)), "complete", ref=qr_R)
+cs.add("_linalg_qr_R", rn(5, 3), "complete", ref=qr_R)
+cs.add("_linalg_qr_R", rn(5, 3), "r", ref=qr_R)
+cs.add("_linalg_qr_R", rn(3, 4, dtype=f32), ref=qr_R)
+cs.add("_linalg_qr_R", g(rn(0, 3)), ref=qr_R)
+cs.add("linalg_qr", g(rn(4, 3)))
+cs.add("linalg_qr", g(rn(2, 3, 5)))
+cs.add("linalg_qr", rn(4, 3), "complete")
+cs.add("linalg_qr", rn(4, 3), "r")
+cs.error("linalg_qr", cs.randint(-3, 3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_qr", rn(3, 3, dtype=f16), code="CT_ERR_DTYPE")
+cs.error("linalg_qr", rn(3), code="CT_ERR_RANK")
+cs.error("linalg_qr", rn(3, 3), "X", code="CT_ERR_INVALID")
+cs.add("linalg_qr.out", rn(4, 3), Q=torch.empty(0, dtype=torch.float64), R=torch.empty(0, dtype=torch.float64))
+
 cs.write()

@@ -240,3 +240,35 @@ TEST(matrix_eigh_reconstructs) {
     CHECK(err && ct_get(err, 0) < 1e-14);
   }
 }
+
+/* qr: Q and R are separate ops whose formulas add up; both differentiable twice */
+static ct_tensor *mx_qr_parts_fn(ct_tensor *const *in, void *ctx) {
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *R = NULL, *Q = ct_linalg_qr(in[0], (const char *)ctx, &R), *parts[2];
+    parts[0] = ct_flatten(Q, 0, -1), parts[1] = ct_flatten(R, 0, -1);
+    r = ct_keep(ct_cat(2, parts, 0));
+  }
+  return r;
+}
+TEST(matrix_qr_gradgradcheck) {
+  CT_SCOPE {
+    ct_tensor *in[1], *R = NULL, *Q;
+    in[0] = mx_wc(CT_DIMS(4, 3), 51);
+    mx_gradgrad(__LINE__, mx_qr_parts_fn, (void *)"reduced", 1, in);
+    in[0] = mx_wc(CT_DIMS(2, 3, 5), 52);
+    mx_gradgrad(__LINE__, mx_qr_parts_fn, (void *)"reduced", 1, in);
+    in[0] = mx_wc(CT_DIMS(3, 4), 53);
+    mx_gradgrad(__LINE__, mx_qr_parts_fn, (void *)"complete", 1, in);
+    in[0] = mx_wc(CT_DIMS(3, 3), 54);
+    mx_gradgrad(__LINE__, mx_qr_parts_fn, (void *)"complete", 1, in);
+    /* mode 'r' and complete with m > n: PyTorch's errors at backward */
+    in[0] = mx_wc(CT_DIMS(4, 3), 55);
+    CHECK_OK(ct_set_requires_grad(in[0], true));
+    Q = ct_linalg_qr(in[0], "r", &R);
+    CHECK(Q && R && Q->ndim == 1 && Q->sizes[0] == 0);
+    if (R) CHECK_ERR(ct_backward(ct_sum(R)), CT_ERR_UNSUPPORTED, "which is not computed when mode='r'");
+    Q = ct_linalg_qr(in[0], "complete", &R);
+    if (Q) CHECK_ERR(ct_backward(ct_sum(Q)), CT_ERR_UNSUPPORTED, "not differentiable when mode='complete' and nrows > ncols");
+  }
+}

@@ -15706,6 +15706,112 @@ static ct_tensor *ct__autograd__linalg_eigh_vectors(ct_keyset ks, ct_tensor *sel
   return r;
 }
 
+/* ---- _linalg_qr_Q(Tensor A, str mode="reduced") -> Tensor ---- */
+typedef struct ct__node__linalg_qr_Q {
+  ct_node base;
+  ct__saved A;
+  char mode[32];
+  bool mode_given;
+} ct__node__linalg_qr_Q;
+
+static void ct__release__linalg_qr_Q(ct_node *node) {
+  ct__node__linalg_qr_Q *ct__nd = (ct__node__linalg_qr_Q *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_qr_Q(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_qr_Q *ct__nd = (ct__node__linalg_qr_Q *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  const char *mode = ct__nd->mode_given ? ct__nd->mode : NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_qr_backward(grad, A, mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_qr_Q = {"LinalgQrQBackward0", ct__backward__linalg_qr_Q, ct__release__linalg_qr_Q};
+
+static ct_tensor *ct__autograd__linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_qr_Q *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_qr_Q, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_qr_Q *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    if (mode && strlen(mode) >= sizeof ct__nd->mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "_linalg_qr_Q", "mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->mode_given = mode != NULL)) strcpy(ct__nd->mode, mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_qr_Q(ks & CT__BELOW_AUTOGRAD, A, mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _linalg_qr_R(Tensor A, str mode="reduced") -> Tensor ---- */
+typedef struct ct__node__linalg_qr_R {
+  ct_node base;
+  ct__saved A;
+  char mode[32];
+  bool mode_given;
+} ct__node__linalg_qr_R;
+
+static void ct__release__linalg_qr_R(ct_node *node) {
+  ct__node__linalg_qr_R *ct__nd = (ct__node__linalg_qr_R *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_qr_R(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_qr_R *ct__nd = (ct__node__linalg_qr_R *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  const char *mode = ct__nd->mode_given ? ct__nd->mode : NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_qr_backward(grad, A, mode, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_qr_R = {"LinalgQrRBackward0", ct__backward__linalg_qr_R, ct__release__linalg_qr_R};
+
+static ct_tensor *ct__autograd__linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_qr_R *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_qr_R, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_qr_R *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    if (mode && strlen(mode) >= sizeof ct__nd->mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "_linalg_qr_R", "mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->mode_given = mode != NULL)) strcpy(ct__nd->mode, mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_qr_R(ks & CT__BELOW_AUTOGRAD, A, mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
 /* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   ct_keyset excluded;

@@ -1502,6 +1502,17 @@ CTDEF ct_tensor *ct_linalg_eigh_vectors(ct_tensor *self, const char *UPLO);
 CTDEF ct_tensor *ct_linalg_eigh(ct_tensor *self, const char *UPLO, ct_tensor **eigenvectors);
 /* linalg_eigh.eigvals(Tensor self, str UPLO="L", *, Tensor(a!) eigvals, Tensor(b!) eigvecs) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) */
 CTDEF ct_status ct_linalg_eigh_out(ct_tensor *eigvals, ct_tensor *eigvecs, ct_tensor *self, const char *UPLO);
+/* _linalg_qr_Q(Tensor A, str mode="reduced") -> Tensor
+ * ctorch's own: linalg_qr's Q, an op of its own so that each output has its formula */
+CTDEF ct_tensor *ct_linalg_qr_Q(ct_tensor *A, const char *mode);
+/* _linalg_qr_R(Tensor A, str mode="reduced") -> Tensor
+ * ctorch's own: linalg_qr's R */
+CTDEF ct_tensor *ct_linalg_qr_R(ct_tensor *A, const char *mode);
+/* linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R)
+ * Householder QR (LAPACK's signs, as PyTorch); mode "reduced", "complete" or "r" (Q empty); both outputs differentiable twice, except with "r" or "complete" with m > n (as PyTorch) */
+CTDEF ct_tensor *ct_linalg_qr(ct_tensor *A, const char *mode, ct_tensor **R);
+/* linalg_qr.out(Tensor A, str mode="reduced", *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R) */
+CTDEF ct_status ct_linalg_qr_out(ct_tensor *Q, ct_tensor *R, ct_tensor *A, const char *mode);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3811,6 +3822,18 @@ typedef ct_tensor *ct_kernel_linalg_eigh(ct_keyset, ct_tensor *, const char *, c
 typedef ct_status ct_kernel_linalg_eigh_eigvals(ct_keyset, ct_tensor *, const char *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linalg_eigh_eigvals "linalg_eigh.eigvals"
 #define CT__OPSIG_linalg_eigh_eigvals "T,s,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel__linalg_qr_Q(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME__linalg_qr_Q "_linalg_qr_Q"
+#define CT__OPSIG__linalg_qr_Q "T,s->T"
+typedef ct_tensor *ct_kernel__linalg_qr_R(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME__linalg_qr_R "_linalg_qr_R"
+#define CT__OPSIG__linalg_qr_R "T,s->T"
+typedef ct_tensor *ct_kernel_linalg_qr(ct_keyset, ct_tensor *, const char *, ct_tensor **);
+#define CT__OPNAME_linalg_qr "linalg_qr"
+#define CT__OPSIG_linalg_qr "T,s->T,T"
+typedef ct_status ct_kernel_linalg_qr_out(ct_keyset, ct_tensor *, const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_qr_out "linalg_qr.out"
+#define CT__OPSIG_linalg_qr_out "T,s,Tw,Tw->Tw,Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -4970,6 +4993,10 @@ static struct {
   ct_op *_linalg_eigh_vectors;
   ct_op *linalg_eigh;
   ct_op *linalg_eigh_eigvals;
+  ct_op *_linalg_qr_Q;
+  ct_op *_linalg_qr_R;
+  ct_op *linalg_qr;
+  ct_op *linalg_qr_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -12272,6 +12299,22 @@ static ct_tensor *ct__dispatch_linalg_eigh(ct_keyset ks, ct_tensor *self, const 
 /* linalg_eigh.eigvals(Tensor self, str UPLO="L", *, Tensor(a!) eigvals, Tensor(b!) eigvecs) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) */
 static ct_status ct__dispatch_linalg_eigh_eigvals(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *eigvals, ct_tensor *eigvecs) {
   return ct__call_TsTwTw_TwTw(ct__op.linalg_eigh_eigvals, ks, self, UPLO, eigvals, eigvecs);
+}
+/* _linalg_qr_Q(Tensor A, str mode="reduced") -> Tensor */
+static ct_tensor *ct__dispatch__linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
+  return ct__call_Ts_T(ct__op._linalg_qr_Q, ks, A, mode);
+}
+/* _linalg_qr_R(Tensor A, str mode="reduced") -> Tensor */
+static ct_tensor *ct__dispatch__linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
+  return ct__call_Ts_T(ct__op._linalg_qr_R, ks, A, mode);
+}
+/* linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R) */
+static ct_tensor *ct__dispatch_linalg_qr(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor **R) {
+  return ct__call_Ts_TT(ct__op.linalg_qr, ks, A, mode, R);
+}
+/* linalg_qr.out(Tensor A, str mode="reduced", *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R) */
+static ct_status ct__dispatch_linalg_qr_out(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor *Q, ct_tensor *R) {
+  return ct__call_TsTwTw_TwTw(ct__op.linalg_qr_out, ks, A, mode, Q, R);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -20442,6 +20485,60 @@ CTDEF ct_status ct_linalg_eigh_out(ct_tensor *eigvals, ct_tensor *eigvecs, ct_te
     if (!ct__frontend_keys(&ct__fa_linalg_eigh_eigvals, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_linalg_eigh_eigvals(ct__keys, self, UPLO, eigvals, eigvecs);
+}
+static const ct__frontend_args ct__fa__linalg_qr_Q = {"_linalg_qr_Q", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_qr_Q(ct_tensor *A, const char *mode) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_qr_Q, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_qr_Q(ct__keys, A, mode));
+}
+static const ct__frontend_args ct__fa__linalg_qr_R = {"_linalg_qr_R", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_qr_R(ct_tensor *A, const char *mode) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_qr_R, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_qr_R(ct__keys, A, mode));
+}
+static const ct__frontend_args ct__fa_linalg_qr = {"linalg_qr", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_qr(ct_tensor *A, const char *mode, ct_tensor **R) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (R) *R = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_qr, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_qr(ct__keys, A, mode, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (R) *R = NULL;
+    return NULL;
+  }
+  if (R) *R = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_qr_out = {"linalg_qr.out", 3, {1, 2, 2}, {"A", "Q", "R"}};
+CTDEF ct_status ct_linalg_qr_out(ct_tensor *Q, ct_tensor *R, ct_tensor *A, const char *mode) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && Q && R && ct__same_device(A, Q) && ct__same_device(A, R)))
+    ct__keys = ct__call_keys(A->keys | Q->keys | R->keys);
+  else {
+    ct_tensor *const ct__t[3] = {A, Q, R};
+    if (!ct__frontend_keys(&ct__fa_linalg_qr_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_qr_out(ct__keys, A, mode, Q, R);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

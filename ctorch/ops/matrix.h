@@ -1,5 +1,5 @@
 /* ctorch/ops/matrix.h - reference kernels of torch.linalg: cross, det, slogdet, inv, solve, cholesky,
- * matrix_exp, matrix_power, svdvals, eigvalsh / eigh, matrix_norm, norm.
+ * matrix_exp, matrix_power, qr, svdvals, eigvalsh / eigh, matrix_norm, norm.
  * Component of ctorch.h; see there for the overview and licence.
  *
  * The ops are declared in gen/ops/matrix.spec and their derivatives in
@@ -21,6 +21,7 @@
  *     the values an _ex form returns for a singular matrix, depend on that.
  *     det, slogdet, inv and solve use it; matrix_exp's Padé solve too.
  *   Cholesky: left-looking, column by column (LAPACK's potf2 order).
+ *   QR: Householder reflectors as LAPACK's geqrf / orgqr (so PyTorch's signs).
  *   matrix_exp: scaling and squaring with the [13/13] Padé approximant.
  *   Singular values: one-sided Jacobi; symmetric eigenvalues: cyclic Jacobi.
  *
@@ -31,7 +32,8 @@
  * (ctorch's own: logabsdet first, as ctorch's autograd differentiates the
  * first output). linalg_eigh is two ops, linalg_eigvalsh and
  * _linalg_eigh_vectors (ctorch's own), each with its formula: a gradient is
- * linear in the outputs' gradients, so the two nodes add up to eigh's.
+ * linear in the outputs' gradients, so the two nodes add up to eigh's;
+ * linalg_qr likewise (_linalg_qr_Q, _linalg_qr_R).
  * svdvals' gradient (U diag(g) V^T) is first order only: there is no
  * differentiable SVD yet, so a backward with create_graph through it fails.
  * The gradient of det or slogdet at a singular matrix fails with the
@@ -880,6 +882,110 @@ static ct_tensor *ct__k_linalg_eigh_vectors(ct_keyset ks, ct_tensor *A, const ch
   return w ? V : NULL;
 }
 
+/* ---- QR ----
+ * Householder, as LAPACK's geqrf / orgqr, so the signs are PyTorch's: column
+ * j's reflector maps (alpha, x) to (beta, 0) with beta = -sign(alpha) |(alpha, x)|,
+ * and is the identity (R_jj = alpha, whatever its sign) when x is 0.
+ * mode: 'reduced' Q (m, k), R (k, n); 'complete' Q (m, m), R (m, n); 'r' R
+ * only (Q is empty), k = min(m, n). */
+static int ct__mx_qr_mode(const char *mode) {
+  if (mode && !strcmp(mode, "reduced")) return 'e';
+  if (mode && !strcmp(mode, "complete")) return 'c';
+  if (mode && !strcmp(mode, "r")) return 'r';
+  return ct_fail(CT_ERR_INVALID, "linalg.qr", "qr received unrecognized mode '%s' but expected one of 'reduced' (default), 'r', or 'complete'",
+                 mode ? mode : "None"), 0;
+}
+/* w: m x n, row-major, overwritten by R above the diagonal and the reflectors below; tau: k */
+static void ct__mx_householder(int64_t m, int64_t n, double *w, double *tau) {
+  int64_t k = m < n ? m : n, i, j, c;
+  for (j = 0; j < k; j++) {
+    double alpha = w[j * n + j], xnorm = 0, big = 0, beta, scale;
+    for (i = j + 1; i < m; i++)
+      if (fabs(w[i * n + j]) > big) big = fabs(w[i * n + j]);
+    if (big > 0) { /* scaled, so the squares neither overflow nor underflow */
+      for (i = j + 1; i < m; i++) xnorm += (w[i * n + j] / big) * (w[i * n + j] / big);
+      xnorm = big * sqrt(xnorm);
+    }
+    if (xnorm == 0) {
+      tau[j] = 0;
+      continue;
+    }
+    beta = -copysign(hypot(alpha, xnorm), alpha);
+    tau[j] = (beta - alpha) / beta;
+    scale = 1 / (alpha - beta);
+    for (i = j + 1; i < m; i++) w[i * n + j] *= scale;
+    w[j * n + j] = beta;
+    for (c = j + 1; c < n; c++) { /* H = I - tau v v^T, v = (1, w[j+1:, j]) */
+      double s = w[j * n + c];
+      for (i = j + 1; i < m; i++) s += w[i * n + j] * w[i * n + c];
+      s *= tau[j];
+      w[j * n + c] -= s;
+      for (i = j + 1; i < m; i++) w[i * n + c] -= s * w[i * n + j];
+    }
+  }
+}
+/* which: 'Q' or 'R' of A in mode (checked) */
+static ct_tensor *ct__mx_qr(ct_tensor *A, const char *mode, char which) {
+  static const char *op = "linalg.qr";
+  ct_tensor *r;
+  int64_t m, n, k, rows, cols, nA, b, i, j, c, shape[CT_MAX_DIMS];
+  double *work = NULL;
+  int nb, md;
+  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return NULL;
+  if (A->dtype == CT_F16 || A->dtype == CT_BF16)
+    return ct_fail(CT_ERR_DTYPE, op, "\"geqrf_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
+  if (ct__mx_check_float(op, A, 0) != CT_OK || !(md = ct__mx_qr_mode(mode))) return NULL;
+  nb = A->ndim - 2;
+  m = A->sizes[nb], n = A->sizes[nb + 1], k = m < n ? m : n;
+  if (which == 'Q' && md == 'r') {
+    int64_t zero = 0;
+    return ct__empty(op, 1, &zero, (ct_dtype)A->dtype, A->device);
+  }
+  rows = which == 'Q' ? m : md == 'c' ? m : k;
+  cols = which == 'Q' ? (md == 'c' ? m : k) : n;
+  memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
+  shape[nb] = rows, shape[nb + 1] = cols;
+  nA = ct__mx_prod(nb, A->sizes);
+  r = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (!(work = ct__mx_alloc(op, m * n + k + rows * cols))) {
+    ct_release(r);
+    return NULL;
+  }
+  for (b = 0; b < nA; b++) {
+    double *w = work, *tau = work + m * n, *out = tau + k;
+    ct__mx_load(A, ct__mx_batch_offset(A, nb, nb, A->sizes, b), A->strides[nb], A->strides[nb + 1], m, n, w);
+    ct__mx_householder(m, n, w, tau);
+    if (which == 'R') {
+      for (i = 0; i < rows; i++)
+        for (c = 0; c < cols; c++) out[i * cols + c] = c >= i ? w[i * n + c] : 0;
+    } else { /* Q = H_0 ... H_{k-1} applied to the first cols columns of I, from the last reflector */
+      for (i = 0; i < rows * cols; i++) out[i] = i / cols == i % cols;
+      for (j = k - 1; j >= 0; j--) {
+        if (tau[j] == 0) continue;
+        for (c = 0; c < cols; c++) {
+          double s = out[j * cols + c];
+          for (i = j + 1; i < m; i++) s += w[i * n + j] * out[i * cols + c];
+          s *= tau[j];
+          out[j * cols + c] -= s;
+          for (i = j + 1; i < m; i++) out[i * cols + c] -= s * w[i * n + j];
+        }
+      }
+    }
+    ct__mx_store(r, b * rows * cols, cols, 1, rows, cols, out);
+  }
+  CT_FREE(work);
+  return r;
+}
+static ct_tensor *ct__k_linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
+  (void)ks;
+  return ct__mx_qr(A, mode, 'Q');
+}
+static ct_tensor *ct__k_linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
+  (void)ks;
+  return ct__mx_qr(A, mode, 'R');
+}
+
 /* ---- cross product along a dim of size 3 ---- */
 #define CT__MX_CROSS_FLOAT(sfx, T, ACC, LOAD, STORE)                                                                   \
   static void ct__mx_cross_##sfx(const char *a, const char *b, char *o, int64_t as, int64_t bs, int64_t os) {          \
@@ -1363,6 +1469,26 @@ static ct_status ct__k_linalg_eigvalsh_out(ct_keyset ks, ct_tensor *A, const cha
                                                        : ct_last_error();
 }
 
+/* qr: Q and R from two ops, each with its own formula (as eigh) */
+static ct_tensor *ct__k_linalg_qr(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor **R) {
+  ct_tensor *Q;
+  (void)ks;
+  if (R) *R = NULL;
+  Q = ct_linalg_qr_Q(A, mode);
+  if (Q && R && !(*R = ct_linalg_qr_R(A, mode))) {
+    ct_release(Q);
+    return NULL;
+  }
+  return Q;
+}
+static ct_status ct__k_linalg_qr_out(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor *Q, ct_tensor *R) {
+  ct_tensor *in[3], *r = NULL, *q;
+  in[0] = A, in[1] = Q, in[2] = R;
+  if (!ct__la_out_grad_ok("linalg.qr", in, 3)) return ct_last_error();
+  q = ct__k_linalg_qr(ks, A, mode, &r);
+  return ct__mx_into_out2("linalg.qr", q, r, Q, R, "Q", "R");
+}
+
 /* ================= derivative helpers (gen/derivatives/matrix.spec) ================= */
 static ct_tensor *ct__mx_mT(ct_tensor *t) { return ct_transpose(t, -2, -1); }
 
@@ -1482,6 +1608,43 @@ static ct_tensor *ct__linalg_eigh_vectors_backward(ct_tensor *grad, ct_tensor *V
     ct_tensor *M = ct_matmul(ct__mx_mT(V), grad);
     M = ct_mul_scalar(ct_sub(M, ct__mx_mT(M)), ct_float(0.5));
     r = ct_keep(ct_matmul(ct_matmul(V, ct_mul(F, M)), ct__mx_mT(V)));
+  }
+  return r;
+}
+
+/* qr (Liao et al. 2019, as PyTorch): for m >= n, A = Q R,
+ *   gA = (gQ + Q copyltu(M)) R^{-T},  M = R gR^T - gQ^T Q,  copyltu(M) = tril(M) + tril(M, -1)^T;
+ * for m < n, A = (X | Y), R = (U | V): X's gradient with gQ + Y gV^T and gU, and Y's is Q gV.
+ * is_q: grad is gQ (gR = 0), else gR (gQ = 0). Q and R come from the ops, so this is differentiable again. */
+static ct_tensor *ct__linalg_qr_backward_square(ct_tensor *gQ, ct_tensor *gR, ct_tensor *Q, ct_tensor *R) {
+  ct_tensor *M = ct_sub(ct_matmul(R, ct__mx_mT(gR)), ct_matmul(ct__mx_mT(gQ), Q));
+  ct_tensor *b = ct_add(gQ, ct_matmul(Q, ct_add(ct_tril(M, 0), ct__mx_mT(ct_tril(M, -1)))));
+  return ct_linalg_solve(ct__mx_mT(R), b, false);
+}
+static ct_tensor *ct__linalg_qr_backward(ct_tensor *grad, ct_tensor *A, const char *mode, int is_q) {
+  int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1];
+  ct_tensor *r = NULL;
+  if (!strcmp(mode, "r"))
+    return ct_fail(CT_ERR_UNSUPPORTED, "linalg.qr", "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+                   "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr."),
+           (ct_tensor *)NULL;
+  if (!strcmp(mode, "complete") && m > n)
+    return ct_fail(CT_ERR_UNSUPPORTED, "linalg.qr", "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *Q = ct_linalg_qr_Q(A, mode), *R = ct_linalg_qr_R(A, mode);
+    ct_tensor *gQ = is_q ? grad : ct_zeros_like(Q), *gR = is_q ? ct_zeros_like(R) : grad;
+    if (Q && R && gQ && gR) {
+      if (m >= n) {
+        r = ct_keep(ct__linalg_qr_backward_square(gQ, gR, Q, R));
+      } else {
+        ct_tensor *parts[2], *Y = ct_narrow(A, -1, m, n - m), *gV = ct_narrow(gR, -1, m, n - m);
+        parts[0] = ct__linalg_qr_backward_square(ct_add(gQ, ct_matmul(Y, ct__mx_mT(gV))), ct_narrow(gR, -1, 0, m), Q,
+                                                 ct_narrow(R, -1, 0, m));
+        parts[1] = ct_matmul(Q, gV);
+        if (parts[0] && parts[1]) r = ct_keep(ct_cat(2, parts, -1));
+      }
+    }
   }
   return r;
 }
