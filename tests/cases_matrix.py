@@ -418,4 +418,47 @@ cs.error("linalg_qr", rn(3), code="CT_ERR_RANK")
 cs.error("linalg_qr", rn(3, 3), "X", code="CT_ERR_INVALID")
 cs.add("linalg_qr.out", rn(4, 3), Q=torch.empty(0, dtype=torch.float64), R=torch.empty(0, dtype=torch.float64))
 
+# ---- linalg_svd: singular vectors have no unique sign; ctorch makes the largest |component| of each
+# column of U (tall or square A) or row of Vh (wide A) positive; the reference does the same to
+# PyTorch's. With full_matrices and m != n the completion is arbitrary: tests/test_ops_matrix.c ----
+def svd_ref(A, full_matrices=True):
+    U, S, Vh = torch.linalg.svd(A, full_matrices=full_matrices)
+    m, n = A.shape[-2:]
+    k = min(m, n)
+    if k == 0:
+        return U, S, Vh
+    if m >= n:
+        key = U[..., :, :k]
+        s = torch.sign(key.gather(-2, key.abs().argmax(-2, keepdim=True)))             # (*, 1, k)
+    else:
+        key = Vh[..., :k, :]
+        s = torch.sign(key.gather(-1, key.abs().argmax(-1, keepdim=True))).transpose(-2, -1)  # (*, 1, k)
+    U = torch.cat([U[..., :, :k] * s, U[..., :, k:]], -1)
+    Vh = torch.cat([Vh[..., :k, :] * s.transpose(-2, -1), Vh[..., k:, :]], -2)
+    return U, S, Vh
+
+
+svd_U = lambda A, full_matrices=True: svd_ref(A, full_matrices)[0]  # noqa: E731
+svd_Vh = lambda A, full_matrices=True: svd_ref(A, full_matrices)[2]  # noqa: E731
+cs.add("_linalg_svd_U", g(rn(4, 3)), False, ref=svd_U)
+cs.add("_linalg_svd_U", g(rn(3, 5)), False, ref=svd_U)
+cs.add("_linalg_svd_U", g(rn(2, 3, 3)), ref=svd_U)
+cs.add("_linalg_svd_U", g(rn(3, 4).t()), False, ref=svd_U)
+cs.add("_linalg_svd_U", rn(2, 5, 4, dtype=f32), False, ref=svd_U)
+cs.add("_linalg_svd_U", g(rn(0, 3)), False, ref=svd_U)
+cs.add("_linalg_svd_Vh", g(rn(4, 3)), False, ref=svd_Vh)
+cs.add("_linalg_svd_Vh", g(rn(3, 5)), False, ref=svd_Vh)
+cs.add("_linalg_svd_Vh", g(rn(2, 3, 3)), ref=svd_Vh)
+cs.add("_linalg_svd_Vh", rn(4, 6, dtype=f32), False, ref=svd_Vh)
+cs.add("_linalg_svd_Vh", g(rn(3, 0)), False, ref=svd_Vh)
+cs.error("_linalg_svd_Vh", torch.tensor([[float("nan"), 1], [1, 1]], dtype=torch.float64), ref=svd_Vh, code="CT_ERR_INVALID")
+cs.add("linalg_svd", g(rn(3, 3)), ref=svd_ref)
+cs.add("linalg_svd", g(rn(2, 4, 3)), False, ref=svd_ref)
+cs.add("linalg_svd", rn(3, 5, dtype=f32), False, ref=svd_ref)
+cs.error("linalg_svd", rn(3, 3), driver="gesvd", code="CT_ERR_INVALID")
+cs.error("linalg_svd", cs.randint(-3, 3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_svd", rn(3), code="CT_ERR_RANK")
+cs.add("linalg_svd.U", rn(3, 3), U=torch.empty(0, dtype=torch.float64), S=torch.empty(0, dtype=torch.float64),
+       Vh=torch.empty(0, dtype=torch.float64), ref=lambda A, U, S, Vh: svd_ref(A))
+
 cs.write()

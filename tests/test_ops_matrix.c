@@ -180,23 +180,56 @@ TEST(matrix_cholesky_info) {
   }
 }
 
-/* svdvals' gradient is right to first order; its own derivative would miss the
- * singular vectors' dependence on A, so create_graph fails instead */
-static ct_tensor *mx_svdvals_fn(ct_tensor *const *in, void *ctx) { return (void)ctx, ct_linalg_svdvals(in[0]); }
-TEST(matrix_svdvals_gradient_first_order_only) {
+/* svd: U, S and Vh are separate ops whose formulas add up; differentiable twice. The
+ * vectors' signs are arbitrary: U diag(c) Vh (fixed c) and U * U are sign-free */
+static ct_tensor *mx_svd_fn(ct_tensor *const *in, void *ctx) {
+  ct_tensor *r = NULL;
+  (void)ctx;
   CT_SCOPE {
-    ct_tensor *in[1], *s, *g = NULL;
-    in[0] = mx_wc(CT_DIMS(2, 4, 3), 31);
-    CHECK_OK(ct_set_requires_grad(in[0], true));
-    CHECK_OK(ct_gradcheck(mx_svdvals_fn, NULL, 1, in, NULL));
-    s = ct_sum(ct_linalg_svdvals(in[0]));
-    CHECK(s != NULL);
-    if (s) {
-      CHECK_ERR(ct_backward_ex(s, NULL, false, true), CT_ERR_UNSUPPORTED, "not differentiable in ctorch");
-      CHECK_OK(ct_backward(s)); /* (the graph was kept: the failed backward freed nothing) */
-      g = ct_grad(in[0]);
-      CHECK(g != NULL);
+    ct_tensor *S = NULL, *Vh = NULL, *U = ct_linalg_svd(in[0], false, &S, &Vh), *parts[3];
+    ct_tensor *c = ct_arange_start_step(ct_int(1), ct_int(S ? S->sizes[S->ndim - 1] + 1 : 1), ct_int(1), CT_F64);
+    parts[0] = ct_flatten(ct_matmul(ct_mul(U, c), Vh), 0, -1), parts[1] = ct_flatten(S, 0, -1), parts[2] = ct_flatten(ct_mul(U, U), 0, -1);
+    r = ct_keep(ct_cat(3, parts, 0));
+  }
+  return r;
+}
+TEST(matrix_svd_gradgradcheck) {
+  CT_SCOPE {
+    ct_tensor *in[1];
+    in[0] = mx_wc(CT_DIMS(4, 3), 31);
+    mx_gradgrad(__LINE__, mx_svd_fn, NULL, 1, in);
+    in[0] = mx_wc(CT_DIMS(2, 3, 4), 32);
+    mx_gradgrad(__LINE__, mx_svd_fn, NULL, 1, in);
+    in[0] = mx_wc(CT_DIMS(3, 3), 33);
+    mx_gradgrad(__LINE__, mx_svd_fn, NULL, 1, in);
+  }
+}
+
+/* full_matrices: orthogonal U and V whose first k columns reconstruct A, also with a rank deficit */
+static void mx_check_svd_full(int line, ct_tensor *A) {
+  CT_SCOPE {
+    ct_tensor *S = NULL, *Vh = NULL, *U = ct_linalg_svd(A, true, &S, &Vh), *err;
+    int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = m < n ? m : n;
+    if (!U) {
+      harness_fail(__FILE__, line, "svd: %s", ct_last_error_message());
+    } else {
+      err = ct_amax(ct_abs(ct_sub(ct_matmul(ct_mul(ct_narrow(U, -1, 0, k), ct_unsqueeze(S, -2)), ct_narrow(Vh, -2, 0, k)), A)), 0, NULL, false);
+      if (ct_get(err, 0) > 1e-13) harness_fail(__FILE__, line, "U S Vh differs from A by %g", ct_get(err, 0));
+      err = ct_amax(ct_abs(ct_sub(ct_matmul(ct_transpose(U, -2, -1), U), ct_eye_ex(m, CT_F64, CT_CPU))), 0, NULL, false);
+      if (ct_get(err, 0) > 1e-14) harness_fail(__FILE__, line, "U^T U differs from I by %g", ct_get(err, 0));
+      err = ct_amax(ct_abs(ct_sub(ct_matmul(Vh, ct_transpose(Vh, -2, -1)), ct_eye_ex(n, CT_F64, CT_CPU))), 0, NULL, false);
+      if (ct_get(err, 0) > 1e-14) harness_fail(__FILE__, line, "Vh Vh^T differs from I by %g", ct_get(err, 0));
     }
+  }
+}
+TEST(matrix_svd_full_matrices) {
+  static const double rank1[12] = {1, 2, 3, 2, 4, 6, 3, 6, 9, 4, 8, 12};
+  CT_SCOPE {
+    mx_check_svd_full(__LINE__, mx_wc(CT_DIMS(2, 5, 3), 34));
+    mx_check_svd_full(__LINE__, mx_wc(CT_DIMS(3, 6), 35));
+    mx_check_svd_full(__LINE__, mx_from(CT_DIMS(4, 3), rank1));
+    mx_check_svd_full(__LINE__, ct_transpose(mx_from(CT_DIMS(4, 3), rank1), 0, 1));
+    mx_check_svd_full(__LINE__, ct_zeros(CT_DIMS(3, 2), CT_F64));
   }
 }
 

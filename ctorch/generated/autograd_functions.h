@@ -15563,7 +15563,7 @@ static ct_status ct__backward_linalg_svdvals(ct_node *node, ct_tensor *const *gr
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_svdvals_backward(grad, A);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_svd_backward(grad, A, false, 'S');
   return CT_OK;
 }
 static const ct_node_kind ct__kind_linalg_svdvals = {"LinalgSvdvalsBackward0", ct__backward_linalg_svdvals, ct__release_linalg_svdvals};
@@ -15807,6 +15807,106 @@ static ct_tensor *ct__autograd__linalg_qr_R(ct_keyset ks, ct_tensor *A, const ch
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__linalg_qr_R(ks & CT__BELOW_AUTOGRAD, A, mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _linalg_svd_U(Tensor A, bool full_matrices=True) -> Tensor ---- */
+typedef struct ct__node__linalg_svd_U {
+  ct_node base;
+  ct__saved A;
+  bool full_matrices;
+} ct__node__linalg_svd_U;
+
+static void ct__release__linalg_svd_U(ct_node *node) {
+  ct__node__linalg_svd_U *ct__nd = (ct__node__linalg_svd_U *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_svd_U(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_svd_U *ct__nd = (ct__node__linalg_svd_U *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  bool full_matrices = ct__nd->full_matrices;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_svd_backward(grad, A, full_matrices, 'U');
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_svd_U = {"LinalgSvdUBackward0", ct__backward__linalg_svd_U, ct__release__linalg_svd_U};
+
+static ct_tensor *ct__autograd__linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_svd_U *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_svd_U, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_svd_U *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    ct__nd->full_matrices = full_matrices;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_svd_U(ks & CT__BELOW_AUTOGRAD, A, full_matrices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _linalg_svd_Vh(Tensor A, bool full_matrices=True) -> Tensor ---- */
+typedef struct ct__node__linalg_svd_Vh {
+  ct_node base;
+  ct__saved A;
+  bool full_matrices;
+} ct__node__linalg_svd_Vh;
+
+static void ct__release__linalg_svd_Vh(ct_node *node) {
+  ct__node__linalg_svd_Vh *ct__nd = (ct__node__linalg_svd_Vh *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_svd_Vh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_svd_Vh *ct__nd = (ct__node__linalg_svd_Vh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  bool full_matrices = ct__nd->full_matrices;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_svd_backward(grad, A, full_matrices, 'V');
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_svd_Vh = {"LinalgSvdVhBackward0", ct__backward__linalg_svd_Vh, ct__release__linalg_svd_Vh};
+
+static ct_tensor *ct__autograd__linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_svd_Vh *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_svd_Vh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_svd_Vh *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    ct__nd->full_matrices = full_matrices;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_svd_Vh(ks & CT__BELOW_AUTOGRAD, A, full_matrices);
   ct__below_autograd_end(excluded);
   if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;

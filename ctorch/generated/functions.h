@@ -1455,7 +1455,7 @@ CTDEF ct_tensor *ct_matrix_power(ct_tensor *self, int64_t n);
 /* matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n);
 /* linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor
- * singular values of each matrix (*, min(m, n)), descending (one-sided Jacobi in double); the gradient (U diag(grad) V^T) cannot be differentiated again */
+ * singular values of each matrix (*, min(m, n)), descending (one-sided Jacobi in double) */
 CTDEF ct_tensor *ct_linalg_svdvals(ct_tensor *A);
 CTDEF ct_tensor *ct_linalg_svdvals_ex(ct_tensor *A, const char *driver);
 /* linalg_svdvals.out(Tensor A, *, str? driver=None, Tensor(a!) out) -> Tensor(a!) */
@@ -1513,6 +1513,19 @@ CTDEF ct_tensor *ct_linalg_qr_R(ct_tensor *A, const char *mode);
 CTDEF ct_tensor *ct_linalg_qr(ct_tensor *A, const char *mode, ct_tensor **R);
 /* linalg_qr.out(Tensor A, str mode="reduced", *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R) */
 CTDEF ct_status ct_linalg_qr_out(ct_tensor *Q, ct_tensor *R, ct_tensor *A, const char *mode);
+/* _linalg_svd_U(Tensor A, bool full_matrices=True) -> Tensor
+ * ctorch's own: linalg_svd's U, an op of its own so that each output has its formula */
+CTDEF ct_tensor *ct_linalg_svd_U(ct_tensor *A, bool full_matrices);
+/* _linalg_svd_Vh(Tensor A, bool full_matrices=True) -> Tensor
+ * ctorch's own: linalg_svd's Vh */
+CTDEF ct_tensor *ct_linalg_svd_Vh(ct_tensor *A, bool full_matrices);
+/* linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)
+ * (_linalg_svd_U, linalg_svdvals, _linalg_svd_Vh): all differentiable twice; the singular vectors' signs are ctorch's (each column of U of a tall A, or row of Vh of a wide one, has its largest |component| positive), not PyTorch's (not unique) */
+CTDEF ct_tensor *ct_linalg_svd(ct_tensor *A, bool full_matrices, ct_tensor **S, ct_tensor **Vh);
+CTDEF ct_tensor *ct_linalg_svd_ex(ct_tensor *A, bool full_matrices, const char *driver, ct_tensor **S, ct_tensor **Vh);
+/* linalg_svd.U(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) */
+CTDEF ct_status ct_linalg_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices);
+CTDEF ct_status ct_linalg_svd_out_ex(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices, const char *driver);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3834,6 +3847,18 @@ typedef ct_tensor *ct_kernel_linalg_qr(ct_keyset, ct_tensor *, const char *, ct_
 typedef ct_status ct_kernel_linalg_qr_out(ct_keyset, ct_tensor *, const char *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linalg_qr_out "linalg_qr.out"
 #define CT__OPSIG_linalg_qr_out "T,s,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel__linalg_svd_U(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME__linalg_svd_U "_linalg_svd_U"
+#define CT__OPSIG__linalg_svd_U "T,b->T"
+typedef ct_tensor *ct_kernel__linalg_svd_Vh(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME__linalg_svd_Vh "_linalg_svd_Vh"
+#define CT__OPSIG__linalg_svd_Vh "T,b->T"
+typedef ct_tensor *ct_kernel_linalg_svd(ct_keyset, ct_tensor *, bool , const char *, ct_tensor **, ct_tensor **);
+#define CT__OPNAME_linalg_svd "linalg_svd"
+#define CT__OPSIG_linalg_svd "T,b,s?->T,T,T"
+typedef ct_status ct_kernel_linalg_svd_U(ct_keyset, ct_tensor *, bool , const char *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_svd_U "linalg_svd.U"
+#define CT__OPSIG_linalg_svd_U "T,b,s?,Tw,Tw,Tw->Tw,Tw,Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -4997,6 +5022,10 @@ static struct {
   ct_op *_linalg_qr_R;
   ct_op *linalg_qr;
   ct_op *linalg_qr_out;
+  ct_op *_linalg_svd_U;
+  ct_op *_linalg_svd_Vh;
+  ct_op *linalg_svd;
+  ct_op *linalg_svd_U;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -7844,6 +7873,48 @@ static ct_status ct__call_TsTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tenso
     ct__v[2] = ct_value_tensor(a2);
     ct__v[3] = ct_value_tensor(a3);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,s?->T,T,T */
+static ct_tensor *ct__call_Tbso_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, const char *a2, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , const char *, ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, x1, x2);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_string(a2);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,s?,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbsoTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, const char *a2, ct_tensor *a3, ct_tensor *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , const char *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_string(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -12315,6 +12386,22 @@ static ct_tensor *ct__dispatch_linalg_qr(ct_keyset ks, ct_tensor *A, const char 
 /* linalg_qr.out(Tensor A, str mode="reduced", *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R) */
 static ct_status ct__dispatch_linalg_qr_out(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor *Q, ct_tensor *R) {
   return ct__call_TsTwTw_TwTw(ct__op.linalg_qr_out, ks, A, mode, Q, R);
+}
+/* _linalg_svd_U(Tensor A, bool full_matrices=True) -> Tensor */
+static ct_tensor *ct__dispatch__linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  return ct__call_Tb_T(ct__op._linalg_svd_U, ks, A, full_matrices);
+}
+/* _linalg_svd_Vh(Tensor A, bool full_matrices=True) -> Tensor */
+static ct_tensor *ct__dispatch__linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  return ct__call_Tb_T(ct__op._linalg_svd_Vh, ks, A, full_matrices);
+}
+/* linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) */
+static ct_tensor *ct__dispatch_linalg_svd(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor **S, ct_tensor **Vh) {
+  return ct__call_Tbso_TTT(ct__op.linalg_svd, ks, A, full_matrices, driver, S, Vh);
+}
+/* linalg_svd.U(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) */
+static ct_status ct__dispatch_linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor *U, ct_tensor *S, ct_tensor *Vh) {
+  return ct__call_TbsoTwTwTw_TwTwTw(ct__op.linalg_svd_U, ks, A, full_matrices, driver, U, S, Vh);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -20539,6 +20626,71 @@ CTDEF ct_status ct_linalg_qr_out(ct_tensor *Q, ct_tensor *R, ct_tensor *A, const
     if (!ct__frontend_keys(&ct__fa_linalg_qr_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_linalg_qr_out(ct__keys, A, mode, Q, R);
+}
+static const ct__frontend_args ct__fa__linalg_svd_U = {"_linalg_svd_U", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_svd_U(ct_tensor *A, bool full_matrices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_svd_U, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_svd_U(ct__keys, A, full_matrices));
+}
+static const ct__frontend_args ct__fa__linalg_svd_Vh = {"_linalg_svd_Vh", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_svd_Vh(ct_tensor *A, bool full_matrices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_svd_Vh, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_svd_Vh(ct__keys, A, full_matrices));
+}
+static const ct__frontend_args ct__fa_linalg_svd = {"linalg_svd", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_svd_ex(ct_tensor *A, bool full_matrices, const char *driver, ct_tensor **S, ct_tensor **Vh) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (S) *S = NULL;
+  if (Vh) *Vh = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_svd, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_svd(ct__keys, A, full_matrices, driver, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (S) *S = NULL;
+    ct_release(ct__x[1]);
+    if (Vh) *Vh = NULL;
+    return NULL;
+  }
+  if (S) *S = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (Vh) *Vh = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_linalg_svd(ct_tensor *A, bool full_matrices, ct_tensor **S, ct_tensor **Vh) {
+  return ct_linalg_svd_ex(A, full_matrices, NULL, S, Vh);
+}
+static const ct__frontend_args ct__fa_linalg_svd_U = {"linalg_svd.U", 4, {1, 2, 2, 2}, {"A", "U", "S", "Vh"}};
+CTDEF ct_status ct_linalg_svd_out_ex(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices, const char *driver) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && U && S && Vh && ct__same_device(A, U) && ct__same_device(A, S) && ct__same_device(A, Vh)))
+    ct__keys = ct__call_keys(A->keys | U->keys | S->keys | Vh->keys);
+  else {
+    ct_tensor *const ct__t[4] = {A, U, S, Vh};
+    if (!ct__frontend_keys(&ct__fa_linalg_svd_U, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_svd_U(ct__keys, A, full_matrices, driver, U, S, Vh);
+}
+CTDEF ct_status ct_linalg_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices) {
+  return ct_linalg_svd_out_ex(U, S, Vh, A, full_matrices, NULL);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

@@ -1,5 +1,5 @@
 /* ctorch/ops/matrix.h - reference kernels of torch.linalg: cross, det, slogdet, inv, solve, cholesky,
- * matrix_exp, matrix_power, qr, svdvals, eigvalsh / eigh, matrix_norm, norm.
+ * matrix_exp, matrix_power, qr, svd / svdvals, eigvalsh / eigh, matrix_norm, norm.
  * Component of ctorch.h; see there for the overview and licence.
  *
  * The ops are declared in gen/ops/matrix.spec and their derivatives in
@@ -33,9 +33,11 @@
  * first output). linalg_eigh is two ops, linalg_eigvalsh and
  * _linalg_eigh_vectors (ctorch's own), each with its formula: a gradient is
  * linear in the outputs' gradients, so the two nodes add up to eigh's;
- * linalg_qr likewise (_linalg_qr_Q, _linalg_qr_R).
- * svdvals' gradient (U diag(g) V^T) is first order only: there is no
- * differentiable SVD yet, so a backward with create_graph through it fails.
+ * linalg_qr likewise (_linalg_qr_Q, _linalg_qr_R), and linalg_svd
+ * (_linalg_svd_U, linalg_svdvals, _linalg_svd_Vh). Each such op recomputes
+ * the factorization: reference kernels, written for clarity.
+ * Eigenvectors and singular vectors have no unique sign: ctorch makes each
+ * one's largest |component| positive (PyTorch's are LAPACK's, unspecified).
  * The gradient of det or slogdet at a singular matrix fails with the
  * solver's error (PyTorch 1.13 returns inf/NaN there).
  */
@@ -605,6 +607,110 @@ static ct_tensor *ct__k_linalg_matrix_exp(ct_keyset ks, ct_tensor *A) {
   return r;
 }
 
+/* ---- QR ----
+ * Householder, as LAPACK's geqrf / orgqr, so the signs are PyTorch's: column
+ * j's reflector maps (alpha, x) to (beta, 0) with beta = -sign(alpha) |(alpha, x)|,
+ * and is the identity (R_jj = alpha, whatever its sign) when x is 0.
+ * mode: 'reduced' Q (m, k), R (k, n); 'complete' Q (m, m), R (m, n); 'r' R
+ * only (Q is empty), k = min(m, n). */
+static int ct__mx_qr_mode(const char *mode) {
+  if (mode && !strcmp(mode, "reduced")) return 'e';
+  if (mode && !strcmp(mode, "complete")) return 'c';
+  if (mode && !strcmp(mode, "r")) return 'r';
+  return ct_fail(CT_ERR_INVALID, "linalg.qr", "qr received unrecognized mode '%s' but expected one of 'reduced' (default), 'r', or 'complete'",
+                 mode ? mode : "None"), 0;
+}
+/* w: m x n, row-major, overwritten by R above the diagonal and the reflectors below; tau: k */
+static void ct__mx_householder(int64_t m, int64_t n, double *w, double *tau) {
+  int64_t k = m < n ? m : n, i, j, c;
+  for (j = 0; j < k; j++) {
+    double alpha = w[j * n + j], xnorm = 0, big = 0, beta, scale;
+    for (i = j + 1; i < m; i++)
+      if (fabs(w[i * n + j]) > big) big = fabs(w[i * n + j]);
+    if (big > 0) { /* scaled, so the squares neither overflow nor underflow */
+      for (i = j + 1; i < m; i++) xnorm += (w[i * n + j] / big) * (w[i * n + j] / big);
+      xnorm = big * sqrt(xnorm);
+    }
+    if (xnorm == 0) {
+      tau[j] = 0;
+      continue;
+    }
+    beta = -copysign(hypot(alpha, xnorm), alpha);
+    tau[j] = (beta - alpha) / beta;
+    scale = 1 / (alpha - beta);
+    for (i = j + 1; i < m; i++) w[i * n + j] *= scale;
+    w[j * n + j] = beta;
+    for (c = j + 1; c < n; c++) { /* H = I - tau v v^T, v = (1, w[j+1:, j]) */
+      double s = w[j * n + c];
+      for (i = j + 1; i < m; i++) s += w[i * n + j] * w[i * n + c];
+      s *= tau[j];
+      w[j * n + c] -= s;
+      for (i = j + 1; i < m; i++) w[i * n + c] -= s * w[i * n + j];
+    }
+  }
+}
+/* which: 'Q' or 'R' of A in mode (checked) */
+static ct_tensor *ct__mx_qr(ct_tensor *A, const char *mode, char which) {
+  static const char *op = "linalg.qr";
+  ct_tensor *r;
+  int64_t m, n, k, rows, cols, nA, b, i, j, c, shape[CT_MAX_DIMS];
+  double *work = NULL;
+  int nb, md;
+  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return NULL;
+  if (A->dtype == CT_F16 || A->dtype == CT_BF16)
+    return ct_fail(CT_ERR_DTYPE, op, "\"geqrf_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
+  if (ct__mx_check_float(op, A, 0) != CT_OK || !(md = ct__mx_qr_mode(mode))) return NULL;
+  nb = A->ndim - 2;
+  m = A->sizes[nb], n = A->sizes[nb + 1], k = m < n ? m : n;
+  if (which == 'Q' && md == 'r') {
+    int64_t zero = 0;
+    return ct__empty(op, 1, &zero, (ct_dtype)A->dtype, A->device);
+  }
+  rows = which == 'Q' ? m : md == 'c' ? m : k;
+  cols = which == 'Q' ? (md == 'c' ? m : k) : n;
+  memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
+  shape[nb] = rows, shape[nb + 1] = cols;
+  nA = ct__mx_prod(nb, A->sizes);
+  r = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (!(work = ct__mx_alloc(op, m * n + k + rows * cols))) {
+    ct_release(r);
+    return NULL;
+  }
+  for (b = 0; b < nA; b++) {
+    double *w = work, *tau = work + m * n, *out = tau + k;
+    ct__mx_load(A, ct__mx_batch_offset(A, nb, nb, A->sizes, b), A->strides[nb], A->strides[nb + 1], m, n, w);
+    ct__mx_householder(m, n, w, tau);
+    if (which == 'R') {
+      for (i = 0; i < rows; i++)
+        for (c = 0; c < cols; c++) out[i * cols + c] = c >= i ? w[i * n + c] : 0;
+    } else { /* Q = H_0 ... H_{k-1} applied to the first cols columns of I, from the last reflector */
+      for (i = 0; i < rows * cols; i++) out[i] = i / cols == i % cols;
+      for (j = k - 1; j >= 0; j--) {
+        if (tau[j] == 0) continue;
+        for (c = 0; c < cols; c++) {
+          double s = out[j * cols + c];
+          for (i = j + 1; i < m; i++) s += w[i * n + j] * out[i * cols + c];
+          s *= tau[j];
+          out[j * cols + c] -= s;
+          for (i = j + 1; i < m; i++) out[i * cols + c] -= s * w[i * n + j];
+        }
+      }
+    }
+    ct__mx_store(r, b * rows * cols, cols, 1, rows, cols, out);
+  }
+  CT_FREE(work);
+  return r;
+}
+static ct_tensor *ct__k_linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
+  (void)ks;
+  return ct__mx_qr(A, mode, 'Q');
+}
+static ct_tensor *ct__k_linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
+  (void)ks;
+  return ct__mx_qr(A, mode, 'R');
+}
+
 /* ---- singular values ----
  * One-sided Jacobi (Hestenes): plane rotations of the columns of the m x n
  * matrix (m >= n: a wide matrix is transposed first, which keeps its
@@ -670,11 +776,10 @@ static void ct__mx_svd_jacobi(int64_t m, int64_t n, double *w, double *s, double
       for (i = 0; i < m; i++) u[i * n + j] = s[j] > 0 ? w[i * n + j] / s[j] : 0; /* (a zero singular value: no direction) */
   for (j = 0; j < n; j++) s[j] *= big;
 }
-/* Singular values of each matrix of A (*, m, n): (*, min(m, n)), descending. With U and V
- * (for the gradient), also U (*, m, k) and V (*, n, k), k = min(m, n), in A's dtype. */
-static ct_tensor *ct__mx_svdvals(ct_tensor *A, ct_tensor **U, ct_tensor **V) {
+/* Singular values of each matrix of A (*, m, n): (*, min(m, n)), descending */
+static ct_tensor *ct__mx_svdvals(ct_tensor *A) {
   static const char *op = "linalg.svd";
-  ct_tensor *r, *ut = NULL, *vt = NULL;
+  ct_tensor *r;
   int64_t m, n, k, nA, b, i, j, shape[CT_MAX_DIMS];
   double *work = NULL;
   int nb, wide;
@@ -685,7 +790,7 @@ static ct_tensor *ct__mx_svdvals(ct_tensor *A, ct_tensor **U, ct_tensor **V) {
   nb = A->ndim - 2;
   m = A->sizes[nb], n = A->sizes[nb + 1];
   wide = m < n;
-  if (wide) { /* the transpose: same singular values, u and v swapped */
+  if (wide) { /* the transpose: the same singular values */
     int64_t t = m;
     m = n, n = t;
   }
@@ -694,58 +799,147 @@ static ct_tensor *ct__mx_svdvals(ct_tensor *A, ct_tensor **U, ct_tensor **V) {
   memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
   shape[nb] = k;
   r = ct__empty(op, nb + 1, shape, (ct_dtype)A->dtype, A->device);
-  if (r && U) {
-    shape[nb] = wide ? n : m, shape[nb + 1] = k;
-    ut = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
-    shape[nb] = wide ? m : n;
-    vt = ut ? ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device) : NULL;
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (!(work = ct__mx_alloc(op, m * n + n))) {
+    ct_release(r);
+    return NULL;
   }
-  if (!r || (U && !vt)) goto fail;
-  if (!ct__is_meta(A) && nA > 0 && k > 0) {
-    double *w, *s, *v, *u;
-    if (!(work = ct__mx_alloc(op, 2 * m * n + n + n * n))) goto fail;
-    w = work, s = work + m * n, v = s + n, u = v + n * n;
-    for (b = 0; b < nA; b++) {
-      int64_t off = ct__mx_batch_offset(A, nb, nb, A->sizes, b), rs = A->strides[nb], cs = A->strides[nb + 1];
-      if (wide) ct__mx_load(A, off, cs, rs, m, n, w);
-      else ct__mx_load(A, off, rs, cs, m, n, w);
-      for (i = 0; i < m * n; i++)
-        if (isnan(w[i])) {
-          ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
-          goto fail;
-        }
-      for (i = 0; i < m * n && isfinite(w[i]); i++) {
-      }
-      if (i < m * n) { /* an infinity: NaN singular values, as LAPACK */
-        for (j = 0; j < n; j++) s[j] = NAN;
-        for (j = 0; j < m * n; j++) u[j] = NAN;
-        for (j = 0; j < n * n; j++) v[j] = NAN;
-      } else {
-        ct__mx_svd_jacobi(m, n, w, s, U ? v : NULL, U ? u : NULL);
-      }
-      ct__mx_store(r, b * k, 1, 0, k, 1, s);
-      if (U) { /* the tall matrix's (u, v) are (U, V), the wide one's (V, U) */
-        ct__mx_store(wide ? vt : ut, b * m * k, k, 1, m, k, u);
-        ct__mx_store(wide ? ut : vt, b * n * k, k, 1, n, k, v);
-      }
+  for (b = 0; b < nA; b++) {
+    double *w = work, *s = work + m * n;
+    int64_t off = ct__mx_batch_offset(A, nb, nb, A->sizes, b), rs = A->strides[nb], cs = A->strides[nb + 1];
+    if (wide) ct__mx_load(A, off, cs, rs, m, n, w);
+    else ct__mx_load(A, off, rs, cs, m, n, w);
+    for (i = 0; i < m * n && !isnan(w[i]); i++) {
+    }
+    if (i < m * n) {
+      ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
+      CT_FREE(work);
+      ct_release(r);
+      return NULL;
+    }
+    for (i = 0; i < m * n && isfinite(w[i]); i++) {
+    }
+    if (i < m * n) /* an infinity: NaN singular values, as LAPACK */
+      for (j = 0; j < n; j++) s[j] = NAN;
+    else
+      ct__mx_svd_jacobi(m, n, w, s, NULL, NULL);
+    ct__mx_store(r, b * k, 1, 0, k, 1, s);
+  }
+  CT_FREE(work);
+  return r;
+}
+/* Singular vectors, signed as ctorch's own convention: each u's largest |component| (the first on
+ * ties) positive, v following. which 'U': U (*, m, m if full else k); 'V': Vh (*, n if full else k, n).
+ * Columns without a direction (zero singular values) and, when full, the rest of the basis come from
+ * completing the others: the trailing columns of a complete Householder QR of them. */
+static void ct__mx_complete_basis(int64_t m, int64_t r, double *q, int64_t cols, double *scratch) {
+  /* q: m x cols, row-major; its first r columns orthonormal; fills columns r..cols-1 */
+  double *w = scratch, *tau = scratch + m * (r > 0 ? r : 1), *full = tau + (r > 0 ? r : 1);
+  int64_t i, j, c;
+  for (i = 0; i < m; i++)
+    for (j = 0; j < r; j++) w[i * r + j] = q[i * cols + j];
+  ct__mx_householder(m, r, w, tau);
+  for (i = 0; i < m * m; i++) full[i] = i / m == i % m;
+  for (j = r - 1; j >= 0; j--) {
+    if (tau[j] == 0) continue;
+    for (c = 0; c < m; c++) {
+      double s = full[j * m + c];
+      for (i = j + 1; i < m; i++) s += w[i * r + j] * full[i * m + c];
+      s *= tau[j];
+      full[j * m + c] -= s;
+      for (i = j + 1; i < m; i++) full[i * m + c] -= s * w[i * r + j];
     }
   }
-  CT_FREE(work);
-  if (U) *U = ut, *V = vt;
-  return r;
-fail:
-  CT_FREE(work);
-  ct_release(r);
-  ct_release(ut);
-  ct_release(vt);
-  return NULL;
+  for (i = 0; i < m; i++)
+    for (c = r; c < cols; c++) q[i * cols + c] = full[i * m + c];
 }
+static ct_tensor *ct__mx_svd_vectors(ct_tensor *A, bool full, char which) {
+  static const char *op = "linalg.svd";
+  ct_tensor *r;
+  int64_t m0, n0, m, n, k, rows, cols, nA, b, i, j, rank, shape[CT_MAX_DIMS];
+  double *work = NULL;
+  int nb, wide;
+  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return NULL;
+  if (A->dtype == CT_F16 || A->dtype == CT_BF16)
+    return ct_fail(CT_ERR_DTYPE, op, "\"linalg_svd_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
+  if (ct__mx_check_float(op, A, 0) != CT_OK) return NULL;
+  nb = A->ndim - 2;
+  m0 = A->sizes[nb], n0 = A->sizes[nb + 1], k = m0 < n0 ? m0 : n0;
+  wide = m0 < n0;
+  m = wide ? n0 : m0, n = wide ? m0 : n0; /* the tall problem: m >= n = k */
+  rows = which == 'U' ? m0 : (full ? n0 : k);
+  cols = which == 'U' ? (full ? m0 : k) : n0;
+  memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
+  shape[nb] = rows, shape[nb + 1] = cols;
+  nA = ct__mx_prod(nb, A->sizes);
+  r = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  /* w m*n, s n, v n*n, u m*n, the tall side's full basis m*m, completion scratch m*n + n + m*m */
+  if (!(work = ct__mx_alloc(op, 3 * m * n + 2 * n + n * n + 2 * m * m + m + 1))) {
+    ct_release(r);
+    return NULL;
+  }
+  for (b = 0; b < nA; b++) {
+    double *w = work, *s = w + m * n, *v = s + n, *u = v + n * n, *big = u + m * n, *scratch = big + m * m, *out;
+    int64_t off = ct__mx_batch_offset(A, nb, nb, A->sizes, b), rs = A->strides[nb], cs = A->strides[nb + 1];
+    if (wide) ct__mx_load(A, off, cs, rs, m, n, w);
+    else ct__mx_load(A, off, rs, cs, m, n, w);
+    for (i = 0; i < m * n && !isnan(w[i]); i++) {
+    }
+    if (i < m * n) {
+      ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
+      CT_FREE(work);
+      ct_release(r);
+      return NULL;
+    }
+    for (i = 0; i < m * n && isfinite(w[i]); i++) {
+    }
+    if (i < m * n) { /* an infinity: NaN, as LAPACK */
+      for (i = 0; i < rows * cols; i++) scratch[i] = NAN;
+      ct__mx_store(r, b * rows * cols, cols, 1, rows, cols, scratch);
+      continue;
+    }
+    ct__mx_svd_jacobi(m, n, w, s, v, u);
+    for (j = 0; j < n; j++) { /* the sign: the tall side's vector's largest |component| positive */
+      int64_t best = 0;
+      for (i = 1; i < m; i++)
+        if (fabs(u[i * n + j]) > fabs(u[best * n + j])) best = i;
+      if (u[best * n + j] < 0) {
+        for (i = 0; i < m; i++) u[i * n + j] = -u[i * n + j];
+        for (i = 0; i < n; i++) v[i * n + j] = -v[i * n + j];
+      }
+    }
+    for (rank = 0; rank < n && s[rank] > 0; rank++) {
+    }
+    /* the tall side's basis, m x m: the u's of nonzero singular values, then their completion */
+    for (i = 0; i < m; i++)
+      for (j = 0; j < m; j++) big[i * m + j] = j < rank ? u[i * n + j] : 0;
+    ct__mx_complete_basis(m, rank, big, m, scratch);
+    /* A = U S V^T (tall) or A^T = u S v^T, so A = v S u^T (wide) */
+    out = scratch; /* (the completion is done with it) */
+    for (i = 0; i < rows; i++)
+      for (j = 0; j < cols; j++)
+        out[i * cols + j] = !wide ? (which == 'U' ? big[i * m + j] : v[j * n + i]) : (which == 'U' ? v[i * n + j] : big[j * m + i]);
+    ct__mx_store(r, b * rows * cols, cols, 1, rows, cols, out);
+  }
+  CT_FREE(work);
+  return r;
+}
+static ct_tensor *ct__k_linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  (void)ks;
+  return ct__mx_svd_vectors(A, full_matrices, 'U');
+}
+static ct_tensor *ct__k_linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  (void)ks;
+  return ct__mx_svd_vectors(A, full_matrices, 'V');
+}
+
 static ct_tensor *ct__k_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
   (void)ks;
   if (driver)
     return ct_fail(CT_ERR_INVALID, "torch.linalg.svd", "keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend."),
            (ct_tensor *)NULL;
-  return ct__mx_svdvals(A, NULL, NULL);
+  return ct__mx_svdvals(A);
 }
 
 /* ---- symmetric eigenvalues ----
@@ -880,110 +1074,6 @@ static ct_tensor *ct__k_linalg_eigh_vectors(ct_keyset ks, ct_tensor *A, const ch
   w = ct__mx_eigvalsh(A, UPLO, &V);
   ct_release(w);
   return w ? V : NULL;
-}
-
-/* ---- QR ----
- * Householder, as LAPACK's geqrf / orgqr, so the signs are PyTorch's: column
- * j's reflector maps (alpha, x) to (beta, 0) with beta = -sign(alpha) |(alpha, x)|,
- * and is the identity (R_jj = alpha, whatever its sign) when x is 0.
- * mode: 'reduced' Q (m, k), R (k, n); 'complete' Q (m, m), R (m, n); 'r' R
- * only (Q is empty), k = min(m, n). */
-static int ct__mx_qr_mode(const char *mode) {
-  if (mode && !strcmp(mode, "reduced")) return 'e';
-  if (mode && !strcmp(mode, "complete")) return 'c';
-  if (mode && !strcmp(mode, "r")) return 'r';
-  return ct_fail(CT_ERR_INVALID, "linalg.qr", "qr received unrecognized mode '%s' but expected one of 'reduced' (default), 'r', or 'complete'",
-                 mode ? mode : "None"), 0;
-}
-/* w: m x n, row-major, overwritten by R above the diagonal and the reflectors below; tau: k */
-static void ct__mx_householder(int64_t m, int64_t n, double *w, double *tau) {
-  int64_t k = m < n ? m : n, i, j, c;
-  for (j = 0; j < k; j++) {
-    double alpha = w[j * n + j], xnorm = 0, big = 0, beta, scale;
-    for (i = j + 1; i < m; i++)
-      if (fabs(w[i * n + j]) > big) big = fabs(w[i * n + j]);
-    if (big > 0) { /* scaled, so the squares neither overflow nor underflow */
-      for (i = j + 1; i < m; i++) xnorm += (w[i * n + j] / big) * (w[i * n + j] / big);
-      xnorm = big * sqrt(xnorm);
-    }
-    if (xnorm == 0) {
-      tau[j] = 0;
-      continue;
-    }
-    beta = -copysign(hypot(alpha, xnorm), alpha);
-    tau[j] = (beta - alpha) / beta;
-    scale = 1 / (alpha - beta);
-    for (i = j + 1; i < m; i++) w[i * n + j] *= scale;
-    w[j * n + j] = beta;
-    for (c = j + 1; c < n; c++) { /* H = I - tau v v^T, v = (1, w[j+1:, j]) */
-      double s = w[j * n + c];
-      for (i = j + 1; i < m; i++) s += w[i * n + j] * w[i * n + c];
-      s *= tau[j];
-      w[j * n + c] -= s;
-      for (i = j + 1; i < m; i++) w[i * n + c] -= s * w[i * n + j];
-    }
-  }
-}
-/* which: 'Q' or 'R' of A in mode (checked) */
-static ct_tensor *ct__mx_qr(ct_tensor *A, const char *mode, char which) {
-  static const char *op = "linalg.qr";
-  ct_tensor *r;
-  int64_t m, n, k, rows, cols, nA, b, i, j, c, shape[CT_MAX_DIMS];
-  double *work = NULL;
-  int nb, md;
-  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return NULL;
-  if (A->dtype == CT_F16 || A->dtype == CT_BF16)
-    return ct_fail(CT_ERR_DTYPE, op, "\"geqrf_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
-  if (ct__mx_check_float(op, A, 0) != CT_OK || !(md = ct__mx_qr_mode(mode))) return NULL;
-  nb = A->ndim - 2;
-  m = A->sizes[nb], n = A->sizes[nb + 1], k = m < n ? m : n;
-  if (which == 'Q' && md == 'r') {
-    int64_t zero = 0;
-    return ct__empty(op, 1, &zero, (ct_dtype)A->dtype, A->device);
-  }
-  rows = which == 'Q' ? m : md == 'c' ? m : k;
-  cols = which == 'Q' ? (md == 'c' ? m : k) : n;
-  memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
-  shape[nb] = rows, shape[nb + 1] = cols;
-  nA = ct__mx_prod(nb, A->sizes);
-  r = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
-  if (!r || ct__is_meta(r) || r->numel == 0) return r;
-  if (!(work = ct__mx_alloc(op, m * n + k + rows * cols))) {
-    ct_release(r);
-    return NULL;
-  }
-  for (b = 0; b < nA; b++) {
-    double *w = work, *tau = work + m * n, *out = tau + k;
-    ct__mx_load(A, ct__mx_batch_offset(A, nb, nb, A->sizes, b), A->strides[nb], A->strides[nb + 1], m, n, w);
-    ct__mx_householder(m, n, w, tau);
-    if (which == 'R') {
-      for (i = 0; i < rows; i++)
-        for (c = 0; c < cols; c++) out[i * cols + c] = c >= i ? w[i * n + c] : 0;
-    } else { /* Q = H_0 ... H_{k-1} applied to the first cols columns of I, from the last reflector */
-      for (i = 0; i < rows * cols; i++) out[i] = i / cols == i % cols;
-      for (j = k - 1; j >= 0; j--) {
-        if (tau[j] == 0) continue;
-        for (c = 0; c < cols; c++) {
-          double s = out[j * cols + c];
-          for (i = j + 1; i < m; i++) s += w[i * n + j] * out[i * cols + c];
-          s *= tau[j];
-          out[j * cols + c] -= s;
-          for (i = j + 1; i < m; i++) out[i * cols + c] -= s * w[i * n + j];
-        }
-      }
-    }
-    ct__mx_store(r, b * rows * cols, cols, 1, rows, cols, out);
-  }
-  CT_FREE(work);
-  return r;
-}
-static ct_tensor *ct__k_linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
-  (void)ks;
-  return ct__mx_qr(A, mode, 'Q');
-}
-static ct_tensor *ct__k_linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
-  (void)ks;
-  return ct__mx_qr(A, mode, 'R');
 }
 
 /* ---- cross product along a dim of size 3 ---- */
@@ -1469,6 +1559,45 @@ static ct_status ct__k_linalg_eigvalsh_out(ct_keyset ks, ct_tensor *A, const cha
                                                        : ct_last_error();
 }
 
+/* svd: U, S and Vh from three ops, each with its own formula (as eigh) */
+static ct_tensor *ct__k_linalg_svd(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor **S, ct_tensor **Vh) {
+  ct_tensor *U;
+  (void)ks;
+  if (S) *S = NULL;
+  if (Vh) *Vh = NULL;
+  if (driver)
+    return ct_fail(CT_ERR_INVALID, "torch.linalg.svd", "keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend."),
+           (ct_tensor *)NULL;
+  U = ct_linalg_svd_U(A, full_matrices);
+  if (U && S && !(*S = ct_linalg_svdvals(A))) {
+    ct_release(U);
+    return NULL;
+  }
+  if (U && Vh && !(*Vh = ct_linalg_svd_Vh(A, full_matrices))) {
+    ct_release(U);
+    if (S) ct_release(*S), *S = NULL;
+    return NULL;
+  }
+  return U;
+}
+static ct_status ct__k_linalg_svd_out(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor *U, ct_tensor *S,
+                                      ct_tensor *Vh) {
+  ct_tensor *in[4], *s = NULL, *vh = NULL, *u;
+  ct_status st;
+  in[0] = A, in[1] = U, in[2] = S, in[3] = Vh;
+  if (!ct__la_out_grad_ok("linalg.svd", in, 4)) return ct_last_error();
+  u = ct__k_linalg_svd(ks, A, full_matrices, driver, &s, &vh);
+  if (!u) return ct_last_error();
+  if (U->storage == Vh->storage || S->storage == Vh->storage) {
+    ct_release(u), ct_release(s), ct_release(vh);
+    return ct_fail(CT_ERR_INVALID, "linalg.svd", "the U, S and Vh outs must not share memory");
+  }
+  st = ct__mx_into_out2("linalg.svd", u, s, U, S, "U", "S");
+  if (st == CT_OK) return ct__la_into_out("linalg.svd", vh, Vh);
+  ct_release(vh);
+  return st;
+}
+
 /* qr: Q and R from two ops, each with its own formula (as eigh) */
 static ct_tensor *ct__k_linalg_qr(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor **R) {
   ct_tensor *Q;
@@ -1565,28 +1694,48 @@ static ct_tensor *ct__linalg_matrix_exp_backward(ct_tensor *grad, ct_tensor *A) 
   return r;
 }
 
-/* svdvals: U diag(grad) V^T (the singular vectors' signs cancel). ctorch has no
- * differentiable SVD, so this gradient's own derivative would miss U's and V's
- * dependence on A: a backward with create_graph fails instead */
-static ct_tensor *ct__linalg_svdvals_backward(ct_tensor *grad, ct_tensor *A) {
-  static const char *op = "linalg.svdvals";
-  ct_tensor *r = NULL, *host, *s = NULL, *U = NULL, *V = NULL;
-  if (ct__grad_mode())
-    return ct_fail(CT_ERR_UNSUPPORTED, op, "the gradient of linalg_svdvals is not differentiable in ctorch (no differentiable SVD): "
-                   "backward with create_graph through it is not supported"),
-           (ct_tensor *)NULL;
-  host = ct__host_operand(op, A);
-  if (host) s = ct__mx_svdvals(host, &U, &V);
-  ct_release(host);
-  if (!s) return NULL;
-  ct_release(s);
-  U = ct__host_result(op, U, A->device), V = U ? ct__host_result(op, V, A->device) : (ct_release(V), (ct_tensor *)NULL);
-  if (U && V) CT_SCOPE { r = ct_keep(ct_matmul(ct_mul(U, ct_unsqueeze(grad, -2)), ct__mx_mT(V))); }
-  ct_release(U);
-  ct_release(V);
+/* svd (PyTorch's svd_backward, real case), from U, S, Vh of the ops (so differentiable again),
+ * reduced: with E_jk = S_k^2 - S_j^2 off the diagonal (1 on it) and skew(X) = X - X^T,
+ *   gA = U [(skew(U^T gU) S + S skew(V^T gV)) / E + diag(gS)] Vh
+ *        + (I - U U^T) gU S^-1 Vh  (m > k)   or   + U S^-1 gV^T (I - V Vh)  (n > k)
+ * which: 'U', 'S' or 'V' (grad is gU, gS or gVh; the others are 0). With full_matrices, the
+ * columns past k (an arbitrary completion) get no gradient, as PyTorch. */
+static ct_tensor *ct__linalg_svd_backward(ct_tensor *grad, ct_tensor *A, bool full, char which) {
+  int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = m < n ? m : n;
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *U = ct_linalg_svd_U(A, false), *S = ct_linalg_svdvals(A), *Vh = ct_linalg_svd_Vh(A, false), *V, *eye, *E, *ret, *gA = NULL;
+    V = ct__mx_mT(Vh);
+    eye = ct_eye_ex(k, (ct_dtype)A->dtype, A->device);
+    if (U && S && Vh && eye) {
+      ct_tensor *S2 = ct_mul(S, S), *Srow = ct_unsqueeze(S, -2), *Scol = ct_unsqueeze(S, -1);
+      E = ct_add(ct_sub(ct_unsqueeze(S2, -2), ct_unsqueeze(S2, -1)), eye);
+      if (which == 'S') {
+        gA = ct_matmul(ct_mul(U, ct_unsqueeze(grad, -2)), Vh);
+      } else if (which == 'U') {
+        ct_tensor *gU = full ? ct_narrow(grad, -1, 0, k) : grad, *X = ct_matmul(ct__mx_mT(U), gU);
+        ret = ct_div(ct_mul(ct_sub(X, ct__mx_mT(X)), Srow), E);
+        gA = ct_matmul(U, ret);
+        if (m > k) {
+          ct_tensor *gUSinv = ct_div(gU, Srow);
+          gA = ct_add(gA, ct_sub(gUSinv, ct_matmul(U, ct_matmul(ct__mx_mT(U), gUSinv))));
+        }
+        gA = ct_matmul(gA, Vh);
+      } else {
+        ct_tensor *gVh = full ? ct_narrow(grad, -2, 0, k) : grad, *gV = ct__mx_mT(gVh), *X = ct_matmul(Vh, gV);
+        ret = ct_div(ct_mul(Scol, ct_sub(X, ct__mx_mT(X))), E);
+        gA = ct_matmul(ret, Vh);
+        if (n > k) {
+          ct_tensor *SinvgVh = ct_div(gVh, Scol);
+          gA = ct_add(gA, ct_sub(SinvgVh, ct_matmul(ct_matmul(SinvgVh, V), Vh)));
+        }
+        gA = ct_matmul(U, gA);
+      }
+    }
+    r = ct_keep(gA);
+  }
   return r;
 }
-
 /* eigvalsh: V diag(grad) V^T, with V from the eigenvectors' op (so it is differentiable again) */
 static ct_tensor *ct__linalg_eigvalsh_backward(ct_tensor *grad, ct_tensor *A, const char *uplo) {
   ct_tensor *r = NULL;
