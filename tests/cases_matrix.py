@@ -461,4 +461,31 @@ cs.error("linalg_svd", rn(3), code="CT_ERR_RANK")
 cs.add("linalg_svd.U", rn(3, 3), U=torch.empty(0, dtype=torch.float64), S=torch.empty(0, dtype=torch.float64),
        Vh=torch.empty(0, dtype=torch.float64), ref=lambda A, U, S, Vh: svd_ref(A))
 
+# ---- linalg_pinv ----
+cs.add("linalg_pinv.atol_rtol_tensor", g(rn(4, 3)))
+cs.add("linalg_pinv.atol_rtol_tensor", g(rn(2, 3, 5)))
+cs.add("linalg_pinv.atol_rtol_tensor", g(rn(3, 3).t()))
+cs.add("linalg_pinv.atol_rtol_tensor", g(sym(4)), hermitian=True)
+cs.add("linalg_pinv.atol_rtol_tensor", g(torch.tensor([[1., 2, 3], [2, 4, 6], [1, 0, 1], [0, 1, 1]], dtype=torch.float64)))  # rank 2 of 3... full
+cs.add("linalg_pinv.atol_rtol_tensor", g(torch.tensor([[1., 2], [2, 4], [3, 6]], dtype=torch.float64)))  # rank 1: the cut-off
+cs.add("linalg_pinv.atol_rtol_tensor", rn(3, 4), atol=torch.tensor(0.5, dtype=torch.float64))
+cs.add("linalg_pinv.atol_rtol_tensor", rn(2, 3, 4), rtol=torch.tensor(0.3, dtype=torch.float64))
+cs.add("linalg_pinv.atol_rtol_tensor", rn(3, 3, dtype=f32))
+cs.add("linalg_pinv.atol_rtol_tensor", g(rn(0, 3)))
+cs.add("linalg_pinv.atol_rtol_tensor", g(rn(2, 3, 0)))
+cs.error("linalg_pinv.atol_rtol_tensor", cs.randint(-3, 3, 3, 3), code="CT_ERR_DTYPE")
+cs.error("linalg_pinv.atol_rtol_tensor", rn(3, 3, dtype=f16), code="CT_ERR_DTYPE")
+cs.error("linalg_pinv.atol_rtol_tensor", rn(3), code="CT_ERR_RANK")
+cs.add("linalg_pinv.atol_rtol_tensor_out", rn(3, 2), out=torch.empty(0, dtype=torch.float64))
+cs.add("linalg_pinv.atol_rtol_float", g(rn(3, 4)))
+cs.add("linalg_pinv.atol_rtol_float", rn(3, 4), atol=0.4, rtol=0.1)
+cs.add("linalg_pinv.atol_rtol_float", rn(4, 4), rtol=0.5, hermitian=True)
+cs.add("linalg_pinv.atol_rtol_float_out", rn(3, 2), atol=0.1, out=torch.empty(0, dtype=torch.float64))
+cs.add("linalg_pinv", g(rn(3, 5)), 0.2)
+cs.add("linalg_pinv", sym(3), 0.1, True)
+cs.add("linalg_pinv.out", rn(3, 5), 0.2, out=torch.empty(0, dtype=torch.float64))
+# (opcheck's gradcheck would differentiate rcond too, which has no derivative, as in PyTorch)
+cs.add("linalg_pinv.rcond_tensor", g(rn(2, 3, 3)), torch.tensor(0.3, dtype=torch.float64), gradcheck=False)
+cs.add("linalg_pinv.out_rcond_tensor", rn(3, 3), torch.tensor(0.1, dtype=torch.float64), out=torch.empty(0, dtype=torch.float64))
+
 cs.write()

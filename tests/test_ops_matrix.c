@@ -305,3 +305,22 @@ TEST(matrix_qr_gradgradcheck) {
     if (Q) CHECK_ERR(ct_backward(ct_sum(Q)), CT_ERR_UNSUPPORTED, "not differentiable when mode='complete' and nrows > ncols");
   }
 }
+
+/* (hermitian reads one triangle: checked through A -> (A + A^T) / 2, as eigh) */
+static ct_tensor *mx_pinv_fn(ct_tensor *const *in, void *ctx) {
+  ct_tensor *r = NULL;
+  CT_SCOPE { r = ct_keep(ct_linalg_pinv_ex(ctx ? mx_sym(in[0]) : in[0], NAN, NAN, ctx != NULL)); }
+  return r;
+}
+TEST(matrix_pinv_gradgradcheck) {
+  static int hermitian = 1;
+  CT_SCOPE {
+    ct_tensor *in[1];
+    in[0] = mx_wc(CT_DIMS(4, 3), 61);
+    mx_gradgrad(__LINE__, mx_pinv_fn, NULL, 1, in);
+    in[0] = mx_wc(CT_DIMS(2, 3, 5), 62);
+    mx_gradgrad(__LINE__, mx_pinv_fn, NULL, 1, in);
+    in[0] = mx_wc(CT_DIMS(3, 3), 63);
+    mx_gradgrad(__LINE__, mx_pinv_fn, &hermitian, 1, in);
+  }
+}

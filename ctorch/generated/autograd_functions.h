@@ -15912,6 +15912,64 @@ static ct_tensor *ct__autograd__linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool f
   return r;
 }
 
+/* ---- linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor ---- */
+typedef struct ct__node_linalg_pinv_atol_rtol_tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_linalg_pinv_atol_rtol_tensor;
+
+static void ct__release_linalg_pinv_atol_rtol_tensor(ct_node *node) {
+  ct__node_linalg_pinv_atol_rtol_tensor *ct__nd = (ct__node_linalg_pinv_atol_rtol_tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_pinv_atol_rtol_tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_pinv_atol_rtol_tensor *ct__nd = (ct__node_linalg_pinv_atol_rtol_tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_pinv_backward(grad, result, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_pinv_atol_rtol_tensor = {"LinalgPinvBackward0", ct__backward_linalg_pinv_atol_rtol_tensor, ct__release_linalg_pinv_atol_rtol_tensor};
+
+static ct_tensor *ct__autograd_linalg_pinv_atol_rtol_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+  ct_tensor *const ct__in[3] = {self, atol, rtol};
+  ct__node_linalg_pinv_atol_rtol_tensor *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(atol) || ct__needs_grad(rtol)) &&
+      ct__record(&ct__n, &ct__kind_linalg_pinv_atol_rtol_tensor, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_pinv_atol_rtol_tensor *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_pinv_atol_rtol_tensor(ks & CT__BELOW_AUTOGRAD, self, atol, rtol, hermitian);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   ct_keyset excluded;

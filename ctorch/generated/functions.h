@@ -1526,6 +1526,29 @@ CTDEF ct_tensor *ct_linalg_svd_ex(ct_tensor *A, bool full_matrices, const char *
 /* linalg_svd.U(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) */
 CTDEF ct_status ct_linalg_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices);
 CTDEF ct_status ct_linalg_svd_out_ex(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices, const char *driver);
+/* linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor
+ * pseudo-inverse by linalg_svd (linalg_eigh when hermitian); singular values <= max(atol, rtol * the largest) count as 0 (rtol None: eps * max(m, n) unless atol > 0); its own formula (PyTorch's), valid at any rank */
+CTDEF ct_tensor *ct_linalg_pinv_tol(ct_tensor *self);
+CTDEF ct_tensor *ct_linalg_pinv_tol_ex(ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian);
+/* linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_pinv_tol_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_linalg_pinv_tol_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian);
+/* linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor
+ * linalg_pinv.atol_rtol_tensor with numbers (NaN: None) */
+CTDEF ct_tensor *ct_linalg_pinv(ct_tensor *self);
+CTDEF ct_tensor *ct_linalg_pinv_ex(ct_tensor *self, double atol, double rtol, bool hermitian);
+/* linalg_pinv.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_pinv_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_linalg_pinv_out_ex(ct_tensor *out, ct_tensor *self, double atol, double rtol, bool hermitian);
+/* linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor
+ * atol 0, rtol rcond */
+CTDEF ct_tensor *ct_linalg_pinv_rcond(ct_tensor *self, double rcond, bool hermitian);
+/* linalg_pinv.out(Tensor self, float rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_pinv_rcond_out(ct_tensor *out, ct_tensor *self, double rcond, bool hermitian);
+/* linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor */
+CTDEF ct_tensor *ct_linalg_pinv_rcond_tensor(ct_tensor *self, ct_tensor *rcond, bool hermitian);
+/* linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_pinv_rcond_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *rcond, bool hermitian);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3859,6 +3882,30 @@ typedef ct_tensor *ct_kernel_linalg_svd(ct_keyset, ct_tensor *, bool , const cha
 typedef ct_status ct_kernel_linalg_svd_U(ct_keyset, ct_tensor *, bool , const char *, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linalg_svd_U "linalg_svd.U"
 #define CT__OPSIG_linalg_svd_U "T,b,s?,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_pinv_atol_rtol_tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_linalg_pinv_atol_rtol_tensor "linalg_pinv.atol_rtol_tensor"
+#define CT__OPSIG_linalg_pinv_atol_rtol_tensor "T,T?,T?,b->T"
+typedef ct_status ct_kernel_linalg_pinv_atol_rtol_tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_linalg_pinv_atol_rtol_tensor_out "linalg_pinv.atol_rtol_tensor_out"
+#define CT__OPSIG_linalg_pinv_atol_rtol_tensor_out "T,T?,T?,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_pinv_atol_rtol_float(ct_keyset, ct_tensor *, double , double , bool );
+#define CT__OPNAME_linalg_pinv_atol_rtol_float "linalg_pinv.atol_rtol_float"
+#define CT__OPSIG_linalg_pinv_atol_rtol_float "T,f?,f?,b->T"
+typedef ct_status ct_kernel_linalg_pinv_atol_rtol_float_out(ct_keyset, ct_tensor *, double , double , bool , ct_tensor *);
+#define CT__OPNAME_linalg_pinv_atol_rtol_float_out "linalg_pinv.atol_rtol_float_out"
+#define CT__OPSIG_linalg_pinv_atol_rtol_float_out "T,f?,f?,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_pinv(ct_keyset, ct_tensor *, double , bool );
+#define CT__OPNAME_linalg_pinv "linalg_pinv"
+#define CT__OPSIG_linalg_pinv "T,f,b->T"
+typedef ct_status ct_kernel_linalg_pinv_out(ct_keyset, ct_tensor *, double , bool , ct_tensor *);
+#define CT__OPNAME_linalg_pinv_out "linalg_pinv.out"
+#define CT__OPSIG_linalg_pinv_out "T,f,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_pinv_rcond_tensor(ct_keyset, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_linalg_pinv_rcond_tensor "linalg_pinv.rcond_tensor"
+#define CT__OPSIG_linalg_pinv_rcond_tensor "T,T,b->T"
+typedef ct_status ct_kernel_linalg_pinv_out_rcond_tensor(ct_keyset, ct_tensor *, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_linalg_pinv_out_rcond_tensor "linalg_pinv.out_rcond_tensor"
+#define CT__OPSIG_linalg_pinv_out_rcond_tensor "T,T,b,Tw->Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -5026,6 +5073,14 @@ static struct {
   ct_op *_linalg_svd_Vh;
   ct_op *linalg_svd;
   ct_op *linalg_svd_U;
+  ct_op *linalg_pinv_atol_rtol_tensor;
+  ct_op *linalg_pinv_atol_rtol_tensor_out;
+  ct_op *linalg_pinv_atol_rtol_float;
+  ct_op *linalg_pinv_atol_rtol_float_out;
+  ct_op *linalg_pinv;
+  ct_op *linalg_pinv_out;
+  ct_op *linalg_pinv_rcond_tensor;
+  ct_op *linalg_pinv_out_rcond_tensor;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -7915,6 +7970,121 @@ static ct_status ct__call_TbsoTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct
     ct__v[4] = ct_value_tensor(a4);
     ct__v[5] = ct_value_tensor(a5);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T?,T?,b->T */
+static ct_tensor *ct__call_TToTob_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T?,T?,b,Tw->Tw */
+static ct_status ct__call_TToTobTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,f?,f?,b->T */
+static ct_tensor *ct__call_Tfofob_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, double a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1 != a1 ? ct_value_none() : ct_value_double(a1);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,f?,f?,b,Tw->Tw */
+static ct_status ct__call_TfofobTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, double a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1 != a1 ? ct_value_none() : ct_value_double(a1);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,f,b->T */
+static ct_tensor *ct__call_Tfb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, bool a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_double(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,f,b,Tw->Tw */
+static ct_status ct__call_TfbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, bool a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_double(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -12402,6 +12572,38 @@ static ct_tensor *ct__dispatch_linalg_svd(ct_keyset ks, ct_tensor *A, bool full_
 /* linalg_svd.U(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) */
 static ct_status ct__dispatch_linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor *U, ct_tensor *S, ct_tensor *Vh) {
   return ct__call_TbsoTwTwTw_TwTwTw(ct__op.linalg_svd_U, ks, A, full_matrices, driver, U, S, Vh);
+}
+/* linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_pinv_atol_rtol_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+  return ct__call_TToTob_T(ct__op.linalg_pinv_atol_rtol_tensor, ks, self, atol, rtol, hermitian);
+}
+/* linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_pinv_atol_rtol_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian, ct_tensor *out) {
+  return ct__call_TToTobTw_Tw(ct__op.linalg_pinv_atol_rtol_tensor_out, ks, self, atol, rtol, hermitian, out);
+}
+/* linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_pinv_atol_rtol_float(ct_keyset ks, ct_tensor *self, double atol, double rtol, bool hermitian) {
+  return ct__call_Tfofob_T(ct__op.linalg_pinv_atol_rtol_float, ks, self, atol, rtol, hermitian);
+}
+/* linalg_pinv.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_pinv_atol_rtol_float_out(ct_keyset ks, ct_tensor *self, double atol, double rtol, bool hermitian, ct_tensor *out) {
+  return ct__call_TfofobTw_Tw(ct__op.linalg_pinv_atol_rtol_float_out, ks, self, atol, rtol, hermitian, out);
+}
+/* linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_pinv(ct_keyset ks, ct_tensor *self, double rcond, bool hermitian) {
+  return ct__call_Tfb_T(ct__op.linalg_pinv, ks, self, rcond, hermitian);
+}
+/* linalg_pinv.out(Tensor self, float rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_pinv_out(ct_keyset ks, ct_tensor *self, double rcond, bool hermitian, ct_tensor *out) {
+  return ct__call_TfbTw_Tw(ct__op.linalg_pinv_out, ks, self, rcond, hermitian, out);
+}
+/* linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_pinv_rcond_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *rcond, bool hermitian) {
+  return ct__call_TTb_T(ct__op.linalg_pinv_rcond_tensor, ks, self, rcond, hermitian);
+}
+/* linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_pinv_out_rcond_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *rcond, bool hermitian, ct_tensor *out) {
+  return ct__call_TTbTw_Tw(ct__op.linalg_pinv_out_rcond_tensor, ks, self, rcond, hermitian, out);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -20691,6 +20893,106 @@ CTDEF ct_status ct_linalg_svd_out_ex(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, 
 }
 CTDEF ct_status ct_linalg_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices) {
   return ct_linalg_svd_out_ex(U, S, Vh, A, full_matrices, NULL);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_atol_rtol_tensor = {"linalg_pinv.atol_rtol_tensor", 3, {1, 5, 5}, {"self", "atol", "rtol"}};
+CTDEF ct_tensor *ct_linalg_pinv_tol_ex(ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && (!atol || ct__same_device(self, atol)) && (!rtol || ct__same_device(self, rtol))))
+    ct__keys = ct__call_keys(self->keys | (atol ? atol->keys : 0) | (rtol ? rtol->keys : 0));
+  else {
+    ct_tensor *const ct__t[3] = {self, atol, rtol};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_atol_rtol_tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_pinv_atol_rtol_tensor(ct__keys, self, atol, rtol, hermitian));
+}
+CTDEF ct_tensor *ct_linalg_pinv_tol(ct_tensor *self) {
+  return ct_linalg_pinv_tol_ex(self, NULL, NULL, false);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_atol_rtol_tensor_out = {"linalg_pinv.atol_rtol_tensor_out", 4, {1, 5, 5, 2}, {"self", "atol", "rtol", "out"}};
+CTDEF ct_status ct_linalg_pinv_tol_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && (!atol || ct__same_device(self, atol)) && (!rtol || ct__same_device(self, rtol)) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | (atol ? atol->keys : 0) | (rtol ? rtol->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, atol, rtol, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_atol_rtol_tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_pinv_atol_rtol_tensor_out(ct__keys, self, atol, rtol, hermitian, out);
+}
+CTDEF ct_status ct_linalg_pinv_tol_out(ct_tensor *out, ct_tensor *self) {
+  return ct_linalg_pinv_tol_out_ex(out, self, NULL, NULL, false);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_atol_rtol_float = {"linalg_pinv.atol_rtol_float", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_pinv_ex(ct_tensor *self, double atol, double rtol, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_atol_rtol_float, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_pinv_atol_rtol_float(ct__keys, self, atol, rtol, hermitian));
+}
+CTDEF ct_tensor *ct_linalg_pinv(ct_tensor *self) {
+  return ct_linalg_pinv_ex(self, (double)NAN, (double)NAN, false);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_atol_rtol_float_out = {"linalg_pinv.atol_rtol_float_out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_pinv_out_ex(ct_tensor *out, ct_tensor *self, double atol, double rtol, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_atol_rtol_float_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_pinv_atol_rtol_float_out(ct__keys, self, atol, rtol, hermitian, out);
+}
+CTDEF ct_status ct_linalg_pinv_out(ct_tensor *out, ct_tensor *self) {
+  return ct_linalg_pinv_out_ex(out, self, (double)NAN, (double)NAN, false);
+}
+static const ct__frontend_args ct__fa_linalg_pinv = {"linalg_pinv", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_pinv_rcond(ct_tensor *self, double rcond, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_pinv(ct__keys, self, rcond, hermitian));
+}
+static const ct__frontend_args ct__fa_linalg_pinv_out = {"linalg_pinv.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_pinv_rcond_out(ct_tensor *out, ct_tensor *self, double rcond, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_pinv_out(ct__keys, self, rcond, hermitian, out);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_rcond_tensor = {"linalg_pinv.rcond_tensor", 2, {1, 1}, {"self", "rcond"}};
+CTDEF ct_tensor *ct_linalg_pinv_rcond_tensor(ct_tensor *self, ct_tensor *rcond, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && rcond && ct__same_device(self, rcond)))
+    ct__keys = ct__call_keys(self->keys | rcond->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, rcond};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_rcond_tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_pinv_rcond_tensor(ct__keys, self, rcond, hermitian));
+}
+static const ct__frontend_args ct__fa_linalg_pinv_out_rcond_tensor = {"linalg_pinv.out_rcond_tensor", 3, {1, 1, 2}, {"self", "rcond", "out"}};
+CTDEF ct_status ct_linalg_pinv_rcond_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *rcond, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && rcond && out && ct__same_device(self, rcond) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | rcond->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, rcond, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_out_rcond_tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_pinv_out_rcond_tensor(ct__keys, self, rcond, hermitian, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

@@ -1,5 +1,5 @@
 /* ctorch/ops/matrix.h - reference kernels of torch.linalg: cross, det, slogdet, inv, solve, cholesky,
- * matrix_exp, matrix_power, qr, svd / svdvals, eigvalsh / eigh, matrix_norm, norm.
+ * matrix_exp, matrix_power, qr, svd / svdvals, eigvalsh / eigh, pinv, matrix_norm, norm.
  * Component of ctorch.h; see there for the overview and licence.
  *
  * The ops are declared in gen/ops/matrix.spec and their derivatives in
@@ -76,6 +76,9 @@ static ct_status ct__mx_check_square(const char *op, const ct_tensor *t, const c
                    (long long)t->sizes[t->ndim - 2], (long long)t->sizes[t->ndim - 1]);
   return CT_OK;
 }
+
+/* the transpose of each matrix (a view) */
+static ct_tensor *ct__mx_mT(ct_tensor *t) { return ct_transpose(t, -2, -1); }
 
 /* ---- batches of matrices ----
  * A tensor's batch dims are its leading `nb` dims, aligned right against a
@@ -1618,8 +1621,99 @@ static ct_status ct__k_linalg_qr_out(ct_keyset ks, ct_tensor *A, const char *mod
   return ct__mx_into_out2("linalg.qr", q, r, Q, R, "Q", "R");
 }
 
+/* ---- pinv: PyTorch's algorithm, with its own formula (Golub and Pereyra's, as PyTorch) ----
+ * Singular values (eigenvalues' magnitudes when hermitian) at most
+ * max(atol, rtol * the largest) count as zero; rtol None: eps * max(m, n)
+ * when atol is None or 0, else 0. atol and rtol are float64 tensors that
+ * broadcast against the batch. */
+static ct_tensor *ct__k_linalg_pinv_tol(ct_keyset ks, ct_tensor *A, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+  ct_tensor *r = NULL;
+  char buf[160];
+  (void)ks;
+  if ((A->dtype != CT_F32 && A->dtype != CT_F64) || A->ndim < 2)
+    return ct_fail(A->ndim < 2 ? CT_ERR_RANK : CT_ERR_DTYPE, "linalg.pinv",
+                   "expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types (got %s%s)",
+                   ct__dtype_torch_name((ct_dtype)A->dtype), ct_shape_format(A->ndim, A->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1];
+    double eps = A->dtype == CT_F32 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+    ct_tensor *zero = ct_scalar_tensor_ex(ct_float(0), CT_F64, A->device), *at, *rt, *S = NULL, *U = NULL, *Vh = NULL, *x = NULL;
+    ct_tensor *dflt = ct_scalar_tensor_ex(ct_float(eps * (double)(m > n ? m : n)), CT_F64, A->device);
+    at = atol ? atol : zero;
+    rt = rtol ? rtol : atol ? ct_where(ct_gt_scalar(atol, ct_float(0)), zero, dflt) : dflt;
+    if (A->numel == 0) { /* (no largest singular value to take) */
+      U = ct_linalg_svd_ex(A, false, NULL, &S, &Vh);
+      if (U) x = ct_matmul(ct_mul(ct__mx_mT(Vh), ct_unsqueeze(ct_reciprocal(S), -2)), ct__mx_mT(U));
+    } else if (!hermitian) {
+      U = ct_linalg_svd_ex(A, false, NULL, &S, &Vh);
+      if (U) {
+        ct_tensor *tol = ct_maximum(ct_unsqueeze(at, -1), ct_mul(ct_unsqueeze(rt, -1), ct_narrow(S, -1, 0, 1)));
+        ct_tensor *sinv = ct_to_dtype(ct_where(ct_gt(S, tol), ct_reciprocal(S), ct_zeros_like(S)), (ct_dtype)A->dtype);
+        x = ct_matmul(ct_mul(ct__mx_mT(Vh), ct_unsqueeze(sinv, -2)), ct__mx_mT(U));
+      }
+    } else {
+      ct_tensor *V = NULL, *L = ct_linalg_eigh(A, "L", &V);
+      if (L) {
+        int64_t last = -1;
+        ct_tensor *labs = ct_abs(L), *tol = ct_maximum(ct_unsqueeze(at, -1), ct_mul(ct_unsqueeze(rt, -1), ct_amax(labs, 1, &last, true)));
+        ct_tensor *sinv = ct_to_dtype(ct_where(ct_gt(labs, tol), ct_reciprocal(L), ct_zeros_like(L)), (ct_dtype)A->dtype);
+        x = ct_matmul(ct_mul(V, ct_unsqueeze(sinv, -2)), ct__mx_mT(V));
+      }
+    }
+    r = ct_keep(x);
+  }
+  return r;
+}
+static ct_tensor *ct__mx_pinv_floats(ct_tensor *A, double atol, double rtol, bool hermitian) {
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *at = atol == atol ? ct_scalar_tensor_ex(ct_float(atol), CT_F64, A->device) : NULL;
+    ct_tensor *rt = rtol == rtol ? ct_scalar_tensor_ex(ct_float(rtol), CT_F64, A->device) : NULL;
+    r = ct_keep(ct_linalg_pinv_tol_ex(A, at, rt, hermitian));
+  }
+  return r;
+}
+static ct_tensor *ct__k_linalg_pinv(ct_keyset ks, ct_tensor *A, double atol, double rtol, bool hermitian) {
+  (void)ks;
+  return ct__mx_pinv_floats(A, atol, rtol, hermitian);
+}
+static ct_tensor *ct__k_linalg_pinv_rcond(ct_keyset ks, ct_tensor *A, double rcond, bool hermitian) {
+  (void)ks;
+  return ct__mx_pinv_floats(A, 0.0, rcond, hermitian);
+}
+static ct_tensor *ct__k_linalg_pinv_rcond_tensor(ct_keyset ks, ct_tensor *A, ct_tensor *rcond, bool hermitian) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE { r = ct_keep(ct_linalg_pinv_tol_ex(A, ct_scalar_tensor_ex(ct_float(0), CT_F64, A->device), rcond, hermitian)); }
+  return r;
+}
+static ct_status ct__mx_pinv_out(ct_tensor *A, ct_tensor *r, ct_tensor *out) {
+  ct_tensor *in[2];
+  in[0] = A, in[1] = out;
+  if (!ct__la_out_grad_ok("linalg.pinv", in, 2)) {
+    ct_release(r);
+    return ct_last_error();
+  }
+  return ct__la_into_out("linalg.pinv", r, out);
+}
+static ct_status ct__k_linalg_pinv_tol_out(ct_keyset ks, ct_tensor *A, ct_tensor *atol, ct_tensor *rtol, bool hermitian, ct_tensor *out) {
+  (void)ks;
+  return ct__mx_pinv_out(A, ct_linalg_pinv_tol_ex(A, atol, rtol, hermitian), out);
+}
+static ct_status ct__k_linalg_pinv_out(ct_keyset ks, ct_tensor *A, double atol, double rtol, bool hermitian, ct_tensor *out) {
+  (void)ks;
+  return ct__mx_pinv_out(A, ct__mx_pinv_floats(A, atol, rtol, hermitian), out);
+}
+static ct_status ct__k_linalg_pinv_rcond_out(ct_keyset ks, ct_tensor *A, double rcond, bool hermitian, ct_tensor *out) {
+  (void)ks;
+  return ct__mx_pinv_out(A, ct__mx_pinv_floats(A, 0.0, rcond, hermitian), out);
+}
+static ct_status ct__k_linalg_pinv_rcond_tensor_out(ct_keyset ks, ct_tensor *A, ct_tensor *rcond, bool hermitian, ct_tensor *out) {
+  return ct__mx_pinv_out(A, ct__k_linalg_pinv_rcond_tensor(ks, A, rcond, hermitian), out);
+}
+
 /* ================= derivative helpers (gen/derivatives/matrix.spec) ================= */
-static ct_tensor *ct__mx_mT(ct_tensor *t) { return ct_transpose(t, -2, -1); }
 
 /* g[..., None, None] * A^{-T}, by a solve with A^T (no explicit inverse) */
 static ct_tensor *ct__mx_scaled_inv_t(ct_tensor *g, ct_tensor *A) {
@@ -1794,6 +1888,28 @@ static ct_tensor *ct__linalg_qr_backward(ct_tensor *grad, ct_tensor *A, const ch
         if (parts[0] && parts[1]) r = ct_keep(ct_cat(2, parts, -1));
       }
     }
+  }
+  return r;
+}
+
+/* pinv (PyTorch's pinv_backward), with X = pinv(A), for m <= n:
+ *   K = G^T X;  gA = -(X K)^T + K X^T - (A X) K X^T + (X^T X)(G^T - K A)
+ * and for m > n: K = X G^T;  gA = -(K X)^T + (G^T - A K) X X^T + X^T K - X^T K X A */
+static ct_tensor *ct__linalg_pinv_backward(ct_tensor *grad, ct_tensor *X, ct_tensor *A) {
+  int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1];
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *Xt = ct__mx_mT(X), *Gt = ct__mx_mT(grad), *g;
+    if (m <= n) {
+      ct_tensor *K = ct_matmul(Gt, X), *KXt = ct_matmul(K, Xt);
+      g = ct_add(ct_sub(ct_neg(ct__mx_mT(ct_matmul(X, K))), ct_matmul(ct_matmul(A, X), KXt)), KXt);
+      g = ct_add(g, ct_matmul(ct_matmul(Xt, X), ct_sub(Gt, ct_matmul(K, A))));
+    } else {
+      ct_tensor *K = ct_matmul(X, Gt), *XtK = ct_matmul(Xt, K);
+      g = ct_add(ct_neg(ct__mx_mT(ct_matmul(K, X))), ct_matmul(ct_matmul(ct_sub(Gt, ct_matmul(A, K)), X), Xt));
+      g = ct_add(g, ct_sub(XtK, ct_matmul(ct_matmul(XtK, X), A)));
+    }
+    r = ct_keep(g);
   }
   return r;
 }
