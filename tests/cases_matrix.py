@@ -488,4 +488,21 @@ cs.add("linalg_pinv.out", rn(3, 5), 0.2, out=torch.empty(0, dtype=torch.float64)
 cs.add("linalg_pinv.rcond_tensor", g(rn(2, 3, 3)), torch.tensor(0.3, dtype=torch.float64), gradcheck=False)
 cs.add("linalg_pinv.out_rcond_tensor", rn(3, 3), torch.tensor(0.1, dtype=torch.float64), out=torch.empty(0, dtype=torch.float64))
 
+# ---- svd (deprecated torch.svd) ----
+def tsvd_ref(A, some=True, compute_uv=True):
+    if not compute_uv:
+        return torch.svd(A, some, False)
+    U, S, Vh = svd_ref(A, not some)
+    return U, S, Vh.transpose(-2, -1)
+
+
+cs.add("svd", g(rn(4, 3)), ref=tsvd_ref)
+cs.add("svd", g(rn(2, 3, 5)), ref=tsvd_ref)
+cs.add("svd", g(rn(3, 3)), False, ref=tsvd_ref)
+cs.add("svd", rn(4, 3), True, False, ref=tsvd_ref)
+cs.add("svd", rn(3, 5, dtype=f32), ref=tsvd_ref)
+cs.error("svd", rn(3), code="CT_ERR_RANK")
+cs.add("svd.U", rn(3, 2), U=torch.empty(0, dtype=torch.float64), S=torch.empty(0, dtype=torch.float64),
+       V=torch.empty(0, dtype=torch.float64), ref=lambda A, U, S, V: tsvd_ref(A))
+
 cs.write()

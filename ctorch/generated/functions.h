@@ -1549,6 +1549,11 @@ CTDEF ct_status ct_linalg_pinv_rcond_out(ct_tensor *out, ct_tensor *self, double
 CTDEF ct_tensor *ct_linalg_pinv_rcond_tensor(ct_tensor *self, ct_tensor *rcond, bool hermitian);
 /* linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linalg_pinv_rcond_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *rcond, bool hermitian);
+/* svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)
+ * deprecated torch.svd: linalg_svd(self, not some) with V = Vh^T; compute_uv False: zero U (m, m) and V (n, n) */
+CTDEF ct_tensor *ct_svd(ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V);
+/* svd.U(Tensor self, bool some=True, bool compute_uv=True, *, Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) */
+CTDEF ct_status ct_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *V, ct_tensor *self, bool some, bool compute_uv);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3906,6 +3911,12 @@ typedef ct_tensor *ct_kernel_linalg_pinv_rcond_tensor(ct_keyset, ct_tensor *, ct
 typedef ct_status ct_kernel_linalg_pinv_out_rcond_tensor(ct_keyset, ct_tensor *, ct_tensor *, bool , ct_tensor *);
 #define CT__OPNAME_linalg_pinv_out_rcond_tensor "linalg_pinv.out_rcond_tensor"
 #define CT__OPSIG_linalg_pinv_out_rcond_tensor "T,T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_svd(ct_keyset, ct_tensor *, bool , bool , ct_tensor **, ct_tensor **);
+#define CT__OPNAME_svd "svd"
+#define CT__OPSIG_svd "T,b,b->T,T,T"
+typedef ct_status ct_kernel_svd_U(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_svd_U "svd.U"
+#define CT__OPSIG_svd_U "T,b,b,Tw,Tw,Tw->Tw,Tw,Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -5081,6 +5092,8 @@ static struct {
   ct_op *linalg_pinv_out;
   ct_op *linalg_pinv_rcond_tensor;
   ct_op *linalg_pinv_out_rcond_tensor;
+  ct_op *svd;
+  ct_op *svd_U;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -8085,6 +8098,48 @@ static ct_status ct__call_TfbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *
     ct__v[2] = ct_value_bool(a2);
     ct__v[3] = ct_value_tensor(a3);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,b->T,T,T */
+static ct_tensor *ct__call_Tbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, x1, x2);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbbTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, ct_tensor *a3, ct_tensor *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -12604,6 +12659,14 @@ static ct_tensor *ct__dispatch_linalg_pinv_rcond_tensor(ct_keyset ks, ct_tensor 
 /* linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_linalg_pinv_out_rcond_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *rcond, bool hermitian, ct_tensor *out) {
   return ct__call_TTbTw_Tw(ct__op.linalg_pinv_out_rcond_tensor, ks, self, rcond, hermitian, out);
+}
+/* svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V) */
+static ct_tensor *ct__dispatch_svd(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V) {
+  return ct__call_Tbb_TTT(ct__op.svd, ks, self, some, compute_uv, S, V);
+}
+/* svd.U(Tensor self, bool some=True, bool compute_uv=True, *, Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) */
+static ct_status ct__dispatch_svd_U(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor *U, ct_tensor *S, ct_tensor *V) {
+  return ct__call_TbbTwTwTw_TwTwTw(ct__op.svd_U, ks, self, some, compute_uv, U, S, V);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -20993,6 +21056,43 @@ CTDEF ct_status ct_linalg_pinv_rcond_tensor_out(ct_tensor *out, ct_tensor *self,
     if (!ct__frontend_keys(&ct__fa_linalg_pinv_out_rcond_tensor, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_linalg_pinv_out_rcond_tensor(ct__keys, self, rcond, hermitian, out);
+}
+static const ct__frontend_args ct__fa_svd = {"svd", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_svd(ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (S) *S = NULL;
+  if (V) *V = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_svd, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_svd(ct__keys, self, some, compute_uv, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (S) *S = NULL;
+    ct_release(ct__x[1]);
+    if (V) *V = NULL;
+    return NULL;
+  }
+  if (S) *S = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (V) *V = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_svd_U = {"svd.U", 4, {1, 2, 2, 2}, {"self", "U", "S", "V"}};
+CTDEF ct_status ct_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *V, ct_tensor *self, bool some, bool compute_uv) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && U && S && V && ct__same_device(self, U) && ct__same_device(self, S) && ct__same_device(self, V)))
+    ct__keys = ct__call_keys(self->keys | U->keys | S->keys | V->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, U, S, V};
+    if (!ct__frontend_keys(&ct__fa_svd_U, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_svd_U(ct__keys, self, some, compute_uv, U, S, V);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

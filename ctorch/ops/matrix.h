@@ -1601,6 +1601,60 @@ static ct_status ct__k_linalg_svd_out(ct_keyset ks, ct_tensor *A, bool full_matr
   return st;
 }
 
+/* torch.svd (deprecated): V instead of Vh; some = not full_matrices; compute_uv false: zero U (m x m) and V (n x n) */
+static ct_tensor *ct__k_svd(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V) {
+  ct_tensor *U = NULL, *s = NULL, *v = NULL;
+  (void)ks;
+  if (S) *S = NULL;
+  if (V) *V = NULL;
+  if (self->ndim < 2)
+    return ct_fail(CT_ERR_RANK, "linalg.svd", "input should have at least 2 dimensions, but has %d dimensions instead", self->ndim),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *vh = NULL;
+    if (compute_uv) {
+      U = ct_linalg_svd_ex(self, !some, NULL, &s, &vh);
+      v = vh ? ct__mx_mT(vh) : NULL;
+    } else {
+      int64_t sizes[CT_MAX_DIMS];
+      int nd = self->ndim;
+      memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)nd);
+      s = ct_linalg_svdvals(self);
+      sizes[nd - 1] = self->sizes[nd - 2];
+      U = ct_zeros_ex(nd, sizes, (ct_dtype)self->dtype, self->device);
+      sizes[nd - 2] = sizes[nd - 1] = self->sizes[nd - 1];
+      v = ct_zeros_ex(nd, sizes, (ct_dtype)self->dtype, self->device);
+    }
+    if (U && s && v) {
+      U = ct_keep(U), s = ct_keep(s), v = ct_keep(v);
+    } else {
+      U = s = v = NULL;
+    }
+  }
+  if (!U) return NULL;
+  if (S) *S = s;
+  else ct_release(s);
+  if (V) *V = v;
+  else ct_release(v);
+  return U;
+}
+static ct_status ct__k_svd_out(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor *U, ct_tensor *S, ct_tensor *V) {
+  ct_tensor *in[4], *s = NULL, *v = NULL, *u;
+  ct_status st;
+  in[0] = self, in[1] = U, in[2] = S, in[3] = V;
+  if (!ct__la_out_grad_ok("svd", in, 4)) return ct_last_error();
+  u = ct__k_svd(ks, self, some, compute_uv, &s, &v);
+  if (!u) return ct_last_error();
+  if (U->storage == V->storage || S->storage == V->storage) {
+    ct_release(u), ct_release(s), ct_release(v);
+    return ct_fail(CT_ERR_INVALID, "svd", "the U, S and V outs must not share memory");
+  }
+  st = ct__mx_into_out2("svd", u, s, U, S, "U", "S");
+  if (st == CT_OK) return ct__la_into_out("svd", v, V);
+  ct_release(v);
+  return st;
+}
+
 /* qr: Q and R from two ops, each with its own formula (as eigh) */
 static ct_tensor *ct__k_linalg_qr(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor **R) {
   ct_tensor *Q;
