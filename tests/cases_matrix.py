@@ -505,4 +505,29 @@ cs.error("svd", rn(3), code="CT_ERR_RANK")
 cs.add("svd.U", rn(3, 2), U=torch.empty(0, dtype=torch.float64), S=torch.empty(0, dtype=torch.float64),
        V=torch.empty(0, dtype=torch.float64), ref=lambda A, U, S, V: tsvd_ref(A))
 
+# ---- linalg_lstsq ----
+cs.add("linalg_lstsq", g(rn(5, 3)), g(rn(5, 2)))
+cs.add("linalg_lstsq", g(rn(5, 3)), g(rn(5, 2)), driver="gelsd")
+cs.add("linalg_lstsq", g(rn(5, 3)), g(rn(5, 2)), driver="gelss")
+cs.add("linalg_lstsq", g(rn(5, 3)), g(rn(5, 2)), driver="gels")
+cs.add("linalg_lstsq", g(rn(5, 3)), g(rn(5, 2)), driver="gelsy")
+cs.add("linalg_lstsq", g(rn(3, 5)), g(rn(3, 2)), driver="gelsd")    # underdetermined: the least-norm solution
+cs.add("linalg_lstsq", rn(2, 5, 3), rn(2, 5), driver="gelsd")  # vectors (PyTorch 1.13's backward fails for them)
+cs.add("linalg_lstsq", rn(5, 3), rn(5))
+cs.add("linalg_lstsq", g(rn(1, 5, 3)), g(rn(3, 5, 2)), driver="gelsd")  # broadcast batch; rank and values: A's
+cs.add("linalg_lstsq", g(rn(3, 5).t()), g(rn(5, 2)))                   # transposed A
+cs.add("linalg_lstsq", rn(5, 3), rn(5, 2), 0.5, driver="gelsd")       # rcond: rank 3 or less
+cs.add("linalg_lstsq", torch.ones(4, 3, dtype=torch.float64), rn(4, 2), driver="gelsd")  # rank 1: no residuals
+cs.add("linalg_lstsq", rn(6, 4, dtype=f32), rn(6, 3, dtype=f32), driver="gelsd")
+cs.add("linalg_lstsq", rn(0, 3), rn(0, 2))
+cs.error("linalg_lstsq", rn(5, 3), rn(4, 2), code="CT_ERR_SHAPE")
+cs.error("linalg_lstsq", rn(2, 5, 3), rn(5, 2), code="CT_ERR_SHAPE")
+cs.error("linalg_lstsq", rn(5, 3), rn(1, 1, 5, 2), code="CT_ERR_RANK")
+cs.error("linalg_lstsq", rn(3), rn(3), code="CT_ERR_RANK")
+cs.error("linalg_lstsq", rn(5, 3), rn(5, 2, dtype=f32), code="CT_ERR_DTYPE")
+cs.error("linalg_lstsq", cs.randint(-3, 3, 5, 3), cs.randint(-3, 3, 5, 2), code="CT_ERR_DTYPE")
+cs.error("linalg_lstsq", rn(5, 3), rn(5, 2), driver="xx", code="CT_ERR_INVALID")
+cs.add("linalg_lstsq.out", rn(5, 3), rn(5, 2), driver="gelsd", solution=torch.empty(0, dtype=torch.float64),
+       residuals=torch.empty(0, dtype=torch.float64), rank=torch.empty(0, dtype=i64), singular_values=torch.empty(0, dtype=torch.float64))
+
 cs.write()

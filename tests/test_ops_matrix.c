@@ -324,3 +324,18 @@ TEST(matrix_pinv_gradgradcheck) {
     mx_gradgrad(__LINE__, mx_pinv_fn, &hermitian, 1, in);
   }
 }
+
+/* lstsq's solution through pinv: differentiable twice, in A and B */
+static ct_tensor *mx_lstsq_fn(ct_tensor *const *in, void *ctx) {
+  (void)ctx;
+  return ct_linalg_lstsq_ex(in[0], in[1], NAN, "gelsd", NULL, NULL, NULL);
+}
+TEST(matrix_lstsq_gradgradcheck) {
+  CT_SCOPE {
+    ct_tensor *in[2];
+    in[0] = mx_wc(CT_DIMS(5, 3), 71), in[1] = mx_wc(CT_DIMS(5, 2), 72);
+    mx_gradgrad(__LINE__, mx_lstsq_fn, NULL, 2, in);
+    in[0] = mx_wc(CT_DIMS(2, 3, 4), 73), in[1] = mx_wc(CT_DIMS(2, 3), 74); /* underdetermined, vectors */
+    mx_gradgrad(__LINE__, mx_lstsq_fn, NULL, 2, in);
+  }
+}

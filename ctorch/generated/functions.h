@@ -1554,6 +1554,13 @@ CTDEF ct_status ct_linalg_pinv_rcond_tensor_out(ct_tensor *out, ct_tensor *self,
 CTDEF ct_tensor *ct_svd(ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V);
 /* svd.U(Tensor self, bool some=True, bool compute_uv=True, *, Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) */
 CTDEF ct_status ct_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *V, ct_tensor *self, bool some, bool compute_uv);
+/* linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)
+ * pinv(self) b (least squares, least norm; rank: singular values > rcond * the largest, rcond None: eps * max(m, n)); the other outputs per driver, as PyTorch */
+CTDEF ct_tensor *ct_linalg_lstsq(ct_tensor *self, ct_tensor *b, double rcond, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values);
+CTDEF ct_tensor *ct_linalg_lstsq_ex(ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values);
+/* linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) */
+CTDEF ct_status ct_linalg_lstsq_out(ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values, ct_tensor *self, ct_tensor *b, double rcond);
+CTDEF ct_status ct_linalg_lstsq_out_ex(ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values, ct_tensor *self, ct_tensor *b, double rcond, const char *driver);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -3917,6 +3924,12 @@ typedef ct_tensor *ct_kernel_svd(ct_keyset, ct_tensor *, bool , bool , ct_tensor
 typedef ct_status ct_kernel_svd_U(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_svd_U "svd.U"
 #define CT__OPSIG_svd_U "T,b,b,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_lstsq(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor **, ct_tensor **, ct_tensor **);
+#define CT__OPNAME_linalg_lstsq "linalg_lstsq"
+#define CT__OPSIG_linalg_lstsq "T,T,f?,s?->T,T,T,T"
+typedef ct_status ct_kernel_linalg_lstsq_out(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_lstsq_out "linalg_lstsq.out"
+#define CT__OPSIG_linalg_lstsq_out "T,T,f?,s?,Tw,Tw,Tw,Tw->Tw,Tw,Tw,Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -5094,6 +5107,8 @@ static struct {
   ct_op *linalg_pinv_out_rcond_tensor;
   ct_op *svd;
   ct_op *svd_U;
+  ct_op *linalg_lstsq;
+  ct_op *linalg_lstsq_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -8140,6 +8155,52 @@ static ct_status ct__call_TbbTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_
     ct__v[4] = ct_value_tensor(a4);
     ct__v[5] = ct_value_tensor(a5);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,f?,s?->T,T,T,T */
+static ct_tensor *ct__call_TTfoso_TTTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, double a2, const char *a3, ct_tensor **x1, ct_tensor **x2, ct_tensor **x3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor **, ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1, x2, x3);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[3];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__extra[2] = x3;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_string(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 4, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,f?,s?,Tw,Tw,Tw,Tw->Tw,Tw,Tw,Tw */
+static ct_status ct__call_TTfosoTwTwTwTw_TwTwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, double a2, const char *a3, ct_tensor *a4, ct_tensor *a5, ct_tensor *a6, ct_tensor *a7) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_string(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_tensor(a7);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -12667,6 +12728,14 @@ static ct_tensor *ct__dispatch_svd(ct_keyset ks, ct_tensor *self, bool some, boo
 /* svd.U(Tensor self, bool some=True, bool compute_uv=True, *, Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) */
 static ct_status ct__dispatch_svd_U(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor *U, ct_tensor *S, ct_tensor *V) {
   return ct__call_TbbTwTwTw_TwTwTw(ct__op.svd_U, ks, self, some, compute_uv, U, S, V);
+}
+/* linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values) */
+static ct_tensor *ct__dispatch_linalg_lstsq(ct_keyset ks, ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values) {
+  return ct__call_TTfoso_TTTT(ct__op.linalg_lstsq, ks, self, b, rcond, driver, residuals, rank, singular_values);
+}
+/* linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) */
+static ct_status ct__dispatch_linalg_lstsq_out(ct_keyset ks, ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values) {
+  return ct__call_TTfosoTwTwTwTw_TwTwTwTw(ct__op.linalg_lstsq_out, ks, self, b, rcond, driver, solution, residuals, rank, singular_values);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -21093,6 +21162,54 @@ CTDEF ct_status ct_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *V, ct_tensor *
     if (!ct__frontend_keys(&ct__fa_svd_U, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_svd_U(ct__keys, self, some, compute_uv, U, S, V);
+}
+static const ct__frontend_args ct__fa_linalg_lstsq = {"linalg_lstsq", 2, {1, 1}, {"self", "b"}};
+CTDEF ct_tensor *ct_linalg_lstsq_ex(ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[3] = {NULL, NULL, NULL};
+  if (residuals) *residuals = NULL;
+  if (rank) *rank = NULL;
+  if (singular_values) *singular_values = NULL;
+  if (CT_LIKELY(self && b && ct__same_device(self, b)))
+    ct__keys = ct__call_keys(self->keys | b->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, b};
+    if (!ct__frontend_keys(&ct__fa_linalg_lstsq, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_lstsq(ct__keys, self, b, rcond, driver, &ct__x[0], &ct__x[1], &ct__x[2]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (residuals) *residuals = NULL;
+    ct_release(ct__x[1]);
+    if (rank) *rank = NULL;
+    ct_release(ct__x[2]);
+    if (singular_values) *singular_values = NULL;
+    return NULL;
+  }
+  if (residuals) *residuals = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (rank) *rank = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  if (singular_values) *singular_values = ct__track(ct__x[2]);
+  else ct_release(ct__x[2]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_linalg_lstsq(ct_tensor *self, ct_tensor *b, double rcond, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values) {
+  return ct_linalg_lstsq_ex(self, b, rcond, NULL, residuals, rank, singular_values);
+}
+static const ct__frontend_args ct__fa_linalg_lstsq_out = {"linalg_lstsq.out", 6, {1, 1, 2, 2, 2, 2}, {"self", "b", "solution", "residuals", "rank", "singular_values"}};
+CTDEF ct_status ct_linalg_lstsq_out_ex(ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values, ct_tensor *self, ct_tensor *b, double rcond, const char *driver) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && b && solution && residuals && rank && singular_values && ct__same_device(self, b) && ct__same_device(self, solution) && ct__same_device(self, residuals) && ct__same_device(self, rank) && ct__same_device(self, singular_values)))
+    ct__keys = ct__call_keys(self->keys | b->keys | solution->keys | residuals->keys | rank->keys | singular_values->keys);
+  else {
+    ct_tensor *const ct__t[6] = {self, b, solution, residuals, rank, singular_values};
+    if (!ct__frontend_keys(&ct__fa_linalg_lstsq_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_lstsq_out(ct__keys, self, b, rcond, driver, solution, residuals, rank, singular_values);
+}
+CTDEF ct_status ct_linalg_lstsq_out(ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values, ct_tensor *self, ct_tensor *b, double rcond) {
+  return ct_linalg_lstsq_out_ex(solution, residuals, rank, singular_values, self, b, rcond, NULL);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

@@ -1,5 +1,5 @@
 /* ctorch/ops/matrix.h - reference kernels of torch.linalg: cross, det, slogdet, inv, solve, cholesky,
- * matrix_exp, matrix_power, qr, svd / svdvals, eigvalsh / eigh, pinv, matrix_norm, norm.
+ * matrix_exp, matrix_power, qr, svd / svdvals, eigvalsh / eigh, pinv, lstsq, matrix_norm, norm.
  * Component of ctorch.h; see there for the overview and licence.
  *
  * The ops are declared in gen/ops/matrix.spec and their derivatives in
@@ -1765,6 +1765,100 @@ static ct_status ct__k_linalg_pinv_rcond_out(ct_keyset ks, ct_tensor *A, double 
 }
 static ct_status ct__k_linalg_pinv_rcond_tensor_out(ct_keyset ks, ct_tensor *A, ct_tensor *rcond, bool hermitian, ct_tensor *out) {
   return ct__mx_pinv_out(A, ct__k_linalg_pinv_rcond_tensor(ks, A, rcond, hermitian), out);
+}
+
+/* lstsq: PyTorch's outputs per driver, with the solution pinv(A) B (the least-squares
+ * solution of least norm: gelsy's, gelsd's and gelss's at full rank, and at an exact rank
+ * deficit up to rounding; ctorch decides the rank by singular values <= rcond * the largest,
+ * rcond None: eps * max(m, n)). The gradient comes through linalg_pinv, as PyTorch's formula.
+ *   residuals: sum of squares of A X - B over its rows, when m > n, the driver is not gelsy,
+ *              and (gelsd, gelss) every matrix has full rank; else empty
+ *   rank: int64, A's batch (not gels); singular_values: A's (gelsd, gelss); else empty */
+static ct_tensor *ct__k_linalg_lstsq(ct_keyset ks, ct_tensor *A, ct_tensor *B, double rcond, const char *driver, ct_tensor **residuals,
+                                     ct_tensor **rank, ct_tensor **singular_values) {
+  static const char *op = "torch.linalg.lstsq";
+  ct_tensor *x = NULL, *res = NULL, *rk = NULL, *sv = NULL;
+  int vec, gels, svd_driver;
+  int64_t m, n, zero = 0;
+  (void)ks;
+  if (residuals) *residuals = NULL;
+  if (rank) *rank = NULL;
+  if (singular_values) *singular_values = NULL;
+  if (A->ndim < 2) return ct_fail(CT_ERR_RANK, op, "input must have at least 2 dimensions."), (ct_tensor *)NULL;
+  if (B->ndim < 1) return ct_fail(CT_ERR_RANK, op, "other must have at least 1 dimension."), (ct_tensor *)NULL;
+  if (A->dtype != B->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Expected input and other to have the same dtype, but got input's dtype %s and other's dtype %s",
+                   ct__dtype_torch_name((ct_dtype)A->dtype), ct__dtype_torch_name((ct_dtype)B->dtype)),
+           (ct_tensor *)NULL;
+  if (A->ndim < B->ndim || A->ndim - B->ndim > 1)
+    return ct_fail(CT_ERR_RANK, op, "input.dim() must be greater or equal to other.dim() and (input.dim() - other.dim()) <= 1"),
+           (ct_tensor *)NULL;
+  vec = B->ndim == A->ndim - 1;
+  m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1];
+  if (B->sizes[B->ndim - (vec ? 1 : 2)] != m)
+    return ct_fail(CT_ERR_SHAPE, op, "input.size(-2) should match other.size(%d)", vec ? -1 : -2), (ct_tensor *)NULL;
+  if (driver && strcmp(driver, "gels") && strcmp(driver, "gelsy") && strcmp(driver, "gelsd") && strcmp(driver, "gelss"))
+    return ct_fail(CT_ERR_INVALID, op, "parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"), (ct_tensor *)NULL;
+  if (A->dtype != CT_F32 && A->dtype != CT_F64)
+    return ct_fail(CT_ERR_DTYPE, op, "This function doesn't handle types other than float and double"), (ct_tensor *)NULL;
+  gels = driver && !strcmp(driver, "gels");
+  svd_driver = driver && (!strcmp(driver, "gelsd") || !strcmp(driver, "gelss"));
+  CT_SCOPE {
+    double eps = A->dtype == CT_F32 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+    double rc = rcond == rcond ? rcond : eps * (double)(m > n ? m : n);
+    ct_tensor *rt = ct_scalar_tensor_ex(ct_float(gels ? 0.0 : rc), CT_F64, A->device);
+    ct_tensor *Bm = vec ? ct_unsqueeze(B, -1) : B, *X = ct_matmul(ct_linalg_pinv_tol_ex(A, NULL, rt, false), Bm), *S = NULL;
+    if (X && !gels) { /* the rank, per matrix of A */
+      int64_t last = -1, k = m < n ? m : n;
+      S = ct_linalg_svdvals(A);
+      if (S && k > 0) rk = ct_sum_dim_ex(ct_gt(S, ct_mul_scalar(ct_narrow(S, -1, 0, 1), ct_float(rc))), 1, &last, false, CT_I64);
+      else if (S) rk = ct_zeros_ex(A->ndim - 2, A->sizes, CT_I64, A->device);
+    } else if (X) {
+      rk = ct_empty_ex(1, &zero, CT_I64, A->device, false);
+    }
+    sv = svd_driver ? S : ct_empty_ex(1, &zero, (ct_dtype)A->dtype, A->device, false);
+    if (X && rk && sv) {
+      int full = 1;
+      if (m > n && driver && strcmp(driver, "gelsy") && svd_driver) {
+        ct_tensor *h = ct__host_operand(op, ct_all(ct_eq_scalar(rk, ct_int(n))));
+        full = h && (ct__is_meta(h) || ((const bool *)ct_data_ptr(h))[0]); /* (meta: the full-rank shapes) */
+        if (!h) X = NULL; /* (failed: its error stands) */
+        ct_release(h);
+      }
+      if (m > n && driver && strcmp(driver, "gelsy") && full) {
+        int64_t rows = -2;
+        res = ct_sum_dim(ct_square(ct_sub(ct_matmul(A, X), Bm)), 1, &rows, false);
+      } else {
+        res = ct_empty_ex(1, &zero, (ct_dtype)A->dtype, A->device, false);
+      }
+      if (vec && X) X = ct_squeeze_dim(X, -1);
+      if (res && X) {
+        x = ct_keep(X), res = ct_keep(res), rk = ct_keep(rk), sv = ct_keep(sv);
+      }
+    }
+  }
+  if (!x) return NULL;
+  if (residuals) *residuals = res;
+  else ct_release(res);
+  if (rank) *rank = rk;
+  else ct_release(rk);
+  if (singular_values) *singular_values = sv;
+  else ct_release(sv);
+  return x;
+}
+static ct_status ct__k_linalg_lstsq_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, double rcond, const char *driver, ct_tensor *solution,
+                                        ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values) {
+  ct_tensor *in[6], *res = NULL, *rk = NULL, *sv = NULL, *x;
+  ct_status st;
+  in[0] = A, in[1] = B, in[2] = solution, in[3] = residuals, in[4] = rank, in[5] = singular_values;
+  if (!ct__la_out_grad_ok("linalg.lstsq", in, 6)) return ct_last_error();
+  x = ct__k_linalg_lstsq(ks, A, B, rcond, driver, &res, &rk, &sv);
+  if (!x) return ct_last_error();
+  if ((st = ct__mx_into_out2("linalg.lstsq", x, res, solution, residuals, "solution", "residuals")) != CT_OK) {
+    ct_release(rk), ct_release(sv);
+    return st;
+  }
+  return ct__mx_into_out2("linalg.lstsq", rk, sv, rank, singular_values, "rank", "singular_values");
 }
 
 /* ================= derivative helpers (gen/derivatives/matrix.spec) ================= */
