@@ -125,12 +125,14 @@ static void ct__mx_store(ct_tensor *t, int64_t off, int64_t rs, int64_t cs, int6
       for (j = 0; j < n; j++) p[i * rs + j * cs] = (float)src[i * n + j];
   }
 }
-static double *ct__mx_alloc(const char *op, int64_t count) {
+/* A work buffer of `count` doubles; the count is computed in double by the callers, so a huge one
+ * fails here instead of wrapping around in int64 */
+static double *ct__mx_alloc(const char *op, double count) {
   double *p;
-  if (count < 0 || (uint64_t)count > SIZE_MAX / sizeof(double) - 1)
-    return ct_fail(CT_ERR_OOM, op, "a work buffer of %lld values is too large", (long long)count), (double *)NULL;
+  if (!(count >= 0) || count > (double)(SIZE_MAX / sizeof(double) - 1) || count > 9.0e15)
+    return ct_fail(CT_ERR_OOM, op, "a work buffer of %.0f values is too large", count), (double *)NULL;
   p = (double *)CT_MALLOC((size_t)(count > 0 ? count : 1) * sizeof(double));
-  if (!p) ct_fail(CT_ERR_OOM, op, "out of memory for a work buffer of %lld values", (long long)count);
+  if (!p) ct_fail(CT_ERR_OOM, op, "out of memory for a work buffer of %.0f values", count);
   return p;
 }
 
@@ -256,7 +258,7 @@ static ct_tensor *ct__mx_det(const char *op, ct_tensor *A, int logabs, ct_tensor
   if (r && logabs) s = ct__empty(op, A->ndim - 2, A->sizes, (ct_dtype)A->dtype, A->device);
   if (!r || (logabs && !s)) goto fail;
   if (!ct__is_meta(A) && nA > 0) {
-    if (!(lu = ct__mx_alloc(op, nA * n * n)) || !(piv = (int64_t *)ct__mx_alloc(op, nA * n))) goto fail;
+    if (!(lu = ct__mx_alloc(op, (double)nA * n * n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)nA * n))) goto fail;
     ct__mx_factor_all(A, nA, lu, piv, NULL, &factored_t);
     for (b = 0; b < nA; b++) {
       const double *m = lu + b * n * n;
@@ -378,7 +380,7 @@ static ct_tensor *ct__mx_solve(const char *op, const char *check_name, ct_tensor
   if (!info) goto fail;
   total = ct__mx_prod(nb, bshape);
   if (!ct__is_meta(A) && nA > 0) {
-    if (!(lu = ct__mx_alloc(op, nA * n * n)) || !(piv = (int64_t *)ct__mx_alloc(op, nA * n)) || !(work = ct__mx_alloc(op, n * k)))
+    if (!(lu = ct__mx_alloc(op, (double)nA * n * n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)nA * n)) || !(work = ct__mx_alloc(op, (double)n * k)))
       goto fail;
     ct__mx_factor_all(A, nA, lu, piv, (int32_t *)ct_data_ptr(info), &factored_t);
     /* work holds the solution of the system, n x k row-major; the result is
@@ -482,7 +484,7 @@ static ct_tensor *ct__mx_cholesky(const char *op, ct_tensor *A, bool upper, bool
     return NULL;
   }
   if (!ct__is_meta(A) && nA > 0 && n > 0) {
-    if (!(work = ct__mx_alloc(op, n * n))) {
+    if (!(work = ct__mx_alloc(op, (double)n * n))) {
       ct_release(r);
       ct_release(info);
       return NULL;
@@ -595,7 +597,7 @@ static ct_tensor *ct__k_linalg_matrix_exp(ct_keyset ks, ct_tensor *A) {
   nA = ct__mx_prod(nb, A->sizes);
   r = ct__empty(op, A->ndim, A->sizes, (ct_dtype)A->dtype, A->device);
   if (!r || ct__is_meta(r) || r->numel == 0) return r;
-  if (!(m = ct__mx_alloc(op, 7 * n * n)) || !(piv = (int64_t *)ct__mx_alloc(op, n))) {
+  if (!(m = ct__mx_alloc(op, 7.0 * n * n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)n))) {
     CT_FREE(m);
     ct_release(r);
     return NULL;
@@ -676,7 +678,7 @@ static ct_tensor *ct__mx_qr(ct_tensor *A, const char *mode, char which) {
   nA = ct__mx_prod(nb, A->sizes);
   r = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
   if (!r || ct__is_meta(r) || r->numel == 0) return r;
-  if (!(work = ct__mx_alloc(op, m * n + k + rows * cols))) {
+  if (!(work = ct__mx_alloc(op, (double)m * n + k + (double)rows * cols))) {
     ct_release(r);
     return NULL;
   }
@@ -803,7 +805,7 @@ static ct_tensor *ct__mx_svdvals(ct_tensor *A) {
   shape[nb] = k;
   r = ct__empty(op, nb + 1, shape, (ct_dtype)A->dtype, A->device);
   if (!r || ct__is_meta(r) || r->numel == 0) return r;
-  if (!(work = ct__mx_alloc(op, m * n + n))) {
+  if (!(work = ct__mx_alloc(op, (double)m * n + n))) {
     ct_release(r);
     return NULL;
   }
@@ -878,7 +880,7 @@ static ct_tensor *ct__mx_svd_vectors(ct_tensor *A, bool full, char which) {
   r = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
   if (!r || ct__is_meta(r) || r->numel == 0) return r;
   /* w m*n, s n, v n*n, u m*n, the tall side's full basis m*m, completion scratch m*n + n + m*m */
-  if (!(work = ct__mx_alloc(op, 3 * m * n + 2 * n + n * n + 2 * m * m + m + 1))) {
+  if (!(work = ct__mx_alloc(op, 3.0 * m * n + 2.0 * n + (double)n * n + 2.0 * m * m + m + 1))) {
     ct_release(r);
     return NULL;
   }
@@ -1030,7 +1032,7 @@ static ct_tensor *ct__mx_eigvalsh(ct_tensor *A, const char *uplo, ct_tensor **V)
   if (!r || (V && !vt)) goto fail;
   if (!ct__is_meta(A) && nA > 0 && n > 0) {
     double *a, *w, *v;
-    if (!(work = ct__mx_alloc(op, 2 * n * n + n))) goto fail;
+    if (!(work = ct__mx_alloc(op, 2.0 * n * n + n))) goto fail;
     a = work, v = work + n * n, w = v + n * n;
     for (b = 0; b < nA; b++) {
       int finite = 1;
