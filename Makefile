@@ -5,7 +5,7 @@
 #   make examples   build every example into build/examples/; make run-examples runs them all
 #   make test       build and run the whole test matrix (what CI runs)
 #   make test-quick build and run the suite once (gcc, -O1)
-#   make gen        regenerate ctorch/generated/ and docs/ops.md from gen/*.spec
+#   make gen        regenerate ctorch/generated/, docs/ops.md and docs/coverage.md from gen/*.spec
 #   make amalgamate write dist/ctorch.h
 #   make bench      benchmarks: dispatch, autograd, and (with BLIS) GEMM, MLP, loops, allocations, latency
 #   make lib        the prebuilt library: build/libctorch.a, build/libctorch.so (ctorch.c, compiled once)

@@ -1138,6 +1138,10 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       return ct_fail(CT_ERR_STATE, op, "element %d of tensors does not require grad and does not have a grad_fn", r);
     ct__refresh_view(t, &st);
     if (st != CT_OK) return st;
+    /* a view made without grad of a base that requires it: requires grad, but has neither history
+     * nor a .grad of its own to accumulate into (PyTorch refuses it as a root the same way) */
+    if (!ct__grad_fn(t) && !(t->flags & CT_TENSOR_REQUIRES_GRAD))
+      return ct_fail(CT_ERR_STATE, op, "element %d of tensors does not require grad and does not have a grad_fn", r);
     if (!go && t->numel != 1)
       return ct_fail(CT_ERR_SHAPE, op, "grad can be implicitly created only for scalar outputs (output %d has %lld elements)", r,
                      (long long)t->numel);

@@ -175,6 +175,7 @@ struct ct_op {
   ct_schema schema;
   char full_name[100];                      /* "add.Tensor" */
   uint8_t device_rule; /* 0 strict, 1 CPU scalars join any device, 2 no check (copy_, indexing); ct__device_joins */
+  uint8_t dynamic_output_shape; /* the result's shape depends on the data (nonzero, masked_select): its meta kernel may refuse */
 };
 
 CTDEF ct_op *ct_def(const char *schema);

@@ -72,7 +72,10 @@ static void ct__init(void) {
     ct_op *op;
     ct__schema_expand(&ct__generated_schemas[i].schema, ct__generated_args, ct__generated_strings, &s);
     op = ct__def_schema_locked(&s, "ct_init");
-    if (op) op->frontend = ct__generated_schemas[i].frontend, op->device_rule = (uint8_t)ct__generated_schemas[i].device_rule;
+    if (op) {
+      op->frontend = ct__generated_schemas[i].frontend, op->device_rule = (uint8_t)ct__generated_schemas[i].device_rule;
+      op->dynamic_output_shape = (uint8_t)ct__generated_schemas[i].dynamic_output_shape;
+    }
     *ct__generated_schemas[i].handle = op;
   }
   for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) { /* by handle: no name lookups */

@@ -393,6 +393,22 @@ static int ct__copy_on_device(ct_tensor *self, ct_tensor *src, ct_status *st); /
 static ct_status ct__fill_on_device(ct_tensor *self, const void *bytes);         /* ops/pointwise.h */
 static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking);
 static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) { return ct__copy_impl_nb(self, src, false); }
+/* out= of an op computed functionally: the result r (owned) copied into out, checked
+ * and resized; for kernels whose result cannot be written in place cheaply */
+static ct_status ct__result_to_out(const char *op, ct_tensor *out, ct_tensor *r) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  if (out->dtype != r->dtype)
+    st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                 ct_dtype_name((ct_dtype)out->dtype));
+  else if (!ct_device_eq(out->device, r->device))
+    st = ct_fail(CT_ERR_DEVICE, op, "expected out tensor on the device of the inputs");
+  else if ((st = ct__check_writable(op, out)) == CT_OK && (st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK)
+    st = ct__copy_impl(out, r);
+  ct_release(r);
+  if (st == CT_OK) ct__bump_version(out);
+  return st;
+}
 static ct_status ct__copy_impl_nb(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   static const char *op = "copy_";
   ct_tensor *ops[2];
@@ -966,6 +982,37 @@ static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
   return ct__track(ct__make_view(t, k, sizes, strides, off));
 }
 
+/* The diagonal of dims dim1 and dim2 (offset above (> 0) or below the main
+ * one) as a view: those dims go, the diagonal comes last with stride
+ * stride[dim1] + stride[dim2]. An empty diagonal keeps self's offset (the
+ * shifted one may lie outside the storage). */
+static ct_tensor *ct__diagonal_impl(ct_tensor *t, int64_t offset, int64_t dim1, int64_t dim2) {
+  static const char *op = "ct_diagonal";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n, off, step;
+  int i, k = 0;
+  CT__CHECK_T(op, t);
+  if ((dim1 = ct__wrap_dim(op, dim1, t->ndim)) < 0 || (dim2 = ct__wrap_dim(op, dim2, t->ndim)) < 0) return NULL;
+  if (dim1 == dim2)
+    return ct_fail(CT_ERR_INVALID, op, "diagonal dimensions cannot be identical %lld, %lld", (long long)dim1, (long long)dim2),
+           (ct_tensor *)NULL;
+  if (offset >= 0) n = t->sizes[dim2] - offset < t->sizes[dim1] ? t->sizes[dim2] - offset : t->sizes[dim1];
+  else n = t->sizes[dim1] + offset < t->sizes[dim2] ? t->sizes[dim1] + offset : t->sizes[dim2];
+  if (n < 0) n = 0; /* (an offset beyond either size) */
+  off = t->offset;
+  if (n > 0 && (ct__mul_ovf(offset >= 0 ? offset : -offset, t->strides[offset >= 0 ? dim2 : dim1], &step) ||
+                ct__add_ovf(off, step, &off)))
+    return ct_fail(CT_ERR_SIZE, op, "diagonal offset %lld overflows the storage offset", (long long)offset), (ct_tensor *)NULL;
+  for (i = 0; i < t->ndim; i++) {
+    if (i == dim1 || i == dim2) continue;
+    sizes[k] = t->sizes[i];
+    strides[k++] = t->strides[i];
+  }
+  sizes[k] = n;
+  if (ct__add_ovf(t->strides[dim1], t->strides[dim2], &strides[k])) strides[k] = t->strides[dim1] < 0 ? INT64_MIN : INT64_MAX;
+  k++;
+  return ct__track(ct__make_view(t, k, sizes, strides, off));
+}
+
 static ct_tensor *ct__alias_impl(ct_tensor *t) {
   CT__CHECK_T("ct_alias", t);
   return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
@@ -1014,6 +1061,8 @@ static ct_tensor *ct__k_select(ct_keyset ks, ct_tensor *self, int64_t dim, int64
 }
 static ct_tensor *ct__k_slice(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   (void)ks;
+  if (start == CT_INT_NONE) start = 0;
+  if (end == CT_INT_NONE) end = INT64_MAX;
   return ct__as_view(self, ct__slice_impl(self, dim, start, end, step));
 }
 static ct_tensor *ct__k_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t offset) {
@@ -1023,6 +1072,10 @@ static ct_tensor *ct__k_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list si
                    (long long)size.n),
            (ct_tensor *)NULL;
   return ct__as_view(self, ct__as_strided_impl(self, ct__list_rank(size), size.data, stride.data, offset));
+}
+static ct_tensor *ct__k_diagonal(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  (void)ks;
+  return ct__as_view(self, ct__diagonal_impl(self, offset, dim1, dim2));
 }
 static ct_tensor *ct__k_alias(ct_keyset ks, ct_tensor *self) {
   (void)ks;
@@ -1280,6 +1333,78 @@ static ct_tensor *ct__k_slice_backward(ct_keyset ks, ct_tensor *grad, ct_int_lis
   return z ? ct__scatter_into(z, ct__slice_impl(z, dim, start, end, step), grad) : NULL;
 }
 
+static ct_tensor *ct__k_diagonal_backward(ct_keyset ks, ct_tensor *grad, ct_int_list input_sizes, int64_t offset, int64_t dim1,
+                                          int64_t dim2) {
+  ct_tensor *z = ct__zeros_in("diagonal_backward", grad, input_sizes);
+  (void)ks;
+  return z ? ct__scatter_into(z, ct__diagonal_impl(z, offset, dim1, dim2), grad) : NULL;
+}
+
+/* ---- select_scatter, slice_scatter, diagonal_scatter, diag_embed: src written into one view of
+ * a new tensor (a copy of self, or zeros). src must have the view's shape exactly (no broadcast). ---- */
+static ct_tensor *ct__write_part(const char *op, ct_tensor *r, ct_tensor *part, ct_tensor *src) {
+  char b1[160], b2[160];
+  if (part && !ct_same_shape(part, src)) {
+    ct_fail(CT_ERR_SHAPE, op, "expected src to have a size equal to the slice of self. src size = %s, slice size = %s",
+            ct_shape_format(src->ndim, src->sizes, b1, sizeof b1), ct_shape_format(part->ndim, part->sizes, b2, sizeof b2));
+    ct_release(part);
+    part = NULL;
+  }
+  return r ? ct__scatter_into(r, part, src) : (ct_release(part), (ct_tensor *)NULL);
+}
+static ct_tensor *ct__k_select_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+  ct_tensor *r = ct__copy_as("select_scatter", self, (ct_dtype)self->dtype);
+  (void)ks;
+  return r ? ct__write_part("select_scatter", r, ct__select_impl(r, dim, index), src) : NULL;
+}
+static ct_tensor *ct__k_slice_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end,
+                                      int64_t step) {
+  ct_tensor *r = ct__copy_as("slice_scatter", self, (ct_dtype)self->dtype);
+  (void)ks;
+  if (start == CT_INT_NONE) start = 0;
+  if (end == CT_INT_NONE) end = INT64_MAX;
+  return r ? ct__write_part("slice_scatter", r, ct__slice_impl(r, dim, start, end, step), src) : NULL;
+}
+static ct_tensor *ct__k_diagonal_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_tensor *r = ct__copy_as("diagonal_scatter", self, (ct_dtype)self->dtype);
+  (void)ks;
+  return r ? ct__write_part("diagonal_scatter", r, ct__diagonal_impl(r, offset, dim1, dim2), src) : NULL;
+}
+static ct_tensor *ct__k_diag_embed(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  static const char *op = "diag_embed";
+  int64_t shape[CT_MAX_DIMS], n;
+  int nd = self->ndim + 1, i, k = 0;
+  ct_int_list sizes;
+  ct_tensor *z;
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_INDEX, op, "diag_embed needs at least one dim (got a 0-dim tensor)"), (ct_tensor *)NULL;
+  if (nd > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "the result would have %d dims (at most %d)", nd, CT_MAX_DIMS), (ct_tensor *)NULL;
+  if ((dim1 = ct__wrap_dim(op, dim1, nd)) < 0 || (dim2 = ct__wrap_dim(op, dim2, nd)) < 0) return NULL;
+  if (dim1 == dim2)
+    return ct_fail(CT_ERR_INVALID, op, "diagonal dimensions cannot be identical %lld, %lld", (long long)dim1, (long long)dim2),
+           (ct_tensor *)NULL;
+  if (offset == INT64_MIN || ct__add_ovf(self->sizes[self->ndim - 1], offset < 0 ? -offset : offset, &n))
+    return ct_fail(CT_ERR_SIZE, op, "offset %lld is too large", (long long)offset), (ct_tensor *)NULL;
+  for (i = 0; i < nd; i++) shape[i] = i == dim1 || i == dim2 ? n : self->sizes[k++];
+  sizes.data = shape, sizes.n = nd;
+  z = ct__zeros_in(op, self, sizes);
+  return z ? ct__write_part(op, z, ct__diagonal_impl(z, offset, dim1, dim2), self) : NULL;
+}
+static ct_status ct__k_select_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index, ct_tensor *out) {
+  return ct__result_to_out("select_scatter", out, ct__k_select_scatter(ks, self, src, dim, index));
+}
+static ct_status ct__k_slice_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end,
+                                         int64_t step, ct_tensor *out) {
+  return ct__result_to_out("slice_scatter", out, ct__k_slice_scatter(ks, self, src, dim, start, end, step));
+}
+static ct_status ct__k_diagonal_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2,
+                                            ct_tensor *out) {
+  return ct__result_to_out("diagonal_scatter", out, ct__k_diagonal_scatter(ks, self, src, offset, dim1, dim2));
+}
+static ct_status ct__k_diag_embed_out(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+  return ct__result_to_out("diag_embed", out, ct__k_diag_embed(ks, self, offset, dim1, dim2));
+}
+
 /* ================= composite kernels (CompositeImplicitAutograd) =================
  * They call other ops through their frontends, so autograd records those
  * ops and these need no formula. They run below the caller's level: their
@@ -1293,6 +1418,112 @@ static ct_tensor *ct__k_reshape(ct_keyset ks, ct_tensor *self, ct_int_list shape
   if (ct__view_strides(self->ndim, self->sizes, self->strides, self->numel, n, sh, st)) return ct_view(self, n, sh);
   CT_SCOPE { r = ct_keep(ct_view(ct_clone(self), n, sh)); }
   return r;
+}
+/* meshgrid: each tensor viewed along its own dim and expanded to every tensor's length ("xy":
+ * the first two tensors' dims swapped, as numpy's) */
+static int64_t ct__meshgrid(ct_tensor_list tensors, const char *indexing, int64_t cap, ct_tensor **out) {
+  static const char *op = "meshgrid";
+  int64_t shape[CT_MAX_DIMS], n = tensors.n < 0 ? 0 : tensors.n, i;
+  int swap;
+  char buf[160];
+  if (n == 0) return ct_fail(CT_ERR_INVALID, op, "meshgrid expects a non-empty TensorList"), (int64_t)-1;
+  if (indexing && strcmp(indexing, "ij") && strcmp(indexing, "xy"))
+    return ct_fail(CT_ERR_INVALID, op, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: %s", indexing), (int64_t)-1;
+  for (i = 0; i < n; i++) {
+    const ct_tensor *t = tensors.data[i];
+    if (!t) return ct_fail(CT_ERR_NULL, op, "tensor %lld is NULL", (long long)i), (int64_t)-1;
+    if (t->ndim > 1)
+      return ct_fail(CT_ERR_RANK, op, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor of shape %s",
+                     ct_shape_format(t->ndim, t->sizes, buf, sizeof buf)),
+             (int64_t)-1;
+    if (t->dtype != tensors.data[0]->dtype) return ct_fail(CT_ERR_DTYPE, op, "meshgrid expects all tensors to have the same dtype"), (int64_t)-1;
+    if (!ct_device_eq(t->device, tensors.data[0]->device))
+      return ct_fail(CT_ERR_DEVICE, op, "meshgrid expects all tensors to have the same device"), (int64_t)-1;
+  }
+  if (n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "meshgrid of %lld tensors: at most %d", (long long)n, CT_MAX_DIMS), (int64_t)-1;
+  if (!out) return n;
+  if (cap < n) return ct_fail(CT_ERR_INVALID, op, "out has room for %lld tensors, meshgrid returns %lld", (long long)cap, (long long)n), (int64_t)-1;
+  swap = indexing && !strcmp(indexing, "xy") && n >= 2;
+  for (i = 0; i < n; i++) shape[swap && i < 2 ? 1 - i : i] = tensors.data[i]->numel;
+  for (i = 0; i < n; i++) out[i] = NULL;
+  CT_SCOPE {
+    for (i = 0; i < n; i++) {
+      int64_t vshape[CT_MAX_DIMS], k, at = swap && i < 2 ? 1 - i : i;
+      for (k = 0; k < n; k++) vshape[k] = k == at ? shape[at] : 1;
+      out[i] = ct_keep(ct_expand(ct_view(tensors.data[i], (int)n, vshape), (int)n, shape));
+      if (!out[i]) break;
+    }
+  }
+  if (i < n) {
+    for (i = 0; i < n; i++) ct_release(out[i]), out[i] = NULL;
+    return -1;
+  }
+  return n;
+}
+static int64_t ct__k_meshgrid(ct_keyset ks, ct_tensor_list tensors, int64_t cap, ct_tensor **out) {
+  (void)ks;
+  return ct__meshgrid(tensors, NULL, cap, out);
+}
+static int64_t ct__k_meshgrid_indexing(ct_keyset ks, ct_tensor_list tensors, const char *indexing, int64_t cap, ct_tensor **out) {
+  (void)ks;
+  if (!indexing) return ct_fail(CT_ERR_INVALID, "meshgrid", "indexing is None"), (int64_t)-1;
+  return ct__meshgrid(tensors, indexing, cap, out);
+}
+/* cartesian_prod: the meshgrid's grids flattened, stacked as columns */
+static ct_tensor *ct__k_cartesian_prod(ct_keyset ks, ct_tensor_list tensors) {
+  ct_tensor *grids[CT_MAX_DIMS], *r = NULL;
+  int64_t i, n = tensors.n < 0 ? 0 : tensors.n;
+  char buf[160];
+  (void)ks;
+  for (i = 0; i < n; i++)
+    if (tensors.data[i] && tensors.data[i]->ndim != 1)
+      return ct_fail(CT_ERR_RANK, "cartesian_prod", "Expect a 1D vector, but got shape %s",
+                     ct_shape_format(tensors.data[i]->ndim, tensors.data[i]->sizes, buf, sizeof buf)),
+             (ct_tensor *)NULL;
+  if (n == 1 && tensors.data[0]) return ct_retain(tensors.data[0]);
+  if (ct__meshgrid(tensors, "ij", CT_MAX_DIMS, grids) < 0) return NULL;
+  CT_SCOPE {
+    for (i = 0; i < n; i++) grids[i] = ct_flatten(ct__track(grids[i]), 0, -1);
+    r = ct_keep(ct_stack_tensors((int)n, grids, 1));
+  }
+  return r;
+}
+
+/* diag: a vector's diag_embed, or a copy of a matrix's diagonal */
+static ct_tensor *ct__k_diag(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (self->ndim == 1) return ct_diag_embed(self, diagonal, 0, 1);
+  if (self->ndim != 2) return ct_fail(CT_ERR_RANK, "ct_diag", "matrix or a vector expected (got %d dims)", self->ndim), (ct_tensor *)NULL;
+  CT_SCOPE { r = ct_keep(ct_clone(ct_diagonal(self, diagonal, 0, 1))); }
+  return r;
+}
+static ct_status ct__k_diag_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_status st = CT_OK;
+  (void)ks;
+  if (self->ndim == 1) return ct_diag_embed_out(out, self, diagonal, 0, 1);
+  if (self->ndim != 2) return ct_fail(CT_ERR_RANK, "ct_diag", "matrix or a vector expected (got %d dims)", self->ndim);
+  CT_SCOPE { st = ct__result_to_out("diag", out, ct_retain(ct_diagonal(self, diagonal, 0, 1))); }
+  return st;
+}
+static ct_status ct__trace_check(const ct_tensor *self) {
+  if (self->ndim != 2) return ct_fail(CT_ERR_RANK, "ct_trace", "trace: expected a matrix, but got tensor with dim %d", self->ndim);
+  if (self->dtype == CT_BOOL) return ct_fail(CT_ERR_DTYPE, "ct_trace", "\"trace\" not implemented for 'Bool'");
+  return CT_OK;
+}
+static ct_tensor *ct__k_trace(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__trace_check(self) != CT_OK) return NULL;
+  CT_SCOPE { r = ct_keep(ct_sum(ct_diagonal(self, 0, 0, 1))); }
+  return r;
+}
+static ct_status ct__k_trace_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_status st = CT_OK;
+  (void)ks;
+  if (ct__trace_check(self) != CT_OK) return ct_last_error();
+  CT_SCOPE { st = ct_sum_all_out(out, ct_diagonal(self, 0, 0, 1)); }
+  return st;
 }
 static ct_tensor *ct__k_flatten(ct_keyset ks, ct_tensor *self, int64_t start_dim, int64_t end_dim) {
   (void)ks;

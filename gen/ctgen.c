@@ -62,6 +62,7 @@ typedef struct op {
   int nkernels;
   int cia;          /* CompositeImplicitAutograd: no autograd kernel of its own */
   int device_rule;  /* device_check: 0 strict, 1 cpu_scalars, 2 no (dispatch.h, ct__device_joins) */
+  int dynamic_shape; /* tags: dynamic_output_shape (the result's shape depends on the data) */
   int kind;         /* K_FUNCTIONAL, K_VIEW, K_INPLACE, K_OUT */
   deriv *d;
   const char *file;
@@ -163,6 +164,10 @@ static void read_ops(const char *path) {
       if (!strcmp(val, "no")) cur->device_rule = 2;
       else if (!strcmp(val, "cpu_scalars")) cur->device_rule = 1;
       else die(path, line, "device_check: 'no' or 'cpu_scalars' (strict is the default)");
+    }
+    else if (!strcmp(key, "tags")) {
+      if (strcmp(val, "dynamic_output_shape")) die(path, line, "tags: only 'dynamic_output_shape' is known");
+      cur->dynamic_shape = 1;
     }
     else if (!strcmp(key, "kernel")) {
       char *eq = strchr(val, '=');
@@ -1391,16 +1396,16 @@ static void gen_registration(void) {
   }
   p("};\n\n");
   p("/* ---- ops, in spec order: handle, pre-parsed schema (name, overload, C signature, first argument, counts),\n"
-    " * boxed frontend, device rule ---- */\n");
+    " * boxed frontend, device rule, dynamic output shape ---- */\n");
   p("static const struct {\n  ct_op **handle;\n  ct__schema_def schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n"
-    "  int device_rule;\n} ct__generated_schemas[] = {\n");
+    "  int device_rule, dynamic_output_shape;\n} ct__generated_schemas[] = {\n");
   for (i = 0, j = 0; i < nops; i++) {
     const ct_schema *sc = &ops[i].s;
     p("    {&ct__op.%s, {%d, %d, %d, %d, %d, %d}, ", ops[i].handle, str_index(sc->name), str_index(sc->overload),
       str_index(sc->signature), j, sc->nargs, sc->nrets);
     j += sc->nargs + sc->nrets;
-    if (returns_list(&ops[i])) p("NULL, %d},\n", ops[i].device_rule);
-    else p("ct__frontend_%s, %d},\n", ops[i].handle, ops[i].device_rule);
+    if (returns_list(&ops[i])) p("NULL, %d, %d},\n", ops[i].device_rule, ops[i].dynamic_shape);
+    else p("ct__frontend_%s, %d, %d},\n", ops[i].handle, ops[i].device_rule, ops[i].dynamic_shape);
   }
   p("};\n\n");
   p("/* ---- the schemas' strings, by index ---- */\nstatic const char *const ct__generated_strings[] = {\n");
@@ -1503,6 +1508,116 @@ static void gen_docs(void) {
       }
     p(" |\n");
   }
+  fclose(out);
+}
+
+/* ================= docs/coverage.md: per PyTorch op, its schemas, derivative and backends ================= */
+static int keys_have(const op *o, const char *key) {
+  int k;
+  for (k = 0; k < o->nkernels; k++) {
+    const char *s = o->kernels[k].keys;
+    size_t n = strlen(key);
+    for (; (s = strstr(s, key)) != NULL; s += n)
+      if ((s == o->kernels[k].keys || s[-1] == ' ') && (s[n] == 0 || s[n] == ' ')) return 1;
+  }
+  return 0;
+}
+/* The aten op a schema belongs to: its name less the overload and an in-place '_' (add_.Tensor -> add). */
+static void base_name(const op *o, char *buf, size_t cap) {
+  size_t n = strlen(o->s.name);
+  int j;
+  if (o->kind == K_INPLACE && n > 1 && o->s.name[n - 1] == '_') /* (copy_, uniform_: no functional op, the name stays) */
+    for (j = 0; j < nops; j++)
+      if (ops[j].kind != K_INPLACE && strlen(ops[j].s.name) == n - 1 && !strncmp(ops[j].s.name, o->s.name, n - 1)) {
+        n--;
+        break;
+      }
+  snprintf(buf, cap, "%.*s", (int)n, o->s.name);
+}
+/* The kernels the separately compiled backends register (CT_BACKEND_KERNEL(handle, CT_KEY_..., fn) in their
+ * sources): which handles a backend file names for key. */
+static char backend_handles[2][MAX_OPS][96];
+static int nbackend_handles[2];
+static void read_backend(int which, const char *rel, const char *key) {
+  char path[1024], line[1024];
+  FILE *f;
+  snprintf(path, sizeof path, "%s/%s", root, rel);
+  if (!(f = fopen(path, "r"))) die(path, 0, "cannot read (docs/coverage.md lists its kernels)");
+  while (fgets(line, sizeof line, f)) {
+    char *b = strstr(line, "CT_BACKEND_KERNEL("), *c;
+    if (!b || line[0] == '#') continue;
+    b += strlen("CT_BACKEND_KERNEL(");
+    if (!(c = strchr(b, ',')) || strncmp(c + 1 + strspn(c + 1, " "), key, strlen(key))) continue;
+    if (nbackend_handles[which] < MAX_OPS) snprintf(backend_handles[which][nbackend_handles[which]++], 96, "%.*s", (int)(c - b), b);
+  }
+  fclose(f);
+}
+static int backend_has(int which, const op *o) {
+  int i;
+  for (i = 0; i < nbackend_handles[which]; i++)
+    if (!strcmp(backend_handles[which][i], o->handle)) return 1;
+  return 0;
+}
+static const char *cov_backend(const op *o, int cuda) {
+  if (o->cia) return "composite";
+  if (cuda && backend_has(1, o)) return "native (cuBLAS / CUDA)";
+  if (!cuda && backend_has(0, o)) return "native; BLIS";
+  if (keys_have(o, "CompositeExplicitAutograd")) return "composite (explicit)";
+  if (!cuda) return keys_have(o, "CPU") ? "native" : "-";
+  if (keys_have(o, "CUDA")) return "native";
+  if (keys_have(o, "Pointwise") || keys_have(o, "Reduction") || keys_have(o, "Index") || keys_have(o, "Random")) return "engine";
+  return "CPU fallback";
+}
+static const char *cov_derivative(const op *o) {
+  int j;
+  if (o->cia) return "composite";
+  if (o->kind == K_OUT) return "(out=)";
+  if (!o->d) return "none";
+  if (o->d->nondiff_output) return "not differentiable";
+  for (j = 0; j < o->d->nformulas; j++)
+    if (!strcmp(o->d->formula[j], "not_implemented")) return "partly not implemented";
+  return "formula";
+}
+static void gen_coverage(void) {
+  int i, j, ngroups = 0;
+  char name[96], other[96];
+  static char done[MAX_OPS];
+  memset(done, 0, sizeof done);
+  read_backend(0, "backends/cpu_blis/cpu_blis.c", "CT_KEY_CPU");
+  read_backend(1, "backends/cuda/cuda_device.c", "CT_KEY_CUDA");
+  out = open_out("docs/coverage.md");
+  p("# ctorch operator coverage\n\n");
+  p("Generated by `gen/ctgen.c` from `gen/ops.spec` and `gen/derivatives.spec` (`make gen`); do not edit. "
+    "The schemas with their C prototypes and formulas: [ops.md](ops.md).\n\n");
+  p("One row per PyTorch (aten) op: its overloads as ctorch registers them (aten's names), "
+    "how its gradient comes (**formula**: an entry of gen/derivatives.spec, so double backward works; **composite**: "
+    "recorded through the ops it calls; **none**: not differentiable, as in PyTorch), and how each backend runs it:\n\n"
+    "- **native**: a kernel of the backend itself (**BLIS**: the optional BLIS backend, backends/cpu_blis, replaces it; "
+    "**cuBLAS / CUDA**: registered by backends/cuda);\n"
+    "- **engine**: a kernel of the pointwise, reduction, index or random engine, which runs on every device that sets "
+    "that engine's loop (the CUDA backend sets all four; functions its loop does not know run through host staging);\n"
+    "- **composite**: one kernel for every backend, written with other ops;\n"
+    "- **CPU fallback**: the device's tensors are copied to the host, the CPU kernel runs, the results come back;\n"
+    "- **Meta**: shapes and dtypes without data (`refused` for ops whose result shape depends on the data).\n\n");
+  p("| PyTorch op | overloads | derivative | CPU | CUDA | Meta |\n|---|---|---|---|---|---|\n");
+  for (i = 0; i < nops; i++) {
+    const op *o = &ops[i], *lead = NULL;
+    if (done[i]) continue;
+    base_name(o, name, sizeof name);
+    p("| `%s` | ", name);
+    for (j = i; j < nops; j++) {
+      base_name(&ops[j], other, sizeof other);
+      if (strcmp(name, other)) continue;
+      done[j] = 1;
+      p("%s`%s`", lead ? ", " : "", ops[j].full);
+      if (!lead || (lead->kind != K_FUNCTIONAL && lead->kind != K_VIEW && (ops[j].kind == K_FUNCTIONAL || ops[j].kind == K_VIEW)))
+        lead = &ops[j];
+    }
+    ngroups++;
+    p(" | %s | %s | %s | %s |\n", cov_derivative(lead), cov_backend(lead, 0), cov_backend(lead, 1),
+      lead->dynamic_shape ? "refused" : lead->cia || keys_have(lead, "Meta") || keys_have(lead, "CompositeExplicitAutograd") ? "yes" : "-");
+  }
+  p("\n%d PyTorch ops, %d schemas.\n", ngroups, nops);
   fclose(out);
 }
 
@@ -1703,6 +1818,7 @@ int main(int argc, char **argv) {
   gen_autograd();
   gen_registration();
   gen_docs();
+  gen_coverage();
   gen_readme_list();
   fprintf(stderr, "ctgen: %d ops, %d derivative entries\n", nops, nderivs);
   return 0;

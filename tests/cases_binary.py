@@ -559,4 +559,54 @@ cs.add("true_divide.out", cs.randn(3), away(cs.randn(3)), out=torch.empty(0, dty
 cs.add("rsub.Tensor", g(cs.randn(2, 3)), g(cs.randn(3)), alpha=2)
 cs.add("rsub.Tensor", ints(-5, 5, 3, dtype=I32), ints(-5, 5, 3), name="rsub i32 i64")
 cs.error("rsub.Tensor", ints(0, 2, 3, dtype=BOOL), ints(0, 2, 3, dtype=BOOL), name="rsub bool refused")
+
+# ---- bitwise ops, shifts, gcd, lcm (integers and bool) ----
+xs = torch.tensor([-8, -1, 0, 1, 5, 100, 2 ** 40, -(2 ** 62)])
+for op in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+    cs.add(op + ".Tensor", xs, torch.tensor([3, -1, 7, 0, 6, -100, 2 ** 41 - 1, 5]))
+    cs.add(op + ".Tensor", ints(-99, 99, 3, 4, dtype=I32), ints(-99, 99, 4, dtype=I32).expand(3, 4))
+    cs.add(op + ".Tensor", ints(0, 255, 2, 3, dtype=U8).t(), ints(-99, 99, 3, 1, dtype=I32))   # promoted to int32
+    cs.add(op + ".Tensor", torch.tensor([True, True, False, False]), torch.tensor([True, False, True, False]))
+    cs.add(op + ".Tensor", ints(0, 255, 4, dtype=U8), torch.tensor(-1))                            # 0-dim int64: stays uint8
+    cs.add(op + ".Scalar", ints(0, 255, 4, dtype=U8), -3)
+    cs.add(op + ".Scalar", torch.tensor([True, False]), 3)                                         # bool with an int: int64
+    cs.add(op + ".Scalar_Tensor", 6, ints(-9, 9, 5))
+    cs.add(op + ".Tensor", ints(0, 9, 0, 3), ints(0, 9, 3))
+    cs.error(op + ".Tensor", cs.randn(3), ints(0, 9, 3), code="CT_ERR_DTYPE")
+    cs.error(op + ".Scalar", ints(0, 9, 3), 1.5, code="CT_ERR_DTYPE")
+counts = torch.tensor([0, 1, 63, 64, -1, 7, 70, 31])
+for op in ("bitwise_left_shift", "bitwise_right_shift"):
+    for dt in (I64, I32, U8):
+        cs.add(op + ".Tensor", xs.to(dt), counts.to(dt), name="%s %s" % (op, dt))
+    cs.add(op + ".Tensor_Scalar", xs, 3)
+    cs.add(op + ".Tensor_Scalar", ints(0, 255, 6, dtype=U8), 70)
+    cs.add(op + ".Scalar_Tensor", -5, ints(0, 9, 4))
+    cs.add(op + ".Tensor", ints(-99, 99, 3, 2, dtype=I32).t(), ints(0, 5, 3, dtype=I64))
+    cs.add(op + ".Tensor_Scalar", torch.tensor([True, False]), 1)
+    cs.error(op + ".Tensor", cs.randn(3), ints(0, 9, 3), code="CT_ERR_DTYPE")
+gx = torch.tensor([12, -18, 0, 0, 7, -(2 ** 63), -(2 ** 63), 2 ** 40, 9])
+gy = torch.tensor([8, 12, 0, -5, 0, 0, 6, 3 * 2 ** 30, -6])
+for op in ("gcd", "lcm"):
+    cs.add(op, gx, gy)
+    cs.add(op, ints(-99, 99, 3, 4, dtype=I32), ints(-99, 99, 4, dtype=I32))
+    cs.add(op, ints(0, 255, 5, dtype=U8), ints(-99, 99, 5, dtype=I32))
+    cs.add(op, ints(0, 255, 4, dtype=U8), ints(0, 255, 4, dtype=U8))
+    cs.add(op, ints(-99, 99, 2, 3).t(), torch.tensor(12))
+    cs.error(op, cs.randn(3), cs.randn(3), code="CT_ERR_DTYPE")
+    cs.error(op, torch.tensor([True]), torch.tensor([True]), code="CT_ERR_DTYPE")
+cs.add("bitwise_not", xs)
+cs.add("bitwise_not", ints(0, 255, 3, 2, dtype=U8).t())
+cs.add("bitwise_not", ints(-99, 99, 4, dtype=I32))
+cs.add("bitwise_not", torch.tensor([True, False]))
+cs.add("bitwise_not", ints(0, 9, 0))
+cs.error("bitwise_not", cs.randn(3), code="CT_ERR_DTYPE")
+
+
+# ---- ldexp ----
+cs.add("ldexp.Tensor", g(cs.randn(3, 4)), ints(-5, 5, 4))
+cs.add("ldexp.Tensor", ints(-5, 5, 3), ints(-3, 3, 3))                    # integers: float32
+cs.add("ldexp.Tensor", cs.randn(3, dtype=F16), ints(-3, 3, 3))            # float16 with int64: float32 (pow(2., int) is float32)
+cs.add("ldexp.Tensor", g(cs.randn(2, 3).t()), g(cs.randn(3, 1)))           # float exponent, broadcast
+cs.error("ldexp.Tensor", cs.randn(3), cs.randn(4), code="CT_ERR_SHAPE")
+
 cs.write()

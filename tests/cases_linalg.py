@@ -162,4 +162,110 @@ cs.error("linear", rn(4, 3), rn(2, 4), rn(2), code="CT_ERR_SHAPE")
 cs.error("linear", rn(()), rn(2, 3), rn(2), code="CT_ERR_RANK")
 cs.error("linear", rn(3), rn(2, 3), rn(3, 2), code="CT_ERR_SHAPE")
 
+
+# ---- addmv ----
+cs.add("addmv", g(rn(2)), g(rn(2, 3)), g(rn(3)))
+cs.add("addmv", g(rn(2)), g(rn(2, 3)), g(rn(3)), beta=0.5, alpha=2.0)
+cs.add("addmv", g(rn(1)), g(rn(3, 2).t()), g(rn(9)[::3]))       # broadcast self, transposed mat, strided vec
+cs.add("addmv", g(rn(())), g(rn(4, 3)), g(rn(3)), alpha=-1)
+cs.add("addmv", torch.full((2,), float("nan")), g(rn(2, 3)), g(rn(3)), beta=0)  # beta 0 ignores NaN
+cs.add("addmv", rn(2, dtype=f32), rn(2, 3, dtype=f32), rn(3, dtype=f32))
+cs.add("addmv", rn(2), rn(2, 3, dtype=f32), rn(3, dtype=f32))    # self's dtype follows mat's
+cs.add("addmv", cs.randint(-5, 5, 2), cs.randint(-5, 5, 2, 3), cs.randint(-5, 5, 3), beta=2, alpha=3)
+cs.add("addmv", g(rn(2)), g(rn(2, 0)), g(rn(0)))                 # k = 0: beta * self
+cs.add("addmv", g(rn(0)), g(rn(0, 3)), g(rn(3)))
+cs.error("addmv", rn(3), rn(2, 3), rn(3), code="CT_ERR_SHAPE")
+cs.error("addmv", rn(2), rn(2, 3), rn(4), code="CT_ERR_SHAPE")
+cs.error("addmv", rn(2), rn(3), rn(3), code="CT_ERR_RANK")
+cs.error("addmv", rn(2), rn(2, 3), rn(3, dtype=f32), code="CT_ERR_DTYPE")
+
+# ---- addr ----
+cs.add("addr", g(rn(2, 3)), g(rn(2)), g(rn(3)))
+cs.add("addr", g(rn(2, 3)), g(rn(2)), g(rn(3)), beta=0.5, alpha=2.0)
+cs.add("addr", g(rn(3)), g(rn(4)[::2]), g(rn(3)))               # broadcast self, strided vec1
+cs.add("addr", g(rn(3, 2).t()), g(rn(2)), g(rn(3)), alpha=-1)
+cs.add("addr", torch.full((2, 3), float("nan")), g(rn(2)), g(rn(3)), beta=0)
+cs.add("addr", rn(2, 3, dtype=f32), rn(2, dtype=f32), rn(3))     # promoted to float64
+cs.add("addr", rn(2, 3), rn(2, dtype=f32), rn(3, dtype=f32))
+cs.add("addr", rn(()), rn(2, dtype=f32), rn(3, dtype=f32))  # a 0-dim self does not promote
+cs.add("addr", cs.randint(-5, 5, 2, 3), cs.randint(-5, 5, 2), cs.randint(-5, 5, 3), beta=2, alpha=3)
+cs.add("addr", torch.rand(2, 3) > 0.5, torch.tensor([True, False]), torch.tensor([True, False, True]))
+cs.add("addr", torch.rand(2, 3) > 0.5, torch.tensor([True, False]), torch.tensor([True, False, True]), beta=False)
+cs.add("addr", g(rn(0, 3)), g(rn(0)), g(rn(3)))
+cs.error("addr", rn(3, 2), rn(2), rn(3), code="CT_ERR_SHAPE")
+cs.error("addr", rn(2, 3), rn(2, 1), rn(3), code="CT_ERR_RANK")
+cs.error("addr", cs.randint(-5, 5, 2, 3), cs.randint(-5, 5, 2), cs.randint(-5, 5, 3), beta=0.5, code="CT_ERR_INVALID")
+
+# ---- addbmm ----
+cs.add("addbmm", g(rn(2, 3)), g(rn(4, 2, 5)), g(rn(4, 5, 3)))
+cs.add("addbmm", g(rn(2, 3)), g(rn(4, 2, 5)), g(rn(4, 5, 3)), beta=0.5, alpha=2.0)
+cs.add("addbmm", g(rn(3)), g(rn(4, 5, 2).transpose(1, 2)), g(rn(5, 4, 3).transpose(0, 1)))  # broadcast self, permuted batches
+cs.add("addbmm", torch.full((2, 3), float("nan"), dtype=torch.float64), g(rn(1, 2, 5)), g(rn(1, 5, 3)), beta=0)
+cs.add("addbmm", rn(2, 3, dtype=f32), rn(3, 2, 4, dtype=f32), rn(3, 4, 3, dtype=f32))
+cs.add("addbmm", cs.randint(-5, 5, 2, 2), cs.randint(-5, 5, 3, 2, 2), cs.randint(-5, 5, 3, 2, 2), beta=2)
+cs.add("addbmm", g(rn(2, 3)), g(rn(0, 2, 5)), g(rn(0, 5, 3)))    # no batches: beta * self
+cs.add("addbmm", g(rn(2, 3)), g(rn(3, 2, 0)), g(rn(3, 0, 3)))
+cs.error("addbmm", rn(2, 3), rn(4, 2, 5), rn(3, 5, 3), code="CT_ERR_SHAPE")
+cs.error("addbmm", rn(2, 3), rn(2, 5), rn(5, 3), code="CT_ERR_RANK")
+cs.error("addbmm", rn(3, 2), rn(4, 2, 5), rn(4, 5, 3), code="CT_ERR_SHAPE")
+cs.error("addbmm", rn(2, 3, dtype=f32), rn(4, 2, 5), rn(4, 5, 3), code="CT_ERR_DTYPE")
+
+
+# ---- tensordot, kron, einsum (composites) ----
+cs.add("tensordot", g(rn(3, 4, 5)), g(rn(4, 3, 2)), [1, 0], [0, 1])
+cs.add("tensordot", g(rn(3, 4)), g(rn(4, 5)), [-1], [0])
+cs.add("tensordot", g(rn(2, 3)), g(rn(4)), [], [])                       # outer product
+cs.add("tensordot", g(rn(3, 1)), g(rn(5, 3)), [1], [0])                  # a size-1 side: the other is summed
+cs.add("tensordot", g(rn(4, 3).t()), g(rn(2, 4)), [1], [1])
+cs.add("tensordot", cs.randint(-5, 5, 2, 3), cs.randint(-5, 5, 3, 2), [1], [0])
+cs.add("tensordot", rn(2, 0, dtype=f32), rn(0, 3, dtype=f32), [1], [0])
+cs.error("tensordot", rn(3, 4), rn(5, 3), [1], [0], code="CT_ERR_SHAPE")
+cs.error("tensordot", rn(3, 4), rn(4, 3), [1, 1], [0, 0], code="CT_ERR_INVALID")
+cs.error("tensordot", rn(3, 4), rn(4, 3), [1], [0, 1], code="CT_ERR_SHAPE")
+cs.error("tensordot", rn(3, 4), rn(4, 3), [2], [0], code="CT_ERR_INDEX")
+
+cs.add("kron", g(rn(2, 3)), g(rn(2, 2)))
+cs.add("kron", g(rn(3)), g(rn(2, 2)))                                  # ranks padded
+cs.add("kron", g(rn(2, 3).t()), g(rn(())))
+cs.add("kron", cs.randint(-5, 5, 2, 2), cs.randint(-5, 5, 2))
+cs.add("kron", rn(2, 1, 2, dtype=f32), rn(1, 2, 2))                     # promoted
+cs.add("kron", g(rn(0, 2)), g(rn(2, 2)))
+
+ein = [
+    ("ij,jk->ik", (3, 4), (4, 5)),
+    ("bij,bjk->bik", (2, 3, 4), (2, 4, 5)),
+    ("ij,jk", (3, 4), (4, 5)),                          # implicit output
+    ("ba,Ab", (2, 3), (4, 2)),                          # upper case first
+    ("ii->i", (3, 3)),
+    ("ii", (3, 3)),
+    ("iij->ji", (3, 3, 2)),
+    ("ij->ji", (2, 3)),
+    ("i,i->", (3,), (3,)),
+    ("i,j->ij", (3,), (1,)),
+    ("i,i->i", (3,), (1,)),                             # size 1 broadcasts
+    ("...ij,jk->...ik", (2, 3, 4), (4, 5)),
+    ("...ij,jk->ik", (2, 3, 4), (4, 5)),                # ellipsis summed
+    ("...,...->...", (2, 1), (3,)),
+    ("ij...,j...->i...", (2, 3), (3,)),
+    ("bn,anm,bm->ba", (2, 3), (4, 3, 5), (2, 5)),
+    ("i...j->j", (2, 5, 3)),                             # an ellipsis between labels, summed
+    ("i->", (0,)),
+    ("ij,ij->ij", (2, 3), (2, 3)),
+    ("abc,cd,db->a", (2, 3, 4), (4, 5), (5, 3)),
+]
+for eq, *shapes in ein:
+    cs.add("einsum", eq, [g(rn(*sh)) for sh in shapes])
+cs.add("einsum", "->", [g(rn(()))])
+cs.add("einsum", "ij,jk->ik", [rn(3, 2).t(), rn(3, 4)[:, ::2]])          # non-contiguous
+cs.add("einsum", "ij,jk->ik", [rn(2, 3, dtype=f32), rn(3, 2, dtype=f32)])
+cs.add("einsum", "i,i", [cs.randint(-5, 5, 3), cs.randint(-5, 5, 3)])
+cs.error("einsum", "i,i->i", [rn(3), rn(2)], code="CT_ERR_SHAPE")
+cs.error("einsum", "ij->ji", [rn(2, 3, 4)], code="CT_ERR_SHAPE")
+cs.error("einsum", "ij->k", [rn(2, 3)], code="CT_ERR_INVALID")
+cs.error("einsum", "ij->ii", [rn(2, 3)], code="CT_ERR_INVALID")
+cs.error("einsum", "ij", [rn(2, 3), rn(2)], code="CT_ERR_INVALID")
+cs.error("einsum", "i,i", [rn(3), rn(3, dtype=f32)], code="CT_ERR_DTYPE")
+cs.error("einsum", "i1", [rn(3, 3)], code="CT_ERR_INVALID")
+cs.error("einsum", "ii", [rn(2, 3)], code="CT_ERR_SHAPE")
+
 cs.write()

@@ -459,4 +459,65 @@ cs.error("cdist", rn(2, 3), rn(2, 3, dtype=S), code="CT_ERR_DTYPE")
 cs.error("cdist", rn(2, 2, 3), rn(3, 2, 3), code="CT_ERR_SHAPE")
 cs.add("multi_margin_loss", rn(3, 4), idx(3, n=4), 2.5, 1, None, 0)   # p truncated to an int (aten's p.toInt())
 
+
+# ---- prelu, rrelu (evaluation), instance_norm, bilinear ----
+cs.add("prelu", rn(2, 3, 4), rn(3))
+cs.add("prelu", rn(2, 3), rn(1))
+cs.add("prelu", rn(4, 3).t(), rn(4))                                 # non-contiguous
+cs.add("prelu", rn(3), rn(1))
+cs.add("prelu", rn(()), rn(1))
+cs.add("prelu", rn(2, 3, 4), rn(()))
+cs.add("prelu", torch.tensor([-1.0, 0.0, 2.0], dtype=D, requires_grad=True), torch.tensor([0.25], dtype=D, requires_grad=True))
+cs.add("prelu", rn(2, 3, dtype=S), rn(3, dtype=S))
+cs.add("prelu", rn(0, 3), rn(3))
+cs.error("prelu", rn(2, 3), rn(2), code="CT_ERR_SHAPE")
+cs.error("prelu", rn(3), rn(3), code="CT_ERR_SHAPE")
+cs.error("prelu", rn(2, 3), rn(1, 1), code="CT_ERR_RANK")
+cs.error("prelu", rn(()), rn(2), code="CT_ERR_RANK")
+cs.error("prelu", rn(2, 3), rn(3, dtype=S), code="CT_ERR_DTYPE")
+cs.error("prelu", torch.ones(3, dtype=torch.int64), torch.ones(1, dtype=torch.int64), code="CT_ERR_DTYPE")
+cs.add("rrelu", rn(3, 4))
+cs.add("rrelu", rn(3, 4), 0.1, 0.3)
+cs.add("rrelu", rn(5, dtype=S), 0.0, 1.0, False)
+cs.error("rrelu", rn(3), 0.5, 0.1, code="CT_ERR_INVALID", torch_raises=False)
+
+cs.add("instance_norm", rn(2, 3, 4), rn(3), rn(3), None, None, True, 0.1, 1e-5, False)
+cs.add("instance_norm", rn(2, 3, 2, 2), None, None, torch.zeros(3, dtype=D), torch.ones(3, dtype=D), True, 0.1, 1e-5, False)
+cs.add("instance_norm", rn(2, 3, 5), rn(3), rn(3), torch.rand(3, dtype=D, generator=g), torch.rand(3, dtype=D, generator=g) + 0.5,
+       False, 0.1, 1e-5, False, gradcheck=False)
+cs.add("instance_norm", rn(3, 2, 4).transpose(0, 1), None, None, None, None, True, 0.1, 1e-5, False)
+cs.add("instance_norm", rn(2, 3, 4, dtype=S), rn(3, dtype=S), rn(3, dtype=S), None, None, True, 0.1, 1e-5, False)
+cs.error("instance_norm", rn(2, 3, 4), None, None, None, None, False, 0.1, 1e-5, False, code="CT_ERR_INVALID")
+
+cs.add("bilinear", rn(4, 3), rn(4, 2), rn(5, 3, 2), rn(5))
+cs.add("bilinear", rn(2, 4, 3), rn(2, 4, 2), rn(5, 3, 2))
+cs.add("bilinear", rn(3), rn(2), rn(5, 3, 2), rn(5))
+cs.add("bilinear", rn(3, 4).t(), rn(4, 2), rn(1, 3, 2))
+cs.add("bilinear", rn(4, 3, dtype=S), rn(4, 2, dtype=S), rn(5, 3, 2, dtype=S), rn(5, dtype=S))
+cs.error("bilinear", rn(4, 3), rn(4, 2, 1), rn(5, 3, 2), code="CT_ERR_RANK")
+cs.error("bilinear", rn(4, 3), rn(3, 2), rn(5, 3, 2), code="CT_ERR_SHAPE")
+cs.error("bilinear", rn(4, 4), rn(4, 2), rn(5, 3, 2), code="CT_ERR_SHAPE")
+cs.error("bilinear", rn(4, 3), rn(4, 2), rn(5, 3, 2), rn(4), code="CT_ERR_SHAPE")
+
+
+# ---- embedding_bag (aten's 4 outputs; the last three as PyTorch's CPU kernel fills them) ----
+eb_idx = torch.tensor([1, 2, 4, 5, 4, 3, 2, 0])
+eb_off = torch.tensor([0, 2, 2, 5])
+for mode in (0, 1, 2):
+    cs.add("embedding_bag", rn(6, 3), eb_idx, eb_off, False, mode)
+    cs.add("embedding_bag", rn(6, 3), eb_idx, torch.tensor([0, 2, 2, 5, 8]), False, mode, False, None, True)   # include_last_offset
+    cs.add("embedding_bag.padding_idx", rn(6, 3), eb_idx, eb_off, False, mode, False, None, False, 4)
+    cs.add("embedding_bag", rn(6, 3, dtype=S), eb_idx.int(), eb_off.int(), False, mode)
+    cs.add("embedding_bag", rn(6, 3), torch.tensor([], dtype=torch.int64), torch.tensor([0, 0]), False, mode)
+cs.add("embedding_bag", rn(6, 3), eb_idx, eb_off, False, 0, False, rn(8))                                   # per_sample_weights
+# (scale_grad_by_freq: PyTorch 1.13's CPU backward divides some rows' gradients by another index's count
+# (rows 3, 4, 5 of this case get 1/2, 2, 1/2 of the sum); ctorch divides by the row's own count, as
+# F.embedding does: tests/test_ops_nn.c nn_embedding_bag_scale_grad_by_freq)
+cs.add("embedding_bag", rn(3, 6).t(), eb_idx, eb_off, False, 1)                                             # a transposed weight
+cs.add("embedding_bag", torch.ones(4, 2, dtype=D, requires_grad=True), torch.tensor([3, 1, 2]), torch.tensor([0]), False, 2)  # ties: the first
+cs.error("embedding_bag", rn(6, 3), torch.tensor([0, 9]), torch.tensor([0]), code="CT_ERR_INDEX", torch_raises=True)
+cs.error("embedding_bag", rn(6, 3), torch.tensor([0, 1]), torch.tensor([1]), code="CT_ERR_INVALID")
+cs.error("embedding_bag", rn(6, 3), torch.tensor([0, 1]), torch.tensor([0]), False, 1, False, rn(2), code="CT_ERR_INVALID")
+cs.error("embedding_bag", rn(6, 3), torch.tensor([0.0, 1.0]), torch.tensor([0]), code="CT_ERR_DTYPE")
+
 cs.write()

@@ -430,4 +430,30 @@ cs.add("all.dim", sv, 1)
 cs.add("var.correction", s0, None, correction=1)
 cs.add("std.correction", s0, None, correction=0)
 
+
+# ---- tie order: PyTorch's CPU kernels (std::sort for stable=False, topk's partial_sort /
+# nth_element, kthvalue's quick select) leave equal keys in an order ctorch reproduces ----
+tie = torch.randint(0, 4, (3, 40), generator=cs.gen).double()
+tie_nan = tie.clone()
+tie_nan[0, 3] = float("nan")
+tie_nan[1, 7] = float("nan")
+tie_nan[2, 1] = float("nan")
+for t in (tie, tie_nan, tie.long(), tie.t()):
+    d = 1 if t.shape[1] == 40 else 0
+    cs.add("sort", t, d)
+    cs.add("sort", t, d, True)
+    cs.add("sort.stable", t, stable=True, dim=d, descending=True)
+    cs.add("argsort", t, d)
+    for k in (1, 3, 10):
+        cs.add("topk", t, k, d)
+        cs.add("topk", t, k, d, False)
+        cs.add("topk", t, k, d, True, False)                     # unsorted: nth_element's order
+        cs.add("kthvalue", t, k, d)
+    cs.add("median.dim", t, d)
+big = torch.randint(0, 3, (2, 200), generator=cs.gen).double()   # topk's partial sort (k * 64 <= n)
+cs.add("topk", big, 2, 1)
+cs.add("topk", big, 3, 1, False)
+cs.add("sort", torch.zeros(40, dtype=F64))
+cs.add("msort", tie.t())
+
 cs.write()

@@ -413,4 +413,14 @@ cs.add("isinf.out", special, out=torch.empty(0, dtype=i64), opcheck=False)
 cs.error("isposinf.out", special, out=torch.empty(10, dtype=f64), code="CT_ERR_DTYPE")   # must be bool
 cs.error("isneginf.out", special, out=torch.empty(10, dtype=u8), code="CT_ERR_DTYPE")
 
+
+# ---- frexp ----
+cs.add("frexp.Tensor", cs.randn(3, 4).t().requires_grad_())
+cs.add("frexp.Tensor", torch.tensor([0., -0., 1., 8., -3., float("inf"), float("-inf"), float("nan"), 1e-310, 0.75], dtype=torch.float64))
+cs.add("frexp.Tensor", cs.randn(5, dtype=torch.float32) * 1000)
+cs.add("frexp.Tensor", torch.tensor([0.5, 3, 6e-8, 65504], dtype=torch.float16))
+cs.add("frexp.Tensor", torch.tensor([0.5, 3, 1e-38], dtype=torch.bfloat16))
+cs.add("frexp.Tensor", cs.randn(0, 2))
+cs.error("frexp.Tensor", torch.tensor([1, 2]), code="CT_ERR_DTYPE")
+
 cs.write()

@@ -22,6 +22,7 @@ Instructions (PyTorch meaning; the C interpreter calls the ct_ op named):
   slice rD rA dim start end step   a[..., start:end:step] (at dim)     ct_slice
   select rD rA dim i               a.select(dim, i)                    ct_select
   transpose rD rA d0 d1 / t rD rA  a.transpose(d0, d1) / a.t()         ct_transpose / ct_t
+  diagonal rD rA off d1 d2         a.diagonal(off, d1, d2)             ct_diagonal
   permute rD rA N d..              a.permute(d)                        ct_permute
   view|reshape|expand rD rA N s..  a.view(s) / a.reshape(s) / a.expand(s)
   unsqueeze rD rA dim              a.unsqueeze(dim)                    ct_unsqueeze
@@ -204,6 +205,8 @@ class Machine:
             put(t[1], G(t[2]).transpose(int(t[3]), int(t[4])))
         elif op == "t":
             put(t[1], G(t[2]).t())
+        elif op == "diagonal":
+            put(t[1], G(t[2]).diagonal(*ints(t[3:6])))
         elif op in ("permute", "view", "reshape", "expand"):
             n = int(t[3])
             put(t[1], getattr(G(t[2]), op)(ints(t[4:4 + n])))
@@ -537,6 +540,7 @@ class Gen:
         if nd >= 2:
             d0, d1 = rng.sample(range(nd), 2)
             c.append(("transpose", d0, d1))
+            c.append(("diagonal", rng.choice([0, 0, 1, -1]), d0, d1))
             p = list(range(nd))
             rng.shuffle(p)
             c.append(("permute", nd) + tuple(p))

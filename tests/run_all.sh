@@ -61,10 +61,12 @@ suite() { # $1: name, $2: compiler, $3: include dir, rest: flags
 # generated code: regenerate into a scratch tree and compare with what is checked in
 gen_fresh() {
   rm -rf build/genchk && mkdir -p build/genchk/gen build/genchk/ctorch/generated build/genchk/docs &&
-    cp -r gen/. build/genchk/gen/ && cp README.md build/genchk/ &&
+    cp -r gen/. build/genchk/gen/ && cp README.md build/genchk/ && mkdir -p build/genchk/backends/cpu_blis build/genchk/backends/cuda &&
+    cp backends/cpu_blis/cpu_blis.c build/genchk/backends/cpu_blis/ && cp backends/cuda/cuda_device.c build/genchk/backends/cuda/ &&
     ${CC:-cc} -std=c11 $WARN -Wno-unused-function -O1 -o build/ctgen-check gen/ctgen.c &&
     ./build/ctgen-check build/genchk 2>/dev/null &&
     diff -r build/genchk/ctorch/generated ctorch/generated && diff build/genchk/docs/ops.md docs/ops.md &&
+    diff build/genchk/docs/coverage.md docs/coverage.md &&
     diff build/genchk/README.md README.md
 }
 blis_run() { # $1: name, rest: build command

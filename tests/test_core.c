@@ -51,6 +51,35 @@ TEST(factories) {
   ct_release(zl), ct_release(ol), ct_release(fl), ct_release(el);
 }
 
+/* empty_like keeps a dense layout (PyTorch's preserve_format), else is contiguous; new_empty takes
+ * self's dtype and device unless given; both are dispatched ops (aten's names, boxed callers) */
+TEST(factories_like_and_new) {
+  CT_SCOPE {
+    ct_tensor *x = ct_transpose(ct_zeros(CT_DIMS(3, 4), CT_F64), 0, 1);
+    ct_tensor *e = ct_empty_like(x), *c = ct_empty_like(ct_expand(ct_zeros(CT_DIMS(1, 4), CT_F32), CT_DIMS(3, 4)));
+    ct_tensor *n = ct_new_empty(x, CT_DIMS(2, 5)), *nd = ct_new_empty_ex(x, CT_DIMS(2), CT_I32, CT_NO_DEVICE, false);
+    ct_tensor *z = ct_zeros_like_ex(x, CT_I64, CT_NO_DEVICE, false);
+    ct_stack st;
+    ct_value buf[4], r;
+    CHECK(e && e->ndim == 2 && e->sizes[0] == 4 && e->sizes[1] == 3 && e->strides[0] == 1 && e->strides[1] == 4 && !e->base);
+    CHECK(e && e->dtype == CT_F64 && !ct_requires_grad(e));
+    CHECK(c && ct_is_contiguous(c) && c->dtype == CT_F32);
+    CHECK(n && n->ndim == 2 && n->sizes[1] == 5 && n->dtype == CT_F64 && ct_is_contiguous(n));
+    CHECK(nd && nd->ndim == 1 && nd->dtype == CT_I32);
+    CHECK(z && z->dtype == CT_I64 && z->strides[0] == 1 && ct_get(z, 11) == 0);
+    ct_stack_init(&st, buf, 4);
+    ct_stack_push(&st, ct_value_tensor(x));
+    ct_stack_push(&st, ct_value_dtype(CT_DTYPE_NONE));
+    ct_stack_push(&st, ct_value_device(CT_NO_DEVICE));
+    ct_stack_push(&st, ct_value_none());
+    CHECK_OK(ct_call_boxed(ct_op_find("ones_like"), &st));
+    r = ct_stack_pop(&st);
+    CHECK(r.tag == CT_VALUE_TENSOR && r.v.tensor->strides[0] == 1 && ct_get(r.v.tensor, 0) == 1);
+    ct_value_release(&r);
+    ct_stack_free(&st);
+  }
+}
+
 static int core_deleted;
 static void core_deleter(void *data, void *ctx) {
   (void)data;

@@ -426,7 +426,7 @@ static const err_case err_cases[] = {
     ERR_CASE(e_from_blob_null, CT_ERR_NULL, "ct_from_blob", "argument 'data' is NULL"),
     ERR_CASE(e_from_blob_neg_stride, CT_ERR_VIEW, "ct_from_blob", "negative stride -1 at dimension 1"),
     ERR_CASE(e_from_blob_stride_overflow, CT_ERR_SIZE, "ct_from_blob", "overflows"),
-    ERR_CASE(e_empty_like_null, CT_ERR_NULL, "ct_empty_like", "argument 't' is NULL"),
+    ERR_CASE(e_empty_like_null, CT_ERR_NULL, "empty_like", "argument 'self' is NULL"),
     ERR_CASE(e_clone_null, CT_ERR_NULL, "clone", "argument 'self' is NULL"),
     /* views */
     ERR_CASE(e_view_null, CT_ERR_NULL, "view", "argument 'self' is NULL"),

@@ -30,6 +30,8 @@
 #include "fixtures/cases_conv.h"
 #include "fixtures/cases_random.h"
 #include "fixtures/cases_hardening.h"
+#include "fixtures/cases_views.h"
+#include "fixtures/cases_factory.h"
 
 /* The device every input tensor goes to (test_device.c runs the whole suite
  * on the host-backed test device this way): results and gradients must be
@@ -506,7 +508,8 @@ static void opc_run_area(const char *area, const char *const *const *cases) {
 /* Does some case of some area call op `name` (schema name)? */
 static int opc_covers(const char *name) {
   const char *const *const *areas[] = {cases_unary, cases_binary, cases_reduce, cases_linalg, cases_matrix,
-                                        cases_shape, cases_nn,     cases_conv,   cases_random, cases_hardening};
+                                        cases_shape, cases_nn,     cases_conv,   cases_random, cases_hardening, cases_views,
+                                        cases_factory};
   size_t a;
   int i;
   char want[128];
@@ -527,3 +530,5 @@ TEST(opcases_nn) { opc_run_area("nn", cases_nn); }
 TEST(opcases_conv) { opc_run_area("conv", cases_conv); }
 TEST(opcases_random) { opc_run_area("random", cases_random); }
 TEST(opcases_hardening) { opc_run_area("hardening", cases_hardening); }
+TEST(opcases_views) { opc_run_area("views", cases_views); }
+TEST(opcases_factory) { opc_run_area("factory", cases_factory); }

@@ -196,10 +196,12 @@ TEST(ops_all_covered) {
     memset(covered, 0, sizeof covered);
     for (i = 0; i < NOPS; i++) {
       const ct_op *op = *ct__generated_schemas[i].handle;
-      /* (empty's values are uninitialised: tests/test_device.c device_factories_backend_select checks it;
+      /* (empty's values are uninitialised: tests/test_device.c device_factories_backend_select checks it,
+       * tests/test_core.c factories_like_and_new empty_like and new_empty;
        * pinning needs a device with pinned memory: device_pinned_memory there checks values and gradients) */
       int found = !strcmp(op->full_name, "copy_") || !strcmp(op->full_name, "fill_.Scalar") ||
-                  !strcmp(op->full_name, "empty.memory_format") || !strcmp(op->full_name, "_pin_memory") ||
+                  !strcmp(op->full_name, "empty.memory_format") || !strcmp(op->full_name, "empty_like") ||
+                  !strcmp(op->full_name, "new_empty") || !strcmp(op->full_name, "_pin_memory") ||
                   !strcmp(op->full_name, "pin_memory") || opc_covers(op->full_name);
       for (j = 0; j < n && !found; j++) found = ct_op_find(cs[j].op) == op;
       if (!found) continue;

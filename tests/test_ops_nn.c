@@ -284,3 +284,49 @@ TEST(nn_losses_errors_direct) {
     CHECK_ERR(ct_triplet_margin_loss(x, x, x, 1.0, 2.0, 1e-6, false, 5), CT_ERR_INVALID, "reduction");
   }
 }
+
+/* rrelu in training: positives pass, each negative gets its own slope in [lower, upper]; the
+ * gradient is that slope (PyTorch's numbers come from its own generator: not compared) */
+TEST(nn_rrelu_training_slopes) {
+  CT_SCOPE {
+    ct_tensor *x = ct_sub_scalar(ct_rand(CT_DIMS(200)), ct_float(0.7)), *y, *gx;
+    int64_t k;
+    int distinct = 0;
+    double first = 0;
+    ct_set_requires_grad(x, true);
+    y = ct_rrelu_ex(x, ct_float(0.1), ct_float(0.3), true, NULL);
+    CHECK(y != NULL);
+    CHECK_OK(ct_backward(ct_sum(y)));
+    gx = ct_grad(x);
+    for (k = 0; y && gx && k < 200; k++) {
+      double v = ct_get(x, k), o = ct_get(y, k), d = ct_get(gx, k);
+      if (v > 0) {
+        CHECK(o == v && d == 1);
+      } else {
+        CHECK(d >= 0.1 - 1e-7 && d <= 0.3 + 1e-7 && fabs(o - v * d) < 1e-6);
+        if (first == 0) first = d;
+        else distinct |= d != first;
+      }
+    }
+    CHECK(distinct);
+  }
+}
+
+/* embedding_bag's scale_grad_by_freq divides each row's gradient by its index's count in the
+ * batch (as F.embedding does; PyTorch 1.13's CPU embedding_bag mixes up some counts) */
+TEST(nn_embedding_bag_scale_grad_by_freq) {
+  CT_SCOPE {
+    static const int64_t iv[] = {1, 2, 4, 5, 4, 3, 2, 0}, ov[] = {0, 2, 2, 5};
+    static const double want_sum[] = {1, 1, 1, 1, 1, 1}, want_mean[] = {1.0 / 3, 1.0 / 2, 1.0 / 4 + 1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 3};
+    ct_tensor *idx = ct_from_array(CT_DIMS(8), CT_I64, iv), *off = ct_from_array(CT_DIMS(4), CT_I64, ov);
+    int mode, k;
+    for (mode = 0; mode < 2; mode++) {
+      ct_tensor *w = ct_randn(CT_DIMS(6, 3)), *r;
+      ct_set_requires_grad(w, true);
+      r = ct_embedding_bag_ex(w, idx, off, true, mode, false, NULL, false, NULL, NULL, NULL);
+      CHECK(r != NULL);
+      CHECK_OK(ct_backward(ct_sum(r)));
+      for (k = 0; ct_grad(w) && k < 6; k++) CHECK(fabs(ct_get(ct_grad(w), k * 3) - (mode ? want_mean[k] : want_sum[k])) < 1e-6);
+    }
+  }
+}

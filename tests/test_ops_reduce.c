@@ -236,7 +236,7 @@ TEST(reduce_selection_values) {
     CHECK(r && r->ndim == 0 && ct_get_int(r, 0) == 3);
     r = ct_argmin(ct_t(x), 0, false);
     CHECK(r && r->numel == 2 && ct_get_int(r, 0) == 3 && ct_get_int(r, 1) == 3);
-    /* stable: equal values keep their order */
+    /* short rows: std::sort's insertion sort keeps equal values in order */
     r = ct_sort(rd_vals(CT_DIMS(5), CT_I64, s), 0, false, &i);
     CHECK(r && r->dtype == CT_I64 && ct_get_int(i, 0) == 1 && ct_get_int(i, 1) == 3 && ct_get_int(i, 2) == 0 && ct_get_int(i, 3) == 2);
     r = ct_sort(rd_vals(CT_DIMS(5), CT_I64, s), 0, true, &i);
@@ -244,7 +244,8 @@ TEST(reduce_selection_values) {
     r = ct_sort(x, -1, false, &i); /* NaN last */
     CHECK(r && isnan(ct_get(r, 3)) && ct_get_int(i, 3) == 3 && ct_get(r, 4) == 1 && ct_get_int(i, 4) == 3 && ct_get_int(i, 5) == 0 && ct_get(r, 7) == 5);
     r = ct_topk(x, 2, 1, true, true, &i);
-    CHECK(r && r->sizes[1] == 2 && isnan(ct_get(r, 0)) && ct_get(r, 1) == 3 && ct_get(r, 2) == 5 && ct_get_int(i, 0) == 3 && ct_get_int(i, 1) == 0 && ct_get_int(i, 3) == 0);
+    /* (ties in PyTorch's order: nth_element and sort, as its CPU kernel) */
+    CHECK(r && r->sizes[1] == 2 && isnan(ct_get(r, 0)) && ct_get(r, 1) == 3 && ct_get(r, 2) == 5 && ct_get_int(i, 0) == 3 && ct_get_int(i, 1) == 2 && ct_get_int(i, 3) == 1);
     r = ct_topk(ct_zeros(CT_DIMS(3, 0), CT_F32), 0, -1, true, true, &i);
     CHECK(r && r->numel == 0 && i && i->numel == 0);
     CHECK_ERR(ct_topk(x, 5, 1, true, true, NULL), CT_ERR_INDEX, "k out of range");

@@ -639,3 +639,74 @@ TEST(shape_list_ops_meta) {
                        a));
   }
 }
+
+/* ---- masks, flat indices, repeat_interleave, rot90: second derivatives (the fixtures check the first) ---- */
+TEST(shape_index_ops_gradgrad) {
+  CT_SCOPE {
+    ct_tensor *a = sh_rand(CT_DIMS(2, 3), 71), *col = sh_rand(CT_DIMS(3, 1), 72), *src = sh_rand(CT_DIMS(7), 73);
+    ct_tensor *row = ct_from_array(CT_DIMS(3), CT_BOOL, (const bool[]){true, false, true});
+    ct_tensor *m3 = ct_from_array(CT_DIMS(2, 3, 1), CT_BOOL, (const bool[]){true, false, false, true, true, true});
+    ct_tensor *ix = ct_from_array(CT_DIMS(2, 2), CT_I64, (const int64_t[]){0, -1, 4, 2});
+    ct_tensor *dup = sh_long(4, (const int64_t[]){1, 1, 5, -6});
+    SH_CHECK("masked_select", 1, SH_T(col), SH_T(m3));
+    SH_CHECK("masked_scatter", 1, SH_T(col), SH_T(m3), SH_T(src));
+    SH_CHECK("masked_scatter", 1, SH_T(a), SH_T(row), SH_T(src));
+    SH_CHECK("take", 1, SH_T(a), SH_T(ix));
+    SH_CHECK("put", 1, SH_T(a), SH_T(ix), SH_T(sh_rand(CT_DIMS(4), 74)), SH_B(false));
+    SH_CHECK("put", 1, SH_T(a), SH_T(dup), SH_T(sh_rand(CT_DIMS(2, 2), 75)), SH_B(true));
+    SH_CHECK("repeat_interleave.self_Tensor", 1, SH_T(a), SH_T(sh_long(3, (const int64_t[]){2, 0, 1})), SH_I(1), ct_value_int(CT_INT_NONE));
+    SH_CHECK("repeat_interleave.self_int", 1, SH_T(a), SH_I(2), ct_value_int(CT_INT_NONE), ct_value_int(CT_INT_NONE));
+    SH_CHECK("rot90", 1, SH_T(a), SH_I(3), SH_L(1, 0));
+  }
+}
+
+/* data-dependent shapes refuse on meta tensors, others still compute theirs */
+TEST(shape_dynamic_meta) {
+  CT_SCOPE {
+    ct_tensor *a = sh_rand(CT_DIMS(2, 3), 81), *m = ct_from_array(CT_DIMS(3), CT_BOOL, (const bool[]){true, false, true});
+    ct_tensor *reps = sh_long(3, (const int64_t[]){2, 0, 1}), *inv = NULL, *cnt = NULL;
+    CHECK(ct_op_find("nonzero")->dynamic_output_shape && !ct_op_find("take")->dynamic_output_shape);
+    CHECK_ERR(ct_nonzero(sh_meta(a)), CT_ERR_UNSUPPORTED, "depends on the data");
+    CHECK_ERR(ct_masked_select(sh_meta(a), sh_meta(m)), CT_ERR_UNSUPPORTED, "depends on the data");
+    CHECK_ERR(ct_bincount(sh_meta(reps), NULL, 0), CT_ERR_UNSUPPORTED, "depends on the data");
+    CHECK_ERR(ct_unique2(sh_meta(a), true, true, true, &inv, &cnt), CT_ERR_UNSUPPORTED, "depends on the data");
+    CHECK(!inv && !cnt);
+    CHECK_ERR(ct_repeat_interleave(sh_meta(reps)), CT_ERR_UNSUPPORTED, "depends on the data");
+    CHECK(sh_same_meta(ct_repeat_interleave_ex(sh_meta(reps), 3), ct_repeat_interleave(reps)));
+    CHECK(sh_same_meta(ct_masked_scatter(sh_meta(sh_rand(CT_DIMS(3), 82)), sh_meta(ct_gt_scalar(a, ct_int(0))), sh_meta(a)),
+                       ct_masked_scatter(sh_rand(CT_DIMS(3), 82), ct_gt_scalar(a, ct_int(0)), a)));
+    CHECK(sh_same_meta(ct_take(sh_meta(a), sh_meta(reps)), ct_take(a, reps)));
+    CHECK(sh_same_meta(ct_histc(sh_meta(a), 7, ct_int(0), ct_int(0)), ct_histc(a, 7, ct_int(0), ct_int(0))));
+  }
+}
+
+/* integer results never require grad; bincount's weights and the unique family have no derivative (PyTorch 1.13) */
+TEST(shape_index_ops_autograd) {
+  CT_SCOPE {
+    ct_tensor *a = sh_rand(CT_DIMS(2, 3), 91), *w = sh_rand(CT_DIMS(4), 92), *r, *inv = NULL, *cnt = NULL;
+    ct_tensor *ids = sh_long(4, (const int64_t[]){1, 3, 1, 0});
+    CHECK_OK(ct_set_requires_grad(a, true));
+    CHECK_OK(ct_set_requires_grad(w, true));
+    CHECK(!ct_requires_grad(ct_nonzero(a)));
+    CHECK(!ct_requires_grad(ct_searchsorted(ct_flatten(a, 0, -1), a)));
+    CHECK(!ct_requires_grad(ct_histc(a, 4, ct_int(0), ct_int(0))));
+    r = ct_bincount(ids, w, 0);
+    CHECK(r && ct_requires_grad(r));
+    CHECK_ERR(ct_backward(ct_sum(r)), CT_ERR_UNSUPPORTED, "not implemented");
+    r = ct_unique2(a, true, true, true, &inv, &cnt);
+    CHECK(r && inv && cnt && ct_requires_grad(r) && !ct_requires_grad(inv) && !ct_requires_grad(cnt));
+    CHECK_ERR(ct_backward(ct_sum(r)), CT_ERR_UNSUPPORTED, "not implemented");
+    CHECK(ct_unique2(a, true, true, true, NULL, NULL) != NULL); /* the extra results may be discarded */
+  }
+}
+
+/* int64 values compared in float32 round once, as aten's promotion: 2^60 + 2^36 + 1 becomes 2^60 + 2^37
+ * (through double it would tie to 2^60); torch 1.13 gives [1, 0]. (The fixtures read int64 through double.) */
+TEST(shape_searchsorted_int64_in_float32) {
+  CT_SCOPE {
+    ct_tensor *seq = ct_from_array(CT_DIMS(2), CT_F32, (const float[]){1152921504606846976.0f, 1152921642045800448.0f});
+    ct_tensor *v = sh_long(2, (const int64_t[]){((int64_t)1 << 60) + ((int64_t)1 << 36) + 1, ((int64_t)1 << 60) + ((int64_t)1 << 36)});
+    ct_tensor *r = ct_searchsorted(seq, v);
+    CHECK(r && r->dtype == CT_I64 && ct_get(r, 0) == 1 && ct_get(r, 1) == 0);
+  }
+}

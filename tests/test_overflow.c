@@ -155,12 +155,14 @@ TEST(overflow_views) {
     CHECK(w && w->numel == 0 && w->offset == 0);
     w = ct_slice(v, 1, OV_MAX - 1, OV_MAX, 1);
     CHECK(w && w->sizes[1] == 1 && w->offset == 0);
-    /* slice: INT64_MIN / INT64_MAX starts, ends, steps, dims */
+    /* slice: INT64_MIN / INT64_MAX starts, ends, steps, dims (an INT64_MIN start or end is None: CT_INT_NONE) */
     v = ct_slice(x, 1, OV_MIN, OV_MAX, 1);
     CHECK(v && v->sizes[1] == 4 && v->offset == 0);
     v = ct_slice(x, 1, OV_MAX, OV_MIN, 1);
     CHECK(v && v->sizes[1] == 0 && v->offset == 4);
     v = ct_slice(x, 1, OV_MIN, OV_MIN, OV_MAX);
+    CHECK(v && v->sizes[1] == 1 && v->offset == 0);
+    v = ct_slice(x, 1, OV_MIN + 1, OV_MIN + 1, 1);
     CHECK(v && v->sizes[1] == 0 && v->offset == 0);
     v = ct_slice(x, 1, OV_MIN, OV_MAX, OV_MAX);
     CHECK(v && v->sizes[1] == 1 && v->strides[1] == OV_MAX && ct_get(v, 1) == 4);

@@ -1369,7 +1369,7 @@ static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_out
   return r;
 }
 
-/* ---- slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a) ---- */
+/* ---- slice.Tensor(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a) ---- */
 typedef struct ct__node_slice_Tensor {
   ct_node base;
   ct__shape self_sizes;
@@ -1390,7 +1390,7 @@ static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grad
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_backward(grad, CT__SHAPE(self_sizes), dim, start, end, step);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_backward(grad, CT__SHAPE(self_sizes), dim, start == CT_INT_NONE ? 0 : start, end == CT_INT_NONE ? INT64_MAX : end, step);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backward_slice_Tensor, NULL};
@@ -1463,6 +1463,359 @@ static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_outp
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_slice_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, start, end, step);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor ---- */
+typedef struct ct__node_select_scatter {
+  ct_node base;
+  ct__saved src;
+  int64_t dim;
+  int64_t index;
+} ct__node_select_scatter;
+
+static void ct__release_select_scatter(ct_node *node) {
+  ct__node_select_scatter *ct__nd = (ct__node_select_scatter *)node;
+  ct__saved_reset(&ct__nd->src);
+}
+static ct_status ct__backward_select_scatter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_select_scatter *ct__nd = (ct__node_select_scatter *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *src = NULL;
+  int64_t dim = ct__nd->dim;
+  int64_t index = ct__nd->index;
+  if (ct_node_needs_input_grad(node, 0)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select_scatter(grad, ct_zeros_like(src), dim, index);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_select_scatter = {"SelectScatterBackward0", ct__backward_select_scatter, ct__release_select_scatter};
+
+static ct_tensor *ct__autograd_select_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+  ct_tensor *const ct__in[2] = {self, src};
+  ct__node_select_scatter *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src)) &&
+      ct__record(&ct__n, &ct__kind_select_scatter, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_select_scatter *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->src, src);
+    ct__nd->dim = dim;
+    ct__nd->index = index;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_select_scatter(ks & CT__BELOW_AUTOGRAD, self, src, dim, index);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- select_scatter.out(Tensor self, Tensor src, int dim, int index, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_select_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("select_scatter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_select_scatter_out(ks & CT__BELOW_AUTOGRAD, self, src, dim, index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor ---- */
+typedef struct ct__node_slice_scatter {
+  ct_node base;
+  ct__saved src;
+  int64_t dim;
+  int64_t start;
+  int64_t end;
+  int64_t step;
+} ct__node_slice_scatter;
+
+static void ct__release_slice_scatter(ct_node *node) {
+  ct__node_slice_scatter *ct__nd = (ct__node_slice_scatter *)node;
+  ct__saved_reset(&ct__nd->src);
+}
+static ct_status ct__backward_slice_scatter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_slice_scatter *ct__nd = (ct__node_slice_scatter *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *src = NULL;
+  int64_t dim = ct__nd->dim;
+  int64_t start = ct__nd->start;
+  int64_t end = ct__nd->end;
+  int64_t step = ct__nd->step;
+  if (ct_node_needs_input_grad(node, 0)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_scatter(grad, ct_zeros_like(src), dim, start, end, step);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_slice(grad, dim, start, end, step);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_slice_scatter = {"SliceScatterBackward0", ct__backward_slice_scatter, ct__release_slice_scatter};
+
+static ct_tensor *ct__autograd_slice_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct_tensor *const ct__in[2] = {self, src};
+  ct__node_slice_scatter *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src)) &&
+      ct__record(&ct__n, &ct__kind_slice_scatter, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_slice_scatter *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->src, src);
+    ct__nd->dim = dim;
+    ct__nd->start = start;
+    ct__nd->end = end;
+    ct__nd->step = step;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_slice_scatter(ks & CT__BELOW_AUTOGRAD, self, src, dim, start, end, step);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- slice_scatter.out(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_slice_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("slice_scatter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_slice_scatter_out(ks & CT__BELOW_AUTOGRAD, self, src, dim, start, end, step, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor ---- */
+typedef struct ct__node_diagonal_scatter {
+  ct_node base;
+  ct__saved src;
+  int64_t offset;
+  int64_t dim1;
+  int64_t dim2;
+} ct__node_diagonal_scatter;
+
+static void ct__release_diagonal_scatter(ct_node *node) {
+  ct__node_diagonal_scatter *ct__nd = (ct__node_diagonal_scatter *)node;
+  ct__saved_reset(&ct__nd->src);
+}
+static ct_status ct__backward_diagonal_scatter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_diagonal_scatter *ct__nd = (ct__node_diagonal_scatter *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *src = NULL;
+  int64_t offset = ct__nd->offset;
+  int64_t dim1 = ct__nd->dim1;
+  int64_t dim2 = ct__nd->dim2;
+  if (ct_node_needs_input_grad(node, 0)) {
+    src = ct__unpack(&ct__nd->src, node, "src");
+    if (!src) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_diagonal_scatter(grad, ct_zeros_like(src), offset, dim1, dim2);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_diagonal(grad, offset, dim1, dim2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_diagonal_scatter = {"DiagonalScatterBackward0", ct__backward_diagonal_scatter, ct__release_diagonal_scatter};
+
+static ct_tensor *ct__autograd_diagonal_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_tensor *const ct__in[2] = {self, src};
+  ct__node_diagonal_scatter *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src)) &&
+      ct__record(&ct__n, &ct__kind_diagonal_scatter, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_diagonal_scatter *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->src, src);
+    ct__nd->offset = offset;
+    ct__nd->dim1 = dim1;
+    ct__nd->dim2 = dim2;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diagonal_scatter(ks & CT__BELOW_AUTOGRAD, self, src, offset, dim1, dim2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- diagonal_scatter.out(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_diagonal_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("diagonal_scatter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diagonal_scatter_out(ks & CT__BELOW_AUTOGRAD, self, src, offset, dim1, dim2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor ---- */
+typedef struct ct__node_diag_embed {
+  ct_node base;
+  int64_t offset;
+  int64_t dim1;
+  int64_t dim2;
+} ct__node_diag_embed;
+
+static ct_status ct__backward_diag_embed(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_diag_embed *ct__nd = (ct__node_diag_embed *)node;
+  ct_tensor *grad = grads[0];
+  int64_t offset = ct__nd->offset;
+  int64_t dim1 = ct__nd->dim1;
+  int64_t dim2 = ct__nd->dim2;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_diagonal(grad, offset, dim1, dim2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_diag_embed = {"DiagEmbedBackward0", ct__backward_diag_embed, NULL};
+
+static ct_tensor *ct__autograd_diag_embed(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_diag_embed *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_diag_embed, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_diag_embed *)ct__n;
+  if (ct__nd) {
+    ct__nd->offset = offset;
+    ct__nd->dim1 = dim1;
+    ct__nd->dim2 = dim2;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diag_embed(ks & CT__BELOW_AUTOGRAD, self, offset, dim1, dim2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- diag_embed.out(Tensor self, int offset=0, int dim1=-2, int dim2=-1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_diag_embed_out(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("diag_embed.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diag_embed_out(ks & CT__BELOW_AUTOGRAD, self, offset, dim1, dim2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) ---- */
+typedef struct ct__node_diagonal {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t offset;
+  int64_t dim1;
+  int64_t dim2;
+} ct__node_diagonal;
+
+static ct_status ct__backward_diagonal(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_diagonal *ct__nd = (ct__node_diagonal *)node;
+  ct_tensor *grad = grads[0];
+  int64_t offset = ct__nd->offset;
+  int64_t dim1 = ct__nd->dim1;
+  int64_t dim2 = ct__nd->dim2;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_diagonal_backward(grad, CT__SHAPE(self_sizes), offset, dim1, dim2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_diagonal = {"DiagonalBackward0", ct__backward_diagonal, NULL};
+
+static ct_tensor *ct__autograd_diagonal(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_diagonal *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_diagonal, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_diagonal *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->offset = offset;
+    ct__nd->dim1 = dim1;
+    ct__nd->dim2 = dim2;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diagonal(ks & CT__BELOW_AUTOGRAD, self, offset, dim1, dim2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- diagonal_backward(Tensor grad_output, int[] input_sizes, int offset, int dim1, int dim2) -> Tensor ---- */
+typedef struct ct__node_diagonal_backward {
+  ct_node base;
+  int64_t offset;
+  int64_t dim1;
+  int64_t dim2;
+} ct__node_diagonal_backward;
+
+static ct_status ct__backward_diagonal_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_diagonal_backward *ct__nd = (ct__node_diagonal_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t offset = ct__nd->offset;
+  int64_t dim1 = ct__nd->dim1;
+  int64_t dim2 = ct__nd->dim2;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_diagonal(grad, offset, dim1, dim2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_diagonal_backward = {"DiagonalBackwardBackward0", ct__backward_diagonal_backward, NULL};
+
+static ct_tensor *ct__autograd_diagonal_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_diagonal_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_diagonal_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_diagonal_backward *)ct__n;
+  if (ct__nd) {
+    ct__nd->offset = offset;
+    ct__nd->dim1 = dim1;
+    ct__nd->dim2 = dim2;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_diagonal_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, offset, dim1, dim2);
   ct__below_autograd_end(excluded);
   if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
@@ -1560,6 +1913,28 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
+/* ---- tril_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("tril_indices.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_indices_out(ks & CT__BELOW_AUTOGRAD, row, col, offset, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- triu_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("triu_indices.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_indices_out(ks & CT__BELOW_AUTOGRAD, row, col, offset, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
   ct_keyset excluded;
@@ -1646,6 +2021,53 @@ static ct_status ct__autograd_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("neg.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_not(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_not(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_not";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_not(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_not_(Tensor(a!) self) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_not_(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_not_", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_not_";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_not_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_not.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_not_out(ks & CT__BELOW_AUTOGRAD, self, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -7549,6 +7971,65 @@ static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   return r;
 }
 
+/* ---- frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent) ---- */
+typedef struct ct__node_frexp_Tensor {
+  ct_node base;
+  ct__saved exponent;
+} ct__node_frexp_Tensor;
+
+static void ct__release_frexp_Tensor(ct_node *node) {
+  ct__node_frexp_Tensor *ct__nd = (ct__node_frexp_Tensor *)node;
+  ct__saved_reset(&ct__nd->exponent);
+}
+static ct_status ct__backward_frexp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_frexp_Tensor *ct__nd = (ct__node_frexp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *exponent = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+    if (!exponent) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_exp2(exponent));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_frexp_Tensor = {"FrexpBackward0", ct__backward_frexp_Tensor, ct__release_frexp_Tensor};
+
+static ct_tensor *ct__autograd_frexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_frexp_Tensor *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_frexp_Tensor, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_frexp_Tensor *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_frexp_Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->exponent, *exponent);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent) ---- */
+static ct_status ct__autograd_frexp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mantissa) || ct__needs_grad(exponent))) return ct__out_not_differentiable("frexp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_frexp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, mantissa, exponent);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor ---- */
 typedef struct ct__node_div_Tensor_mode {
   ct_node base;
@@ -12188,6 +12669,715 @@ static ct_status ct__autograd_logaddexp2_out(ct_keyset ks, ct_tensor *self, ct_t
   return r;
 }
 
+/* ---- bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_and_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_and_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_and.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_and_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_and_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and_.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_and.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_and_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_and.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_and_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_and.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_and_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_or_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_or_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_or.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_or_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_or_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or_.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_or.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_or_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_or.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_or.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_or_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_or.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_or_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_xor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_xor_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_xor.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_xor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_xor_.Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor_.Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_xor.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_xor_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_xor.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_xor.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_xor_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_xor.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_xor_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_left_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_left_shift_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_left_shift.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_left_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift.Tensor_Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_left_shift_.Tensor_Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift_.Tensor_Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift__Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_left_shift.Tensor_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Tensor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_left_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_left_shift.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_left_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_left_shift.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_left_shift_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_right_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_right_shift_.Tensor", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift_.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_right_shift.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_right_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift.Tensor_Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "bitwise_right_shift_.Tensor_Scalar", 1, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift_.Tensor_Scalar";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift__Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_right_shift.Tensor_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Tensor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_bitwise_right_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct_tensor *const ct__in[1] = {other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "bitwise_right_shift.Scalar_Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bitwise_right_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("bitwise_right_shift.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bitwise_right_shift_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gcd(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gcd(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "gcd";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gcd(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gcd_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "gcd_", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "gcd_";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gcd_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gcd_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("gcd.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gcd_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lcm(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lcm(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "lcm";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lcm(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lcm_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_status r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      (r = ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), "lcm_", 2, ct__in)) != CT_OK)
+    return r;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "lcm_";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lcm_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, ct__nd);
+  return r;
+}
+
+/* ---- lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lcm_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("lcm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lcm_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_sum {
   ct_node base;
@@ -15164,6 +16354,280 @@ static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2) || ct__needs_grad(out))) return ct__out_not_differentiable("baddbmm.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_baddbmm_out(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_addmv {
+  ct_node base;
+  ct__saved mat;
+  ct__saved vec;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmv;
+
+static void ct__release_addmv(ct_node *node) {
+  ct__node_addmv *ct__nd = (ct__node_addmv *)node;
+  ct__saved_reset(&ct__nd->mat);
+  ct__saved_reset(&ct__nd->vec);
+}
+static ct_status ct__backward_addmv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmv *ct__nd = (ct__node_addmv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat = NULL;
+  ct_tensor *vec = NULL;
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (ct_node_needs_input_grad(node, 2)) {
+    mat = ct__unpack(&ct__nd->mat, node, "mat");
+    if (!mat) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    vec = ct__unpack(&ct__nd->vec, node, "vec");
+    if (!vec) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_outer(grad, vec), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mv(ct_t(mat), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmv = {"AddmvBackward0", ct__backward_addmv, ct__release_addmv};
+
+static ct_tensor *ct__autograd_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__node_addmv *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat) || ct__needs_grad(vec)) &&
+      ct__record(&ct__n, &ct__kind_addmv, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_addmv *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mat, mat);
+    ct__save(&ct__nd->vec, vec);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmv(ks & CT__BELOW_AUTOGRAD, self, mat, vec, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addmv_ {
+  ct_node base;
+  ct__saved mat;
+  ct__saved vec;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmv_;
+
+static void ct__release_addmv_(ct_node *node) {
+  ct__node_addmv_ *ct__nd = (ct__node_addmv_ *)node;
+  ct__saved_reset(&ct__nd->mat);
+  ct__saved_reset(&ct__nd->vec);
+}
+static ct_status ct__backward_addmv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmv_ *ct__nd = (ct__node_addmv_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat = NULL;
+  ct_tensor *vec = NULL;
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (ct_node_needs_input_grad(node, 2)) {
+    mat = ct__unpack(&ct__nd->mat, node, "mat");
+    if (!mat) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    vec = ct__unpack(&ct__nd->vec, node, "vec");
+    if (!vec) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_outer(grad, vec), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mv(ct_t(mat), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmv_ = {"AddmvBackward0", ct__backward_addmv_, ct__release_addmv_};
+
+static ct_status ct__autograd_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__node_addmv_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat) || ct__needs_grad(vec)) &&
+      (r = ct__record(&ct__n, &ct__kind_addmv_, sizeof *ct__nd, "addmv_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_addmv_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mat, mat);
+    ct__save(&ct__nd->vec, vec);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmv_(ks & CT__BELOW_AUTOGRAD, self, mat, vec, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat) || ct__needs_grad(vec) || ct__needs_grad(out))) return ct__out_not_differentiable("addmv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmv_out(ks & CT__BELOW_AUTOGRAD, self, mat, vec, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_addbmm {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addbmm;
+
+static void ct__release_addbmm(ct_node *node) {
+  ct__node_addbmm *ct__nd = (ct__node_addbmm *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
+}
+static ct_status ct__backward_addbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addbmm *ct__nd = (ct__node_addbmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = NULL;
+  ct_tensor *batch2 = NULL;
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (ct_node_needs_input_grad(node, 2)) {
+    batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+    if (!batch1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+    if (!batch2) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__addbmm_backward(grad, batch2, alpha, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__addbmm_backward(grad, batch1, alpha, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addbmm = {"AddbmmBackward0", ct__backward_addbmm, ct__release_addbmm};
+
+static ct_tensor *ct__autograd_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__node_addbmm *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2)) &&
+      ct__record(&ct__n, &ct__kind_addbmm, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_addbmm *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addbmm(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addbmm_ {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addbmm_;
+
+static void ct__release_addbmm_(ct_node *node) {
+  ct__node_addbmm_ *ct__nd = (ct__node_addbmm_ *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
+}
+static ct_status ct__backward_addbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addbmm_ *ct__nd = (ct__node_addbmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = NULL;
+  ct_tensor *batch2 = NULL;
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (ct_node_needs_input_grad(node, 2)) {
+    batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+    if (!batch1) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 1)) {
+    batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+    if (!batch2) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__addbmm_backward(grad, batch2, alpha, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__addbmm_backward(grad, batch1, alpha, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addbmm_ = {"AddbmmBackward0", ct__backward_addbmm_, ct__release_addbmm_};
+
+static ct_status ct__autograd_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__node_addbmm_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2)) &&
+      (r = ct__record(&ct__n, &ct__kind_addbmm_, sizeof *ct__nd, "addbmm_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_addbmm_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- addbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2) || ct__needs_grad(out))) return ct__out_not_differentiable("addbmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addbmm_out(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -18419,6 +19883,801 @@ static ct_status ct__autograd_take_along_dim_out(ct_keyset ks, ct_tensor *self, 
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("take_along_dim.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_take_along_dim_out(ks & CT__BELOW_AUTOGRAD, self, indices, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nonzero(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_nonzero(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "nonzero";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nonzero(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nonzero.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nonzero_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_select(Tensor self, Tensor mask) -> Tensor ---- */
+typedef struct ct__node_masked_select {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved mask;
+} ct__node_masked_select;
+
+static void ct__release_masked_select(ct_node *node) {
+  ct__node_masked_select *ct__nd = (ct__node_masked_select *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_select(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_select *ct__nd = (ct__node_masked_select *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = NULL;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (ct_node_needs_input_grad(node, 0)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_scatter(ct__shape_zeros(grad, &self_sizes), mask, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_select = {"MaskedSelectBackward0", ct__backward_masked_select, ct__release_masked_select};
+
+static ct_tensor *ct__autograd_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
+  ct_tensor *const ct__in[2] = {self, mask};
+  ct__node_masked_select *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask)) &&
+      ct__record(&ct__n, &ct__kind_masked_select, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_masked_select *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_select(ks & CT__BELOW_AUTOGRAD, self, mask);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_select.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_select_out(ks & CT__BELOW_AUTOGRAD, self, mask, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor ---- */
+typedef struct ct__node_masked_scatter {
+  ct_node base;
+  ct__saved mask;
+  ct__shape source_sizes;
+} ct__node_masked_scatter;
+
+static void ct__release_masked_scatter(ct_node *node) {
+  ct__node_masked_scatter *ct__nd = (ct__node_masked_scatter *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_scatter(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_scatter *ct__nd = (ct__node_masked_scatter *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = NULL;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, ct__shape_bool_mask(mask), ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_masked_scatter_source_backward(grad, mask, &source_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_scatter = {"MaskedScatterBackward0", ct__backward_masked_scatter, ct__release_masked_scatter};
+
+static ct_tensor *ct__autograd_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__node_masked_scatter *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(source)) &&
+      ct__record(&ct__n, &ct__kind_masked_scatter, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_masked_scatter *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mask, mask);
+    ct__save_shape(&ct__nd->source_sizes, source);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_scatter(ks & CT__BELOW_AUTOGRAD, self, mask, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_scatter_ {
+  ct_node base;
+  ct__saved mask;
+  ct__shape source_sizes;
+} ct__node_masked_scatter_;
+
+static void ct__release_masked_scatter_(ct_node *node) {
+  ct__node_masked_scatter_ *ct__nd = (ct__node_masked_scatter_ *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_scatter_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_scatter_ *ct__nd = (ct__node_masked_scatter_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = NULL;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    mask = ct__unpack(&ct__nd->mask, node, "mask");
+    if (!mask) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, ct__shape_bool_mask(mask), ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_masked_scatter_source_backward(grad, mask, &source_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_scatter_ = {"MaskedScatterBackward0", ct__backward_masked_scatter_, ct__release_masked_scatter_};
+
+static ct_status ct__autograd_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__node_masked_scatter_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(source)) &&
+      (r = ct__record(&ct__n, &ct__kind_masked_scatter_, sizeof *ct__nd, "masked_scatter_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_masked_scatter_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->mask, mask);
+    ct__save_shape(&ct__nd->source_sizes, source);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_scatter_(ks & CT__BELOW_AUTOGRAD, self, mask, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_scatter.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_scatter_out(ks & CT__BELOW_AUTOGRAD, self, mask, source, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- take(Tensor self, Tensor index) -> Tensor ---- */
+typedef struct ct__node_take {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved index;
+} ct__node_take;
+
+static void ct__release_take(ct_node *node) {
+  ct__node_take *ct__nd = (ct__node_take *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_take(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_take *ct__nd = (ct__node_take *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *index = NULL;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (ct_node_needs_input_grad(node, 0)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_put(ct__shape_zeros(grad, &self_sizes), index, grad, true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_take = {"TakeBackward0", ct__backward_take, ct__release_take};
+
+static ct_tensor *ct__autograd_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__node_take *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index)) &&
+      ct__record(&ct__n, &ct__kind_take, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_take *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take(ks & CT__BELOW_AUTOGRAD, self, index);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("take.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take_out(ks & CT__BELOW_AUTOGRAD, self, index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor ---- */
+typedef struct ct__node_put {
+  ct_node base;
+  ct__saved index;
+  ct__shape source_sizes;
+  bool accumulate;
+} ct__node_put;
+
+static void ct__release_put(ct_node *node) {
+  ct__node_put *ct__nd = (ct__node_put *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_put(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_put *ct__nd = (ct__node_put *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *index = NULL;
+  bool accumulate = ct__nd->accumulate;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = accumulate ? grad : ct_put(grad, index, ct__shape_zeros(grad, &source_sizes), false);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_reshape(ct_take(grad, index), CT__SHAPE(source_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_put = {"PutBackward0", ct__backward_put, ct__release_put};
+
+static ct_tensor *ct__autograd_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_put *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      ct__record(&ct__n, &ct__kind_put, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_put *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->source_sizes, source);
+    ct__nd->accumulate = accumulate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_put(ks & CT__BELOW_AUTOGRAD, self, index, source, accumulate);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) ---- */
+typedef struct ct__node_put_ {
+  ct_node base;
+  ct__saved index;
+  ct__shape source_sizes;
+  bool accumulate;
+} ct__node_put_;
+
+static void ct__release_put_(ct_node *node) {
+  ct__node_put_ *ct__nd = (ct__node_put_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_put_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_put_ *ct__nd = (ct__node_put_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *index = NULL;
+  bool accumulate = ct__nd->accumulate;
+  const ct__shape source_sizes = ct__nd->source_sizes;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 2)) {
+    index = ct__unpack(&ct__nd->index, node, "index");
+    if (!index) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = accumulate ? grad : ct_put(grad, index, ct__shape_zeros(grad, &source_sizes), false);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_reshape(ct_take(grad, index), CT__SHAPE(source_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_put_ = {"PutBackward0", ct__backward_put_, ct__release_put_};
+
+static ct_status ct__autograd_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__node_put_ *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_status r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source)) &&
+      (r = ct__record(&ct__n, &ct__kind_put_, sizeof *ct__nd, "put_", 3, ct__in)) != CT_OK)
+    return r;
+  ct__nd = (ct__node_put_ *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->source_sizes, source);
+    ct__nd->accumulate = accumulate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_put_(ks & CT__BELOW_AUTOGRAD, self, index, source, accumulate);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_inplace(r, self, &ct__nd->base);
+  return r;
+}
+
+/* ---- put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("put.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_put_out(ks & CT__BELOW_AUTOGRAD, self, index, source, accumulate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_repeat_interleave_Tensor(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
+  ct_tensor *const ct__in[1] = {repeats};
+  ct_node *ct__nd;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__nd = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(repeats)) &&
+      ct__record(&ct__nd, &ct__not_impl_kind, sizeof(ct__not_impl_node), NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  if (ct__nd) ((ct__not_impl_node *)ct__nd)->op = "repeat_interleave.Tensor";
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_interleave_Tensor(ks & CT__BELOW_AUTOGRAD, repeats, output_size);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, ct__nd);
+  return r;
+}
+
+/* ---- repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_repeat_interleave_Tensor_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(repeats) || ct__needs_grad(out))) return ct__out_not_differentiable("repeat_interleave.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_interleave_Tensor_out(ks & CT__BELOW_AUTOGRAD, repeats, output_size, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Tensor(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(sorted_sequence) || ct__needs_grad(self) || ct__needs_grad(sorter) || ct__needs_grad(out))) return ct__out_not_differentiable("searchsorted.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Tensor_out(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Scalar(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_searchsorted_Scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(sorted_sequence) || ct__needs_grad(sorter) || ct__needs_grad(out))) return ct__out_not_differentiable("searchsorted.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_searchsorted_Scalar_out(ks & CT__BELOW_AUTOGRAD, sorted_sequence, self, out_int32, right, side, sorter, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Tensor(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(boundaries) || ct__needs_grad(out))) return ct__out_not_differentiable("bucketize.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Scalar(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bucketize_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(boundaries) || ct__needs_grad(out))) return ct__out_not_differentiable("bucketize.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bucketize_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, boundaries, out_int32, right, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor ---- */
+typedef struct ct__node_bincount {
+  ct_node base;
+} ct__node_bincount;
+
+static ct_status ct__backward_bincount(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bincount *ct__nd = (ct__node_bincount *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "bincount", "the derivative for 'weights' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bincount = {"BincountBackward0", ct__backward_bincount, NULL};
+
+static ct_tensor *ct__autograd_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  ct_tensor *const ct__in[2] = {self, weights};
+  ct__node_bincount *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(weights)) &&
+      ct__record(&ct__n, &ct__kind_bincount, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_bincount *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bincount(ks & CT__BELOW_AUTOGRAD, self, weights, minlength);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(weights) || ct__needs_grad(out))) return ct__out_not_differentiable("bincount.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bincount_out(ks & CT__BELOW_AUTOGRAD, self, weights, minlength, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor ---- */
+static ct_tensor *ct__autograd_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_histc(ks & CT__BELOW_AUTOGRAD, self, bins, min, max);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("histc.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_histc_out(ks & CT__BELOW_AUTOGRAD, self, bins, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) ---- */
+typedef struct ct__node__unique2 {
+  ct_node base;
+} ct__node__unique2;
+
+static ct_status ct__backward__unique2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__unique2 *ct__nd = (ct__node__unique2 *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "_unique2", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__unique2 = {"Unique2Backward0", ct__backward__unique2, NULL};
+
+static ct_tensor *ct__autograd__unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__unique2 *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__unique2, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__unique2 *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__unique2(ks & CT__BELOW_AUTOGRAD, self, sorted, return_inverse, return_counts, result1, result2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) ---- */
+static ct_status ct__autograd__unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out0) || ct__needs_grad(out1) || ct__needs_grad(out2))) return ct__out_not_differentiable("_unique2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__unique2_out(ks & CT__BELOW_AUTOGRAD, self, sorted, return_inverse, return_counts, out0, out1, out2);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) ---- */
+typedef struct ct__node_unique_consecutive {
+  ct_node base;
+} ct__node_unique_consecutive;
+
+static ct_status ct__backward_unique_consecutive(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unique_consecutive *ct__nd = (ct__node_unique_consecutive *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "unique_consecutive", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unique_consecutive = {"UniqueConsecutiveBackward0", ct__backward_unique_consecutive, NULL};
+
+static ct_tensor *ct__autograd_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_unique_consecutive *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_unique_consecutive, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unique_consecutive *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_consecutive(ks & CT__BELOW_AUTOGRAD, self, return_inverse, return_counts, dim, result1, result2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) ---- */
+static ct_status ct__autograd_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out0) || ct__needs_grad(out1) || ct__needs_grad(out2))) return ct__out_not_differentiable("unique_consecutive.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_consecutive_out(ks & CT__BELOW_AUTOGRAD, self, return_inverse, return_counts, dim, out0, out1, out2);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) ---- */
+typedef struct ct__node_unique_dim {
+  ct_node base;
+} ct__node_unique_dim;
+
+static ct_status ct__backward_unique_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unique_dim *ct__nd = (ct__node_unique_dim *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "unique_dim", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unique_dim = {"UniqueDimBackward0", ct__backward_unique_dim, NULL};
+
+static ct_tensor *ct__autograd_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_unique_dim *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_unique_dim, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unique_dim *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_dim(ks & CT__BELOW_AUTOGRAD, self, dim, sorted, return_inverse, return_counts, result1, result2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) ---- */
+static ct_status ct__autograd_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out0) || ct__needs_grad(out1) || ct__needs_grad(out2))) return ct__out_not_differentiable("unique_dim.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unique_dim_out(ks & CT__BELOW_AUTOGRAD, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor ---- */
+typedef struct ct__node_rot90 {
+  ct_node base;
+  int64_t k;
+  ct__saved_ints dims;
+} ct__node_rot90;
+
+static ct_status ct__backward_rot90(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rot90 *ct__nd = (ct__node_rot90 *)node;
+  ct_tensor *grad = grads[0];
+  int64_t k = ct__nd->k;
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_rot90(grad, -(k % 4), (int)dims.n, dims.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rot90 = {"Rot90Backward0", ct__backward_rot90, NULL};
+
+static ct_tensor *ct__autograd_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_rot90 *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_rot90, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_rot90 *)ct__n;
+  if (ct__nd) {
+    ct__nd->k = k;
+    if (ct__save_ints(&ct__nd->dims, dims, "rot90") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rot90(ks & CT__BELOW_AUTOGRAD, self, k, dims);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("rot90.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rot90_out(ks & CT__BELOW_AUTOGRAD, self, k, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor ---- */
+typedef struct ct__node_narrow_copy {
+  ct_node base;
+} ct__node_narrow_copy;
+
+static ct_status ct__backward_narrow_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_narrow_copy *ct__nd = (ct__node_narrow_copy *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "narrow_copy", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_narrow_copy = {"NarrowCopyBackward0", ct__backward_narrow_copy, NULL};
+
+static ct_tensor *ct__autograd_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_narrow_copy *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_narrow_copy, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_narrow_copy *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_narrow_copy(ks & CT__BELOW_AUTOGRAD, self, dim, start, length);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("narrow_copy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_narrow_copy_out(ks & CT__BELOW_AUTOGRAD, self, dim, start, length, out);
   ct__below_autograd_end(excluded);
   return r;
 }

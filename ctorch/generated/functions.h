@@ -139,6 +139,15 @@ CTDEF ct_tensor *ct_movedim_list(ct_tensor *self, int source_len, const int64_t 
 CTDEF ct_tensor *ct_movedim(ct_tensor *self, int64_t source, int64_t destination);
 /* broadcast_to(Tensor(a) self, int[] size) -> Tensor(a) */
 CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *size);
+/* meshgrid(Tensor[] tensors) -> Tensor[]
+ * meshgrid with indexing "ij" */
+CTDEF int64_t ct_meshgrid(int tensors_len, ct_tensor *const *tensors, int64_t cap, ct_tensor **out);
+/* meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]
+ * grids (views: expands) of 0-D or 1-D tensors of one dtype; "xy" swaps the first two dims */
+CTDEF int64_t ct_meshgrid_indexing(int tensors_len, ct_tensor *const *tensors, const char *indexing, int64_t cap, ct_tensor **out);
+/* cartesian_prod(Tensor[] tensors) -> Tensor
+ * the rows of every combination of 1-D tensors' elements (one tensor: itself) */
+CTDEF ct_tensor *ct_cartesian_prod(int tensors_len, ct_tensor *const *tensors);
 /* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
 CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim);
 /* squeeze(Tensor(a) self) -> Tensor(a)
@@ -153,16 +162,52 @@ CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index);
 /* select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor
  * zeros of input_sizes with grad_output at select(dim, index) */
 CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t index);
-/* slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a)
- * start/end are clamped like Python slices; step > 0 */
+/* slice.Tensor(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a)
+ * start/end (None: 0 / the end) are clamped like Python slices; step > 0 */
 CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step);
 /* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
 CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor
+ * a copy of self with src written into select(dim, index); src is cast to self's dtype */
+CTDEF ct_tensor *ct_select_scatter(ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index);
+/* select_scatter.out(Tensor self, Tensor src, int dim, int index, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_select_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index);
+/* slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor
+ * a copy of self with src written into slice(dim, start, end, step) */
+CTDEF ct_tensor *ct_slice_scatter(ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* slice_scatter.out(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_slice_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor
+ * a copy of self with src written into diagonal(offset, dim1, dim2) */
+CTDEF ct_tensor *ct_diagonal_scatter(ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2);
+/* diagonal_scatter.out(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_diagonal_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2);
+/* diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
+ * zeros with self's last dim on the diagonal of two new dims dim1, dim2 (each of size n + |offset|) */
+CTDEF ct_tensor *ct_diag_embed(ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2);
+/* diag_embed.out(Tensor self, int offset=0, int dim1=-2, int dim2=-1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_diag_embed_out(ct_tensor *out, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2);
+/* diag(Tensor self, int diagonal=0) -> Tensor
+ * a vector's diag_embed, or a copy of a matrix's diagonal */
+CTDEF ct_tensor *ct_diag(ct_tensor *self, int64_t diagonal);
+/* diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_diag_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* trace(Tensor self) -> Tensor
+ * the sum of a matrix's main diagonal (integers sum to int64) */
+CTDEF ct_tensor *ct_trace(ct_tensor *self);
+/* trace.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_trace_out(ct_tensor *out, ct_tensor *self);
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
 CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length);
 /* narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a)
  * start as a 0-dim integral tensor (read on the host; a meta start gives the view at 0) */
 CTDEF ct_tensor *ct_narrow_tensor(ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length);
+/* diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)
+ * dims dim1 and dim2 go; their diagonal (offset > 0: above the main one) comes last */
+CTDEF ct_tensor *ct_diagonal(ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2);
+/* diagonal_backward(Tensor grad_output, int[] input_sizes, int offset, int dim1, int dim2) -> Tensor
+ * zeros of input_sizes with grad_output on the diagonal */
+CTDEF ct_tensor *ct_diagonal_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t offset, int64_t dim1, int64_t dim2);
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)
  * bounds-checked against the storage */
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset);
@@ -190,6 +235,48 @@ CTDEF ct_tensor *ct_full_ex(int size_len, const int64_t *size, ct_scalar fill_va
  * 0-dim (dtype None: float32) */
 CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype);
 CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device device);
+/* empty_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * uninitialised, self's sizes; self's strides when they are dense (PyTorch's preserve_format), else contiguous; no layout / memory_format arguments */
+CTDEF ct_tensor *ct_empty_like(ct_tensor *self);
+CTDEF ct_tensor *ct_empty_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory);
+/* zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * empty_like filled with 0 */
+CTDEF ct_tensor *ct_zeros_like(ct_tensor *self);
+CTDEF ct_tensor *ct_zeros_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory);
+/* ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * empty_like filled with 1 */
+CTDEF ct_tensor *ct_ones_like(ct_tensor *self);
+CTDEF ct_tensor *ct_ones_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory);
+/* full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * empty_like filled with fill_value (in self's dtype unless dtype is given) */
+CTDEF ct_tensor *ct_full_like(ct_tensor *self, ct_scalar fill_value);
+CTDEF ct_tensor *ct_full_like_ex(ct_tensor *self, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory);
+/* new_empty(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * empty(size) with self's dtype and device unless given */
+CTDEF ct_tensor *ct_new_empty(ct_tensor *self, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_new_empty_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
+/* new_zeros(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+CTDEF ct_tensor *ct_new_zeros(ct_tensor *self, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_new_zeros_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
+/* new_ones(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+CTDEF ct_tensor *ct_new_ones(ct_tensor *self, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_new_ones_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory);
+/* new_full(Tensor self, int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor
+ * full(size, fill_value) with self's dtype (not fill_value's) and device unless given */
+CTDEF ct_tensor *ct_new_full(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value);
+CTDEF ct_tensor *ct_new_full_ex(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory);
+/* tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * the (row, col) indices of tril(ones(row, col), offset), row by row, as a (2, N) tensor; dtype None: int64 (int32 allowed) */
+CTDEF ct_tensor *ct_tril_indices(int64_t row, int64_t col, int64_t offset);
+CTDEF ct_tensor *ct_tril_indices_ex(int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device);
+/* tril_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tril_indices_out(ct_tensor *out, int64_t row, int64_t col, int64_t offset);
+/* triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+ * the (row, col) indices of triu(ones(row, col), offset), row by row, as a (2, N) tensor; dtype None: int64 (int32 allowed) */
+CTDEF ct_tensor *ct_triu_indices(int64_t row, int64_t col, int64_t offset);
+CTDEF ct_tensor *ct_triu_indices_ex(int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device);
+/* triu_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_triu_indices_out(ct_tensor *out, int64_t row, int64_t col, int64_t offset);
 /* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor
  * [start, end) in steps of step; dtype None: int64 if every bound is an integer, else float32 (as PyTorch); ct_arange takes doubles */
 CTDEF ct_tensor *ct_arange_start_step(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype);
@@ -204,6 +291,13 @@ CTDEF ct_tensor *ct_neg(ct_tensor *self);
 CTDEF ct_status ct_neg_(ct_tensor *self);
 /* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
+/* bitwise_not(Tensor self) -> Tensor
+ * ~self; bool: logical not; floating is an error */
+CTDEF ct_tensor *ct_bitwise_not(ct_tensor *self);
+/* bitwise_not_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_not_(ct_tensor *self);
+/* bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_not_out(ct_tensor *out, ct_tensor *self);
 /* abs(Tensor self) -> Tensor
  * integers keep their dtype (abs of the minimum wraps); bool is an error */
 CTDEF ct_tensor *ct_abs(ct_tensor *self);
@@ -647,6 +741,11 @@ CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, doubl
 CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
+/* frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)
+ * mantissa * 2^exponent = self, |mantissa| in [0.5, 1) (0, inf, NaN: themselves, exponent 0); exponent int32; floating only */
+CTDEF ct_tensor *ct_frexp(ct_tensor *self, ct_tensor **exponent);
+/* frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent) */
+CTDEF ct_status ct_frexp_out(ct_tensor *mantissa, ct_tensor *exponent, ct_tensor *self);
 /* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
  * rounding_mode NULL (true division), "trunc" or "floor"; integers divide exactly, by zero is an error */
 CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
@@ -1028,6 +1127,112 @@ CTDEF ct_status ct_float_power_scalar_out(ct_tensor *out, ct_tensor *self, ct_sc
 CTDEF ct_tensor *ct_float_power_scalar_self(ct_scalar self, ct_tensor *exponent);
 /* float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_float_power_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent);
+/* bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor
+ * self & other; bool: logical and */
+CTDEF ct_tensor *ct_bitwise_and(ct_tensor *self, ct_tensor *other);
+/* bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_(ct_tensor *self, ct_tensor *other);
+/* bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_and_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_and_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_and_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor
+ * self | other; bool: logical or */
+CTDEF ct_tensor *ct_bitwise_or(ct_tensor *self, ct_tensor *other);
+/* bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_(ct_tensor *self, ct_tensor *other);
+/* bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_or_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_or_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_or.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_or_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor
+ * self ^ other; bool: logical xor */
+CTDEF ct_tensor *ct_bitwise_xor(ct_tensor *self, ct_tensor *other);
+/* bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_(ct_tensor *self, ct_tensor *other);
+/* bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_xor_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_xor_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_xor.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_xor_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
+ * self << other; the count is taken modulo 64 (int64) or 32 (narrower types), as PyTorch 1.13 on x86-64 */
+CTDEF ct_tensor *ct_bitwise_left_shift(ct_tensor *self, ct_tensor *other);
+/* bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_(ct_tensor *self, ct_tensor *other);
+/* bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_left_shift_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_left_shift_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_left_shift_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
+ * self >> other (arithmetic for signed types); the count is taken modulo 64 (int64) or 32, as PyTorch 1.13 on x86-64 */
+CTDEF ct_tensor *ct_bitwise_right_shift(ct_tensor *self, ct_tensor *other);
+/* bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_(ct_tensor *self, ct_tensor *other);
+/* bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_right_shift_scalar(ct_tensor *self, ct_scalar other);
+/* bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_scalar_(ct_tensor *self, ct_scalar other);
+/* bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_bitwise_right_shift_scalar_self(ct_scalar self, ct_tensor *other);
+/* bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bitwise_right_shift_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* gcd(Tensor self, Tensor other) -> Tensor
+ * greatest common divisor of |self| and |other| (gcd(0, 0) = 0) */
+CTDEF ct_tensor *ct_gcd(ct_tensor *self, ct_tensor *other);
+/* gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_gcd_(ct_tensor *self, ct_tensor *other);
+/* gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gcd_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* lcm(Tensor self, Tensor other) -> Tensor
+ * least common multiple, |self / gcd * other| (0 when either is 0) */
+CTDEF ct_tensor *ct_lcm(ct_tensor *self, ct_tensor *other);
+/* lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_lcm_(ct_tensor *self, ct_tensor *other);
+/* lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lcm_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ldexp.Tensor(Tensor self, Tensor other) -> Tensor
+ * self * 2^other (integers give float32) */
+CTDEF ct_tensor *ct_ldexp(ct_tensor *self, ct_tensor *other);
+/* ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ldexp_(ct_tensor *self, ct_tensor *other);
+/* ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ldexp_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
  * integers and bool give int64 */
 CTDEF ct_tensor *ct_sum(ct_tensor *self);
@@ -1185,19 +1390,19 @@ CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim);
 /* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
 /* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
- * always stable (equal elements keep their order); NaN sorts above every number */
+ * NaN sorts above every number; equal elements come out in PyTorch's CPU order (libstdc++'s std::sort replayed; rows of <= 16 keep their order) */
 CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices);
 /* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_sort_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool descending);
 /* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
- * stable or not, the sort is stable */
+ * stable=True: equal elements keep their order; False or None: as sort */
 CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices);
 CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices);
 /* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_sort_stable_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable);
 CTDEF ct_status ct_sort_stable_out_ex(ct_tensor *values, ct_tensor *indices, ct_tensor *self, bool stable, int64_t dim, bool descending);
 /* topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
- * always sorted; among equal values the lower index comes first. */
+ * equal values come out in PyTorch's CPU order (its partial_sort when k * 64 <= n, else nth_element then sort of the first k - 1; sorted=False skips that sort) */
 CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
 /* topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_topk_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted);
@@ -1246,7 +1451,7 @@ CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
 /* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_cummin_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim);
 /* kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
- * the k-th smallest (1-based; NaN is largest); among equal values the lower index. */
+ * the k-th smallest (1-based; NaN is largest); among equal values the index PyTorch's CPU quick select picks */
 CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices);
 /* kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_kthvalue_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t k, int64_t dim, bool keepdim);
@@ -1269,7 +1474,7 @@ CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct
 /* nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
 CTDEF ct_status ct_nanmedian_dim_out(ct_tensor *values, ct_tensor *indices, ct_tensor *self, int64_t dim, bool keepdim);
 /* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
- * sort's indices (stable) */
+ * sort's indices (ties as sort's) */
 CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending);
 /* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
 CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable);
@@ -1348,6 +1553,50 @@ CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *ba
 /* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
 CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * (mat @ vec); self broadcasts (any dtype, cast to mat's); beta = 0 ignores self (even NaN) */
+CTDEF ct_tensor *ct_addmv(ct_tensor *self, ct_tensor *mat, ct_tensor *vec);
+CTDEF ct_tensor *ct_addmv_ex(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha);
+/* addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addmv_(ct_tensor *self, ct_tensor *mat, ct_tensor *vec);
+CTDEF ct_status ct_addmv_ex_(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha);
+/* addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addmv_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat, ct_tensor *vec);
+CTDEF ct_status ct_addmv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha);
+/* addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * (the sum over b of batch1[b] @ batch2[b]): one (m, B*k) @ (B*k, n) product; self broadcasts */
+CTDEF ct_tensor *ct_addbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_tensor *ct_addbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_addbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* addbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_addbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * outer(vec1, vec2), promoted over the three; bool: (beta and self) or (alpha and outer); beta = 0 ignores self */
+CTDEF ct_tensor *ct_addr(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2);
+CTDEF ct_tensor *ct_addr_ex(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha);
+/* addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addr_(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2);
+CTDEF ct_status ct_addr_ex_(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha);
+/* addr.out(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addr_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2);
+CTDEF ct_status ct_addr_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha);
+/* tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor
+ * contracts dims_self of self with dims_other of other (a size-1 side is summed first) through one mm; the free dims of self, then of other */
+CTDEF ct_tensor *ct_tensordot(ct_tensor *self, ct_tensor *other, int dims_self_len, const int64_t *dims_self, int dims_other_len, const int64_t *dims_other);
+/* tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tensordot_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int dims_self_len, const int64_t *dims_self, int dims_other_len, const int64_t *dims_other);
+/* kron(Tensor self, Tensor other) -> Tensor
+ * the Kronecker product (ranks padded with leading 1s; up to 4 dims) */
+CTDEF ct_tensor *ct_kron(ct_tensor *self, ct_tensor *other);
+/* kron.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_kron_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor
+ * Einstein summation: labels a-zA-Z, '...', implicit output (the ellipsis, then the labels seen once, A-Z before a-z); pairs contracted left to right by bmm (path is ignored); at most 8 distinct dims */
+CTDEF ct_tensor *ct_einsum(const char *equation, int tensors_len, ct_tensor *const *tensors);
+CTDEF ct_tensor *ct_einsum_ex(const char *equation, int tensors_len, ct_tensor *const *tensors, int path_len, const int64_t *path);
 /* outer(Tensor self, Tensor vec2) -> Tensor
  * self[i] * vec2[j] (promotes like mul) */
 CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2);
@@ -1775,6 +2024,128 @@ CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const 
 CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* nonzero(Tensor self) -> Tensor
+ * int64 [n, self.dim()]: the coordinates of the nonzero elements in row-major order (NaN is nonzero) */
+CTDEF ct_tensor *ct_nonzero(ct_tensor *self);
+/* nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nonzero_out(ct_tensor *out, ct_tensor *self);
+/* masked_select(Tensor self, Tensor mask) -> Tensor
+ * a vector of self's elements where mask is true (bool or uint8; self and mask broadcast) */
+CTDEF ct_tensor *ct_masked_select(ct_tensor *self, ct_tensor *mask);
+/* masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_select_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask);
+/* masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
+ * self (broadcast with mask) with its masked elements taken from source in order; source needs at least as many elements */
+CTDEF ct_tensor *ct_masked_scatter(ct_tensor *self, ct_tensor *mask, ct_tensor *source);
+/* masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) */
+CTDEF ct_status ct_masked_scatter_(ct_tensor *self, ct_tensor *mask, ct_tensor *source);
+/* masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *source);
+/* take(Tensor self, Tensor index) -> Tensor
+ * self.flatten()[index] in index's shape; int64 index, negative indices wrap */
+CTDEF ct_tensor *ct_take(ct_tensor *self, ct_tensor *index);
+/* take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_take_out(ct_tensor *out, ct_tensor *self, ct_tensor *index);
+/* put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor
+ * self with self.flatten()[index[j]] = source.flatten()[j] (+= with accumulate; without it duplicates keep the last) */
+CTDEF ct_tensor *ct_put(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
+/* put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) */
+CTDEF ct_status ct_put_(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
+/* put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_put_out(ct_tensor *out, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate);
+/* repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor
+ * i repeated repeats[i] times, in repeats' dtype (int32 or int64, a vector, no negative counts); output_size, when given, must be the sum (then meta knows the shape) */
+CTDEF ct_tensor *ct_repeat_interleave(ct_tensor *repeats);
+CTDEF ct_tensor *ct_repeat_interleave_ex(ct_tensor *repeats, int64_t output_size);
+/* repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_repeat_interleave_out(ct_tensor *out, ct_tensor *repeats);
+CTDEF ct_status ct_repeat_interleave_out_ex(ct_tensor *out, ct_tensor *repeats, int64_t output_size);
+/* repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor
+ * self's slices along dim (None: of self flattened) each repeated repeats[i] times (a 0-dim or one-element repeats: every slice); index_select of repeat_interleave(repeats) */
+CTDEF ct_tensor *ct_repeat_interleave_self(ct_tensor *self, ct_tensor *repeats, int64_t dim);
+CTDEF ct_tensor *ct_repeat_interleave_self_ex(ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size);
+/* repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor
+ * every slice repeated repeats times: a copy of self unsqueezed and expanded after dim (its gradient sums the copies) */
+CTDEF ct_tensor *ct_repeat_interleave_self_int(ct_tensor *self, int64_t repeats, int64_t dim);
+CTDEF ct_tensor *ct_repeat_interleave_self_int_ex(ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size);
+/* searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+ * insertion points of self in sorted_sequence's last dim (1-D, or N-D with self's leading dims): before equal elements, after with right / side "right"; sorter: int64 indices that sort it; int64 (out_int32: int32) */
+CTDEF ct_tensor *ct_searchsorted(ct_tensor *sorted_sequence, ct_tensor *self);
+CTDEF ct_tensor *ct_searchsorted_ex(ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_searchsorted_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self);
+CTDEF ct_status ct_searchsorted_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor
+ * searchsorted of one value in a 1-D sorted_sequence: a 0-dim result */
+CTDEF ct_tensor *ct_searchsorted_scalar(ct_tensor *sorted_sequence, ct_scalar self);
+CTDEF ct_tensor *ct_searchsorted_scalar_ex(ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_searchsorted_scalar_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self);
+CTDEF ct_status ct_searchsorted_scalar_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter);
+/* bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor
+ * searchsorted(boundaries, self, right): boundaries is 1-D */
+CTDEF ct_tensor *ct_bucketize(ct_tensor *self, ct_tensor *boundaries);
+CTDEF ct_tensor *ct_bucketize_ex(ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bucketize_out(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries);
+CTDEF ct_status ct_bucketize_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
+CTDEF ct_tensor *ct_bucketize_scalar(ct_scalar self, ct_tensor *boundaries);
+CTDEF ct_tensor *ct_bucketize_scalar_ex(ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bucketize_scalar_out(ct_tensor *out, ct_scalar self, ct_tensor *boundaries);
+CTDEF ct_status ct_bucketize_scalar_out_ex(ct_tensor *out, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right);
+/* bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor
+ * occurrences of each value of a 1-D non-negative integer self (uint8, int32, int64), length max(max + 1, minlength): int64, or summed weights (float32 weights: float32; others: float64); no derivative, as PyTorch */
+CTDEF ct_tensor *ct_bincount(ct_tensor *self, ct_tensor *weights, int64_t minlength);
+/* bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bincount_out(ct_tensor *out, ct_tensor *self, ct_tensor *weights, int64_t minlength);
+/* histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor
+ * histogram of a float32/float64 self in bins equal bins over [min, max] (min == max: the data's range); elements outside are skipped, NaN counts in the first bin (as PyTorch 1.13); not differentiable */
+CTDEF ct_tensor *ct_histc(ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max);
+/* histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_histc_out(ct_tensor *out, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max);
+/* _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+ * torch.unique: distinct values ascending (sorted=False too: PyTorch's order is a hash set's), each NaN distinct and last; inverse (self's shape; given with counts too) and counts empty unless asked; no float16 */
+CTDEF ct_tensor *ct_unique2(ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2);
+/* _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+CTDEF ct_status ct_unique2_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts);
+/* unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)
+ * the first of each run of equal values (dim None: of self flattened) or equal slices along dim (NaN never equals); along a dim inverse and counts are always given, as aten */
+CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2);
+/* unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+CTDEF ct_status ct_unique_consecutive_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim);
+/* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+ * the distinct slices along dim, in lexicographic order; inverse ([self.size(dim)]) and counts always given, sorted ignored (as aten) */
+CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2);
+/* unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+CTDEF ct_status ct_unique_dim_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts);
+/* fliplr(Tensor self) -> Tensor
+ * flip of dim 1 (self at least 2-D) */
+CTDEF ct_tensor *ct_fliplr(ct_tensor *self);
+/* flipud(Tensor self) -> Tensor
+ * flip of dim 0 (self at least 1-D) */
+CTDEF ct_tensor *ct_flipud(ct_tensor *self);
+/* rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor
+ * k quarter turns in the plane of dims, from dims[0] towards dims[1]; odd k gives a transposed (non-contiguous) result, as aten */
+CTDEF ct_tensor *ct_rot90(ct_tensor *self, int64_t k, int dims_len, const int64_t *dims);
+/* rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_rot90_out(ct_tensor *out, ct_tensor *self, int64_t k, int dims_len, const int64_t *dims);
+/* narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor
+ * a contiguous copy of narrow(self, dim, start, length); no derivative, as PyTorch 1.13 */
+CTDEF ct_tensor *ct_narrow_copy(ct_tensor *self, int64_t dim, int64_t start, int64_t length);
+/* narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_narrow_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, int64_t start, int64_t length);
+/* index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor
+ * self with source's slice i reduced into self's slice index[i] ("prod", "mean" (integers: floor), "amax", "amin"); scatter_reduce with the index spread over each slice */
+CTDEF ct_tensor *ct_index_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce);
+CTDEF ct_tensor *ct_index_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self);
+/* index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!) */
+CTDEF ct_status ct_index_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce);
+CTDEF ct_status ct_index_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self);
+/* index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce);
+CTDEF ct_status ct_index_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -1788,6 +2159,23 @@ CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim,
 /* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * softmax(-self, dim, dtype), composite (no aten op: F.softmin; dim required) */
 CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* prelu(Tensor self, Tensor weight) -> Tensor
+ * self where > 0, else weight * self; weight: one value, or one per channel (dim 1; a 1-D self has one channel) */
+CTDEF ct_tensor *ct_prelu(ct_tensor *self, ct_tensor *weight);
+/* rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor
+ * evaluation: leaky_relu with slope (lower + upper) / 2; training: a slope uniform in [lower, upper) per element <= 0 (ctorch's generator: not PyTorch's numbers) */
+CTDEF ct_tensor *ct_rrelu(ct_tensor *self);
+CTDEF ct_tensor *ct_rrelu_ex(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator);
+/* rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!) */
+CTDEF ct_status ct_rrelu_(ct_tensor *self);
+CTDEF ct_status ct_rrelu_ex_(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator);
+/* embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)
+ * each bag's rows of weight summed (mode 0; times per_sample_weights), averaged (1) or maxed (2; the first max); empty bags: 0; then offset2bag, bag_size, max_indices as PyTorch's CPU */
+CTDEF ct_tensor *ct_embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3);
+CTDEF ct_tensor *ct_embedding_bag_ex(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3);
+/* embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)
+ * entries equal to padding_idx take no part (nor count in a bag's size) */
+CTDEF ct_tensor *ct_embedding_bag_padding_idx(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, int64_t padding_idx, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3);
 /* glu(Tensor self, int dim=-1) -> Tensor
  * a * sigmoid(b), a and b the halves of self along dim (even size); floating only; composite (its gradient is glu_backward's) */
 CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim);
@@ -1885,6 +2273,13 @@ CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tenso
  * training updates running_mean/var in place (momentum, unbiased variance); eval normalises with them */
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps);
 CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+/* instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor
+ * batch_norm of (1, N * C, ...): each sample's channel normalised by its own statistics; given running stats are updated with the mean over the samples */
+CTDEF ct_tensor *ct_instance_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps);
+CTDEF ct_tensor *ct_instance_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled);
+/* bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
+ * input1[..., i] weight[k, i, j] input2[..., j] + bias[k] (nn.Bilinear) */
+CTDEF ct_tensor *ct_bilinear(ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias);
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
  * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
@@ -2211,6 +2606,15 @@ typedef ct_tensor *ct_kernel_movedim_int(ct_keyset, ct_tensor *, int64_t , int64
 typedef ct_tensor *ct_kernel_broadcast_to(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_broadcast_to "broadcast_to"
 #define CT__OPSIG_broadcast_to "T,I->T"
+typedef int64_t ct_kernel_meshgrid(ct_keyset, ct_tensor_list , int64_t, ct_tensor **);
+#define CT__OPNAME_meshgrid "meshgrid"
+#define CT__OPSIG_meshgrid "L->L"
+typedef int64_t ct_kernel_meshgrid_indexing(ct_keyset, ct_tensor_list , const char *, int64_t, ct_tensor **);
+#define CT__OPNAME_meshgrid_indexing "meshgrid.indexing"
+#define CT__OPSIG_meshgrid_indexing "L,s->L"
+typedef ct_tensor *ct_kernel_cartesian_prod(ct_keyset, ct_tensor_list );
+#define CT__OPNAME_cartesian_prod "cartesian_prod"
+#define CT__OPSIG_cartesian_prod "L->T"
 typedef ct_tensor *ct_kernel_unsqueeze(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_unsqueeze "unsqueeze"
 #define CT__OPSIG_unsqueeze "T,i->T"
@@ -2231,16 +2635,58 @@ typedef ct_tensor *ct_kernel_select_backward(ct_keyset, ct_tensor *, ct_int_list
 #define CT__OPSIG_select_backward "T,I,i,i->T"
 typedef ct_tensor *ct_kernel_slice_Tensor(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t );
 #define CT__OPNAME_slice_Tensor "slice.Tensor"
-#define CT__OPSIG_slice_Tensor "T,i,i,i,i->T"
+#define CT__OPSIG_slice_Tensor "T,i,i?,i?,i->T"
 typedef ct_tensor *ct_kernel_slice_backward(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t );
 #define CT__OPNAME_slice_backward "slice_backward"
 #define CT__OPSIG_slice_backward "T,I,i,i,i,i->T"
+typedef ct_tensor *ct_kernel_select_scatter(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_select_scatter "select_scatter"
+#define CT__OPSIG_select_scatter "T,T,i,i->T"
+typedef ct_status ct_kernel_select_scatter_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_select_scatter_out "select_scatter.out"
+#define CT__OPSIG_select_scatter_out "T,T,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_slice_scatter(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t );
+#define CT__OPNAME_slice_scatter "slice_scatter"
+#define CT__OPSIG_slice_scatter "T,T,i,i?,i?,i->T"
+typedef ct_status ct_kernel_slice_scatter_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_slice_scatter_out "slice_scatter.out"
+#define CT__OPSIG_slice_scatter_out "T,T,i,i?,i?,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_diagonal_scatter(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_diagonal_scatter "diagonal_scatter"
+#define CT__OPSIG_diagonal_scatter "T,T,i,i,i->T"
+typedef ct_status ct_kernel_diagonal_scatter_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_diagonal_scatter_out "diagonal_scatter.out"
+#define CT__OPSIG_diagonal_scatter_out "T,T,i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_diag_embed(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_diag_embed "diag_embed"
+#define CT__OPSIG_diag_embed "T,i,i,i->T"
+typedef ct_status ct_kernel_diag_embed_out(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_diag_embed_out "diag_embed.out"
+#define CT__OPSIG_diag_embed_out "T,i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_diag(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_diag "diag"
+#define CT__OPSIG_diag "T,i->T"
+typedef ct_status ct_kernel_diag_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_diag_out "diag.out"
+#define CT__OPSIG_diag_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_trace(ct_keyset, ct_tensor *);
+#define CT__OPNAME_trace "trace"
+#define CT__OPSIG_trace "T->T"
+typedef ct_status ct_kernel_trace_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_trace_out "trace.out"
+#define CT__OPSIG_trace_out "T,Tw->Tw"
 typedef ct_tensor *ct_kernel_narrow(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
 #define CT__OPNAME_narrow "narrow"
 #define CT__OPSIG_narrow "T,i,i,i->T"
 typedef ct_tensor *ct_kernel_narrow_Tensor(ct_keyset, ct_tensor *, int64_t , ct_tensor *, int64_t );
 #define CT__OPNAME_narrow_Tensor "narrow.Tensor"
 #define CT__OPSIG_narrow_Tensor "T,i,T,i->T"
+typedef ct_tensor *ct_kernel_diagonal(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_diagonal "diagonal"
+#define CT__OPSIG_diagonal "T,i,i,i->T"
+typedef ct_tensor *ct_kernel_diagonal_backward(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t );
+#define CT__OPNAME_diagonal_backward "diagonal_backward"
+#define CT__OPSIG_diagonal_backward "T,I,i,i,i->T"
 typedef ct_tensor *ct_kernel_as_strided(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_as_strided "as_strided"
 #define CT__OPSIG_as_strided "T,I,I,i->T"
@@ -2265,6 +2711,42 @@ typedef ct_tensor *ct_kernel_full(ct_keyset, ct_int_list , ct_scalar , ct_dtype 
 typedef ct_tensor *ct_kernel_scalar_tensor(ct_keyset, ct_scalar , ct_dtype , ct_device );
 #define CT__OPNAME_scalar_tensor "scalar_tensor"
 #define CT__OPSIG_scalar_tensor "S,D,V->T"
+typedef ct_tensor *ct_kernel_empty_like(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool );
+#define CT__OPNAME_empty_like "empty_like"
+#define CT__OPSIG_empty_like "T,D,V,b?->T"
+typedef ct_tensor *ct_kernel_zeros_like(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool );
+#define CT__OPNAME_zeros_like "zeros_like"
+#define CT__OPSIG_zeros_like "T,D,V,b?->T"
+typedef ct_tensor *ct_kernel_ones_like(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool );
+#define CT__OPNAME_ones_like "ones_like"
+#define CT__OPSIG_ones_like "T,D,V,b?->T"
+typedef ct_tensor *ct_kernel_full_like(ct_keyset, ct_tensor *, ct_scalar , ct_dtype , ct_device , bool );
+#define CT__OPNAME_full_like "full_like"
+#define CT__OPSIG_full_like "T,S,D,V,b?->T"
+typedef ct_tensor *ct_kernel_new_empty(ct_keyset, ct_tensor *, ct_int_list , ct_dtype , ct_device , bool );
+#define CT__OPNAME_new_empty "new_empty"
+#define CT__OPSIG_new_empty "T,I,D,V,b?->T"
+typedef ct_tensor *ct_kernel_new_zeros(ct_keyset, ct_tensor *, ct_int_list , ct_dtype , ct_device , bool );
+#define CT__OPNAME_new_zeros "new_zeros"
+#define CT__OPSIG_new_zeros "T,I,D,V,b?->T"
+typedef ct_tensor *ct_kernel_new_ones(ct_keyset, ct_tensor *, ct_int_list , ct_dtype , ct_device , bool );
+#define CT__OPNAME_new_ones "new_ones"
+#define CT__OPSIG_new_ones "T,I,D,V,b?->T"
+typedef ct_tensor *ct_kernel_new_full(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_dtype , ct_device , bool );
+#define CT__OPNAME_new_full "new_full"
+#define CT__OPSIG_new_full "T,I,S,D,V,b?->T"
+typedef ct_tensor *ct_kernel_tril_indices(ct_keyset, int64_t , int64_t , int64_t , ct_dtype , ct_device );
+#define CT__OPNAME_tril_indices "tril_indices"
+#define CT__OPSIG_tril_indices "i,i,i,D,V->T"
+typedef ct_status ct_kernel_tril_indices_out(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_tril_indices_out "tril_indices.out"
+#define CT__OPSIG_tril_indices_out "i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_triu_indices(ct_keyset, int64_t , int64_t , int64_t , ct_dtype , ct_device );
+#define CT__OPNAME_triu_indices "triu_indices"
+#define CT__OPSIG_triu_indices "i,i,i,D,V->T"
+typedef ct_status ct_kernel_triu_indices_out(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_triu_indices_out "triu_indices.out"
+#define CT__OPSIG_triu_indices_out "i,i,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_arange_start_step(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device );
 #define CT__OPNAME_arange_start_step "arange.start_step"
 #define CT__OPSIG_arange_start_step "S,S,S,D,V->T"
@@ -2280,6 +2762,15 @@ typedef ct_status ct_kernel_neg_(ct_keyset, ct_tensor *);
 typedef ct_status ct_kernel_neg_out(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_neg_out "neg.out"
 #define CT__OPSIG_neg_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_not(ct_keyset, ct_tensor *);
+#define CT__OPNAME_bitwise_not "bitwise_not"
+#define CT__OPSIG_bitwise_not "T->T"
+typedef ct_status ct_kernel_bitwise_not_(ct_keyset, ct_tensor *);
+#define CT__OPNAME_bitwise_not_ "bitwise_not_"
+#define CT__OPSIG_bitwise_not_ "Tw->Tw"
+typedef ct_status ct_kernel_bitwise_not_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_not_out "bitwise_not.out"
+#define CT__OPSIG_bitwise_not_out "T,Tw->Tw"
 typedef ct_tensor *ct_kernel_abs(ct_keyset, ct_tensor *);
 #define CT__OPNAME_abs "abs"
 #define CT__OPSIG_abs "T->T"
@@ -2850,6 +3341,12 @@ typedef ct_status ct_kernel_nan_to_num_(ct_keyset, ct_tensor *, double , double 
 typedef ct_status ct_kernel_nan_to_num_out(ct_keyset, ct_tensor *, double , double , double , ct_tensor *);
 #define CT__OPNAME_nan_to_num_out "nan_to_num.out"
 #define CT__OPSIG_nan_to_num_out "T,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_frexp_Tensor(ct_keyset, ct_tensor *, ct_tensor **);
+#define CT__OPNAME_frexp_Tensor "frexp.Tensor"
+#define CT__OPSIG_frexp_Tensor "T->T,T"
+typedef ct_status ct_kernel_frexp_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_frexp_Tensor_out "frexp.Tensor_out"
+#define CT__OPSIG_frexp_Tensor_out "T,Tw,Tw->Tw,Tw"
 typedef ct_tensor *ct_kernel_div_Tensor_mode(ct_keyset, ct_tensor *, ct_tensor *, const char *);
 #define CT__OPNAME_div_Tensor_mode "div.Tensor_mode"
 #define CT__OPSIG_div_Tensor_mode "T,T,s?->T"
@@ -3351,6 +3848,153 @@ typedef ct_tensor *ct_kernel_float_power_Scalar(ct_keyset, ct_scalar , ct_tensor
 typedef ct_status ct_kernel_float_power_Scalar_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_float_power_Scalar_out "float_power.Scalar_out"
 #define CT__OPSIG_float_power_Scalar_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_and_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_and_Tensor "bitwise_and.Tensor"
+#define CT__OPSIG_bitwise_and_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_and__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_and__Tensor "bitwise_and_.Tensor"
+#define CT__OPSIG_bitwise_and__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_and_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_and_Tensor_out "bitwise_and.Tensor_out"
+#define CT__OPSIG_bitwise_and_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_and_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_and_Scalar "bitwise_and.Scalar"
+#define CT__OPSIG_bitwise_and_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_and__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_and__Scalar "bitwise_and_.Scalar"
+#define CT__OPSIG_bitwise_and__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_and_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_and_Scalar_out "bitwise_and.Scalar_out"
+#define CT__OPSIG_bitwise_and_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_and_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_and_Scalar_Tensor "bitwise_and.Scalar_Tensor"
+#define CT__OPSIG_bitwise_and_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_and_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_and_Scalar_Tensor_out "bitwise_and.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_and_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_or_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_or_Tensor "bitwise_or.Tensor"
+#define CT__OPSIG_bitwise_or_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_or__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_or__Tensor "bitwise_or_.Tensor"
+#define CT__OPSIG_bitwise_or__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_or_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_or_Tensor_out "bitwise_or.Tensor_out"
+#define CT__OPSIG_bitwise_or_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_or_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_or_Scalar "bitwise_or.Scalar"
+#define CT__OPSIG_bitwise_or_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_or__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_or__Scalar "bitwise_or_.Scalar"
+#define CT__OPSIG_bitwise_or__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_or_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_or_Scalar_out "bitwise_or.Scalar_out"
+#define CT__OPSIG_bitwise_or_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_or_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_or_Scalar_Tensor "bitwise_or.Scalar_Tensor"
+#define CT__OPSIG_bitwise_or_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_or_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_or_Scalar_Tensor_out "bitwise_or.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_or_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_xor_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Tensor "bitwise_xor.Tensor"
+#define CT__OPSIG_bitwise_xor_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_xor__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_xor__Tensor "bitwise_xor_.Tensor"
+#define CT__OPSIG_bitwise_xor__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_xor_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Tensor_out "bitwise_xor.Tensor_out"
+#define CT__OPSIG_bitwise_xor_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_xor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_xor_Scalar "bitwise_xor.Scalar"
+#define CT__OPSIG_bitwise_xor_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_xor__Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_xor__Scalar "bitwise_xor_.Scalar"
+#define CT__OPSIG_bitwise_xor__Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_xor_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Scalar_out "bitwise_xor.Scalar_out"
+#define CT__OPSIG_bitwise_xor_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_xor_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Scalar_Tensor "bitwise_xor.Scalar_Tensor"
+#define CT__OPSIG_bitwise_xor_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_xor_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_xor_Scalar_Tensor_out "bitwise_xor.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_xor_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_left_shift_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Tensor "bitwise_left_shift.Tensor"
+#define CT__OPSIG_bitwise_left_shift_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_left_shift__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift__Tensor "bitwise_left_shift_.Tensor"
+#define CT__OPSIG_bitwise_left_shift__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_left_shift_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Tensor_out "bitwise_left_shift.Tensor_out"
+#define CT__OPSIG_bitwise_left_shift_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_left_shift_Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_left_shift_Tensor_Scalar "bitwise_left_shift.Tensor_Scalar"
+#define CT__OPSIG_bitwise_left_shift_Tensor_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_left_shift__Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_left_shift__Tensor_Scalar "bitwise_left_shift_.Tensor_Scalar"
+#define CT__OPSIG_bitwise_left_shift__Tensor_Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_left_shift_Tensor_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Tensor_Scalar_out "bitwise_left_shift.Tensor_Scalar_out"
+#define CT__OPSIG_bitwise_left_shift_Tensor_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_left_shift_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Scalar_Tensor "bitwise_left_shift.Scalar_Tensor"
+#define CT__OPSIG_bitwise_left_shift_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_left_shift_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_left_shift_Scalar_Tensor_out "bitwise_left_shift.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_left_shift_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_right_shift_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Tensor "bitwise_right_shift.Tensor"
+#define CT__OPSIG_bitwise_right_shift_Tensor "T,T->T"
+typedef ct_status ct_kernel_bitwise_right_shift__Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift__Tensor "bitwise_right_shift_.Tensor"
+#define CT__OPSIG_bitwise_right_shift__Tensor "Tw,T->Tw"
+typedef ct_status ct_kernel_bitwise_right_shift_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Tensor_out "bitwise_right_shift.Tensor_out"
+#define CT__OPSIG_bitwise_right_shift_Tensor_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_right_shift_Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_right_shift_Tensor_Scalar "bitwise_right_shift.Tensor_Scalar"
+#define CT__OPSIG_bitwise_right_shift_Tensor_Scalar "T,S->T"
+typedef ct_status ct_kernel_bitwise_right_shift__Tensor_Scalar(ct_keyset, ct_tensor *, ct_scalar );
+#define CT__OPNAME_bitwise_right_shift__Tensor_Scalar "bitwise_right_shift_.Tensor_Scalar"
+#define CT__OPSIG_bitwise_right_shift__Tensor_Scalar "Tw,S->Tw"
+typedef ct_status ct_kernel_bitwise_right_shift_Tensor_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Tensor_Scalar_out "bitwise_right_shift.Tensor_Scalar_out"
+#define CT__OPSIG_bitwise_right_shift_Tensor_Scalar_out "T,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_bitwise_right_shift_Scalar_Tensor(ct_keyset, ct_scalar , ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Scalar_Tensor "bitwise_right_shift.Scalar_Tensor"
+#define CT__OPSIG_bitwise_right_shift_Scalar_Tensor "S,T->T"
+typedef ct_status ct_kernel_bitwise_right_shift_Scalar_Tensor_out(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bitwise_right_shift_Scalar_Tensor_out "bitwise_right_shift.Scalar_Tensor_out"
+#define CT__OPSIG_bitwise_right_shift_Scalar_Tensor_out "S,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_gcd(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_gcd "gcd"
+#define CT__OPSIG_gcd "T,T->T"
+typedef ct_status ct_kernel_gcd_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_gcd_ "gcd_"
+#define CT__OPSIG_gcd_ "Tw,T->Tw"
+typedef ct_status ct_kernel_gcd_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_gcd_out "gcd.out"
+#define CT__OPSIG_gcd_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_lcm(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lcm "lcm"
+#define CT__OPSIG_lcm "T,T->T"
+typedef ct_status ct_kernel_lcm_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lcm_ "lcm_"
+#define CT__OPSIG_lcm_ "Tw,T->Tw"
+typedef ct_status ct_kernel_lcm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_lcm_out "lcm.out"
+#define CT__OPSIG_lcm_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_ldexp_Tensor(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ldexp_Tensor "ldexp.Tensor"
+#define CT__OPSIG_ldexp_Tensor "T,T->T"
+typedef ct_status ct_kernel_ldexp_(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ldexp_ "ldexp_"
+#define CT__OPSIG_ldexp_ "Tw,T->Tw"
+typedef ct_status ct_kernel_ldexp_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_ldexp_out "ldexp.out"
+#define CT__OPSIG_ldexp_out "T,T,Tw->Tw"
 typedef ct_tensor *ct_kernel_sum(ct_keyset, ct_tensor *, ct_dtype );
 #define CT__OPNAME_sum "sum"
 #define CT__OPSIG_sum "T,D->T"
@@ -3702,6 +4346,48 @@ typedef ct_status ct_kernel_baddbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_ten
 typedef ct_status ct_kernel_baddbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_baddbmm_out "baddbmm.out"
 #define CT__OPSIG_baddbmm_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_addmv(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addmv "addmv"
+#define CT__OPSIG_addmv "T,T,T,S,S->T"
+typedef ct_status ct_kernel_addmv_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addmv_ "addmv_"
+#define CT__OPSIG_addmv_ "Tw,T,T,S,S->Tw"
+typedef ct_status ct_kernel_addmv_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_addmv_out "addmv.out"
+#define CT__OPSIG_addmv_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_addbmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addbmm "addbmm"
+#define CT__OPSIG_addbmm "T,T,T,S,S->T"
+typedef ct_status ct_kernel_addbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addbmm_ "addbmm_"
+#define CT__OPSIG_addbmm_ "Tw,T,T,S,S->Tw"
+typedef ct_status ct_kernel_addbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_addbmm_out "addbmm.out"
+#define CT__OPSIG_addbmm_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_addr(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addr "addr"
+#define CT__OPSIG_addr "T,T,T,S,S->T"
+typedef ct_status ct_kernel_addr_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
+#define CT__OPNAME_addr_ "addr_"
+#define CT__OPSIG_addr_ "Tw,T,T,S,S->Tw"
+typedef ct_status ct_kernel_addr_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_addr_out "addr.out"
+#define CT__OPSIG_addr_out "T,T,T,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel_tensordot(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list );
+#define CT__OPNAME_tensordot "tensordot"
+#define CT__OPSIG_tensordot "T,T,I,I->T"
+typedef ct_status ct_kernel_tensordot_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *);
+#define CT__OPNAME_tensordot_out "tensordot.out"
+#define CT__OPSIG_tensordot_out "T,T,I,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_kron(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_kron "kron"
+#define CT__OPSIG_kron "T,T->T"
+typedef ct_status ct_kernel_kron_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_kron_out "kron.out"
+#define CT__OPSIG_kron_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_einsum(ct_keyset, const char *, ct_tensor_list , ct_int_list );
+#define CT__OPNAME_einsum "einsum"
+#define CT__OPSIG_einsum "s,L,I->T"
 typedef ct_tensor *ct_kernel_outer(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_outer "outer"
 #define CT__OPSIG_outer "T,T->T"
@@ -4191,6 +4877,135 @@ typedef ct_tensor *ct_kernel_take_along_dim(ct_keyset, ct_tensor *, ct_tensor *,
 typedef ct_status ct_kernel_take_along_dim_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_take_along_dim_out "take_along_dim.out"
 #define CT__OPSIG_take_along_dim_out "T,T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_nonzero(ct_keyset, ct_tensor *);
+#define CT__OPNAME_nonzero "nonzero"
+#define CT__OPSIG_nonzero "T->T"
+typedef ct_status ct_kernel_nonzero_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_nonzero_out "nonzero.out"
+#define CT__OPSIG_nonzero_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_masked_select(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_select "masked_select"
+#define CT__OPSIG_masked_select "T,T->T"
+typedef ct_status ct_kernel_masked_select_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_select_out "masked_select.out"
+#define CT__OPSIG_masked_select_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_masked_scatter(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_scatter "masked_scatter"
+#define CT__OPSIG_masked_scatter "T,T,T->T"
+typedef ct_status ct_kernel_masked_scatter_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_scatter_ "masked_scatter_"
+#define CT__OPSIG_masked_scatter_ "Tw,T,T->Tw"
+typedef ct_status ct_kernel_masked_scatter_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_masked_scatter_out "masked_scatter.out"
+#define CT__OPSIG_masked_scatter_out "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_take(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_take "take"
+#define CT__OPSIG_take "T,T->T"
+typedef ct_status ct_kernel_take_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_take_out "take.out"
+#define CT__OPSIG_take_out "T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_put(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_put "put"
+#define CT__OPSIG_put "T,T,T,b->T"
+typedef ct_status ct_kernel_put_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_put_ "put_"
+#define CT__OPSIG_put_ "Tw,T,T,b->Tw"
+typedef ct_status ct_kernel_put_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_put_out "put.out"
+#define CT__OPSIG_put_out "T,T,T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_repeat_interleave_Tensor(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_repeat_interleave_Tensor "repeat_interleave.Tensor"
+#define CT__OPSIG_repeat_interleave_Tensor "T,i?->T"
+typedef ct_status ct_kernel_repeat_interleave_Tensor_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_repeat_interleave_Tensor_out "repeat_interleave.Tensor_out"
+#define CT__OPSIG_repeat_interleave_Tensor_out "T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_repeat_interleave_self_Tensor(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t );
+#define CT__OPNAME_repeat_interleave_self_Tensor "repeat_interleave.self_Tensor"
+#define CT__OPSIG_repeat_interleave_self_Tensor "T,T,i?,i?->T"
+typedef ct_tensor *ct_kernel_repeat_interleave_self_int(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_repeat_interleave_self_int "repeat_interleave.self_int"
+#define CT__OPSIG_repeat_interleave_self_int "T,i,i?,i?->T"
+typedef ct_tensor *ct_kernel_searchsorted_Tensor(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Tensor "searchsorted.Tensor"
+#define CT__OPSIG_searchsorted_Tensor "T,T,b,b,s?,T?->T"
+typedef ct_status ct_kernel_searchsorted_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Tensor_out "searchsorted.Tensor_out"
+#define CT__OPSIG_searchsorted_Tensor_out "T,T,b,b,s?,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_searchsorted_Scalar(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Scalar "searchsorted.Scalar"
+#define CT__OPSIG_searchsorted_Scalar "T,S,b,b,s?,T?->T"
+typedef ct_status ct_kernel_searchsorted_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_searchsorted_Scalar_out "searchsorted.Scalar_out"
+#define CT__OPSIG_searchsorted_Scalar_out "T,S,b,b,s?,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_bucketize_Tensor(ct_keyset, ct_tensor *, ct_tensor *, bool , bool );
+#define CT__OPNAME_bucketize_Tensor "bucketize.Tensor"
+#define CT__OPSIG_bucketize_Tensor "T,T,b,b->T"
+typedef ct_status ct_kernel_bucketize_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *);
+#define CT__OPNAME_bucketize_Tensor_out "bucketize.Tensor_out"
+#define CT__OPSIG_bucketize_Tensor_out "T,T,b,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_bucketize_Scalar(ct_keyset, ct_scalar , ct_tensor *, bool , bool );
+#define CT__OPNAME_bucketize_Scalar "bucketize.Scalar"
+#define CT__OPSIG_bucketize_Scalar "S,T,b,b->T"
+typedef ct_status ct_kernel_bucketize_Scalar_out(ct_keyset, ct_scalar , ct_tensor *, bool , bool , ct_tensor *);
+#define CT__OPNAME_bucketize_Scalar_out "bucketize.Scalar_out"
+#define CT__OPSIG_bucketize_Scalar_out "S,T,b,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_bincount(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_bincount "bincount"
+#define CT__OPSIG_bincount "T,T?,i->T"
+typedef ct_status ct_kernel_bincount_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_bincount_out "bincount.out"
+#define CT__OPSIG_bincount_out "T,T?,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_histc(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar );
+#define CT__OPNAME_histc "histc"
+#define CT__OPSIG_histc "T,i,S,S->T"
+typedef ct_status ct_kernel_histc_out(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *);
+#define CT__OPNAME_histc_out "histc.out"
+#define CT__OPSIG_histc_out "T,i,S,S,Tw->Tw"
+typedef ct_tensor *ct_kernel__unique2(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **);
+#define CT__OPNAME__unique2 "_unique2"
+#define CT__OPSIG__unique2 "T,b,b,b->T,T,T"
+typedef ct_status ct_kernel__unique2_out(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME__unique2_out "_unique2.out"
+#define CT__OPSIG__unique2_out "T,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_unique_consecutive(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor **, ct_tensor **);
+#define CT__OPNAME_unique_consecutive "unique_consecutive"
+#define CT__OPSIG_unique_consecutive "T,b,b,i?->T,T,T"
+typedef ct_status ct_kernel_unique_consecutive_out(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_unique_consecutive_out "unique_consecutive.out"
+#define CT__OPSIG_unique_consecutive_out "T,b,b,i?,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_unique_dim(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **);
+#define CT__OPNAME_unique_dim "unique_dim"
+#define CT__OPSIG_unique_dim "T,i,b,b,b->T,T,T"
+typedef ct_status ct_kernel_unique_dim_out(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_unique_dim_out "unique_dim.out"
+#define CT__OPSIG_unique_dim_out "T,i,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_fliplr(ct_keyset, ct_tensor *);
+#define CT__OPNAME_fliplr "fliplr"
+#define CT__OPSIG_fliplr "T->T"
+typedef ct_tensor *ct_kernel_flipud(ct_keyset, ct_tensor *);
+#define CT__OPNAME_flipud "flipud"
+#define CT__OPSIG_flipud "T->T"
+typedef ct_tensor *ct_kernel_rot90(ct_keyset, ct_tensor *, int64_t , ct_int_list );
+#define CT__OPNAME_rot90 "rot90"
+#define CT__OPSIG_rot90 "T,i,I->T"
+typedef ct_status ct_kernel_rot90_out(ct_keyset, ct_tensor *, int64_t , ct_int_list , ct_tensor *);
+#define CT__OPNAME_rot90_out "rot90.out"
+#define CT__OPSIG_rot90_out "T,i,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_narrow_copy(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_narrow_copy "narrow_copy"
+#define CT__OPSIG_narrow_copy "T,i,i,i->T"
+typedef ct_status ct_kernel_narrow_copy_out(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_narrow_copy_out "narrow_copy.out"
+#define CT__OPSIG_narrow_copy_out "T,i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_index_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool );
+#define CT__OPNAME_index_reduce "index_reduce"
+#define CT__OPSIG_index_reduce "T,i,T,T,s,b->T"
+typedef ct_status ct_kernel_index_reduce_(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool );
+#define CT__OPNAME_index_reduce_ "index_reduce_"
+#define CT__OPSIG_index_reduce_ "Tw,i,T,T,s,b->Tw"
+typedef ct_status ct_kernel_index_reduce_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *);
+#define CT__OPNAME_index_reduce_out "index_reduce.out"
+#define CT__OPSIG_index_reduce_out "T,i,T,T,s,b,Tw->Tw"
 typedef ct_tensor *ct_kernel_softmax_int(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmax_int "softmax.int"
 #define CT__OPSIG_softmax_int "T,i,D->T"
@@ -4206,6 +5021,21 @@ typedef ct_status ct_kernel_log_softmax_int_out(ct_keyset, ct_tensor *, int64_t 
 typedef ct_tensor *ct_kernel_softmin(ct_keyset, ct_tensor *, int64_t , ct_dtype );
 #define CT__OPNAME_softmin "softmin"
 #define CT__OPSIG_softmin "T,i,D->T"
+typedef ct_tensor *ct_kernel_prelu(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_prelu "prelu"
+#define CT__OPSIG_prelu "T,T->T"
+typedef ct_tensor *ct_kernel_rrelu(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *);
+#define CT__OPNAME_rrelu "rrelu"
+#define CT__OPSIG_rrelu "T,S,S,b,G->T"
+typedef ct_status ct_kernel_rrelu_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *);
+#define CT__OPNAME_rrelu_ "rrelu_"
+#define CT__OPSIG_rrelu_ "Tw,S,S,b,G->Tw"
+typedef ct_tensor *ct_kernel_embedding_bag(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , ct_tensor **, ct_tensor **, ct_tensor **);
+#define CT__OPNAME_embedding_bag "embedding_bag"
+#define CT__OPSIG_embedding_bag "T,T,T,b,i,b,T?,b->T,T,T,T"
+typedef ct_tensor *ct_kernel_embedding_bag_padding_idx(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , int64_t , ct_tensor **, ct_tensor **, ct_tensor **);
+#define CT__OPNAME_embedding_bag_padding_idx "embedding_bag.padding_idx"
+#define CT__OPSIG_embedding_bag_padding_idx "T,T,T,b,i,b,T?,b,i?->T,T,T,T"
 typedef ct_tensor *ct_kernel_glu(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_glu "glu"
 #define CT__OPSIG_glu "T,i->T"
@@ -4311,6 +5141,12 @@ typedef ct_tensor *ct_kernel_group_norm(ct_keyset, ct_tensor *, int64_t , ct_ten
 typedef ct_tensor *ct_kernel_batch_norm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool );
 #define CT__OPNAME_batch_norm "batch_norm"
 #define CT__OPSIG_batch_norm "T,T?,T?,T?,T?,b,f,f,b->T"
+typedef ct_tensor *ct_kernel_instance_norm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool );
+#define CT__OPNAME_instance_norm "instance_norm"
+#define CT__OPSIG_instance_norm "T,T?,T?,T?,T?,b,f,f,b->T"
+typedef ct_tensor *ct_kernel_bilinear(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_bilinear "bilinear"
+#define CT__OPSIG_bilinear "T,T,T,T?->T"
 typedef ct_tensor *ct_kernel_rms_norm(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double );
 #define CT__OPNAME_rms_norm "rms_norm"
 #define CT__OPSIG_rms_norm "T,I,T?,f?->T"
@@ -4536,6 +5372,9 @@ static struct {
   ct_op *movedim_intlist;
   ct_op *movedim_int;
   ct_op *broadcast_to;
+  ct_op *meshgrid;
+  ct_op *meshgrid_indexing;
+  ct_op *cartesian_prod;
   ct_op *unsqueeze;
   ct_op *squeeze;
   ct_op *squeeze_dim;
@@ -4544,8 +5383,22 @@ static struct {
   ct_op *select_backward;
   ct_op *slice_Tensor;
   ct_op *slice_backward;
+  ct_op *select_scatter;
+  ct_op *select_scatter_out;
+  ct_op *slice_scatter;
+  ct_op *slice_scatter_out;
+  ct_op *diagonal_scatter;
+  ct_op *diagonal_scatter_out;
+  ct_op *diag_embed;
+  ct_op *diag_embed_out;
+  ct_op *diag;
+  ct_op *diag_out;
+  ct_op *trace;
+  ct_op *trace_out;
   ct_op *narrow;
   ct_op *narrow_Tensor;
+  ct_op *diagonal;
+  ct_op *diagonal_backward;
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
@@ -4554,11 +5407,26 @@ static struct {
   ct_op *ones;
   ct_op *full;
   ct_op *scalar_tensor;
+  ct_op *empty_like;
+  ct_op *zeros_like;
+  ct_op *ones_like;
+  ct_op *full_like;
+  ct_op *new_empty;
+  ct_op *new_zeros;
+  ct_op *new_ones;
+  ct_op *new_full;
+  ct_op *tril_indices;
+  ct_op *tril_indices_out;
+  ct_op *triu_indices;
+  ct_op *triu_indices_out;
   ct_op *arange_start_step;
   ct_op *arange_start_out;
   ct_op *neg;
   ct_op *neg_;
   ct_op *neg_out;
+  ct_op *bitwise_not;
+  ct_op *bitwise_not_;
+  ct_op *bitwise_not_out;
   ct_op *abs;
   ct_op *abs_;
   ct_op *abs_out;
@@ -4749,6 +5617,8 @@ static struct {
   ct_op *nan_to_num;
   ct_op *nan_to_num_;
   ct_op *nan_to_num_out;
+  ct_op *frexp_Tensor;
+  ct_op *frexp_Tensor_out;
   ct_op *div_Tensor_mode;
   ct_op *div__Tensor_mode;
   ct_op *div_out_mode;
@@ -4916,6 +5786,55 @@ static struct {
   ct_op *float_power_Tensor_Scalar_out;
   ct_op *float_power_Scalar;
   ct_op *float_power_Scalar_out;
+  ct_op *bitwise_and_Tensor;
+  ct_op *bitwise_and__Tensor;
+  ct_op *bitwise_and_Tensor_out;
+  ct_op *bitwise_and_Scalar;
+  ct_op *bitwise_and__Scalar;
+  ct_op *bitwise_and_Scalar_out;
+  ct_op *bitwise_and_Scalar_Tensor;
+  ct_op *bitwise_and_Scalar_Tensor_out;
+  ct_op *bitwise_or_Tensor;
+  ct_op *bitwise_or__Tensor;
+  ct_op *bitwise_or_Tensor_out;
+  ct_op *bitwise_or_Scalar;
+  ct_op *bitwise_or__Scalar;
+  ct_op *bitwise_or_Scalar_out;
+  ct_op *bitwise_or_Scalar_Tensor;
+  ct_op *bitwise_or_Scalar_Tensor_out;
+  ct_op *bitwise_xor_Tensor;
+  ct_op *bitwise_xor__Tensor;
+  ct_op *bitwise_xor_Tensor_out;
+  ct_op *bitwise_xor_Scalar;
+  ct_op *bitwise_xor__Scalar;
+  ct_op *bitwise_xor_Scalar_out;
+  ct_op *bitwise_xor_Scalar_Tensor;
+  ct_op *bitwise_xor_Scalar_Tensor_out;
+  ct_op *bitwise_left_shift_Tensor;
+  ct_op *bitwise_left_shift__Tensor;
+  ct_op *bitwise_left_shift_Tensor_out;
+  ct_op *bitwise_left_shift_Tensor_Scalar;
+  ct_op *bitwise_left_shift__Tensor_Scalar;
+  ct_op *bitwise_left_shift_Tensor_Scalar_out;
+  ct_op *bitwise_left_shift_Scalar_Tensor;
+  ct_op *bitwise_left_shift_Scalar_Tensor_out;
+  ct_op *bitwise_right_shift_Tensor;
+  ct_op *bitwise_right_shift__Tensor;
+  ct_op *bitwise_right_shift_Tensor_out;
+  ct_op *bitwise_right_shift_Tensor_Scalar;
+  ct_op *bitwise_right_shift__Tensor_Scalar;
+  ct_op *bitwise_right_shift_Tensor_Scalar_out;
+  ct_op *bitwise_right_shift_Scalar_Tensor;
+  ct_op *bitwise_right_shift_Scalar_Tensor_out;
+  ct_op *gcd;
+  ct_op *gcd_;
+  ct_op *gcd_out;
+  ct_op *lcm;
+  ct_op *lcm_;
+  ct_op *lcm_out;
+  ct_op *ldexp_Tensor;
+  ct_op *ldexp_;
+  ct_op *ldexp_out;
   ct_op *sum;
   ct_op *sum_out;
   ct_op *sum_dim_IntList;
@@ -5033,6 +5952,20 @@ static struct {
   ct_op *baddbmm;
   ct_op *baddbmm_;
   ct_op *baddbmm_out;
+  ct_op *addmv;
+  ct_op *addmv_;
+  ct_op *addmv_out;
+  ct_op *addbmm;
+  ct_op *addbmm_;
+  ct_op *addbmm_out;
+  ct_op *addr;
+  ct_op *addr_;
+  ct_op *addr_out;
+  ct_op *tensordot;
+  ct_op *tensordot_out;
+  ct_op *kron;
+  ct_op *kron_out;
+  ct_op *einsum;
   ct_op *outer;
   ct_op *outer_out;
   ct_op *matmul;
@@ -5196,11 +6129,59 @@ static struct {
   ct_op *pad;
   ct_op *take_along_dim;
   ct_op *take_along_dim_out;
+  ct_op *nonzero;
+  ct_op *nonzero_out;
+  ct_op *masked_select;
+  ct_op *masked_select_out;
+  ct_op *masked_scatter;
+  ct_op *masked_scatter_;
+  ct_op *masked_scatter_out;
+  ct_op *take;
+  ct_op *take_out;
+  ct_op *put;
+  ct_op *put_;
+  ct_op *put_out;
+  ct_op *repeat_interleave_Tensor;
+  ct_op *repeat_interleave_Tensor_out;
+  ct_op *repeat_interleave_self_Tensor;
+  ct_op *repeat_interleave_self_int;
+  ct_op *searchsorted_Tensor;
+  ct_op *searchsorted_Tensor_out;
+  ct_op *searchsorted_Scalar;
+  ct_op *searchsorted_Scalar_out;
+  ct_op *bucketize_Tensor;
+  ct_op *bucketize_Tensor_out;
+  ct_op *bucketize_Scalar;
+  ct_op *bucketize_Scalar_out;
+  ct_op *bincount;
+  ct_op *bincount_out;
+  ct_op *histc;
+  ct_op *histc_out;
+  ct_op *_unique2;
+  ct_op *_unique2_out;
+  ct_op *unique_consecutive;
+  ct_op *unique_consecutive_out;
+  ct_op *unique_dim;
+  ct_op *unique_dim_out;
+  ct_op *fliplr;
+  ct_op *flipud;
+  ct_op *rot90;
+  ct_op *rot90_out;
+  ct_op *narrow_copy;
+  ct_op *narrow_copy_out;
+  ct_op *index_reduce;
+  ct_op *index_reduce_;
+  ct_op *index_reduce_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
   ct_op *log_softmax_int_out;
   ct_op *softmin;
+  ct_op *prelu;
+  ct_op *rrelu;
+  ct_op *rrelu_;
+  ct_op *embedding_bag;
+  ct_op *embedding_bag_padding_idx;
   ct_op *glu;
   ct_op *glu_out;
   ct_op *nll_loss;
@@ -5236,6 +6217,8 @@ static struct {
   ct_op *layer_norm;
   ct_op *group_norm;
   ct_op *batch_norm;
+  ct_op *instance_norm;
+  ct_op *bilinear;
   ct_op *rms_norm;
   ct_op *scaled_dot_product_attention;
   ct_op *convolution;
@@ -5650,6 +6633,55 @@ static ct_tensor *ct__call_TII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* L->L */
+static int64_t ct__call_L_L(const ct_op *ct__o, ct_keyset ks, ct_tensor_list a0, int64_t cap, ct_tensor **out) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor_list , int64_t, ct_tensor **))ct__k->unboxed)(ks, a0, cap, out);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor_list(a0.data, a0.n);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 1, cap, out);
+  }
+  CT__DISPATCH_DONE(ct__res >= 0);
+  return ct__res;
+}
+/* L,s->L */
+static int64_t ct__call_Ls_L(const ct_op *ct__o, ct_keyset ks, ct_tensor_list a0, const char *a1, int64_t cap, ct_tensor **out) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor_list , const char *, int64_t, ct_tensor **))ct__k->unboxed)(ks, a0, a1, cap, out);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor_list(a0.data, a0.n);
+    ct__v[1] = ct_value_string(a1);
+    ct__res = ct__finish_list(ct__o, ct__k, ks, ct__v, 2, cap, out);
+  }
+  CT__DISPATCH_DONE(ct__res >= 0);
+  return ct__res;
+}
+/* L->T */
+static ct_tensor *ct__call_L_T(const ct_op *ct__o, ct_keyset ks, ct_tensor_list a0) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor_list ))ct__k->unboxed)(ks, a0);
+  } else {
+    ct_value ct__v[1];
+    ct__v[0] = ct_value_tensor_list(a0.data, a0.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 1);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* T,i->T */
 static ct_tensor *ct__call_Ti_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -5686,8 +6718,8 @@ static ct_tensor *ct__call_TIii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
-/* T,i,i,i,i->T */
-static ct_tensor *ct__call_Tiiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4) {
+/* T,i,i?,i?,i->T */
+static ct_tensor *ct__call_Tiioioi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
   ct_tensor *ct__res;
   if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
@@ -5698,8 +6730,8 @@ static ct_tensor *ct__call_Tiiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *
     ct_value ct__v[5];
     ct__v[0] = ct_value_tensor(a0);
     ct__v[1] = ct_value_int(a1);
-    ct__v[2] = ct_value_int(a2);
-    ct__v[3] = ct_value_int(a3);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
     ct__v[4] = ct_value_int(a4);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
@@ -5727,6 +6759,129 @@ static ct_tensor *ct__call_TIiiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor 
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* T,T,i,i->T */
+static ct_tensor *ct__call_TTii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i,i,Tw->Tw */
+static ct_status ct__call_TTiiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,i,i?,i?,i->T */
+static ct_tensor *ct__call_TTiioioi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, int64_t a4, int64_t a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__v[4] = a4 == CT_INT_NONE ? ct_value_none() : ct_value_int(a4);
+    ct__v[5] = ct_value_int(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i,i?,i?,i,Tw->Tw */
+static ct_status ct__call_TTiioioiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, int64_t a4, int64_t a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__v[4] = a4 == CT_INT_NONE ? ct_value_none() : ct_value_int(a4);
+    ct__v[5] = ct_value_int(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,i,i,i->T */
+static ct_tensor *ct__call_TTiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, int64_t a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i,i,i,Tw->Tw */
+static ct_status ct__call_TTiiiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3, int64_t a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,i,i,i->T */
 static ct_tensor *ct__call_Tiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -5746,6 +6901,61 @@ static ct_tensor *ct__call_Tiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* T,i,i,i,Tw->Tw */
+static ct_status ct__call_TiiiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,Tw->Tw */
+static ct_status ct__call_TiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_tensor *a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,Tw->Tw */
+static ct_status ct__call_TTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,i,T,i->T */
 static ct_tensor *ct__call_TiTi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_tensor *a2, int64_t a3) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -5761,6 +6971,26 @@ static ct_tensor *ct__call_TiTi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a
     ct__v[2] = ct_value_tensor(a2);
     ct__v[3] = ct_value_int(a3);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,i,i,i->T */
+static ct_tensor *ct__call_TIiii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, int64_t a2, int64_t a3, int64_t a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
@@ -5858,6 +7088,125 @@ static ct_tensor *ct__call_SDV_T(const ct_op *ct__o, ct_keyset ks, ct_scalar a0,
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* T,D,V,b?->T */
+static ct_tensor *ct__call_TDVbo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_dtype a1, ct_device a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_dtype(a1);
+    ct__v[2] = ct_value_device(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,S,D,V,b?->T */
+static ct_tensor *ct__call_TSDVbo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_dtype a2, ct_device a3, bool a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_dtype(a2);
+    ct__v[3] = ct_value_device(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,D,V,b?->T */
+static ct_tensor *ct__call_TIDVbo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_dtype a2, ct_device a3, bool a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_dtype(a2);
+    ct__v[3] = ct_value_device(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,S,D,V,b?->T */
+static ct_tensor *ct__call_TISDVbo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_scalar a2, ct_dtype a3, ct_device a4, bool a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_dtype , ct_device , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_dtype(a3);
+    ct__v[4] = ct_value_device(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* i,i,i,D,V->T */
+static ct_tensor *ct__call_iiiDV_T(const ct_op *ct__o, ct_keyset ks, int64_t a0, int64_t a1, int64_t a2, ct_dtype a3, ct_device a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , int64_t , ct_dtype , ct_device ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_int(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_dtype(a3);
+    ct__v[4] = ct_value_device(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* i,i,i,Tw->Tw */
+static ct_status ct__call_iiiTw_Tw(const ct_op *ct__o, ct_keyset ks, int64_t a0, int64_t a1, int64_t a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_int(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* S,S,S,D,V->T */
 static ct_tensor *ct__call_SSSDV_T(const ct_op *ct__o, ct_keyset ks, ct_scalar a0, ct_scalar a1, ct_scalar a2, ct_dtype a3, ct_device a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -5909,23 +7258,6 @@ static ct_status ct__call_Tw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0)
     ct_value ct__v[1];
     ct__v[0] = ct_value_tensor(a0);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 1);
-  }
-  CT__DISPATCH_DONE(ct__res == CT_OK);
-  return ct__res;
-}
-/* T,Tw->Tw */
-static ct_status ct__call_TTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1);
-  } else {
-    ct_value ct__v[2];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -6181,24 +7513,6 @@ static ct_status ct__call_TsTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
-/* T,i,Tw->Tw */
-static ct_status ct__call_TiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_tensor *a2) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_int(a1);
-    ct__v[2] = ct_value_tensor(a2);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res == CT_OK);
-  return ct__res;
-}
 /* T,f?,f?,f?->T */
 static ct_tensor *ct__call_Tfofofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, double a2, double a3) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -6253,6 +7567,42 @@ static ct_status ct__call_TfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tens
     ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
     ct__v[4] = ct_value_tensor(a4);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T->T,T */
+static ct_tensor *ct__call_T_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor **))ct__k->unboxed)(ks, a0, x1);
+  } else {
+    ct_value ct__v[1];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 1, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -7502,6 +8852,63 @@ static ct_status ct__call_TTTSSTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* T,T,I,I->T */
+static ct_tensor *ct__call_TTII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,I,I,Tw->Tw */
+static ct_status ct__call_TTIITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* s,L,I->T */
+static ct_tensor *ct__call_sLI_T(const ct_op *ct__o, ct_keyset ks, const char *a0, ct_tensor_list a1, ct_int_list a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, const char *, ct_tensor_list , ct_int_list ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_string(a0);
+    ct__v[1] = ct_value_tensor_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* T,T,T?->T */
 static ct_tensor *ct__call_TTTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -7609,42 +9016,6 @@ static ct_status ct__call_TTioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
     ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
     ct__v[3] = ct_value_tensor(a3);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
-  }
-  CT__DISPATCH_DONE(ct__res == CT_OK);
-  return ct__res;
-}
-/* T->T,T */
-static ct_tensor *ct__call_T_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor **x1) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor **))ct__k->unboxed)(ks, a0, x1);
-  } else {
-    ct_value ct__v[1];
-    ct_tensor **ct__extra[1];
-    ct__extra[0] = x1;
-    ct__v[0] = ct_value_tensor(a0);
-    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 1, 2, ct__extra);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* T,Tw,Tw->Tw,Tw */
-static ct_status ct__call_TTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__v[2] = ct_value_tensor(a2);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -8939,6 +10310,608 @@ static ct_tensor *ct__call_TIsfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
+/* T,T,T,b->T */
+static ct_tensor *ct__call_TTTb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* Tw,T,T,b->Tw */
+static ct_status ct__call_TwTTb_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,T,b,Tw->Tw */
+static ct_status ct__call_TTTbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,i?,i?->T */
+static ct_tensor *ct__call_TTioio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, int64_t a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,i?,i?->T */
+static ct_tensor *ct__call_Tiioio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, int64_t a2, int64_t a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,s?,T?->T */
+static ct_tensor *ct__call_TTbbsoTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, const char *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,s?,T?,Tw->Tw */
+static ct_status ct__call_TTbbsoToTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, const char *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,S,b,b,s?,T?->T */
+static ct_tensor *ct__call_TSbbsoTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, bool a2, bool a3, const char *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,S,b,b,s?,T?,Tw->Tw */
+static ct_status ct__call_TSbbsoToTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, bool a2, bool a3, const char *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_string(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,b,b->T */
+static ct_tensor *ct__call_TTbb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,Tw->Tw */
+static ct_status ct__call_TTbbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* S,T,b,b->T */
+static ct_tensor *ct__call_STbb_T(const ct_op *ct__o, ct_keyset ks, ct_scalar a0, ct_tensor *a1, bool a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *, bool , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_scalar(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* S,T,b,b,Tw->Tw */
+static ct_status ct__call_STbbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_scalar a0, ct_tensor *a1, bool a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, bool , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_scalar(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T?,i->T */
+static ct_tensor *ct__call_TToi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T?,i,Tw->Tw */
+static ct_status ct__call_TToiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,S,S->T */
+static ct_tensor *ct__call_TiSS_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_scalar a2, ct_scalar a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_scalar(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,S,S,Tw->Tw */
+static ct_status ct__call_TiSSTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_scalar a2, ct_scalar a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_scalar(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,b,b->T,T,T */
+static ct_tensor *ct__call_Tbbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, bool a3, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1, x2);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbbbTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, bool a3, ct_tensor *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,b,i?->T,T,T */
+static ct_tensor *ct__call_Tbbio_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, int64_t a3, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1, x2);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,i?,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbbioTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, int64_t a3, ct_tensor *a4, ct_tensor *a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 == CT_INT_NONE ? ct_value_none() : ct_value_int(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,b,b,b->T,T,T */
+static ct_tensor *ct__call_Tibbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, bool a2, bool a3, bool a4, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, x1, x2);
+  } else {
+    ct_value ct__v[5];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 5, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TibbbTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, bool a2, bool a3, bool a4, ct_tensor *a5, ct_tensor *a6, ct_tensor *a7) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_bool(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_tensor(a7);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,i,I->T */
+static ct_tensor *ct__call_TiI_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_int_list a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_int_list ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,i,I,Tw->Tw */
+static ct_status ct__call_TiITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, int64_t a1, ct_int_list a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_int(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,S,S,b,G->T */
+static ct_tensor *ct__call_TSSbG_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_scalar a2, bool a3, ct_generator *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_generator(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* Tw,S,S,b,G->Tw */
+static ct_status ct__call_TwSSbG_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_scalar a2, bool a3, ct_generator *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_scalar(a1);
+    ct__v[2] = ct_value_scalar(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_generator(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,T,b,i,b,T?,b->T,T,T,T */
+static ct_tensor *ct__call_TTTbibTob_TTTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3, int64_t a4, bool a5, ct_tensor *a6, bool a7, ct_tensor **x1, ct_tensor **x2, ct_tensor **x3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , ct_tensor **, ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7, x1, x2, x3);
+  } else {
+    ct_value ct__v[8];
+    ct_tensor **ct__extra[3];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__extra[2] = x3;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_bool(a7);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 8, 4, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,T,b,i,b,T?,b,i?->T,T,T,T */
+static ct_tensor *ct__call_TTTbibTobio_TTTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3, int64_t a4, bool a5, ct_tensor *a6, bool a7, int64_t a8, ct_tensor **x1, ct_tensor **x2, ct_tensor **x3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , int64_t , ct_tensor **, ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7, a8, x1, x2, x3);
+  } else {
+    ct_value ct__v[9];
+    ct_tensor **ct__extra[3];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__extra[2] = x3;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_bool(a7);
+    ct__v[8] = a8 == CT_INT_NONE ? ct_value_none() : ct_value_int(a8);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 9, 4, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
 /* T,T,T?,i,i->T */
 static ct_tensor *ct__call_TTToii_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, int64_t a3, int64_t a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -9388,6 +11361,25 @@ static ct_tensor *ct__call_TToToToTobffb_T(const ct_op *ct__o, ct_keyset ks, ct_
     ct__v[7] = ct_value_double(a7);
     ct__v[8] = ct_value_bool(a8);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 9);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,T,T?->T */
+static ct_tensor *ct__call_TTTTo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
@@ -10445,6 +12437,18 @@ static ct_tensor *ct__dispatch_movedim_int(ct_keyset ks, ct_tensor *self, int64_
 static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   return ct__call_TI_T(ct__op.broadcast_to, ks, self, size);
 }
+/* meshgrid(Tensor[] tensors) -> Tensor[] */
+static int64_t ct__dispatch_meshgrid(ct_keyset ks, ct_tensor_list tensors, int64_t cap, ct_tensor **out) {
+  return ct__call_L_L(ct__op.meshgrid, ks, tensors, cap, out);
+}
+/* meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[] */
+static int64_t ct__dispatch_meshgrid_indexing(ct_keyset ks, ct_tensor_list tensors, const char *indexing, int64_t cap, ct_tensor **out) {
+  return ct__call_Ls_L(ct__op.meshgrid_indexing, ks, tensors, indexing, cap, out);
+}
+/* cartesian_prod(Tensor[] tensors) -> Tensor */
+static ct_tensor *ct__dispatch_cartesian_prod(ct_keyset ks, ct_tensor_list tensors) {
+  return ct__call_L_T(ct__op.cartesian_prod, ks, tensors);
+}
 /* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
 static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
   return ct__call_Ti_T(ct__op.unsqueeze, ks, self, dim);
@@ -10469,13 +12473,61 @@ static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t
 static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
   return ct__call_TIii_T(ct__op.select_backward, ks, grad_output, input_sizes, dim, index);
 }
-/* slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a) */
+/* slice.Tensor(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a) */
 static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  return ct__call_Tiiii_T(ct__op.slice_Tensor, ks, self, dim, start, end, step);
+  return ct__call_Tiioioi_T(ct__op.slice_Tensor, ks, self, dim, start, end, step);
 }
 /* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
 static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   return ct__call_TIiiii_T(ct__op.slice_backward, ks, grad_output, input_sizes, dim, start, end, step);
+}
+/* select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor */
+static ct_tensor *ct__dispatch_select_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+  return ct__call_TTii_T(ct__op.select_scatter, ks, self, src, dim, index);
+}
+/* select_scatter.out(Tensor self, Tensor src, int dim, int index, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_select_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index, ct_tensor *out) {
+  return ct__call_TTiiTw_Tw(ct__op.select_scatter_out, ks, self, src, dim, index, out);
+}
+/* slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor */
+static ct_tensor *ct__dispatch_slice_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  return ct__call_TTiioioi_T(ct__op.slice_scatter, ks, self, src, dim, start, end, step);
+}
+/* slice_scatter.out(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_slice_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step, ct_tensor *out) {
+  return ct__call_TTiioioiTw_Tw(ct__op.slice_scatter_out, ks, self, src, dim, start, end, step, out);
+}
+/* diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
+static ct_tensor *ct__dispatch_diagonal_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+  return ct__call_TTiii_T(ct__op.diagonal_scatter, ks, self, src, offset, dim1, dim2);
+}
+/* diagonal_scatter.out(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_diagonal_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+  return ct__call_TTiiiTw_Tw(ct__op.diagonal_scatter_out, ks, self, src, offset, dim1, dim2, out);
+}
+/* diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor */
+static ct_tensor *ct__dispatch_diag_embed(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  return ct__call_Tiii_T(ct__op.diag_embed, ks, self, offset, dim1, dim2);
+}
+/* diag_embed.out(Tensor self, int offset=0, int dim1=-2, int dim2=-1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_diag_embed_out(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+  return ct__call_TiiiTw_Tw(ct__op.diag_embed_out, ks, self, offset, dim1, dim2, out);
+}
+/* diag(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_diag(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  return ct__call_Ti_T(ct__op.diag, ks, self, diagonal);
+}
+/* diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_diag_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.diag_out, ks, self, diagonal, out);
+}
+/* trace(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_trace(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.trace, ks, self);
+}
+/* trace.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_trace_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.trace_out, ks, self, out);
 }
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
 static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
@@ -10484,6 +12536,14 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
 /* narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a) */
 static ct_tensor *ct__dispatch_narrow_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
   return ct__call_TiTi_T(ct__op.narrow_Tensor, ks, self, dim, start, length);
+}
+/* diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
+static ct_tensor *ct__dispatch_diagonal(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  return ct__call_Tiii_T(ct__op.diagonal, ks, self, offset, dim1, dim2);
+}
+/* diagonal_backward(Tensor grad_output, int[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
+static ct_tensor *ct__dispatch_diagonal_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t offset, int64_t dim1, int64_t dim2) {
+  return ct__call_TIiii_T(ct__op.diagonal_backward, ks, grad_output, input_sizes, offset, dim1, dim2);
 }
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) */
 static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
@@ -10517,6 +12577,54 @@ static ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fi
 static ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
   return ct__call_SDV_T(ct__op.scalar_tensor, ks, s, dtype, device);
 }
+/* empty_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_empty_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TDVbo_T(ct__op.empty_like, ks, self, dtype, device, pin_memory);
+}
+/* zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_zeros_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TDVbo_T(ct__op.zeros_like, ks, self, dtype, device, pin_memory);
+}
+/* ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_ones_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TDVbo_T(ct__op.ones_like, ks, self, dtype, device, pin_memory);
+}
+/* full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_full_like(ct_keyset ks, ct_tensor *self, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TSDVbo_T(ct__op.full_like, ks, self, fill_value, dtype, device, pin_memory);
+}
+/* new_empty(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_new_empty(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TIDVbo_T(ct__op.new_empty, ks, self, size, dtype, device, pin_memory);
+}
+/* new_zeros(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_new_zeros(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TIDVbo_T(ct__op.new_zeros, ks, self, size, dtype, device, pin_memory);
+}
+/* new_ones(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_new_ones(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TIDVbo_T(ct__op.new_ones, ks, self, size, dtype, device, pin_memory);
+}
+/* new_full(Tensor self, int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static ct_tensor *ct__dispatch_new_full(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+  return ct__call_TISDVbo_T(ct__op.new_full, ks, self, size, fill_value, dtype, device, pin_memory);
+}
+/* tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_tril_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  return ct__call_iiiDV_T(ct__op.tril_indices, ks, row, col, offset, dtype, device);
+}
+/* tril_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  return ct__call_iiiTw_Tw(ct__op.tril_indices_out, ks, row, col, offset, out);
+}
+/* triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
+static ct_tensor *ct__dispatch_triu_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  return ct__call_iiiDV_T(ct__op.triu_indices, ks, row, col, offset, dtype, device);
+}
+/* triu_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  return ct__call_iiiTw_Tw(ct__op.triu_indices_out, ks, row, col, offset, out);
+}
 /* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
 static ct_tensor *ct__dispatch_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
   return ct__call_SSSDV_T(ct__op.arange_start_step, ks, start, end, step, dtype, device);
@@ -10536,6 +12644,18 @@ static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
 /* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   return ct__call_TTw_Tw(ct__op.neg_out, ks, self, out);
+}
+/* bitwise_not(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_not(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.bitwise_not, ks, self);
+}
+/* bitwise_not_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_not_(ct_keyset ks, ct_tensor *self) {
+  return ct__call_Tw_Tw(ct__op.bitwise_not_, ks, self);
+}
+/* bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.bitwise_not_out, ks, self, out);
 }
 /* abs(Tensor self) -> Tensor */
 static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
@@ -11297,6 +13417,14 @@ static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double 
 static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
   return ct__call_TfofofoTw_Tw(ct__op.nan_to_num_out, ks, self, nan, posinf, neginf, out);
 }
+/* frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent) */
+static ct_tensor *ct__dispatch_frexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+  return ct__call_T_TT(ct__op.frexp_Tensor, ks, self, exponent);
+}
+/* frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent) */
+static ct_status ct__dispatch_frexp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  return ct__call_TTwTw_TwTw(ct__op.frexp_Tensor_out, ks, self, mantissa, exponent);
+}
 /* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
 static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   return ct__call_TTso_T(ct__op.div_Tensor_mode, ks, self, other, rounding_mode);
@@ -11965,6 +14093,202 @@ static ct_tensor *ct__dispatch_float_power_Scalar(ct_keyset ks, ct_scalar self, 
 static ct_status ct__dispatch_float_power_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
   return ct__call_STTw_Tw(ct__op.float_power_Scalar_out, ks, self, exponent, out);
 }
+/* bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_and_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_and_Tensor, ks, self, other);
+}
+/* bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_and__Tensor, ks, self, other);
+}
+/* bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_and_Tensor_out, ks, self, other, out);
+}
+/* bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_and_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_and_Scalar, ks, self, other);
+}
+/* bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_and__Scalar, ks, self, other);
+}
+/* bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_and_Scalar_out, ks, self, other, out);
+}
+/* bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_and_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_and_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_and_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_and_Scalar_Tensor_out, ks, self, other, out);
+}
+/* bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_or_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_or_Tensor, ks, self, other);
+}
+/* bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_or__Tensor, ks, self, other);
+}
+/* bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_or_Tensor_out, ks, self, other, out);
+}
+/* bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_or_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_or_Scalar, ks, self, other);
+}
+/* bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_or__Scalar, ks, self, other);
+}
+/* bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_or_Scalar_out, ks, self, other, out);
+}
+/* bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_or_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_or_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_or.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_or_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_or_Scalar_Tensor_out, ks, self, other, out);
+}
+/* bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_xor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_xor_Tensor, ks, self, other);
+}
+/* bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_xor__Tensor, ks, self, other);
+}
+/* bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_xor_Tensor_out, ks, self, other, out);
+}
+/* bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_xor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_xor_Scalar, ks, self, other);
+}
+/* bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_xor__Scalar, ks, self, other);
+}
+/* bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_xor_Scalar_out, ks, self, other, out);
+}
+/* bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_xor_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_xor_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_xor.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_xor_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_xor_Scalar_Tensor_out, ks, self, other, out);
+}
+/* bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_left_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_left_shift_Tensor, ks, self, other);
+}
+/* bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_left_shift__Tensor, ks, self, other);
+}
+/* bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_left_shift_Tensor_out, ks, self, other, out);
+}
+/* bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_left_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_left_shift_Tensor_Scalar, ks, self, other);
+}
+/* bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_left_shift__Tensor_Scalar, ks, self, other);
+}
+/* bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_left_shift_Tensor_Scalar_out, ks, self, other, out);
+}
+/* bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_left_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_left_shift_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_left_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_left_shift_Scalar_Tensor_out, ks, self, other, out);
+}
+/* bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_right_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.bitwise_right_shift_Tensor, ks, self, other);
+}
+/* bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.bitwise_right_shift__Tensor, ks, self, other);
+}
+/* bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.bitwise_right_shift_Tensor_out, ks, self, other, out);
+}
+/* bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_right_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TS_T(ct__op.bitwise_right_shift_Tensor_Scalar, ks, self, other);
+}
+/* bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  return ct__call_TwS_Tw(ct__op.bitwise_right_shift__Tensor_Scalar, ks, self, other);
+}
+/* bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  return ct__call_TSTw_Tw(ct__op.bitwise_right_shift_Tensor_Scalar_out, ks, self, other, out);
+}
+/* bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_bitwise_right_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  return ct__call_ST_T(ct__op.bitwise_right_shift_Scalar_Tensor, ks, self, other);
+}
+/* bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bitwise_right_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_STTw_Tw(ct__op.bitwise_right_shift_Scalar_Tensor_out, ks, self, other, out);
+}
+/* gcd(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_gcd(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.gcd, ks, self, other);
+}
+/* gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_gcd_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.gcd_, ks, self, other);
+}
+/* gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gcd_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.gcd_out, ks, self, other, out);
+}
+/* lcm(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_lcm(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.lcm, ks, self, other);
+}
+/* lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_lcm_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.lcm_, ks, self, other);
+}
+/* lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lcm_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.lcm_out, ks, self, other, out);
+}
+/* ldexp.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ldexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.ldexp_Tensor, ks, self, other);
+}
+/* ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ldexp_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TwT_Tw(ct__op.ldexp_, ks, self, other);
+}
+/* ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ldexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.ldexp_out, ks, self, other, out);
+}
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   return ct__call_TD_T(ct__op.sum, ks, self, dtype);
@@ -12432,6 +14756,62 @@ static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor 
 /* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
   return ct__call_TTTSSTw_Tw(ct__op.baddbmm_out, ks, self, batch1, batch2, beta, alpha, out);
+}
+/* addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TTTSS_T(ct__op.addmv, ks, self, mat, vec, beta, alpha);
+}
+/* addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TwTTSS_Tw(ct__op.addmv_, ks, self, mat, vec, beta, alpha);
+}
+/* addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  return ct__call_TTTSSTw_Tw(ct__op.addmv_out, ks, self, mat, vec, beta, alpha, out);
+}
+/* addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TTTSS_T(ct__op.addbmm, ks, self, batch1, batch2, beta, alpha);
+}
+/* addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TwTTSS_Tw(ct__op.addbmm_, ks, self, batch1, batch2, beta, alpha);
+}
+/* addbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  return ct__call_TTTSSTw_Tw(ct__op.addbmm_out, ks, self, batch1, batch2, beta, alpha, out);
+}
+/* addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addr(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TTTSS_T(ct__op.addr, ks, self, vec1, vec2, beta, alpha);
+}
+/* addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addr_(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  return ct__call_TwTTSS_Tw(ct__op.addr_, ks, self, vec1, vec2, beta, alpha);
+}
+/* addr.out(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addr_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  return ct__call_TTTSSTw_Tw(ct__op.addr_out, ks, self, vec1, vec2, beta, alpha, out);
+}
+/* tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor */
+static ct_tensor *ct__dispatch_tensordot(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other) {
+  return ct__call_TTII_T(ct__op.tensordot, ks, self, other, dims_self, dims_other);
+}
+/* tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tensordot_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other, ct_tensor *out) {
+  return ct__call_TTIITw_Tw(ct__op.tensordot_out, ks, self, other, dims_self, dims_other, out);
+}
+/* kron(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_kron(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  return ct__call_TT_T(ct__op.kron, ks, self, other);
+}
+/* kron.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_kron_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.kron_out, ks, self, other, out);
+}
+/* einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor */
+static ct_tensor *ct__dispatch_einsum(ct_keyset ks, const char *equation, ct_tensor_list tensors, ct_int_list path) {
+  return ct__call_sLI_T(ct__op.einsum, ks, equation, tensors, path);
 }
 /* outer(Tensor self, Tensor vec2) -> Tensor */
 static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
@@ -13085,6 +15465,178 @@ static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_
 static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
   return ct__call_TTioTw_Tw(ct__op.take_along_dim_out, ks, self, indices, dim, out);
 }
+/* nonzero(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_nonzero(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.nonzero, ks, self);
+}
+/* nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.nonzero_out, ks, self, out);
+}
+/* masked_select(Tensor self, Tensor mask) -> Tensor */
+static ct_tensor *ct__dispatch_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
+  return ct__call_TT_T(ct__op.masked_select, ks, self, mask);
+}
+/* masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.masked_select_out, ks, self, mask, out);
+}
+/* masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
+static ct_tensor *ct__dispatch_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  return ct__call_TTT_T(ct__op.masked_scatter, ks, self, mask, source);
+}
+/* masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  return ct__call_TwTT_Tw(ct__op.masked_scatter_, ks, self, mask, source);
+}
+/* masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  return ct__call_TTTTw_Tw(ct__op.masked_scatter_out, ks, self, mask, source, out);
+}
+/* take(Tensor self, Tensor index) -> Tensor */
+static ct_tensor *ct__dispatch_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  return ct__call_TT_T(ct__op.take, ks, self, index);
+}
+/* take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  return ct__call_TTTw_Tw(ct__op.take_out, ks, self, index, out);
+}
+/* put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor */
+static ct_tensor *ct__dispatch_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  return ct__call_TTTb_T(ct__op.put, ks, self, index, source, accumulate);
+}
+/* put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) */
+static ct_status ct__dispatch_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  return ct__call_TwTTb_Tw(ct__op.put_, ks, self, index, source, accumulate);
+}
+/* put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  return ct__call_TTTbTw_Tw(ct__op.put_out, ks, self, index, source, accumulate, out);
+}
+/* repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor */
+static ct_tensor *ct__dispatch_repeat_interleave_Tensor(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
+  return ct__call_Tio_T(ct__op.repeat_interleave_Tensor, ks, repeats, output_size);
+}
+/* repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_repeat_interleave_Tensor_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
+  return ct__call_TioTw_Tw(ct__op.repeat_interleave_Tensor_out, ks, repeats, output_size, out);
+}
+/* repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor */
+static ct_tensor *ct__dispatch_repeat_interleave_self_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
+  return ct__call_TTioio_T(ct__op.repeat_interleave_self_Tensor, ks, self, repeats, dim, output_size);
+}
+/* repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor */
+static ct_tensor *ct__dispatch_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
+  return ct__call_Tiioio_T(ct__op.repeat_interleave_self_int, ks, self, repeats, dim, output_size);
+}
+/* searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor */
+static ct_tensor *ct__dispatch_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  return ct__call_TTbbsoTo_T(ct__op.searchsorted_Tensor, ks, sorted_sequence, self, out_int32, right, side, sorter);
+}
+/* searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  return ct__call_TTbbsoToTw_Tw(ct__op.searchsorted_Tensor_out, ks, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+/* searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor */
+static ct_tensor *ct__dispatch_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  return ct__call_TSbbsoTo_T(ct__op.searchsorted_Scalar, ks, sorted_sequence, self, out_int32, right, side, sorter);
+}
+/* searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_searchsorted_Scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  return ct__call_TSbbsoToTw_Tw(ct__op.searchsorted_Scalar_out, ks, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+/* bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
+static ct_tensor *ct__dispatch_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  return ct__call_TTbb_T(ct__op.bucketize_Tensor, ks, self, boundaries, out_int32, right);
+}
+/* bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  return ct__call_TTbbTw_Tw(ct__op.bucketize_Tensor_out, ks, self, boundaries, out_int32, right, out);
+}
+/* bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
+static ct_tensor *ct__dispatch_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  return ct__call_STbb_T(ct__op.bucketize_Scalar, ks, self, boundaries, out_int32, right);
+}
+/* bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bucketize_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  return ct__call_STbbTw_Tw(ct__op.bucketize_Scalar_out, ks, self, boundaries, out_int32, right, out);
+}
+/* bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor */
+static ct_tensor *ct__dispatch_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  return ct__call_TToi_T(ct__op.bincount, ks, self, weights, minlength);
+}
+/* bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
+  return ct__call_TToiTw_Tw(ct__op.bincount_out, ks, self, weights, minlength, out);
+}
+/* histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor */
+static ct_tensor *ct__dispatch_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  return ct__call_TiSS_T(ct__op.histc, ks, self, bins, min, max);
+}
+/* histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  return ct__call_TiSSTw_Tw(ct__op.histc_out, ks, self, bins, min, max, out);
+}
+/* _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch__unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  return ct__call_Tbbb_TTT(ct__op._unique2, ks, self, sorted, return_inverse, return_counts, result1, result2);
+}
+/* _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+static ct_status ct__dispatch__unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  return ct__call_TbbbTwTwTw_TwTwTw(ct__op._unique2_out, ks, self, sorted, return_inverse, return_counts, out0, out1, out2);
+}
+/* unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+  return ct__call_Tbbio_TTT(ct__op.unique_consecutive, ks, self, return_inverse, return_counts, dim, result1, result2);
+}
+/* unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+static ct_status ct__dispatch_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  return ct__call_TbbioTwTwTw_TwTwTw(ct__op.unique_consecutive_out, ks, self, return_inverse, return_counts, dim, out0, out1, out2);
+}
+/* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  return ct__call_Tibbb_TTT(ct__op.unique_dim, ks, self, dim, sorted, return_inverse, return_counts, result1, result2);
+}
+/* unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
+static ct_status ct__dispatch_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  return ct__call_TibbbTwTwTw_TwTwTw(ct__op.unique_dim_out, ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
+}
+/* fliplr(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_fliplr(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.fliplr, ks, self);
+}
+/* flipud(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_flipud(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.flipud, ks, self);
+}
+/* rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor */
+static ct_tensor *ct__dispatch_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
+  return ct__call_TiI_T(ct__op.rot90, ks, self, k, dims);
+}
+/* rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
+  return ct__call_TiITw_Tw(ct__op.rot90_out, ks, self, k, dims, out);
+}
+/* narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor */
+static ct_tensor *ct__dispatch_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  return ct__call_Tiii_T(ct__op.narrow_copy, ks, self, dim, start, length);
+}
+/* narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  return ct__call_TiiiTw_Tw(ct__op.narrow_copy_out, ks, self, dim, start, length, out);
+}
+/* index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor */
+static ct_tensor *ct__dispatch_index_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  return ct__call_TiTTsb_T(ct__op.index_reduce, ks, self, dim, index, source, reduce, include_self);
+}
+/* index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!) */
+static ct_status ct__dispatch_index_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  return ct__call_TwiTTsb_Tw(ct__op.index_reduce_, ks, self, dim, index, source, reduce, include_self);
+}
+/* index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self, ct_tensor *out) {
+  return ct__call_TiTTsbTw_Tw(ct__op.index_reduce_out, ks, self, dim, index, source, reduce, include_self, out);
+}
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   return ct__call_TiD_T(ct__op.softmax_int, ks, self, dim, dtype);
@@ -13104,6 +15656,26 @@ static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self,
 /* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   return ct__call_TiD_T(ct__op.softmin, ks, self, dim, dtype);
+}
+/* prelu(Tensor self, Tensor weight) -> Tensor */
+static ct_tensor *ct__dispatch_prelu(ct_keyset ks, ct_tensor *self, ct_tensor *weight) {
+  return ct__call_TT_T(ct__op.prelu, ks, self, weight);
+}
+/* rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_rrelu(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  return ct__call_TSSbG_T(ct__op.rrelu, ks, self, lower, upper, training, generator);
+}
+/* rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_rrelu_(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  return ct__call_TwSSbG_Tw(ct__op.rrelu_, ks, self, lower, upper, training, generator);
+}
+/* embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_embedding_bag(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  return ct__call_TTTbibTob_TTTT(ct__op.embedding_bag, ks, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, result1, result2, result3);
+}
+/* embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor) */
+static ct_tensor *ct__dispatch_embedding_bag_padding_idx(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, int64_t padding_idx, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  return ct__call_TTTbibTobio_TTTT(ct__op.embedding_bag_padding_idx, ks, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx, result1, result2, result3);
 }
 /* glu(Tensor self, int dim=-1) -> Tensor */
 static ct_tensor *ct__dispatch_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
@@ -13244,6 +15816,14 @@ static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_
 /* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
 static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
   return ct__call_TToToToTobffb_T(ct__op.batch_norm, ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+}
+/* instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor */
+static ct_tensor *ct__dispatch_instance_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
+  return ct__call_TToToToTobffb_T(ct__op.instance_norm, ks, input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled);
+}
+/* bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor */
+static ct_tensor *ct__dispatch_bilinear(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias) {
+  return ct__call_TTTTo_T(ct__op.bilinear, ks, input1, input2, weight, bias);
 }
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
 static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
@@ -13490,6 +16070,14 @@ static ct_tensor *ct__backend_select_full(ct_keyset ks, ct_int_list size, ct_sca
 static ct_tensor *ct__backend_select_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
   if (!(ks = ct__backend_select("scalar_tensor", ks, &device))) return (ct_tensor *)NULL;
   return ct__dispatch_scalar_tensor(ks, s, dtype, device);
+}
+static ct_tensor *ct__backend_select_tril_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("tril_indices", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_tril_indices(ks, row, col, offset, dtype, device);
+}
+static ct_tensor *ct__backend_select_triu_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  if (!(ks = ct__backend_select("triu_indices", ks, &device))) return (ct_tensor *)NULL;
+  return ct__dispatch_triu_indices(ks, row, col, offset, dtype, device);
 }
 static ct_tensor *ct__backend_select_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
   if (!(ks = ct__backend_select("arange.start_step", ks, &device))) return (ct_tensor *)NULL;
@@ -14128,6 +16716,61 @@ CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *s
   size_l.n = size_len;
   return ct__track(ct__dispatch_broadcast_to(ct__keys, self, size_l));
 }
+CTDEF int64_t ct_meshgrid(int tensors_len, ct_tensor *const *tensors, int64_t cap, ct_tensor **out) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("meshgrid", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("meshgrid", "tensors"), (int64_t)-1;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("meshgrid", "tensors"), (int64_t)-1;
+    ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "meshgrid", "tensors"))) return (int64_t)-1;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  ct__n = ct__dispatch_meshgrid(ct__call_keys(ct__keys), tensors_l, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
+  return ct__n;
+}
+CTDEF int64_t ct_meshgrid_indexing(int tensors_len, ct_tensor *const *tensors, const char *indexing, int64_t cap, ct_tensor **out) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("meshgrid.indexing", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("meshgrid.indexing", "tensors"), (int64_t)-1;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("meshgrid.indexing", "tensors"), (int64_t)-1;
+    ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "meshgrid.indexing", "tensors"))) return (int64_t)-1;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  ct__n = ct__dispatch_meshgrid_indexing(ct__call_keys(ct__keys), tensors_l, indexing, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  for (ct__i = 0; out && ct__n < 0 && ct__i < cap; ct__i++) out[ct__i] = NULL; /* no garbage after an error */
+  return ct__n;
+}
+CTDEF ct_tensor *ct_cartesian_prod(int tensors_len, ct_tensor *const *tensors) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cartesian_prod", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cartesian_prod", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "cartesian_prod", "tensors"))) return (ct_tensor *)NULL;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_cartesian_prod(ct__call_keys(ct__keys), tensors_l));
+}
 static const ct__frontend_args ct__fa_unsqueeze = {"unsqueeze", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim) {
   ct_keyset ct__keys;
@@ -14228,6 +16871,138 @@ CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, 
   input_sizes_l.n = input_sizes_len;
   return ct__track(ct__dispatch_slice_backward(ct__keys, grad_output, input_sizes_l, dim, start, end, step));
 }
+static const ct__frontend_args ct__fa_select_scatter = {"select_scatter", 2, {1, 1}, {"self", "src"}};
+CTDEF ct_tensor *ct_select_scatter(ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && ct__same_device(self, src)))
+    ct__keys = ct__call_keys(self->keys | src->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, src};
+    if (!ct__frontend_keys(&ct__fa_select_scatter, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_select_scatter(ct__keys, self, src, dim, index));
+}
+static const ct__frontend_args ct__fa_select_scatter_out = {"select_scatter.out", 3, {1, 1, 2}, {"self", "src", "out"}};
+CTDEF ct_status ct_select_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && out && ct__same_device(self, src) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | src->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, src, out};
+    if (!ct__frontend_keys(&ct__fa_select_scatter_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_select_scatter_out(ct__keys, self, src, dim, index, out);
+}
+static const ct__frontend_args ct__fa_slice_scatter = {"slice_scatter", 2, {1, 1}, {"self", "src"}};
+CTDEF ct_tensor *ct_slice_scatter(ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && ct__same_device(self, src)))
+    ct__keys = ct__call_keys(self->keys | src->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, src};
+    if (!ct__frontend_keys(&ct__fa_slice_scatter, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_slice_scatter(ct__keys, self, src, dim, start, end, step));
+}
+static const ct__frontend_args ct__fa_slice_scatter_out = {"slice_scatter.out", 3, {1, 1, 2}, {"self", "src", "out"}};
+CTDEF ct_status ct_slice_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && out && ct__same_device(self, src) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | src->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, src, out};
+    if (!ct__frontend_keys(&ct__fa_slice_scatter_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_slice_scatter_out(ct__keys, self, src, dim, start, end, step, out);
+}
+static const ct__frontend_args ct__fa_diagonal_scatter = {"diagonal_scatter", 2, {1, 1}, {"self", "src"}};
+CTDEF ct_tensor *ct_diagonal_scatter(ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && ct__same_device(self, src)))
+    ct__keys = ct__call_keys(self->keys | src->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, src};
+    if (!ct__frontend_keys(&ct__fa_diagonal_scatter, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_diagonal_scatter(ct__keys, self, src, offset, dim1, dim2));
+}
+static const ct__frontend_args ct__fa_diagonal_scatter_out = {"diagonal_scatter.out", 3, {1, 1, 2}, {"self", "src", "out"}};
+CTDEF ct_status ct_diagonal_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && src && out && ct__same_device(self, src) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | src->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, src, out};
+    if (!ct__frontend_keys(&ct__fa_diagonal_scatter_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_diagonal_scatter_out(ct__keys, self, src, offset, dim1, dim2, out);
+}
+static const ct__frontend_args ct__fa_diag_embed = {"diag_embed", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_diag_embed(ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_diag_embed, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_diag_embed(ct__keys, self, offset, dim1, dim2));
+}
+static const ct__frontend_args ct__fa_diag_embed_out = {"diag_embed.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_diag_embed_out(ct_tensor *out, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_diag_embed_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_diag_embed_out(ct__keys, self, offset, dim1, dim2, out);
+}
+static const ct__frontend_args ct__fa_diag = {"diag", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_diag(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_diag, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_diag(ct__keys, self, diagonal));
+}
+static const ct__frontend_args ct__fa_diag_out = {"diag.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_diag_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_diag_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_diag_out(ct__keys, self, diagonal, out);
+}
+static const ct__frontend_args ct__fa_trace = {"trace", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_trace(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_trace, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_trace(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_trace_out = {"trace.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_trace_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_trace_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_trace_out(ct__keys, self, out);
+}
 static const ct__frontend_args ct__fa_narrow = {"narrow", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
   ct_keyset ct__keys;
@@ -14249,6 +17024,34 @@ CTDEF ct_tensor *ct_narrow_tensor(ct_tensor *self, int64_t dim, ct_tensor *start
     if (!ct__frontend_keys(&ct__fa_narrow_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
   }
   return ct__track(ct__dispatch_narrow_Tensor(ct__keys, self, dim, start, length));
+}
+static const ct__frontend_args ct__fa_diagonal = {"diagonal", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_diagonal(ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_diagonal, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_diagonal(ct__keys, self, offset, dim1, dim2));
+}
+static const ct__frontend_args ct__fa_diagonal_backward = {"diagonal_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_diagonal_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t offset, int64_t dim1, int64_t dim2) {
+  ct_int_list input_sizes_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_diagonal_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("diagonal_backward", "input_sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "diagonal_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
+  input_sizes_l.data = input_sizes;
+  input_sizes_l.n = input_sizes_len;
+  return ct__track(ct__dispatch_diagonal_backward(ct__keys, grad_output, input_sizes_l, offset, dim1, dim2));
 }
 static const ct__frontend_args ct__fa_as_strided = {"as_strided", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset) {
@@ -14359,6 +17162,180 @@ CTDEF ct_tensor *ct_scalar_tensor_ex(ct_scalar s, ct_dtype dtype, ct_device devi
 CTDEF ct_tensor *ct_scalar_tensor(ct_scalar s, ct_dtype dtype) {
   return ct_scalar_tensor_ex(s, dtype, CT_NO_DEVICE);
 }
+static const ct__frontend_args ct__fa_empty_like = {"empty_like", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_empty_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_empty_like, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_empty_like(ct__keys, self, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_empty_like(ct_tensor *self) {
+  return ct_empty_like_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_zeros_like = {"zeros_like", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_zeros_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_zeros_like, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_zeros_like(ct__keys, self, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_zeros_like(ct_tensor *self) {
+  return ct_zeros_like_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_ones_like = {"ones_like", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_ones_like_ex(ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_ones_like, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_ones_like(ct__keys, self, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_ones_like(ct_tensor *self) {
+  return ct_ones_like_ex(self, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_full_like = {"full_like", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_full_like_ex(ct_tensor *self, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_full_like, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_full_like(ct__keys, self, fill_value, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_full_like(ct_tensor *self, ct_scalar fill_value) {
+  return ct_full_like_ex(self, fill_value, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_new_empty = {"new_empty", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_new_empty_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_int_list size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_new_empty, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("new_empty", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "new_empty", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_new_empty(ct__keys, self, size_l, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_new_empty(ct_tensor *self, int size_len, const int64_t *size) {
+  return ct_new_empty_ex(self, size_len, size, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_new_zeros = {"new_zeros", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_new_zeros_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_int_list size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_new_zeros, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("new_zeros", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "new_zeros", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_new_zeros(ct__keys, self, size_l, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_new_zeros(ct_tensor *self, int size_len, const int64_t *size) {
+  return ct_new_zeros_ex(self, size_len, size, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_new_ones = {"new_ones", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_new_ones_ex(ct_tensor *self, int size_len, const int64_t *size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_int_list size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_new_ones, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("new_ones", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "new_ones", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_new_ones(ct__keys, self, size_l, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_new_ones(ct_tensor *self, int size_len, const int64_t *size) {
+  return ct_new_ones_ex(self, size_len, size, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+static const ct__frontend_args ct__fa_new_full = {"new_full", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_new_full_ex(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_int_list size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_new_full, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("new_full", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "new_full", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_new_full(ct__keys, self, size_l, fill_value, dtype, device, pin_memory));
+}
+CTDEF ct_tensor *ct_new_full(ct_tensor *self, int size_len, const int64_t *size, ct_scalar fill_value) {
+  return ct_new_full_ex(self, size_len, size, fill_value, CT_DTYPE_NONE, CT_NO_DEVICE, false);
+}
+CTDEF ct_tensor *ct_tril_indices_ex(int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_tril_indices(ct__call_keys(ct__keys), row, col, offset, dtype, device));
+}
+CTDEF ct_tensor *ct_tril_indices(int64_t row, int64_t col, int64_t offset) {
+  return ct_tril_indices_ex(row, col, offset, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+static const ct__frontend_args ct__fa_tril_indices_out = {"tril_indices.out", 1, {2}, {"out"}};
+CTDEF ct_status ct_tril_indices_out(ct_tensor *out, int64_t row, int64_t col, int64_t offset) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(out))
+    ct__keys = ct__call_keys(out->keys);
+  else {
+    ct_tensor *const ct__t[1] = {out};
+    if (!ct__frontend_keys(&ct__fa_tril_indices_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_tril_indices_out(ct__keys, row, col, offset, out);
+}
+CTDEF ct_tensor *ct_triu_indices_ex(int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
+  return ct__track(ct__dispatch_triu_indices(ct__call_keys(ct__keys), row, col, offset, dtype, device));
+}
+CTDEF ct_tensor *ct_triu_indices(int64_t row, int64_t col, int64_t offset) {
+  return ct_triu_indices_ex(row, col, offset, CT_DTYPE_NONE, CT_NO_DEVICE);
+}
+static const ct__frontend_args ct__fa_triu_indices_out = {"triu_indices.out", 1, {2}, {"out"}};
+CTDEF ct_status ct_triu_indices_out(ct_tensor *out, int64_t row, int64_t col, int64_t offset) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(out))
+    ct__keys = ct__call_keys(out->keys);
+  else {
+    ct_tensor *const ct__t[1] = {out};
+    if (!ct__frontend_keys(&ct__fa_triu_indices_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_triu_indices_out(ct__keys, row, col, offset, out);
+}
 CTDEF ct_tensor *ct_arange_start_step_ex(ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
   ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!ct__initialized)) ct__init(); /* (a factory may be the program's first call) */
@@ -14410,6 +17387,39 @@ CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
     if (!ct__frontend_keys(&ct__fa_neg_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_neg_out(ct__keys, self, out);
+}
+static const ct__frontend_args ct__fa_bitwise_not = {"bitwise_not", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_not(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_not, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_not(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_bitwise_not_ = {"bitwise_not_", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_not_(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_not_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_not_(ct__keys, self);
+}
+static const ct__frontend_args ct__fa_bitwise_not_out = {"bitwise_not.out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_not_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_not_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_not_out(ct__keys, self, out);
 }
 static const ct__frontend_args ct__fa_abs = {"abs", 1, {0}, {"self"}};
 CTDEF ct_tensor *ct_abs(ct_tensor *self) {
@@ -16510,6 +19520,38 @@ CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, d
   }
   return ct__dispatch_nan_to_num_out(ct__keys, self, nan, posinf, neginf, out);
 }
+static const ct__frontend_args ct__fa_frexp_Tensor = {"frexp.Tensor", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_frexp(ct_tensor *self, ct_tensor **exponent) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (exponent) *exponent = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_frexp_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_frexp_Tensor(ct__keys, self, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (exponent) *exponent = NULL;
+    return NULL;
+  }
+  if (exponent) *exponent = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_frexp_Tensor_out = {"frexp.Tensor_out", 3, {0, 2, 2}, {"self", "mantissa", "exponent"}};
+CTDEF ct_status ct_frexp_out(ct_tensor *mantissa, ct_tensor *exponent, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mantissa && exponent && ct__same_device(self, mantissa) && ct__same_device(self, exponent)))
+    ct__keys = ct__call_keys(self->keys | mantissa->keys | exponent->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mantissa, exponent};
+    if (!ct__frontend_keys(&ct__fa_frexp_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_frexp_Tensor_out(ct__keys, self, mantissa, exponent);
+}
 static const ct__frontend_args ct__fa_div_Tensor_mode = {"div.Tensor_mode", 2, {0, 0}, {"self", "other"}};
 CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   ct_keyset ct__keys;
@@ -18365,6 +21407,545 @@ CTDEF ct_status ct_float_power_scalar_self_out(ct_tensor *out, ct_scalar self, c
   }
   return ct__dispatch_float_power_Scalar_out(ct__keys, self, exponent, out);
 }
+static const ct__frontend_args ct__fa_bitwise_and_Tensor = {"bitwise_and.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_and(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_and_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_and__Tensor = {"bitwise_and_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_and_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_and_Tensor_out = {"bitwise_and.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_and_Scalar = {"bitwise_and.Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_and_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_and_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_and__Scalar = {"bitwise_and_.Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_and_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and__Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and__Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_and_Scalar_out = {"bitwise_and.Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_and_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_and_Scalar_Tensor = {"bitwise_and.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_and_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_and_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_and_Scalar_Tensor_out = {"bitwise_and.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_and_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_and_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_and_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Tensor = {"bitwise_or.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_or(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_or_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_or__Tensor = {"bitwise_or_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_or_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Tensor_out = {"bitwise_or.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Scalar = {"bitwise_or.Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_or_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_or_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_or__Scalar = {"bitwise_or_.Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_or_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or__Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or__Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Scalar_out = {"bitwise_or.Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_or_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_or_Scalar_Tensor = {"bitwise_or.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_or_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_or_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_or_Scalar_Tensor_out = {"bitwise_or.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_or_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_or_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_or_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Tensor = {"bitwise_xor.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_xor(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_xor_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_xor__Tensor = {"bitwise_xor_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_xor_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Tensor_out = {"bitwise_xor.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Scalar = {"bitwise_xor.Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_xor_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_xor_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_xor__Scalar = {"bitwise_xor_.Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_xor_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor__Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor__Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Scalar_out = {"bitwise_xor.Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_xor_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Scalar_Tensor = {"bitwise_xor.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_xor_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_xor_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_xor_Scalar_Tensor_out = {"bitwise_xor.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_xor_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_xor_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_xor_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Tensor = {"bitwise_left_shift.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_left_shift(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_left_shift_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift__Tensor = {"bitwise_left_shift_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_left_shift_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Tensor_out = {"bitwise_left_shift.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_left_shift_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Tensor_Scalar = {"bitwise_left_shift.Tensor_Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_left_shift_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Tensor_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_left_shift_Tensor_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift__Tensor_Scalar = {"bitwise_left_shift_.Tensor_Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_left_shift_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift__Tensor_Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift__Tensor_Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Tensor_Scalar_out = {"bitwise_left_shift.Tensor_Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_left_shift_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Tensor_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift_Tensor_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Scalar_Tensor = {"bitwise_left_shift.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_left_shift_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_left_shift_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_left_shift_Scalar_Tensor_out = {"bitwise_left_shift.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_left_shift_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_left_shift_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_left_shift_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Tensor = {"bitwise_right_shift.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_bitwise_right_shift(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_right_shift_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift__Tensor = {"bitwise_right_shift_.Tensor", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_bitwise_right_shift_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift__Tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift__Tensor(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Tensor_out = {"bitwise_right_shift.Tensor_out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_bitwise_right_shift_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Tensor_Scalar = {"bitwise_right_shift.Tensor_Scalar", 1, {0}, {"self"}};
+CTDEF ct_tensor *ct_bitwise_right_shift_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Tensor_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_right_shift_Tensor_Scalar(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift__Tensor_Scalar = {"bitwise_right_shift_.Tensor_Scalar", 1, {2}, {"self"}};
+CTDEF ct_status ct_bitwise_right_shift_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift__Tensor_Scalar, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift__Tensor_Scalar(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Tensor_Scalar_out = {"bitwise_right_shift.Tensor_Scalar_out", 2, {0, 2}, {"self", "out"}};
+CTDEF ct_status ct_bitwise_right_shift_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Tensor_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift_Tensor_Scalar_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Scalar_Tensor = {"bitwise_right_shift.Scalar_Tensor", 1, {0}, {"other"}};
+CTDEF ct_tensor *ct_bitwise_right_shift_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other))
+    ct__keys = ct__call_keys(other->keys);
+  else {
+    ct_tensor *const ct__t[1] = {other};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Scalar_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bitwise_right_shift_Scalar_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_bitwise_right_shift_Scalar_Tensor_out = {"bitwise_right_shift.Scalar_Tensor_out", 2, {0, 2}, {"other", "out"}};
+CTDEF ct_status ct_bitwise_right_shift_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(other && out && ct__same_device(other, out)))
+    ct__keys = ct__call_keys(other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {other, out};
+    if (!ct__frontend_keys(&ct__fa_bitwise_right_shift_Scalar_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bitwise_right_shift_Scalar_Tensor_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_gcd = {"gcd", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_gcd(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_gcd, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_gcd(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_gcd_ = {"gcd_", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_gcd_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_gcd_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_gcd_(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_gcd_out = {"gcd.out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_gcd_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_gcd_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_gcd_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_lcm = {"lcm", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_lcm(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_lcm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_lcm(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_lcm_ = {"lcm_", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_lcm_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_lcm_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_lcm_(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_lcm_out = {"lcm.out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_lcm_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_lcm_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_lcm_out(ct__keys, self, other, out);
+}
+static const ct__frontend_args ct__fa_ldexp_Tensor = {"ldexp.Tensor", 2, {0, 0}, {"self", "other"}};
+CTDEF ct_tensor *ct_ldexp(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_ldexp_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_ldexp_Tensor(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_ldexp_ = {"ldexp_", 2, {2, 0}, {"self", "other"}};
+CTDEF ct_status ct_ldexp_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_ldexp_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_ldexp_(ct__keys, self, other);
+}
+static const ct__frontend_args ct__fa_ldexp_out = {"ldexp.out", 3, {0, 0, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_ldexp_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_ldexp_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_ldexp_out(ct__keys, self, other, out);
+}
 static const ct__frontend_args ct__fa_sum = {"sum", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset ct__keys;
@@ -20136,6 +23717,227 @@ CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *ba
 }
 CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
   return ct_baddbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addmv = {"addmv", 3, {1, 1, 1}, {"self", "mat", "vec"}};
+CTDEF ct_tensor *ct_addmv_ex(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mat && vec && ct__same_device(self, mat) && ct__same_device(self, vec)))
+    ct__keys = ct__call_keys(self->keys | mat->keys | vec->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mat, vec};
+    if (!ct__frontend_keys(&ct__fa_addmv, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_addmv(ct__keys, self, mat, vec, beta, alpha));
+}
+CTDEF ct_tensor *ct_addmv(ct_tensor *self, ct_tensor *mat, ct_tensor *vec) {
+  return ct_addmv_ex(self, mat, vec, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addmv_ = {"addmv_", 3, {2, 1, 1}, {"self", "mat", "vec"}};
+CTDEF ct_status ct_addmv_ex_(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mat && vec && ct__same_device(self, mat) && ct__same_device(self, vec)))
+    ct__keys = ct__call_keys(self->keys | mat->keys | vec->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mat, vec};
+    if (!ct__frontend_keys(&ct__fa_addmv_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addmv_(ct__keys, self, mat, vec, beta, alpha);
+}
+CTDEF ct_status ct_addmv_(ct_tensor *self, ct_tensor *mat, ct_tensor *vec) {
+  return ct_addmv_ex_(self, mat, vec, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addmv_out = {"addmv.out", 4, {1, 1, 1, 2}, {"self", "mat", "vec", "out"}};
+CTDEF ct_status ct_addmv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mat && vec && out && ct__same_device(self, mat) && ct__same_device(self, vec) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | mat->keys | vec->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, mat, vec, out};
+    if (!ct__frontend_keys(&ct__fa_addmv_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addmv_out(ct__keys, self, mat, vec, beta, alpha, out);
+}
+CTDEF ct_status ct_addmv_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat, ct_tensor *vec) {
+  return ct_addmv_out_ex(out, self, mat, vec, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addbmm = {"addbmm", 3, {1, 1, 1}, {"self", "batch1", "batch2"}};
+CTDEF ct_tensor *ct_addbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && batch1 && batch2 && ct__same_device(self, batch1) && ct__same_device(self, batch2)))
+    ct__keys = ct__call_keys(self->keys | batch1->keys | batch2->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, batch1, batch2};
+    if (!ct__frontend_keys(&ct__fa_addbmm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_addbmm(ct__keys, self, batch1, batch2, beta, alpha));
+}
+CTDEF ct_tensor *ct_addbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_addbmm_ex(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addbmm_ = {"addbmm_", 3, {2, 1, 1}, {"self", "batch1", "batch2"}};
+CTDEF ct_status ct_addbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && batch1 && batch2 && ct__same_device(self, batch1) && ct__same_device(self, batch2)))
+    ct__keys = ct__call_keys(self->keys | batch1->keys | batch2->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, batch1, batch2};
+    if (!ct__frontend_keys(&ct__fa_addbmm_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addbmm_(ct__keys, self, batch1, batch2, beta, alpha);
+}
+CTDEF ct_status ct_addbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_addbmm_ex_(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addbmm_out = {"addbmm.out", 4, {1, 1, 1, 2}, {"self", "batch1", "batch2", "out"}};
+CTDEF ct_status ct_addbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && batch1 && batch2 && out && ct__same_device(self, batch1) && ct__same_device(self, batch2) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | batch1->keys | batch2->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, batch1, batch2, out};
+    if (!ct__frontend_keys(&ct__fa_addbmm_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addbmm_out(ct__keys, self, batch1, batch2, beta, alpha, out);
+}
+CTDEF ct_status ct_addbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_addbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addr = {"addr", 3, {1, 1, 1}, {"self", "vec1", "vec2"}};
+CTDEF ct_tensor *ct_addr_ex(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && vec1 && vec2 && ct__same_device(self, vec1) && ct__same_device(self, vec2)))
+    ct__keys = ct__call_keys(self->keys | vec1->keys | vec2->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, vec1, vec2};
+    if (!ct__frontend_keys(&ct__fa_addr, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_addr(ct__keys, self, vec1, vec2, beta, alpha));
+}
+CTDEF ct_tensor *ct_addr(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2) {
+  return ct_addr_ex(self, vec1, vec2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addr_ = {"addr_", 3, {2, 1, 1}, {"self", "vec1", "vec2"}};
+CTDEF ct_status ct_addr_ex_(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && vec1 && vec2 && ct__same_device(self, vec1) && ct__same_device(self, vec2)))
+    ct__keys = ct__call_keys(self->keys | vec1->keys | vec2->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, vec1, vec2};
+    if (!ct__frontend_keys(&ct__fa_addr_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addr_(ct__keys, self, vec1, vec2, beta, alpha);
+}
+CTDEF ct_status ct_addr_(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2) {
+  return ct_addr_ex_(self, vec1, vec2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_addr_out = {"addr.out", 4, {1, 1, 1, 2}, {"self", "vec1", "vec2", "out"}};
+CTDEF ct_status ct_addr_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && vec1 && vec2 && out && ct__same_device(self, vec1) && ct__same_device(self, vec2) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | vec1->keys | vec2->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, vec1, vec2, out};
+    if (!ct__frontend_keys(&ct__fa_addr_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_addr_out(ct__keys, self, vec1, vec2, beta, alpha, out);
+}
+CTDEF ct_status ct_addr_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2) {
+  return ct_addr_out_ex(out, self, vec1, vec2, ct_int(1), ct_int(1));
+}
+static const ct__frontend_args ct__fa_tensordot = {"tensordot", 2, {1, 1}, {"self", "other"}};
+CTDEF ct_tensor *ct_tensordot(ct_tensor *self, ct_tensor *other, int dims_self_len, const int64_t *dims_self, int dims_other_len, const int64_t *dims_other) {
+  ct_int_list dims_self_l;
+  ct_int_list dims_other_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_tensordot, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dims_self_len > 0 && !dims_self)) return ct__fail_null("tensordot", "dims_self"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_self_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tensordot", "dims_self: negative length %d", dims_self_len), (ct_tensor *)NULL;
+  dims_self_l.data = dims_self;
+  dims_self_l.n = dims_self_len;
+  if (CT_UNLIKELY(dims_other_len > 0 && !dims_other)) return ct__fail_null("tensordot", "dims_other"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_other_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tensordot", "dims_other: negative length %d", dims_other_len), (ct_tensor *)NULL;
+  dims_other_l.data = dims_other;
+  dims_other_l.n = dims_other_len;
+  return ct__track(ct__dispatch_tensordot(ct__keys, self, other, dims_self_l, dims_other_l));
+}
+CTDEF ct_status ct_tensordot_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int dims_self_len, const int64_t *dims_self, int dims_other_len, const int64_t *dims_other) {
+  ct_int_list dims_self_l;
+  ct_int_list dims_other_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tensordot.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "tensordot.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!other)) return ct__fail_null("tensordot.out", "other"), ct_last_error();
+  ct__keys |= other->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, other, 1, "tensordot.out", "other"))) return ct_last_error();
+  if (CT_UNLIKELY(dims_self_len > 0 && !dims_self)) return ct__fail_null("tensordot.out", "dims_self"), ct_last_error();
+  if (CT_UNLIKELY(dims_self_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tensordot.out", "dims_self: negative length %d", dims_self_len), ct_last_error();
+  dims_self_l.data = dims_self;
+  dims_self_l.n = dims_self_len;
+  if (CT_UNLIKELY(dims_other_len > 0 && !dims_other)) return ct__fail_null("tensordot.out", "dims_other"), ct_last_error();
+  if (CT_UNLIKELY(dims_other_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tensordot.out", "dims_other: negative length %d", dims_other_len), ct_last_error();
+  dims_other_l.data = dims_other;
+  dims_other_l.n = dims_other_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tensordot.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "tensordot.out", "out"))) return ct_last_error();
+  return ct__dispatch_tensordot_out(ct__call_keys(ct__keys), self, other, dims_self_l, dims_other_l, out);
+}
+static const ct__frontend_args ct__fa_kron = {"kron", 2, {1, 1}, {"self", "other"}};
+CTDEF ct_tensor *ct_kron(ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_kron, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_kron(ct__keys, self, other));
+}
+static const ct__frontend_args ct__fa_kron_out = {"kron.out", 3, {1, 1, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_kron_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_kron_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_kron_out(ct__keys, self, other, out);
+}
+CTDEF ct_tensor *ct_einsum_ex(const char *equation, int tensors_len, ct_tensor *const *tensors, int path_len, const int64_t *path) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_int_list path_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("einsum", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("einsum", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+    if (CT_UNLIKELY(!ct__device_joins(&ct__dev, tensors[tensors_i], 1, "einsum", "tensors"))) return (ct_tensor *)NULL;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(path_len > 0 && !path)) return ct__fail_null("einsum", "path"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(path_len < 0))
+    return ct_fail(CT_ERR_INVALID, "einsum", "path: negative length %d", path_len), (ct_tensor *)NULL;
+  path_l.data = path;
+  path_l.n = path ? path_len : -1;
+  return ct__track(ct__dispatch_einsum(ct__call_keys(ct__keys), equation, tensors_l, path_l));
+}
+CTDEF ct_tensor *ct_einsum(const char *equation, int tensors_len, ct_tensor *const *tensors) {
+  return ct_einsum_ex(equation, tensors_len, tensors, 0, NULL);
 }
 static const ct__frontend_args ct__fa_outer = {"outer", 2, {1, 1}, {"self", "vec2"}};
 CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
@@ -22467,6 +26269,581 @@ CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor
   }
   return ct__dispatch_take_along_dim_out(ct__keys, self, indices, dim, out);
 }
+static const ct__frontend_args ct__fa_nonzero = {"nonzero", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_nonzero(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_nonzero, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_nonzero(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_nonzero_out = {"nonzero.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_nonzero_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_nonzero_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_nonzero_out(ct__keys, self, out);
+}
+static const ct__frontend_args ct__fa_masked_select = {"masked_select", 2, {1, 1}, {"self", "mask"}};
+CTDEF ct_tensor *ct_masked_select(ct_tensor *self, ct_tensor *mask) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && ct__same_device(self, mask)))
+    ct__keys = ct__call_keys(self->keys | mask->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, mask};
+    if (!ct__frontend_keys(&ct__fa_masked_select, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_masked_select(ct__keys, self, mask));
+}
+static const ct__frontend_args ct__fa_masked_select_out = {"masked_select.out", 3, {1, 1, 2}, {"self", "mask", "out"}};
+CTDEF ct_status ct_masked_select_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && out && ct__same_device(self, mask) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mask, out};
+    if (!ct__frontend_keys(&ct__fa_masked_select_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_masked_select_out(ct__keys, self, mask, out);
+}
+static const ct__frontend_args ct__fa_masked_scatter = {"masked_scatter", 3, {1, 1, 1}, {"self", "mask", "source"}};
+CTDEF ct_tensor *ct_masked_scatter(ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && source && ct__same_device(self, mask) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mask, source};
+    if (!ct__frontend_keys(&ct__fa_masked_scatter, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_masked_scatter(ct__keys, self, mask, source));
+}
+static const ct__frontend_args ct__fa_masked_scatter_ = {"masked_scatter_", 3, {2, 1, 1}, {"self", "mask", "source"}};
+CTDEF ct_status ct_masked_scatter_(ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && source && ct__same_device(self, mask) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, mask, source};
+    if (!ct__frontend_keys(&ct__fa_masked_scatter_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_masked_scatter_(ct__keys, self, mask, source);
+}
+static const ct__frontend_args ct__fa_masked_scatter_out = {"masked_scatter.out", 4, {1, 1, 1, 2}, {"self", "mask", "source", "out"}};
+CTDEF ct_status ct_masked_scatter_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && mask && source && out && ct__same_device(self, mask) && ct__same_device(self, source) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | mask->keys | source->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, mask, source, out};
+    if (!ct__frontend_keys(&ct__fa_masked_scatter_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_masked_scatter_out(ct__keys, self, mask, source, out);
+}
+static const ct__frontend_args ct__fa_take = {"take", 2, {1, 1}, {"self", "index"}};
+CTDEF ct_tensor *ct_take(ct_tensor *self, ct_tensor *index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && ct__same_device(self, index)))
+    ct__keys = ct__call_keys(self->keys | index->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, index};
+    if (!ct__frontend_keys(&ct__fa_take, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_take(ct__keys, self, index));
+}
+static const ct__frontend_args ct__fa_take_out = {"take.out", 3, {1, 1, 2}, {"self", "index", "out"}};
+CTDEF ct_status ct_take_out(ct_tensor *out, ct_tensor *self, ct_tensor *index) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && out && ct__same_device(self, index) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | index->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, out};
+    if (!ct__frontend_keys(&ct__fa_take_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_take_out(ct__keys, self, index, out);
+}
+static const ct__frontend_args ct__fa_put = {"put", 3, {1, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_tensor *ct_put(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_put, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_put(ct__keys, self, index, source, accumulate));
+}
+static const ct__frontend_args ct__fa_put_ = {"put_", 3, {2, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_status ct_put_(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_put_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_put_(ct__keys, self, index, source, accumulate);
+}
+static const ct__frontend_args ct__fa_put_out = {"put.out", 4, {1, 1, 1, 2}, {"self", "index", "source", "out"}};
+CTDEF ct_status ct_put_out(ct_tensor *out, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && out && ct__same_device(self, index) && ct__same_device(self, source) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, index, source, out};
+    if (!ct__frontend_keys(&ct__fa_put_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_put_out(ct__keys, self, index, source, accumulate, out);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_Tensor = {"repeat_interleave.Tensor", 1, {1}, {"repeats"}};
+CTDEF ct_tensor *ct_repeat_interleave_ex(ct_tensor *repeats, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(repeats))
+    ct__keys = ct__call_keys(repeats->keys);
+  else {
+    ct_tensor *const ct__t[1] = {repeats};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_repeat_interleave_Tensor(ct__keys, repeats, output_size));
+}
+CTDEF ct_tensor *ct_repeat_interleave(ct_tensor *repeats) {
+  return ct_repeat_interleave_ex(repeats, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_Tensor_out = {"repeat_interleave.Tensor_out", 2, {1, 2}, {"repeats", "out"}};
+CTDEF ct_status ct_repeat_interleave_out_ex(ct_tensor *out, ct_tensor *repeats, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(repeats && out && ct__same_device(repeats, out)))
+    ct__keys = ct__call_keys(repeats->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {repeats, out};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_repeat_interleave_Tensor_out(ct__keys, repeats, output_size, out);
+}
+CTDEF ct_status ct_repeat_interleave_out(ct_tensor *out, ct_tensor *repeats) {
+  return ct_repeat_interleave_out_ex(out, repeats, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_self_Tensor = {"repeat_interleave.self_Tensor", 2, {1, 1}, {"self", "repeats"}};
+CTDEF ct_tensor *ct_repeat_interleave_self_ex(ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && repeats && ct__same_device(self, repeats)))
+    ct__keys = ct__call_keys(self->keys | repeats->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, repeats};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_self_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_repeat_interleave_self_Tensor(ct__keys, self, repeats, dim, output_size));
+}
+CTDEF ct_tensor *ct_repeat_interleave_self(ct_tensor *self, ct_tensor *repeats, int64_t dim) {
+  return ct_repeat_interleave_self_ex(self, repeats, dim, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_repeat_interleave_self_int = {"repeat_interleave.self_int", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_repeat_interleave_self_int_ex(ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_repeat_interleave_self_int, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_repeat_interleave_self_int(ct__keys, self, repeats, dim, output_size));
+}
+CTDEF ct_tensor *ct_repeat_interleave_self_int(ct_tensor *self, int64_t repeats, int64_t dim) {
+  return ct_repeat_interleave_self_int_ex(self, repeats, dim, CT_INT_NONE);
+}
+static const ct__frontend_args ct__fa_searchsorted_Tensor = {"searchsorted.Tensor", 3, {1, 1, 5}, {"sorted_sequence", "self", "sorter"}};
+CTDEF ct_tensor *ct_searchsorted_ex(ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && self && ct__same_device(sorted_sequence, self) && (!sorter || ct__same_device(sorted_sequence, sorter))))
+    ct__keys = ct__call_keys(sorted_sequence->keys | self->keys | (sorter ? sorter->keys : 0));
+  else {
+    ct_tensor *const ct__t[3] = {sorted_sequence, self, sorter};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_searchsorted_Tensor(ct__keys, sorted_sequence, self, out_int32, right, side, sorter));
+}
+CTDEF ct_tensor *ct_searchsorted(ct_tensor *sorted_sequence, ct_tensor *self) {
+  return ct_searchsorted_ex(sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_searchsorted_Tensor_out = {"searchsorted.Tensor_out", 4, {1, 1, 5, 2}, {"sorted_sequence", "self", "sorter", "out"}};
+CTDEF ct_status ct_searchsorted_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && self && out && ct__same_device(sorted_sequence, self) && (!sorter || ct__same_device(sorted_sequence, sorter)) && ct__same_device(sorted_sequence, out)))
+    ct__keys = ct__call_keys(sorted_sequence->keys | self->keys | (sorter ? sorter->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {sorted_sequence, self, sorter, out};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_searchsorted_Tensor_out(ct__keys, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+CTDEF ct_status ct_searchsorted_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_tensor *self) {
+  return ct_searchsorted_out_ex(out, sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_searchsorted_Scalar = {"searchsorted.Scalar", 2, {1, 5}, {"sorted_sequence", "sorter"}};
+CTDEF ct_tensor *ct_searchsorted_scalar_ex(ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && (!sorter || ct__same_device(sorted_sequence, sorter))))
+    ct__keys = ct__call_keys(sorted_sequence->keys | (sorter ? sorter->keys : 0));
+  else {
+    ct_tensor *const ct__t[2] = {sorted_sequence, sorter};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_searchsorted_Scalar(ct__keys, sorted_sequence, self, out_int32, right, side, sorter));
+}
+CTDEF ct_tensor *ct_searchsorted_scalar(ct_tensor *sorted_sequence, ct_scalar self) {
+  return ct_searchsorted_scalar_ex(sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_searchsorted_Scalar_out = {"searchsorted.Scalar_out", 3, {1, 5, 2}, {"sorted_sequence", "sorter", "out"}};
+CTDEF ct_status ct_searchsorted_scalar_out_ex(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(sorted_sequence && out && (!sorter || ct__same_device(sorted_sequence, sorter)) && ct__same_device(sorted_sequence, out)))
+    ct__keys = ct__call_keys(sorted_sequence->keys | (sorter ? sorter->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {sorted_sequence, sorter, out};
+    if (!ct__frontend_keys(&ct__fa_searchsorted_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_searchsorted_Scalar_out(ct__keys, sorted_sequence, self, out_int32, right, side, sorter, out);
+}
+CTDEF ct_status ct_searchsorted_scalar_out(ct_tensor *out, ct_tensor *sorted_sequence, ct_scalar self) {
+  return ct_searchsorted_scalar_out_ex(out, sorted_sequence, self, false, false, NULL, NULL);
+}
+static const ct__frontend_args ct__fa_bucketize_Tensor = {"bucketize.Tensor", 2, {1, 1}, {"self", "boundaries"}};
+CTDEF ct_tensor *ct_bucketize_ex(ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && boundaries && ct__same_device(self, boundaries)))
+    ct__keys = ct__call_keys(self->keys | boundaries->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, boundaries};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bucketize_Tensor(ct__keys, self, boundaries, out_int32, right));
+}
+CTDEF ct_tensor *ct_bucketize(ct_tensor *self, ct_tensor *boundaries) {
+  return ct_bucketize_ex(self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bucketize_Tensor_out = {"bucketize.Tensor_out", 3, {1, 1, 2}, {"self", "boundaries", "out"}};
+CTDEF ct_status ct_bucketize_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && boundaries && out && ct__same_device(self, boundaries) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | boundaries->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, boundaries, out};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bucketize_Tensor_out(ct__keys, self, boundaries, out_int32, right, out);
+}
+CTDEF ct_status ct_bucketize_out(ct_tensor *out, ct_tensor *self, ct_tensor *boundaries) {
+  return ct_bucketize_out_ex(out, self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bucketize_Scalar = {"bucketize.Scalar", 1, {1}, {"boundaries"}};
+CTDEF ct_tensor *ct_bucketize_scalar_ex(ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(boundaries))
+    ct__keys = ct__call_keys(boundaries->keys);
+  else {
+    ct_tensor *const ct__t[1] = {boundaries};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Scalar, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bucketize_Scalar(ct__keys, self, boundaries, out_int32, right));
+}
+CTDEF ct_tensor *ct_bucketize_scalar(ct_scalar self, ct_tensor *boundaries) {
+  return ct_bucketize_scalar_ex(self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bucketize_Scalar_out = {"bucketize.Scalar_out", 2, {1, 2}, {"boundaries", "out"}};
+CTDEF ct_status ct_bucketize_scalar_out_ex(ct_tensor *out, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(boundaries && out && ct__same_device(boundaries, out)))
+    ct__keys = ct__call_keys(boundaries->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {boundaries, out};
+    if (!ct__frontend_keys(&ct__fa_bucketize_Scalar_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bucketize_Scalar_out(ct__keys, self, boundaries, out_int32, right, out);
+}
+CTDEF ct_status ct_bucketize_scalar_out(ct_tensor *out, ct_scalar self, ct_tensor *boundaries) {
+  return ct_bucketize_scalar_out_ex(out, self, boundaries, false, false);
+}
+static const ct__frontend_args ct__fa_bincount = {"bincount", 2, {1, 5}, {"self", "weights"}};
+CTDEF ct_tensor *ct_bincount(ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && (!weights || ct__same_device(self, weights))))
+    ct__keys = ct__call_keys(self->keys | (weights ? weights->keys : 0));
+  else {
+    ct_tensor *const ct__t[2] = {self, weights};
+    if (!ct__frontend_keys(&ct__fa_bincount, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bincount(ct__keys, self, weights, minlength));
+}
+static const ct__frontend_args ct__fa_bincount_out = {"bincount.out", 3, {1, 5, 2}, {"self", "weights", "out"}};
+CTDEF ct_status ct_bincount_out(ct_tensor *out, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && (!weights || ct__same_device(self, weights)) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | (weights ? weights->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, weights, out};
+    if (!ct__frontend_keys(&ct__fa_bincount_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_bincount_out(ct__keys, self, weights, minlength, out);
+}
+static const ct__frontend_args ct__fa_histc = {"histc", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_histc(ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_histc, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_histc(ct__keys, self, bins, min, max));
+}
+static const ct__frontend_args ct__fa_histc_out = {"histc.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_histc_out(ct_tensor *out, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_histc_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_histc_out(ct__keys, self, bins, min, max, out);
+}
+static const ct__frontend_args ct__fa__unique2 = {"_unique2", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unique2(ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__unique2, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch__unique2(ct__keys, self, sorted, return_inverse, return_counts, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa__unique2_out = {"_unique2.out", 4, {1, 2, 2, 2}, {"self", "out0", "out1", "out2"}};
+CTDEF ct_status ct_unique2_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out0 && out1 && out2 && ct__same_device(self, out0) && ct__same_device(self, out1) && ct__same_device(self, out2)))
+    ct__keys = ct__call_keys(self->keys | out0->keys | out1->keys | out2->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, out0, out1, out2};
+    if (!ct__frontend_keys(&ct__fa__unique2_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch__unique2_out(ct__keys, self, sorted, return_inverse, return_counts, out0, out1, out2);
+}
+static const ct__frontend_args ct__fa_unique_consecutive = {"unique_consecutive", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unique_consecutive(ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_unique_consecutive, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_unique_consecutive(ct__keys, self, return_inverse, return_counts, dim, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_unique_consecutive_out = {"unique_consecutive.out", 4, {1, 2, 2, 2}, {"self", "out0", "out1", "out2"}};
+CTDEF ct_status ct_unique_consecutive_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out0 && out1 && out2 && ct__same_device(self, out0) && ct__same_device(self, out1) && ct__same_device(self, out2)))
+    ct__keys = ct__call_keys(self->keys | out0->keys | out1->keys | out2->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, out0, out1, out2};
+    if (!ct__frontend_keys(&ct__fa_unique_consecutive_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_unique_consecutive_out(ct__keys, self, return_inverse, return_counts, dim, out0, out1, out2);
+}
+static const ct__frontend_args ct__fa_unique_dim = {"unique_dim", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unique_dim(ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_unique_dim, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_unique_dim(ct__keys, self, dim, sorted, return_inverse, return_counts, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_unique_dim_out = {"unique_dim.out", 4, {1, 2, 2, 2}, {"self", "out0", "out1", "out2"}};
+CTDEF ct_status ct_unique_dim_out(ct_tensor *out0, ct_tensor *out1, ct_tensor *out2, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out0 && out1 && out2 && ct__same_device(self, out0) && ct__same_device(self, out1) && ct__same_device(self, out2)))
+    ct__keys = ct__call_keys(self->keys | out0->keys | out1->keys | out2->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, out0, out1, out2};
+    if (!ct__frontend_keys(&ct__fa_unique_dim_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_unique_dim_out(ct__keys, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
+}
+static const ct__frontend_args ct__fa_fliplr = {"fliplr", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_fliplr(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_fliplr, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_fliplr(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_flipud = {"flipud", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_flipud(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_flipud, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_flipud(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_rot90 = {"rot90", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_rot90(ct_tensor *self, int64_t k, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_rot90, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("rot90", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rot90", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_rot90(ct__keys, self, k, dims_l));
+}
+CTDEF ct_status ct_rot90_out(ct_tensor *out, ct_tensor *self, int64_t k, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rot90.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "rot90.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("rot90.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rot90.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rot90.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "rot90.out", "out"))) return ct_last_error();
+  return ct__dispatch_rot90_out(ct__call_keys(ct__keys), self, k, dims_l, out);
+}
+static const ct__frontend_args ct__fa_narrow_copy = {"narrow_copy", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_narrow_copy(ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_narrow_copy, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_narrow_copy(ct__keys, self, dim, start, length));
+}
+static const ct__frontend_args ct__fa_narrow_copy_out = {"narrow_copy.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_narrow_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_narrow_copy_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_narrow_copy_out(ct__keys, self, dim, start, length, out);
+}
+static const ct__frontend_args ct__fa_index_reduce = {"index_reduce", 3, {1, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_tensor *ct_index_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_index_reduce, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_index_reduce(ct__keys, self, dim, index, source, reduce, include_self));
+}
+CTDEF ct_tensor *ct_index_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce) {
+  return ct_index_reduce_ex(self, dim, index, source, reduce, true);
+}
+static const ct__frontend_args ct__fa_index_reduce_ = {"index_reduce_", 3, {2, 1, 1}, {"self", "index", "source"}};
+CTDEF ct_status ct_index_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && ct__same_device(self, index) && ct__same_device(self, source)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, index, source};
+    if (!ct__frontend_keys(&ct__fa_index_reduce_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_index_reduce_(ct__keys, self, dim, index, source, reduce, include_self);
+}
+CTDEF ct_status ct_index_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce) {
+  return ct_index_reduce_ex_(self, dim, index, source, reduce, true);
+}
+static const ct__frontend_args ct__fa_index_reduce_out = {"index_reduce.out", 4, {1, 1, 1, 2}, {"self", "index", "source", "out"}};
+CTDEF ct_status ct_index_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && index && source && out && ct__same_device(self, index) && ct__same_device(self, source) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | index->keys | source->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, index, source, out};
+    if (!ct__frontend_keys(&ct__fa_index_reduce_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_index_reduce_out(ct__keys, self, dim, index, source, reduce, include_self, out);
+}
+CTDEF ct_status ct_index_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce) {
+  return ct_index_reduce_out_ex(out, self, dim, index, source, reduce, true);
+}
 static const ct__frontend_args ct__fa_softmax_int = {"softmax.int", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys;
@@ -22521,6 +26898,110 @@ CTDEF ct_tensor *ct_softmin(ct_tensor *self, int64_t dim, ct_dtype dtype) {
     if (!ct__frontend_keys(&ct__fa_softmin, ct__t, &ct__keys)) return (ct_tensor *)NULL;
   }
   return ct__track(ct__dispatch_softmin(ct__keys, self, dim, dtype));
+}
+static const ct__frontend_args ct__fa_prelu = {"prelu", 2, {1, 1}, {"self", "weight"}};
+CTDEF ct_tensor *ct_prelu(ct_tensor *self, ct_tensor *weight) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && weight && ct__same_device(self, weight)))
+    ct__keys = ct__call_keys(self->keys | weight->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, weight};
+    if (!ct__frontend_keys(&ct__fa_prelu, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_prelu(ct__keys, self, weight));
+}
+static const ct__frontend_args ct__fa_rrelu = {"rrelu", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_rrelu_ex(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_rrelu, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_rrelu(ct__keys, self, lower, upper, training, generator));
+}
+CTDEF ct_tensor *ct_rrelu(ct_tensor *self) {
+  return ct_rrelu_ex(self, ct_float(0.125), ct_float(0.3333333333333333), false, NULL);
+}
+static const ct__frontend_args ct__fa_rrelu_ = {"rrelu_", 1, {2}, {"self"}};
+CTDEF ct_status ct_rrelu_ex_(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_rrelu_, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_rrelu_(ct__keys, self, lower, upper, training, generator);
+}
+CTDEF ct_status ct_rrelu_(ct_tensor *self) {
+  return ct_rrelu_ex_(self, ct_float(0.125), ct_float(0.3333333333333333), false, NULL);
+}
+static const ct__frontend_args ct__fa_embedding_bag = {"embedding_bag", 4, {1, 1, 1, 5}, {"weight", "indices", "offsets", "per_sample_weights"}};
+CTDEF ct_tensor *ct_embedding_bag_ex(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[3] = {NULL, NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (result3) *result3 = NULL;
+  if (CT_LIKELY(weight && indices && offsets && ct__same_device(weight, indices) && ct__same_device(weight, offsets) && (!per_sample_weights || ct__same_device(weight, per_sample_weights))))
+    ct__keys = ct__call_keys(weight->keys | indices->keys | offsets->keys | (per_sample_weights ? per_sample_weights->keys : 0));
+  else {
+    ct_tensor *const ct__t[4] = {weight, indices, offsets, per_sample_weights};
+    if (!ct__frontend_keys(&ct__fa_embedding_bag, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_embedding_bag(ct__keys, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, &ct__x[0], &ct__x[1], &ct__x[2]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    ct_release(ct__x[2]);
+    if (result3) *result3 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  if (result3) *result3 = ct__track(ct__x[2]);
+  else ct_release(ct__x[2]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  return ct_embedding_bag_ex(weight, indices, offsets, false, 0, false, NULL, false, result1, result2, result3);
+}
+static const ct__frontend_args ct__fa_embedding_bag_padding_idx = {"embedding_bag.padding_idx", 4, {1, 1, 1, 5}, {"weight", "indices", "offsets", "per_sample_weights"}};
+CTDEF ct_tensor *ct_embedding_bag_padding_idx(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, int64_t padding_idx, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[3] = {NULL, NULL, NULL};
+  if (result1) *result1 = NULL;
+  if (result2) *result2 = NULL;
+  if (result3) *result3 = NULL;
+  if (CT_LIKELY(weight && indices && offsets && ct__same_device(weight, indices) && ct__same_device(weight, offsets) && (!per_sample_weights || ct__same_device(weight, per_sample_weights))))
+    ct__keys = ct__call_keys(weight->keys | indices->keys | offsets->keys | (per_sample_weights ? per_sample_weights->keys : 0));
+  else {
+    ct_tensor *const ct__t[4] = {weight, indices, offsets, per_sample_weights};
+    if (!ct__frontend_keys(&ct__fa_embedding_bag_padding_idx, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_embedding_bag_padding_idx(ct__keys, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx, &ct__x[0], &ct__x[1], &ct__x[2]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    ct_release(ct__x[1]);
+    if (result2) *result2 = NULL;
+    ct_release(ct__x[2]);
+    if (result3) *result3 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (result2) *result2 = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  if (result3) *result3 = ct__track(ct__x[2]);
+  else ct_release(ct__x[2]);
+  return ct__track(ct__r);
 }
 static const ct__frontend_args ct__fa_glu = {"glu", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_glu(ct_tensor *self, int64_t dim) {
@@ -22925,6 +27406,31 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
 }
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
   return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
+}
+static const ct__frontend_args ct__fa_instance_norm = {"instance_norm", 5, {1, 5, 5, 5, 5}, {"input", "weight", "bias", "running_mean", "running_var"}};
+CTDEF ct_tensor *ct_instance_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input && (!weight || ct__same_device(input, weight)) && (!bias || ct__same_device(input, bias)) && (!running_mean || ct__same_device(input, running_mean)) && (!running_var || ct__same_device(input, running_var))))
+    ct__keys = ct__call_keys(input->keys | (weight ? weight->keys : 0) | (bias ? bias->keys : 0) | (running_mean ? running_mean->keys : 0) | (running_var ? running_var->keys : 0));
+  else {
+    ct_tensor *const ct__t[5] = {input, weight, bias, running_mean, running_var};
+    if (!ct__frontend_keys(&ct__fa_instance_norm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_instance_norm(ct__keys, input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_instance_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps) {
+  return ct_instance_norm_ex(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, false);
+}
+static const ct__frontend_args ct__fa_bilinear = {"bilinear", 4, {1, 1, 1, 5}, {"input1", "input2", "weight", "bias"}};
+CTDEF ct_tensor *ct_bilinear(ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input1 && input2 && weight && ct__same_device(input1, input2) && ct__same_device(input1, weight) && (!bias || ct__same_device(input1, bias))))
+    ct__keys = ct__call_keys(input1->keys | input2->keys | weight->keys | (bias ? bias->keys : 0));
+  else {
+    ct_tensor *const ct__t[4] = {input1, input2, weight, bias};
+    if (!ct__frontend_keys(&ct__fa_bilinear, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_bilinear(ct__keys, input1, input2, weight, bias));
 }
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
   ct_int_list normalized_shape_l;

@@ -219,6 +219,52 @@ static ct_status ct__adapt_TII_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* L->L */
+static ct_status ct__adapt_L_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor_list , int64_t, ct_tensor **))k->unboxed)(ks, a[0].v.tensors, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 1), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor_list , int64_t, ct_tensor **))k->unboxed)(ks, a[0].v.tensors, n, items);
+  ct_stack_drop(s, 1);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* L,s->L */
+static ct_status ct__adapt_Ls_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor_list , const char *, int64_t, ct_tensor **))k->unboxed)(ks, a[0].v.tensors, a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 2), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor_list , const char *, int64_t, ct_tensor **))k->unboxed)(ks, a[0].v.tensors, a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, n, items);
+  ct_stack_drop(s, 2);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* L->T */
+static ct_status ct__adapt_L_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list ))k->unboxed)(ks, a[0].v.tensors);
+  ct_stack_drop(s, 1);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,i->T */
 static ct_status ct__adapt_Ti_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -239,8 +285,8 @@ static ct_status ct__adapt_TIii_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
-/* T,i,i,i,i->T */
-static ct_status ct__adapt_Tiiii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* T,i,i?,i?,i->T */
+static ct_status ct__adapt_Tiioioi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
   ct_tensor *r;
   (void)op;
@@ -259,6 +305,69 @@ static ct_status ct__adapt_TIiiii_T(const ct_kernel *k, const ct_op *op, ct_keys
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,i,i->T */
+static ct_status ct__adapt_TTii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,i,Tw->Tw */
+static ct_status ct__adapt_TTiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,i?,i?,i->T */
+static ct_status ct__adapt_TTiioioi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,i?,i?,i,Tw->Tw */
+static ct_status ct__adapt_TTiioioiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,i,i->T */
+static ct_status ct__adapt_TTiii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,i,i,Tw->Tw */
+static ct_status ct__adapt_TTiiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,i,i,i->T */
 static ct_status ct__adapt_Tiii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -269,6 +378,39 @@ static ct_status ct__adapt_Tiii_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,i,i,i,Tw->Tw */
+static ct_status ct__adapt_TiiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,Tw->Tw */
+static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,Tw->Tw */
+static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[1].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,i,T,i->T */
 static ct_status ct__adapt_TiTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -276,6 +418,16 @@ static ct_status ct__adapt_TiTi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.i);
   ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,i,i,i->T */
+static ct_status ct__adapt_TIiii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i);
+  ct_stack_drop(s, 5);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
@@ -329,6 +481,67 @@ static ct_status ct__adapt_SDV_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,D,V,b?->T */
+static ct_status ct__adapt_TDVbo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_device , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S,D,V,b?->T */
+static ct_status ct__adapt_TSDVbo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_dtype , ct_device , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,D,V,b?->T */
+static ct_status ct__adapt_TIDVbo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_dtype , ct_device , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.dtype, a[3].v.device, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S,D,V,b?->T */
+static ct_status ct__adapt_TISDVbo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_dtype , ct_device , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.dtype, a[4].v.device, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,i,i,D,V->T */
+static ct_status ct__adapt_iiiDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, int64_t , int64_t , int64_t , ct_dtype , ct_device ))k->unboxed)(ks, a[0].v.i, a[1].v.i, a[2].v.i, a[3].v.dtype, a[4].v.device);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* i,i,i,Tw->Tw */
+static ct_status ct__adapt_iiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].v.i, a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* S,S,S,D,V->T */
 static ct_status ct__adapt_SSSDV_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -358,17 +571,6 @@ static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset 
   (void)op;
   r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
   ct_stack_drop(s, 1);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,Tw->Tw */
-static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *w = a[1].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  ct_stack_drop(s, 2);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
@@ -522,17 +724,6 @@ static ct_status ct__adapt_TsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,i,Tw->Tw */
-static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *w = a[2].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
-  ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* T,f?,f?,f?->T */
 static ct_status ct__adapt_Tfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -564,6 +755,38 @@ static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_
   ct_stack_drop(s, 5);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T->T,T */
+static ct_status ct__adapt_T_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), &x[0]);
+  ct_stack_drop(s, 1);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w[2] = {a[1].v.tensor, a[2].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
 }
 /* T,T,s?->T */
 static ct_status ct__adapt_TTso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -1335,6 +1558,37 @@ static ct_status ct__adapt_TTTSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_ke
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,T,I,I->T */
+static ct_status ct__adapt_TTII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]));
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,I,I,Tw->Tw */
+static ct_status ct__adapt_TTIITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* s,L,I->T */
+static ct_status ct__adapt_sLI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, const char *, ct_tensor_list , ct_int_list ))k->unboxed)(ks, a[0].tag == CT_VALUE_STRING ? a[0].v.str : NULL, a[1].v.tensors, ct__value_int_list(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,T,T?->T */
 static ct_status ct__adapt_TTTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -1397,38 +1651,6 @@ static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   ct_stack_drop(s, 4);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T->T,T */
-static ct_status ct__adapt_T_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 1;
-  ct_tensor *r;
-  ct_tensor *x[1] = {NULL};
-  ct_status st;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), &x[0]);
-  ct_stack_drop(s, 1);
-  if (!r) {
-    ct_release(x[0]);
-    return ct_last_error();
-  }
-  st = ct__push_owned(s, r);
-  if (st == CT_OK) st = ct__push_owned(s, x[0]);
-  else ct_release(x[0]);
-  return st;
-}
-/* T,Tw,Tw->Tw,Tw */
-static ct_status ct__adapt_TTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *w[2] = {a[1].v.tensor, a[2].v.tensor};
-  ct_status r;
-  int i;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  for (i = 0; i < 2; i++)
-    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
-  return CT_OK;
 }
 /* T,b,Tw,Tw->Tw,Tw */
 static ct_status ct__adapt_TbTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -2230,6 +2452,379 @@ static ct_status ct__adapt_TIsfo_T(const ct_kernel *k, const ct_op *op, ct_keyse
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T,b->T */
+static ct_status ct__adapt_TTTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,b->Tw */
+static ct_status ct__adapt_TwTTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,b,Tw->Tw */
+static ct_status ct__adapt_TTTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i?,i?->T */
+static ct_status ct__adapt_TTioio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,i?,i?->T */
+static ct_status ct__adapt_Tiioio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,b,b,s?,T?->T */
+static ct_status ct__adapt_TTbbsoTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,b,b,s?,T?,Tw->Tw */
+static ct_status ct__adapt_TTbbsoToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,b,b,s?,T?->T */
+static ct_status ct__adapt_TSbbsoTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S,b,b,s?,T?,Tw->Tw */
+static ct_status ct__adapt_TSbbsoToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,b,b->T */
+static ct_status ct__adapt_TTbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,b,b,Tw->Tw */
+static ct_status ct__adapt_TTbbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,T,b,b->T */
+static ct_status ct__adapt_STbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *, bool , bool ))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,T,b,b,Tw->Tw */
+static ct_status ct__adapt_STbbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, bool , bool , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,i->T */
+static ct_status ct__adapt_TToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T?,i,Tw->Tw */
+static ct_status ct__adapt_TToiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,S,S->T */
+static ct_status ct__adapt_TiSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.scalar, a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,S,S,Tw->Tw */
+static ct_status ct__adapt_TiSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b,b,b->T,T,T */
+static ct_status ct__adapt_Tbbb_TTT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[2] = {NULL, NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.b, &x[0], &x[1]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    ct_release(x[1]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  if (st == CT_OK) st = ct__push_owned(s, x[1]);
+  else ct_release(x[1]);
+  return st;
+}
+/* T,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__adapt_TbbbTwTwTw_TwTwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w[3] = {a[4].v.tensor, a[5].v.tensor, a[6].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.b, ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 3; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,b,b,i?->T,T,T */
+static ct_status ct__adapt_Tbbio_TTT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[2] = {NULL, NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor **, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.i, &x[0], &x[1]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    ct_release(x[1]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  if (st == CT_OK) st = ct__push_owned(s, x[1]);
+  else ct_release(x[1]);
+  return st;
+}
+/* T,b,b,i?,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__adapt_TbbioTwTwTw_TwTwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w[3] = {a[4].v.tensor, a[5].v.tensor, a[6].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.i, ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 3; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,i,b,b,b->T,T,T */
+static ct_status ct__adapt_Tibbb_TTT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  ct_tensor *x[2] = {NULL, NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.b, a[4].v.b, &x[0], &x[1]);
+  ct_stack_drop(s, 5);
+  if (!r) {
+    ct_release(x[0]);
+    ct_release(x[1]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  if (st == CT_OK) st = ct__push_owned(s, x[1]);
+  else ct_release(x[1]);
+  return st;
+}
+/* T,i,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__adapt_TibbbTwTwTw_TwTwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *w[3] = {a[5].v.tensor, a[6].v.tensor, a[7].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.b, a[4].v.b, ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]));
+  ct_stack_drop(s, 8);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 3; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,i,I->T */
+static ct_status ct__adapt_TiI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__value_int_list(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,I,Tw->Tw */
+static ct_status ct__adapt_TiITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__value_int_list(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,b,G->T */
+static ct_status ct__adapt_TSSbG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.b, a[4].tag == CT_VALUE_GENERATOR ? a[4].v.gen : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,S,b,G->Tw */
+static ct_status ct__adapt_TwSSbG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.b, a[4].tag == CT_VALUE_GENERATOR ? a[4].v.gen : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,b,i,b,T?,b->T,T,T,T */
+static ct_status ct__adapt_TTTbibTob_TTTT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *r;
+  ct_tensor *x[3] = {NULL, NULL, NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , ct_tensor **, ct_tensor **, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.i, a[5].v.b, ct__unbox_tensor(&a[6]), a[7].v.b, &x[0], &x[1], &x[2]);
+  ct_stack_drop(s, 8);
+  if (!r) {
+    ct_release(x[0]);
+    ct_release(x[1]);
+    ct_release(x[2]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  if (st == CT_OK) st = ct__push_owned(s, x[1]);
+  else ct_release(x[1]);
+  if (st == CT_OK) st = ct__push_owned(s, x[2]);
+  else ct_release(x[2]);
+  return st;
+}
+/* T,T,T,b,i,b,T?,b,i?->T,T,T,T */
+static ct_status ct__adapt_TTTbibTobio_TTTT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *r;
+  ct_tensor *x[3] = {NULL, NULL, NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , int64_t , ct_tensor **, ct_tensor **, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.i, a[5].v.b, ct__unbox_tensor(&a[6]), a[7].v.b, a[8].v.i, &x[0], &x[1], &x[2]);
+  ct_stack_drop(s, 9);
+  if (!r) {
+    ct_release(x[0]);
+    ct_release(x[1]);
+    ct_release(x[2]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  if (st == CT_OK) st = ct__push_owned(s, x[1]);
+  else ct_release(x[1]);
+  if (st == CT_OK) st = ct__push_owned(s, x[2]);
+  else ct_release(x[2]);
+  return st;
+}
 /* T,T,T?,i,i->T */
 static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -2451,6 +3046,16 @@ static ct_status ct__adapt_TToToToTobffb_T(const ct_kernel *k, const ct_op *op, 
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
   ct_stack_drop(s, 9);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T,T?->T */
+static ct_status ct__adapt_TTTTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
@@ -2940,21 +3545,39 @@ static const struct {
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
     {"T,I,I->T", ct__adapt_TII_T},
+    {"L->L", ct__adapt_L_L},
+    {"L,s->L", ct__adapt_Ls_L},
+    {"L->T", ct__adapt_L_T},
     {"T,i->T", ct__adapt_Ti_T},
     {"T,I,i,i->T", ct__adapt_TIii_T},
-    {"T,i,i,i,i->T", ct__adapt_Tiiii_T},
+    {"T,i,i?,i?,i->T", ct__adapt_Tiioioi_T},
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
+    {"T,T,i,i->T", ct__adapt_TTii_T},
+    {"T,T,i,i,Tw->Tw", ct__adapt_TTiiTw_Tw},
+    {"T,T,i,i?,i?,i->T", ct__adapt_TTiioioi_T},
+    {"T,T,i,i?,i?,i,Tw->Tw", ct__adapt_TTiioioiTw_Tw},
+    {"T,T,i,i,i->T", ct__adapt_TTiii_T},
+    {"T,T,i,i,i,Tw->Tw", ct__adapt_TTiiiTw_Tw},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
+    {"T,i,i,i,Tw->Tw", ct__adapt_TiiiTw_Tw},
+    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
+    {"T,Tw->Tw", ct__adapt_TTw_Tw},
     {"T,i,T,i->T", ct__adapt_TiTi_T},
+    {"T,I,i,i,i->T", ct__adapt_TIiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
     {"I,D,V,b?->T", ct__adapt_IDVbo_T},
     {"I,D,V->T", ct__adapt_IDV_T},
     {"I,S,D,V->T", ct__adapt_ISDV_T},
     {"S,D,V->T", ct__adapt_SDV_T},
+    {"T,D,V,b?->T", ct__adapt_TDVbo_T},
+    {"T,S,D,V,b?->T", ct__adapt_TSDVbo_T},
+    {"T,I,D,V,b?->T", ct__adapt_TIDVbo_T},
+    {"T,I,S,D,V,b?->T", ct__adapt_TISDVbo_T},
+    {"i,i,i,D,V->T", ct__adapt_iiiDV_T},
+    {"i,i,i,Tw->Tw", ct__adapt_iiiTw_Tw},
     {"S,S,S,D,V->T", ct__adapt_SSSDV_T},
     {"S,S,S,Tw->Tw", ct__adapt_SSSTw_Tw},
     {"Tw->Tw", ct__adapt_Tw_Tw},
-    {"T,Tw->Tw", ct__adapt_TTw_Tw},
     {"i,T->T", ct__adapt_iT_T},
     {"Tw,i->Tw", ct__adapt_Twi_Tw},
     {"i,T,Tw->Tw", ct__adapt_iTTw_Tw},
@@ -2969,10 +3592,11 @@ static const struct {
     {"T,s->T", ct__adapt_Ts_T},
     {"Tw,s->Tw", ct__adapt_Tws_Tw},
     {"T,s,Tw->Tw", ct__adapt_TsTw_Tw},
-    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
     {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
     {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
     {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
+    {"T->T,T", ct__adapt_T_TT},
+    {"T,Tw,Tw->Tw,Tw", ct__adapt_TTwTw_TwTw},
     {"T,T,s?->T", ct__adapt_TTso_T},
     {"Tw,T,s?->Tw", ct__adapt_TwTso_Tw},
     {"T,T,s?,Tw->Tw", ct__adapt_TTsoTw_Tw},
@@ -3038,14 +3662,15 @@ static const struct {
     {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
     {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
     {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
+    {"T,T,I,I->T", ct__adapt_TTII_T},
+    {"T,T,I,I,Tw->Tw", ct__adapt_TTIITw_Tw},
+    {"s,L,I->T", ct__adapt_sLI_T},
     {"T,T,T?->T", ct__adapt_TTTo_T},
     {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
     {"T,T,i->T", ct__adapt_TTi_T},
     {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
     {"T,T,i?->T", ct__adapt_TTio_T},
     {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
-    {"T->T,T", ct__adapt_T_TT},
-    {"T,Tw,Tw->Tw,Tw", ct__adapt_TTwTw_TwTw},
     {"T,b,Tw,Tw->Tw,Tw", ct__adapt_TbTwTw_TwTw},
     {"T,T,b,b->T,T", ct__adapt_TTbb_TT},
     {"T,T,b,b,Tw,Tw->Tw,Tw", ct__adapt_TTbbTwTw_TwTw},
@@ -3112,6 +3737,35 @@ static const struct {
     {"T,I,i->L", ct__adapt_TIi_L},
     {"T,i->L", ct__adapt_Ti_L},
     {"T,I,s,f?->T", ct__adapt_TIsfo_T},
+    {"T,T,T,b->T", ct__adapt_TTTb_T},
+    {"Tw,T,T,b->Tw", ct__adapt_TwTTb_Tw},
+    {"T,T,T,b,Tw->Tw", ct__adapt_TTTbTw_Tw},
+    {"T,T,i?,i?->T", ct__adapt_TTioio_T},
+    {"T,i,i?,i?->T", ct__adapt_Tiioio_T},
+    {"T,T,b,b,s?,T?->T", ct__adapt_TTbbsoTo_T},
+    {"T,T,b,b,s?,T?,Tw->Tw", ct__adapt_TTbbsoToTw_Tw},
+    {"T,S,b,b,s?,T?->T", ct__adapt_TSbbsoTo_T},
+    {"T,S,b,b,s?,T?,Tw->Tw", ct__adapt_TSbbsoToTw_Tw},
+    {"T,T,b,b->T", ct__adapt_TTbb_T},
+    {"T,T,b,b,Tw->Tw", ct__adapt_TTbbTw_Tw},
+    {"S,T,b,b->T", ct__adapt_STbb_T},
+    {"S,T,b,b,Tw->Tw", ct__adapt_STbbTw_Tw},
+    {"T,T?,i->T", ct__adapt_TToi_T},
+    {"T,T?,i,Tw->Tw", ct__adapt_TToiTw_Tw},
+    {"T,i,S,S->T", ct__adapt_TiSS_T},
+    {"T,i,S,S,Tw->Tw", ct__adapt_TiSSTw_Tw},
+    {"T,b,b,b->T,T,T", ct__adapt_Tbbb_TTT},
+    {"T,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw", ct__adapt_TbbbTwTwTw_TwTwTw},
+    {"T,b,b,i?->T,T,T", ct__adapt_Tbbio_TTT},
+    {"T,b,b,i?,Tw,Tw,Tw->Tw,Tw,Tw", ct__adapt_TbbioTwTwTw_TwTwTw},
+    {"T,i,b,b,b->T,T,T", ct__adapt_Tibbb_TTT},
+    {"T,i,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw", ct__adapt_TibbbTwTwTw_TwTwTw},
+    {"T,i,I->T", ct__adapt_TiI_T},
+    {"T,i,I,Tw->Tw", ct__adapt_TiITw_Tw},
+    {"T,S,S,b,G->T", ct__adapt_TSSbG_T},
+    {"Tw,S,S,b,G->Tw", ct__adapt_TwSSbG_Tw},
+    {"T,T,T,b,i,b,T?,b->T,T,T,T", ct__adapt_TTTbibTob_TTTT},
+    {"T,T,T,b,i,b,T?,b,i?->T,T,T,T", ct__adapt_TTTbibTobio_TTTT},
     {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
     {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
     {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
@@ -3134,6 +3788,7 @@ static const struct {
     {"T,I,T?,T?,f,b->T", ct__adapt_TIToTofb_T},
     {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
     {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
+    {"T,T,T,T?->T", ct__adapt_TTTTo_T},
     {"T,I,T?,f?->T", ct__adapt_TITofo_T},
     {"T,T,T,T?,f,b,f?->T", ct__adapt_TTTTofbfo_T},
     {"T,T,T?,I,I,I,b,I,i->T", ct__adapt_TTToIIIbIi_T},
@@ -3379,6 +4034,10 @@ static ct_status ct__frontend_broadcast_to(const ct_value *a, ct_tensor **r) {
   *r = ct_broadcast_to(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_cartesian_prod(const ct_value *a, ct_tensor **r) {
+  *r = ct_cartesian_prod((int)a[0].v.tensors.n, a[0].v.tensors.data);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_unsqueeze(const ct_value *a, ct_tensor **r) {
   *r = ct_unsqueeze(ct__unbox_tensor(&a[0]), a[1].v.i);
   return *r ? CT_OK : ct_last_error();
@@ -3411,12 +4070,74 @@ static ct_status ct__frontend_slice_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_slice_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_select_scatter(const ct_value *a, ct_tensor **r) {
+  *r = ct_select_scatter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_select_scatter_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_select_scatter_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_slice_scatter(const ct_value *a, ct_tensor **r) {
+  *r = ct_slice_scatter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_slice_scatter_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_slice_scatter_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_diagonal_scatter(const ct_value *a, ct_tensor **r) {
+  *r = ct_diagonal_scatter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_diagonal_scatter_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_diagonal_scatter_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_diag_embed(const ct_value *a, ct_tensor **r) {
+  *r = ct_diag_embed(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_diag_embed_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_diag_embed_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_diag(const ct_value *a, ct_tensor **r) {
+  *r = ct_diag(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_diag_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_diag_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_trace(const ct_value *a, ct_tensor **r) {
+  *r = ct_trace(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_trace_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_trace_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_narrow(const ct_value *a, ct_tensor **r) {
   *r = ct_narrow(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_narrow_Tensor(const ct_value *a, ct_tensor **r) {
   *r = ct_narrow_tensor(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_diagonal(const ct_value *a, ct_tensor **r) {
+  *r = ct_diagonal(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_diagonal_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_diagonal_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_as_strided(const ct_value *a, ct_tensor **r) {
@@ -3451,6 +4172,56 @@ static ct_status ct__frontend_scalar_tensor(const ct_value *a, ct_tensor **r) {
   *r = ct_scalar_tensor_ex(a[0].v.scalar, a[1].v.dtype, a[2].v.device);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_empty_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_empty_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_zeros_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_zeros_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ones_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_ones_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_full_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_full_like_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_new_empty(const ct_value *a, ct_tensor **r) {
+  *r = ct_new_empty_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.dtype, a[3].v.device, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_new_zeros(const ct_value *a, ct_tensor **r) {
+  *r = ct_new_zeros_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.dtype, a[3].v.device, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_new_ones(const ct_value *a, ct_tensor **r) {
+  *r = ct_new_ones_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.dtype, a[3].v.device, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_new_full(const ct_value *a, ct_tensor **r) {
+  *r = ct_new_full_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.dtype, a[4].v.device, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril_indices(const ct_value *a, ct_tensor **r) {
+  *r = ct_tril_indices_ex(a[0].v.i, a[1].v.i, a[2].v.i, a[3].v.dtype, a[4].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril_indices_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tril_indices_out(ct__unbox_tensor(&a[3]), a[0].v.i, a[1].v.i, a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triu_indices(const ct_value *a, ct_tensor **r) {
+  *r = ct_triu_indices_ex(a[0].v.i, a[1].v.i, a[2].v.i, a[3].v.dtype, a[4].v.device);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_triu_indices_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_triu_indices_out(ct__unbox_tensor(&a[3]), a[0].v.i, a[1].v.i, a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_arange_start_step(const ct_value *a, ct_tensor **r) {
   *r = ct_arange_start_step_ex(a[0].v.scalar, a[1].v.scalar, a[2].v.scalar, a[3].v.dtype, a[4].v.device);
   return *r ? CT_OK : ct_last_error();
@@ -3471,6 +4242,20 @@ static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_not(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_not(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_not_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_not_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_not_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_not_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
@@ -4355,6 +5140,15 @@ static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_frexp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_frexp(ct__unbox_tensor(&a[0]), (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_frexp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_frexp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_div_Tensor_mode(const ct_value *a, ct_tensor **r) {
   *r = ct_div_mode(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
   return *r ? CT_OK : ct_last_error();
@@ -5128,6 +5922,233 @@ static ct_status ct__frontend_float_power_Scalar_out(const ct_value *a, ct_tenso
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_bitwise_and_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_and(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_and__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_and_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_and_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_and_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_and_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_and_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_and__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_and_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_and_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_and_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_and_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_and_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_and_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_and_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_or_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_or(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_or__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_or_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_or_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_or_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_or_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_or_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_or__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_or_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_or_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_or_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_or_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_or_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_or_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_or_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_xor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_xor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_xor__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_xor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_xor_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_xor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_xor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_xor_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_xor__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_xor_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_xor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_xor_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_xor_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_xor_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_xor_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_xor_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_left_shift_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_left_shift(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_left_shift__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_left_shift_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_left_shift_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_left_shift_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_left_shift_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_left_shift_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_left_shift__Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_left_shift_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_left_shift_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_left_shift_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_left_shift_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_left_shift_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_left_shift_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_left_shift_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_right_shift_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_right_shift(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_right_shift__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_right_shift_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_right_shift_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_right_shift_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_right_shift_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_right_shift_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_right_shift__Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_right_shift_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_right_shift_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_right_shift_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bitwise_right_shift_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bitwise_right_shift_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bitwise_right_shift_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bitwise_right_shift_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gcd(const ct_value *a, ct_tensor **r) {
+  *r = ct_gcd(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gcd_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gcd_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gcd_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gcd_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lcm(const ct_value *a, ct_tensor **r) {
+  *r = ct_lcm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lcm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lcm_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lcm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lcm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ldexp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ldexp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ldexp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ldexp_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ldexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ldexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
   *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -5647,6 +6668,70 @@ static ct_status ct__frontend_baddbmm_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_baddbmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
+}
+static ct_status ct__frontend_addmv(const ct_value *a, ct_tensor **r) {
+  *r = ct_addmv_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addmv_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmv_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmv_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addbmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_addbmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addbmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addbmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addbmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addbmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addr(const ct_value *a, ct_tensor **r) {
+  *r = ct_addr_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addr_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addr_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addr_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addr_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tensordot(const ct_value *a, ct_tensor **r) {
+  *r = ct_tensordot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tensordot_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tensordot_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_kron(const ct_value *a, ct_tensor **r) {
+  *r = ct_kron(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_kron_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_kron_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_einsum(const ct_value *a, ct_tensor **r) {
+  *r = ct_einsum_ex(a[0].tag == CT_VALUE_STRING ? a[0].v.str : NULL, (int)a[1].v.tensors.n, a[1].v.tensors.data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_outer(const ct_value *a, ct_tensor **r) {
   *r = ct_outer(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
@@ -6356,6 +7441,199 @@ static ct_status ct__frontend_take_along_dim_out(const ct_value *a, ct_tensor **
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_nonzero(const ct_value *a, ct_tensor **r) {
+  *r = ct_nonzero(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nonzero_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nonzero_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_select(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_select(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_select_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_select_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_scatter(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_scatter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_scatter_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_scatter_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_scatter_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_scatter_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_take(const ct_value *a, ct_tensor **r) {
+  *r = ct_take(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_take_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_put(const ct_value *a, ct_tensor **r) {
+  *r = ct_put(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_put_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_put_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_put_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_put_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_repeat_interleave_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_repeat_interleave_ex(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_repeat_interleave_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_repeat_interleave_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_repeat_interleave_self_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_repeat_interleave_self_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_repeat_interleave_self_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_repeat_interleave_self_int_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_searchsorted_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_searchsorted_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_searchsorted_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_searchsorted_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_searchsorted_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_searchsorted_scalar_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_searchsorted_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_searchsorted_scalar_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bucketize_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_bucketize_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bucketize_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bucketize_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bucketize_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_bucketize_scalar_ex(a[0].v.scalar, ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bucketize_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bucketize_scalar_out_ex(ct__unbox_tensor(&a[4]), a[0].v.scalar, ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bincount(const ct_value *a, ct_tensor **r) {
+  *r = ct_bincount(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bincount_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bincount_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_histc(const ct_value *a, ct_tensor **r) {
+  *r = ct_histc(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.scalar, a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_histc_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_histc_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.scalar, a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__unique2(const ct_value *a, ct_tensor **r) {
+  *r = ct_unique2(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__unique2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_unique2_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_unique_consecutive(const ct_value *a, ct_tensor **r) {
+  *r = ct_unique_consecutive(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.i, (ct_tensor **)NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_unique_consecutive_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_unique_consecutive_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_unique_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_unique_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.b, a[4].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_unique_dim_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_unique_dim_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.b, a[4].v.b);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fliplr(const ct_value *a, ct_tensor **r) {
+  *r = ct_fliplr(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_flipud(const ct_value *a, ct_tensor **r) {
+  *r = ct_flipud(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rot90(const ct_value *a, ct_tensor **r) {
+  *r = ct_rot90(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rot90_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rot90_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_narrow_copy(const ct_value *a, ct_tensor **r) {
+  *r = ct_narrow_copy(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_narrow_copy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_narrow_copy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_reduce_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_reduce_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_reduce_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_reduce_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_reduce_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
   *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -6376,6 +7654,27 @@ static ct_status ct__frontend_log_softmax_int_out(const ct_value *a, ct_tensor *
 }
 static ct_status ct__frontend_softmin(const ct_value *a, ct_tensor **r) {
   *r = ct_softmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prelu(const ct_value *a, ct_tensor **r) {
+  *r = ct_prelu(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rrelu(const ct_value *a, ct_tensor **r) {
+  *r = ct_rrelu_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.b, a[4].tag == CT_VALUE_GENERATOR ? a[4].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rrelu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rrelu_ex_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.b, a[4].tag == CT_VALUE_GENERATOR ? a[4].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_embedding_bag(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_bag_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.i, a[5].v.b, ct__unbox_tensor(&a[6]), a[7].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding_bag_padding_idx(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_bag_padding_idx(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.i, a[5].v.b, ct__unbox_tensor(&a[6]), a[7].v.b, a[8].v.i, (ct_tensor **)NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_glu(const ct_value *a, ct_tensor **r) {
@@ -6524,6 +7823,14 @@ static ct_status ct__frontend_group_norm(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_batch_norm(const ct_value *a, ct_tensor **r) {
   *r = ct_batch_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_instance_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_instance_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bilinear(const ct_value *a, ct_tensor **r) {
+  *r = ct_bilinear(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
@@ -6979,65 +8286,162 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 97, 0},
     {16, 0, 7, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
+    /* meshgrid */
+    {24, 0, 8, 0, 0, 0},
+    {0, 0, 8, 0, 0, 0},
+    /* meshgrid.indexing */
+    {24, 0, 8, 0, 0, 0},
+    {25, 0, 9, 4, 0, 0},
+    {0, 0, 8, 0, 0, 0},
+    /* cartesian_prod */
+    {24, 0, 8, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
     /* unsqueeze */
     {1, 0, 1, 0, 97, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
     /* squeeze */
     {1, 0, 1, 0, 97, 0},
     {0, 0, 1, 0, 97, 0},
     /* squeeze.dim */
     {1, 0, 1, 0, 97, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
     /* flatten.using_ints */
     {1, 0, 1, 0, 97, 0},
-    {26, 25, 2, 0, 0, 0},
     {28, 27, 2, 0, 0, 0},
+    {30, 29, 2, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
     /* select.int */
     {1, 0, 1, 0, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
     /* select_backward */
     {6, 0, 1, 0, 0, 0},
-    {30, 0, 7, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 2, 0, 0, 0},
+    {32, 0, 7, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* slice.Tensor */
     {1, 0, 1, 0, 97, 0},
-    {24, 25, 2, 0, 0, 0},
-    {31, 25, 2, 0, 0, 0},
-    {33, 32, 2, 0, 0, 0},
-    {34, 3, 2, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
+    {33, 12, 2, 1, 0, 0},
+    {34, 12, 2, 1, 0, 0},
+    {35, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
     /* slice_backward */
     {6, 0, 1, 0, 0, 0},
-    {30, 0, 7, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {31, 0, 2, 0, 0, 0},
+    {32, 0, 7, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {33, 0, 2, 0, 0, 0},
     {34, 0, 2, 0, 0, 0},
+    {35, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
+    /* select_scatter */
+    {1, 0, 1, 0, 0, 0},
+    {8, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* select_scatter.out */
+    {1, 0, 1, 0, 0, 0},
+    {8, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* slice_scatter */
+    {1, 0, 1, 0, 0, 0},
+    {8, 0, 1, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
+    {33, 12, 2, 1, 0, 0},
+    {34, 12, 2, 1, 0, 0},
+    {35, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* slice_scatter.out */
+    {1, 0, 1, 0, 0, 0},
+    {8, 0, 1, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
+    {33, 12, 2, 1, 0, 0},
+    {34, 12, 2, 1, 0, 0},
+    {35, 3, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* diagonal_scatter */
+    {1, 0, 1, 0, 0, 0},
+    {8, 0, 1, 0, 0, 0},
+    {36, 27, 2, 0, 0, 0},
+    {19, 27, 2, 0, 0, 0},
+    {37, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* diagonal_scatter.out */
+    {1, 0, 1, 0, 0, 0},
+    {8, 0, 1, 0, 0, 0},
+    {36, 27, 2, 0, 0, 0},
+    {19, 27, 2, 0, 0, 0},
+    {37, 3, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* diag_embed */
+    {1, 0, 1, 0, 0, 0},
+    {36, 27, 2, 0, 0, 0},
+    {19, 38, 2, 0, 0, 0},
+    {37, 29, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* diag_embed.out */
+    {1, 0, 1, 0, 0, 0},
+    {36, 27, 2, 0, 0, 0},
+    {19, 38, 2, 0, 0, 0},
+    {37, 29, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* diag */
+    {1, 0, 1, 0, 0, 0},
+    {39, 27, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* diag.out */
+    {1, 0, 1, 0, 0, 0},
+    {39, 27, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* trace */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* trace.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
     /* narrow */
     {1, 0, 1, 0, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {31, 0, 2, 0, 0, 0},
-    {35, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {33, 0, 2, 0, 0, 0},
+    {40, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
     /* narrow.Tensor */
     {1, 0, 1, 0, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {31, 0, 1, 0, 0, 0},
-    {35, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {33, 0, 1, 0, 0, 0},
+    {40, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
+    /* diagonal */
+    {1, 0, 1, 0, 97, 0},
+    {36, 27, 2, 0, 0, 0},
+    {19, 27, 2, 0, 0, 0},
+    {37, 3, 2, 0, 0, 0},
+    {0, 0, 1, 0, 97, 0},
+    /* diagonal_backward */
+    {6, 0, 1, 0, 0, 0},
+    {32, 0, 7, 0, 0, 0},
+    {36, 0, 2, 0, 0, 0},
+    {19, 0, 2, 0, 0, 0},
+    {37, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
     /* as_strided */
     {1, 0, 1, 0, 97, 0},
     {16, 0, 7, 0, 0, 0},
-    {36, 0, 7, 0, 0, 0},
-    {37, 25, 2, 0, 0, 0},
+    {41, 0, 7, 0, 0, 0},
+    {42, 27, 2, 0, 0, 0},
     {0, 0, 1, 0, 97, 0},
     /* alias */
     {1, 0, 1, 0, 97, 0},
@@ -7049,7 +8453,7 @@ static const ct__arg_def ct__generated_args[] = {
     {16, 0, 7, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
-    {38, 12, 4, 5, 0, 0},
+    {43, 12, 4, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* zeros */
     {16, 0, 7, 0, 0, 0},
@@ -7063,26 +8467,106 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* full */
     {16, 0, 7, 0, 0, 0},
-    {39, 0, 5, 0, 0, 0},
+    {44, 0, 5, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scalar_tensor */
-    {40, 0, 5, 0, 0, 0},
+    {45, 0, 5, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
+    /* empty_like */
+    {1, 0, 1, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {43, 12, 4, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* zeros_like */
+    {1, 0, 1, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {43, 12, 4, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* ones_like */
+    {1, 0, 1, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {43, 12, 4, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* full_like */
+    {1, 0, 1, 0, 0, 0},
+    {44, 0, 5, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {43, 12, 4, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* new_empty */
+    {1, 0, 1, 0, 0, 0},
+    {16, 0, 7, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {43, 12, 4, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* new_zeros */
+    {1, 0, 1, 0, 0, 0},
+    {16, 0, 7, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {43, 12, 4, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* new_ones */
+    {1, 0, 1, 0, 0, 0},
+    {16, 0, 7, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {43, 12, 4, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* new_full */
+    {1, 0, 1, 0, 0, 0},
+    {16, 0, 7, 0, 0, 0},
+    {44, 0, 5, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {43, 12, 4, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* tril_indices */
+    {46, 0, 2, 0, 0, 0},
+    {47, 0, 2, 0, 0, 0},
+    {36, 27, 2, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* tril_indices.out */
+    {46, 0, 2, 0, 0, 0},
+    {47, 0, 2, 0, 0, 0},
+    {36, 27, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* triu_indices */
+    {46, 0, 2, 0, 0, 0},
+    {47, 0, 2, 0, 0, 0},
+    {36, 27, 2, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {14, 12, 11, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* triu_indices.out */
+    {46, 0, 2, 0, 0, 0},
+    {47, 0, 2, 0, 0, 0},
+    {36, 27, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
     /* arange.start_step */
-    {31, 0, 5, 0, 0, 0},
     {33, 0, 5, 0, 0, 0},
-    {34, 3, 5, 0, 0, 0},
+    {34, 0, 5, 0, 0, 0},
+    {35, 3, 5, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* arange.start_out */
-    {31, 0, 5, 0, 0, 0},
     {33, 0, 5, 0, 0, 0},
-    {34, 3, 5, 0, 0, 0},
+    {34, 0, 5, 0, 0, 0},
+    {35, 3, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* neg */
@@ -7092,6 +8576,16 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 2, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* neg.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_not */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_not_ */
+    {1, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_not.out */
     {1, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -7396,15 +8890,15 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* polygamma */
-    {41, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* polygamma_ */
     {1, 0, 1, 2, 97, 0},
-    {41, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* polygamma.out */
-    {41, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -7457,15 +8951,15 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* logit */
     {1, 0, 1, 0, 0, 0},
-    {42, 12, 3, 1, 0, 0},
+    {49, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* logit_ */
     {1, 0, 1, 2, 97, 0},
-    {42, 12, 3, 1, 0, 0},
+    {49, 12, 3, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* logit.out */
     {1, 0, 1, 0, 0, 0},
-    {42, 12, 3, 1, 0, 0},
+    {49, 12, 3, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* frac */
@@ -7531,18 +9025,18 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* hardtanh */
     {1, 0, 1, 0, 0, 0},
-    {43, 27, 5, 0, 0, 0},
-    {44, 3, 5, 0, 0, 0},
+    {50, 29, 5, 0, 0, 0},
+    {51, 3, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* hardtanh_ */
     {1, 0, 1, 2, 97, 0},
-    {43, 27, 5, 0, 0, 0},
-    {44, 3, 5, 0, 0, 0},
+    {50, 29, 5, 0, 0, 0},
+    {51, 3, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* hardtanh.out */
     {1, 0, 1, 0, 0, 0},
-    {43, 27, 5, 0, 0, 0},
-    {44, 3, 5, 0, 0, 0},
+    {50, 29, 5, 0, 0, 0},
+    {51, 3, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* relu6 */
@@ -7553,47 +9047,47 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* leaky_relu */
     {1, 0, 1, 0, 0, 0},
-    {46, 45, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* leaky_relu_ */
     {1, 0, 1, 2, 97, 0},
-    {46, 45, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* leaky_relu.out */
     {1, 0, 1, 0, 0, 0},
-    {46, 45, 5, 0, 0, 0},
+    {53, 52, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* elu */
     {1, 0, 1, 0, 0, 0},
     {4, 3, 5, 0, 0, 0},
-    {47, 3, 5, 0, 0, 0},
-    {48, 3, 5, 0, 0, 0},
+    {54, 3, 5, 0, 0, 0},
+    {55, 3, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* elu_ */
     {1, 0, 1, 2, 97, 0},
     {4, 3, 5, 0, 0, 0},
-    {47, 3, 5, 0, 0, 0},
-    {48, 3, 5, 0, 0, 0},
+    {54, 3, 5, 0, 0, 0},
+    {55, 3, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* elu.out */
     {1, 0, 1, 0, 0, 0},
     {4, 3, 5, 0, 0, 0},
-    {47, 3, 5, 0, 0, 0},
-    {48, 3, 5, 0, 0, 0},
+    {54, 3, 5, 0, 0, 0},
+    {55, 3, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* gelu */
     {1, 0, 1, 0, 0, 0},
-    {50, 49, 9, 4, 0, 0},
+    {57, 56, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gelu_ */
     {1, 0, 1, 2, 97, 0},
-    {50, 49, 9, 4, 0, 0},
+    {57, 56, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* gelu.out */
     {1, 0, 1, 0, 0, 0},
-    {50, 49, 9, 4, 0, 0},
+    {57, 56, 9, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* silu */
@@ -7608,13 +9102,13 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* softplus */
     {1, 0, 1, 0, 0, 0},
-    {51, 3, 5, 0, 0, 0},
-    {7, 52, 5, 0, 0, 0},
+    {58, 3, 5, 0, 0, 0},
+    {7, 59, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* softplus.out */
     {1, 0, 1, 0, 0, 0},
-    {51, 3, 5, 0, 0, 0},
-    {7, 52, 5, 0, 0, 0},
+    {58, 3, 5, 0, 0, 0},
+    {7, 59, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mish */
@@ -7655,15 +9149,15 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* celu */
     {1, 0, 1, 0, 0, 0},
-    {4, 53, 5, 0, 0, 0},
+    {4, 60, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* celu_ */
     {1, 0, 1, 2, 97, 0},
-    {4, 53, 5, 0, 0, 0},
+    {4, 60, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* celu.out */
     {1, 0, 1, 0, 0, 0},
-    {4, 53, 5, 0, 0, 0},
+    {4, 60, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* log_sigmoid */
@@ -7675,20 +9169,20 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* hardshrink */
     {1, 0, 1, 0, 0, 0},
-    {55, 54, 5, 0, 0, 0},
+    {62, 61, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* hardshrink.out */
     {1, 0, 1, 0, 0, 0},
-    {55, 54, 5, 0, 0, 0},
+    {62, 61, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* softshrink */
     {1, 0, 1, 0, 0, 0},
-    {55, 54, 5, 0, 0, 0},
+    {62, 61, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* softshrink.out */
     {1, 0, 1, 0, 0, 0},
-    {55, 54, 5, 0, 0, 0},
+    {62, 61, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* threshold */
@@ -7745,15 +9239,15 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* round.decimals */
     {1, 0, 1, 0, 0, 0},
-    {56, 0, 2, 4, 0, 0},
+    {63, 0, 2, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* round_.decimals */
     {1, 0, 1, 2, 97, 0},
-    {56, 0, 2, 4, 0, 0},
+    {63, 0, 2, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* round.decimals_out */
     {1, 0, 1, 0, 0, 0},
-    {56, 0, 2, 4, 0, 0},
+    {63, 0, 2, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* trunc */
@@ -7768,48 +9262,58 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* nan_to_num */
     {1, 0, 1, 0, 0, 0},
-    {57, 12, 3, 1, 0, 0},
-    {58, 12, 3, 1, 0, 0},
-    {59, 12, 3, 1, 0, 0},
+    {64, 12, 3, 1, 0, 0},
+    {65, 12, 3, 1, 0, 0},
+    {66, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nan_to_num_ */
     {1, 0, 1, 2, 97, 0},
-    {57, 12, 3, 1, 0, 0},
-    {58, 12, 3, 1, 0, 0},
-    {59, 12, 3, 1, 0, 0},
+    {64, 12, 3, 1, 0, 0},
+    {65, 12, 3, 1, 0, 0},
+    {66, 12, 3, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* nan_to_num.out */
     {1, 0, 1, 0, 0, 0},
-    {57, 12, 3, 1, 0, 0},
-    {58, 12, 3, 1, 0, 0},
-    {59, 12, 3, 1, 0, 0},
+    {64, 12, 3, 1, 0, 0},
+    {65, 12, 3, 1, 0, 0},
+    {66, 12, 3, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* frexp.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {67, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
+    /* frexp.Tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {67, 0, 1, 6, 97, 0},
+    {68, 0, 1, 6, 98, 0},
+    {67, 0, 1, 2, 97, 0},
+    {68, 0, 1, 2, 98, 0},
     /* div.Tensor_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {60, 0, 9, 5, 0, 0},
+    {69, 0, 9, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* div_.Tensor_mode */
     {1, 0, 1, 2, 97, 0},
     {2, 0, 1, 0, 0, 0},
-    {60, 0, 9, 5, 0, 0},
+    {69, 0, 9, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.out_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {60, 0, 9, 5, 0, 0},
+    {69, 0, 9, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* div.Scalar_mode */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
-    {60, 0, 9, 5, 0, 0},
+    {69, 0, 9, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* div_.Scalar_mode */
     {1, 0, 1, 2, 97, 0},
     {2, 0, 5, 0, 0, 0},
-    {60, 0, 9, 5, 0, 0},
+    {69, 0, 9, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* floor_divide */
     {1, 0, 1, 0, 0, 0},
@@ -7834,37 +9338,37 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Tensor */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Scalar */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 5, 0, 0, 0},
+    {68, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 5, 0, 0, 0},
+    {68, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Tensor_Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 5, 0, 0, 0},
+    {68, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* pow.Scalar */
     {1, 0, 5, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pow.Scalar_out */
     {1, 0, 5, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* remainder.Tensor */
@@ -8165,215 +9669,215 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* where.self */
-    {62, 0, 1, 0, 0, 0},
+    {70, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.self_out */
-    {62, 0, 1, 0, 0, 0},
+    {70, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* where.ScalarSelf */
-    {62, 0, 1, 0, 0, 0},
+    {70, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.ScalarOther */
-    {62, 0, 1, 0, 0, 0},
+    {70, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* where.Scalar */
-    {62, 0, 1, 0, 0, 0},
+    {70, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
     {2, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill.Scalar */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {63, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* masked_fill_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {63, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* masked_fill.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Scalar */
     {1, 0, 1, 0, 0, 0},
-    {33, 0, 1, 0, 0, 0},
-    {64, 0, 5, 0, 0, 0},
+    {34, 0, 1, 0, 0, 0},
+    {72, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* lerp_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {33, 0, 1, 0, 0, 0},
-    {64, 0, 5, 0, 0, 0},
+    {34, 0, 1, 0, 0, 0},
+    {72, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {33, 0, 1, 0, 0, 0},
-    {64, 0, 5, 0, 0, 0},
+    {34, 0, 1, 0, 0, 0},
+    {72, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {33, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
+    {34, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* lerp_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {33, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
+    {34, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* lerp.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {33, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
+    {34, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcmul */
     {1, 0, 1, 0, 0, 0},
-    {65, 0, 1, 0, 0, 0},
-    {66, 0, 1, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addcmul_ */
     {1, 0, 1, 2, 97, 0},
-    {65, 0, 1, 0, 0, 0},
-    {66, 0, 1, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcmul.out */
     {1, 0, 1, 0, 0, 0},
-    {65, 0, 1, 0, 0, 0},
-    {66, 0, 1, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcdiv */
     {1, 0, 1, 0, 0, 0},
-    {65, 0, 1, 0, 0, 0},
-    {66, 0, 1, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addcdiv_ */
     {1, 0, 1, 2, 97, 0},
-    {65, 0, 1, 0, 0, 0},
-    {66, 0, 1, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addcdiv.out */
     {1, 0, 1, 0, 0, 0},
-    {65, 0, 1, 0, 0, 0},
-    {66, 0, 1, 0, 0, 0},
+    {73, 0, 1, 0, 0, 0},
+    {74, 0, 1, 0, 0, 0},
     {11, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp */
     {1, 0, 1, 0, 0, 0},
-    {67, 12, 5, 1, 0, 0},
-    {68, 12, 5, 1, 0, 0},
+    {75, 12, 5, 1, 0, 0},
+    {76, 12, 5, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_ */
     {1, 0, 1, 2, 97, 0},
-    {67, 12, 5, 1, 0, 0},
-    {68, 12, 5, 1, 0, 0},
+    {75, 12, 5, 1, 0, 0},
+    {76, 12, 5, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.out */
     {1, 0, 1, 0, 0, 0},
-    {67, 12, 5, 1, 0, 0},
-    {68, 12, 5, 1, 0, 0},
+    {75, 12, 5, 1, 0, 0},
+    {76, 12, 5, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {67, 12, 1, 1, 0, 0},
-    {68, 12, 1, 1, 0, 0},
+    {75, 12, 1, 1, 0, 0},
+    {76, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {67, 12, 1, 1, 0, 0},
-    {68, 12, 1, 1, 0, 0},
+    {75, 12, 1, 1, 0, 0},
+    {76, 12, 1, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {67, 12, 1, 1, 0, 0},
-    {68, 12, 1, 1, 0, 0},
+    {75, 12, 1, 1, 0, 0},
+    {76, 12, 1, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min */
     {1, 0, 1, 0, 0, 0},
-    {67, 0, 5, 0, 0, 0},
+    {75, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_min_ */
     {1, 0, 1, 2, 97, 0},
-    {67, 0, 5, 0, 0, 0},
+    {75, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.out */
     {1, 0, 1, 0, 0, 0},
-    {67, 0, 5, 0, 0, 0},
+    {75, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {67, 0, 1, 0, 0, 0},
+    {75, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_min_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {67, 0, 1, 0, 0, 0},
+    {75, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_min.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {67, 0, 1, 0, 0, 0},
+    {75, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max */
     {1, 0, 1, 0, 0, 0},
-    {68, 0, 5, 0, 0, 0},
+    {76, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_max_ */
     {1, 0, 1, 2, 97, 0},
-    {68, 0, 5, 0, 0, 0},
+    {76, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.out */
     {1, 0, 1, 0, 0, 0},
-    {68, 0, 5, 0, 0, 0},
+    {76, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {68, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* clamp_max_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {68, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* clamp_max.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {68, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* hypot */
@@ -8448,15 +9952,15 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* heaviside */
     {1, 0, 1, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* heaviside_ */
     {1, 0, 1, 2, 97, 0},
-    {69, 0, 1, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* heaviside.out */
     {1, 0, 1, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* xlogy.Tensor */
@@ -8514,37 +10018,251 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* float_power.Tensor_Tensor */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* float_power_.Tensor */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* float_power.Tensor_Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* float_power.Tensor_Scalar */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 5, 0, 0, 0},
+    {68, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* float_power_.Scalar */
     {1, 0, 1, 2, 97, 0},
-    {61, 0, 5, 0, 0, 0},
+    {68, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* float_power.Tensor_Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {61, 0, 5, 0, 0, 0},
+    {68, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* float_power.Scalar */
     {1, 0, 5, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* float_power.Scalar_out */
     {1, 0, 5, 0, 0, 0},
-    {61, 0, 1, 0, 0, 0},
+    {68, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_and.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_and_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_and.Tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_and.Scalar */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_and_.Scalar */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_and.Scalar_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_and.Scalar_Tensor */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_and.Scalar_Tensor_out */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_or.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_or_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_or.Tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_or.Scalar */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_or_.Scalar */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_or.Scalar_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_or.Scalar_Tensor */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_or.Scalar_Tensor_out */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_xor.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_xor_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_xor.Tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_xor.Scalar */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_xor_.Scalar */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_xor.Scalar_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_xor.Scalar_Tensor */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_xor.Scalar_Tensor_out */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_left_shift.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_left_shift_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_left_shift.Tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_left_shift.Tensor_Scalar */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_left_shift_.Tensor_Scalar */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_left_shift.Tensor_Scalar_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_left_shift.Scalar_Tensor */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_left_shift.Scalar_Tensor_out */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_right_shift.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_right_shift_.Tensor */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_right_shift.Tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_right_shift.Tensor_Scalar */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_right_shift_.Tensor_Scalar */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 5, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_right_shift.Tensor_Scalar_out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bitwise_right_shift.Scalar_Tensor */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bitwise_right_shift.Scalar_Tensor_out */
+    {1, 0, 5, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* gcd */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* gcd_ */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* gcd.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* lcm */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* lcm_ */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* lcm.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* ldexp.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* ldexp_ */
+    {1, 0, 1, 2, 97, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* ldexp.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* sum */
@@ -8558,14 +10276,14 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* sum.dim_IntList */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* sum.IntList_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -8575,14 +10293,14 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* mean.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mean.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
@@ -8597,37 +10315,37 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* prod.dim_int */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* prod.int_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* amax */
     {1, 0, 1, 0, 0, 0},
-    {24, 71, 7, 0, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 79, 7, 0, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* amax.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 71, 7, 0, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 79, 7, 0, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* amin */
     {1, 0, 1, 0, 0, 0},
-    {24, 71, 7, 0, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 79, 7, 0, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* amin.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 71, 7, 0, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 79, 7, 0, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max */
@@ -8638,110 +10356,110 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* var.correction */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {72, 12, 5, 5, 0, 0},
-    {70, 9, 4, 4, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {80, 12, 5, 5, 0, 0},
+    {78, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.correction_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {72, 12, 5, 5, 0, 0},
-    {70, 9, 4, 4, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {80, 12, 5, 5, 0, 0},
+    {78, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* var */
     {1, 0, 1, 0, 0, 0},
-    {74, 73, 4, 0, 0, 0},
+    {82, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {74, 73, 4, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {82, 81, 4, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {74, 73, 4, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {82, 81, 4, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* std.correction */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {72, 12, 5, 5, 0, 0},
-    {70, 9, 4, 4, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {80, 12, 5, 5, 0, 0},
+    {78, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.correction_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {72, 12, 5, 5, 0, 0},
-    {70, 9, 4, 4, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {80, 12, 5, 5, 0, 0},
+    {78, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* std */
     {1, 0, 1, 0, 0, 0},
-    {74, 73, 4, 0, 0, 0},
+    {82, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {74, 73, 4, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {82, 81, 4, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {74, 73, 4, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {82, 81, 4, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_vector_norm */
     {1, 0, 1, 0, 0, 0},
-    {76, 75, 5, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {84, 83, 5, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_vector_norm.out */
     {1, 0, 1, 0, 0, 0},
-    {76, 75, 5, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {84, 83, 5, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* norm.Scalar */
     {1, 0, 1, 0, 0, 0},
-    {77, 75, 5, 0, 0, 0},
+    {85, 83, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* norm.ScalarOpt_dim */
     {1, 0, 1, 0, 0, 0},
-    {77, 0, 5, 1, 0, 0},
-    {24, 0, 7, 0, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {85, 0, 5, 1, 0, 0},
+    {26, 0, 7, 0, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* norm.Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {77, 75, 5, 0, 0, 0},
+    {85, 83, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* norm.out */
     {1, 0, 1, 0, 0, 0},
-    {77, 0, 5, 1, 0, 0},
-    {24, 0, 7, 0, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {85, 0, 5, 1, 0, 0},
+    {26, 0, 7, 0, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* logsumexp */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 0, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 0, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* logsumexp.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 0, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 0, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* all */
@@ -8753,13 +10471,13 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* all.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* all.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* any */
@@ -8771,251 +10489,251 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* any.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* any.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cumsum */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cumsum_ */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* cumsum.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cumprod */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cumprod_ */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* cumprod.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* max.dim_max */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {68, 0, 1, 6, 97, 0},
-    {79, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {76, 0, 1, 6, 97, 0},
+    {87, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* min.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* min.dim_min */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {67, 0, 1, 6, 97, 0},
-    {80, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {75, 0, 1, 6, 97, 0},
+    {88, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* argmax */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argmax.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* argmin */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argmin.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* sort */
     {1, 0, 1, 0, 0, 0},
-    {24, 27, 2, 0, 0, 0},
-    {81, 9, 4, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {26, 29, 2, 0, 0, 0},
+    {89, 9, 4, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* sort.values */
     {1, 0, 1, 0, 0, 0},
-    {24, 27, 2, 0, 0, 0},
-    {81, 9, 4, 0, 0, 0},
-    {69, 0, 1, 6, 97, 0},
-    {78, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {26, 29, 2, 0, 0, 0},
+    {89, 9, 4, 0, 0, 0},
+    {77, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* sort.stable */
     {1, 0, 1, 0, 0, 0},
-    {82, 0, 4, 5, 0, 0},
-    {24, 27, 2, 4, 0, 0},
-    {81, 9, 4, 4, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {90, 0, 4, 5, 0, 0},
+    {26, 29, 2, 4, 0, 0},
+    {89, 9, 4, 4, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* sort.values_stable */
     {1, 0, 1, 0, 0, 0},
-    {82, 0, 4, 5, 0, 0},
-    {24, 27, 2, 4, 0, 0},
-    {81, 9, 4, 4, 0, 0},
-    {69, 0, 1, 6, 97, 0},
-    {78, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {90, 0, 4, 5, 0, 0},
+    {26, 29, 2, 4, 0, 0},
+    {89, 9, 4, 4, 0, 0},
+    {77, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* topk */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 2, 0, 0, 0},
-    {24, 27, 2, 0, 0, 0},
-    {84, 73, 4, 0, 0, 0},
-    {85, 73, 4, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {91, 0, 2, 0, 0, 0},
+    {26, 29, 2, 0, 0, 0},
+    {92, 81, 4, 0, 0, 0},
+    {93, 81, 4, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* topk.values */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 2, 0, 0, 0},
-    {24, 27, 2, 0, 0, 0},
-    {84, 73, 4, 0, 0, 0},
-    {85, 73, 4, 0, 0, 0},
-    {69, 0, 1, 6, 97, 0},
-    {78, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {91, 0, 2, 0, 0, 0},
+    {26, 29, 2, 0, 0, 0},
+    {92, 81, 4, 0, 0, 0},
+    {93, 81, 4, 0, 0, 0},
+    {77, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* value_selecting_reduction_backward */
     {6, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
-    {86, 0, 7, 0, 0, 0},
-    {70, 0, 4, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {94, 0, 7, 0, 0, 0},
+    {78, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _rd_gather */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
-    {70, 0, 4, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {78, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nansum */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nansum.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nanmean */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nanmean.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* count_nonzero.dim_IntList */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 0, 0, 0},
+    {26, 0, 7, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* count_nonzero.dim_IntList_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 0, 0, 0},
+    {26, 0, 7, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* count_nonzero */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
+    {26, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* count_nonzero.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
+    {26, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* logcumsumexp */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* logcumsumexp.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cummax */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* cummax.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {69, 0, 1, 6, 97, 0},
-    {78, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {26, 0, 2, 0, 0, 0},
+    {77, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* cummin */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* cummin.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {69, 0, 1, 6, 97, 0},
-    {78, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {26, 0, 2, 0, 0, 0},
+    {77, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* kthvalue */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 2, 0, 0, 0},
-    {24, 27, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {91, 0, 2, 0, 0, 0},
+    {26, 29, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* kthvalue.values */
     {1, 0, 1, 0, 0, 0},
-    {83, 0, 2, 0, 0, 0},
-    {24, 27, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {69, 0, 1, 6, 97, 0},
-    {78, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {91, 0, 2, 0, 0, 0},
+    {26, 29, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {77, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* median */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -9025,18 +10743,18 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* median.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* median.dim_values */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {69, 0, 1, 6, 97, 0},
-    {78, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {77, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* nanmedian */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -9046,68 +10764,68 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* nanmedian.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* nanmedian.dim_values */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
-    {69, 0, 1, 6, 97, 0},
-    {78, 0, 1, 6, 98, 0},
-    {69, 0, 1, 2, 97, 0},
-    {78, 0, 1, 2, 98, 0},
+    {26, 0, 2, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {77, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {77, 0, 1, 2, 97, 0},
+    {86, 0, 1, 2, 98, 0},
     /* argsort */
     {1, 0, 1, 0, 0, 0},
-    {24, 27, 2, 0, 0, 0},
-    {81, 9, 4, 0, 0, 0},
+    {26, 29, 2, 0, 0, 0},
+    {89, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* argsort.stable */
     {1, 0, 1, 0, 0, 0},
-    {82, 0, 4, 4, 0, 0},
-    {24, 27, 2, 4, 0, 0},
-    {81, 9, 4, 4, 0, 0},
+    {90, 0, 4, 4, 0, 0},
+    {26, 29, 2, 4, 0, 0},
+    {89, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* msort */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var_mean.correction */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {72, 12, 5, 5, 0, 0},
-    {70, 9, 4, 4, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {80, 12, 5, 5, 0, 0},
+    {78, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std_mean.correction */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {72, 12, 5, 5, 0, 0},
-    {70, 9, 4, 4, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {80, 12, 5, 5, 0, 0},
+    {78, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var_mean */
     {1, 0, 1, 0, 0, 0},
-    {74, 73, 4, 0, 0, 0},
+    {82, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* var_mean.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {74, 73, 4, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {82, 81, 4, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std_mean */
     {1, 0, 1, 0, 0, 0},
-    {74, 73, 4, 0, 0, 0},
+    {82, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* std_mean.dim */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 7, 1, 0, 1},
-    {74, 73, 4, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {26, 0, 7, 1, 0, 1},
+    {82, 81, 4, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max.other */
@@ -9130,97 +10848,190 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* aminmax */
     {1, 0, 1, 0, 0, 0},
-    {24, 12, 2, 5, 0, 0},
-    {70, 9, 4, 4, 0, 0},
-    {67, 0, 1, 0, 0, 0},
-    {68, 0, 1, 0, 0, 0},
+    {26, 12, 2, 5, 0, 0},
+    {78, 9, 4, 4, 0, 0},
+    {75, 0, 1, 0, 0, 0},
+    {76, 0, 1, 0, 0, 0},
     /* dot */
     {1, 0, 1, 0, 0, 0},
-    {87, 0, 1, 0, 0, 0},
+    {95, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* dot.out */
     {1, 0, 1, 0, 0, 0},
-    {87, 0, 1, 0, 0, 0},
+    {95, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mv */
     {1, 0, 1, 0, 0, 0},
-    {88, 0, 1, 0, 0, 0},
+    {96, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mv.out */
     {1, 0, 1, 0, 0, 0},
-    {88, 0, 1, 0, 0, 0},
+    {96, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* mm */
     {1, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
+    {97, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mm.out */
     {1, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
+    {97, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* bmm */
     {1, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
+    {97, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bmm.out */
     {1, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
+    {97, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* addmm */
     {1, 0, 1, 0, 0, 0},
-    {90, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
-    {51, 3, 5, 4, 0, 0},
+    {98, 0, 1, 0, 0, 0},
+    {97, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* addmm_ */
     {1, 0, 1, 2, 97, 0},
-    {90, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
-    {51, 3, 5, 4, 0, 0},
+    {98, 0, 1, 0, 0, 0},
+    {97, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* addmm.out */
     {1, 0, 1, 0, 0, 0},
-    {90, 0, 1, 0, 0, 0},
-    {89, 0, 1, 0, 0, 0},
-    {51, 3, 5, 4, 0, 0},
+    {98, 0, 1, 0, 0, 0},
+    {97, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* baddbmm */
     {1, 0, 1, 0, 0, 0},
-    {91, 0, 1, 0, 0, 0},
-    {92, 0, 1, 0, 0, 0},
-    {51, 3, 5, 4, 0, 0},
+    {99, 0, 1, 0, 0, 0},
+    {100, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* baddbmm_ */
     {1, 0, 1, 2, 97, 0},
-    {91, 0, 1, 0, 0, 0},
-    {92, 0, 1, 0, 0, 0},
-    {51, 3, 5, 4, 0, 0},
+    {99, 0, 1, 0, 0, 0},
+    {100, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* baddbmm.out */
     {1, 0, 1, 0, 0, 0},
-    {91, 0, 1, 0, 0, 0},
-    {92, 0, 1, 0, 0, 0},
-    {51, 3, 5, 4, 0, 0},
+    {99, 0, 1, 0, 0, 0},
+    {100, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* addmv */
+    {1, 0, 1, 0, 0, 0},
+    {101, 0, 1, 0, 0, 0},
+    {96, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
+    {4, 3, 5, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* addmv_ */
+    {1, 0, 1, 2, 97, 0},
+    {101, 0, 1, 0, 0, 0},
+    {96, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
+    {4, 3, 5, 4, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* addmv.out */
+    {1, 0, 1, 0, 0, 0},
+    {101, 0, 1, 0, 0, 0},
+    {96, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
+    {4, 3, 5, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* addbmm */
+    {1, 0, 1, 0, 0, 0},
+    {99, 0, 1, 0, 0, 0},
+    {100, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
+    {4, 3, 5, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* addbmm_ */
+    {1, 0, 1, 2, 97, 0},
+    {99, 0, 1, 0, 0, 0},
+    {100, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
+    {4, 3, 5, 4, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* addbmm.out */
+    {1, 0, 1, 0, 0, 0},
+    {99, 0, 1, 0, 0, 0},
+    {100, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
+    {4, 3, 5, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* addr */
+    {1, 0, 1, 0, 0, 0},
+    {102, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
+    {4, 3, 5, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* addr_ */
+    {1, 0, 1, 2, 97, 0},
+    {102, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
+    {4, 3, 5, 4, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* addr.out */
+    {1, 0, 1, 0, 0, 0},
+    {102, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
+    {58, 3, 5, 4, 0, 0},
+    {4, 3, 5, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* tensordot */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {104, 0, 7, 0, 0, 0},
+    {105, 0, 7, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* tensordot.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {104, 0, 7, 0, 0, 0},
+    {105, 0, 7, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* kron */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* kron.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* einsum */
+    {106, 0, 9, 0, 0, 0},
+    {24, 0, 8, 0, 0, 0},
+    {107, 12, 7, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
     /* outer */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* outer.out */
     {1, 0, 1, 0, 0, 0},
-    {93, 0, 1, 0, 0, 0},
+    {103, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* matmul */
@@ -9233,89 +11044,89 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linear */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {95, 12, 1, 1, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linear.out */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {95, 12, 1, 1, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 12, 1, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_cross */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {24, 27, 2, 4, 0, 0},
+    {26, 29, 2, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_cross.out */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {24, 27, 2, 4, 0, 0},
+    {26, 29, 2, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cross */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
+    {26, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cross.out */
     {1, 0, 1, 0, 0, 0},
     {2, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
+    {26, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_det */
-    {96, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_det.out */
-    {96, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* det */
     {1, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _linalg_logabsdet */
-    {96, 0, 1, 0, 0, 0},
-    {97, 0, 1, 0, 0, 0},
-    {98, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {111, 0, 1, 0, 0, 0},
+    {112, 0, 1, 0, 0, 0},
     /* linalg_slogdet */
-    {96, 0, 1, 0, 0, 0},
-    {98, 0, 1, 0, 0, 0},
-    {97, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {112, 0, 1, 0, 0, 0},
+    {111, 0, 1, 0, 0, 0},
     /* linalg_slogdet.out */
-    {96, 0, 1, 0, 0, 0},
-    {98, 0, 1, 6, 97, 0},
-    {97, 0, 1, 6, 98, 0},
-    {98, 0, 1, 2, 97, 0},
-    {97, 0, 1, 2, 98, 0},
+    {110, 0, 1, 0, 0, 0},
+    {112, 0, 1, 6, 97, 0},
+    {111, 0, 1, 6, 98, 0},
+    {112, 0, 1, 2, 97, 0},
+    {111, 0, 1, 2, 98, 0},
     /* slogdet */
     {1, 0, 1, 0, 0, 0},
-    {98, 0, 1, 0, 0, 0},
-    {97, 0, 1, 0, 0, 0},
+    {112, 0, 1, 0, 0, 0},
+    {111, 0, 1, 0, 0, 0},
     /* slogdet.out */
     {1, 0, 1, 0, 0, 0},
-    {98, 0, 1, 6, 97, 0},
-    {97, 0, 1, 6, 98, 0},
-    {98, 0, 1, 2, 97, 0},
-    {97, 0, 1, 2, 98, 0},
+    {112, 0, 1, 6, 97, 0},
+    {111, 0, 1, 6, 98, 0},
+    {112, 0, 1, 2, 97, 0},
+    {111, 0, 1, 2, 98, 0},
     /* linalg_inv_ex */
-    {96, 0, 1, 0, 0, 0},
-    {99, 9, 4, 4, 0, 0},
-    {100, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {114, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
     /* linalg_inv_ex.inverse */
-    {96, 0, 1, 0, 0, 0},
-    {99, 9, 4, 4, 0, 0},
-    {100, 0, 1, 6, 97, 0},
-    {101, 0, 1, 6, 98, 0},
-    {100, 0, 1, 2, 97, 0},
-    {101, 0, 1, 2, 98, 0},
+    {110, 0, 1, 0, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {114, 0, 1, 6, 97, 0},
+    {115, 0, 1, 6, 98, 0},
+    {114, 0, 1, 2, 97, 0},
+    {115, 0, 1, 2, 98, 0},
     /* linalg_inv */
-    {96, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_inv.out */
-    {96, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* inverse */
@@ -9326,62 +11137,62 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_solve_ex */
-    {96, 0, 1, 0, 0, 0},
-    {102, 0, 1, 0, 0, 0},
-    {103, 73, 4, 4, 0, 0},
-    {99, 9, 4, 4, 0, 0},
-    {104, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {116, 0, 1, 0, 0, 0},
+    {117, 81, 4, 4, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {118, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
     /* linalg_solve_ex.out */
-    {96, 0, 1, 0, 0, 0},
-    {102, 0, 1, 0, 0, 0},
-    {103, 73, 4, 4, 0, 0},
-    {99, 9, 4, 4, 0, 0},
-    {104, 0, 1, 6, 97, 0},
-    {101, 0, 1, 6, 98, 0},
-    {104, 0, 1, 2, 97, 0},
-    {101, 0, 1, 2, 98, 0},
+    {110, 0, 1, 0, 0, 0},
+    {116, 0, 1, 0, 0, 0},
+    {117, 81, 4, 4, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {118, 0, 1, 6, 97, 0},
+    {115, 0, 1, 6, 98, 0},
+    {118, 0, 1, 2, 97, 0},
+    {115, 0, 1, 2, 98, 0},
     /* linalg_solve */
-    {96, 0, 1, 0, 0, 0},
-    {102, 0, 1, 0, 0, 0},
-    {103, 73, 4, 4, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {116, 0, 1, 0, 0, 0},
+    {117, 81, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_solve.out */
-    {96, 0, 1, 0, 0, 0},
-    {102, 0, 1, 0, 0, 0},
-    {103, 73, 4, 4, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {116, 0, 1, 0, 0, 0},
+    {117, 81, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_cholesky_ex */
     {1, 0, 1, 0, 0, 0},
-    {105, 9, 4, 4, 0, 0},
-    {99, 9, 4, 4, 0, 0},
-    {106, 0, 1, 0, 0, 0},
-    {101, 0, 1, 0, 0, 0},
+    {119, 9, 4, 4, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {120, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
     /* linalg_cholesky_ex.L */
     {1, 0, 1, 0, 0, 0},
-    {105, 9, 4, 4, 0, 0},
-    {99, 9, 4, 4, 0, 0},
-    {106, 0, 1, 6, 97, 0},
-    {101, 0, 1, 6, 98, 0},
-    {106, 0, 1, 2, 97, 0},
-    {101, 0, 1, 2, 98, 0},
+    {119, 9, 4, 4, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {120, 0, 1, 6, 97, 0},
+    {115, 0, 1, 6, 98, 0},
+    {120, 0, 1, 2, 97, 0},
+    {115, 0, 1, 2, 98, 0},
     /* linalg_cholesky */
     {1, 0, 1, 0, 0, 0},
-    {105, 9, 4, 4, 0, 0},
+    {119, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_cholesky.out */
     {1, 0, 1, 0, 0, 0},
-    {105, 9, 4, 4, 0, 0},
+    {119, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* cholesky */
     {1, 0, 1, 0, 0, 0},
-    {105, 9, 4, 0, 0, 0},
+    {119, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cholesky.out */
     {1, 0, 1, 0, 0, 0},
-    {105, 9, 4, 0, 0, 0},
+    {119, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_matrix_exp */
@@ -9396,264 +11207,264 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* linalg_matrix_power */
     {1, 0, 1, 0, 0, 0},
-    {41, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_matrix_power.out */
     {1, 0, 1, 0, 0, 0},
-    {41, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* matrix_power */
     {1, 0, 1, 0, 0, 0},
-    {41, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* matrix_power.out */
     {1, 0, 1, 0, 0, 0},
-    {41, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_svdvals */
-    {96, 0, 1, 0, 0, 0},
-    {107, 12, 9, 5, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {121, 12, 9, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_svdvals.out */
-    {96, 0, 1, 0, 0, 0},
-    {107, 12, 9, 5, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {121, 12, 9, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_matrix_norm */
     {1, 0, 1, 0, 0, 0},
-    {76, 0, 5, 0, 0, 0},
-    {24, 108, 7, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {84, 0, 5, 0, 0, 0},
+    {26, 122, 7, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_matrix_norm.out */
     {1, 0, 1, 0, 0, 0},
-    {76, 0, 5, 0, 0, 0},
-    {24, 108, 7, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {84, 0, 5, 0, 0, 0},
+    {26, 122, 7, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_matrix_norm.str_ord */
     {1, 0, 1, 0, 0, 0},
-    {76, 109, 9, 0, 0, 0},
-    {24, 108, 7, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {84, 123, 9, 0, 0, 0},
+    {26, 122, 7, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_matrix_norm.str_ord_out */
     {1, 0, 1, 0, 0, 0},
-    {76, 109, 9, 0, 0, 0},
-    {24, 108, 7, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {84, 123, 9, 0, 0, 0},
+    {26, 122, 7, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_norm */
     {1, 0, 1, 0, 0, 0},
-    {76, 12, 5, 1, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {84, 12, 5, 1, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_norm.out */
     {1, 0, 1, 0, 0, 0},
-    {76, 12, 5, 1, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {84, 12, 5, 1, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_norm.ord_str */
     {1, 0, 1, 0, 0, 0},
-    {76, 0, 9, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {84, 0, 9, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_norm.ord_str_out */
     {1, 0, 1, 0, 0, 0},
-    {76, 0, 9, 0, 0, 0},
-    {24, 12, 7, 1, 0, 1},
-    {70, 9, 4, 0, 0, 0},
+    {84, 0, 9, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_eigvalsh */
     {1, 0, 1, 0, 0, 0},
-    {111, 110, 9, 0, 0, 0},
+    {125, 124, 9, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_eigvalsh.out */
     {1, 0, 1, 0, 0, 0},
-    {111, 110, 9, 0, 0, 0},
+    {125, 124, 9, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* _linalg_eigh_vectors */
     {1, 0, 1, 0, 0, 0},
-    {111, 110, 9, 0, 0, 0},
+    {125, 124, 9, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_eigh */
     {1, 0, 1, 0, 0, 0},
-    {111, 110, 9, 0, 0, 0},
-    {112, 0, 1, 0, 0, 0},
-    {113, 0, 1, 0, 0, 0},
+    {125, 124, 9, 0, 0, 0},
+    {126, 0, 1, 0, 0, 0},
+    {127, 0, 1, 0, 0, 0},
     /* linalg_eigh.eigvals */
     {1, 0, 1, 0, 0, 0},
-    {111, 110, 9, 0, 0, 0},
-    {114, 0, 1, 6, 97, 0},
-    {115, 0, 1, 6, 98, 0},
-    {112, 0, 1, 2, 97, 0},
-    {113, 0, 1, 2, 98, 0},
+    {125, 124, 9, 0, 0, 0},
+    {128, 0, 1, 6, 97, 0},
+    {129, 0, 1, 6, 98, 0},
+    {126, 0, 1, 2, 97, 0},
+    {127, 0, 1, 2, 98, 0},
     /* _linalg_qr_Q */
-    {96, 0, 1, 0, 0, 0},
-    {117, 116, 9, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {131, 130, 9, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _linalg_qr_R */
-    {96, 0, 1, 0, 0, 0},
-    {117, 116, 9, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {131, 130, 9, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_qr */
-    {96, 0, 1, 0, 0, 0},
-    {117, 116, 9, 0, 0, 0},
-    {118, 0, 1, 0, 0, 0},
-    {119, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {131, 130, 9, 0, 0, 0},
+    {132, 0, 1, 0, 0, 0},
+    {133, 0, 1, 0, 0, 0},
     /* linalg_qr.out */
-    {96, 0, 1, 0, 0, 0},
-    {117, 116, 9, 0, 0, 0},
-    {118, 0, 1, 6, 97, 0},
-    {119, 0, 1, 6, 98, 0},
-    {118, 0, 1, 2, 97, 0},
-    {119, 0, 1, 2, 98, 0},
+    {110, 0, 1, 0, 0, 0},
+    {131, 130, 9, 0, 0, 0},
+    {132, 0, 1, 6, 97, 0},
+    {133, 0, 1, 6, 98, 0},
+    {132, 0, 1, 2, 97, 0},
+    {133, 0, 1, 2, 98, 0},
     /* _linalg_svd_U */
-    {96, 0, 1, 0, 0, 0},
-    {120, 73, 4, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {134, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _linalg_svd_Vh */
-    {96, 0, 1, 0, 0, 0},
-    {120, 73, 4, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {134, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_svd */
-    {96, 0, 1, 0, 0, 0},
-    {120, 73, 4, 0, 0, 0},
-    {107, 12, 9, 5, 0, 0},
-    {121, 0, 1, 0, 0, 0},
-    {122, 0, 1, 0, 0, 0},
-    {123, 0, 1, 0, 0, 0},
+    {110, 0, 1, 0, 0, 0},
+    {134, 81, 4, 0, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {135, 0, 1, 0, 0, 0},
+    {136, 0, 1, 0, 0, 0},
+    {137, 0, 1, 0, 0, 0},
     /* linalg_svd.U */
-    {96, 0, 1, 0, 0, 0},
-    {120, 73, 4, 0, 0, 0},
-    {107, 12, 9, 5, 0, 0},
-    {121, 0, 1, 6, 97, 0},
-    {122, 0, 1, 6, 98, 0},
-    {123, 0, 1, 6, 99, 0},
-    {121, 0, 1, 2, 97, 0},
-    {122, 0, 1, 2, 98, 0},
-    {123, 0, 1, 2, 99, 0},
+    {110, 0, 1, 0, 0, 0},
+    {134, 81, 4, 0, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {135, 0, 1, 6, 97, 0},
+    {136, 0, 1, 6, 98, 0},
+    {137, 0, 1, 6, 99, 0},
+    {135, 0, 1, 2, 97, 0},
+    {136, 0, 1, 2, 98, 0},
+    {137, 0, 1, 2, 99, 0},
     /* linalg_pinv.atol_rtol_tensor */
     {1, 0, 1, 0, 0, 0},
-    {124, 12, 1, 5, 0, 0},
-    {125, 12, 1, 5, 0, 0},
-    {126, 9, 4, 4, 0, 0},
+    {138, 12, 1, 5, 0, 0},
+    {139, 12, 1, 5, 0, 0},
+    {140, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_pinv.atol_rtol_tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {124, 12, 1, 5, 0, 0},
-    {125, 12, 1, 5, 0, 0},
-    {126, 9, 4, 4, 0, 0},
+    {138, 12, 1, 5, 0, 0},
+    {139, 12, 1, 5, 0, 0},
+    {140, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_pinv.atol_rtol_float */
     {1, 0, 1, 0, 0, 0},
-    {124, 12, 3, 5, 0, 0},
-    {125, 12, 3, 5, 0, 0},
-    {126, 9, 4, 4, 0, 0},
+    {138, 12, 3, 5, 0, 0},
+    {139, 12, 3, 5, 0, 0},
+    {140, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_pinv.atol_rtol_float_out */
     {1, 0, 1, 0, 0, 0},
-    {124, 12, 3, 5, 0, 0},
-    {125, 12, 3, 5, 0, 0},
-    {126, 9, 4, 4, 0, 0},
+    {138, 12, 3, 5, 0, 0},
+    {139, 12, 3, 5, 0, 0},
+    {140, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_pinv */
     {1, 0, 1, 0, 0, 0},
-    {127, 0, 3, 0, 0, 0},
-    {126, 9, 4, 0, 0, 0},
+    {141, 0, 3, 0, 0, 0},
+    {140, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_pinv.out */
     {1, 0, 1, 0, 0, 0},
-    {127, 0, 3, 0, 0, 0},
-    {126, 9, 4, 0, 0, 0},
+    {141, 0, 3, 0, 0, 0},
+    {140, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linalg_pinv.rcond_tensor */
     {1, 0, 1, 0, 0, 0},
-    {127, 0, 1, 0, 0, 0},
-    {126, 9, 4, 0, 0, 0},
+    {141, 0, 1, 0, 0, 0},
+    {140, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linalg_pinv.out_rcond_tensor */
     {1, 0, 1, 0, 0, 0},
-    {127, 0, 1, 0, 0, 0},
-    {126, 9, 4, 0, 0, 0},
+    {141, 0, 1, 0, 0, 0},
+    {140, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* svd */
     {1, 0, 1, 0, 0, 0},
-    {128, 73, 4, 0, 0, 0},
-    {129, 73, 4, 0, 0, 0},
-    {121, 0, 1, 0, 0, 0},
-    {122, 0, 1, 0, 0, 0},
-    {130, 0, 1, 0, 0, 0},
+    {142, 81, 4, 0, 0, 0},
+    {143, 81, 4, 0, 0, 0},
+    {135, 0, 1, 0, 0, 0},
+    {136, 0, 1, 0, 0, 0},
+    {144, 0, 1, 0, 0, 0},
     /* svd.U */
     {1, 0, 1, 0, 0, 0},
-    {128, 73, 4, 0, 0, 0},
-    {129, 73, 4, 0, 0, 0},
-    {121, 0, 1, 6, 97, 0},
-    {122, 0, 1, 6, 98, 0},
-    {130, 0, 1, 6, 99, 0},
-    {121, 0, 1, 2, 97, 0},
-    {122, 0, 1, 2, 98, 0},
-    {130, 0, 1, 2, 99, 0},
+    {142, 81, 4, 0, 0, 0},
+    {143, 81, 4, 0, 0, 0},
+    {135, 0, 1, 6, 97, 0},
+    {136, 0, 1, 6, 98, 0},
+    {144, 0, 1, 6, 99, 0},
+    {135, 0, 1, 2, 97, 0},
+    {136, 0, 1, 2, 98, 0},
+    {144, 0, 1, 2, 99, 0},
     /* linalg_lstsq */
     {1, 0, 1, 0, 0, 0},
-    {131, 0, 1, 0, 0, 0},
-    {127, 12, 3, 1, 0, 0},
-    {107, 12, 9, 5, 0, 0},
-    {132, 0, 1, 0, 0, 0},
-    {133, 0, 1, 0, 0, 0},
-    {134, 0, 1, 0, 0, 0},
-    {135, 0, 1, 0, 0, 0},
+    {145, 0, 1, 0, 0, 0},
+    {141, 12, 3, 1, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {146, 0, 1, 0, 0, 0},
+    {147, 0, 1, 0, 0, 0},
+    {148, 0, 1, 0, 0, 0},
+    {149, 0, 1, 0, 0, 0},
     /* linalg_lstsq.out */
     {1, 0, 1, 0, 0, 0},
-    {131, 0, 1, 0, 0, 0},
-    {127, 12, 3, 1, 0, 0},
-    {107, 12, 9, 5, 0, 0},
-    {132, 0, 1, 6, 97, 0},
-    {133, 0, 1, 6, 98, 0},
-    {134, 0, 1, 6, 99, 0},
-    {135, 0, 1, 6, 100, 0},
-    {132, 0, 1, 2, 97, 0},
-    {133, 0, 1, 2, 98, 0},
-    {134, 0, 1, 2, 99, 0},
-    {135, 0, 1, 2, 100, 0},
+    {145, 0, 1, 0, 0, 0},
+    {141, 12, 3, 1, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {146, 0, 1, 6, 97, 0},
+    {147, 0, 1, 6, 98, 0},
+    {148, 0, 1, 6, 99, 0},
+    {149, 0, 1, 6, 100, 0},
+    {146, 0, 1, 2, 97, 0},
+    {147, 0, 1, 2, 98, 0},
+    {148, 0, 1, 2, 99, 0},
+    {149, 0, 1, 2, 100, 0},
     /* cat */
-    {136, 0, 8, 0, 0, 0},
-    {24, 25, 2, 0, 0, 0},
+    {24, 0, 8, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cat.out */
-    {136, 0, 8, 0, 0, 0},
-    {24, 25, 2, 0, 0, 0},
+    {24, 0, 8, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* stack */
-    {136, 0, 8, 0, 0, 0},
-    {24, 25, 2, 0, 0, 0},
+    {24, 0, 8, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* stack.out */
-    {136, 0, 8, 0, 0, 0},
-    {24, 25, 2, 0, 0, 0},
+    {24, 0, 8, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* flip */
@@ -9667,22 +11478,22 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* roll */
     {1, 0, 1, 0, 0, 0},
-    {137, 0, 7, 0, 0, 1},
-    {20, 71, 7, 0, 0, 1},
+    {150, 0, 7, 0, 0, 1},
+    {20, 79, 7, 0, 0, 1},
     {0, 0, 1, 0, 0, 0},
     /* roll.out */
     {1, 0, 1, 0, 0, 0},
-    {137, 0, 7, 0, 0, 1},
-    {20, 71, 7, 0, 0, 1},
+    {150, 0, 7, 0, 0, 1},
+    {20, 79, 7, 0, 0, 1},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* repeat */
     {1, 0, 1, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
+    {151, 0, 7, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* repeat.out */
     {1, 0, 1, 0, 0, 0},
-    {138, 0, 7, 0, 0, 0},
+    {151, 0, 7, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* tile */
@@ -9691,824 +11502,1165 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd */
     {1, 0, 1, 0, 0, 0},
-    {139, 0, 7, 0, 0, 0},
-    {11, 25, 5, 0, 0, 0},
+    {152, 0, 7, 0, 0, 0},
+    {11, 27, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd.out */
     {1, 0, 1, 0, 0, 0},
-    {139, 0, 7, 0, 0, 0},
-    {11, 25, 5, 0, 0, 0},
+    {152, 0, 7, 0, 0, 0},
+    {11, 27, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {140, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* tril */
     {1, 0, 1, 0, 0, 0},
-    {141, 25, 2, 0, 0, 0},
+    {39, 27, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* tril_ */
     {1, 0, 1, 2, 97, 0},
-    {141, 25, 2, 0, 0, 0},
+    {39, 27, 2, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* tril.out */
     {1, 0, 1, 0, 0, 0},
-    {141, 25, 2, 0, 0, 0},
+    {39, 27, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* triu */
     {1, 0, 1, 0, 0, 0},
-    {141, 25, 2, 0, 0, 0},
+    {39, 27, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* triu_ */
     {1, 0, 1, 2, 97, 0},
-    {141, 25, 2, 0, 0, 0},
+    {39, 27, 2, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* triu.out */
     {1, 0, 1, 0, 0, 0},
-    {141, 25, 2, 0, 0, 0},
+    {39, 27, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* gather */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
-    {142, 9, 4, 4, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {154, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gather.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
-    {142, 9, 4, 4, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {154, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.src */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.src */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.src_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.value */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.value */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.value_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_add */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_add_ */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_add.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.reduce */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {143, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.reduce */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {143, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.reduce_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {143, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.value_reduce */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {143, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.value_reduce */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {143, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {143, 0, 9, 0, 0, 0},
-    {144, 73, 4, 4, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_reduce_.two */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {143, 0, 9, 0, 0, 0},
-    {144, 73, 4, 4, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {143, 0, 9, 0, 0, 0},
-    {144, 73, 4, 4, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_select */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_select.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_add */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_add_ */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_add.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
     {4, 3, 5, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_copy */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_copy_ */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_copy.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_fill.int_Scalar */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_fill_.int_Scalar */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_fill.int_Tensor */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_fill_.int_Tensor */
     {1, 0, 1, 2, 97, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_fill.int_Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_fill.int_Scalar_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
-    {29, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 8, 0, 0, 0},
+    {86, 0, 8, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 8, 0, 0, 0},
+    {86, 0, 8, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_put */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 8, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {145, 9, 4, 0, 0, 0},
+    {86, 0, 8, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_put_ */
     {1, 0, 1, 2, 97, 0},
-    {78, 0, 8, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {145, 9, 4, 0, 0, 0},
+    {86, 0, 8, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_put.out */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 8, 0, 0, 0},
-    {69, 0, 1, 0, 0, 0},
-    {145, 9, 4, 0, 0, 0},
+    {86, 0, 8, 0, 0, 0},
+    {77, 0, 1, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* one_hot */
     {1, 0, 1, 0, 0, 0},
-    {146, 27, 2, 0, 0, 0},
+    {158, 29, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding */
-    {64, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
-    {147, 27, 2, 0, 0, 0},
-    {148, 9, 4, 0, 0, 0},
-    {149, 9, 4, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {159, 29, 2, 0, 0, 0},
+    {160, 9, 4, 0, 0, 0},
+    {161, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding.out */
-    {64, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
-    {147, 27, 2, 0, 0, 0},
-    {148, 9, 4, 0, 0, 0},
-    {149, 9, 4, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {159, 29, 2, 0, 0, 0},
+    {160, 9, 4, 0, 0, 0},
+    {161, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* embedding_dense_backward */
     {6, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
-    {150, 0, 2, 0, 0, 0},
-    {147, 0, 2, 0, 0, 0},
-    {148, 0, 4, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {162, 0, 2, 0, 0, 0},
+    {159, 0, 2, 0, 0, 0},
+    {160, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* split.Tensor */
     {1, 0, 1, 0, 97, 0},
-    {151, 0, 2, 0, 0, 0},
-    {24, 25, 2, 0, 0, 0},
+    {163, 0, 2, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* split_with_sizes */
     {1, 0, 1, 0, 97, 0},
-    {152, 0, 7, 0, 0, 0},
-    {24, 25, 2, 0, 0, 0},
+    {164, 0, 7, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* split.sizes */
     {1, 0, 1, 0, 97, 0},
-    {151, 0, 7, 0, 0, 0},
-    {24, 25, 2, 0, 0, 0},
+    {163, 0, 7, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* chunk */
     {1, 0, 1, 0, 97, 0},
-    {153, 0, 2, 0, 0, 0},
-    {24, 25, 2, 0, 0, 0},
+    {165, 0, 2, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* unbind.int */
     {1, 0, 1, 0, 97, 0},
-    {24, 25, 2, 0, 0, 0},
+    {26, 27, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* pad */
     {1, 0, 1, 0, 0, 0},
-    {139, 0, 7, 0, 0, 0},
-    {117, 154, 9, 0, 0, 0},
+    {152, 0, 7, 0, 0, 0},
+    {131, 166, 9, 0, 0, 0},
     {11, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* take_along_dim */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* take_along_dim.out */
     {1, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
-    {24, 12, 2, 1, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* nonzero */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* nonzero.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* masked_select */
+    {1, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* masked_select.out */
+    {1, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* masked_scatter */
+    {1, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
+    {22, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* masked_scatter_ */
+    {1, 0, 1, 2, 97, 0},
+    {71, 0, 1, 0, 0, 0},
+    {22, 0, 1, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* masked_scatter.out */
+    {1, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
+    {22, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* take */
+    {1, 0, 1, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* take.out */
+    {1, 0, 1, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* put */
+    {1, 0, 1, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {22, 0, 1, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* put_ */
+    {1, 0, 1, 2, 97, 0},
+    {31, 0, 1, 0, 0, 0},
+    {22, 0, 1, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* put.out */
+    {1, 0, 1, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {22, 0, 1, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* repeat_interleave.Tensor */
+    {151, 0, 1, 0, 0, 0},
+    {167, 12, 2, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* repeat_interleave.Tensor_out */
+    {151, 0, 1, 0, 0, 0},
+    {167, 12, 2, 5, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* repeat_interleave.self_Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {151, 0, 1, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {167, 12, 2, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* repeat_interleave.self_int */
+    {1, 0, 1, 0, 0, 0},
+    {151, 0, 2, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {167, 12, 2, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* searchsorted.Tensor */
+    {168, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {171, 12, 9, 5, 0, 0},
+    {172, 12, 1, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* searchsorted.Tensor_out */
+    {168, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {171, 12, 9, 5, 0, 0},
+    {172, 12, 1, 5, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* searchsorted.Scalar */
+    {168, 0, 1, 0, 0, 0},
+    {1, 0, 5, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {171, 12, 9, 5, 0, 0},
+    {172, 12, 1, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* searchsorted.Scalar_out */
+    {168, 0, 1, 0, 0, 0},
+    {1, 0, 5, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {171, 12, 9, 5, 0, 0},
+    {172, 12, 1, 5, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bucketize.Tensor */
+    {1, 0, 1, 0, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bucketize.Tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bucketize.Scalar */
+    {1, 0, 5, 0, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bucketize.Scalar_out */
+    {1, 0, 5, 0, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* bincount */
+    {1, 0, 1, 0, 0, 0},
+    {174, 12, 1, 1, 0, 0},
+    {175, 27, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bincount.out */
+    {1, 0, 1, 0, 0, 0},
+    {174, 12, 1, 1, 0, 0},
+    {175, 27, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* histc */
+    {1, 0, 1, 0, 0, 0},
+    {177, 176, 2, 0, 0, 0},
+    {75, 27, 5, 0, 0, 0},
+    {76, 27, 5, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* histc.out */
+    {1, 0, 1, 0, 0, 0},
+    {177, 176, 2, 0, 0, 0},
+    {75, 27, 5, 0, 0, 0},
+    {76, 27, 5, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _unique2 */
+    {1, 0, 1, 0, 0, 0},
+    {93, 81, 4, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _unique2.out */
+    {1, 0, 1, 0, 0, 0},
+    {93, 81, 4, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
+    {180, 0, 1, 6, 97, 0},
+    {181, 0, 1, 6, 98, 0},
+    {182, 0, 1, 6, 99, 0},
+    {0, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 98, 0},
+    {0, 0, 1, 2, 99, 0},
+    /* unique_consecutive */
+    {1, 0, 1, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* unique_consecutive.out */
+    {1, 0, 1, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {180, 0, 1, 6, 97, 0},
+    {181, 0, 1, 6, 98, 0},
+    {182, 0, 1, 6, 99, 0},
+    {0, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 98, 0},
+    {0, 0, 1, 2, 99, 0},
+    /* unique_dim */
+    {1, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {93, 81, 4, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* unique_dim.out */
+    {1, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {93, 81, 4, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
+    {180, 0, 1, 6, 97, 0},
+    {181, 0, 1, 6, 98, 0},
+    {182, 0, 1, 6, 99, 0},
+    {0, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 98, 0},
+    {0, 0, 1, 2, 99, 0},
+    /* fliplr */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* flipud */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* rot90 */
+    {1, 0, 1, 0, 0, 0},
+    {91, 3, 2, 0, 0, 0},
+    {20, 183, 7, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* rot90.out */
+    {1, 0, 1, 0, 0, 0},
+    {91, 3, 2, 0, 0, 0},
+    {20, 183, 7, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* narrow_copy */
+    {1, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {33, 0, 2, 0, 0, 0},
+    {40, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* narrow_copy.out */
+    {1, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {33, 0, 2, 0, 0, 0},
+    {40, 0, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* index_reduce */
+    {1, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {22, 0, 1, 0, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* index_reduce_ */
+    {1, 0, 1, 2, 97, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {22, 0, 1, 0, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* index_reduce.out */
+    {1, 0, 1, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {31, 0, 1, 0, 0, 0},
+    {22, 0, 1, 0, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* softmax.int */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* softmax.int_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* log_softmax.int */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* log_softmax.int_out */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* softmin */
     {1, 0, 1, 0, 0, 0},
-    {24, 0, 2, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
     {13, 12, 6, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* prelu */
+    {1, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* rrelu */
+    {1, 0, 1, 0, 0, 0},
+    {185, 184, 5, 0, 0, 0},
+    {119, 186, 5, 0, 0, 0},
+    {187, 9, 4, 0, 0, 0},
+    {188, 12, 10, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* rrelu_ */
+    {1, 0, 1, 2, 97, 0},
+    {185, 184, 5, 0, 0, 0},
+    {119, 186, 5, 0, 0, 0},
+    {187, 9, 4, 0, 0, 0},
+    {188, 12, 10, 1, 0, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* embedding_bag */
+    {72, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {189, 0, 1, 0, 0, 0},
+    {160, 9, 4, 0, 0, 0},
+    {131, 27, 2, 0, 0, 0},
+    {161, 9, 4, 0, 0, 0},
+    {190, 12, 1, 1, 0, 0},
+    {191, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* embedding_bag.padding_idx */
+    {72, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {189, 0, 1, 0, 0, 0},
+    {160, 0, 4, 0, 0, 0},
+    {131, 0, 2, 0, 0, 0},
+    {161, 0, 4, 0, 0, 0},
+    {190, 0, 1, 1, 0, 0},
+    {191, 0, 4, 0, 0, 0},
+    {159, 0, 2, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* glu */
     {1, 0, 1, 0, 0, 0},
-    {24, 27, 2, 0, 0, 0},
+    {26, 29, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* glu.out */
     {1, 0, 1, 0, 0, 0},
-    {24, 27, 2, 0, 0, 0},
+    {26, 29, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nll_loss */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
-    {158, 157, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
+    {195, 194, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
-    {158, 157, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
+    {195, 194, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nll_loss_nd */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
-    {158, 157, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
+    {195, 194, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {64, 0, 1, 1, 0, 0},
-    {156, 0, 2, 0, 0, 0},
-    {158, 0, 2, 0, 0, 0},
-    {159, 0, 1, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {72, 0, 1, 1, 0, 0},
+    {193, 0, 2, 0, 0, 0},
+    {195, 0, 2, 0, 0, 0},
+    {196, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cross_entropy_loss */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
-    {158, 157, 2, 0, 0, 0},
-    {161, 160, 3, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
+    {195, 194, 2, 0, 0, 0},
+    {198, 197, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
-    {51, 162, 3, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
+    {58, 199, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
-    {51, 162, 3, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
+    {58, 199, 3, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* kl_div */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
-    {163, 9, 4, 4, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
+    {200, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy.out */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* binary_cross_entropy_with_logits */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {164, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {201, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* huber_loss */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
-    {165, 162, 3, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
+    {202, 199, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* huber_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
-    {165, 162, 3, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
+    {202, 199, 3, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* soft_margin_loss */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* soft_margin_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* margin_ranking_loss */
-    {166, 0, 1, 0, 0, 0},
-    {167, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {168, 160, 3, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {203, 0, 1, 0, 0, 0},
+    {204, 0, 1, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {205, 197, 3, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* hinge_embedding_loss */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {168, 162, 3, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {205, 199, 3, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* multilabel_soft_margin_loss */
-    {94, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* multi_margin_loss */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {77, 3, 5, 0, 0, 0},
-    {168, 3, 5, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {85, 3, 5, 0, 0, 0},
+    {205, 3, 5, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* multi_margin_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {77, 3, 5, 0, 0, 0},
-    {168, 3, 5, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {85, 3, 5, 0, 0, 0},
+    {205, 3, 5, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* triplet_margin_loss */
-    {169, 0, 1, 0, 0, 0},
-    {170, 0, 1, 0, 0, 0},
-    {171, 0, 1, 0, 0, 0},
-    {168, 162, 3, 0, 0, 0},
-    {77, 172, 3, 0, 0, 0},
-    {42, 173, 3, 0, 0, 0},
-    {174, 9, 4, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {206, 0, 1, 0, 0, 0},
+    {207, 0, 1, 0, 0, 0},
+    {208, 0, 1, 0, 0, 0},
+    {205, 199, 3, 0, 0, 0},
+    {85, 209, 3, 0, 0, 0},
+    {49, 210, 3, 0, 0, 0},
+    {211, 9, 4, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cosine_embedding_loss */
-    {166, 0, 1, 0, 0, 0},
-    {167, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {168, 160, 3, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {203, 0, 1, 0, 0, 0},
+    {204, 0, 1, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {205, 197, 3, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* poisson_nll_loss */
-    {94, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {175, 0, 4, 0, 0, 0},
-    {176, 0, 4, 0, 0, 0},
-    {42, 0, 3, 0, 0, 0},
-    {156, 0, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {212, 0, 4, 0, 0, 0},
+    {213, 0, 4, 0, 0, 0},
+    {49, 0, 3, 0, 0, 0},
+    {193, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gaussian_nll_loss */
-    {94, 0, 1, 0, 0, 0},
-    {155, 0, 1, 0, 0, 0},
-    {177, 0, 1, 0, 0, 0},
-    {176, 9, 4, 0, 0, 0},
-    {42, 173, 3, 0, 0, 0},
-    {156, 3, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {214, 0, 1, 0, 0, 0},
+    {213, 9, 4, 0, 0, 0},
+    {49, 210, 3, 0, 0, 0},
+    {193, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cosine_similarity */
-    {178, 0, 1, 0, 0, 0},
-    {179, 0, 1, 0, 0, 0},
-    {24, 3, 2, 0, 0, 0},
-    {42, 180, 3, 0, 0, 0},
+    {215, 0, 1, 0, 0, 0},
+    {216, 0, 1, 0, 0, 0},
+    {26, 3, 2, 0, 0, 0},
+    {49, 217, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pairwise_distance */
-    {178, 0, 1, 0, 0, 0},
-    {179, 0, 1, 0, 0, 0},
-    {77, 172, 3, 0, 0, 0},
-    {42, 173, 3, 0, 0, 0},
-    {70, 9, 4, 0, 0, 0},
+    {215, 0, 1, 0, 0, 0},
+    {216, 0, 1, 0, 0, 0},
+    {85, 209, 3, 0, 0, 0},
+    {49, 210, 3, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cdist */
-    {178, 0, 1, 0, 0, 0},
-    {179, 0, 1, 0, 0, 0},
-    {77, 172, 3, 0, 0, 0},
-    {181, 12, 2, 1, 0, 0},
+    {215, 0, 1, 0, 0, 0},
+    {216, 0, 1, 0, 0, 0},
+    {85, 209, 3, 0, 0, 0},
+    {218, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* layer_norm */
-    {94, 0, 1, 0, 0, 0},
-    {182, 0, 7, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {95, 12, 1, 1, 0, 0},
-    {42, 183, 3, 0, 0, 0},
-    {184, 73, 4, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {219, 0, 7, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {109, 12, 1, 1, 0, 0},
+    {49, 220, 3, 0, 0, 0},
+    {221, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* group_norm */
-    {94, 0, 1, 0, 0, 0},
-    {185, 0, 2, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {95, 12, 1, 1, 0, 0},
-    {42, 183, 3, 0, 0, 0},
-    {186, 73, 4, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {222, 0, 2, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {109, 12, 1, 1, 0, 0},
+    {49, 220, 3, 0, 0, 0},
+    {223, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* batch_norm */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 1, 0, 0},
-    {95, 0, 1, 1, 0, 0},
-    {187, 0, 1, 1, 0, 0},
-    {188, 0, 1, 1, 0, 0},
-    {189, 0, 4, 0, 0, 0},
-    {190, 0, 3, 0, 0, 0},
-    {42, 0, 3, 0, 0, 0},
-    {186, 0, 4, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 1, 0, 0},
+    {109, 0, 1, 1, 0, 0},
+    {224, 0, 1, 1, 0, 0},
+    {225, 0, 1, 1, 0, 0},
+    {187, 0, 4, 0, 0, 0},
+    {226, 0, 3, 0, 0, 0},
+    {49, 0, 3, 0, 0, 0},
+    {223, 0, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* instance_norm */
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 1, 0, 0},
+    {109, 0, 1, 1, 0, 0},
+    {224, 0, 1, 1, 0, 0},
+    {225, 0, 1, 1, 0, 0},
+    {227, 0, 4, 0, 0, 0},
+    {226, 0, 3, 0, 0, 0},
+    {49, 0, 3, 0, 0, 0},
+    {223, 0, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* bilinear */
+    {203, 0, 1, 0, 0, 0},
+    {204, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rms_norm */
-    {94, 0, 1, 0, 0, 0},
-    {182, 0, 7, 0, 0, 0},
-    {64, 12, 1, 1, 0, 0},
-    {42, 12, 3, 1, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {219, 0, 7, 0, 0, 0},
+    {72, 12, 1, 1, 0, 0},
+    {49, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scaled_dot_product_attention */
-    {191, 0, 1, 0, 0, 0},
-    {192, 0, 1, 0, 0, 0},
+    {228, 0, 1, 0, 0, 0},
+    {229, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
-    {193, 12, 1, 1, 0, 0},
-    {194, 160, 3, 0, 0, 0},
-    {195, 9, 4, 0, 0, 0},
-    {47, 12, 3, 5, 0, 0},
+    {230, 12, 1, 1, 0, 0},
+    {231, 197, 3, 0, 0, 0},
+    {232, 9, 4, 0, 0, 0},
+    {54, 12, 3, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {95, 0, 1, 1, 0, 0},
-    {36, 0, 7, 0, 0, 0},
-    {140, 0, 7, 0, 0, 0},
-    {196, 0, 7, 0, 0, 0},
-    {197, 0, 4, 0, 0, 0},
-    {198, 0, 7, 0, 0, 0},
-    {199, 0, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 0, 1, 1, 0, 0},
+    {41, 0, 7, 0, 0, 0},
+    {153, 0, 7, 0, 0, 0},
+    {233, 0, 7, 0, 0, 0},
+    {234, 0, 4, 0, 0, 0},
+    {235, 0, 7, 0, 0, 0},
+    {236, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution.out */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {95, 0, 1, 1, 0, 0},
-    {36, 0, 7, 0, 0, 0},
-    {140, 0, 7, 0, 0, 0},
-    {196, 0, 7, 0, 0, 0},
-    {197, 0, 4, 0, 0, 0},
-    {198, 0, 7, 0, 0, 0},
-    {199, 0, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 0, 1, 1, 0, 0},
+    {41, 0, 7, 0, 0, 0},
+    {153, 0, 7, 0, 0, 0},
+    {233, 0, 7, 0, 0, 0},
+    {234, 0, 4, 0, 0, 0},
+    {235, 0, 7, 0, 0, 0},
+    {236, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* convolution_backward_input */
     {6, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {200, 0, 7, 0, 0, 0},
-    {36, 0, 7, 0, 0, 0},
-    {140, 0, 7, 0, 0, 0},
-    {196, 0, 7, 0, 0, 0},
-    {199, 0, 2, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {237, 0, 7, 0, 0, 0},
+    {41, 0, 7, 0, 0, 0},
+    {153, 0, 7, 0, 0, 0},
+    {233, 0, 7, 0, 0, 0},
+    {236, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution_backward_weight */
     {6, 0, 1, 0, 0, 0},
-    {94, 0, 1, 0, 0, 0},
-    {201, 0, 7, 0, 0, 0},
-    {36, 0, 7, 0, 0, 0},
-    {140, 0, 7, 0, 0, 0},
-    {196, 0, 7, 0, 0, 0},
-    {199, 0, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {238, 0, 7, 0, 0, 0},
+    {41, 0, 7, 0, 0, 0},
+    {153, 0, 7, 0, 0, 0},
+    {233, 0, 7, 0, 0, 0},
+    {236, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {95, 12, 1, 1, 0, 0},
-    {36, 3, 7, 0, 0, 1},
-    {140, 25, 7, 0, 0, 1},
-    {196, 3, 7, 0, 0, 1},
-    {199, 3, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 12, 1, 1, 0, 0},
+    {41, 3, 7, 0, 0, 1},
+    {153, 27, 7, 0, 0, 1},
+    {233, 3, 7, 0, 0, 1},
+    {236, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d.padding */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {95, 12, 1, 1, 0, 0},
-    {36, 3, 7, 0, 0, 1},
-    {140, 202, 9, 0, 0, 0},
-    {196, 3, 7, 0, 0, 1},
-    {199, 3, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 12, 1, 1, 0, 0},
+    {41, 3, 7, 0, 0, 1},
+    {153, 239, 9, 0, 0, 0},
+    {233, 3, 7, 0, 0, 1},
+    {236, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {95, 12, 1, 1, 0, 0},
-    {36, 3, 7, 0, 0, 2},
-    {140, 25, 7, 0, 0, 2},
-    {196, 3, 7, 0, 0, 2},
-    {199, 3, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 12, 1, 1, 0, 0},
+    {41, 3, 7, 0, 0, 2},
+    {153, 27, 7, 0, 0, 2},
+    {233, 3, 7, 0, 0, 2},
+    {236, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d.padding */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {95, 12, 1, 1, 0, 0},
-    {36, 3, 7, 0, 0, 2},
-    {140, 202, 9, 0, 0, 0},
-    {196, 3, 7, 0, 0, 2},
-    {199, 3, 2, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 12, 1, 1, 0, 0},
+    {41, 3, 7, 0, 0, 2},
+    {153, 239, 9, 0, 0, 0},
+    {233, 3, 7, 0, 0, 2},
+    {236, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv_transpose2d.input */
-    {94, 0, 1, 0, 0, 0},
-    {64, 0, 1, 0, 0, 0},
-    {95, 12, 1, 1, 0, 0},
-    {36, 3, 7, 0, 0, 2},
-    {140, 25, 7, 0, 0, 2},
-    {198, 25, 7, 0, 0, 2},
-    {199, 3, 2, 0, 0, 0},
-    {196, 3, 7, 0, 0, 2},
+    {108, 0, 1, 0, 0, 0},
+    {72, 0, 1, 0, 0, 0},
+    {109, 12, 1, 1, 0, 0},
+    {41, 3, 7, 0, 0, 2},
+    {153, 27, 7, 0, 0, 2},
+    {235, 27, 7, 0, 0, 2},
+    {236, 3, 2, 0, 0, 0},
+    {233, 3, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {203, 0, 7, 0, 0, 2},
+    {167, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {203, 0, 7, 0, 0, 2},
+    {167, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* _adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {203, 0, 7, 0, 0, 2},
+    {167, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* _adaptive_avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
@@ -10517,1083 +12669,1230 @@ static const ct__arg_def ct__generated_args[] = {
     /* max_pool2d_with_indices_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {36, 0, 7, 0, 0, 2},
-    {140, 0, 7, 0, 0, 2},
-    {196, 0, 7, 0, 0, 2},
-    {205, 0, 4, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {240, 0, 7, 0, 0, 2},
+    {41, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
+    {233, 0, 7, 0, 0, 2},
+    {241, 0, 4, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {36, 0, 7, 0, 0, 2},
-    {140, 0, 7, 0, 0, 2},
-    {196, 0, 7, 0, 0, 2},
-    {205, 0, 4, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
-    {206, 0, 1, 6, 97, 0},
+    {240, 0, 7, 0, 0, 2},
+    {41, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
+    {233, 0, 7, 0, 0, 2},
+    {241, 0, 4, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {242, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max_pool2d_double_backward */
-    {207, 0, 1, 0, 0, 0},
+    {243, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {36, 0, 7, 0, 0, 2},
-    {140, 0, 7, 0, 0, 2},
-    {196, 0, 7, 0, 0, 2},
-    {205, 0, 4, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {240, 0, 7, 0, 0, 2},
+    {41, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
+    {233, 0, 7, 0, 0, 2},
+    {241, 0, 4, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices */
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {36, 71, 7, 0, 0, 2},
-    {140, 25, 7, 0, 0, 2},
-    {196, 3, 7, 0, 0, 2},
-    {205, 9, 4, 0, 0, 0},
-    {208, 0, 1, 0, 0, 0},
-    {78, 0, 1, 0, 0, 0},
+    {240, 0, 7, 0, 0, 2},
+    {41, 79, 7, 0, 0, 2},
+    {153, 27, 7, 0, 0, 2},
+    {233, 3, 7, 0, 0, 2},
+    {241, 9, 4, 0, 0, 0},
+    {244, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
     /* max_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {36, 71, 7, 0, 0, 2},
-    {140, 25, 7, 0, 0, 2},
-    {196, 3, 7, 0, 0, 2},
-    {205, 9, 4, 0, 0, 0},
+    {240, 0, 7, 0, 0, 2},
+    {41, 79, 7, 0, 0, 2},
+    {153, 27, 7, 0, 0, 2},
+    {233, 3, 7, 0, 0, 2},
+    {241, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {36, 71, 7, 0, 0, 2},
-    {140, 25, 7, 0, 0, 2},
-    {205, 9, 4, 0, 0, 0},
-    {209, 73, 4, 0, 0, 0},
-    {210, 12, 2, 1, 0, 0},
+    {240, 0, 7, 0, 0, 2},
+    {41, 79, 7, 0, 0, 2},
+    {153, 27, 7, 0, 0, 2},
+    {241, 9, 4, 0, 0, 0},
+    {245, 81, 4, 0, 0, 0},
+    {246, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {36, 71, 7, 0, 0, 2},
-    {140, 25, 7, 0, 0, 2},
-    {205, 9, 4, 0, 0, 0},
-    {209, 73, 4, 0, 0, 0},
-    {210, 12, 2, 1, 0, 0},
+    {240, 0, 7, 0, 0, 2},
+    {41, 79, 7, 0, 0, 2},
+    {153, 27, 7, 0, 0, 2},
+    {241, 9, 4, 0, 0, 0},
+    {245, 81, 4, 0, 0, 0},
+    {246, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {36, 0, 7, 0, 0, 2},
-    {140, 0, 7, 0, 0, 2},
-    {205, 0, 4, 0, 0, 0},
-    {209, 0, 4, 0, 0, 0},
-    {210, 0, 2, 1, 0, 0},
+    {240, 0, 7, 0, 0, 2},
+    {41, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
+    {241, 0, 4, 0, 0, 0},
+    {245, 0, 4, 0, 0, 0},
+    {246, 0, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {36, 0, 7, 0, 0, 2},
-    {140, 0, 7, 0, 0, 2},
-    {205, 0, 4, 0, 0, 0},
-    {209, 0, 4, 0, 0, 0},
-    {210, 0, 2, 1, 0, 0},
-    {206, 0, 1, 6, 97, 0},
+    {240, 0, 7, 0, 0, 2},
+    {41, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
+    {241, 0, 4, 0, 0, 0},
+    {245, 0, 4, 0, 0, 0},
+    {246, 0, 2, 1, 0, 0},
+    {242, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* im2col */
     {1, 0, 1, 0, 0, 0},
-    {204, 0, 7, 0, 0, 2},
-    {196, 0, 7, 0, 0, 2},
-    {140, 0, 7, 0, 0, 2},
-    {36, 0, 7, 0, 0, 2},
+    {240, 0, 7, 0, 0, 2},
+    {233, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
+    {41, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* col2im */
     {1, 0, 1, 0, 0, 0},
-    {203, 0, 7, 0, 0, 2},
-    {204, 0, 7, 0, 0, 2},
-    {196, 0, 7, 0, 0, 2},
-    {140, 0, 7, 0, 0, 2},
-    {36, 0, 7, 0, 0, 2},
+    {167, 0, 7, 0, 0, 2},
+    {240, 0, 7, 0, 0, 2},
+    {233, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
+    {41, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* uniform_ */
     {1, 0, 1, 2, 97, 0},
-    {211, 25, 3, 0, 0, 0},
-    {212, 3, 3, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {247, 27, 3, 0, 0, 0},
+    {248, 3, 3, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* normal_ */
     {1, 0, 1, 2, 97, 0},
-    {214, 25, 3, 0, 0, 0},
-    {215, 3, 3, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {249, 27, 3, 0, 0, 0},
+    {250, 3, 3, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.from */
     {1, 0, 1, 2, 97, 0},
-    {211, 0, 2, 0, 0, 0},
-    {212, 0, 2, 1, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {247, 0, 2, 0, 0, 0},
+    {248, 0, 2, 1, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.to */
     {1, 0, 1, 2, 97, 0},
-    {212, 0, 2, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {248, 0, 2, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_ */
     {1, 0, 1, 2, 97, 0},
-    {213, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli_.float */
     {1, 0, 1, 2, 97, 0},
-    {77, 54, 3, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {85, 61, 3, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli */
     {1, 0, 1, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bernoulli.p */
     {1, 0, 1, 0, 0, 0},
-    {77, 0, 3, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {85, 0, 3, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_float */
-    {214, 0, 1, 0, 0, 0},
-    {215, 3, 3, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {249, 0, 1, 0, 0, 0},
+    {250, 3, 3, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.float_Tensor */
-    {214, 0, 3, 0, 0, 0},
-    {215, 0, 1, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {249, 0, 3, 0, 0, 0},
+    {250, 0, 1, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_Tensor */
-    {214, 0, 1, 0, 0, 0},
-    {215, 0, 1, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {249, 0, 1, 0, 0, 0},
+    {250, 0, 1, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand */
     {16, 0, 7, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn */
     {16, 0, 7, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randint.low */
-    {216, 0, 2, 0, 0, 0},
-    {217, 0, 2, 0, 0, 0},
+    {251, 0, 2, 0, 0, 0},
+    {252, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randperm */
-    {41, 0, 2, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {48, 0, 2, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye */
-    {41, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* eye.m */
-    {41, 0, 2, 0, 0, 0},
-    {218, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
+    {253, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linspace */
-    {31, 0, 5, 0, 0, 0},
     {33, 0, 5, 0, 0, 0},
-    {219, 0, 2, 0, 0, 0},
+    {34, 0, 5, 0, 0, 0},
+    {254, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {213, 0, 10, 5, 0, 0},
+    {188, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randn.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {213, 0, 10, 5, 0, 0},
+    {188, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randint.low_generator_out */
-    {216, 0, 2, 0, 0, 0},
-    {217, 0, 2, 0, 0, 0},
+    {251, 0, 2, 0, 0, 0},
+    {252, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {213, 0, 10, 5, 0, 0},
+    {188, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randperm.generator_out */
-    {41, 0, 2, 0, 0, 0},
-    {213, 0, 10, 5, 0, 0},
+    {48, 0, 2, 0, 0, 0},
+    {188, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.out */
-    {41, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.m_out */
-    {41, 0, 2, 0, 0, 0},
-    {218, 0, 2, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
+    {253, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linspace.out */
-    {31, 0, 5, 0, 0, 0},
     {33, 0, 5, 0, 0, 0},
-    {219, 0, 2, 0, 0, 0},
+    {34, 0, 5, 0, 0, 0},
+    {254, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* native_dropout */
-    {94, 0, 1, 0, 0, 0},
-    {77, 0, 3, 0, 0, 0},
-    {220, 0, 4, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
-    {208, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {85, 0, 3, 0, 0, 0},
+    {255, 0, 4, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
+    {244, 0, 1, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
     /* native_dropout_backward */
     {6, 0, 1, 0, 0, 0},
-    {63, 0, 1, 0, 0, 0},
-    {47, 0, 3, 0, 0, 0},
+    {71, 0, 1, 0, 0, 0},
+    {54, 0, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* dropout */
-    {94, 0, 1, 0, 0, 0},
-    {77, 0, 3, 0, 0, 0},
-    {220, 0, 4, 0, 0, 0},
-    {213, 12, 10, 5, 0, 0},
+    {108, 0, 1, 0, 0, 0},
+    {85, 0, 3, 0, 0, 0},
+    {255, 0, 4, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
 };
 
 /* ---- ops, in spec order: handle, pre-parsed schema (name, overload, C signature, first argument, counts),
- * boxed frontend, device rule ---- */
+ * boxed frontend, device rule, dynamic output shape ---- */
 static const struct {
   ct_op **handle;
   ct__schema_def schema;
   ct_status (*frontend)(const ct_value *, ct_tensor **);
-  int device_rule;
+  int device_rule, dynamic_output_shape;
 } ct__generated_schemas[] = {
-    {&ct__op.add_Tensor, {223, 222, 221, 0, 3, 1}, ct__frontend_add_Tensor, 1},
-    {&ct__op.add__Tensor, {225, 222, 224, 4, 3, 1}, ct__frontend_add__Tensor, 1},
-    {&ct__op.add_out, {223, 5, 226, 8, 4, 1}, ct__frontend_add_out, 1},
-    {&ct__op.add_Scalar, {223, 228, 227, 13, 3, 1}, ct__frontend_add_Scalar, 0},
-    {&ct__op.add__Scalar, {225, 228, 229, 17, 3, 1}, ct__frontend_add__Scalar, 0},
-    {&ct__op.sub_Tensor, {230, 222, 221, 21, 3, 1}, ct__frontend_sub_Tensor, 1},
-    {&ct__op.sub__Tensor, {231, 222, 224, 25, 3, 1}, ct__frontend_sub__Tensor, 1},
-    {&ct__op.sub_out, {230, 5, 226, 29, 4, 1}, ct__frontend_sub_out, 1},
-    {&ct__op.sub_Scalar, {230, 228, 227, 34, 3, 1}, ct__frontend_sub_Scalar, 0},
-    {&ct__op.sub__Scalar, {231, 228, 229, 38, 3, 1}, ct__frontend_sub__Scalar, 0},
-    {&ct__op.mul_Tensor, {233, 222, 232, 42, 2, 1}, ct__frontend_mul_Tensor, 1},
-    {&ct__op.mul__Tensor, {235, 222, 234, 45, 2, 1}, ct__frontend_mul__Tensor, 1},
-    {&ct__op.mul_out, {233, 5, 236, 48, 3, 1}, ct__frontend_mul_out, 1},
-    {&ct__op.mul_Scalar, {233, 228, 237, 52, 2, 1}, ct__frontend_mul_Scalar, 0},
-    {&ct__op.mul__Scalar, {235, 228, 238, 55, 2, 1}, ct__frontend_mul__Scalar, 0},
-    {&ct__op.div_Tensor, {239, 222, 232, 58, 2, 1}, ct__frontend_div_Tensor, 1},
-    {&ct__op.div__Tensor, {240, 222, 234, 61, 2, 1}, ct__frontend_div__Tensor, 1},
-    {&ct__op.div_out, {239, 5, 236, 64, 3, 1}, ct__frontend_div_out, 1},
-    {&ct__op.div_Scalar, {239, 228, 237, 68, 2, 1}, ct__frontend_div_Scalar, 0},
-    {&ct__op.div__Scalar, {240, 228, 238, 71, 2, 1}, ct__frontend_div__Scalar, 0},
-    {&ct__op.true_divide_Tensor, {241, 222, 232, 74, 2, 1}, ct__frontend_true_divide_Tensor, 0},
-    {&ct__op.true_divide_Scalar, {241, 228, 237, 77, 2, 1}, ct__frontend_true_divide_Scalar, 0},
-    {&ct__op.true_divide_out, {241, 5, 236, 80, 3, 1}, ct__frontend_true_divide_out, 0},
-    {&ct__op.rsub_Tensor, {242, 222, 221, 84, 3, 1}, ct__frontend_rsub_Tensor, 0},
-    {&ct__op.threshold_backward, {243, 0, 221, 88, 3, 1}, ct__frontend_threshold_backward, 1},
-    {&ct__op.copy_, {245, 0, 244, 92, 3, 1}, ct__frontend_copy_, 2},
-    {&ct__op.fill__Scalar, {246, 228, 238, 96, 2, 1}, ct__frontend_fill__Scalar, 0},
-    {&ct__op.clone, {248, 0, 247, 99, 1, 1}, ct__frontend_clone, 0},
-    {&ct__op.contiguous, {249, 0, 247, 101, 1, 1}, ct__frontend_contiguous, 0},
-    {&ct__op._to_copy, {251, 0, 250, 103, 4, 1}, ct__frontend__to_copy, 0},
-    {&ct__op._pin_memory, {253, 0, 252, 108, 2, 1}, ct__frontend__pin_memory, 0},
-    {&ct__op.pin_memory, {38, 0, 252, 111, 2, 1}, ct__frontend_pin_memory, 0},
-    {&ct__op.to_dtype, {212, 13, 254, 114, 2, 1}, ct__frontend_to_dtype, 0},
-    {&ct__op.to_device, {212, 14, 255, 117, 5, 1}, ct__frontend_to_device, 0},
-    {&ct__op.view, {257, 0, 256, 123, 2, 1}, ct__frontend_view, 0},
-    {&ct__op.reshape, {258, 0, 256, 126, 2, 1}, ct__frontend_reshape, 0},
-    {&ct__op.transpose_int, {261, 260, 259, 129, 3, 1}, ct__frontend_transpose_int, 0},
-    {&ct__op.t, {262, 0, 247, 133, 1, 1}, ct__frontend_t, 0},
-    {&ct__op.permute, {263, 0, 256, 135, 2, 1}, ct__frontend_permute, 0},
-    {&ct__op.expand, {265, 0, 264, 138, 3, 1}, ct__frontend_expand, 0},
-    {&ct__op.expand_as, {266, 0, 232, 142, 2, 1}, ct__frontend_expand_as, 0},
-    {&ct__op.view_as, {267, 0, 232, 145, 2, 1}, ct__frontend_view_as, 0},
-    {&ct__op.reshape_as, {268, 0, 232, 148, 2, 1}, ct__frontend_reshape_as, 0},
-    {&ct__op.movedim_intlist, {271, 270, 269, 151, 3, 1}, ct__frontend_movedim_intlist, 0},
-    {&ct__op.movedim_int, {271, 260, 259, 155, 3, 1}, ct__frontend_movedim_int, 0},
-    {&ct__op.broadcast_to, {272, 0, 256, 159, 2, 1}, ct__frontend_broadcast_to, 0},
-    {&ct__op.unsqueeze, {274, 0, 273, 162, 2, 1}, ct__frontend_unsqueeze, 0},
-    {&ct__op.squeeze, {275, 0, 247, 165, 1, 1}, ct__frontend_squeeze, 0},
-    {&ct__op.squeeze_dim, {275, 24, 273, 167, 2, 1}, ct__frontend_squeeze_dim, 0},
-    {&ct__op.flatten_using_ints, {277, 276, 259, 170, 3, 1}, ct__frontend_flatten_using_ints, 0},
-    {&ct__op.select_int, {278, 260, 259, 174, 3, 1}, ct__frontend_select_int, 0},
-    {&ct__op.select_backward, {280, 0, 279, 178, 4, 1}, ct__frontend_select_backward, 0},
-    {&ct__op.slice_Tensor, {282, 222, 281, 183, 5, 1}, ct__frontend_slice_Tensor, 0},
-    {&ct__op.slice_backward, {284, 0, 283, 189, 6, 1}, ct__frontend_slice_backward, 0},
-    {&ct__op.narrow, {286, 0, 285, 196, 4, 1}, ct__frontend_narrow, 0},
-    {&ct__op.narrow_Tensor, {286, 222, 287, 201, 4, 1}, ct__frontend_narrow_Tensor, 0},
-    {&ct__op.as_strided, {289, 0, 288, 206, 4, 1}, ct__frontend_as_strided, 0},
-    {&ct__op.alias, {290, 0, 247, 211, 1, 1}, ct__frontend_alias, 0},
-    {&ct__op.detach, {291, 0, 247, 213, 1, 1}, ct__frontend_detach, 0},
-    {&ct__op.empty_memory_format, {294, 293, 292, 215, 4, 1}, ct__frontend_empty_memory_format, 0},
-    {&ct__op.zeros, {296, 0, 295, 220, 3, 1}, ct__frontend_zeros, 0},
-    {&ct__op.ones, {297, 0, 295, 224, 3, 1}, ct__frontend_ones, 0},
-    {&ct__op.full, {176, 0, 298, 228, 4, 1}, ct__frontend_full, 0},
-    {&ct__op.scalar_tensor, {300, 0, 299, 233, 3, 1}, ct__frontend_scalar_tensor, 0},
-    {&ct__op.arange_start_step, {303, 302, 301, 237, 5, 1}, ct__frontend_arange_start_step, 0},
-    {&ct__op.arange_start_out, {303, 305, 304, 243, 4, 1}, ct__frontend_arange_start_out, 0},
-    {&ct__op.neg, {306, 0, 247, 248, 1, 1}, ct__frontend_neg, 1},
-    {&ct__op.neg_, {308, 0, 307, 250, 1, 1}, ct__frontend_neg_, 1},
-    {&ct__op.neg_out, {306, 5, 309, 252, 2, 1}, ct__frontend_neg_out, 1},
-    {&ct__op.abs, {310, 0, 247, 255, 1, 1}, ct__frontend_abs, 1},
-    {&ct__op.abs_, {311, 0, 307, 257, 1, 1}, ct__frontend_abs_, 1},
-    {&ct__op.abs_out, {310, 5, 309, 259, 2, 1}, ct__frontend_abs_out, 1},
-    {&ct__op.sign, {98, 0, 247, 262, 1, 1}, ct__frontend_sign, 1},
-    {&ct__op.sign_, {312, 0, 307, 264, 1, 1}, ct__frontend_sign_, 1},
-    {&ct__op.sign_out, {98, 5, 309, 266, 2, 1}, ct__frontend_sign_out, 1},
-    {&ct__op.square, {313, 0, 247, 269, 1, 1}, ct__frontend_square, 1},
-    {&ct__op.square_, {314, 0, 307, 271, 1, 1}, ct__frontend_square_, 1},
-    {&ct__op.square_out, {313, 5, 309, 273, 2, 1}, ct__frontend_square_out, 1},
-    {&ct__op.exp, {315, 0, 247, 276, 1, 1}, ct__frontend_exp, 1},
-    {&ct__op.exp_, {316, 0, 307, 278, 1, 1}, ct__frontend_exp_, 1},
-    {&ct__op.exp_out, {315, 5, 309, 280, 2, 1}, ct__frontend_exp_out, 1},
-    {&ct__op.exp2, {317, 0, 247, 283, 1, 1}, ct__frontend_exp2, 1},
-    {&ct__op.exp2_, {318, 0, 307, 285, 1, 1}, ct__frontend_exp2_, 1},
-    {&ct__op.exp2_out, {317, 5, 309, 287, 2, 1}, ct__frontend_exp2_out, 1},
-    {&ct__op.log, {319, 0, 247, 290, 1, 1}, ct__frontend_log, 1},
-    {&ct__op.log_, {320, 0, 307, 292, 1, 1}, ct__frontend_log_, 1},
-    {&ct__op.log_out, {319, 5, 309, 294, 2, 1}, ct__frontend_log_out, 1},
-    {&ct__op.log2, {321, 0, 247, 297, 1, 1}, ct__frontend_log2, 1},
-    {&ct__op.log2_, {322, 0, 307, 299, 1, 1}, ct__frontend_log2_, 1},
-    {&ct__op.log2_out, {321, 5, 309, 301, 2, 1}, ct__frontend_log2_out, 1},
-    {&ct__op.log1p, {323, 0, 247, 304, 1, 1}, ct__frontend_log1p, 1},
-    {&ct__op.log1p_, {324, 0, 307, 306, 1, 1}, ct__frontend_log1p_, 1},
-    {&ct__op.log1p_out, {323, 5, 309, 308, 2, 1}, ct__frontend_log1p_out, 1},
-    {&ct__op.expm1, {325, 0, 247, 311, 1, 1}, ct__frontend_expm1, 1},
-    {&ct__op.expm1_, {326, 0, 307, 313, 1, 1}, ct__frontend_expm1_, 1},
-    {&ct__op.expm1_out, {325, 5, 309, 315, 2, 1}, ct__frontend_expm1_out, 1},
-    {&ct__op.sqrt, {327, 0, 247, 318, 1, 1}, ct__frontend_sqrt, 1},
-    {&ct__op.sqrt_, {328, 0, 307, 320, 1, 1}, ct__frontend_sqrt_, 1},
-    {&ct__op.sqrt_out, {327, 5, 309, 322, 2, 1}, ct__frontend_sqrt_out, 1},
-    {&ct__op.rsqrt, {329, 0, 247, 325, 1, 1}, ct__frontend_rsqrt, 1},
-    {&ct__op.rsqrt_, {330, 0, 307, 327, 1, 1}, ct__frontend_rsqrt_, 1},
-    {&ct__op.rsqrt_out, {329, 5, 309, 329, 2, 1}, ct__frontend_rsqrt_out, 1},
-    {&ct__op.reciprocal, {331, 0, 247, 332, 1, 1}, ct__frontend_reciprocal, 1},
-    {&ct__op.reciprocal_, {332, 0, 307, 334, 1, 1}, ct__frontend_reciprocal_, 1},
-    {&ct__op.reciprocal_out, {331, 5, 309, 336, 2, 1}, ct__frontend_reciprocal_out, 1},
-    {&ct__op.sin, {333, 0, 247, 339, 1, 1}, ct__frontend_sin, 1},
-    {&ct__op.sin_, {334, 0, 307, 341, 1, 1}, ct__frontend_sin_, 1},
-    {&ct__op.sin_out, {333, 5, 309, 343, 2, 1}, ct__frontend_sin_out, 1},
-    {&ct__op.cos, {335, 0, 247, 346, 1, 1}, ct__frontend_cos, 1},
-    {&ct__op.cos_, {336, 0, 307, 348, 1, 1}, ct__frontend_cos_, 1},
-    {&ct__op.cos_out, {335, 5, 309, 350, 2, 1}, ct__frontend_cos_out, 1},
-    {&ct__op.tan, {337, 0, 247, 353, 1, 1}, ct__frontend_tan, 1},
-    {&ct__op.tan_, {338, 0, 307, 355, 1, 1}, ct__frontend_tan_, 1},
-    {&ct__op.tan_out, {337, 5, 309, 357, 2, 1}, ct__frontend_tan_out, 1},
-    {&ct__op.tanh, {339, 0, 247, 360, 1, 1}, ct__frontend_tanh, 1},
-    {&ct__op.tanh_, {340, 0, 307, 362, 1, 1}, ct__frontend_tanh_, 1},
-    {&ct__op.tanh_out, {339, 5, 309, 364, 2, 1}, ct__frontend_tanh_out, 1},
-    {&ct__op.erf, {341, 0, 247, 367, 1, 1}, ct__frontend_erf, 1},
-    {&ct__op.erf_, {342, 0, 307, 369, 1, 1}, ct__frontend_erf_, 1},
-    {&ct__op.erf_out, {341, 5, 309, 371, 2, 1}, ct__frontend_erf_out, 1},
-    {&ct__op.asin, {343, 0, 247, 374, 1, 1}, ct__frontend_asin, 1},
-    {&ct__op.asin_, {344, 0, 307, 376, 1, 1}, ct__frontend_asin_, 1},
-    {&ct__op.asin_out, {343, 5, 309, 378, 2, 1}, ct__frontend_asin_out, 1},
-    {&ct__op.acos, {345, 0, 247, 381, 1, 1}, ct__frontend_acos, 1},
-    {&ct__op.acos_, {346, 0, 307, 383, 1, 1}, ct__frontend_acos_, 1},
-    {&ct__op.acos_out, {345, 5, 309, 385, 2, 1}, ct__frontend_acos_out, 1},
-    {&ct__op.atan, {347, 0, 247, 388, 1, 1}, ct__frontend_atan, 1},
-    {&ct__op.atan_, {348, 0, 307, 390, 1, 1}, ct__frontend_atan_, 1},
-    {&ct__op.atan_out, {347, 5, 309, 392, 2, 1}, ct__frontend_atan_out, 1},
-    {&ct__op.sinh, {349, 0, 247, 395, 1, 1}, ct__frontend_sinh, 1},
-    {&ct__op.sinh_, {350, 0, 307, 397, 1, 1}, ct__frontend_sinh_, 1},
-    {&ct__op.sinh_out, {349, 5, 309, 399, 2, 1}, ct__frontend_sinh_out, 1},
-    {&ct__op.cosh, {351, 0, 247, 402, 1, 1}, ct__frontend_cosh, 1},
-    {&ct__op.cosh_, {352, 0, 307, 404, 1, 1}, ct__frontend_cosh_, 1},
-    {&ct__op.cosh_out, {351, 5, 309, 406, 2, 1}, ct__frontend_cosh_out, 1},
-    {&ct__op.asinh, {353, 0, 247, 409, 1, 1}, ct__frontend_asinh, 1},
-    {&ct__op.asinh_, {354, 0, 307, 411, 1, 1}, ct__frontend_asinh_, 1},
-    {&ct__op.asinh_out, {353, 5, 309, 413, 2, 1}, ct__frontend_asinh_out, 1},
-    {&ct__op.acosh, {355, 0, 247, 416, 1, 1}, ct__frontend_acosh, 1},
-    {&ct__op.acosh_, {356, 0, 307, 418, 1, 1}, ct__frontend_acosh_, 1},
-    {&ct__op.acosh_out, {355, 5, 309, 420, 2, 1}, ct__frontend_acosh_out, 1},
-    {&ct__op.atanh, {357, 0, 247, 423, 1, 1}, ct__frontend_atanh, 1},
-    {&ct__op.atanh_, {358, 0, 307, 425, 1, 1}, ct__frontend_atanh_, 1},
-    {&ct__op.atanh_out, {357, 5, 309, 427, 2, 1}, ct__frontend_atanh_out, 1},
-    {&ct__op.log10, {359, 0, 247, 430, 1, 1}, ct__frontend_log10, 1},
-    {&ct__op.log10_, {360, 0, 307, 432, 1, 1}, ct__frontend_log10_, 1},
-    {&ct__op.log10_out, {359, 5, 309, 434, 2, 1}, ct__frontend_log10_out, 1},
-    {&ct__op.erfc, {361, 0, 247, 437, 1, 1}, ct__frontend_erfc, 1},
-    {&ct__op.erfc_, {362, 0, 307, 439, 1, 1}, ct__frontend_erfc_, 1},
-    {&ct__op.erfc_out, {361, 5, 309, 441, 2, 1}, ct__frontend_erfc_out, 1},
-    {&ct__op.erfinv, {363, 0, 247, 444, 1, 1}, ct__frontend_erfinv, 1},
-    {&ct__op.erfinv_, {364, 0, 307, 446, 1, 1}, ct__frontend_erfinv_, 1},
-    {&ct__op.erfinv_out, {363, 5, 309, 448, 2, 1}, ct__frontend_erfinv_out, 1},
-    {&ct__op.lgamma, {365, 0, 247, 451, 1, 1}, ct__frontend_lgamma, 1},
-    {&ct__op.lgamma_, {366, 0, 307, 453, 1, 1}, ct__frontend_lgamma_, 1},
-    {&ct__op.lgamma_out, {365, 5, 309, 455, 2, 1}, ct__frontend_lgamma_out, 1},
-    {&ct__op.digamma, {367, 0, 247, 458, 1, 1}, ct__frontend_digamma, 1},
-    {&ct__op.digamma_, {368, 0, 307, 460, 1, 1}, ct__frontend_digamma_, 1},
-    {&ct__op.digamma_out, {367, 5, 309, 462, 2, 1}, ct__frontend_digamma_out, 1},
-    {&ct__op.polygamma, {370, 0, 369, 465, 2, 1}, ct__frontend_polygamma, 1},
-    {&ct__op.polygamma_, {372, 0, 371, 468, 2, 1}, ct__frontend_polygamma_, 1},
-    {&ct__op.polygamma_out, {370, 5, 373, 471, 3, 1}, ct__frontend_polygamma_out, 1},
-    {&ct__op.i0, {374, 0, 247, 475, 1, 1}, ct__frontend_i0, 1},
-    {&ct__op.i0_, {375, 0, 307, 477, 1, 1}, ct__frontend_i0_, 1},
-    {&ct__op.i0_out, {374, 5, 309, 479, 2, 1}, ct__frontend_i0_out, 1},
-    {&ct__op.special_i1, {376, 0, 247, 482, 1, 1}, ct__frontend_special_i1, 1},
-    {&ct__op.special_i1_out, {376, 5, 309, 484, 2, 1}, ct__frontend_special_i1_out, 1},
-    {&ct__op.sinc, {377, 0, 247, 487, 1, 1}, ct__frontend_sinc, 1},
-    {&ct__op.sinc_, {378, 0, 307, 489, 1, 1}, ct__frontend_sinc_, 1},
-    {&ct__op.sinc_out, {377, 5, 309, 491, 2, 1}, ct__frontend_sinc_out, 1},
-    {&ct__op.deg2rad, {379, 0, 247, 494, 1, 1}, ct__frontend_deg2rad, 1},
-    {&ct__op.deg2rad_, {380, 0, 307, 496, 1, 1}, ct__frontend_deg2rad_, 1},
-    {&ct__op.deg2rad_out, {379, 5, 309, 498, 2, 1}, ct__frontend_deg2rad_out, 1},
-    {&ct__op.rad2deg, {381, 0, 247, 501, 1, 1}, ct__frontend_rad2deg, 1},
-    {&ct__op.rad2deg_, {382, 0, 307, 503, 1, 1}, ct__frontend_rad2deg_, 1},
-    {&ct__op.rad2deg_out, {381, 5, 309, 505, 2, 1}, ct__frontend_rad2deg_out, 1},
-    {&ct__op.logit, {384, 0, 383, 508, 2, 1}, ct__frontend_logit, 1},
-    {&ct__op.logit_, {386, 0, 385, 511, 2, 1}, ct__frontend_logit_, 1},
-    {&ct__op.logit_out, {384, 5, 387, 514, 3, 1}, ct__frontend_logit_out, 1},
-    {&ct__op.frac, {388, 0, 247, 518, 1, 1}, ct__frontend_frac, 1},
-    {&ct__op.frac_, {389, 0, 307, 520, 1, 1}, ct__frontend_frac_, 1},
-    {&ct__op.frac_out, {388, 5, 309, 522, 2, 1}, ct__frontend_frac_out, 1},
-    {&ct__op.isnan, {390, 0, 247, 525, 1, 1}, ct__frontend_isnan, 1},
-    {&ct__op.isnan_out, {390, 5, 309, 527, 2, 1}, ct__frontend_isnan_out, 1},
-    {&ct__op.isinf, {391, 0, 247, 530, 1, 1}, ct__frontend_isinf, 1},
-    {&ct__op.isinf_out, {391, 5, 309, 532, 2, 1}, ct__frontend_isinf_out, 1},
-    {&ct__op.isfinite, {392, 0, 247, 535, 1, 1}, ct__frontend_isfinite, 1},
-    {&ct__op.isposinf, {393, 0, 247, 537, 1, 1}, ct__frontend_isposinf, 1},
-    {&ct__op.isposinf_out, {393, 5, 309, 539, 2, 1}, ct__frontend_isposinf_out, 1},
-    {&ct__op.isneginf, {394, 0, 247, 542, 1, 1}, ct__frontend_isneginf, 1},
-    {&ct__op.isneginf_out, {394, 5, 309, 544, 2, 1}, ct__frontend_isneginf_out, 1},
-    {&ct__op.sigmoid, {395, 0, 247, 547, 1, 1}, ct__frontend_sigmoid, 1},
-    {&ct__op.sigmoid_, {396, 0, 307, 549, 1, 1}, ct__frontend_sigmoid_, 1},
-    {&ct__op.sigmoid_out, {395, 5, 309, 551, 2, 1}, ct__frontend_sigmoid_out, 1},
-    {&ct__op.relu, {397, 0, 247, 554, 1, 1}, ct__frontend_relu, 1},
-    {&ct__op.relu_, {398, 0, 307, 556, 1, 1}, ct__frontend_relu_, 1},
-    {&ct__op.relu_out, {397, 5, 309, 558, 2, 1}, ct__frontend_relu_out, 1},
-    {&ct__op.hardtanh, {399, 0, 227, 561, 3, 1}, ct__frontend_hardtanh, 1},
-    {&ct__op.hardtanh_, {400, 0, 229, 565, 3, 1}, ct__frontend_hardtanh_, 1},
-    {&ct__op.hardtanh_out, {399, 5, 401, 569, 4, 1}, ct__frontend_hardtanh_out, 1},
-    {&ct__op.relu6, {402, 0, 247, 574, 1, 1}, ct__frontend_relu6, 1},
-    {&ct__op.relu6_, {403, 0, 307, 576, 1, 1}, ct__frontend_relu6_, 1},
-    {&ct__op.leaky_relu, {404, 0, 237, 578, 2, 1}, ct__frontend_leaky_relu, 1},
-    {&ct__op.leaky_relu_, {405, 0, 238, 581, 2, 1}, ct__frontend_leaky_relu_, 1},
-    {&ct__op.leaky_relu_out, {404, 5, 406, 584, 3, 1}, ct__frontend_leaky_relu_out, 1},
-    {&ct__op.elu, {408, 0, 407, 588, 4, 1}, ct__frontend_elu, 1},
-    {&ct__op.elu_, {410, 0, 409, 593, 4, 1}, ct__frontend_elu_, 1},
-    {&ct__op.elu_out, {408, 5, 411, 598, 5, 1}, ct__frontend_elu_out, 1},
-    {&ct__op.gelu, {413, 0, 412, 604, 2, 1}, ct__frontend_gelu, 1},
-    {&ct__op.gelu_, {415, 0, 414, 607, 2, 1}, ct__frontend_gelu_, 1},
-    {&ct__op.gelu_out, {413, 5, 416, 610, 3, 1}, ct__frontend_gelu_out, 1},
-    {&ct__op.silu, {417, 0, 247, 614, 1, 1}, ct__frontend_silu, 1},
-    {&ct__op.silu_, {418, 0, 307, 616, 1, 1}, ct__frontend_silu_, 1},
-    {&ct__op.silu_out, {417, 5, 309, 618, 2, 1}, ct__frontend_silu_out, 1},
-    {&ct__op.softplus, {419, 0, 227, 621, 3, 1}, ct__frontend_softplus, 1},
-    {&ct__op.softplus_out, {419, 5, 401, 625, 4, 1}, ct__frontend_softplus_out, 1},
-    {&ct__op.mish, {420, 0, 247, 630, 1, 1}, ct__frontend_mish, 1},
-    {&ct__op.mish_, {421, 0, 307, 632, 1, 1}, ct__frontend_mish_, 1},
-    {&ct__op.mish_out, {420, 5, 309, 634, 2, 1}, ct__frontend_mish_out, 1},
-    {&ct__op.hardswish, {422, 0, 247, 637, 1, 1}, ct__frontend_hardswish, 1},
-    {&ct__op.hardswish_, {423, 0, 307, 639, 1, 1}, ct__frontend_hardswish_, 1},
-    {&ct__op.hardswish_out, {422, 5, 309, 641, 2, 1}, ct__frontend_hardswish_out, 1},
-    {&ct__op.hardsigmoid, {424, 0, 247, 644, 1, 1}, ct__frontend_hardsigmoid, 1},
-    {&ct__op.hardsigmoid_, {425, 0, 307, 646, 1, 1}, ct__frontend_hardsigmoid_, 1},
-    {&ct__op.hardsigmoid_out, {424, 5, 309, 648, 2, 1}, ct__frontend_hardsigmoid_out, 1},
-    {&ct__op.selu, {426, 0, 247, 651, 1, 1}, ct__frontend_selu, 1},
-    {&ct__op.selu_, {427, 0, 307, 653, 1, 1}, ct__frontend_selu_, 1},
-    {&ct__op.celu, {428, 0, 237, 655, 2, 1}, ct__frontend_celu, 1},
-    {&ct__op.celu_, {429, 0, 238, 658, 2, 1}, ct__frontend_celu_, 1},
-    {&ct__op.celu_out, {428, 5, 406, 661, 3, 1}, ct__frontend_celu_out, 1},
-    {&ct__op.log_sigmoid, {430, 0, 247, 665, 1, 1}, ct__frontend_log_sigmoid, 1},
-    {&ct__op.log_sigmoid_out, {430, 5, 309, 667, 2, 1}, ct__frontend_log_sigmoid_out, 1},
-    {&ct__op.hardshrink, {431, 0, 237, 670, 2, 1}, ct__frontend_hardshrink, 1},
-    {&ct__op.hardshrink_out, {431, 5, 406, 673, 3, 1}, ct__frontend_hardshrink_out, 1},
-    {&ct__op.softshrink, {432, 0, 237, 677, 2, 1}, ct__frontend_softshrink, 1},
-    {&ct__op.softshrink_out, {432, 5, 406, 680, 3, 1}, ct__frontend_softshrink_out, 1},
-    {&ct__op.threshold, {7, 0, 227, 684, 3, 1}, ct__frontend_threshold, 1},
-    {&ct__op.threshold_, {433, 0, 229, 688, 3, 1}, ct__frontend_threshold_, 1},
-    {&ct__op.threshold_out, {7, 5, 401, 692, 4, 1}, ct__frontend_threshold_out, 1},
-    {&ct__op.softsign, {434, 0, 247, 697, 1, 1}, ct__frontend_softsign, 1},
-    {&ct__op.tanhshrink, {435, 0, 247, 699, 1, 1}, ct__frontend_tanhshrink, 1},
-    {&ct__op.floor, {436, 0, 247, 701, 1, 1}, ct__frontend_floor, 1},
-    {&ct__op.floor_, {437, 0, 307, 703, 1, 1}, ct__frontend_floor_, 1},
-    {&ct__op.floor_out, {436, 5, 309, 705, 2, 1}, ct__frontend_floor_out, 1},
-    {&ct__op.ceil, {438, 0, 247, 708, 1, 1}, ct__frontend_ceil, 1},
-    {&ct__op.ceil_, {439, 0, 307, 710, 1, 1}, ct__frontend_ceil_, 1},
-    {&ct__op.ceil_out, {438, 5, 309, 712, 2, 1}, ct__frontend_ceil_out, 1},
-    {&ct__op.round, {440, 0, 247, 715, 1, 1}, ct__frontend_round, 1},
-    {&ct__op.round_, {441, 0, 307, 717, 1, 1}, ct__frontend_round_, 1},
-    {&ct__op.round_out, {440, 5, 309, 719, 2, 1}, ct__frontend_round_out, 1},
-    {&ct__op.round_decimals, {440, 56, 273, 722, 2, 1}, ct__frontend_round_decimals, 1},
-    {&ct__op.round__decimals, {441, 56, 371, 725, 2, 1}, ct__frontend_round__decimals, 1},
-    {&ct__op.round_decimals_out, {440, 443, 442, 728, 3, 1}, ct__frontend_round_decimals_out, 1},
-    {&ct__op.trunc, {444, 0, 247, 732, 1, 1}, ct__frontend_trunc, 1},
-    {&ct__op.trunc_, {445, 0, 307, 734, 1, 1}, ct__frontend_trunc_, 1},
-    {&ct__op.trunc_out, {444, 5, 309, 736, 2, 1}, ct__frontend_trunc_out, 1},
-    {&ct__op.nan_to_num, {447, 0, 446, 739, 4, 1}, ct__frontend_nan_to_num, 1},
-    {&ct__op.nan_to_num_, {449, 0, 448, 744, 4, 1}, ct__frontend_nan_to_num_, 1},
-    {&ct__op.nan_to_num_out, {447, 5, 450, 749, 5, 1}, ct__frontend_nan_to_num_out, 1},
-    {&ct__op.div_Tensor_mode, {239, 452, 451, 755, 3, 1}, ct__frontend_div_Tensor_mode, 1},
-    {&ct__op.div__Tensor_mode, {240, 452, 453, 759, 3, 1}, ct__frontend_div__Tensor_mode, 1},
-    {&ct__op.div_out_mode, {239, 455, 454, 763, 4, 1}, ct__frontend_div_out_mode, 1},
-    {&ct__op.div_Scalar_mode, {239, 457, 456, 768, 3, 1}, ct__frontend_div_Scalar_mode, 1},
-    {&ct__op.div__Scalar_mode, {240, 457, 458, 772, 3, 1}, ct__frontend_div__Scalar_mode, 1},
-    {&ct__op.floor_divide, {459, 0, 232, 776, 2, 1}, ct__frontend_floor_divide, 1},
-    {&ct__op.floor_divide__Tensor, {460, 222, 234, 779, 2, 1}, ct__frontend_floor_divide__Tensor, 1},
-    {&ct__op.floor_divide_out, {459, 5, 236, 782, 3, 1}, ct__frontend_floor_divide_out, 1},
-    {&ct__op.floor_divide_Scalar, {459, 228, 237, 786, 2, 1}, ct__frontend_floor_divide_Scalar, 1},
-    {&ct__op.floor_divide__Scalar, {460, 228, 238, 789, 2, 1}, ct__frontend_floor_divide__Scalar, 1},
-    {&ct__op.pow_Tensor_Tensor, {462, 461, 232, 792, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1},
-    {&ct__op.pow__Tensor, {463, 222, 234, 795, 2, 1}, ct__frontend_pow__Tensor, 1},
-    {&ct__op.pow_Tensor_Tensor_out, {462, 464, 236, 798, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1},
-    {&ct__op.pow_Tensor_Scalar, {462, 465, 237, 802, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1},
-    {&ct__op.pow__Scalar, {463, 228, 238, 805, 2, 1}, ct__frontend_pow__Scalar, 1},
-    {&ct__op.pow_Tensor_Scalar_out, {462, 466, 406, 808, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1},
-    {&ct__op.pow_Scalar, {462, 228, 467, 812, 2, 1}, ct__frontend_pow_Scalar, 1},
-    {&ct__op.pow_Scalar_out, {462, 469, 468, 815, 3, 1}, ct__frontend_pow_Scalar_out, 1},
-    {&ct__op.remainder_Tensor, {470, 222, 232, 819, 2, 1}, ct__frontend_remainder_Tensor, 1},
-    {&ct__op.remainder__Tensor, {471, 222, 234, 822, 2, 1}, ct__frontend_remainder__Tensor, 1},
-    {&ct__op.remainder_Tensor_out, {470, 472, 236, 825, 3, 1}, ct__frontend_remainder_Tensor_out, 1},
-    {&ct__op.remainder_Scalar, {470, 228, 237, 829, 2, 1}, ct__frontend_remainder_Scalar, 1},
-    {&ct__op.remainder__Scalar, {471, 228, 238, 832, 2, 1}, ct__frontend_remainder__Scalar, 1},
-    {&ct__op.remainder_Scalar_out, {470, 469, 406, 835, 3, 1}, ct__frontend_remainder_Scalar_out, 1},
-    {&ct__op.remainder_Scalar_Tensor, {470, 473, 467, 839, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1},
-    {&ct__op.remainder_Scalar_Tensor_out, {470, 474, 468, 842, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1},
-    {&ct__op.fmod_Tensor, {475, 222, 232, 846, 2, 1}, ct__frontend_fmod_Tensor, 1},
-    {&ct__op.fmod__Tensor, {476, 222, 234, 849, 2, 1}, ct__frontend_fmod__Tensor, 1},
-    {&ct__op.fmod_Tensor_out, {475, 472, 236, 852, 3, 1}, ct__frontend_fmod_Tensor_out, 1},
-    {&ct__op.fmod_Scalar, {475, 228, 237, 856, 2, 1}, ct__frontend_fmod_Scalar, 1},
-    {&ct__op.fmod__Scalar, {476, 228, 238, 859, 2, 1}, ct__frontend_fmod__Scalar, 1},
-    {&ct__op.fmod_Scalar_out, {475, 469, 406, 862, 3, 1}, ct__frontend_fmod_Scalar_out, 1},
-    {&ct__op.maximum, {477, 0, 232, 866, 2, 1}, ct__frontend_maximum, 1},
-    {&ct__op.maximum_out, {477, 5, 236, 869, 3, 1}, ct__frontend_maximum_out, 1},
-    {&ct__op.minimum, {478, 0, 232, 873, 2, 1}, ct__frontend_minimum, 1},
-    {&ct__op.minimum_out, {478, 5, 236, 876, 3, 1}, ct__frontend_minimum_out, 1},
-    {&ct__op.atan2, {479, 0, 232, 880, 2, 1}, ct__frontend_atan2, 1},
-    {&ct__op.atan2_, {480, 0, 234, 883, 2, 1}, ct__frontend_atan2_, 1},
-    {&ct__op.atan2_out, {479, 5, 236, 886, 3, 1}, ct__frontend_atan2_out, 1},
-    {&ct__op.eq_Tensor, {481, 222, 232, 890, 2, 1}, ct__frontend_eq_Tensor, 1},
-    {&ct__op.eq__Tensor, {482, 222, 234, 893, 2, 1}, ct__frontend_eq__Tensor, 1},
-    {&ct__op.eq_Tensor_out, {481, 472, 236, 896, 3, 1}, ct__frontend_eq_Tensor_out, 1},
-    {&ct__op.eq_Scalar, {481, 228, 237, 900, 2, 1}, ct__frontend_eq_Scalar, 1},
-    {&ct__op.eq__Scalar, {482, 228, 238, 903, 2, 1}, ct__frontend_eq__Scalar, 1},
-    {&ct__op.eq_Scalar_out, {481, 469, 406, 906, 3, 1}, ct__frontend_eq_Scalar_out, 1},
-    {&ct__op.ne_Tensor, {483, 222, 232, 910, 2, 1}, ct__frontend_ne_Tensor, 1},
-    {&ct__op.ne__Tensor, {484, 222, 234, 913, 2, 1}, ct__frontend_ne__Tensor, 1},
-    {&ct__op.ne_Tensor_out, {483, 472, 236, 916, 3, 1}, ct__frontend_ne_Tensor_out, 1},
-    {&ct__op.ne_Scalar, {483, 228, 237, 920, 2, 1}, ct__frontend_ne_Scalar, 1},
-    {&ct__op.ne__Scalar, {484, 228, 238, 923, 2, 1}, ct__frontend_ne__Scalar, 1},
-    {&ct__op.ne_Scalar_out, {483, 469, 406, 926, 3, 1}, ct__frontend_ne_Scalar_out, 1},
-    {&ct__op.lt_Tensor, {485, 222, 232, 930, 2, 1}, ct__frontend_lt_Tensor, 1},
-    {&ct__op.lt__Tensor, {486, 222, 234, 933, 2, 1}, ct__frontend_lt__Tensor, 1},
-    {&ct__op.lt_Tensor_out, {485, 472, 236, 936, 3, 1}, ct__frontend_lt_Tensor_out, 1},
-    {&ct__op.lt_Scalar, {485, 228, 237, 940, 2, 1}, ct__frontend_lt_Scalar, 1},
-    {&ct__op.lt__Scalar, {486, 228, 238, 943, 2, 1}, ct__frontend_lt__Scalar, 1},
-    {&ct__op.lt_Scalar_out, {485, 469, 406, 946, 3, 1}, ct__frontend_lt_Scalar_out, 1},
-    {&ct__op.le_Tensor, {487, 222, 232, 950, 2, 1}, ct__frontend_le_Tensor, 1},
-    {&ct__op.le__Tensor, {488, 222, 234, 953, 2, 1}, ct__frontend_le__Tensor, 1},
-    {&ct__op.le_Tensor_out, {487, 472, 236, 956, 3, 1}, ct__frontend_le_Tensor_out, 1},
-    {&ct__op.le_Scalar, {487, 228, 237, 960, 2, 1}, ct__frontend_le_Scalar, 1},
-    {&ct__op.le__Scalar, {488, 228, 238, 963, 2, 1}, ct__frontend_le__Scalar, 1},
-    {&ct__op.le_Scalar_out, {487, 469, 406, 966, 3, 1}, ct__frontend_le_Scalar_out, 1},
-    {&ct__op.gt_Tensor, {489, 222, 232, 970, 2, 1}, ct__frontend_gt_Tensor, 1},
-    {&ct__op.gt__Tensor, {490, 222, 234, 973, 2, 1}, ct__frontend_gt__Tensor, 1},
-    {&ct__op.gt_Tensor_out, {489, 472, 236, 976, 3, 1}, ct__frontend_gt_Tensor_out, 1},
-    {&ct__op.gt_Scalar, {489, 228, 237, 980, 2, 1}, ct__frontend_gt_Scalar, 1},
-    {&ct__op.gt__Scalar, {490, 228, 238, 983, 2, 1}, ct__frontend_gt__Scalar, 1},
-    {&ct__op.gt_Scalar_out, {489, 469, 406, 986, 3, 1}, ct__frontend_gt_Scalar_out, 1},
-    {&ct__op.ge_Tensor, {491, 222, 232, 990, 2, 1}, ct__frontend_ge_Tensor, 1},
-    {&ct__op.ge__Tensor, {492, 222, 234, 993, 2, 1}, ct__frontend_ge__Tensor, 1},
-    {&ct__op.ge_Tensor_out, {491, 472, 236, 996, 3, 1}, ct__frontend_ge_Tensor_out, 1},
-    {&ct__op.ge_Scalar, {491, 228, 237, 1000, 2, 1}, ct__frontend_ge_Scalar, 1},
-    {&ct__op.ge__Scalar, {492, 228, 238, 1003, 2, 1}, ct__frontend_ge__Scalar, 1},
-    {&ct__op.ge_Scalar_out, {491, 469, 406, 1006, 3, 1}, ct__frontend_ge_Scalar_out, 1},
-    {&ct__op.logical_and, {493, 0, 232, 1010, 2, 1}, ct__frontend_logical_and, 1},
-    {&ct__op.logical_and_, {494, 0, 234, 1013, 2, 1}, ct__frontend_logical_and_, 1},
-    {&ct__op.logical_and_out, {493, 5, 236, 1016, 3, 1}, ct__frontend_logical_and_out, 1},
-    {&ct__op.logical_or, {495, 0, 232, 1020, 2, 1}, ct__frontend_logical_or, 1},
-    {&ct__op.logical_or_, {496, 0, 234, 1023, 2, 1}, ct__frontend_logical_or_, 1},
-    {&ct__op.logical_or_out, {495, 5, 236, 1026, 3, 1}, ct__frontend_logical_or_out, 1},
-    {&ct__op.logical_xor, {497, 0, 232, 1030, 2, 1}, ct__frontend_logical_xor, 1},
-    {&ct__op.logical_xor_, {498, 0, 234, 1033, 2, 1}, ct__frontend_logical_xor_, 1},
-    {&ct__op.logical_xor_out, {497, 5, 236, 1036, 3, 1}, ct__frontend_logical_xor_out, 1},
-    {&ct__op.logical_not, {499, 0, 247, 1040, 1, 1}, ct__frontend_logical_not, 1},
-    {&ct__op.logical_not_, {500, 0, 307, 1042, 1, 1}, ct__frontend_logical_not_, 1},
-    {&ct__op.logical_not_out, {499, 5, 309, 1044, 2, 1}, ct__frontend_logical_not_out, 1},
-    {&ct__op.where_self, {502, 1, 501, 1047, 3, 1}, ct__frontend_where_self, 1},
-    {&ct__op.where_self_out, {502, 504, 503, 1051, 4, 1}, ct__frontend_where_self_out, 1},
-    {&ct__op.where_ScalarSelf, {502, 506, 505, 1056, 3, 1}, ct__frontend_where_ScalarSelf, 1},
-    {&ct__op.where_ScalarOther, {502, 507, 221, 1060, 3, 1}, ct__frontend_where_ScalarOther, 1},
-    {&ct__op.where_Scalar, {502, 228, 227, 1064, 3, 1}, ct__frontend_where_Scalar, 1},
-    {&ct__op.masked_fill_Scalar, {508, 228, 221, 1068, 3, 1}, ct__frontend_masked_fill_Scalar, 1},
-    {&ct__op.masked_fill__Scalar, {509, 228, 224, 1072, 3, 1}, ct__frontend_masked_fill__Scalar, 1},
-    {&ct__op.masked_fill_Scalar_out, {508, 469, 226, 1076, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1},
-    {&ct__op.masked_fill_Tensor, {508, 222, 501, 1081, 3, 1}, ct__frontend_masked_fill_Tensor, 1},
-    {&ct__op.masked_fill__Tensor, {509, 222, 510, 1085, 3, 1}, ct__frontend_masked_fill__Tensor, 1},
-    {&ct__op.masked_fill_Tensor_out, {508, 472, 503, 1089, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1},
-    {&ct__op.lerp_Scalar, {511, 228, 221, 1094, 3, 1}, ct__frontend_lerp_Scalar, 1},
-    {&ct__op.lerp__Scalar, {512, 228, 224, 1098, 3, 1}, ct__frontend_lerp__Scalar, 1},
-    {&ct__op.lerp_Scalar_out, {511, 469, 226, 1102, 4, 1}, ct__frontend_lerp_Scalar_out, 1},
-    {&ct__op.lerp_Tensor, {511, 222, 501, 1107, 3, 1}, ct__frontend_lerp_Tensor, 1},
-    {&ct__op.lerp__Tensor, {512, 222, 510, 1111, 3, 1}, ct__frontend_lerp__Tensor, 1},
-    {&ct__op.lerp_Tensor_out, {511, 472, 503, 1115, 4, 1}, ct__frontend_lerp_Tensor_out, 1},
-    {&ct__op.addcmul, {514, 0, 513, 1120, 4, 1}, ct__frontend_addcmul, 1},
-    {&ct__op.addcmul_, {516, 0, 515, 1125, 4, 1}, ct__frontend_addcmul_, 1},
-    {&ct__op.addcmul_out, {514, 5, 517, 1130, 5, 1}, ct__frontend_addcmul_out, 1},
-    {&ct__op.addcdiv, {518, 0, 513, 1136, 4, 1}, ct__frontend_addcdiv, 1},
-    {&ct__op.addcdiv_, {519, 0, 515, 1141, 4, 1}, ct__frontend_addcdiv_, 1},
-    {&ct__op.addcdiv_out, {518, 5, 517, 1146, 5, 1}, ct__frontend_addcdiv_out, 1},
-    {&ct__op.clamp, {521, 0, 520, 1152, 3, 1}, ct__frontend_clamp, 1},
-    {&ct__op.clamp_, {523, 0, 522, 1156, 3, 1}, ct__frontend_clamp_, 1},
-    {&ct__op.clamp_out, {521, 5, 524, 1160, 4, 1}, ct__frontend_clamp_out, 1},
-    {&ct__op.clamp_Tensor, {521, 222, 525, 1165, 3, 1}, ct__frontend_clamp_Tensor, 1},
-    {&ct__op.clamp__Tensor, {523, 222, 526, 1169, 3, 1}, ct__frontend_clamp__Tensor, 1},
-    {&ct__op.clamp_Tensor_out, {521, 472, 527, 1173, 4, 1}, ct__frontend_clamp_Tensor_out, 1},
-    {&ct__op.clamp_min, {528, 0, 237, 1178, 2, 1}, ct__frontend_clamp_min, 1},
-    {&ct__op.clamp_min_, {529, 0, 238, 1181, 2, 1}, ct__frontend_clamp_min_, 1},
-    {&ct__op.clamp_min_out, {528, 5, 406, 1184, 3, 1}, ct__frontend_clamp_min_out, 1},
-    {&ct__op.clamp_min_Tensor, {528, 222, 232, 1188, 2, 1}, ct__frontend_clamp_min_Tensor, 1},
-    {&ct__op.clamp_min__Tensor, {529, 222, 234, 1191, 2, 1}, ct__frontend_clamp_min__Tensor, 1},
-    {&ct__op.clamp_min_Tensor_out, {528, 472, 236, 1194, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1},
-    {&ct__op.clamp_max, {530, 0, 237, 1198, 2, 1}, ct__frontend_clamp_max, 1},
-    {&ct__op.clamp_max_, {531, 0, 238, 1201, 2, 1}, ct__frontend_clamp_max_, 1},
-    {&ct__op.clamp_max_out, {530, 5, 406, 1204, 3, 1}, ct__frontend_clamp_max_out, 1},
-    {&ct__op.clamp_max_Tensor, {530, 222, 232, 1208, 2, 1}, ct__frontend_clamp_max_Tensor, 1},
-    {&ct__op.clamp_max__Tensor, {531, 222, 234, 1211, 2, 1}, ct__frontend_clamp_max__Tensor, 1},
-    {&ct__op.clamp_max_Tensor_out, {530, 472, 236, 1214, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1},
-    {&ct__op.hypot, {532, 0, 232, 1218, 2, 1}, ct__frontend_hypot, 1},
-    {&ct__op.hypot_, {533, 0, 234, 1221, 2, 1}, ct__frontend_hypot_, 1},
-    {&ct__op.hypot_out, {532, 5, 236, 1224, 3, 1}, ct__frontend_hypot_out, 1},
-    {&ct__op.copysign_Tensor, {534, 222, 232, 1228, 2, 1}, ct__frontend_copysign_Tensor, 1},
-    {&ct__op.copysign__Tensor, {535, 222, 234, 1231, 2, 1}, ct__frontend_copysign__Tensor, 1},
-    {&ct__op.copysign_out, {534, 5, 236, 1234, 3, 1}, ct__frontend_copysign_out, 1},
-    {&ct__op.copysign_Scalar, {534, 228, 237, 1238, 2, 1}, ct__frontend_copysign_Scalar, 1},
-    {&ct__op.copysign__Scalar, {535, 228, 238, 1241, 2, 1}, ct__frontend_copysign__Scalar, 1},
-    {&ct__op.copysign_Scalar_out, {534, 469, 406, 1244, 3, 1}, ct__frontend_copysign_Scalar_out, 1},
-    {&ct__op.nextafter, {536, 0, 232, 1248, 2, 1}, ct__frontend_nextafter, 1},
-    {&ct__op.nextafter_, {537, 0, 234, 1251, 2, 1}, ct__frontend_nextafter_, 1},
-    {&ct__op.nextafter_out, {536, 5, 236, 1254, 3, 1}, ct__frontend_nextafter_out, 1},
-    {&ct__op.fmax, {538, 0, 232, 1258, 2, 1}, ct__frontend_fmax, 1},
-    {&ct__op.fmax_out, {538, 5, 236, 1261, 3, 1}, ct__frontend_fmax_out, 1},
-    {&ct__op.fmin, {539, 0, 232, 1265, 2, 1}, ct__frontend_fmin, 1},
-    {&ct__op.fmin_out, {539, 5, 236, 1268, 3, 1}, ct__frontend_fmin_out, 1},
-    {&ct__op.heaviside, {540, 0, 232, 1272, 2, 1}, ct__frontend_heaviside, 1},
-    {&ct__op.heaviside_, {541, 0, 234, 1275, 2, 1}, ct__frontend_heaviside_, 1},
-    {&ct__op.heaviside_out, {540, 5, 236, 1278, 3, 1}, ct__frontend_heaviside_out, 1},
-    {&ct__op.xlogy_Tensor, {542, 222, 232, 1282, 2, 1}, ct__frontend_xlogy_Tensor, 1},
-    {&ct__op.xlogy__Tensor, {543, 222, 234, 1285, 2, 1}, ct__frontend_xlogy__Tensor, 1},
-    {&ct__op.xlogy_OutTensor, {542, 544, 236, 1288, 3, 1}, ct__frontend_xlogy_OutTensor, 1},
-    {&ct__op.xlogy_Scalar_Other, {542, 545, 237, 1292, 2, 1}, ct__frontend_xlogy_Scalar_Other, 1},
-    {&ct__op.xlogy__Scalar_Other, {543, 545, 238, 1295, 2, 1}, ct__frontend_xlogy__Scalar_Other, 1},
-    {&ct__op.xlogy_OutScalar_Other, {542, 546, 406, 1298, 3, 1}, ct__frontend_xlogy_OutScalar_Other, 1},
-    {&ct__op.xlogy_Scalar_Self, {542, 547, 467, 1302, 2, 1}, ct__frontend_xlogy_Scalar_Self, 1},
-    {&ct__op.xlogy_OutScalar_Self, {542, 548, 468, 1305, 3, 1}, ct__frontend_xlogy_OutScalar_Self, 1},
-    {&ct__op.logaddexp, {549, 0, 232, 1309, 2, 1}, ct__frontend_logaddexp, 1},
-    {&ct__op.logaddexp_out, {549, 5, 236, 1312, 3, 1}, ct__frontend_logaddexp_out, 1},
-    {&ct__op.logaddexp2, {550, 0, 232, 1316, 2, 1}, ct__frontend_logaddexp2, 1},
-    {&ct__op.logaddexp2_out, {550, 5, 236, 1319, 3, 1}, ct__frontend_logaddexp2_out, 1},
-    {&ct__op.float_power_Tensor_Tensor, {551, 461, 232, 1323, 2, 1}, ct__frontend_float_power_Tensor_Tensor, 1},
-    {&ct__op.float_power__Tensor, {552, 222, 234, 1326, 2, 1}, ct__frontend_float_power__Tensor, 1},
-    {&ct__op.float_power_Tensor_Tensor_out, {551, 464, 236, 1329, 3, 1}, ct__frontend_float_power_Tensor_Tensor_out, 1},
-    {&ct__op.float_power_Tensor_Scalar, {551, 465, 237, 1333, 2, 1}, ct__frontend_float_power_Tensor_Scalar, 1},
-    {&ct__op.float_power__Scalar, {552, 228, 238, 1336, 2, 1}, ct__frontend_float_power__Scalar, 1},
-    {&ct__op.float_power_Tensor_Scalar_out, {551, 466, 406, 1339, 3, 1}, ct__frontend_float_power_Tensor_Scalar_out, 1},
-    {&ct__op.float_power_Scalar, {551, 228, 467, 1343, 2, 1}, ct__frontend_float_power_Scalar, 1},
-    {&ct__op.float_power_Scalar_out, {551, 469, 468, 1346, 3, 1}, ct__frontend_float_power_Scalar_out, 1},
-    {&ct__op.sum, {553, 0, 254, 1350, 2, 1}, ct__frontend_sum, 0},
-    {&ct__op.sum_out, {553, 5, 554, 1353, 3, 1}, ct__frontend_sum_out, 0},
-    {&ct__op.sum_dim_IntList, {553, 556, 555, 1357, 4, 1}, ct__frontend_sum_dim_IntList, 0},
-    {&ct__op.sum_IntList_out, {553, 558, 557, 1362, 5, 1}, ct__frontend_sum_IntList_out, 0},
-    {&ct__op.mean, {214, 0, 254, 1368, 2, 1}, ct__frontend_mean, 0},
-    {&ct__op.mean_dim, {214, 24, 555, 1371, 4, 1}, ct__frontend_mean_dim, 0},
-    {&ct__op.mean_out, {214, 5, 557, 1376, 5, 1}, ct__frontend_mean_out, 0},
-    {&ct__op.prod, {559, 0, 254, 1382, 2, 1}, ct__frontend_prod, 0},
-    {&ct__op.prod_out, {559, 5, 554, 1385, 3, 1}, ct__frontend_prod_out, 0},
-    {&ct__op.prod_dim_int, {559, 561, 560, 1389, 4, 1}, ct__frontend_prod_dim_int, 0},
-    {&ct__op.prod_int_out, {559, 563, 562, 1394, 5, 1}, ct__frontend_prod_int_out, 0},
-    {&ct__op.amax, {564, 0, 264, 1400, 3, 1}, ct__frontend_amax, 0},
-    {&ct__op.amax_out, {564, 5, 565, 1404, 4, 1}, ct__frontend_amax_out, 0},
-    {&ct__op.amin, {566, 0, 264, 1409, 3, 1}, ct__frontend_amin, 0},
-    {&ct__op.amin_out, {566, 5, 565, 1413, 4, 1}, ct__frontend_amin_out, 0},
-    {&ct__op.max, {68, 0, 247, 1418, 1, 1}, ct__frontend_max, 0},
-    {&ct__op.min, {67, 0, 247, 1420, 1, 1}, ct__frontend_min, 0},
-    {&ct__op.var_correction, {177, 72, 567, 1422, 4, 1}, ct__frontend_var_correction, 0},
-    {&ct__op.var_correction_out, {177, 569, 568, 1427, 5, 1}, ct__frontend_var_correction_out, 0},
-    {&ct__op.var, {177, 0, 570, 1433, 2, 1}, ct__frontend_var, 0},
-    {&ct__op.var_dim, {177, 24, 571, 1436, 4, 1}, ct__frontend_var_dim, 0},
-    {&ct__op.var_out, {177, 5, 572, 1441, 5, 1}, ct__frontend_var_out, 0},
-    {&ct__op.std_correction, {215, 72, 567, 1447, 4, 1}, ct__frontend_std_correction, 0},
-    {&ct__op.std_correction_out, {215, 569, 568, 1452, 5, 1}, ct__frontend_std_correction_out, 0},
-    {&ct__op.std, {215, 0, 570, 1458, 2, 1}, ct__frontend_std, 0},
-    {&ct__op.std_dim, {215, 24, 571, 1461, 4, 1}, ct__frontend_std_dim, 0},
-    {&ct__op.std_out, {215, 5, 572, 1466, 5, 1}, ct__frontend_std_out, 0},
-    {&ct__op.linalg_vector_norm, {574, 0, 573, 1472, 5, 1}, ct__frontend_linalg_vector_norm, 0},
-    {&ct__op.linalg_vector_norm_out, {574, 5, 575, 1478, 6, 1}, ct__frontend_linalg_vector_norm_out, 0},
-    {&ct__op.norm_Scalar, {576, 228, 237, 1485, 2, 1}, ct__frontend_norm_Scalar, 0},
-    {&ct__op.norm_ScalarOpt_dim, {576, 578, 577, 1488, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0},
-    {&ct__op.norm_Scalar_out, {576, 469, 406, 1493, 3, 1}, ct__frontend_norm_Scalar_out, 0},
-    {&ct__op.norm_out, {576, 5, 579, 1497, 5, 1}, ct__frontend_norm_out, 0},
-    {&ct__op.logsumexp, {580, 0, 264, 1503, 3, 1}, ct__frontend_logsumexp, 0},
-    {&ct__op.logsumexp_out, {580, 5, 565, 1507, 4, 1}, ct__frontend_logsumexp_out, 0},
-    {&ct__op.all, {581, 0, 247, 1512, 1, 1}, ct__frontend_all, 0},
-    {&ct__op.all_all_out, {581, 582, 309, 1514, 2, 1}, ct__frontend_all_all_out, 0},
-    {&ct__op.all_dim, {581, 24, 583, 1517, 3, 1}, ct__frontend_all_dim, 0},
-    {&ct__op.all_out, {581, 5, 584, 1521, 4, 1}, ct__frontend_all_out, 0},
-    {&ct__op.any, {585, 0, 247, 1526, 1, 1}, ct__frontend_any, 0},
-    {&ct__op.any_all_out, {585, 582, 309, 1528, 2, 1}, ct__frontend_any_all_out, 0},
-    {&ct__op.any_dim, {585, 24, 583, 1531, 3, 1}, ct__frontend_any_dim, 0},
-    {&ct__op.any_out, {585, 5, 584, 1535, 4, 1}, ct__frontend_any_out, 0},
-    {&ct__op.cumsum, {587, 0, 586, 1540, 3, 1}, ct__frontend_cumsum, 0},
-    {&ct__op.cumsum_, {589, 0, 588, 1544, 3, 1}, ct__frontend_cumsum_, 0},
-    {&ct__op.cumsum_out, {587, 5, 590, 1548, 4, 1}, ct__frontend_cumsum_out, 0},
-    {&ct__op.cumprod, {591, 0, 586, 1553, 3, 1}, ct__frontend_cumprod, 0},
-    {&ct__op.cumprod_, {592, 0, 588, 1557, 3, 1}, ct__frontend_cumprod_, 0},
-    {&ct__op.cumprod_out, {591, 5, 590, 1561, 4, 1}, ct__frontend_cumprod_out, 0},
-    {&ct__op.max_dim, {68, 24, 593, 1566, 3, 2}, ct__frontend_max_dim, 0},
-    {&ct__op.max_dim_max, {68, 595, 594, 1571, 5, 2}, ct__frontend_max_dim_max, 0},
-    {&ct__op.min_dim, {67, 24, 593, 1578, 3, 2}, ct__frontend_min_dim, 0},
-    {&ct__op.min_dim_min, {67, 596, 594, 1583, 5, 2}, ct__frontend_min_dim_min, 0},
-    {&ct__op.argmax, {598, 0, 597, 1590, 3, 1}, ct__frontend_argmax, 0},
-    {&ct__op.argmax_out, {598, 5, 599, 1594, 4, 1}, ct__frontend_argmax_out, 0},
-    {&ct__op.argmin, {600, 0, 597, 1599, 3, 1}, ct__frontend_argmin, 0},
-    {&ct__op.argmin_out, {600, 5, 599, 1603, 4, 1}, ct__frontend_argmin_out, 0},
-    {&ct__op.sort, {601, 0, 593, 1608, 3, 2}, ct__frontend_sort, 0},
-    {&ct__op.sort_values, {601, 69, 594, 1613, 5, 2}, ct__frontend_sort_values, 0},
-    {&ct__op.sort_stable, {601, 82, 602, 1620, 4, 2}, ct__frontend_sort_stable, 0},
-    {&ct__op.sort_values_stable, {601, 604, 603, 1626, 6, 2}, ct__frontend_sort_values_stable, 0},
-    {&ct__op.topk, {606, 0, 605, 1634, 5, 2}, ct__frontend_topk, 0},
-    {&ct__op.topk_values, {606, 69, 607, 1641, 7, 2}, ct__frontend_topk_values, 0},
-    {&ct__op.value_selecting_reduction_backward, {609, 0, 608, 1650, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0},
-    {&ct__op._rd_gather, {611, 0, 610, 1656, 4, 1}, ct__frontend__rd_gather, 0},
-    {&ct__op.nansum, {612, 0, 555, 1661, 4, 1}, ct__frontend_nansum, 0},
-    {&ct__op.nansum_out, {612, 5, 557, 1666, 5, 1}, ct__frontend_nansum_out, 0},
-    {&ct__op.nanmean, {613, 0, 555, 1672, 4, 1}, ct__frontend_nanmean, 0},
-    {&ct__op.nanmean_out, {613, 5, 557, 1677, 5, 1}, ct__frontend_nanmean_out, 0},
-    {&ct__op.count_nonzero_dim_IntList, {614, 556, 256, 1683, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0},
-    {&ct__op.count_nonzero_dim_IntList_out, {614, 616, 615, 1686, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0},
-    {&ct__op.count_nonzero, {614, 0, 617, 1690, 2, 1}, ct__frontend_count_nonzero, 0},
-    {&ct__op.count_nonzero_out, {614, 5, 618, 1693, 3, 1}, ct__frontend_count_nonzero_out, 0},
-    {&ct__op.logcumsumexp, {619, 0, 273, 1697, 2, 1}, ct__frontend_logcumsumexp, 0},
-    {&ct__op.logcumsumexp_out, {619, 5, 442, 1700, 3, 1}, ct__frontend_logcumsumexp_out, 0},
-    {&ct__op.cummax, {621, 0, 620, 1704, 2, 2}, ct__frontend_cummax, 0},
-    {&ct__op.cummax_out, {621, 5, 622, 1708, 4, 2}, ct__frontend_cummax_out, 0},
-    {&ct__op.cummin, {623, 0, 620, 1714, 2, 2}, ct__frontend_cummin, 0},
-    {&ct__op.cummin_out, {623, 5, 622, 1718, 4, 2}, ct__frontend_cummin_out, 0},
-    {&ct__op.kthvalue, {625, 0, 624, 1724, 4, 2}, ct__frontend_kthvalue, 0},
-    {&ct__op.kthvalue_values, {625, 69, 626, 1730, 6, 2}, ct__frontend_kthvalue_values, 0},
-    {&ct__op.median, {627, 0, 247, 1738, 1, 1}, ct__frontend_median, 0},
-    {&ct__op.median_out, {627, 5, 309, 1740, 2, 1}, ct__frontend_median_out, 0},
-    {&ct__op.median_dim, {627, 24, 593, 1743, 3, 2}, ct__frontend_median_dim, 0},
-    {&ct__op.median_dim_values, {627, 628, 594, 1748, 5, 2}, ct__frontend_median_dim_values, 0},
-    {&ct__op.nanmedian, {629, 0, 247, 1755, 1, 1}, ct__frontend_nanmedian, 0},
-    {&ct__op.nanmedian_out, {629, 5, 309, 1757, 2, 1}, ct__frontend_nanmedian_out, 0},
-    {&ct__op.nanmedian_dim, {629, 24, 593, 1760, 3, 2}, ct__frontend_nanmedian_dim, 0},
-    {&ct__op.nanmedian_dim_values, {629, 628, 594, 1765, 5, 2}, ct__frontend_nanmedian_dim_values, 0},
-    {&ct__op.argsort, {630, 0, 583, 1772, 3, 1}, ct__frontend_argsort, 0},
-    {&ct__op.argsort_stable, {630, 82, 631, 1776, 4, 1}, ct__frontend_argsort_stable, 0},
-    {&ct__op.msort, {632, 0, 247, 1781, 1, 1}, ct__frontend_msort, 0},
-    {&ct__op.var_mean_correction, {634, 72, 633, 1783, 4, 2}, ct__frontend_var_mean_correction, 0},
-    {&ct__op.std_mean_correction, {635, 72, 633, 1789, 4, 2}, ct__frontend_std_mean_correction, 0},
-    {&ct__op.var_mean, {634, 0, 636, 1795, 2, 2}, ct__frontend_var_mean, 0},
-    {&ct__op.var_mean_dim, {634, 24, 637, 1799, 4, 2}, ct__frontend_var_mean_dim, 0},
-    {&ct__op.std_mean, {635, 0, 636, 1805, 2, 2}, ct__frontend_std_mean, 0},
-    {&ct__op.std_mean_dim, {635, 24, 637, 1809, 4, 2}, ct__frontend_std_mean_dim, 0},
-    {&ct__op.max_other, {68, 2, 232, 1815, 2, 1}, ct__frontend_max_other, 0},
-    {&ct__op.max_out, {68, 5, 236, 1818, 3, 1}, ct__frontend_max_out, 0},
-    {&ct__op.min_other, {67, 2, 232, 1822, 2, 1}, ct__frontend_min_other, 0},
-    {&ct__op.min_out, {67, 5, 236, 1825, 3, 1}, ct__frontend_min_out, 0},
-    {&ct__op.aminmax, {639, 0, 638, 1829, 3, 2}, ct__frontend_aminmax, 0},
-    {&ct__op.dot, {640, 0, 232, 1834, 2, 1}, ct__frontend_dot, 0},
-    {&ct__op.dot_out, {640, 5, 236, 1837, 3, 1}, ct__frontend_dot_out, 0},
-    {&ct__op.mv, {641, 0, 232, 1841, 2, 1}, ct__frontend_mv, 0},
-    {&ct__op.mv_out, {641, 5, 236, 1844, 3, 1}, ct__frontend_mv_out, 0},
-    {&ct__op.mm, {642, 0, 232, 1848, 2, 1}, ct__frontend_mm, 0},
-    {&ct__op.mm_out, {642, 5, 236, 1851, 3, 1}, ct__frontend_mm_out, 0},
-    {&ct__op.bmm, {643, 0, 232, 1855, 2, 1}, ct__frontend_bmm, 0},
-    {&ct__op.bmm_out, {643, 5, 236, 1858, 3, 1}, ct__frontend_bmm_out, 0},
-    {&ct__op.addmm, {645, 0, 644, 1862, 5, 1}, ct__frontend_addmm, 0},
-    {&ct__op.addmm_, {647, 0, 646, 1868, 5, 1}, ct__frontend_addmm_, 0},
-    {&ct__op.addmm_out, {645, 5, 648, 1874, 6, 1}, ct__frontend_addmm_out, 0},
-    {&ct__op.baddbmm, {649, 0, 644, 1881, 5, 1}, ct__frontend_baddbmm, 0},
-    {&ct__op.baddbmm_, {650, 0, 646, 1887, 5, 1}, ct__frontend_baddbmm_, 0},
-    {&ct__op.baddbmm_out, {649, 5, 648, 1893, 6, 1}, ct__frontend_baddbmm_out, 0},
-    {&ct__op.outer, {651, 0, 232, 1900, 2, 1}, ct__frontend_outer, 0},
-    {&ct__op.outer_out, {651, 5, 236, 1903, 3, 1}, ct__frontend_outer_out, 0},
-    {&ct__op.matmul, {652, 0, 232, 1907, 2, 1}, ct__frontend_matmul, 0},
-    {&ct__op.matmul_out, {652, 5, 236, 1910, 3, 1}, ct__frontend_matmul_out, 0},
-    {&ct__op.linear, {654, 0, 653, 1914, 3, 1}, ct__frontend_linear, 0},
-    {&ct__op.linear_out, {654, 5, 655, 1918, 4, 1}, ct__frontend_linear_out, 0},
-    {&ct__op.linalg_cross, {657, 0, 656, 1923, 3, 1}, ct__frontend_linalg_cross, 0},
-    {&ct__op.linalg_cross_out, {657, 5, 658, 1927, 4, 1}, ct__frontend_linalg_cross_out, 0},
-    {&ct__op.cross, {660, 0, 659, 1932, 3, 1}, ct__frontend_cross, 0},
-    {&ct__op.cross_out, {660, 5, 661, 1936, 4, 1}, ct__frontend_cross_out, 0},
-    {&ct__op.linalg_det, {662, 0, 247, 1941, 1, 1}, ct__frontend_linalg_det, 0},
-    {&ct__op.linalg_det_out, {662, 5, 309, 1943, 2, 1}, ct__frontend_linalg_det_out, 0},
-    {&ct__op.det, {663, 0, 247, 1946, 1, 1}, ct__frontend_det, 0},
-    {&ct__op._linalg_logabsdet, {665, 0, 664, 1948, 1, 2}, ct__frontend__linalg_logabsdet, 0},
-    {&ct__op.linalg_slogdet, {666, 0, 664, 1951, 1, 2}, ct__frontend_linalg_slogdet, 0},
-    {&ct__op.linalg_slogdet_out, {666, 5, 667, 1954, 3, 2}, ct__frontend_linalg_slogdet_out, 0},
-    {&ct__op.slogdet, {668, 0, 664, 1959, 1, 2}, ct__frontend_slogdet, 0},
-    {&ct__op.slogdet_out, {668, 5, 667, 1962, 3, 2}, ct__frontend_slogdet_out, 0},
-    {&ct__op.linalg_inv_ex, {669, 0, 636, 1967, 2, 2}, ct__frontend_linalg_inv_ex, 0},
-    {&ct__op.linalg_inv_ex_inverse, {669, 100, 670, 1971, 4, 2}, ct__frontend_linalg_inv_ex_inverse, 0},
-    {&ct__op.linalg_inv, {671, 0, 247, 1977, 1, 1}, ct__frontend_linalg_inv, 0},
-    {&ct__op.linalg_inv_out, {671, 5, 309, 1979, 2, 1}, ct__frontend_linalg_inv_out, 0},
-    {&ct__op.inverse, {100, 0, 247, 1982, 1, 1}, ct__frontend_inverse, 0},
-    {&ct__op.inverse_out, {100, 5, 309, 1984, 2, 1}, ct__frontend_inverse_out, 0},
-    {&ct__op.linalg_solve_ex, {673, 0, 672, 1987, 4, 2}, ct__frontend_linalg_solve_ex, 0},
-    {&ct__op.linalg_solve_ex_out, {673, 5, 674, 1993, 6, 2}, ct__frontend_linalg_solve_ex_out, 0},
-    {&ct__op.linalg_solve, {676, 0, 675, 2001, 3, 1}, ct__frontend_linalg_solve, 0},
-    {&ct__op.linalg_solve_out, {676, 5, 677, 2005, 4, 1}, ct__frontend_linalg_solve_out, 0},
-    {&ct__op.linalg_cholesky_ex, {679, 0, 678, 2010, 3, 2}, ct__frontend_linalg_cholesky_ex, 0},
-    {&ct__op.linalg_cholesky_ex_L, {679, 106, 680, 2015, 5, 2}, ct__frontend_linalg_cholesky_ex_L, 0},
-    {&ct__op.linalg_cholesky, {681, 0, 570, 2022, 2, 1}, ct__frontend_linalg_cholesky, 0},
-    {&ct__op.linalg_cholesky_out, {681, 5, 682, 2025, 3, 1}, ct__frontend_linalg_cholesky_out, 0},
-    {&ct__op.cholesky, {683, 0, 570, 2029, 2, 1}, ct__frontend_cholesky, 0},
-    {&ct__op.cholesky_out, {683, 5, 682, 2032, 3, 1}, ct__frontend_cholesky_out, 0},
-    {&ct__op.linalg_matrix_exp, {684, 0, 247, 2036, 1, 1}, ct__frontend_linalg_matrix_exp, 0},
-    {&ct__op.linalg_matrix_exp_out, {684, 5, 309, 2038, 2, 1}, ct__frontend_linalg_matrix_exp_out, 0},
-    {&ct__op.matrix_exp, {685, 0, 247, 2041, 1, 1}, ct__frontend_matrix_exp, 0},
-    {&ct__op.linalg_matrix_power, {686, 0, 273, 2043, 2, 1}, ct__frontend_linalg_matrix_power, 0},
-    {&ct__op.linalg_matrix_power_out, {686, 5, 442, 2046, 3, 1}, ct__frontend_linalg_matrix_power_out, 0},
-    {&ct__op.matrix_power, {687, 0, 273, 2050, 2, 1}, ct__frontend_matrix_power, 0},
-    {&ct__op.matrix_power_out, {687, 5, 442, 2053, 3, 1}, ct__frontend_matrix_power_out, 0},
-    {&ct__op.linalg_svdvals, {689, 0, 688, 2057, 2, 1}, ct__frontend_linalg_svdvals, 0},
-    {&ct__op.linalg_svdvals_out, {689, 5, 690, 2060, 3, 1}, ct__frontend_linalg_svdvals_out, 0},
-    {&ct__op.linalg_matrix_norm, {691, 0, 573, 2064, 5, 1}, ct__frontend_linalg_matrix_norm, 0},
-    {&ct__op.linalg_matrix_norm_out, {691, 5, 575, 2070, 6, 1}, ct__frontend_linalg_matrix_norm_out, 0},
-    {&ct__op.linalg_matrix_norm_str_ord, {691, 693, 692, 2077, 5, 1}, ct__frontend_linalg_matrix_norm_str_ord, 0},
-    {&ct__op.linalg_matrix_norm_str_ord_out, {691, 695, 694, 2083, 6, 1}, ct__frontend_linalg_matrix_norm_str_ord_out, 0},
-    {&ct__op.linalg_norm, {697, 0, 696, 2090, 5, 1}, ct__frontend_linalg_norm, 0},
-    {&ct__op.linalg_norm_out, {697, 5, 698, 2096, 6, 1}, ct__frontend_linalg_norm_out, 0},
-    {&ct__op.linalg_norm_ord_str, {697, 699, 692, 2103, 5, 1}, ct__frontend_linalg_norm_ord_str, 0},
-    {&ct__op.linalg_norm_ord_str_out, {697, 700, 694, 2109, 6, 1}, ct__frontend_linalg_norm_ord_str_out, 0},
-    {&ct__op.linalg_eigvalsh, {701, 0, 412, 2116, 2, 1}, ct__frontend_linalg_eigvalsh, 0},
-    {&ct__op.linalg_eigvalsh_out, {701, 5, 416, 2119, 3, 1}, ct__frontend_linalg_eigvalsh_out, 0},
-    {&ct__op._linalg_eigh_vectors, {702, 0, 412, 2123, 2, 1}, ct__frontend__linalg_eigh_vectors, 0},
-    {&ct__op.linalg_eigh, {704, 0, 703, 2126, 2, 2}, ct__frontend_linalg_eigh, 0},
-    {&ct__op.linalg_eigh_eigvals, {704, 114, 705, 2130, 4, 2}, ct__frontend_linalg_eigh_eigvals, 0},
-    {&ct__op._linalg_qr_Q, {706, 0, 412, 2136, 2, 1}, ct__frontend__linalg_qr_Q, 0},
-    {&ct__op._linalg_qr_R, {707, 0, 412, 2139, 2, 1}, ct__frontend__linalg_qr_R, 0},
-    {&ct__op.linalg_qr, {708, 0, 703, 2142, 2, 2}, ct__frontend_linalg_qr, 0},
-    {&ct__op.linalg_qr_out, {708, 5, 705, 2146, 4, 2}, ct__frontend_linalg_qr_out, 0},
-    {&ct__op._linalg_svd_U, {709, 0, 570, 2152, 2, 1}, ct__frontend__linalg_svd_U, 0},
-    {&ct__op._linalg_svd_Vh, {710, 0, 570, 2155, 2, 1}, ct__frontend__linalg_svd_Vh, 0},
-    {&ct__op.linalg_svd, {712, 0, 711, 2158, 3, 3}, ct__frontend_linalg_svd, 0},
-    {&ct__op.linalg_svd_U, {712, 121, 713, 2164, 6, 3}, ct__frontend_linalg_svd_U, 0},
-    {&ct__op.linalg_pinv_atol_rtol_tensor, {716, 715, 714, 2173, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor, 0},
-    {&ct__op.linalg_pinv_atol_rtol_tensor_out, {716, 718, 717, 2178, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor_out, 0},
-    {&ct__op.linalg_pinv_atol_rtol_float, {716, 720, 719, 2184, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_float, 0},
-    {&ct__op.linalg_pinv_atol_rtol_float_out, {716, 722, 721, 2189, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_float_out, 0},
-    {&ct__op.linalg_pinv, {716, 0, 723, 2195, 3, 1}, ct__frontend_linalg_pinv, 0},
-    {&ct__op.linalg_pinv_out, {716, 5, 724, 2199, 4, 1}, ct__frontend_linalg_pinv_out, 0},
-    {&ct__op.linalg_pinv_rcond_tensor, {716, 725, 675, 2204, 3, 1}, ct__frontend_linalg_pinv_rcond_tensor, 0},
-    {&ct__op.linalg_pinv_out_rcond_tensor, {716, 726, 677, 2208, 4, 1}, ct__frontend_linalg_pinv_out_rcond_tensor, 0},
-    {&ct__op.svd, {728, 0, 727, 2213, 3, 3}, ct__frontend_svd, 0},
-    {&ct__op.svd_U, {728, 121, 729, 2219, 6, 3}, ct__frontend_svd_U, 0},
-    {&ct__op.linalg_lstsq, {731, 0, 730, 2228, 4, 4}, ct__frontend_linalg_lstsq, 0},
-    {&ct__op.linalg_lstsq_out, {731, 5, 732, 2236, 8, 4}, ct__frontend_linalg_lstsq_out, 0},
-    {&ct__op.cat, {734, 0, 733, 2248, 2, 1}, ct__frontend_cat, 0},
-    {&ct__op.cat_out, {734, 5, 735, 2251, 3, 1}, ct__frontend_cat_out, 0},
-    {&ct__op.stack, {736, 0, 733, 2255, 2, 1}, ct__frontend_stack, 0},
-    {&ct__op.stack_out, {736, 5, 735, 2258, 3, 1}, ct__frontend_stack_out, 0},
-    {&ct__op.flip, {737, 0, 256, 2262, 2, 1}, ct__frontend_flip, 0},
-    {&ct__op.flip_out, {737, 5, 615, 2265, 3, 1}, ct__frontend_flip_out, 0},
-    {&ct__op.roll, {738, 0, 269, 2269, 3, 1}, ct__frontend_roll, 0},
-    {&ct__op.roll_out, {738, 5, 739, 2273, 4, 1}, ct__frontend_roll_out, 0},
-    {&ct__op.repeat, {740, 0, 256, 2278, 2, 1}, ct__frontend_repeat, 0},
-    {&ct__op.repeat_out, {740, 5, 615, 2281, 3, 1}, ct__frontend_repeat_out, 0},
-    {&ct__op.tile, {741, 0, 256, 2285, 2, 1}, ct__frontend_tile, 0},
-    {&ct__op.constant_pad_nd, {743, 0, 742, 2288, 3, 1}, ct__frontend_constant_pad_nd, 0},
-    {&ct__op.constant_pad_nd_out, {743, 5, 744, 2292, 4, 1}, ct__frontend_constant_pad_nd_out, 0},
-    {&ct__op.reflection_pad1d, {745, 0, 256, 2297, 2, 1}, ct__frontend_reflection_pad1d, 0},
-    {&ct__op.reflection_pad1d_out, {745, 5, 615, 2300, 3, 1}, ct__frontend_reflection_pad1d_out, 0},
-    {&ct__op.reflection_pad1d_backward, {747, 0, 746, 2304, 3, 1}, ct__frontend_reflection_pad1d_backward, 0},
-    {&ct__op.reflection_pad2d, {748, 0, 256, 2308, 2, 1}, ct__frontend_reflection_pad2d, 0},
-    {&ct__op.reflection_pad2d_out, {748, 5, 615, 2311, 3, 1}, ct__frontend_reflection_pad2d_out, 0},
-    {&ct__op.reflection_pad2d_backward, {749, 0, 746, 2315, 3, 1}, ct__frontend_reflection_pad2d_backward, 0},
-    {&ct__op.reflection_pad3d, {750, 0, 256, 2319, 2, 1}, ct__frontend_reflection_pad3d, 0},
-    {&ct__op.reflection_pad3d_out, {750, 5, 615, 2322, 3, 1}, ct__frontend_reflection_pad3d_out, 0},
-    {&ct__op.reflection_pad3d_backward, {751, 0, 746, 2326, 3, 1}, ct__frontend_reflection_pad3d_backward, 0},
-    {&ct__op.replication_pad1d, {752, 0, 256, 2330, 2, 1}, ct__frontend_replication_pad1d, 0},
-    {&ct__op.replication_pad1d_out, {752, 5, 615, 2333, 3, 1}, ct__frontend_replication_pad1d_out, 0},
-    {&ct__op.replication_pad1d_backward, {753, 0, 746, 2337, 3, 1}, ct__frontend_replication_pad1d_backward, 0},
-    {&ct__op.replication_pad2d, {754, 0, 256, 2341, 2, 1}, ct__frontend_replication_pad2d, 0},
-    {&ct__op.replication_pad2d_out, {754, 5, 615, 2344, 3, 1}, ct__frontend_replication_pad2d_out, 0},
-    {&ct__op.replication_pad2d_backward, {755, 0, 746, 2348, 3, 1}, ct__frontend_replication_pad2d_backward, 0},
-    {&ct__op.replication_pad3d, {756, 0, 256, 2352, 2, 1}, ct__frontend_replication_pad3d, 0},
-    {&ct__op.replication_pad3d_out, {756, 5, 615, 2355, 3, 1}, ct__frontend_replication_pad3d_out, 0},
-    {&ct__op.replication_pad3d_backward, {757, 0, 746, 2359, 3, 1}, ct__frontend_replication_pad3d_backward, 0},
-    {&ct__op.tril, {758, 0, 273, 2363, 2, 1}, ct__frontend_tril, 0},
-    {&ct__op.tril_, {759, 0, 371, 2366, 2, 1}, ct__frontend_tril_, 0},
-    {&ct__op.tril_out, {758, 5, 442, 2369, 3, 1}, ct__frontend_tril_out, 0},
-    {&ct__op.triu, {760, 0, 273, 2373, 2, 1}, ct__frontend_triu, 0},
-    {&ct__op.triu_, {761, 0, 371, 2376, 2, 1}, ct__frontend_triu_, 0},
-    {&ct__op.triu_out, {760, 5, 442, 2379, 3, 1}, ct__frontend_triu_out, 0},
-    {&ct__op.gather, {762, 0, 610, 2383, 4, 1}, ct__frontend_gather, 0},
-    {&ct__op.gather_out, {762, 5, 763, 2388, 5, 1}, ct__frontend_gather_out, 0},
-    {&ct__op.scatter_src, {765, 8, 764, 2394, 4, 1}, ct__frontend_scatter_src, 0},
-    {&ct__op.scatter__src, {767, 8, 766, 2399, 4, 1}, ct__frontend_scatter__src, 0},
-    {&ct__op.scatter_src_out, {765, 769, 768, 2404, 5, 1}, ct__frontend_scatter_src_out, 0},
-    {&ct__op.scatter_value, {765, 11, 770, 2410, 4, 1}, ct__frontend_scatter_value, 0},
-    {&ct__op.scatter__value, {767, 11, 771, 2415, 4, 1}, ct__frontend_scatter__value, 0},
-    {&ct__op.scatter_value_out, {765, 773, 772, 2420, 5, 1}, ct__frontend_scatter_value_out, 0},
-    {&ct__op.scatter_add, {774, 0, 764, 2426, 4, 1}, ct__frontend_scatter_add, 0},
-    {&ct__op.scatter_add_, {775, 0, 766, 2431, 4, 1}, ct__frontend_scatter_add_, 0},
-    {&ct__op.scatter_add_out, {774, 5, 768, 2436, 5, 1}, ct__frontend_scatter_add_out, 0},
-    {&ct__op.scatter_reduce, {765, 143, 776, 2442, 5, 1}, ct__frontend_scatter_reduce, 0},
-    {&ct__op.scatter__reduce, {767, 143, 777, 2448, 5, 1}, ct__frontend_scatter__reduce, 0},
-    {&ct__op.scatter_reduce_out, {765, 779, 778, 2454, 6, 1}, ct__frontend_scatter_reduce_out, 0},
-    {&ct__op.scatter_value_reduce, {765, 781, 780, 2461, 5, 1}, ct__frontend_scatter_value_reduce, 0},
-    {&ct__op.scatter__value_reduce, {767, 781, 782, 2467, 5, 1}, ct__frontend_scatter__value_reduce, 0},
-    {&ct__op.scatter_reduce_two, {785, 784, 783, 2473, 6, 1}, ct__frontend_scatter_reduce_two, 0},
-    {&ct__op.scatter_reduce__two, {787, 784, 786, 2480, 6, 1}, ct__frontend_scatter_reduce__two, 0},
-    {&ct__op.scatter_reduce_two_out, {785, 789, 788, 2487, 7, 1}, ct__frontend_scatter_reduce_two_out, 0},
-    {&ct__op.index_select, {791, 0, 790, 2495, 3, 1}, ct__frontend_index_select, 0},
-    {&ct__op.index_select_out, {791, 5, 792, 2499, 4, 1}, ct__frontend_index_select_out, 0},
-    {&ct__op.index_add, {794, 0, 793, 2504, 5, 1}, ct__frontend_index_add, 0},
-    {&ct__op.index_add_, {796, 0, 795, 2510, 5, 1}, ct__frontend_index_add_, 0},
-    {&ct__op.index_add_out, {794, 5, 797, 2516, 6, 1}, ct__frontend_index_add_out, 0},
-    {&ct__op.index_copy, {798, 0, 764, 2523, 4, 1}, ct__frontend_index_copy, 0},
-    {&ct__op.index_copy_, {799, 0, 766, 2528, 4, 1}, ct__frontend_index_copy_, 0},
-    {&ct__op.index_copy_out, {798, 5, 768, 2533, 5, 1}, ct__frontend_index_copy_out, 0},
-    {&ct__op.index_fill_int_Scalar, {801, 800, 770, 2539, 4, 1}, ct__frontend_index_fill_int_Scalar, 0},
-    {&ct__op.index_fill__int_Scalar, {802, 800, 771, 2544, 4, 1}, ct__frontend_index_fill__int_Scalar, 0},
-    {&ct__op.index_fill_int_Tensor, {801, 803, 764, 2549, 4, 1}, ct__frontend_index_fill_int_Tensor, 0},
-    {&ct__op.index_fill__int_Tensor, {802, 803, 766, 2554, 4, 1}, ct__frontend_index_fill__int_Tensor, 0},
-    {&ct__op.index_fill_int_Tensor_out, {801, 804, 768, 2559, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0},
-    {&ct__op.index_fill_int_Scalar_out, {801, 805, 772, 2565, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0},
-    {&ct__op.index_Tensor, {29, 222, 806, 2571, 2, 1}, ct__frontend_index_Tensor, 2},
-    {&ct__op.index_Tensor_out, {29, 472, 807, 2574, 3, 1}, ct__frontend_index_Tensor_out, 2},
-    {&ct__op.index_put, {809, 0, 808, 2578, 4, 1}, ct__frontend_index_put, 2},
-    {&ct__op.index_put_, {811, 0, 810, 2583, 4, 1}, ct__frontend_index_put_, 2},
-    {&ct__op.index_put_out, {809, 5, 812, 2588, 5, 1}, ct__frontend_index_put_out, 2},
-    {&ct__op.one_hot, {813, 0, 273, 2594, 2, 1}, ct__frontend_one_hot, 0},
-    {&ct__op.embedding, {815, 0, 814, 2597, 5, 1}, ct__frontend_embedding, 0},
-    {&ct__op.embedding_out, {815, 5, 816, 2603, 6, 1}, ct__frontend_embedding_out, 0},
-    {&ct__op.embedding_dense_backward, {818, 0, 817, 2610, 5, 1}, ct__frontend_embedding_dense_backward, 0},
-    {&ct__op.split_Tensor, {820, 222, 819, 2616, 3, 1}, NULL, 0},
-    {&ct__op.split_with_sizes, {822, 0, 821, 2620, 3, 1}, NULL, 0},
-    {&ct__op.split_sizes, {820, 86, 821, 2624, 3, 1}, NULL, 0},
-    {&ct__op.chunk, {823, 0, 819, 2628, 3, 1}, NULL, 0},
-    {&ct__op.unbind_int, {825, 260, 824, 2632, 2, 1}, NULL, 0},
-    {&ct__op.pad, {139, 0, 826, 2635, 4, 1}, ct__frontend_pad, 0},
-    {&ct__op.take_along_dim, {827, 0, 659, 2640, 3, 1}, ct__frontend_take_along_dim, 0},
-    {&ct__op.take_along_dim_out, {827, 5, 661, 2644, 4, 1}, ct__frontend_take_along_dim_out, 0},
-    {&ct__op.softmax_int, {828, 260, 586, 2649, 3, 1}, ct__frontend_softmax_int, 0},
-    {&ct__op.softmax_int_out, {828, 563, 590, 2653, 4, 1}, ct__frontend_softmax_int_out, 0},
-    {&ct__op.log_softmax_int, {829, 260, 586, 2658, 3, 1}, ct__frontend_log_softmax_int, 0},
-    {&ct__op.log_softmax_int_out, {829, 563, 590, 2662, 4, 1}, ct__frontend_log_softmax_int_out, 0},
-    {&ct__op.softmin, {830, 0, 586, 2667, 3, 1}, ct__frontend_softmin, 0},
-    {&ct__op.glu, {831, 0, 273, 2671, 2, 1}, ct__frontend_glu, 0},
-    {&ct__op.glu_out, {831, 5, 442, 2674, 3, 1}, ct__frontend_glu_out, 0},
-    {&ct__op.nll_loss, {833, 0, 832, 2678, 5, 1}, ct__frontend_nll_loss, 0},
-    {&ct__op.nll_loss_out, {833, 5, 834, 2684, 6, 1}, ct__frontend_nll_loss_out, 0},
-    {&ct__op.nll_loss_nd, {835, 0, 832, 2691, 5, 1}, ct__frontend_nll_loss_nd, 0},
-    {&ct__op.nll_loss_backward, {837, 0, 836, 2697, 7, 1}, ct__frontend_nll_loss_backward, 0},
-    {&ct__op.cross_entropy_loss, {839, 0, 838, 2705, 6, 1}, ct__frontend_cross_entropy_loss, 0},
-    {&ct__op.mse_loss, {840, 0, 656, 2712, 3, 1}, ct__frontend_mse_loss, 0},
-    {&ct__op.mse_loss_out, {840, 5, 658, 2716, 4, 1}, ct__frontend_mse_loss_out, 0},
-    {&ct__op.l1_loss, {841, 0, 656, 2721, 3, 1}, ct__frontend_l1_loss, 0},
-    {&ct__op.smooth_l1_loss, {843, 0, 842, 2725, 4, 1}, ct__frontend_smooth_l1_loss, 0},
-    {&ct__op.smooth_l1_loss_out, {843, 5, 844, 2730, 5, 1}, ct__frontend_smooth_l1_loss_out, 0},
-    {&ct__op.kl_div, {846, 0, 845, 2736, 4, 1}, ct__frontend_kl_div, 0},
-    {&ct__op.binary_cross_entropy, {848, 0, 847, 2741, 4, 1}, ct__frontend_binary_cross_entropy, 0},
-    {&ct__op.binary_cross_entropy_out, {848, 5, 849, 2746, 5, 1}, ct__frontend_binary_cross_entropy_out, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {851, 0, 850, 2752, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0},
-    {&ct__op.huber_loss, {852, 0, 842, 2758, 4, 1}, ct__frontend_huber_loss, 0},
-    {&ct__op.huber_loss_out, {852, 5, 844, 2763, 5, 1}, ct__frontend_huber_loss_out, 0},
-    {&ct__op.soft_margin_loss, {853, 0, 656, 2769, 3, 1}, ct__frontend_soft_margin_loss, 0},
-    {&ct__op.soft_margin_loss_out, {853, 5, 658, 2773, 4, 1}, ct__frontend_soft_margin_loss_out, 0},
-    {&ct__op.margin_ranking_loss, {855, 0, 854, 2778, 5, 1}, ct__frontend_margin_ranking_loss, 0},
-    {&ct__op.hinge_embedding_loss, {857, 0, 856, 2784, 4, 1}, ct__frontend_hinge_embedding_loss, 0},
-    {&ct__op.multilabel_soft_margin_loss, {858, 0, 847, 2789, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0},
-    {&ct__op.multi_margin_loss, {860, 0, 859, 2794, 6, 1}, ct__frontend_multi_margin_loss, 0},
-    {&ct__op.multi_margin_loss_out, {860, 5, 861, 2801, 7, 1}, ct__frontend_multi_margin_loss_out, 0},
-    {&ct__op.triplet_margin_loss, {863, 0, 862, 2809, 8, 1}, ct__frontend_triplet_margin_loss, 0},
-    {&ct__op.cosine_embedding_loss, {864, 0, 854, 2818, 5, 1}, ct__frontend_cosine_embedding_loss, 0},
-    {&ct__op.poisson_nll_loss, {866, 0, 865, 2824, 6, 1}, ct__frontend_poisson_nll_loss, 0},
-    {&ct__op.gaussian_nll_loss, {868, 0, 867, 2831, 6, 1}, ct__frontend_gaussian_nll_loss, 0},
-    {&ct__op.cosine_similarity, {869, 0, 842, 2838, 4, 1}, ct__frontend_cosine_similarity, 0},
-    {&ct__op.pairwise_distance, {871, 0, 870, 2843, 5, 1}, ct__frontend_pairwise_distance, 0},
-    {&ct__op.cdist, {873, 0, 872, 2849, 4, 1}, ct__frontend_cdist, 0},
-    {&ct__op.layer_norm, {875, 0, 874, 2854, 6, 1}, ct__frontend_layer_norm, 0},
-    {&ct__op.group_norm, {877, 0, 876, 2861, 6, 1}, ct__frontend_group_norm, 0},
-    {&ct__op.batch_norm, {879, 0, 878, 2868, 9, 1}, ct__frontend_batch_norm, 0},
-    {&ct__op.rms_norm, {881, 0, 880, 2878, 4, 1}, ct__frontend_rms_norm, 0},
-    {&ct__op.scaled_dot_product_attention, {883, 0, 882, 2883, 7, 1}, ct__frontend_scaled_dot_product_attention, 0},
-    {&ct__op.convolution, {885, 0, 884, 2891, 9, 1}, ct__frontend_convolution, 0},
-    {&ct__op.convolution_out, {885, 5, 886, 2901, 10, 1}, ct__frontend_convolution_out, 0},
-    {&ct__op.convolution_backward_input, {888, 0, 887, 2912, 7, 1}, ct__frontend_convolution_backward_input, 0},
-    {&ct__op.convolution_backward_weight, {889, 0, 887, 2920, 7, 1}, ct__frontend_convolution_backward_weight, 0},
-    {&ct__op.conv1d, {891, 0, 890, 2928, 7, 1}, ct__frontend_conv1d, 0},
-    {&ct__op.conv1d_padding, {891, 140, 892, 2936, 7, 1}, ct__frontend_conv1d_padding, 0},
-    {&ct__op.conv2d, {893, 0, 890, 2944, 7, 1}, ct__frontend_conv2d, 0},
-    {&ct__op.conv2d_padding, {893, 140, 892, 2952, 7, 1}, ct__frontend_conv2d_padding, 0},
-    {&ct__op.conv_transpose2d_input, {895, 94, 894, 2960, 8, 1}, ct__frontend_conv_transpose2d_input, 0},
-    {&ct__op.adaptive_avg_pool2d, {896, 0, 256, 2969, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {896, 5, 615, 2972, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0},
-    {&ct__op._adaptive_avg_pool2d, {897, 0, 256, 2976, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {898, 0, 232, 2979, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {900, 0, 899, 2982, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {900, 206, 901, 2991, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0},
-    {&ct__op.max_pool2d_double_backward, {902, 0, 899, 3001, 8, 1}, ct__frontend_max_pool2d_double_backward, 0},
-    {&ct__op.max_pool2d_with_indices, {904, 0, 903, 3010, 6, 2}, ct__frontend_max_pool2d_with_indices, 0},
-    {&ct__op.max_pool2d, {906, 0, 905, 3018, 6, 1}, ct__frontend_max_pool2d, 0},
-    {&ct__op.avg_pool2d, {908, 0, 907, 3025, 7, 1}, ct__frontend_avg_pool2d, 0},
-    {&ct__op.avg_pool2d_out, {908, 5, 909, 3033, 8, 1}, ct__frontend_avg_pool2d_out, 0},
-    {&ct__op.avg_pool2d_backward, {911, 0, 910, 3042, 8, 1}, ct__frontend_avg_pool2d_backward, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {911, 206, 912, 3051, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0},
-    {&ct__op.im2col, {914, 0, 913, 3061, 5, 1}, ct__frontend_im2col, 0},
-    {&ct__op.col2im, {916, 0, 915, 3067, 6, 1}, ct__frontend_col2im, 0},
-    {&ct__op.uniform_, {918, 0, 917, 3074, 4, 1}, ct__frontend_uniform_, 0},
-    {&ct__op.normal_, {919, 0, 917, 3079, 4, 1}, ct__frontend_normal_, 0},
-    {&ct__op.random__from, {921, 211, 920, 3084, 4, 1}, ct__frontend_random__from, 0},
-    {&ct__op.random__to, {921, 212, 922, 3089, 3, 1}, ct__frontend_random__to, 0},
-    {&ct__op.random_, {921, 0, 923, 3093, 2, 1}, ct__frontend_random_, 0},
-    {&ct__op.bernoulli__float, {926, 925, 924, 3096, 3, 1}, ct__frontend_bernoulli__float, 0},
-    {&ct__op.bernoulli, {928, 0, 927, 3100, 2, 1}, ct__frontend_bernoulli, 0},
-    {&ct__op.bernoulli_p, {928, 77, 929, 3103, 3, 1}, ct__frontend_bernoulli_p, 0},
-    {&ct__op.normal_Tensor_float, {931, 930, 929, 3107, 3, 1}, ct__frontend_normal_Tensor_float, 0},
-    {&ct__op.normal_float_Tensor, {931, 933, 932, 3111, 3, 1}, ct__frontend_normal_float_Tensor, 0},
-    {&ct__op.normal_Tensor_Tensor, {931, 461, 934, 3115, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
-    {&ct__op.rand_like, {936, 0, 935, 3119, 3, 1}, ct__frontend_rand_like, 0},
-    {&ct__op.randn_like, {937, 0, 935, 3123, 3, 1}, ct__frontend_randn_like, 0},
-    {&ct__op.rand, {939, 0, 938, 3127, 4, 1}, ct__frontend_rand, 0},
-    {&ct__op.randn, {940, 0, 938, 3132, 4, 1}, ct__frontend_randn, 0},
-    {&ct__op.randint_low, {942, 216, 941, 3137, 6, 1}, ct__frontend_randint_low, 0},
-    {&ct__op.randperm, {944, 0, 943, 3144, 4, 1}, ct__frontend_randperm, 0},
-    {&ct__op.eye, {946, 0, 945, 3149, 3, 1}, ct__frontend_eye, 0},
-    {&ct__op.eye_m, {946, 218, 947, 3153, 4, 1}, ct__frontend_eye_m, 0},
-    {&ct__op.linspace, {949, 0, 948, 3158, 5, 1}, ct__frontend_linspace, 0},
-    {&ct__op.rand_generator_out, {939, 951, 950, 3164, 3, 1}, ct__frontend_rand_generator_out, 0},
-    {&ct__op.randn_generator_out, {940, 951, 950, 3168, 3, 1}, ct__frontend_randn_generator_out, 0},
-    {&ct__op.randint_low_generator_out, {942, 953, 952, 3172, 5, 1}, ct__frontend_randint_low_generator_out, 0},
-    {&ct__op.randperm_generator_out, {944, 951, 954, 3178, 3, 1}, ct__frontend_randperm_generator_out, 0},
-    {&ct__op.eye_out, {946, 5, 955, 3182, 2, 1}, ct__frontend_eye_out, 0},
-    {&ct__op.eye_m_out, {946, 957, 956, 3185, 3, 1}, ct__frontend_eye_m_out, 0},
-    {&ct__op.linspace_out, {949, 5, 958, 3189, 4, 1}, ct__frontend_linspace_out, 0},
-    {&ct__op.native_dropout, {960, 0, 959, 3194, 4, 2}, ct__frontend_native_dropout, 0},
-    {&ct__op.native_dropout_backward, {962, 0, 961, 3200, 3, 1}, ct__frontend_native_dropout_backward, 0},
-    {&ct__op.dropout, {964, 0, 963, 3204, 4, 1}, ct__frontend_dropout, 0},
+    {&ct__op.add_Tensor, {258, 257, 256, 0, 3, 1}, ct__frontend_add_Tensor, 1, 0},
+    {&ct__op.add__Tensor, {260, 257, 259, 4, 3, 1}, ct__frontend_add__Tensor, 1, 0},
+    {&ct__op.add_out, {258, 5, 261, 8, 4, 1}, ct__frontend_add_out, 1, 0},
+    {&ct__op.add_Scalar, {258, 263, 262, 13, 3, 1}, ct__frontend_add_Scalar, 0, 0},
+    {&ct__op.add__Scalar, {260, 263, 264, 17, 3, 1}, ct__frontend_add__Scalar, 0, 0},
+    {&ct__op.sub_Tensor, {265, 257, 256, 21, 3, 1}, ct__frontend_sub_Tensor, 1, 0},
+    {&ct__op.sub__Tensor, {266, 257, 259, 25, 3, 1}, ct__frontend_sub__Tensor, 1, 0},
+    {&ct__op.sub_out, {265, 5, 261, 29, 4, 1}, ct__frontend_sub_out, 1, 0},
+    {&ct__op.sub_Scalar, {265, 263, 262, 34, 3, 1}, ct__frontend_sub_Scalar, 0, 0},
+    {&ct__op.sub__Scalar, {266, 263, 264, 38, 3, 1}, ct__frontend_sub__Scalar, 0, 0},
+    {&ct__op.mul_Tensor, {268, 257, 267, 42, 2, 1}, ct__frontend_mul_Tensor, 1, 0},
+    {&ct__op.mul__Tensor, {270, 257, 269, 45, 2, 1}, ct__frontend_mul__Tensor, 1, 0},
+    {&ct__op.mul_out, {268, 5, 271, 48, 3, 1}, ct__frontend_mul_out, 1, 0},
+    {&ct__op.mul_Scalar, {268, 263, 272, 52, 2, 1}, ct__frontend_mul_Scalar, 0, 0},
+    {&ct__op.mul__Scalar, {270, 263, 273, 55, 2, 1}, ct__frontend_mul__Scalar, 0, 0},
+    {&ct__op.div_Tensor, {274, 257, 267, 58, 2, 1}, ct__frontend_div_Tensor, 1, 0},
+    {&ct__op.div__Tensor, {275, 257, 269, 61, 2, 1}, ct__frontend_div__Tensor, 1, 0},
+    {&ct__op.div_out, {274, 5, 271, 64, 3, 1}, ct__frontend_div_out, 1, 0},
+    {&ct__op.div_Scalar, {274, 263, 272, 68, 2, 1}, ct__frontend_div_Scalar, 0, 0},
+    {&ct__op.div__Scalar, {275, 263, 273, 71, 2, 1}, ct__frontend_div__Scalar, 0, 0},
+    {&ct__op.true_divide_Tensor, {276, 257, 267, 74, 2, 1}, ct__frontend_true_divide_Tensor, 0, 0},
+    {&ct__op.true_divide_Scalar, {276, 263, 272, 77, 2, 1}, ct__frontend_true_divide_Scalar, 0, 0},
+    {&ct__op.true_divide_out, {276, 5, 271, 80, 3, 1}, ct__frontend_true_divide_out, 0, 0},
+    {&ct__op.rsub_Tensor, {277, 257, 256, 84, 3, 1}, ct__frontend_rsub_Tensor, 0, 0},
+    {&ct__op.threshold_backward, {278, 0, 256, 88, 3, 1}, ct__frontend_threshold_backward, 1, 0},
+    {&ct__op.copy_, {280, 0, 279, 92, 3, 1}, ct__frontend_copy_, 2, 0},
+    {&ct__op.fill__Scalar, {281, 263, 273, 96, 2, 1}, ct__frontend_fill__Scalar, 0, 0},
+    {&ct__op.clone, {283, 0, 282, 99, 1, 1}, ct__frontend_clone, 0, 0},
+    {&ct__op.contiguous, {284, 0, 282, 101, 1, 1}, ct__frontend_contiguous, 0, 0},
+    {&ct__op._to_copy, {286, 0, 285, 103, 4, 1}, ct__frontend__to_copy, 0, 0},
+    {&ct__op._pin_memory, {288, 0, 287, 108, 2, 1}, ct__frontend__pin_memory, 0, 0},
+    {&ct__op.pin_memory, {43, 0, 287, 111, 2, 1}, ct__frontend_pin_memory, 0, 0},
+    {&ct__op.to_dtype, {248, 13, 289, 114, 2, 1}, ct__frontend_to_dtype, 0, 0},
+    {&ct__op.to_device, {248, 14, 290, 117, 5, 1}, ct__frontend_to_device, 0, 0},
+    {&ct__op.view, {292, 0, 291, 123, 2, 1}, ct__frontend_view, 0, 0},
+    {&ct__op.reshape, {293, 0, 291, 126, 2, 1}, ct__frontend_reshape, 0, 0},
+    {&ct__op.transpose_int, {296, 295, 294, 129, 3, 1}, ct__frontend_transpose_int, 0, 0},
+    {&ct__op.t, {297, 0, 282, 133, 1, 1}, ct__frontend_t, 0, 0},
+    {&ct__op.permute, {298, 0, 291, 135, 2, 1}, ct__frontend_permute, 0, 0},
+    {&ct__op.expand, {300, 0, 299, 138, 3, 1}, ct__frontend_expand, 0, 0},
+    {&ct__op.expand_as, {301, 0, 267, 142, 2, 1}, ct__frontend_expand_as, 0, 0},
+    {&ct__op.view_as, {302, 0, 267, 145, 2, 1}, ct__frontend_view_as, 0, 0},
+    {&ct__op.reshape_as, {303, 0, 267, 148, 2, 1}, ct__frontend_reshape_as, 0, 0},
+    {&ct__op.movedim_intlist, {306, 305, 304, 151, 3, 1}, ct__frontend_movedim_intlist, 0, 0},
+    {&ct__op.movedim_int, {306, 295, 294, 155, 3, 1}, ct__frontend_movedim_int, 0, 0},
+    {&ct__op.broadcast_to, {307, 0, 291, 159, 2, 1}, ct__frontend_broadcast_to, 0, 0},
+    {&ct__op.meshgrid, {309, 0, 308, 162, 1, 1}, NULL, 0, 0},
+    {&ct__op.meshgrid_indexing, {309, 25, 310, 164, 2, 1}, NULL, 0, 0},
+    {&ct__op.cartesian_prod, {312, 0, 311, 167, 1, 1}, ct__frontend_cartesian_prod, 0, 0},
+    {&ct__op.unsqueeze, {314, 0, 313, 169, 2, 1}, ct__frontend_unsqueeze, 0, 0},
+    {&ct__op.squeeze, {315, 0, 282, 172, 1, 1}, ct__frontend_squeeze, 0, 0},
+    {&ct__op.squeeze_dim, {315, 26, 313, 174, 2, 1}, ct__frontend_squeeze_dim, 0, 0},
+    {&ct__op.flatten_using_ints, {317, 316, 294, 177, 3, 1}, ct__frontend_flatten_using_ints, 0, 0},
+    {&ct__op.select_int, {318, 295, 294, 181, 3, 1}, ct__frontend_select_int, 0, 0},
+    {&ct__op.select_backward, {320, 0, 319, 185, 4, 1}, ct__frontend_select_backward, 0, 0},
+    {&ct__op.slice_Tensor, {322, 257, 321, 190, 5, 1}, ct__frontend_slice_Tensor, 0, 0},
+    {&ct__op.slice_backward, {324, 0, 323, 196, 6, 1}, ct__frontend_slice_backward, 0, 0},
+    {&ct__op.select_scatter, {326, 0, 325, 203, 4, 1}, ct__frontend_select_scatter, 0, 0},
+    {&ct__op.select_scatter_out, {326, 5, 327, 208, 5, 1}, ct__frontend_select_scatter_out, 0, 0},
+    {&ct__op.slice_scatter, {329, 0, 328, 214, 6, 1}, ct__frontend_slice_scatter, 0, 0},
+    {&ct__op.slice_scatter_out, {329, 5, 330, 221, 7, 1}, ct__frontend_slice_scatter_out, 0, 0},
+    {&ct__op.diagonal_scatter, {332, 0, 331, 229, 5, 1}, ct__frontend_diagonal_scatter, 0, 0},
+    {&ct__op.diagonal_scatter_out, {332, 5, 333, 235, 6, 1}, ct__frontend_diagonal_scatter_out, 0, 0},
+    {&ct__op.diag_embed, {335, 0, 334, 242, 4, 1}, ct__frontend_diag_embed, 0, 0},
+    {&ct__op.diag_embed_out, {335, 5, 336, 247, 5, 1}, ct__frontend_diag_embed_out, 0, 0},
+    {&ct__op.diag, {337, 0, 313, 253, 2, 1}, ct__frontend_diag, 0, 0},
+    {&ct__op.diag_out, {337, 5, 338, 256, 3, 1}, ct__frontend_diag_out, 0, 0},
+    {&ct__op.trace, {339, 0, 282, 260, 1, 1}, ct__frontend_trace, 0, 0},
+    {&ct__op.trace_out, {339, 5, 340, 262, 2, 1}, ct__frontend_trace_out, 0, 0},
+    {&ct__op.narrow, {341, 0, 334, 265, 4, 1}, ct__frontend_narrow, 0, 0},
+    {&ct__op.narrow_Tensor, {341, 257, 342, 270, 4, 1}, ct__frontend_narrow_Tensor, 0, 0},
+    {&ct__op.diagonal, {39, 0, 334, 275, 4, 1}, ct__frontend_diagonal, 0, 0},
+    {&ct__op.diagonal_backward, {344, 0, 343, 280, 5, 1}, ct__frontend_diagonal_backward, 0, 0},
+    {&ct__op.as_strided, {346, 0, 345, 286, 4, 1}, ct__frontend_as_strided, 0, 0},
+    {&ct__op.alias, {347, 0, 282, 291, 1, 1}, ct__frontend_alias, 0, 0},
+    {&ct__op.detach, {348, 0, 282, 293, 1, 1}, ct__frontend_detach, 0, 0},
+    {&ct__op.empty_memory_format, {351, 350, 349, 295, 4, 1}, ct__frontend_empty_memory_format, 0, 0},
+    {&ct__op.zeros, {353, 0, 352, 300, 3, 1}, ct__frontend_zeros, 0, 0},
+    {&ct__op.ones, {354, 0, 352, 304, 3, 1}, ct__frontend_ones, 0, 0},
+    {&ct__op.full, {213, 0, 355, 308, 4, 1}, ct__frontend_full, 0, 0},
+    {&ct__op.scalar_tensor, {357, 0, 356, 313, 3, 1}, ct__frontend_scalar_tensor, 0, 0},
+    {&ct__op.empty_like, {359, 0, 358, 317, 4, 1}, ct__frontend_empty_like, 0, 0},
+    {&ct__op.zeros_like, {360, 0, 358, 322, 4, 1}, ct__frontend_zeros_like, 0, 0},
+    {&ct__op.ones_like, {361, 0, 358, 327, 4, 1}, ct__frontend_ones_like, 0, 0},
+    {&ct__op.full_like, {363, 0, 362, 332, 5, 1}, ct__frontend_full_like, 0, 0},
+    {&ct__op.new_empty, {365, 0, 364, 338, 5, 1}, ct__frontend_new_empty, 0, 0},
+    {&ct__op.new_zeros, {366, 0, 364, 344, 5, 1}, ct__frontend_new_zeros, 0, 0},
+    {&ct__op.new_ones, {367, 0, 364, 350, 5, 1}, ct__frontend_new_ones, 0, 0},
+    {&ct__op.new_full, {369, 0, 368, 356, 6, 1}, ct__frontend_new_full, 0, 0},
+    {&ct__op.tril_indices, {371, 0, 370, 363, 5, 1}, ct__frontend_tril_indices, 0, 0},
+    {&ct__op.tril_indices_out, {371, 5, 372, 369, 4, 1}, ct__frontend_tril_indices_out, 0, 0},
+    {&ct__op.triu_indices, {373, 0, 370, 374, 5, 1}, ct__frontend_triu_indices, 0, 0},
+    {&ct__op.triu_indices_out, {373, 5, 372, 380, 4, 1}, ct__frontend_triu_indices_out, 0, 0},
+    {&ct__op.arange_start_step, {376, 375, 374, 385, 5, 1}, ct__frontend_arange_start_step, 0, 0},
+    {&ct__op.arange_start_out, {376, 378, 377, 391, 4, 1}, ct__frontend_arange_start_out, 0, 0},
+    {&ct__op.neg, {379, 0, 282, 396, 1, 1}, ct__frontend_neg, 1, 0},
+    {&ct__op.neg_, {381, 0, 380, 398, 1, 1}, ct__frontend_neg_, 1, 0},
+    {&ct__op.neg_out, {379, 5, 340, 400, 2, 1}, ct__frontend_neg_out, 1, 0},
+    {&ct__op.bitwise_not, {382, 0, 282, 403, 1, 1}, ct__frontend_bitwise_not, 1, 0},
+    {&ct__op.bitwise_not_, {383, 0, 380, 405, 1, 1}, ct__frontend_bitwise_not_, 1, 0},
+    {&ct__op.bitwise_not_out, {382, 5, 340, 407, 2, 1}, ct__frontend_bitwise_not_out, 1, 0},
+    {&ct__op.abs, {384, 0, 282, 410, 1, 1}, ct__frontend_abs, 1, 0},
+    {&ct__op.abs_, {385, 0, 380, 412, 1, 1}, ct__frontend_abs_, 1, 0},
+    {&ct__op.abs_out, {384, 5, 340, 414, 2, 1}, ct__frontend_abs_out, 1, 0},
+    {&ct__op.sign, {112, 0, 282, 417, 1, 1}, ct__frontend_sign, 1, 0},
+    {&ct__op.sign_, {386, 0, 380, 419, 1, 1}, ct__frontend_sign_, 1, 0},
+    {&ct__op.sign_out, {112, 5, 340, 421, 2, 1}, ct__frontend_sign_out, 1, 0},
+    {&ct__op.square, {387, 0, 282, 424, 1, 1}, ct__frontend_square, 1, 0},
+    {&ct__op.square_, {388, 0, 380, 426, 1, 1}, ct__frontend_square_, 1, 0},
+    {&ct__op.square_out, {387, 5, 340, 428, 2, 1}, ct__frontend_square_out, 1, 0},
+    {&ct__op.exp, {389, 0, 282, 431, 1, 1}, ct__frontend_exp, 1, 0},
+    {&ct__op.exp_, {390, 0, 380, 433, 1, 1}, ct__frontend_exp_, 1, 0},
+    {&ct__op.exp_out, {389, 5, 340, 435, 2, 1}, ct__frontend_exp_out, 1, 0},
+    {&ct__op.exp2, {391, 0, 282, 438, 1, 1}, ct__frontend_exp2, 1, 0},
+    {&ct__op.exp2_, {392, 0, 380, 440, 1, 1}, ct__frontend_exp2_, 1, 0},
+    {&ct__op.exp2_out, {391, 5, 340, 442, 2, 1}, ct__frontend_exp2_out, 1, 0},
+    {&ct__op.log, {393, 0, 282, 445, 1, 1}, ct__frontend_log, 1, 0},
+    {&ct__op.log_, {394, 0, 380, 447, 1, 1}, ct__frontend_log_, 1, 0},
+    {&ct__op.log_out, {393, 5, 340, 449, 2, 1}, ct__frontend_log_out, 1, 0},
+    {&ct__op.log2, {395, 0, 282, 452, 1, 1}, ct__frontend_log2, 1, 0},
+    {&ct__op.log2_, {396, 0, 380, 454, 1, 1}, ct__frontend_log2_, 1, 0},
+    {&ct__op.log2_out, {395, 5, 340, 456, 2, 1}, ct__frontend_log2_out, 1, 0},
+    {&ct__op.log1p, {397, 0, 282, 459, 1, 1}, ct__frontend_log1p, 1, 0},
+    {&ct__op.log1p_, {398, 0, 380, 461, 1, 1}, ct__frontend_log1p_, 1, 0},
+    {&ct__op.log1p_out, {397, 5, 340, 463, 2, 1}, ct__frontend_log1p_out, 1, 0},
+    {&ct__op.expm1, {399, 0, 282, 466, 1, 1}, ct__frontend_expm1, 1, 0},
+    {&ct__op.expm1_, {400, 0, 380, 468, 1, 1}, ct__frontend_expm1_, 1, 0},
+    {&ct__op.expm1_out, {399, 5, 340, 470, 2, 1}, ct__frontend_expm1_out, 1, 0},
+    {&ct__op.sqrt, {401, 0, 282, 473, 1, 1}, ct__frontend_sqrt, 1, 0},
+    {&ct__op.sqrt_, {402, 0, 380, 475, 1, 1}, ct__frontend_sqrt_, 1, 0},
+    {&ct__op.sqrt_out, {401, 5, 340, 477, 2, 1}, ct__frontend_sqrt_out, 1, 0},
+    {&ct__op.rsqrt, {403, 0, 282, 480, 1, 1}, ct__frontend_rsqrt, 1, 0},
+    {&ct__op.rsqrt_, {404, 0, 380, 482, 1, 1}, ct__frontend_rsqrt_, 1, 0},
+    {&ct__op.rsqrt_out, {403, 5, 340, 484, 2, 1}, ct__frontend_rsqrt_out, 1, 0},
+    {&ct__op.reciprocal, {405, 0, 282, 487, 1, 1}, ct__frontend_reciprocal, 1, 0},
+    {&ct__op.reciprocal_, {406, 0, 380, 489, 1, 1}, ct__frontend_reciprocal_, 1, 0},
+    {&ct__op.reciprocal_out, {405, 5, 340, 491, 2, 1}, ct__frontend_reciprocal_out, 1, 0},
+    {&ct__op.sin, {407, 0, 282, 494, 1, 1}, ct__frontend_sin, 1, 0},
+    {&ct__op.sin_, {408, 0, 380, 496, 1, 1}, ct__frontend_sin_, 1, 0},
+    {&ct__op.sin_out, {407, 5, 340, 498, 2, 1}, ct__frontend_sin_out, 1, 0},
+    {&ct__op.cos, {409, 0, 282, 501, 1, 1}, ct__frontend_cos, 1, 0},
+    {&ct__op.cos_, {410, 0, 380, 503, 1, 1}, ct__frontend_cos_, 1, 0},
+    {&ct__op.cos_out, {409, 5, 340, 505, 2, 1}, ct__frontend_cos_out, 1, 0},
+    {&ct__op.tan, {411, 0, 282, 508, 1, 1}, ct__frontend_tan, 1, 0},
+    {&ct__op.tan_, {412, 0, 380, 510, 1, 1}, ct__frontend_tan_, 1, 0},
+    {&ct__op.tan_out, {411, 5, 340, 512, 2, 1}, ct__frontend_tan_out, 1, 0},
+    {&ct__op.tanh, {413, 0, 282, 515, 1, 1}, ct__frontend_tanh, 1, 0},
+    {&ct__op.tanh_, {414, 0, 380, 517, 1, 1}, ct__frontend_tanh_, 1, 0},
+    {&ct__op.tanh_out, {413, 5, 340, 519, 2, 1}, ct__frontend_tanh_out, 1, 0},
+    {&ct__op.erf, {415, 0, 282, 522, 1, 1}, ct__frontend_erf, 1, 0},
+    {&ct__op.erf_, {416, 0, 380, 524, 1, 1}, ct__frontend_erf_, 1, 0},
+    {&ct__op.erf_out, {415, 5, 340, 526, 2, 1}, ct__frontend_erf_out, 1, 0},
+    {&ct__op.asin, {417, 0, 282, 529, 1, 1}, ct__frontend_asin, 1, 0},
+    {&ct__op.asin_, {418, 0, 380, 531, 1, 1}, ct__frontend_asin_, 1, 0},
+    {&ct__op.asin_out, {417, 5, 340, 533, 2, 1}, ct__frontend_asin_out, 1, 0},
+    {&ct__op.acos, {419, 0, 282, 536, 1, 1}, ct__frontend_acos, 1, 0},
+    {&ct__op.acos_, {420, 0, 380, 538, 1, 1}, ct__frontend_acos_, 1, 0},
+    {&ct__op.acos_out, {419, 5, 340, 540, 2, 1}, ct__frontend_acos_out, 1, 0},
+    {&ct__op.atan, {421, 0, 282, 543, 1, 1}, ct__frontend_atan, 1, 0},
+    {&ct__op.atan_, {422, 0, 380, 545, 1, 1}, ct__frontend_atan_, 1, 0},
+    {&ct__op.atan_out, {421, 5, 340, 547, 2, 1}, ct__frontend_atan_out, 1, 0},
+    {&ct__op.sinh, {423, 0, 282, 550, 1, 1}, ct__frontend_sinh, 1, 0},
+    {&ct__op.sinh_, {424, 0, 380, 552, 1, 1}, ct__frontend_sinh_, 1, 0},
+    {&ct__op.sinh_out, {423, 5, 340, 554, 2, 1}, ct__frontend_sinh_out, 1, 0},
+    {&ct__op.cosh, {425, 0, 282, 557, 1, 1}, ct__frontend_cosh, 1, 0},
+    {&ct__op.cosh_, {426, 0, 380, 559, 1, 1}, ct__frontend_cosh_, 1, 0},
+    {&ct__op.cosh_out, {425, 5, 340, 561, 2, 1}, ct__frontend_cosh_out, 1, 0},
+    {&ct__op.asinh, {427, 0, 282, 564, 1, 1}, ct__frontend_asinh, 1, 0},
+    {&ct__op.asinh_, {428, 0, 380, 566, 1, 1}, ct__frontend_asinh_, 1, 0},
+    {&ct__op.asinh_out, {427, 5, 340, 568, 2, 1}, ct__frontend_asinh_out, 1, 0},
+    {&ct__op.acosh, {429, 0, 282, 571, 1, 1}, ct__frontend_acosh, 1, 0},
+    {&ct__op.acosh_, {430, 0, 380, 573, 1, 1}, ct__frontend_acosh_, 1, 0},
+    {&ct__op.acosh_out, {429, 5, 340, 575, 2, 1}, ct__frontend_acosh_out, 1, 0},
+    {&ct__op.atanh, {431, 0, 282, 578, 1, 1}, ct__frontend_atanh, 1, 0},
+    {&ct__op.atanh_, {432, 0, 380, 580, 1, 1}, ct__frontend_atanh_, 1, 0},
+    {&ct__op.atanh_out, {431, 5, 340, 582, 2, 1}, ct__frontend_atanh_out, 1, 0},
+    {&ct__op.log10, {433, 0, 282, 585, 1, 1}, ct__frontend_log10, 1, 0},
+    {&ct__op.log10_, {434, 0, 380, 587, 1, 1}, ct__frontend_log10_, 1, 0},
+    {&ct__op.log10_out, {433, 5, 340, 589, 2, 1}, ct__frontend_log10_out, 1, 0},
+    {&ct__op.erfc, {435, 0, 282, 592, 1, 1}, ct__frontend_erfc, 1, 0},
+    {&ct__op.erfc_, {436, 0, 380, 594, 1, 1}, ct__frontend_erfc_, 1, 0},
+    {&ct__op.erfc_out, {435, 5, 340, 596, 2, 1}, ct__frontend_erfc_out, 1, 0},
+    {&ct__op.erfinv, {437, 0, 282, 599, 1, 1}, ct__frontend_erfinv, 1, 0},
+    {&ct__op.erfinv_, {438, 0, 380, 601, 1, 1}, ct__frontend_erfinv_, 1, 0},
+    {&ct__op.erfinv_out, {437, 5, 340, 603, 2, 1}, ct__frontend_erfinv_out, 1, 0},
+    {&ct__op.lgamma, {439, 0, 282, 606, 1, 1}, ct__frontend_lgamma, 1, 0},
+    {&ct__op.lgamma_, {440, 0, 380, 608, 1, 1}, ct__frontend_lgamma_, 1, 0},
+    {&ct__op.lgamma_out, {439, 5, 340, 610, 2, 1}, ct__frontend_lgamma_out, 1, 0},
+    {&ct__op.digamma, {441, 0, 282, 613, 1, 1}, ct__frontend_digamma, 1, 0},
+    {&ct__op.digamma_, {442, 0, 380, 615, 1, 1}, ct__frontend_digamma_, 1, 0},
+    {&ct__op.digamma_out, {441, 5, 340, 617, 2, 1}, ct__frontend_digamma_out, 1, 0},
+    {&ct__op.polygamma, {444, 0, 443, 620, 2, 1}, ct__frontend_polygamma, 1, 0},
+    {&ct__op.polygamma_, {446, 0, 445, 623, 2, 1}, ct__frontend_polygamma_, 1, 0},
+    {&ct__op.polygamma_out, {444, 5, 447, 626, 3, 1}, ct__frontend_polygamma_out, 1, 0},
+    {&ct__op.i0, {448, 0, 282, 630, 1, 1}, ct__frontend_i0, 1, 0},
+    {&ct__op.i0_, {449, 0, 380, 632, 1, 1}, ct__frontend_i0_, 1, 0},
+    {&ct__op.i0_out, {448, 5, 340, 634, 2, 1}, ct__frontend_i0_out, 1, 0},
+    {&ct__op.special_i1, {450, 0, 282, 637, 1, 1}, ct__frontend_special_i1, 1, 0},
+    {&ct__op.special_i1_out, {450, 5, 340, 639, 2, 1}, ct__frontend_special_i1_out, 1, 0},
+    {&ct__op.sinc, {451, 0, 282, 642, 1, 1}, ct__frontend_sinc, 1, 0},
+    {&ct__op.sinc_, {452, 0, 380, 644, 1, 1}, ct__frontend_sinc_, 1, 0},
+    {&ct__op.sinc_out, {451, 5, 340, 646, 2, 1}, ct__frontend_sinc_out, 1, 0},
+    {&ct__op.deg2rad, {453, 0, 282, 649, 1, 1}, ct__frontend_deg2rad, 1, 0},
+    {&ct__op.deg2rad_, {454, 0, 380, 651, 1, 1}, ct__frontend_deg2rad_, 1, 0},
+    {&ct__op.deg2rad_out, {453, 5, 340, 653, 2, 1}, ct__frontend_deg2rad_out, 1, 0},
+    {&ct__op.rad2deg, {455, 0, 282, 656, 1, 1}, ct__frontend_rad2deg, 1, 0},
+    {&ct__op.rad2deg_, {456, 0, 380, 658, 1, 1}, ct__frontend_rad2deg_, 1, 0},
+    {&ct__op.rad2deg_out, {455, 5, 340, 660, 2, 1}, ct__frontend_rad2deg_out, 1, 0},
+    {&ct__op.logit, {458, 0, 457, 663, 2, 1}, ct__frontend_logit, 1, 0},
+    {&ct__op.logit_, {460, 0, 459, 666, 2, 1}, ct__frontend_logit_, 1, 0},
+    {&ct__op.logit_out, {458, 5, 461, 669, 3, 1}, ct__frontend_logit_out, 1, 0},
+    {&ct__op.frac, {462, 0, 282, 673, 1, 1}, ct__frontend_frac, 1, 0},
+    {&ct__op.frac_, {463, 0, 380, 675, 1, 1}, ct__frontend_frac_, 1, 0},
+    {&ct__op.frac_out, {462, 5, 340, 677, 2, 1}, ct__frontend_frac_out, 1, 0},
+    {&ct__op.isnan, {464, 0, 282, 680, 1, 1}, ct__frontend_isnan, 1, 0},
+    {&ct__op.isnan_out, {464, 5, 340, 682, 2, 1}, ct__frontend_isnan_out, 1, 0},
+    {&ct__op.isinf, {465, 0, 282, 685, 1, 1}, ct__frontend_isinf, 1, 0},
+    {&ct__op.isinf_out, {465, 5, 340, 687, 2, 1}, ct__frontend_isinf_out, 1, 0},
+    {&ct__op.isfinite, {466, 0, 282, 690, 1, 1}, ct__frontend_isfinite, 1, 0},
+    {&ct__op.isposinf, {467, 0, 282, 692, 1, 1}, ct__frontend_isposinf, 1, 0},
+    {&ct__op.isposinf_out, {467, 5, 340, 694, 2, 1}, ct__frontend_isposinf_out, 1, 0},
+    {&ct__op.isneginf, {468, 0, 282, 697, 1, 1}, ct__frontend_isneginf, 1, 0},
+    {&ct__op.isneginf_out, {468, 5, 340, 699, 2, 1}, ct__frontend_isneginf_out, 1, 0},
+    {&ct__op.sigmoid, {469, 0, 282, 702, 1, 1}, ct__frontend_sigmoid, 1, 0},
+    {&ct__op.sigmoid_, {470, 0, 380, 704, 1, 1}, ct__frontend_sigmoid_, 1, 0},
+    {&ct__op.sigmoid_out, {469, 5, 340, 706, 2, 1}, ct__frontend_sigmoid_out, 1, 0},
+    {&ct__op.relu, {471, 0, 282, 709, 1, 1}, ct__frontend_relu, 1, 0},
+    {&ct__op.relu_, {472, 0, 380, 711, 1, 1}, ct__frontend_relu_, 1, 0},
+    {&ct__op.relu_out, {471, 5, 340, 713, 2, 1}, ct__frontend_relu_out, 1, 0},
+    {&ct__op.hardtanh, {473, 0, 262, 716, 3, 1}, ct__frontend_hardtanh, 1, 0},
+    {&ct__op.hardtanh_, {474, 0, 264, 720, 3, 1}, ct__frontend_hardtanh_, 1, 0},
+    {&ct__op.hardtanh_out, {473, 5, 475, 724, 4, 1}, ct__frontend_hardtanh_out, 1, 0},
+    {&ct__op.relu6, {476, 0, 282, 729, 1, 1}, ct__frontend_relu6, 1, 0},
+    {&ct__op.relu6_, {477, 0, 380, 731, 1, 1}, ct__frontend_relu6_, 1, 0},
+    {&ct__op.leaky_relu, {478, 0, 272, 733, 2, 1}, ct__frontend_leaky_relu, 1, 0},
+    {&ct__op.leaky_relu_, {479, 0, 273, 736, 2, 1}, ct__frontend_leaky_relu_, 1, 0},
+    {&ct__op.leaky_relu_out, {478, 5, 480, 739, 3, 1}, ct__frontend_leaky_relu_out, 1, 0},
+    {&ct__op.elu, {482, 0, 481, 743, 4, 1}, ct__frontend_elu, 1, 0},
+    {&ct__op.elu_, {484, 0, 483, 748, 4, 1}, ct__frontend_elu_, 1, 0},
+    {&ct__op.elu_out, {482, 5, 485, 753, 5, 1}, ct__frontend_elu_out, 1, 0},
+    {&ct__op.gelu, {487, 0, 486, 759, 2, 1}, ct__frontend_gelu, 1, 0},
+    {&ct__op.gelu_, {489, 0, 488, 762, 2, 1}, ct__frontend_gelu_, 1, 0},
+    {&ct__op.gelu_out, {487, 5, 490, 765, 3, 1}, ct__frontend_gelu_out, 1, 0},
+    {&ct__op.silu, {491, 0, 282, 769, 1, 1}, ct__frontend_silu, 1, 0},
+    {&ct__op.silu_, {492, 0, 380, 771, 1, 1}, ct__frontend_silu_, 1, 0},
+    {&ct__op.silu_out, {491, 5, 340, 773, 2, 1}, ct__frontend_silu_out, 1, 0},
+    {&ct__op.softplus, {493, 0, 262, 776, 3, 1}, ct__frontend_softplus, 1, 0},
+    {&ct__op.softplus_out, {493, 5, 475, 780, 4, 1}, ct__frontend_softplus_out, 1, 0},
+    {&ct__op.mish, {494, 0, 282, 785, 1, 1}, ct__frontend_mish, 1, 0},
+    {&ct__op.mish_, {495, 0, 380, 787, 1, 1}, ct__frontend_mish_, 1, 0},
+    {&ct__op.mish_out, {494, 5, 340, 789, 2, 1}, ct__frontend_mish_out, 1, 0},
+    {&ct__op.hardswish, {496, 0, 282, 792, 1, 1}, ct__frontend_hardswish, 1, 0},
+    {&ct__op.hardswish_, {497, 0, 380, 794, 1, 1}, ct__frontend_hardswish_, 1, 0},
+    {&ct__op.hardswish_out, {496, 5, 340, 796, 2, 1}, ct__frontend_hardswish_out, 1, 0},
+    {&ct__op.hardsigmoid, {498, 0, 282, 799, 1, 1}, ct__frontend_hardsigmoid, 1, 0},
+    {&ct__op.hardsigmoid_, {499, 0, 380, 801, 1, 1}, ct__frontend_hardsigmoid_, 1, 0},
+    {&ct__op.hardsigmoid_out, {498, 5, 340, 803, 2, 1}, ct__frontend_hardsigmoid_out, 1, 0},
+    {&ct__op.selu, {500, 0, 282, 806, 1, 1}, ct__frontend_selu, 1, 0},
+    {&ct__op.selu_, {501, 0, 380, 808, 1, 1}, ct__frontend_selu_, 1, 0},
+    {&ct__op.celu, {502, 0, 272, 810, 2, 1}, ct__frontend_celu, 1, 0},
+    {&ct__op.celu_, {503, 0, 273, 813, 2, 1}, ct__frontend_celu_, 1, 0},
+    {&ct__op.celu_out, {502, 5, 480, 816, 3, 1}, ct__frontend_celu_out, 1, 0},
+    {&ct__op.log_sigmoid, {504, 0, 282, 820, 1, 1}, ct__frontend_log_sigmoid, 1, 0},
+    {&ct__op.log_sigmoid_out, {504, 5, 340, 822, 2, 1}, ct__frontend_log_sigmoid_out, 1, 0},
+    {&ct__op.hardshrink, {505, 0, 272, 825, 2, 1}, ct__frontend_hardshrink, 1, 0},
+    {&ct__op.hardshrink_out, {505, 5, 480, 828, 3, 1}, ct__frontend_hardshrink_out, 1, 0},
+    {&ct__op.softshrink, {506, 0, 272, 832, 2, 1}, ct__frontend_softshrink, 1, 0},
+    {&ct__op.softshrink_out, {506, 5, 480, 835, 3, 1}, ct__frontend_softshrink_out, 1, 0},
+    {&ct__op.threshold, {7, 0, 262, 839, 3, 1}, ct__frontend_threshold, 1, 0},
+    {&ct__op.threshold_, {507, 0, 264, 843, 3, 1}, ct__frontend_threshold_, 1, 0},
+    {&ct__op.threshold_out, {7, 5, 475, 847, 4, 1}, ct__frontend_threshold_out, 1, 0},
+    {&ct__op.softsign, {508, 0, 282, 852, 1, 1}, ct__frontend_softsign, 1, 0},
+    {&ct__op.tanhshrink, {509, 0, 282, 854, 1, 1}, ct__frontend_tanhshrink, 1, 0},
+    {&ct__op.floor, {510, 0, 282, 856, 1, 1}, ct__frontend_floor, 1, 0},
+    {&ct__op.floor_, {511, 0, 380, 858, 1, 1}, ct__frontend_floor_, 1, 0},
+    {&ct__op.floor_out, {510, 5, 340, 860, 2, 1}, ct__frontend_floor_out, 1, 0},
+    {&ct__op.ceil, {512, 0, 282, 863, 1, 1}, ct__frontend_ceil, 1, 0},
+    {&ct__op.ceil_, {513, 0, 380, 865, 1, 1}, ct__frontend_ceil_, 1, 0},
+    {&ct__op.ceil_out, {512, 5, 340, 867, 2, 1}, ct__frontend_ceil_out, 1, 0},
+    {&ct__op.round, {514, 0, 282, 870, 1, 1}, ct__frontend_round, 1, 0},
+    {&ct__op.round_, {515, 0, 380, 872, 1, 1}, ct__frontend_round_, 1, 0},
+    {&ct__op.round_out, {514, 5, 340, 874, 2, 1}, ct__frontend_round_out, 1, 0},
+    {&ct__op.round_decimals, {514, 63, 313, 877, 2, 1}, ct__frontend_round_decimals, 1, 0},
+    {&ct__op.round__decimals, {515, 63, 445, 880, 2, 1}, ct__frontend_round__decimals, 1, 0},
+    {&ct__op.round_decimals_out, {514, 516, 338, 883, 3, 1}, ct__frontend_round_decimals_out, 1, 0},
+    {&ct__op.trunc, {517, 0, 282, 887, 1, 1}, ct__frontend_trunc, 1, 0},
+    {&ct__op.trunc_, {518, 0, 380, 889, 1, 1}, ct__frontend_trunc_, 1, 0},
+    {&ct__op.trunc_out, {517, 5, 340, 891, 2, 1}, ct__frontend_trunc_out, 1, 0},
+    {&ct__op.nan_to_num, {520, 0, 519, 894, 4, 1}, ct__frontend_nan_to_num, 1, 0},
+    {&ct__op.nan_to_num_, {522, 0, 521, 899, 4, 1}, ct__frontend_nan_to_num_, 1, 0},
+    {&ct__op.nan_to_num_out, {520, 5, 523, 904, 5, 1}, ct__frontend_nan_to_num_out, 1, 0},
+    {&ct__op.frexp_Tensor, {525, 257, 524, 910, 1, 2}, ct__frontend_frexp_Tensor, 1, 0},
+    {&ct__op.frexp_Tensor_out, {525, 527, 526, 913, 3, 2}, ct__frontend_frexp_Tensor_out, 1, 0},
+    {&ct__op.div_Tensor_mode, {274, 529, 528, 918, 3, 1}, ct__frontend_div_Tensor_mode, 1, 0},
+    {&ct__op.div__Tensor_mode, {275, 529, 530, 922, 3, 1}, ct__frontend_div__Tensor_mode, 1, 0},
+    {&ct__op.div_out_mode, {274, 532, 531, 926, 4, 1}, ct__frontend_div_out_mode, 1, 0},
+    {&ct__op.div_Scalar_mode, {274, 534, 533, 931, 3, 1}, ct__frontend_div_Scalar_mode, 1, 0},
+    {&ct__op.div__Scalar_mode, {275, 534, 535, 935, 3, 1}, ct__frontend_div__Scalar_mode, 1, 0},
+    {&ct__op.floor_divide, {536, 0, 267, 939, 2, 1}, ct__frontend_floor_divide, 1, 0},
+    {&ct__op.floor_divide__Tensor, {537, 257, 269, 942, 2, 1}, ct__frontend_floor_divide__Tensor, 1, 0},
+    {&ct__op.floor_divide_out, {536, 5, 271, 945, 3, 1}, ct__frontend_floor_divide_out, 1, 0},
+    {&ct__op.floor_divide_Scalar, {536, 263, 272, 949, 2, 1}, ct__frontend_floor_divide_Scalar, 1, 0},
+    {&ct__op.floor_divide__Scalar, {537, 263, 273, 952, 2, 1}, ct__frontend_floor_divide__Scalar, 1, 0},
+    {&ct__op.pow_Tensor_Tensor, {539, 538, 267, 955, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1, 0},
+    {&ct__op.pow__Tensor, {540, 257, 269, 958, 2, 1}, ct__frontend_pow__Tensor, 1, 0},
+    {&ct__op.pow_Tensor_Tensor_out, {539, 541, 271, 961, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1, 0},
+    {&ct__op.pow_Tensor_Scalar, {539, 542, 272, 965, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1, 0},
+    {&ct__op.pow__Scalar, {540, 263, 273, 968, 2, 1}, ct__frontend_pow__Scalar, 1, 0},
+    {&ct__op.pow_Tensor_Scalar_out, {539, 543, 480, 971, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1, 0},
+    {&ct__op.pow_Scalar, {539, 263, 544, 975, 2, 1}, ct__frontend_pow_Scalar, 1, 0},
+    {&ct__op.pow_Scalar_out, {539, 546, 545, 978, 3, 1}, ct__frontend_pow_Scalar_out, 1, 0},
+    {&ct__op.remainder_Tensor, {547, 257, 267, 982, 2, 1}, ct__frontend_remainder_Tensor, 1, 0},
+    {&ct__op.remainder__Tensor, {548, 257, 269, 985, 2, 1}, ct__frontend_remainder__Tensor, 1, 0},
+    {&ct__op.remainder_Tensor_out, {547, 527, 271, 988, 3, 1}, ct__frontend_remainder_Tensor_out, 1, 0},
+    {&ct__op.remainder_Scalar, {547, 263, 272, 992, 2, 1}, ct__frontend_remainder_Scalar, 1, 0},
+    {&ct__op.remainder__Scalar, {548, 263, 273, 995, 2, 1}, ct__frontend_remainder__Scalar, 1, 0},
+    {&ct__op.remainder_Scalar_out, {547, 546, 480, 998, 3, 1}, ct__frontend_remainder_Scalar_out, 1, 0},
+    {&ct__op.remainder_Scalar_Tensor, {547, 549, 544, 1002, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1, 0},
+    {&ct__op.remainder_Scalar_Tensor_out, {547, 550, 545, 1005, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1, 0},
+    {&ct__op.fmod_Tensor, {551, 257, 267, 1009, 2, 1}, ct__frontend_fmod_Tensor, 1, 0},
+    {&ct__op.fmod__Tensor, {552, 257, 269, 1012, 2, 1}, ct__frontend_fmod__Tensor, 1, 0},
+    {&ct__op.fmod_Tensor_out, {551, 527, 271, 1015, 3, 1}, ct__frontend_fmod_Tensor_out, 1, 0},
+    {&ct__op.fmod_Scalar, {551, 263, 272, 1019, 2, 1}, ct__frontend_fmod_Scalar, 1, 0},
+    {&ct__op.fmod__Scalar, {552, 263, 273, 1022, 2, 1}, ct__frontend_fmod__Scalar, 1, 0},
+    {&ct__op.fmod_Scalar_out, {551, 546, 480, 1025, 3, 1}, ct__frontend_fmod_Scalar_out, 1, 0},
+    {&ct__op.maximum, {553, 0, 267, 1029, 2, 1}, ct__frontend_maximum, 1, 0},
+    {&ct__op.maximum_out, {553, 5, 271, 1032, 3, 1}, ct__frontend_maximum_out, 1, 0},
+    {&ct__op.minimum, {554, 0, 267, 1036, 2, 1}, ct__frontend_minimum, 1, 0},
+    {&ct__op.minimum_out, {554, 5, 271, 1039, 3, 1}, ct__frontend_minimum_out, 1, 0},
+    {&ct__op.atan2, {555, 0, 267, 1043, 2, 1}, ct__frontend_atan2, 1, 0},
+    {&ct__op.atan2_, {556, 0, 269, 1046, 2, 1}, ct__frontend_atan2_, 1, 0},
+    {&ct__op.atan2_out, {555, 5, 271, 1049, 3, 1}, ct__frontend_atan2_out, 1, 0},
+    {&ct__op.eq_Tensor, {557, 257, 267, 1053, 2, 1}, ct__frontend_eq_Tensor, 1, 0},
+    {&ct__op.eq__Tensor, {558, 257, 269, 1056, 2, 1}, ct__frontend_eq__Tensor, 1, 0},
+    {&ct__op.eq_Tensor_out, {557, 527, 271, 1059, 3, 1}, ct__frontend_eq_Tensor_out, 1, 0},
+    {&ct__op.eq_Scalar, {557, 263, 272, 1063, 2, 1}, ct__frontend_eq_Scalar, 1, 0},
+    {&ct__op.eq__Scalar, {558, 263, 273, 1066, 2, 1}, ct__frontend_eq__Scalar, 1, 0},
+    {&ct__op.eq_Scalar_out, {557, 546, 480, 1069, 3, 1}, ct__frontend_eq_Scalar_out, 1, 0},
+    {&ct__op.ne_Tensor, {559, 257, 267, 1073, 2, 1}, ct__frontend_ne_Tensor, 1, 0},
+    {&ct__op.ne__Tensor, {560, 257, 269, 1076, 2, 1}, ct__frontend_ne__Tensor, 1, 0},
+    {&ct__op.ne_Tensor_out, {559, 527, 271, 1079, 3, 1}, ct__frontend_ne_Tensor_out, 1, 0},
+    {&ct__op.ne_Scalar, {559, 263, 272, 1083, 2, 1}, ct__frontend_ne_Scalar, 1, 0},
+    {&ct__op.ne__Scalar, {560, 263, 273, 1086, 2, 1}, ct__frontend_ne__Scalar, 1, 0},
+    {&ct__op.ne_Scalar_out, {559, 546, 480, 1089, 3, 1}, ct__frontend_ne_Scalar_out, 1, 0},
+    {&ct__op.lt_Tensor, {561, 257, 267, 1093, 2, 1}, ct__frontend_lt_Tensor, 1, 0},
+    {&ct__op.lt__Tensor, {562, 257, 269, 1096, 2, 1}, ct__frontend_lt__Tensor, 1, 0},
+    {&ct__op.lt_Tensor_out, {561, 527, 271, 1099, 3, 1}, ct__frontend_lt_Tensor_out, 1, 0},
+    {&ct__op.lt_Scalar, {561, 263, 272, 1103, 2, 1}, ct__frontend_lt_Scalar, 1, 0},
+    {&ct__op.lt__Scalar, {562, 263, 273, 1106, 2, 1}, ct__frontend_lt__Scalar, 1, 0},
+    {&ct__op.lt_Scalar_out, {561, 546, 480, 1109, 3, 1}, ct__frontend_lt_Scalar_out, 1, 0},
+    {&ct__op.le_Tensor, {563, 257, 267, 1113, 2, 1}, ct__frontend_le_Tensor, 1, 0},
+    {&ct__op.le__Tensor, {564, 257, 269, 1116, 2, 1}, ct__frontend_le__Tensor, 1, 0},
+    {&ct__op.le_Tensor_out, {563, 527, 271, 1119, 3, 1}, ct__frontend_le_Tensor_out, 1, 0},
+    {&ct__op.le_Scalar, {563, 263, 272, 1123, 2, 1}, ct__frontend_le_Scalar, 1, 0},
+    {&ct__op.le__Scalar, {564, 263, 273, 1126, 2, 1}, ct__frontend_le__Scalar, 1, 0},
+    {&ct__op.le_Scalar_out, {563, 546, 480, 1129, 3, 1}, ct__frontend_le_Scalar_out, 1, 0},
+    {&ct__op.gt_Tensor, {565, 257, 267, 1133, 2, 1}, ct__frontend_gt_Tensor, 1, 0},
+    {&ct__op.gt__Tensor, {566, 257, 269, 1136, 2, 1}, ct__frontend_gt__Tensor, 1, 0},
+    {&ct__op.gt_Tensor_out, {565, 527, 271, 1139, 3, 1}, ct__frontend_gt_Tensor_out, 1, 0},
+    {&ct__op.gt_Scalar, {565, 263, 272, 1143, 2, 1}, ct__frontend_gt_Scalar, 1, 0},
+    {&ct__op.gt__Scalar, {566, 263, 273, 1146, 2, 1}, ct__frontend_gt__Scalar, 1, 0},
+    {&ct__op.gt_Scalar_out, {565, 546, 480, 1149, 3, 1}, ct__frontend_gt_Scalar_out, 1, 0},
+    {&ct__op.ge_Tensor, {567, 257, 267, 1153, 2, 1}, ct__frontend_ge_Tensor, 1, 0},
+    {&ct__op.ge__Tensor, {568, 257, 269, 1156, 2, 1}, ct__frontend_ge__Tensor, 1, 0},
+    {&ct__op.ge_Tensor_out, {567, 527, 271, 1159, 3, 1}, ct__frontend_ge_Tensor_out, 1, 0},
+    {&ct__op.ge_Scalar, {567, 263, 272, 1163, 2, 1}, ct__frontend_ge_Scalar, 1, 0},
+    {&ct__op.ge__Scalar, {568, 263, 273, 1166, 2, 1}, ct__frontend_ge__Scalar, 1, 0},
+    {&ct__op.ge_Scalar_out, {567, 546, 480, 1169, 3, 1}, ct__frontend_ge_Scalar_out, 1, 0},
+    {&ct__op.logical_and, {569, 0, 267, 1173, 2, 1}, ct__frontend_logical_and, 1, 0},
+    {&ct__op.logical_and_, {570, 0, 269, 1176, 2, 1}, ct__frontend_logical_and_, 1, 0},
+    {&ct__op.logical_and_out, {569, 5, 271, 1179, 3, 1}, ct__frontend_logical_and_out, 1, 0},
+    {&ct__op.logical_or, {571, 0, 267, 1183, 2, 1}, ct__frontend_logical_or, 1, 0},
+    {&ct__op.logical_or_, {572, 0, 269, 1186, 2, 1}, ct__frontend_logical_or_, 1, 0},
+    {&ct__op.logical_or_out, {571, 5, 271, 1189, 3, 1}, ct__frontend_logical_or_out, 1, 0},
+    {&ct__op.logical_xor, {573, 0, 267, 1193, 2, 1}, ct__frontend_logical_xor, 1, 0},
+    {&ct__op.logical_xor_, {574, 0, 269, 1196, 2, 1}, ct__frontend_logical_xor_, 1, 0},
+    {&ct__op.logical_xor_out, {573, 5, 271, 1199, 3, 1}, ct__frontend_logical_xor_out, 1, 0},
+    {&ct__op.logical_not, {575, 0, 282, 1203, 1, 1}, ct__frontend_logical_not, 1, 0},
+    {&ct__op.logical_not_, {576, 0, 380, 1205, 1, 1}, ct__frontend_logical_not_, 1, 0},
+    {&ct__op.logical_not_out, {575, 5, 340, 1207, 2, 1}, ct__frontend_logical_not_out, 1, 0},
+    {&ct__op.where_self, {578, 1, 577, 1210, 3, 1}, ct__frontend_where_self, 1, 0},
+    {&ct__op.where_self_out, {578, 580, 579, 1214, 4, 1}, ct__frontend_where_self_out, 1, 0},
+    {&ct__op.where_ScalarSelf, {578, 582, 581, 1219, 3, 1}, ct__frontend_where_ScalarSelf, 1, 0},
+    {&ct__op.where_ScalarOther, {578, 583, 256, 1223, 3, 1}, ct__frontend_where_ScalarOther, 1, 0},
+    {&ct__op.where_Scalar, {578, 263, 262, 1227, 3, 1}, ct__frontend_where_Scalar, 1, 0},
+    {&ct__op.masked_fill_Scalar, {584, 263, 256, 1231, 3, 1}, ct__frontend_masked_fill_Scalar, 1, 0},
+    {&ct__op.masked_fill__Scalar, {585, 263, 259, 1235, 3, 1}, ct__frontend_masked_fill__Scalar, 1, 0},
+    {&ct__op.masked_fill_Scalar_out, {584, 546, 261, 1239, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1, 0},
+    {&ct__op.masked_fill_Tensor, {584, 257, 577, 1244, 3, 1}, ct__frontend_masked_fill_Tensor, 1, 0},
+    {&ct__op.masked_fill__Tensor, {585, 257, 586, 1248, 3, 1}, ct__frontend_masked_fill__Tensor, 1, 0},
+    {&ct__op.masked_fill_Tensor_out, {584, 527, 579, 1252, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1, 0},
+    {&ct__op.lerp_Scalar, {587, 263, 256, 1257, 3, 1}, ct__frontend_lerp_Scalar, 1, 0},
+    {&ct__op.lerp__Scalar, {588, 263, 259, 1261, 3, 1}, ct__frontend_lerp__Scalar, 1, 0},
+    {&ct__op.lerp_Scalar_out, {587, 546, 261, 1265, 4, 1}, ct__frontend_lerp_Scalar_out, 1, 0},
+    {&ct__op.lerp_Tensor, {587, 257, 577, 1270, 3, 1}, ct__frontend_lerp_Tensor, 1, 0},
+    {&ct__op.lerp__Tensor, {588, 257, 586, 1274, 3, 1}, ct__frontend_lerp__Tensor, 1, 0},
+    {&ct__op.lerp_Tensor_out, {587, 527, 579, 1278, 4, 1}, ct__frontend_lerp_Tensor_out, 1, 0},
+    {&ct__op.addcmul, {590, 0, 589, 1283, 4, 1}, ct__frontend_addcmul, 1, 0},
+    {&ct__op.addcmul_, {592, 0, 591, 1288, 4, 1}, ct__frontend_addcmul_, 1, 0},
+    {&ct__op.addcmul_out, {590, 5, 593, 1293, 5, 1}, ct__frontend_addcmul_out, 1, 0},
+    {&ct__op.addcdiv, {594, 0, 589, 1299, 4, 1}, ct__frontend_addcdiv, 1, 0},
+    {&ct__op.addcdiv_, {595, 0, 591, 1304, 4, 1}, ct__frontend_addcdiv_, 1, 0},
+    {&ct__op.addcdiv_out, {594, 5, 593, 1309, 5, 1}, ct__frontend_addcdiv_out, 1, 0},
+    {&ct__op.clamp, {597, 0, 596, 1315, 3, 1}, ct__frontend_clamp, 1, 0},
+    {&ct__op.clamp_, {599, 0, 598, 1319, 3, 1}, ct__frontend_clamp_, 1, 0},
+    {&ct__op.clamp_out, {597, 5, 600, 1323, 4, 1}, ct__frontend_clamp_out, 1, 0},
+    {&ct__op.clamp_Tensor, {597, 257, 601, 1328, 3, 1}, ct__frontend_clamp_Tensor, 1, 0},
+    {&ct__op.clamp__Tensor, {599, 257, 602, 1332, 3, 1}, ct__frontend_clamp__Tensor, 1, 0},
+    {&ct__op.clamp_Tensor_out, {597, 527, 603, 1336, 4, 1}, ct__frontend_clamp_Tensor_out, 1, 0},
+    {&ct__op.clamp_min, {604, 0, 272, 1341, 2, 1}, ct__frontend_clamp_min, 1, 0},
+    {&ct__op.clamp_min_, {605, 0, 273, 1344, 2, 1}, ct__frontend_clamp_min_, 1, 0},
+    {&ct__op.clamp_min_out, {604, 5, 480, 1347, 3, 1}, ct__frontend_clamp_min_out, 1, 0},
+    {&ct__op.clamp_min_Tensor, {604, 257, 267, 1351, 2, 1}, ct__frontend_clamp_min_Tensor, 1, 0},
+    {&ct__op.clamp_min__Tensor, {605, 257, 269, 1354, 2, 1}, ct__frontend_clamp_min__Tensor, 1, 0},
+    {&ct__op.clamp_min_Tensor_out, {604, 527, 271, 1357, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1, 0},
+    {&ct__op.clamp_max, {606, 0, 272, 1361, 2, 1}, ct__frontend_clamp_max, 1, 0},
+    {&ct__op.clamp_max_, {607, 0, 273, 1364, 2, 1}, ct__frontend_clamp_max_, 1, 0},
+    {&ct__op.clamp_max_out, {606, 5, 480, 1367, 3, 1}, ct__frontend_clamp_max_out, 1, 0},
+    {&ct__op.clamp_max_Tensor, {606, 257, 267, 1371, 2, 1}, ct__frontend_clamp_max_Tensor, 1, 0},
+    {&ct__op.clamp_max__Tensor, {607, 257, 269, 1374, 2, 1}, ct__frontend_clamp_max__Tensor, 1, 0},
+    {&ct__op.clamp_max_Tensor_out, {606, 527, 271, 1377, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1, 0},
+    {&ct__op.hypot, {608, 0, 267, 1381, 2, 1}, ct__frontend_hypot, 1, 0},
+    {&ct__op.hypot_, {609, 0, 269, 1384, 2, 1}, ct__frontend_hypot_, 1, 0},
+    {&ct__op.hypot_out, {608, 5, 271, 1387, 3, 1}, ct__frontend_hypot_out, 1, 0},
+    {&ct__op.copysign_Tensor, {610, 257, 267, 1391, 2, 1}, ct__frontend_copysign_Tensor, 1, 0},
+    {&ct__op.copysign__Tensor, {611, 257, 269, 1394, 2, 1}, ct__frontend_copysign__Tensor, 1, 0},
+    {&ct__op.copysign_out, {610, 5, 271, 1397, 3, 1}, ct__frontend_copysign_out, 1, 0},
+    {&ct__op.copysign_Scalar, {610, 263, 272, 1401, 2, 1}, ct__frontend_copysign_Scalar, 1, 0},
+    {&ct__op.copysign__Scalar, {611, 263, 273, 1404, 2, 1}, ct__frontend_copysign__Scalar, 1, 0},
+    {&ct__op.copysign_Scalar_out, {610, 546, 480, 1407, 3, 1}, ct__frontend_copysign_Scalar_out, 1, 0},
+    {&ct__op.nextafter, {612, 0, 267, 1411, 2, 1}, ct__frontend_nextafter, 1, 0},
+    {&ct__op.nextafter_, {613, 0, 269, 1414, 2, 1}, ct__frontend_nextafter_, 1, 0},
+    {&ct__op.nextafter_out, {612, 5, 271, 1417, 3, 1}, ct__frontend_nextafter_out, 1, 0},
+    {&ct__op.fmax, {614, 0, 267, 1421, 2, 1}, ct__frontend_fmax, 1, 0},
+    {&ct__op.fmax_out, {614, 5, 271, 1424, 3, 1}, ct__frontend_fmax_out, 1, 0},
+    {&ct__op.fmin, {615, 0, 267, 1428, 2, 1}, ct__frontend_fmin, 1, 0},
+    {&ct__op.fmin_out, {615, 5, 271, 1431, 3, 1}, ct__frontend_fmin_out, 1, 0},
+    {&ct__op.heaviside, {616, 0, 267, 1435, 2, 1}, ct__frontend_heaviside, 1, 0},
+    {&ct__op.heaviside_, {617, 0, 269, 1438, 2, 1}, ct__frontend_heaviside_, 1, 0},
+    {&ct__op.heaviside_out, {616, 5, 271, 1441, 3, 1}, ct__frontend_heaviside_out, 1, 0},
+    {&ct__op.xlogy_Tensor, {618, 257, 267, 1445, 2, 1}, ct__frontend_xlogy_Tensor, 1, 0},
+    {&ct__op.xlogy__Tensor, {619, 257, 269, 1448, 2, 1}, ct__frontend_xlogy__Tensor, 1, 0},
+    {&ct__op.xlogy_OutTensor, {618, 620, 271, 1451, 3, 1}, ct__frontend_xlogy_OutTensor, 1, 0},
+    {&ct__op.xlogy_Scalar_Other, {618, 621, 272, 1455, 2, 1}, ct__frontend_xlogy_Scalar_Other, 1, 0},
+    {&ct__op.xlogy__Scalar_Other, {619, 621, 273, 1458, 2, 1}, ct__frontend_xlogy__Scalar_Other, 1, 0},
+    {&ct__op.xlogy_OutScalar_Other, {618, 622, 480, 1461, 3, 1}, ct__frontend_xlogy_OutScalar_Other, 1, 0},
+    {&ct__op.xlogy_Scalar_Self, {618, 623, 544, 1465, 2, 1}, ct__frontend_xlogy_Scalar_Self, 1, 0},
+    {&ct__op.xlogy_OutScalar_Self, {618, 624, 545, 1468, 3, 1}, ct__frontend_xlogy_OutScalar_Self, 1, 0},
+    {&ct__op.logaddexp, {625, 0, 267, 1472, 2, 1}, ct__frontend_logaddexp, 1, 0},
+    {&ct__op.logaddexp_out, {625, 5, 271, 1475, 3, 1}, ct__frontend_logaddexp_out, 1, 0},
+    {&ct__op.logaddexp2, {626, 0, 267, 1479, 2, 1}, ct__frontend_logaddexp2, 1, 0},
+    {&ct__op.logaddexp2_out, {626, 5, 271, 1482, 3, 1}, ct__frontend_logaddexp2_out, 1, 0},
+    {&ct__op.float_power_Tensor_Tensor, {627, 538, 267, 1486, 2, 1}, ct__frontend_float_power_Tensor_Tensor, 1, 0},
+    {&ct__op.float_power__Tensor, {628, 257, 269, 1489, 2, 1}, ct__frontend_float_power__Tensor, 1, 0},
+    {&ct__op.float_power_Tensor_Tensor_out, {627, 541, 271, 1492, 3, 1}, ct__frontend_float_power_Tensor_Tensor_out, 1, 0},
+    {&ct__op.float_power_Tensor_Scalar, {627, 542, 272, 1496, 2, 1}, ct__frontend_float_power_Tensor_Scalar, 1, 0},
+    {&ct__op.float_power__Scalar, {628, 263, 273, 1499, 2, 1}, ct__frontend_float_power__Scalar, 1, 0},
+    {&ct__op.float_power_Tensor_Scalar_out, {627, 543, 480, 1502, 3, 1}, ct__frontend_float_power_Tensor_Scalar_out, 1, 0},
+    {&ct__op.float_power_Scalar, {627, 263, 544, 1506, 2, 1}, ct__frontend_float_power_Scalar, 1, 0},
+    {&ct__op.float_power_Scalar_out, {627, 546, 545, 1509, 3, 1}, ct__frontend_float_power_Scalar_out, 1, 0},
+    {&ct__op.bitwise_and_Tensor, {629, 257, 267, 1513, 2, 1}, ct__frontend_bitwise_and_Tensor, 1, 0},
+    {&ct__op.bitwise_and__Tensor, {630, 257, 269, 1516, 2, 1}, ct__frontend_bitwise_and__Tensor, 1, 0},
+    {&ct__op.bitwise_and_Tensor_out, {629, 527, 271, 1519, 3, 1}, ct__frontend_bitwise_and_Tensor_out, 1, 0},
+    {&ct__op.bitwise_and_Scalar, {629, 263, 272, 1523, 2, 1}, ct__frontend_bitwise_and_Scalar, 1, 0},
+    {&ct__op.bitwise_and__Scalar, {630, 263, 273, 1526, 2, 1}, ct__frontend_bitwise_and__Scalar, 1, 0},
+    {&ct__op.bitwise_and_Scalar_out, {629, 546, 480, 1529, 3, 1}, ct__frontend_bitwise_and_Scalar_out, 1, 0},
+    {&ct__op.bitwise_and_Scalar_Tensor, {629, 549, 544, 1533, 2, 1}, ct__frontend_bitwise_and_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_and_Scalar_Tensor_out, {629, 550, 545, 1536, 3, 1}, ct__frontend_bitwise_and_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_or_Tensor, {631, 257, 267, 1540, 2, 1}, ct__frontend_bitwise_or_Tensor, 1, 0},
+    {&ct__op.bitwise_or__Tensor, {632, 257, 269, 1543, 2, 1}, ct__frontend_bitwise_or__Tensor, 1, 0},
+    {&ct__op.bitwise_or_Tensor_out, {631, 527, 271, 1546, 3, 1}, ct__frontend_bitwise_or_Tensor_out, 1, 0},
+    {&ct__op.bitwise_or_Scalar, {631, 263, 272, 1550, 2, 1}, ct__frontend_bitwise_or_Scalar, 1, 0},
+    {&ct__op.bitwise_or__Scalar, {632, 263, 273, 1553, 2, 1}, ct__frontend_bitwise_or__Scalar, 1, 0},
+    {&ct__op.bitwise_or_Scalar_out, {631, 546, 480, 1556, 3, 1}, ct__frontend_bitwise_or_Scalar_out, 1, 0},
+    {&ct__op.bitwise_or_Scalar_Tensor, {631, 549, 544, 1560, 2, 1}, ct__frontend_bitwise_or_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_or_Scalar_Tensor_out, {631, 550, 545, 1563, 3, 1}, ct__frontend_bitwise_or_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_xor_Tensor, {633, 257, 267, 1567, 2, 1}, ct__frontend_bitwise_xor_Tensor, 1, 0},
+    {&ct__op.bitwise_xor__Tensor, {634, 257, 269, 1570, 2, 1}, ct__frontend_bitwise_xor__Tensor, 1, 0},
+    {&ct__op.bitwise_xor_Tensor_out, {633, 527, 271, 1573, 3, 1}, ct__frontend_bitwise_xor_Tensor_out, 1, 0},
+    {&ct__op.bitwise_xor_Scalar, {633, 263, 272, 1577, 2, 1}, ct__frontend_bitwise_xor_Scalar, 1, 0},
+    {&ct__op.bitwise_xor__Scalar, {634, 263, 273, 1580, 2, 1}, ct__frontend_bitwise_xor__Scalar, 1, 0},
+    {&ct__op.bitwise_xor_Scalar_out, {633, 546, 480, 1583, 3, 1}, ct__frontend_bitwise_xor_Scalar_out, 1, 0},
+    {&ct__op.bitwise_xor_Scalar_Tensor, {633, 549, 544, 1587, 2, 1}, ct__frontend_bitwise_xor_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_xor_Scalar_Tensor_out, {633, 550, 545, 1590, 3, 1}, ct__frontend_bitwise_xor_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor, {635, 257, 267, 1594, 2, 1}, ct__frontend_bitwise_left_shift_Tensor, 1, 0},
+    {&ct__op.bitwise_left_shift__Tensor, {636, 257, 269, 1597, 2, 1}, ct__frontend_bitwise_left_shift__Tensor, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_out, {635, 527, 271, 1600, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_out, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar, {635, 542, 272, 1604, 2, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_left_shift__Tensor_Scalar, {636, 542, 273, 1607, 2, 1}, ct__frontend_bitwise_left_shift__Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, {635, 543, 480, 1610, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar_out, 1, 0},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor, {635, 549, 544, 1614, 2, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, {635, 550, 545, 1617, 3, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor, {637, 257, 267, 1621, 2, 1}, ct__frontend_bitwise_right_shift_Tensor, 1, 0},
+    {&ct__op.bitwise_right_shift__Tensor, {638, 257, 269, 1624, 2, 1}, ct__frontend_bitwise_right_shift__Tensor, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_out, {637, 527, 271, 1627, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_out, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar, {637, 542, 272, 1631, 2, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_right_shift__Tensor_Scalar, {638, 542, 273, 1634, 2, 1}, ct__frontend_bitwise_right_shift__Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, {637, 543, 480, 1637, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar_out, 1, 0},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor, {637, 549, 544, 1641, 2, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, {637, 550, 545, 1644, 3, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor_out, 1, 0},
+    {&ct__op.gcd, {639, 0, 267, 1648, 2, 1}, ct__frontend_gcd, 1, 0},
+    {&ct__op.gcd_, {640, 0, 269, 1651, 2, 1}, ct__frontend_gcd_, 1, 0},
+    {&ct__op.gcd_out, {639, 5, 271, 1654, 3, 1}, ct__frontend_gcd_out, 1, 0},
+    {&ct__op.lcm, {641, 0, 267, 1658, 2, 1}, ct__frontend_lcm, 1, 0},
+    {&ct__op.lcm_, {642, 0, 269, 1661, 2, 1}, ct__frontend_lcm_, 1, 0},
+    {&ct__op.lcm_out, {641, 5, 271, 1664, 3, 1}, ct__frontend_lcm_out, 1, 0},
+    {&ct__op.ldexp_Tensor, {643, 257, 267, 1668, 2, 1}, ct__frontend_ldexp_Tensor, 1, 0},
+    {&ct__op.ldexp_, {644, 0, 269, 1671, 2, 1}, ct__frontend_ldexp_, 1, 0},
+    {&ct__op.ldexp_out, {643, 5, 271, 1674, 3, 1}, ct__frontend_ldexp_out, 1, 0},
+    {&ct__op.sum, {645, 0, 289, 1678, 2, 1}, ct__frontend_sum, 0, 0},
+    {&ct__op.sum_out, {645, 5, 646, 1681, 3, 1}, ct__frontend_sum_out, 0, 0},
+    {&ct__op.sum_dim_IntList, {645, 648, 647, 1685, 4, 1}, ct__frontend_sum_dim_IntList, 0, 0},
+    {&ct__op.sum_IntList_out, {645, 650, 649, 1690, 5, 1}, ct__frontend_sum_IntList_out, 0, 0},
+    {&ct__op.mean, {249, 0, 289, 1696, 2, 1}, ct__frontend_mean, 0, 0},
+    {&ct__op.mean_dim, {249, 26, 647, 1699, 4, 1}, ct__frontend_mean_dim, 0, 0},
+    {&ct__op.mean_out, {249, 5, 649, 1704, 5, 1}, ct__frontend_mean_out, 0, 0},
+    {&ct__op.prod, {651, 0, 289, 1710, 2, 1}, ct__frontend_prod, 0, 0},
+    {&ct__op.prod_out, {651, 5, 646, 1713, 3, 1}, ct__frontend_prod_out, 0, 0},
+    {&ct__op.prod_dim_int, {651, 653, 652, 1717, 4, 1}, ct__frontend_prod_dim_int, 0, 0},
+    {&ct__op.prod_int_out, {651, 655, 654, 1722, 5, 1}, ct__frontend_prod_int_out, 0, 0},
+    {&ct__op.amax, {656, 0, 299, 1728, 3, 1}, ct__frontend_amax, 0, 0},
+    {&ct__op.amax_out, {656, 5, 657, 1732, 4, 1}, ct__frontend_amax_out, 0, 0},
+    {&ct__op.amin, {658, 0, 299, 1737, 3, 1}, ct__frontend_amin, 0, 0},
+    {&ct__op.amin_out, {658, 5, 657, 1741, 4, 1}, ct__frontend_amin_out, 0, 0},
+    {&ct__op.max, {76, 0, 282, 1746, 1, 1}, ct__frontend_max, 0, 0},
+    {&ct__op.min, {75, 0, 282, 1748, 1, 1}, ct__frontend_min, 0, 0},
+    {&ct__op.var_correction, {214, 80, 659, 1750, 4, 1}, ct__frontend_var_correction, 0, 0},
+    {&ct__op.var_correction_out, {214, 661, 660, 1755, 5, 1}, ct__frontend_var_correction_out, 0, 0},
+    {&ct__op.var, {214, 0, 662, 1761, 2, 1}, ct__frontend_var, 0, 0},
+    {&ct__op.var_dim, {214, 26, 663, 1764, 4, 1}, ct__frontend_var_dim, 0, 0},
+    {&ct__op.var_out, {214, 5, 664, 1769, 5, 1}, ct__frontend_var_out, 0, 0},
+    {&ct__op.std_correction, {250, 80, 659, 1775, 4, 1}, ct__frontend_std_correction, 0, 0},
+    {&ct__op.std_correction_out, {250, 661, 660, 1780, 5, 1}, ct__frontend_std_correction_out, 0, 0},
+    {&ct__op.std, {250, 0, 662, 1786, 2, 1}, ct__frontend_std, 0, 0},
+    {&ct__op.std_dim, {250, 26, 663, 1789, 4, 1}, ct__frontend_std_dim, 0, 0},
+    {&ct__op.std_out, {250, 5, 664, 1794, 5, 1}, ct__frontend_std_out, 0, 0},
+    {&ct__op.linalg_vector_norm, {666, 0, 665, 1800, 5, 1}, ct__frontend_linalg_vector_norm, 0, 0},
+    {&ct__op.linalg_vector_norm_out, {666, 5, 667, 1806, 6, 1}, ct__frontend_linalg_vector_norm_out, 0, 0},
+    {&ct__op.norm_Scalar, {668, 263, 272, 1813, 2, 1}, ct__frontend_norm_Scalar, 0, 0},
+    {&ct__op.norm_ScalarOpt_dim, {668, 670, 669, 1816, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0, 0},
+    {&ct__op.norm_Scalar_out, {668, 546, 480, 1821, 3, 1}, ct__frontend_norm_Scalar_out, 0, 0},
+    {&ct__op.norm_out, {668, 5, 671, 1825, 5, 1}, ct__frontend_norm_out, 0, 0},
+    {&ct__op.logsumexp, {672, 0, 299, 1831, 3, 1}, ct__frontend_logsumexp, 0, 0},
+    {&ct__op.logsumexp_out, {672, 5, 657, 1835, 4, 1}, ct__frontend_logsumexp_out, 0, 0},
+    {&ct__op.all, {673, 0, 282, 1840, 1, 1}, ct__frontend_all, 0, 0},
+    {&ct__op.all_all_out, {673, 674, 340, 1842, 2, 1}, ct__frontend_all_all_out, 0, 0},
+    {&ct__op.all_dim, {673, 26, 675, 1845, 3, 1}, ct__frontend_all_dim, 0, 0},
+    {&ct__op.all_out, {673, 5, 676, 1849, 4, 1}, ct__frontend_all_out, 0, 0},
+    {&ct__op.any, {677, 0, 282, 1854, 1, 1}, ct__frontend_any, 0, 0},
+    {&ct__op.any_all_out, {677, 674, 340, 1856, 2, 1}, ct__frontend_any_all_out, 0, 0},
+    {&ct__op.any_dim, {677, 26, 675, 1859, 3, 1}, ct__frontend_any_dim, 0, 0},
+    {&ct__op.any_out, {677, 5, 676, 1863, 4, 1}, ct__frontend_any_out, 0, 0},
+    {&ct__op.cumsum, {679, 0, 678, 1868, 3, 1}, ct__frontend_cumsum, 0, 0},
+    {&ct__op.cumsum_, {681, 0, 680, 1872, 3, 1}, ct__frontend_cumsum_, 0, 0},
+    {&ct__op.cumsum_out, {679, 5, 682, 1876, 4, 1}, ct__frontend_cumsum_out, 0, 0},
+    {&ct__op.cumprod, {683, 0, 678, 1881, 3, 1}, ct__frontend_cumprod, 0, 0},
+    {&ct__op.cumprod_, {684, 0, 680, 1885, 3, 1}, ct__frontend_cumprod_, 0, 0},
+    {&ct__op.cumprod_out, {683, 5, 682, 1889, 4, 1}, ct__frontend_cumprod_out, 0, 0},
+    {&ct__op.max_dim, {76, 26, 685, 1894, 3, 2}, ct__frontend_max_dim, 0, 0},
+    {&ct__op.max_dim_max, {76, 687, 686, 1899, 5, 2}, ct__frontend_max_dim_max, 0, 0},
+    {&ct__op.min_dim, {75, 26, 685, 1906, 3, 2}, ct__frontend_min_dim, 0, 0},
+    {&ct__op.min_dim_min, {75, 688, 686, 1911, 5, 2}, ct__frontend_min_dim_min, 0, 0},
+    {&ct__op.argmax, {690, 0, 689, 1918, 3, 1}, ct__frontend_argmax, 0, 0},
+    {&ct__op.argmax_out, {690, 5, 691, 1922, 4, 1}, ct__frontend_argmax_out, 0, 0},
+    {&ct__op.argmin, {692, 0, 689, 1927, 3, 1}, ct__frontend_argmin, 0, 0},
+    {&ct__op.argmin_out, {692, 5, 691, 1931, 4, 1}, ct__frontend_argmin_out, 0, 0},
+    {&ct__op.sort, {693, 0, 685, 1936, 3, 2}, ct__frontend_sort, 0, 0},
+    {&ct__op.sort_values, {693, 77, 686, 1941, 5, 2}, ct__frontend_sort_values, 0, 0},
+    {&ct__op.sort_stable, {693, 90, 694, 1948, 4, 2}, ct__frontend_sort_stable, 0, 0},
+    {&ct__op.sort_values_stable, {693, 696, 695, 1954, 6, 2}, ct__frontend_sort_values_stable, 0, 0},
+    {&ct__op.topk, {698, 0, 697, 1962, 5, 2}, ct__frontend_topk, 0, 0},
+    {&ct__op.topk_values, {698, 77, 699, 1969, 7, 2}, ct__frontend_topk_values, 0, 0},
+    {&ct__op.value_selecting_reduction_backward, {701, 0, 700, 1978, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0, 0},
+    {&ct__op._rd_gather, {703, 0, 702, 1984, 4, 1}, ct__frontend__rd_gather, 0, 0},
+    {&ct__op.nansum, {704, 0, 647, 1989, 4, 1}, ct__frontend_nansum, 0, 0},
+    {&ct__op.nansum_out, {704, 5, 649, 1994, 5, 1}, ct__frontend_nansum_out, 0, 0},
+    {&ct__op.nanmean, {705, 0, 647, 2000, 4, 1}, ct__frontend_nanmean, 0, 0},
+    {&ct__op.nanmean_out, {705, 5, 649, 2005, 5, 1}, ct__frontend_nanmean_out, 0, 0},
+    {&ct__op.count_nonzero_dim_IntList, {706, 648, 291, 2011, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, {706, 708, 707, 2014, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0, 0},
+    {&ct__op.count_nonzero, {706, 0, 709, 2018, 2, 1}, ct__frontend_count_nonzero, 0, 0},
+    {&ct__op.count_nonzero_out, {706, 5, 710, 2021, 3, 1}, ct__frontend_count_nonzero_out, 0, 0},
+    {&ct__op.logcumsumexp, {711, 0, 313, 2025, 2, 1}, ct__frontend_logcumsumexp, 0, 0},
+    {&ct__op.logcumsumexp_out, {711, 5, 338, 2028, 3, 1}, ct__frontend_logcumsumexp_out, 0, 0},
+    {&ct__op.cummax, {713, 0, 712, 2032, 2, 2}, ct__frontend_cummax, 0, 0},
+    {&ct__op.cummax_out, {713, 5, 714, 2036, 4, 2}, ct__frontend_cummax_out, 0, 0},
+    {&ct__op.cummin, {715, 0, 712, 2042, 2, 2}, ct__frontend_cummin, 0, 0},
+    {&ct__op.cummin_out, {715, 5, 714, 2046, 4, 2}, ct__frontend_cummin_out, 0, 0},
+    {&ct__op.kthvalue, {717, 0, 716, 2052, 4, 2}, ct__frontend_kthvalue, 0, 0},
+    {&ct__op.kthvalue_values, {717, 77, 718, 2058, 6, 2}, ct__frontend_kthvalue_values, 0, 0},
+    {&ct__op.median, {719, 0, 282, 2066, 1, 1}, ct__frontend_median, 0, 0},
+    {&ct__op.median_out, {719, 5, 340, 2068, 2, 1}, ct__frontend_median_out, 0, 0},
+    {&ct__op.median_dim, {719, 26, 685, 2071, 3, 2}, ct__frontend_median_dim, 0, 0},
+    {&ct__op.median_dim_values, {719, 720, 686, 2076, 5, 2}, ct__frontend_median_dim_values, 0, 0},
+    {&ct__op.nanmedian, {721, 0, 282, 2083, 1, 1}, ct__frontend_nanmedian, 0, 0},
+    {&ct__op.nanmedian_out, {721, 5, 340, 2085, 2, 1}, ct__frontend_nanmedian_out, 0, 0},
+    {&ct__op.nanmedian_dim, {721, 26, 685, 2088, 3, 2}, ct__frontend_nanmedian_dim, 0, 0},
+    {&ct__op.nanmedian_dim_values, {721, 720, 686, 2093, 5, 2}, ct__frontend_nanmedian_dim_values, 0, 0},
+    {&ct__op.argsort, {722, 0, 675, 2100, 3, 1}, ct__frontend_argsort, 0, 0},
+    {&ct__op.argsort_stable, {722, 90, 723, 2104, 4, 1}, ct__frontend_argsort_stable, 0, 0},
+    {&ct__op.msort, {724, 0, 282, 2109, 1, 1}, ct__frontend_msort, 0, 0},
+    {&ct__op.var_mean_correction, {726, 80, 725, 2111, 4, 2}, ct__frontend_var_mean_correction, 0, 0},
+    {&ct__op.std_mean_correction, {727, 80, 725, 2117, 4, 2}, ct__frontend_std_mean_correction, 0, 0},
+    {&ct__op.var_mean, {726, 0, 728, 2123, 2, 2}, ct__frontend_var_mean, 0, 0},
+    {&ct__op.var_mean_dim, {726, 26, 729, 2127, 4, 2}, ct__frontend_var_mean_dim, 0, 0},
+    {&ct__op.std_mean, {727, 0, 728, 2133, 2, 2}, ct__frontend_std_mean, 0, 0},
+    {&ct__op.std_mean_dim, {727, 26, 729, 2137, 4, 2}, ct__frontend_std_mean_dim, 0, 0},
+    {&ct__op.max_other, {76, 2, 267, 2143, 2, 1}, ct__frontend_max_other, 0, 0},
+    {&ct__op.max_out, {76, 5, 271, 2146, 3, 1}, ct__frontend_max_out, 0, 0},
+    {&ct__op.min_other, {75, 2, 267, 2150, 2, 1}, ct__frontend_min_other, 0, 0},
+    {&ct__op.min_out, {75, 5, 271, 2153, 3, 1}, ct__frontend_min_out, 0, 0},
+    {&ct__op.aminmax, {731, 0, 730, 2157, 3, 2}, ct__frontend_aminmax, 0, 0},
+    {&ct__op.dot, {732, 0, 267, 2162, 2, 1}, ct__frontend_dot, 0, 0},
+    {&ct__op.dot_out, {732, 5, 271, 2165, 3, 1}, ct__frontend_dot_out, 0, 0},
+    {&ct__op.mv, {733, 0, 267, 2169, 2, 1}, ct__frontend_mv, 0, 0},
+    {&ct__op.mv_out, {733, 5, 271, 2172, 3, 1}, ct__frontend_mv_out, 0, 0},
+    {&ct__op.mm, {734, 0, 267, 2176, 2, 1}, ct__frontend_mm, 0, 0},
+    {&ct__op.mm_out, {734, 5, 271, 2179, 3, 1}, ct__frontend_mm_out, 0, 0},
+    {&ct__op.bmm, {735, 0, 267, 2183, 2, 1}, ct__frontend_bmm, 0, 0},
+    {&ct__op.bmm_out, {735, 5, 271, 2186, 3, 1}, ct__frontend_bmm_out, 0, 0},
+    {&ct__op.addmm, {737, 0, 736, 2190, 5, 1}, ct__frontend_addmm, 0, 0},
+    {&ct__op.addmm_, {739, 0, 738, 2196, 5, 1}, ct__frontend_addmm_, 0, 0},
+    {&ct__op.addmm_out, {737, 5, 740, 2202, 6, 1}, ct__frontend_addmm_out, 0, 0},
+    {&ct__op.baddbmm, {741, 0, 736, 2209, 5, 1}, ct__frontend_baddbmm, 0, 0},
+    {&ct__op.baddbmm_, {742, 0, 738, 2215, 5, 1}, ct__frontend_baddbmm_, 0, 0},
+    {&ct__op.baddbmm_out, {741, 5, 740, 2221, 6, 1}, ct__frontend_baddbmm_out, 0, 0},
+    {&ct__op.addmv, {743, 0, 736, 2228, 5, 1}, ct__frontend_addmv, 0, 0},
+    {&ct__op.addmv_, {744, 0, 738, 2234, 5, 1}, ct__frontend_addmv_, 0, 0},
+    {&ct__op.addmv_out, {743, 5, 740, 2240, 6, 1}, ct__frontend_addmv_out, 0, 0},
+    {&ct__op.addbmm, {745, 0, 736, 2247, 5, 1}, ct__frontend_addbmm, 0, 0},
+    {&ct__op.addbmm_, {746, 0, 738, 2253, 5, 1}, ct__frontend_addbmm_, 0, 0},
+    {&ct__op.addbmm_out, {745, 5, 740, 2259, 6, 1}, ct__frontend_addbmm_out, 0, 0},
+    {&ct__op.addr, {747, 0, 736, 2266, 5, 1}, ct__frontend_addr, 0, 0},
+    {&ct__op.addr_, {748, 0, 738, 2272, 5, 1}, ct__frontend_addr_, 0, 0},
+    {&ct__op.addr_out, {747, 5, 740, 2278, 6, 1}, ct__frontend_addr_out, 0, 0},
+    {&ct__op.tensordot, {750, 0, 749, 2285, 4, 1}, ct__frontend_tensordot, 0, 0},
+    {&ct__op.tensordot_out, {750, 5, 751, 2290, 5, 1}, ct__frontend_tensordot_out, 0, 0},
+    {&ct__op.kron, {752, 0, 267, 2296, 2, 1}, ct__frontend_kron, 0, 0},
+    {&ct__op.kron_out, {752, 5, 271, 2299, 3, 1}, ct__frontend_kron_out, 0, 0},
+    {&ct__op.einsum, {754, 0, 753, 2303, 3, 1}, ct__frontend_einsum, 0, 0},
+    {&ct__op.outer, {755, 0, 267, 2307, 2, 1}, ct__frontend_outer, 0, 0},
+    {&ct__op.outer_out, {755, 5, 271, 2310, 3, 1}, ct__frontend_outer_out, 0, 0},
+    {&ct__op.matmul, {756, 0, 267, 2314, 2, 1}, ct__frontend_matmul, 0, 0},
+    {&ct__op.matmul_out, {756, 5, 271, 2317, 3, 1}, ct__frontend_matmul_out, 0, 0},
+    {&ct__op.linear, {758, 0, 757, 2321, 3, 1}, ct__frontend_linear, 0, 0},
+    {&ct__op.linear_out, {758, 5, 759, 2325, 4, 1}, ct__frontend_linear_out, 0, 0},
+    {&ct__op.linalg_cross, {761, 0, 760, 2330, 3, 1}, ct__frontend_linalg_cross, 0, 0},
+    {&ct__op.linalg_cross_out, {761, 5, 762, 2334, 4, 1}, ct__frontend_linalg_cross_out, 0, 0},
+    {&ct__op.cross, {764, 0, 763, 2339, 3, 1}, ct__frontend_cross, 0, 0},
+    {&ct__op.cross_out, {764, 5, 765, 2343, 4, 1}, ct__frontend_cross_out, 0, 0},
+    {&ct__op.linalg_det, {766, 0, 282, 2348, 1, 1}, ct__frontend_linalg_det, 0, 0},
+    {&ct__op.linalg_det_out, {766, 5, 340, 2350, 2, 1}, ct__frontend_linalg_det_out, 0, 0},
+    {&ct__op.det, {767, 0, 282, 2353, 1, 1}, ct__frontend_det, 0, 0},
+    {&ct__op._linalg_logabsdet, {768, 0, 524, 2355, 1, 2}, ct__frontend__linalg_logabsdet, 0, 0},
+    {&ct__op.linalg_slogdet, {769, 0, 524, 2358, 1, 2}, ct__frontend_linalg_slogdet, 0, 0},
+    {&ct__op.linalg_slogdet_out, {769, 5, 526, 2361, 3, 2}, ct__frontend_linalg_slogdet_out, 0, 0},
+    {&ct__op.slogdet, {770, 0, 524, 2366, 1, 2}, ct__frontend_slogdet, 0, 0},
+    {&ct__op.slogdet_out, {770, 5, 526, 2369, 3, 2}, ct__frontend_slogdet_out, 0, 0},
+    {&ct__op.linalg_inv_ex, {771, 0, 728, 2374, 2, 2}, ct__frontend_linalg_inv_ex, 0, 0},
+    {&ct__op.linalg_inv_ex_inverse, {771, 114, 772, 2378, 4, 2}, ct__frontend_linalg_inv_ex_inverse, 0, 0},
+    {&ct__op.linalg_inv, {773, 0, 282, 2384, 1, 1}, ct__frontend_linalg_inv, 0, 0},
+    {&ct__op.linalg_inv_out, {773, 5, 340, 2386, 2, 1}, ct__frontend_linalg_inv_out, 0, 0},
+    {&ct__op.inverse, {114, 0, 282, 2389, 1, 1}, ct__frontend_inverse, 0, 0},
+    {&ct__op.inverse_out, {114, 5, 340, 2391, 2, 1}, ct__frontend_inverse_out, 0, 0},
+    {&ct__op.linalg_solve_ex, {775, 0, 774, 2394, 4, 2}, ct__frontend_linalg_solve_ex, 0, 0},
+    {&ct__op.linalg_solve_ex_out, {775, 5, 776, 2400, 6, 2}, ct__frontend_linalg_solve_ex_out, 0, 0},
+    {&ct__op.linalg_solve, {778, 0, 777, 2408, 3, 1}, ct__frontend_linalg_solve, 0, 0},
+    {&ct__op.linalg_solve_out, {778, 5, 779, 2412, 4, 1}, ct__frontend_linalg_solve_out, 0, 0},
+    {&ct__op.linalg_cholesky_ex, {781, 0, 780, 2417, 3, 2}, ct__frontend_linalg_cholesky_ex, 0, 0},
+    {&ct__op.linalg_cholesky_ex_L, {781, 120, 782, 2422, 5, 2}, ct__frontend_linalg_cholesky_ex_L, 0, 0},
+    {&ct__op.linalg_cholesky, {783, 0, 662, 2429, 2, 1}, ct__frontend_linalg_cholesky, 0, 0},
+    {&ct__op.linalg_cholesky_out, {783, 5, 784, 2432, 3, 1}, ct__frontend_linalg_cholesky_out, 0, 0},
+    {&ct__op.cholesky, {785, 0, 662, 2436, 2, 1}, ct__frontend_cholesky, 0, 0},
+    {&ct__op.cholesky_out, {785, 5, 784, 2439, 3, 1}, ct__frontend_cholesky_out, 0, 0},
+    {&ct__op.linalg_matrix_exp, {786, 0, 282, 2443, 1, 1}, ct__frontend_linalg_matrix_exp, 0, 0},
+    {&ct__op.linalg_matrix_exp_out, {786, 5, 340, 2445, 2, 1}, ct__frontend_linalg_matrix_exp_out, 0, 0},
+    {&ct__op.matrix_exp, {787, 0, 282, 2448, 1, 1}, ct__frontend_matrix_exp, 0, 0},
+    {&ct__op.linalg_matrix_power, {788, 0, 313, 2450, 2, 1}, ct__frontend_linalg_matrix_power, 0, 0},
+    {&ct__op.linalg_matrix_power_out, {788, 5, 338, 2453, 3, 1}, ct__frontend_linalg_matrix_power_out, 0, 0},
+    {&ct__op.matrix_power, {789, 0, 313, 2457, 2, 1}, ct__frontend_matrix_power, 0, 0},
+    {&ct__op.matrix_power_out, {789, 5, 338, 2460, 3, 1}, ct__frontend_matrix_power_out, 0, 0},
+    {&ct__op.linalg_svdvals, {791, 0, 790, 2464, 2, 1}, ct__frontend_linalg_svdvals, 0, 0},
+    {&ct__op.linalg_svdvals_out, {791, 5, 792, 2467, 3, 1}, ct__frontend_linalg_svdvals_out, 0, 0},
+    {&ct__op.linalg_matrix_norm, {793, 0, 665, 2471, 5, 1}, ct__frontend_linalg_matrix_norm, 0, 0},
+    {&ct__op.linalg_matrix_norm_out, {793, 5, 667, 2477, 6, 1}, ct__frontend_linalg_matrix_norm_out, 0, 0},
+    {&ct__op.linalg_matrix_norm_str_ord, {793, 795, 794, 2484, 5, 1}, ct__frontend_linalg_matrix_norm_str_ord, 0, 0},
+    {&ct__op.linalg_matrix_norm_str_ord_out, {793, 797, 796, 2490, 6, 1}, ct__frontend_linalg_matrix_norm_str_ord_out, 0, 0},
+    {&ct__op.linalg_norm, {799, 0, 798, 2497, 5, 1}, ct__frontend_linalg_norm, 0, 0},
+    {&ct__op.linalg_norm_out, {799, 5, 800, 2503, 6, 1}, ct__frontend_linalg_norm_out, 0, 0},
+    {&ct__op.linalg_norm_ord_str, {799, 801, 794, 2510, 5, 1}, ct__frontend_linalg_norm_ord_str, 0, 0},
+    {&ct__op.linalg_norm_ord_str_out, {799, 802, 796, 2516, 6, 1}, ct__frontend_linalg_norm_ord_str_out, 0, 0},
+    {&ct__op.linalg_eigvalsh, {803, 0, 486, 2523, 2, 1}, ct__frontend_linalg_eigvalsh, 0, 0},
+    {&ct__op.linalg_eigvalsh_out, {803, 5, 490, 2526, 3, 1}, ct__frontend_linalg_eigvalsh_out, 0, 0},
+    {&ct__op._linalg_eigh_vectors, {804, 0, 486, 2530, 2, 1}, ct__frontend__linalg_eigh_vectors, 0, 0},
+    {&ct__op.linalg_eigh, {806, 0, 805, 2533, 2, 2}, ct__frontend_linalg_eigh, 0, 0},
+    {&ct__op.linalg_eigh_eigvals, {806, 128, 807, 2537, 4, 2}, ct__frontend_linalg_eigh_eigvals, 0, 0},
+    {&ct__op._linalg_qr_Q, {808, 0, 486, 2543, 2, 1}, ct__frontend__linalg_qr_Q, 0, 0},
+    {&ct__op._linalg_qr_R, {809, 0, 486, 2546, 2, 1}, ct__frontend__linalg_qr_R, 0, 0},
+    {&ct__op.linalg_qr, {810, 0, 805, 2549, 2, 2}, ct__frontend_linalg_qr, 0, 0},
+    {&ct__op.linalg_qr_out, {810, 5, 807, 2553, 4, 2}, ct__frontend_linalg_qr_out, 0, 0},
+    {&ct__op._linalg_svd_U, {811, 0, 662, 2559, 2, 1}, ct__frontend__linalg_svd_U, 0, 0},
+    {&ct__op._linalg_svd_Vh, {812, 0, 662, 2562, 2, 1}, ct__frontend__linalg_svd_Vh, 0, 0},
+    {&ct__op.linalg_svd, {814, 0, 813, 2565, 3, 3}, ct__frontend_linalg_svd, 0, 0},
+    {&ct__op.linalg_svd_U, {814, 135, 815, 2571, 6, 3}, ct__frontend_linalg_svd_U, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_tensor, {818, 817, 816, 2580, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_tensor_out, {818, 820, 819, 2585, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor_out, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_float, {818, 822, 821, 2591, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_float, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_float_out, {818, 824, 823, 2596, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_float_out, 0, 0},
+    {&ct__op.linalg_pinv, {818, 0, 825, 2602, 3, 1}, ct__frontend_linalg_pinv, 0, 0},
+    {&ct__op.linalg_pinv_out, {818, 5, 826, 2606, 4, 1}, ct__frontend_linalg_pinv_out, 0, 0},
+    {&ct__op.linalg_pinv_rcond_tensor, {818, 827, 777, 2611, 3, 1}, ct__frontend_linalg_pinv_rcond_tensor, 0, 0},
+    {&ct__op.linalg_pinv_out_rcond_tensor, {818, 828, 779, 2615, 4, 1}, ct__frontend_linalg_pinv_out_rcond_tensor, 0, 0},
+    {&ct__op.svd, {830, 0, 829, 2620, 3, 3}, ct__frontend_svd, 0, 0},
+    {&ct__op.svd_U, {830, 135, 831, 2626, 6, 3}, ct__frontend_svd_U, 0, 0},
+    {&ct__op.linalg_lstsq, {833, 0, 832, 2635, 4, 4}, ct__frontend_linalg_lstsq, 0, 0},
+    {&ct__op.linalg_lstsq_out, {833, 5, 834, 2643, 8, 4}, ct__frontend_linalg_lstsq_out, 0, 0},
+    {&ct__op.cat, {836, 0, 835, 2655, 2, 1}, ct__frontend_cat, 0, 0},
+    {&ct__op.cat_out, {836, 5, 837, 2658, 3, 1}, ct__frontend_cat_out, 0, 0},
+    {&ct__op.stack, {838, 0, 835, 2662, 2, 1}, ct__frontend_stack, 0, 0},
+    {&ct__op.stack_out, {838, 5, 837, 2665, 3, 1}, ct__frontend_stack_out, 0, 0},
+    {&ct__op.flip, {839, 0, 291, 2669, 2, 1}, ct__frontend_flip, 0, 0},
+    {&ct__op.flip_out, {839, 5, 707, 2672, 3, 1}, ct__frontend_flip_out, 0, 0},
+    {&ct__op.roll, {840, 0, 304, 2676, 3, 1}, ct__frontend_roll, 0, 0},
+    {&ct__op.roll_out, {840, 5, 841, 2680, 4, 1}, ct__frontend_roll_out, 0, 0},
+    {&ct__op.repeat, {842, 0, 291, 2685, 2, 1}, ct__frontend_repeat, 0, 0},
+    {&ct__op.repeat_out, {842, 5, 707, 2688, 3, 1}, ct__frontend_repeat_out, 0, 0},
+    {&ct__op.tile, {843, 0, 291, 2692, 2, 1}, ct__frontend_tile, 0, 0},
+    {&ct__op.constant_pad_nd, {845, 0, 844, 2695, 3, 1}, ct__frontend_constant_pad_nd, 0, 0},
+    {&ct__op.constant_pad_nd_out, {845, 5, 846, 2699, 4, 1}, ct__frontend_constant_pad_nd_out, 0, 0},
+    {&ct__op.reflection_pad1d, {847, 0, 291, 2704, 2, 1}, ct__frontend_reflection_pad1d, 0, 0},
+    {&ct__op.reflection_pad1d_out, {847, 5, 707, 2707, 3, 1}, ct__frontend_reflection_pad1d_out, 0, 0},
+    {&ct__op.reflection_pad1d_backward, {849, 0, 848, 2711, 3, 1}, ct__frontend_reflection_pad1d_backward, 0, 0},
+    {&ct__op.reflection_pad2d, {850, 0, 291, 2715, 2, 1}, ct__frontend_reflection_pad2d, 0, 0},
+    {&ct__op.reflection_pad2d_out, {850, 5, 707, 2718, 3, 1}, ct__frontend_reflection_pad2d_out, 0, 0},
+    {&ct__op.reflection_pad2d_backward, {851, 0, 848, 2722, 3, 1}, ct__frontend_reflection_pad2d_backward, 0, 0},
+    {&ct__op.reflection_pad3d, {852, 0, 291, 2726, 2, 1}, ct__frontend_reflection_pad3d, 0, 0},
+    {&ct__op.reflection_pad3d_out, {852, 5, 707, 2729, 3, 1}, ct__frontend_reflection_pad3d_out, 0, 0},
+    {&ct__op.reflection_pad3d_backward, {853, 0, 848, 2733, 3, 1}, ct__frontend_reflection_pad3d_backward, 0, 0},
+    {&ct__op.replication_pad1d, {854, 0, 291, 2737, 2, 1}, ct__frontend_replication_pad1d, 0, 0},
+    {&ct__op.replication_pad1d_out, {854, 5, 707, 2740, 3, 1}, ct__frontend_replication_pad1d_out, 0, 0},
+    {&ct__op.replication_pad1d_backward, {855, 0, 848, 2744, 3, 1}, ct__frontend_replication_pad1d_backward, 0, 0},
+    {&ct__op.replication_pad2d, {856, 0, 291, 2748, 2, 1}, ct__frontend_replication_pad2d, 0, 0},
+    {&ct__op.replication_pad2d_out, {856, 5, 707, 2751, 3, 1}, ct__frontend_replication_pad2d_out, 0, 0},
+    {&ct__op.replication_pad2d_backward, {857, 0, 848, 2755, 3, 1}, ct__frontend_replication_pad2d_backward, 0, 0},
+    {&ct__op.replication_pad3d, {858, 0, 291, 2759, 2, 1}, ct__frontend_replication_pad3d, 0, 0},
+    {&ct__op.replication_pad3d_out, {858, 5, 707, 2762, 3, 1}, ct__frontend_replication_pad3d_out, 0, 0},
+    {&ct__op.replication_pad3d_backward, {859, 0, 848, 2766, 3, 1}, ct__frontend_replication_pad3d_backward, 0, 0},
+    {&ct__op.tril, {860, 0, 313, 2770, 2, 1}, ct__frontend_tril, 0, 0},
+    {&ct__op.tril_, {861, 0, 445, 2773, 2, 1}, ct__frontend_tril_, 0, 0},
+    {&ct__op.tril_out, {860, 5, 338, 2776, 3, 1}, ct__frontend_tril_out, 0, 0},
+    {&ct__op.triu, {862, 0, 313, 2780, 2, 1}, ct__frontend_triu, 0, 0},
+    {&ct__op.triu_, {863, 0, 445, 2783, 2, 1}, ct__frontend_triu_, 0, 0},
+    {&ct__op.triu_out, {862, 5, 338, 2786, 3, 1}, ct__frontend_triu_out, 0, 0},
+    {&ct__op.gather, {864, 0, 702, 2790, 4, 1}, ct__frontend_gather, 0, 0},
+    {&ct__op.gather_out, {864, 5, 865, 2795, 5, 1}, ct__frontend_gather_out, 0, 0},
+    {&ct__op.scatter_src, {867, 8, 866, 2801, 4, 1}, ct__frontend_scatter_src, 0, 0},
+    {&ct__op.scatter__src, {869, 8, 868, 2806, 4, 1}, ct__frontend_scatter__src, 0, 0},
+    {&ct__op.scatter_src_out, {867, 871, 870, 2811, 5, 1}, ct__frontend_scatter_src_out, 0, 0},
+    {&ct__op.scatter_value, {867, 11, 872, 2817, 4, 1}, ct__frontend_scatter_value, 0, 0},
+    {&ct__op.scatter__value, {869, 11, 873, 2822, 4, 1}, ct__frontend_scatter__value, 0, 0},
+    {&ct__op.scatter_value_out, {867, 875, 874, 2827, 5, 1}, ct__frontend_scatter_value_out, 0, 0},
+    {&ct__op.scatter_add, {876, 0, 866, 2833, 4, 1}, ct__frontend_scatter_add, 0, 0},
+    {&ct__op.scatter_add_, {877, 0, 868, 2838, 4, 1}, ct__frontend_scatter_add_, 0, 0},
+    {&ct__op.scatter_add_out, {876, 5, 870, 2843, 5, 1}, ct__frontend_scatter_add_out, 0, 0},
+    {&ct__op.scatter_reduce, {867, 155, 878, 2849, 5, 1}, ct__frontend_scatter_reduce, 0, 0},
+    {&ct__op.scatter__reduce, {869, 155, 879, 2855, 5, 1}, ct__frontend_scatter__reduce, 0, 0},
+    {&ct__op.scatter_reduce_out, {867, 881, 880, 2861, 6, 1}, ct__frontend_scatter_reduce_out, 0, 0},
+    {&ct__op.scatter_value_reduce, {867, 883, 882, 2868, 5, 1}, ct__frontend_scatter_value_reduce, 0, 0},
+    {&ct__op.scatter__value_reduce, {869, 883, 884, 2874, 5, 1}, ct__frontend_scatter__value_reduce, 0, 0},
+    {&ct__op.scatter_reduce_two, {887, 886, 885, 2880, 6, 1}, ct__frontend_scatter_reduce_two, 0, 0},
+    {&ct__op.scatter_reduce__two, {889, 886, 888, 2887, 6, 1}, ct__frontend_scatter_reduce__two, 0, 0},
+    {&ct__op.scatter_reduce_two_out, {887, 891, 890, 2894, 7, 1}, ct__frontend_scatter_reduce_two_out, 0, 0},
+    {&ct__op.index_select, {893, 0, 892, 2902, 3, 1}, ct__frontend_index_select, 0, 0},
+    {&ct__op.index_select_out, {893, 5, 894, 2906, 4, 1}, ct__frontend_index_select_out, 0, 0},
+    {&ct__op.index_add, {896, 0, 895, 2911, 5, 1}, ct__frontend_index_add, 0, 0},
+    {&ct__op.index_add_, {898, 0, 897, 2917, 5, 1}, ct__frontend_index_add_, 0, 0},
+    {&ct__op.index_add_out, {896, 5, 899, 2923, 6, 1}, ct__frontend_index_add_out, 0, 0},
+    {&ct__op.index_copy, {900, 0, 866, 2930, 4, 1}, ct__frontend_index_copy, 0, 0},
+    {&ct__op.index_copy_, {901, 0, 868, 2935, 4, 1}, ct__frontend_index_copy_, 0, 0},
+    {&ct__op.index_copy_out, {900, 5, 870, 2940, 5, 1}, ct__frontend_index_copy_out, 0, 0},
+    {&ct__op.index_fill_int_Scalar, {903, 902, 872, 2946, 4, 1}, ct__frontend_index_fill_int_Scalar, 0, 0},
+    {&ct__op.index_fill__int_Scalar, {904, 902, 873, 2951, 4, 1}, ct__frontend_index_fill__int_Scalar, 0, 0},
+    {&ct__op.index_fill_int_Tensor, {903, 905, 866, 2956, 4, 1}, ct__frontend_index_fill_int_Tensor, 0, 0},
+    {&ct__op.index_fill__int_Tensor, {904, 905, 868, 2961, 4, 1}, ct__frontend_index_fill__int_Tensor, 0, 0},
+    {&ct__op.index_fill_int_Tensor_out, {903, 906, 870, 2966, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0, 0},
+    {&ct__op.index_fill_int_Scalar_out, {903, 907, 874, 2972, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0, 0},
+    {&ct__op.index_Tensor, {31, 257, 908, 2978, 2, 1}, ct__frontend_index_Tensor, 2, 0},
+    {&ct__op.index_Tensor_out, {31, 527, 909, 2981, 3, 1}, ct__frontend_index_Tensor_out, 2, 0},
+    {&ct__op.index_put, {911, 0, 910, 2985, 4, 1}, ct__frontend_index_put, 2, 0},
+    {&ct__op.index_put_, {913, 0, 912, 2990, 4, 1}, ct__frontend_index_put_, 2, 0},
+    {&ct__op.index_put_out, {911, 5, 914, 2995, 5, 1}, ct__frontend_index_put_out, 2, 0},
+    {&ct__op.one_hot, {915, 0, 313, 3001, 2, 1}, ct__frontend_one_hot, 0, 0},
+    {&ct__op.embedding, {917, 0, 916, 3004, 5, 1}, ct__frontend_embedding, 0, 0},
+    {&ct__op.embedding_out, {917, 5, 918, 3010, 6, 1}, ct__frontend_embedding_out, 0, 0},
+    {&ct__op.embedding_dense_backward, {920, 0, 919, 3017, 5, 1}, ct__frontend_embedding_dense_backward, 0, 0},
+    {&ct__op.split_Tensor, {922, 257, 921, 3023, 3, 1}, NULL, 0, 0},
+    {&ct__op.split_with_sizes, {924, 0, 923, 3027, 3, 1}, NULL, 0, 0},
+    {&ct__op.split_sizes, {922, 94, 923, 3031, 3, 1}, NULL, 0, 0},
+    {&ct__op.chunk, {925, 0, 921, 3035, 3, 1}, NULL, 0, 0},
+    {&ct__op.unbind_int, {927, 295, 926, 3039, 2, 1}, NULL, 0, 0},
+    {&ct__op.pad, {152, 0, 928, 3042, 4, 1}, ct__frontend_pad, 0, 0},
+    {&ct__op.take_along_dim, {929, 0, 763, 3047, 3, 1}, ct__frontend_take_along_dim, 0, 0},
+    {&ct__op.take_along_dim_out, {929, 5, 765, 3051, 4, 1}, ct__frontend_take_along_dim_out, 0, 0},
+    {&ct__op.nonzero, {930, 0, 282, 3056, 1, 1}, ct__frontend_nonzero, 0, 1},
+    {&ct__op.nonzero_out, {930, 5, 340, 3058, 2, 1}, ct__frontend_nonzero_out, 0, 1},
+    {&ct__op.masked_select, {931, 0, 267, 3061, 2, 1}, ct__frontend_masked_select, 0, 1},
+    {&ct__op.masked_select_out, {931, 5, 271, 3064, 3, 1}, ct__frontend_masked_select_out, 0, 1},
+    {&ct__op.masked_scatter, {932, 0, 577, 3068, 3, 1}, ct__frontend_masked_scatter, 0, 0},
+    {&ct__op.masked_scatter_, {933, 0, 586, 3072, 3, 1}, ct__frontend_masked_scatter_, 0, 0},
+    {&ct__op.masked_scatter_out, {932, 5, 579, 3076, 4, 1}, ct__frontend_masked_scatter_out, 0, 0},
+    {&ct__op.take, {934, 0, 267, 3081, 2, 1}, ct__frontend_take, 0, 0},
+    {&ct__op.take_out, {934, 5, 271, 3084, 3, 1}, ct__frontend_take_out, 0, 0},
+    {&ct__op.put, {936, 0, 935, 3088, 4, 1}, ct__frontend_put, 0, 0},
+    {&ct__op.put_, {938, 0, 937, 3093, 4, 1}, ct__frontend_put_, 0, 0},
+    {&ct__op.put_out, {936, 5, 939, 3098, 5, 1}, ct__frontend_put_out, 0, 0},
+    {&ct__op.repeat_interleave_Tensor, {940, 257, 709, 3104, 2, 1}, ct__frontend_repeat_interleave_Tensor, 0, 1},
+    {&ct__op.repeat_interleave_Tensor_out, {940, 527, 710, 3107, 3, 1}, ct__frontend_repeat_interleave_Tensor_out, 0, 1},
+    {&ct__op.repeat_interleave_self_Tensor, {940, 942, 941, 3111, 4, 1}, ct__frontend_repeat_interleave_self_Tensor, 0, 1},
+    {&ct__op.repeat_interleave_self_int, {940, 944, 943, 3116, 4, 1}, ct__frontend_repeat_interleave_self_int, 0, 0},
+    {&ct__op.searchsorted_Tensor, {946, 257, 945, 3121, 6, 1}, ct__frontend_searchsorted_Tensor, 0, 0},
+    {&ct__op.searchsorted_Tensor_out, {946, 527, 947, 3128, 7, 1}, ct__frontend_searchsorted_Tensor_out, 0, 0},
+    {&ct__op.searchsorted_Scalar, {946, 263, 948, 3136, 6, 1}, ct__frontend_searchsorted_Scalar, 0, 0},
+    {&ct__op.searchsorted_Scalar_out, {946, 546, 949, 3143, 7, 1}, ct__frontend_searchsorted_Scalar_out, 0, 0},
+    {&ct__op.bucketize_Tensor, {951, 257, 950, 3151, 4, 1}, ct__frontend_bucketize_Tensor, 0, 0},
+    {&ct__op.bucketize_Tensor_out, {951, 527, 952, 3156, 5, 1}, ct__frontend_bucketize_Tensor_out, 0, 0},
+    {&ct__op.bucketize_Scalar, {951, 263, 953, 3162, 4, 1}, ct__frontend_bucketize_Scalar, 0, 0},
+    {&ct__op.bucketize_Scalar_out, {951, 546, 954, 3167, 5, 1}, ct__frontend_bucketize_Scalar_out, 0, 0},
+    {&ct__op.bincount, {956, 0, 955, 3173, 3, 1}, ct__frontend_bincount, 0, 1},
+    {&ct__op.bincount_out, {956, 5, 957, 3177, 4, 1}, ct__frontend_bincount_out, 0, 1},
+    {&ct__op.histc, {959, 0, 958, 3182, 4, 1}, ct__frontend_histc, 0, 0},
+    {&ct__op.histc_out, {959, 5, 960, 3187, 5, 1}, ct__frontend_histc_out, 0, 0},
+    {&ct__op._unique2, {962, 0, 961, 3193, 4, 3}, ct__frontend__unique2, 0, 1},
+    {&ct__op._unique2_out, {962, 5, 963, 3200, 7, 3}, ct__frontend__unique2_out, 0, 1},
+    {&ct__op.unique_consecutive, {965, 0, 964, 3210, 4, 3}, ct__frontend_unique_consecutive, 0, 1},
+    {&ct__op.unique_consecutive_out, {965, 5, 966, 3217, 7, 3}, ct__frontend_unique_consecutive_out, 0, 1},
+    {&ct__op.unique_dim, {968, 0, 967, 3227, 5, 3}, ct__frontend_unique_dim, 0, 1},
+    {&ct__op.unique_dim_out, {968, 5, 969, 3235, 8, 3}, ct__frontend_unique_dim_out, 0, 1},
+    {&ct__op.fliplr, {970, 0, 282, 3246, 1, 1}, ct__frontend_fliplr, 0, 0},
+    {&ct__op.flipud, {971, 0, 282, 3248, 1, 1}, ct__frontend_flipud, 0, 0},
+    {&ct__op.rot90, {973, 0, 972, 3250, 3, 1}, ct__frontend_rot90, 0, 0},
+    {&ct__op.rot90_out, {973, 5, 974, 3254, 4, 1}, ct__frontend_rot90_out, 0, 0},
+    {&ct__op.narrow_copy, {975, 0, 334, 3259, 4, 1}, ct__frontend_narrow_copy, 0, 0},
+    {&ct__op.narrow_copy_out, {975, 5, 336, 3264, 5, 1}, ct__frontend_narrow_copy_out, 0, 0},
+    {&ct__op.index_reduce, {976, 0, 885, 3270, 6, 1}, ct__frontend_index_reduce, 0, 0},
+    {&ct__op.index_reduce_, {977, 0, 888, 3277, 6, 1}, ct__frontend_index_reduce_, 0, 0},
+    {&ct__op.index_reduce_out, {976, 5, 890, 3284, 7, 1}, ct__frontend_index_reduce_out, 0, 0},
+    {&ct__op.softmax_int, {978, 295, 678, 3292, 3, 1}, ct__frontend_softmax_int, 0, 0},
+    {&ct__op.softmax_int_out, {978, 655, 682, 3296, 4, 1}, ct__frontend_softmax_int_out, 0, 0},
+    {&ct__op.log_softmax_int, {979, 295, 678, 3301, 3, 1}, ct__frontend_log_softmax_int, 0, 0},
+    {&ct__op.log_softmax_int_out, {979, 655, 682, 3305, 4, 1}, ct__frontend_log_softmax_int_out, 0, 0},
+    {&ct__op.softmin, {980, 0, 678, 3310, 3, 1}, ct__frontend_softmin, 0, 0},
+    {&ct__op.prelu, {981, 0, 267, 3314, 2, 1}, ct__frontend_prelu, 0, 0},
+    {&ct__op.rrelu, {983, 0, 982, 3317, 5, 1}, ct__frontend_rrelu, 0, 0},
+    {&ct__op.rrelu_, {985, 0, 984, 3323, 5, 1}, ct__frontend_rrelu_, 0, 0},
+    {&ct__op.embedding_bag, {987, 0, 986, 3329, 8, 4}, ct__frontend_embedding_bag, 0, 0},
+    {&ct__op.embedding_bag_padding_idx, {987, 159, 988, 3341, 9, 4}, ct__frontend_embedding_bag_padding_idx, 0, 0},
+    {&ct__op.glu, {989, 0, 313, 3354, 2, 1}, ct__frontend_glu, 0, 0},
+    {&ct__op.glu_out, {989, 5, 338, 3357, 3, 1}, ct__frontend_glu_out, 0, 0},
+    {&ct__op.nll_loss, {991, 0, 990, 3361, 5, 1}, ct__frontend_nll_loss, 0, 0},
+    {&ct__op.nll_loss_out, {991, 5, 992, 3367, 6, 1}, ct__frontend_nll_loss_out, 0, 0},
+    {&ct__op.nll_loss_nd, {993, 0, 990, 3374, 5, 1}, ct__frontend_nll_loss_nd, 0, 0},
+    {&ct__op.nll_loss_backward, {995, 0, 994, 3380, 7, 1}, ct__frontend_nll_loss_backward, 0, 0},
+    {&ct__op.cross_entropy_loss, {997, 0, 996, 3388, 6, 1}, ct__frontend_cross_entropy_loss, 0, 0},
+    {&ct__op.mse_loss, {998, 0, 760, 3395, 3, 1}, ct__frontend_mse_loss, 0, 0},
+    {&ct__op.mse_loss_out, {998, 5, 762, 3399, 4, 1}, ct__frontend_mse_loss_out, 0, 0},
+    {&ct__op.l1_loss, {999, 0, 760, 3404, 3, 1}, ct__frontend_l1_loss, 0, 0},
+    {&ct__op.smooth_l1_loss, {1001, 0, 1000, 3408, 4, 1}, ct__frontend_smooth_l1_loss, 0, 0},
+    {&ct__op.smooth_l1_loss_out, {1001, 5, 1002, 3413, 5, 1}, ct__frontend_smooth_l1_loss_out, 0, 0},
+    {&ct__op.kl_div, {1004, 0, 1003, 3419, 4, 1}, ct__frontend_kl_div, 0, 0},
+    {&ct__op.binary_cross_entropy, {1006, 0, 1005, 3424, 4, 1}, ct__frontend_binary_cross_entropy, 0, 0},
+    {&ct__op.binary_cross_entropy_out, {1006, 5, 1007, 3429, 5, 1}, ct__frontend_binary_cross_entropy_out, 0, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {1009, 0, 1008, 3435, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0, 0},
+    {&ct__op.huber_loss, {1010, 0, 1000, 3441, 4, 1}, ct__frontend_huber_loss, 0, 0},
+    {&ct__op.huber_loss_out, {1010, 5, 1002, 3446, 5, 1}, ct__frontend_huber_loss_out, 0, 0},
+    {&ct__op.soft_margin_loss, {1011, 0, 760, 3452, 3, 1}, ct__frontend_soft_margin_loss, 0, 0},
+    {&ct__op.soft_margin_loss_out, {1011, 5, 762, 3456, 4, 1}, ct__frontend_soft_margin_loss_out, 0, 0},
+    {&ct__op.margin_ranking_loss, {1013, 0, 1012, 3461, 5, 1}, ct__frontend_margin_ranking_loss, 0, 0},
+    {&ct__op.hinge_embedding_loss, {1015, 0, 1014, 3467, 4, 1}, ct__frontend_hinge_embedding_loss, 0, 0},
+    {&ct__op.multilabel_soft_margin_loss, {1016, 0, 1005, 3472, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0, 0},
+    {&ct__op.multi_margin_loss, {1018, 0, 1017, 3477, 6, 1}, ct__frontend_multi_margin_loss, 0, 0},
+    {&ct__op.multi_margin_loss_out, {1018, 5, 1019, 3484, 7, 1}, ct__frontend_multi_margin_loss_out, 0, 0},
+    {&ct__op.triplet_margin_loss, {1021, 0, 1020, 3492, 8, 1}, ct__frontend_triplet_margin_loss, 0, 0},
+    {&ct__op.cosine_embedding_loss, {1022, 0, 1012, 3501, 5, 1}, ct__frontend_cosine_embedding_loss, 0, 0},
+    {&ct__op.poisson_nll_loss, {1024, 0, 1023, 3507, 6, 1}, ct__frontend_poisson_nll_loss, 0, 0},
+    {&ct__op.gaussian_nll_loss, {1026, 0, 1025, 3514, 6, 1}, ct__frontend_gaussian_nll_loss, 0, 0},
+    {&ct__op.cosine_similarity, {1027, 0, 1000, 3521, 4, 1}, ct__frontend_cosine_similarity, 0, 0},
+    {&ct__op.pairwise_distance, {1029, 0, 1028, 3526, 5, 1}, ct__frontend_pairwise_distance, 0, 0},
+    {&ct__op.cdist, {1031, 0, 1030, 3532, 4, 1}, ct__frontend_cdist, 0, 0},
+    {&ct__op.layer_norm, {1033, 0, 1032, 3537, 6, 1}, ct__frontend_layer_norm, 0, 0},
+    {&ct__op.group_norm, {1035, 0, 1034, 3544, 6, 1}, ct__frontend_group_norm, 0, 0},
+    {&ct__op.batch_norm, {1037, 0, 1036, 3551, 9, 1}, ct__frontend_batch_norm, 0, 0},
+    {&ct__op.instance_norm, {1038, 0, 1036, 3561, 9, 1}, ct__frontend_instance_norm, 0, 0},
+    {&ct__op.bilinear, {1040, 0, 1039, 3571, 4, 1}, ct__frontend_bilinear, 0, 0},
+    {&ct__op.rms_norm, {1042, 0, 1041, 3576, 4, 1}, ct__frontend_rms_norm, 0, 0},
+    {&ct__op.scaled_dot_product_attention, {1044, 0, 1043, 3581, 7, 1}, ct__frontend_scaled_dot_product_attention, 0, 0},
+    {&ct__op.convolution, {1046, 0, 1045, 3589, 9, 1}, ct__frontend_convolution, 0, 0},
+    {&ct__op.convolution_out, {1046, 5, 1047, 3599, 10, 1}, ct__frontend_convolution_out, 0, 0},
+    {&ct__op.convolution_backward_input, {1049, 0, 1048, 3610, 7, 1}, ct__frontend_convolution_backward_input, 0, 0},
+    {&ct__op.convolution_backward_weight, {1050, 0, 1048, 3618, 7, 1}, ct__frontend_convolution_backward_weight, 0, 0},
+    {&ct__op.conv1d, {1052, 0, 1051, 3626, 7, 1}, ct__frontend_conv1d, 0, 0},
+    {&ct__op.conv1d_padding, {1052, 153, 1053, 3634, 7, 1}, ct__frontend_conv1d_padding, 0, 0},
+    {&ct__op.conv2d, {1054, 0, 1051, 3642, 7, 1}, ct__frontend_conv2d, 0, 0},
+    {&ct__op.conv2d_padding, {1054, 153, 1053, 3650, 7, 1}, ct__frontend_conv2d_padding, 0, 0},
+    {&ct__op.conv_transpose2d_input, {1056, 108, 1055, 3658, 8, 1}, ct__frontend_conv_transpose2d_input, 0, 0},
+    {&ct__op.adaptive_avg_pool2d, {1057, 0, 291, 3667, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {1057, 5, 707, 3670, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0, 0},
+    {&ct__op._adaptive_avg_pool2d, {1058, 0, 291, 3674, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {1059, 0, 267, 3677, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {1061, 0, 1060, 3680, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {1061, 242, 1062, 3689, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0, 0},
+    {&ct__op.max_pool2d_double_backward, {1063, 0, 1060, 3699, 8, 1}, ct__frontend_max_pool2d_double_backward, 0, 0},
+    {&ct__op.max_pool2d_with_indices, {1065, 0, 1064, 3708, 6, 2}, ct__frontend_max_pool2d_with_indices, 0, 0},
+    {&ct__op.max_pool2d, {1067, 0, 1066, 3716, 6, 1}, ct__frontend_max_pool2d, 0, 0},
+    {&ct__op.avg_pool2d, {1069, 0, 1068, 3723, 7, 1}, ct__frontend_avg_pool2d, 0, 0},
+    {&ct__op.avg_pool2d_out, {1069, 5, 1070, 3731, 8, 1}, ct__frontend_avg_pool2d_out, 0, 0},
+    {&ct__op.avg_pool2d_backward, {1072, 0, 1071, 3740, 8, 1}, ct__frontend_avg_pool2d_backward, 0, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {1072, 242, 1073, 3749, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0, 0},
+    {&ct__op.im2col, {1075, 0, 1074, 3759, 5, 1}, ct__frontend_im2col, 0, 0},
+    {&ct__op.col2im, {1077, 0, 1076, 3765, 6, 1}, ct__frontend_col2im, 0, 0},
+    {&ct__op.uniform_, {1079, 0, 1078, 3772, 4, 1}, ct__frontend_uniform_, 0, 0},
+    {&ct__op.normal_, {1080, 0, 1078, 3777, 4, 1}, ct__frontend_normal_, 0, 0},
+    {&ct__op.random__from, {1082, 247, 1081, 3782, 4, 1}, ct__frontend_random__from, 0, 0},
+    {&ct__op.random__to, {1082, 248, 1083, 3787, 3, 1}, ct__frontend_random__to, 0, 0},
+    {&ct__op.random_, {1082, 0, 1084, 3791, 2, 1}, ct__frontend_random_, 0, 0},
+    {&ct__op.bernoulli__float, {1087, 1086, 1085, 3794, 3, 1}, ct__frontend_bernoulli__float, 0, 0},
+    {&ct__op.bernoulli, {1089, 0, 1088, 3798, 2, 1}, ct__frontend_bernoulli, 0, 0},
+    {&ct__op.bernoulli_p, {1089, 85, 1090, 3801, 3, 1}, ct__frontend_bernoulli_p, 0, 0},
+    {&ct__op.normal_Tensor_float, {1092, 1091, 1090, 3805, 3, 1}, ct__frontend_normal_Tensor_float, 0, 0},
+    {&ct__op.normal_float_Tensor, {1092, 1094, 1093, 3809, 3, 1}, ct__frontend_normal_float_Tensor, 0, 0},
+    {&ct__op.normal_Tensor_Tensor, {1092, 538, 1095, 3813, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0, 0},
+    {&ct__op.rand_like, {1097, 0, 1096, 3817, 3, 1}, ct__frontend_rand_like, 0, 0},
+    {&ct__op.randn_like, {1098, 0, 1096, 3821, 3, 1}, ct__frontend_randn_like, 0, 0},
+    {&ct__op.rand, {1100, 0, 1099, 3825, 4, 1}, ct__frontend_rand, 0, 0},
+    {&ct__op.randn, {1101, 0, 1099, 3830, 4, 1}, ct__frontend_randn, 0, 0},
+    {&ct__op.randint_low, {1103, 251, 1102, 3835, 6, 1}, ct__frontend_randint_low, 0, 0},
+    {&ct__op.randperm, {1105, 0, 1104, 3842, 4, 1}, ct__frontend_randperm, 0, 0},
+    {&ct__op.eye, {1107, 0, 1106, 3847, 3, 1}, ct__frontend_eye, 0, 0},
+    {&ct__op.eye_m, {1107, 253, 1108, 3851, 4, 1}, ct__frontend_eye_m, 0, 0},
+    {&ct__op.linspace, {1110, 0, 1109, 3856, 5, 1}, ct__frontend_linspace, 0, 0},
+    {&ct__op.rand_generator_out, {1100, 1112, 1111, 3862, 3, 1}, ct__frontend_rand_generator_out, 0, 0},
+    {&ct__op.randn_generator_out, {1101, 1112, 1111, 3866, 3, 1}, ct__frontend_randn_generator_out, 0, 0},
+    {&ct__op.randint_low_generator_out, {1103, 1114, 1113, 3870, 5, 1}, ct__frontend_randint_low_generator_out, 0, 0},
+    {&ct__op.randperm_generator_out, {1105, 1112, 1115, 3876, 3, 1}, ct__frontend_randperm_generator_out, 0, 0},
+    {&ct__op.eye_out, {1107, 5, 1116, 3880, 2, 1}, ct__frontend_eye_out, 0, 0},
+    {&ct__op.eye_m_out, {1107, 1118, 1117, 3883, 3, 1}, ct__frontend_eye_m_out, 0, 0},
+    {&ct__op.linspace_out, {1110, 5, 1119, 3887, 4, 1}, ct__frontend_linspace_out, 0, 0},
+    {&ct__op.native_dropout, {1121, 0, 1120, 3892, 4, 2}, ct__frontend_native_dropout, 0, 0},
+    {&ct__op.native_dropout_backward, {1123, 0, 1122, 3898, 3, 1}, ct__frontend_native_dropout_backward, 0, 0},
+    {&ct__op.dropout, {1125, 0, 1124, 3902, 4, 1}, ct__frontend_dropout, 0, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -11622,6 +13921,8 @@ static const char *const ct__generated_strings[] = {
     "implicit",
     "source",
     "destination",
+    "tensors",
+    "indexing",
     "dim",
     "0",
     "start_dim",
@@ -11630,15 +13931,20 @@ static const char *const ct__generated_strings[] = {
     "index",
     "input_sizes",
     "start",
-    "9223372036854775807",
     "end",
     "step",
+    "offset",
+    "dim2",
+    "-2",
+    "diagonal",
     "length",
     "stride",
     "storage_offset",
     "pin_memory",
     "fill_value",
     "s",
+    "row",
+    "col",
     "n",
     "eps",
     "min_val",
@@ -11658,8 +13964,9 @@ static const char *const ct__generated_strings[] = {
     "nan",
     "posinf",
     "neginf",
-    "rounding_mode",
+    "mantissa",
     "exponent",
+    "rounding_mode",
     "condition",
     "mask",
     "weight",
@@ -11691,7 +13998,13 @@ static const char *const ct__generated_strings[] = {
     "mat1",
     "batch1",
     "batch2",
+    "mat",
+    "vec1",
     "vec2",
+    "dims_self",
+    "dims_other",
+    "equation",
+    "path",
     "input",
     "bias",
     "A",
@@ -11734,12 +14047,10 @@ static const char *const ct__generated_strings[] = {
     "residuals",
     "rank",
     "singular_values",
-    "tensors",
     "shifts",
     "repeats",
     "pad",
     "padding",
-    "diagonal",
     "sparse_grad",
     "reduce",
     "include_self",
@@ -11753,6 +14064,31 @@ static const char *const ct__generated_strings[] = {
     "split_sizes",
     "chunks",
     "\"constant\"",
+    "output_size",
+    "sorted_sequence",
+    "out_int32",
+    "right",
+    "side",
+    "sorter",
+    "boundaries",
+    "weights",
+    "minlength",
+    "100",
+    "bins",
+    "return_inverse",
+    "return_counts",
+    "out0",
+    "out1",
+    "out2",
+    "[0,1]",
+    "0.125",
+    "lower",
+    "0.3333333333333333",
+    "training",
+    "generator",
+    "offsets",
+    "per_sample_weights",
+    "include_last_offset",
     "target",
     "reduction",
     "-100",
@@ -11787,8 +14123,8 @@ static const char *const ct__generated_strings[] = {
     "cudnn_enabled",
     "running_mean",
     "running_var",
-    "training",
     "momentum",
+    "use_input_stats",
     "query",
     "key",
     "attn_mask",
@@ -11801,7 +14137,6 @@ static const char *const ct__generated_strings[] = {
     "input_size",
     "weight_size",
     "'valid'",
-    "output_size",
     "kernel_size",
     "ceil_mode",
     "grad_input",
@@ -11811,7 +14146,6 @@ static const char *const ct__generated_strings[] = {
     "divisor_override",
     "from",
     "to",
-    "generator",
     "mean",
     "std",
     "low",
@@ -11871,6 +14205,11 @@ static const char *const ct__generated_strings[] = {
     "intlist",
     "movedim",
     "broadcast_to",
+    "L->L",
+    "meshgrid",
+    "L,s->L",
+    "L->T",
+    "cartesian_prod",
     "T,i->T",
     "unsqueeze",
     "squeeze",
@@ -11879,13 +14218,30 @@ static const char *const ct__generated_strings[] = {
     "select",
     "T,I,i,i->T",
     "select_backward",
-    "T,i,i,i,i->T",
+    "T,i,i?,i?,i->T",
     "slice",
     "T,I,i,i,i,i->T",
     "slice_backward",
+    "T,T,i,i->T",
+    "select_scatter",
+    "T,T,i,i,Tw->Tw",
+    "T,T,i,i?,i?,i->T",
+    "slice_scatter",
+    "T,T,i,i?,i?,i,Tw->Tw",
+    "T,T,i,i,i->T",
+    "diagonal_scatter",
+    "T,T,i,i,i,Tw->Tw",
     "T,i,i,i->T",
+    "diag_embed",
+    "T,i,i,i,Tw->Tw",
+    "diag",
+    "T,i,Tw->Tw",
+    "trace",
+    "T,Tw->Tw",
     "narrow",
     "T,i,T,i->T",
+    "T,I,i,i,i->T",
+    "diagonal_backward",
     "T,I,I,i->T",
     "as_strided",
     "alias",
@@ -11899,6 +14255,22 @@ static const char *const ct__generated_strings[] = {
     "I,S,D,V->T",
     "S,D,V->T",
     "scalar_tensor",
+    "T,D,V,b?->T",
+    "empty_like",
+    "zeros_like",
+    "ones_like",
+    "T,S,D,V,b?->T",
+    "full_like",
+    "T,I,D,V,b?->T",
+    "new_empty",
+    "new_zeros",
+    "new_ones",
+    "T,I,S,D,V,b?->T",
+    "new_full",
+    "i,i,i,D,V->T",
+    "tril_indices",
+    "i,i,i,Tw->Tw",
+    "triu_indices",
     "S,S,S,D,V->T",
     "start_step",
     "arange",
@@ -11907,7 +14279,8 @@ static const char *const ct__generated_strings[] = {
     "neg",
     "Tw->Tw",
     "neg_",
-    "T,Tw->Tw",
+    "bitwise_not",
+    "bitwise_not_",
     "abs",
     "abs_",
     "sign_",
@@ -12040,7 +14413,6 @@ static const char *const ct__generated_strings[] = {
     "ceil_",
     "round",
     "round_",
-    "T,i,Tw->Tw",
     "decimals_out",
     "trunc",
     "trunc_",
@@ -12049,6 +14421,10 @@ static const char *const ct__generated_strings[] = {
     "Tw,f?,f?,f?->Tw",
     "nan_to_num_",
     "T,f?,f?,f?,Tw->Tw",
+    "T->T,T",
+    "frexp",
+    "T,Tw,Tw->Tw,Tw",
+    "Tensor_out",
     "T,T,s?->T",
     "Tensor_mode",
     "Tw,T,s?->Tw",
@@ -12070,7 +14446,6 @@ static const char *const ct__generated_strings[] = {
     "Scalar_out",
     "remainder",
     "remainder_",
-    "Tensor_out",
     "Scalar_Tensor",
     "Scalar_Tensor_out",
     "fmod",
@@ -12151,6 +14526,22 @@ static const char *const ct__generated_strings[] = {
     "logaddexp2",
     "float_power",
     "float_power_",
+    "bitwise_and",
+    "bitwise_and_",
+    "bitwise_or",
+    "bitwise_or_",
+    "bitwise_xor",
+    "bitwise_xor_",
+    "bitwise_left_shift",
+    "bitwise_left_shift_",
+    "bitwise_right_shift",
+    "bitwise_right_shift_",
+    "gcd",
+    "gcd_",
+    "lcm",
+    "lcm_",
+    "ldexp",
+    "ldexp_",
     "sum",
     "T,D,Tw->Tw",
     "T,I,b,D->T",
@@ -12249,6 +14640,18 @@ static const char *const ct__generated_strings[] = {
     "T,T,T,S,S,Tw->Tw",
     "baddbmm",
     "baddbmm_",
+    "addmv",
+    "addmv_",
+    "addbmm",
+    "addbmm_",
+    "addr",
+    "addr_",
+    "T,T,I,I->T",
+    "tensordot",
+    "T,T,I,I,Tw->Tw",
+    "kron",
+    "s,L,I->T",
+    "einsum",
     "outer",
     "matmul",
     "T,T,T?->T",
@@ -12262,10 +14665,8 @@ static const char *const ct__generated_strings[] = {
     "T,T,i?,Tw->Tw",
     "linalg_det",
     "det",
-    "T->T,T",
     "_linalg_logabsdet",
     "linalg_slogdet",
-    "T,Tw,Tw->Tw,Tw",
     "slogdet",
     "linalg_inv_ex",
     "T,b,Tw,Tw->Tw,Tw",
@@ -12426,9 +14827,65 @@ static const char *const ct__generated_strings[] = {
     "unbind",
     "T,I,s,f?->T",
     "take_along_dim",
+    "nonzero",
+    "masked_select",
+    "masked_scatter",
+    "masked_scatter_",
+    "take",
+    "T,T,T,b->T",
+    "put",
+    "Tw,T,T,b->Tw",
+    "put_",
+    "T,T,T,b,Tw->Tw",
+    "repeat_interleave",
+    "T,T,i?,i?->T",
+    "self_Tensor",
+    "T,i,i?,i?->T",
+    "self_int",
+    "T,T,b,b,s?,T?->T",
+    "searchsorted",
+    "T,T,b,b,s?,T?,Tw->Tw",
+    "T,S,b,b,s?,T?->T",
+    "T,S,b,b,s?,T?,Tw->Tw",
+    "T,T,b,b->T",
+    "bucketize",
+    "T,T,b,b,Tw->Tw",
+    "S,T,b,b->T",
+    "S,T,b,b,Tw->Tw",
+    "T,T?,i->T",
+    "bincount",
+    "T,T?,i,Tw->Tw",
+    "T,i,S,S->T",
+    "histc",
+    "T,i,S,S,Tw->Tw",
+    "T,b,b,b->T,T,T",
+    "_unique2",
+    "T,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw",
+    "T,b,b,i?->T,T,T",
+    "unique_consecutive",
+    "T,b,b,i?,Tw,Tw,Tw->Tw,Tw,Tw",
+    "T,i,b,b,b->T,T,T",
+    "unique_dim",
+    "T,i,b,b,b,Tw,Tw,Tw->Tw,Tw,Tw",
+    "fliplr",
+    "flipud",
+    "T,i,I->T",
+    "rot90",
+    "T,i,I,Tw->Tw",
+    "narrow_copy",
+    "index_reduce",
+    "index_reduce_",
     "softmax",
     "log_softmax",
     "softmin",
+    "prelu",
+    "T,S,S,b,G->T",
+    "rrelu",
+    "Tw,S,S,b,G->Tw",
+    "rrelu_",
+    "T,T,T,b,i,b,T?,b->T,T,T,T",
+    "embedding_bag",
+    "T,T,T,b,i,b,T?,b,i?->T,T,T,T",
     "glu",
     "T,T,T?,i,i->T",
     "nll_loss",
@@ -12478,6 +14935,9 @@ static const char *const ct__generated_strings[] = {
     "group_norm",
     "T,T?,T?,T?,T?,b,f,f,b->T",
     "batch_norm",
+    "instance_norm",
+    "T,T,T,T?->T",
+    "bilinear",
     "T,I,T?,f?->T",
     "rms_norm",
     "T,T,T,T?,f,b,f?->T",
@@ -12676,6 +15136,9 @@ static const struct {
     {&ct__op.movedim_intlist, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_movedim_list), "composite"},
     {&ct__op.movedim_int, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_movedim), "composite"},
     {&ct__op.broadcast_to, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_broadcast_to), "composite"},
+    {&ct__op.meshgrid, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_meshgrid), "composite"},
+    {&ct__op.meshgrid_indexing, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_meshgrid_indexing), "composite"},
+    {&ct__op.cartesian_prod, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cartesian_prod), "composite"},
     {&ct__op.unsqueeze, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_unsqueeze), "composite"},
     {&ct__op.unsqueeze, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unsqueeze), "autograd"},
     {&ct__op.squeeze, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_squeeze), "composite"},
@@ -12691,8 +15154,32 @@ static const struct {
     {&ct__op.slice_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_slice_Tensor), "autograd"},
     {&ct__op.slice_backward, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_slice_backward), "composite"},
     {&ct__op.slice_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_slice_backward), "autograd"},
+    {&ct__op.select_scatter, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_select_scatter), "composite"},
+    {&ct__op.select_scatter, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_select_scatter), "autograd"},
+    {&ct__op.select_scatter_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_select_scatter_out), "composite"},
+    {&ct__op.select_scatter_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_select_scatter_out), "autograd"},
+    {&ct__op.slice_scatter, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_slice_scatter), "composite"},
+    {&ct__op.slice_scatter, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_slice_scatter), "autograd"},
+    {&ct__op.slice_scatter_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_slice_scatter_out), "composite"},
+    {&ct__op.slice_scatter_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_slice_scatter_out), "autograd"},
+    {&ct__op.diagonal_scatter, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_diagonal_scatter), "composite"},
+    {&ct__op.diagonal_scatter, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_diagonal_scatter), "autograd"},
+    {&ct__op.diagonal_scatter_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_diagonal_scatter_out), "composite"},
+    {&ct__op.diagonal_scatter_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_diagonal_scatter_out), "autograd"},
+    {&ct__op.diag_embed, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_diag_embed), "composite"},
+    {&ct__op.diag_embed, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_diag_embed), "autograd"},
+    {&ct__op.diag_embed_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_diag_embed_out), "composite"},
+    {&ct__op.diag_embed_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_diag_embed_out), "autograd"},
+    {&ct__op.diag, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_diag), "composite"},
+    {&ct__op.diag_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_diag_out), "composite"},
+    {&ct__op.trace, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_trace), "composite"},
+    {&ct__op.trace_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_trace_out), "composite"},
     {&ct__op.narrow, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_narrow), "composite"},
     {&ct__op.narrow_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_narrow_tensor), "composite"},
+    {&ct__op.diagonal, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_diagonal), "composite"},
+    {&ct__op.diagonal, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_diagonal), "autograd"},
+    {&ct__op.diagonal_backward, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_diagonal_backward), "composite"},
+    {&ct__op.diagonal_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_diagonal_backward), "autograd"},
     {&ct__op.as_strided, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_as_strided), "composite"},
     {&ct__op.as_strided, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_as_strided), "autograd"},
     {&ct__op.alias, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_alias), "composite"},
@@ -12714,6 +15201,24 @@ static const struct {
     {&ct__op.full, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_full), "backend select"},
     {&ct__op.scalar_tensor, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_scalar_tensor), "composite"},
     {&ct__op.scalar_tensor, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_scalar_tensor), "backend select"},
+    {&ct__op.empty_like, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_empty_like), "composite"},
+    {&ct__op.zeros_like, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_zeros_like), "composite"},
+    {&ct__op.ones_like, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_ones_like), "composite"},
+    {&ct__op.full_like, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_full_like), "composite"},
+    {&ct__op.new_empty, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_new_empty), "composite"},
+    {&ct__op.new_zeros, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_new_zeros), "composite"},
+    {&ct__op.new_ones, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_new_ones), "composite"},
+    {&ct__op.new_full, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_new_full), "composite"},
+    {&ct__op.tril_indices, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_tril_indices), "composite"},
+    {&ct__op.tril_indices, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_tril_indices), "backend select"},
+    {&ct__op.tril_indices_out, CT_KEY_CPU, CT_FN(ct__k_tril_indices_out), "reference"},
+    {&ct__op.tril_indices_out, CT_KEY_META, CT_FN(ct__k_tril_indices_out), "reference"},
+    {&ct__op.tril_indices_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_indices_out), "autograd"},
+    {&ct__op.triu_indices, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_triu_indices), "composite"},
+    {&ct__op.triu_indices, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_triu_indices), "backend select"},
+    {&ct__op.triu_indices_out, CT_KEY_CPU, CT_FN(ct__k_triu_indices_out), "reference"},
+    {&ct__op.triu_indices_out, CT_KEY_META, CT_FN(ct__k_triu_indices_out), "reference"},
+    {&ct__op.triu_indices_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_indices_out), "autograd"},
     {&ct__op.arange_start_step, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_arange), "composite"},
     {&ct__op.arange_start_step, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_arange_start_step), "backend select"},
     {&ct__op.arange_start_out, CT_KEY_CPU, CT_FN(ct__k_arange_out), "reference"},
@@ -12728,6 +15233,15 @@ static const struct {
     {&ct__op.neg_out, CT_KEY_CPU, CT_FN(ct__k_neg_out), "reference"},
     {&ct__op.neg_out, CT_KEY_META, CT_FN(ct__k_neg_out), "reference"},
     {&ct__op.neg_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_out), "autograd"},
+    {&ct__op.bitwise_not, CT_KEY_CPU, CT_FN(ct__k_bitwise_not), "reference"},
+    {&ct__op.bitwise_not, CT_KEY_META, CT_FN(ct__k_bitwise_not), "reference"},
+    {&ct__op.bitwise_not, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_not), "autograd"},
+    {&ct__op.bitwise_not_, CT_KEY_CPU, CT_FN(ct__k_bitwise_not_), "reference"},
+    {&ct__op.bitwise_not_, CT_KEY_META, CT_FN(ct__k_bitwise_not_), "reference"},
+    {&ct__op.bitwise_not_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_not_), "autograd"},
+    {&ct__op.bitwise_not_out, CT_KEY_CPU, CT_FN(ct__k_bitwise_not_out), "reference"},
+    {&ct__op.bitwise_not_out, CT_KEY_META, CT_FN(ct__k_bitwise_not_out), "reference"},
+    {&ct__op.bitwise_not_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_not_out), "autograd"},
     {&ct__op.abs, CT_KEY_CPU, CT_FN(ct__k_abs), "reference"},
     {&ct__op.abs, CT_KEY_META, CT_FN(ct__k_abs), "reference"},
     {&ct__op.abs, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs), "autograd"},
@@ -13280,6 +15794,12 @@ static const struct {
     {&ct__op.nan_to_num_out, CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
     {&ct__op.nan_to_num_out, CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
     {&ct__op.nan_to_num_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
+    {&ct__op.frexp_Tensor, CT_KEY_CPU, CT_FN(ct__k_frexp), "reference"},
+    {&ct__op.frexp_Tensor, CT_KEY_META, CT_FN(ct__k_frexp), "reference"},
+    {&ct__op.frexp_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frexp_Tensor), "autograd"},
+    {&ct__op.frexp_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_frexp_out), "reference"},
+    {&ct__op.frexp_Tensor_out, CT_KEY_META, CT_FN(ct__k_frexp_out), "reference"},
+    {&ct__op.frexp_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frexp_Tensor_out), "autograd"},
     {&ct__op.div_Tensor_mode, CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
     {&ct__op.div_Tensor_mode, CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
     {&ct__op.div_Tensor_mode, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Tensor_mode), "autograd"},
@@ -13765,6 +16285,147 @@ static const struct {
     {&ct__op.float_power_Tensor_Scalar_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_out), "composite"},
     {&ct__op.float_power_Scalar, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_self), "composite"},
     {&ct__op.float_power_Scalar_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_float_power_scalar_self_out), "composite"},
+    {&ct__op.bitwise_and_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_and), "reference"},
+    {&ct__op.bitwise_and_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_and), "reference"},
+    {&ct__op.bitwise_and_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_and_Tensor), "autograd"},
+    {&ct__op.bitwise_and__Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_and_), "reference"},
+    {&ct__op.bitwise_and__Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_and_), "reference"},
+    {&ct__op.bitwise_and__Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_and__Tensor), "autograd"},
+    {&ct__op.bitwise_and_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_and_out), "reference"},
+    {&ct__op.bitwise_and_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_and_out), "reference"},
+    {&ct__op.bitwise_and_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_and_Tensor_out), "autograd"},
+    {&ct__op.bitwise_and_Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_and_scalar), "reference"},
+    {&ct__op.bitwise_and_Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_and_scalar), "reference"},
+    {&ct__op.bitwise_and_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_and_Scalar), "autograd"},
+    {&ct__op.bitwise_and__Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_and_scalar_), "reference"},
+    {&ct__op.bitwise_and__Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_and_scalar_), "reference"},
+    {&ct__op.bitwise_and__Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_and__Scalar), "autograd"},
+    {&ct__op.bitwise_and_Scalar_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_and_scalar_out), "reference"},
+    {&ct__op.bitwise_and_Scalar_out, CT_KEY_META, CT_FN(ct__bk_bitwise_and_scalar_out), "reference"},
+    {&ct__op.bitwise_and_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_and_Scalar_out), "autograd"},
+    {&ct__op.bitwise_and_Scalar_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_and_scalar_self), "reference"},
+    {&ct__op.bitwise_and_Scalar_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_and_scalar_self), "reference"},
+    {&ct__op.bitwise_and_Scalar_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_and_Scalar_Tensor), "autograd"},
+    {&ct__op.bitwise_and_Scalar_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_and_scalar_self_out), "reference"},
+    {&ct__op.bitwise_and_Scalar_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_and_scalar_self_out), "reference"},
+    {&ct__op.bitwise_and_Scalar_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_and_Scalar_Tensor_out), "autograd"},
+    {&ct__op.bitwise_or_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_or), "reference"},
+    {&ct__op.bitwise_or_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_or), "reference"},
+    {&ct__op.bitwise_or_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_or_Tensor), "autograd"},
+    {&ct__op.bitwise_or__Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_or_), "reference"},
+    {&ct__op.bitwise_or__Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_or_), "reference"},
+    {&ct__op.bitwise_or__Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_or__Tensor), "autograd"},
+    {&ct__op.bitwise_or_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_or_out), "reference"},
+    {&ct__op.bitwise_or_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_or_out), "reference"},
+    {&ct__op.bitwise_or_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_or_Tensor_out), "autograd"},
+    {&ct__op.bitwise_or_Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_or_scalar), "reference"},
+    {&ct__op.bitwise_or_Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_or_scalar), "reference"},
+    {&ct__op.bitwise_or_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_or_Scalar), "autograd"},
+    {&ct__op.bitwise_or__Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_or_scalar_), "reference"},
+    {&ct__op.bitwise_or__Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_or_scalar_), "reference"},
+    {&ct__op.bitwise_or__Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_or__Scalar), "autograd"},
+    {&ct__op.bitwise_or_Scalar_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_or_scalar_out), "reference"},
+    {&ct__op.bitwise_or_Scalar_out, CT_KEY_META, CT_FN(ct__bk_bitwise_or_scalar_out), "reference"},
+    {&ct__op.bitwise_or_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_or_Scalar_out), "autograd"},
+    {&ct__op.bitwise_or_Scalar_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_or_scalar_self), "reference"},
+    {&ct__op.bitwise_or_Scalar_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_or_scalar_self), "reference"},
+    {&ct__op.bitwise_or_Scalar_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_or_Scalar_Tensor), "autograd"},
+    {&ct__op.bitwise_or_Scalar_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_or_scalar_self_out), "reference"},
+    {&ct__op.bitwise_or_Scalar_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_or_scalar_self_out), "reference"},
+    {&ct__op.bitwise_or_Scalar_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_or_Scalar_Tensor_out), "autograd"},
+    {&ct__op.bitwise_xor_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_xor), "reference"},
+    {&ct__op.bitwise_xor_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_xor), "reference"},
+    {&ct__op.bitwise_xor_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_xor_Tensor), "autograd"},
+    {&ct__op.bitwise_xor__Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_xor_), "reference"},
+    {&ct__op.bitwise_xor__Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_xor_), "reference"},
+    {&ct__op.bitwise_xor__Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_xor__Tensor), "autograd"},
+    {&ct__op.bitwise_xor_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_xor_out), "reference"},
+    {&ct__op.bitwise_xor_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_xor_out), "reference"},
+    {&ct__op.bitwise_xor_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_xor_Tensor_out), "autograd"},
+    {&ct__op.bitwise_xor_Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_xor_scalar), "reference"},
+    {&ct__op.bitwise_xor_Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_xor_scalar), "reference"},
+    {&ct__op.bitwise_xor_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_xor_Scalar), "autograd"},
+    {&ct__op.bitwise_xor__Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_xor_scalar_), "reference"},
+    {&ct__op.bitwise_xor__Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_xor_scalar_), "reference"},
+    {&ct__op.bitwise_xor__Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_xor__Scalar), "autograd"},
+    {&ct__op.bitwise_xor_Scalar_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_xor_scalar_out), "reference"},
+    {&ct__op.bitwise_xor_Scalar_out, CT_KEY_META, CT_FN(ct__bk_bitwise_xor_scalar_out), "reference"},
+    {&ct__op.bitwise_xor_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_xor_Scalar_out), "autograd"},
+    {&ct__op.bitwise_xor_Scalar_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_xor_scalar_self), "reference"},
+    {&ct__op.bitwise_xor_Scalar_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_xor_scalar_self), "reference"},
+    {&ct__op.bitwise_xor_Scalar_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_xor_Scalar_Tensor), "autograd"},
+    {&ct__op.bitwise_xor_Scalar_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_xor_scalar_self_out), "reference"},
+    {&ct__op.bitwise_xor_Scalar_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_xor_scalar_self_out), "reference"},
+    {&ct__op.bitwise_xor_Scalar_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_xor_Scalar_Tensor_out), "autograd"},
+    {&ct__op.bitwise_left_shift_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_left_shift), "reference"},
+    {&ct__op.bitwise_left_shift_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_left_shift), "reference"},
+    {&ct__op.bitwise_left_shift_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_left_shift_Tensor), "autograd"},
+    {&ct__op.bitwise_left_shift__Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_left_shift_), "reference"},
+    {&ct__op.bitwise_left_shift__Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_left_shift_), "reference"},
+    {&ct__op.bitwise_left_shift__Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_left_shift__Tensor), "autograd"},
+    {&ct__op.bitwise_left_shift_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_left_shift_out), "reference"},
+    {&ct__op.bitwise_left_shift_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_left_shift_out), "reference"},
+    {&ct__op.bitwise_left_shift_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_left_shift_Tensor_out), "autograd"},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_left_shift_scalar), "reference"},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_left_shift_scalar), "reference"},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_left_shift_Tensor_Scalar), "autograd"},
+    {&ct__op.bitwise_left_shift__Tensor_Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_left_shift_scalar_), "reference"},
+    {&ct__op.bitwise_left_shift__Tensor_Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_left_shift_scalar_), "reference"},
+    {&ct__op.bitwise_left_shift__Tensor_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_left_shift__Tensor_Scalar), "autograd"},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_left_shift_scalar_out), "reference"},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, CT_KEY_META, CT_FN(ct__bk_bitwise_left_shift_scalar_out), "reference"},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_left_shift_Tensor_Scalar_out), "autograd"},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_left_shift_scalar_self), "reference"},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_left_shift_scalar_self), "reference"},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_left_shift_Scalar_Tensor), "autograd"},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_left_shift_scalar_self_out), "reference"},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_left_shift_scalar_self_out), "reference"},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_left_shift_Scalar_Tensor_out), "autograd"},
+    {&ct__op.bitwise_right_shift_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_right_shift), "reference"},
+    {&ct__op.bitwise_right_shift_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_right_shift), "reference"},
+    {&ct__op.bitwise_right_shift_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_right_shift_Tensor), "autograd"},
+    {&ct__op.bitwise_right_shift__Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_right_shift_), "reference"},
+    {&ct__op.bitwise_right_shift__Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_right_shift_), "reference"},
+    {&ct__op.bitwise_right_shift__Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_right_shift__Tensor), "autograd"},
+    {&ct__op.bitwise_right_shift_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_right_shift_out), "reference"},
+    {&ct__op.bitwise_right_shift_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_right_shift_out), "reference"},
+    {&ct__op.bitwise_right_shift_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_right_shift_Tensor_out), "autograd"},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_right_shift_scalar), "reference"},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_right_shift_scalar), "reference"},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_right_shift_Tensor_Scalar), "autograd"},
+    {&ct__op.bitwise_right_shift__Tensor_Scalar, CT_KEY_CPU, CT_FN(ct__bk_bitwise_right_shift_scalar_), "reference"},
+    {&ct__op.bitwise_right_shift__Tensor_Scalar, CT_KEY_META, CT_FN(ct__bk_bitwise_right_shift_scalar_), "reference"},
+    {&ct__op.bitwise_right_shift__Tensor_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_right_shift__Tensor_Scalar), "autograd"},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_right_shift_scalar_out), "reference"},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, CT_KEY_META, CT_FN(ct__bk_bitwise_right_shift_scalar_out), "reference"},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_right_shift_Tensor_Scalar_out), "autograd"},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor, CT_KEY_CPU, CT_FN(ct__bk_bitwise_right_shift_scalar_self), "reference"},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor, CT_KEY_META, CT_FN(ct__bk_bitwise_right_shift_scalar_self), "reference"},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_right_shift_Scalar_Tensor), "autograd"},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, CT_KEY_CPU, CT_FN(ct__bk_bitwise_right_shift_scalar_self_out), "reference"},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, CT_KEY_META, CT_FN(ct__bk_bitwise_right_shift_scalar_self_out), "reference"},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bitwise_right_shift_Scalar_Tensor_out), "autograd"},
+    {&ct__op.gcd, CT_KEY_CPU, CT_FN(ct__bk_gcd), "reference"},
+    {&ct__op.gcd, CT_KEY_META, CT_FN(ct__bk_gcd), "reference"},
+    {&ct__op.gcd, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gcd), "autograd"},
+    {&ct__op.gcd_, CT_KEY_CPU, CT_FN(ct__bk_gcd_), "reference"},
+    {&ct__op.gcd_, CT_KEY_META, CT_FN(ct__bk_gcd_), "reference"},
+    {&ct__op.gcd_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gcd_), "autograd"},
+    {&ct__op.gcd_out, CT_KEY_CPU, CT_FN(ct__bk_gcd_out), "reference"},
+    {&ct__op.gcd_out, CT_KEY_META, CT_FN(ct__bk_gcd_out), "reference"},
+    {&ct__op.gcd_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gcd_out), "autograd"},
+    {&ct__op.lcm, CT_KEY_CPU, CT_FN(ct__bk_lcm), "reference"},
+    {&ct__op.lcm, CT_KEY_META, CT_FN(ct__bk_lcm), "reference"},
+    {&ct__op.lcm, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lcm), "autograd"},
+    {&ct__op.lcm_, CT_KEY_CPU, CT_FN(ct__bk_lcm_), "reference"},
+    {&ct__op.lcm_, CT_KEY_META, CT_FN(ct__bk_lcm_), "reference"},
+    {&ct__op.lcm_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lcm_), "autograd"},
+    {&ct__op.lcm_out, CT_KEY_CPU, CT_FN(ct__bk_lcm_out), "reference"},
+    {&ct__op.lcm_out, CT_KEY_META, CT_FN(ct__bk_lcm_out), "reference"},
+    {&ct__op.lcm_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lcm_out), "autograd"},
+    {&ct__op.ldexp_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_ldexp), "composite"},
+    {&ct__op.ldexp_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_ldexp_), "composite"},
+    {&ct__op.ldexp_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_ldexp_out), "composite"},
     {&ct__op.sum, CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
     {&ct__op.sum, CT_KEY_META, CT_FN(ct__k_sum), "reference"},
     {&ct__op.sum, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
@@ -14076,6 +16737,32 @@ static const struct {
     {&ct__op.baddbmm_out, CT_KEY_CPU, CT_FN(ct__k_baddbmm_out), "reference"},
     {&ct__op.baddbmm_out, CT_KEY_META, CT_FN(ct__k_baddbmm_out), "reference"},
     {&ct__op.baddbmm_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_out), "autograd"},
+    {&ct__op.addmv, CT_KEY_CPU, CT_FN(ct__k_addmv), "reference"},
+    {&ct__op.addmv, CT_KEY_META, CT_FN(ct__k_addmv), "reference"},
+    {&ct__op.addmv, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmv), "autograd"},
+    {&ct__op.addmv_, CT_KEY_CPU, CT_FN(ct__k_addmv_), "reference"},
+    {&ct__op.addmv_, CT_KEY_META, CT_FN(ct__k_addmv_), "reference"},
+    {&ct__op.addmv_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmv_), "autograd"},
+    {&ct__op.addmv_out, CT_KEY_CPU, CT_FN(ct__k_addmv_out), "reference"},
+    {&ct__op.addmv_out, CT_KEY_META, CT_FN(ct__k_addmv_out), "reference"},
+    {&ct__op.addmv_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmv_out), "autograd"},
+    {&ct__op.addbmm, CT_KEY_CPU, CT_FN(ct__k_addbmm), "reference"},
+    {&ct__op.addbmm, CT_KEY_META, CT_FN(ct__k_addbmm), "reference"},
+    {&ct__op.addbmm, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addbmm), "autograd"},
+    {&ct__op.addbmm_, CT_KEY_CPU, CT_FN(ct__k_addbmm_), "reference"},
+    {&ct__op.addbmm_, CT_KEY_META, CT_FN(ct__k_addbmm_), "reference"},
+    {&ct__op.addbmm_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addbmm_), "autograd"},
+    {&ct__op.addbmm_out, CT_KEY_CPU, CT_FN(ct__k_addbmm_out), "reference"},
+    {&ct__op.addbmm_out, CT_KEY_META, CT_FN(ct__k_addbmm_out), "reference"},
+    {&ct__op.addbmm_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addbmm_out), "autograd"},
+    {&ct__op.addr, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_addr), "composite"},
+    {&ct__op.addr_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_addr_), "composite"},
+    {&ct__op.addr_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_addr_out), "composite"},
+    {&ct__op.tensordot, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_tensordot), "composite"},
+    {&ct__op.tensordot_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_tensordot_out), "composite"},
+    {&ct__op.kron, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kron), "composite"},
+    {&ct__op.kron_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kron_out), "composite"},
+    {&ct__op.einsum, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_einsum), "composite"},
     {&ct__op.outer, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer), "composite"},
     {&ct__op.outer_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer_out), "composite"},
     {&ct__op.matmul, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
@@ -14424,6 +17111,119 @@ static const struct {
     {&ct__op.take_along_dim_out, CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
     {&ct__op.take_along_dim_out, CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
     {&ct__op.take_along_dim_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
+    {&ct__op.nonzero, CT_KEY_CPU, CT_FN(ct__k_nonzero), "reference"},
+    {&ct__op.nonzero, CT_KEY_META, CT_FN(ct__k_nonzero), "reference"},
+    {&ct__op.nonzero, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nonzero), "autograd"},
+    {&ct__op.nonzero_out, CT_KEY_CPU, CT_FN(ct__k_nonzero_out), "reference"},
+    {&ct__op.nonzero_out, CT_KEY_META, CT_FN(ct__k_nonzero_out), "reference"},
+    {&ct__op.nonzero_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nonzero_out), "autograd"},
+    {&ct__op.masked_select, CT_KEY_CPU, CT_FN(ct__k_masked_select), "reference"},
+    {&ct__op.masked_select, CT_KEY_META, CT_FN(ct__k_masked_select), "reference"},
+    {&ct__op.masked_select, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_select), "autograd"},
+    {&ct__op.masked_select_out, CT_KEY_CPU, CT_FN(ct__k_masked_select_out), "reference"},
+    {&ct__op.masked_select_out, CT_KEY_META, CT_FN(ct__k_masked_select_out), "reference"},
+    {&ct__op.masked_select_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_select_out), "autograd"},
+    {&ct__op.masked_scatter, CT_KEY_CPU, CT_FN(ct__k_masked_scatter), "reference"},
+    {&ct__op.masked_scatter, CT_KEY_META, CT_FN(ct__k_masked_scatter), "reference"},
+    {&ct__op.masked_scatter, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_scatter), "autograd"},
+    {&ct__op.masked_scatter_, CT_KEY_CPU, CT_FN(ct__k_masked_scatter_), "reference"},
+    {&ct__op.masked_scatter_, CT_KEY_META, CT_FN(ct__k_masked_scatter_), "reference"},
+    {&ct__op.masked_scatter_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_scatter_), "autograd"},
+    {&ct__op.masked_scatter_out, CT_KEY_CPU, CT_FN(ct__k_masked_scatter_out), "reference"},
+    {&ct__op.masked_scatter_out, CT_KEY_META, CT_FN(ct__k_masked_scatter_out), "reference"},
+    {&ct__op.masked_scatter_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_scatter_out), "autograd"},
+    {&ct__op.take, CT_KEY_CPU, CT_FN(ct__k_take), "reference"},
+    {&ct__op.take, CT_KEY_META, CT_FN(ct__k_take), "reference"},
+    {&ct__op.take, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take), "autograd"},
+    {&ct__op.take_out, CT_KEY_CPU, CT_FN(ct__k_take_out), "reference"},
+    {&ct__op.take_out, CT_KEY_META, CT_FN(ct__k_take_out), "reference"},
+    {&ct__op.take_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_out), "autograd"},
+    {&ct__op.put, CT_KEY_CPU, CT_FN(ct__k_put), "reference"},
+    {&ct__op.put, CT_KEY_META, CT_FN(ct__k_put), "reference"},
+    {&ct__op.put, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_put), "autograd"},
+    {&ct__op.put_, CT_KEY_CPU, CT_FN(ct__k_put_), "reference"},
+    {&ct__op.put_, CT_KEY_META, CT_FN(ct__k_put_), "reference"},
+    {&ct__op.put_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_put_), "autograd"},
+    {&ct__op.put_out, CT_KEY_CPU, CT_FN(ct__k_put_out), "reference"},
+    {&ct__op.put_out, CT_KEY_META, CT_FN(ct__k_put_out), "reference"},
+    {&ct__op.put_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_put_out), "autograd"},
+    {&ct__op.repeat_interleave_Tensor, CT_KEY_CPU, CT_FN(ct__k_repeat_interleave), "reference"},
+    {&ct__op.repeat_interleave_Tensor, CT_KEY_META, CT_FN(ct__k_repeat_interleave), "reference"},
+    {&ct__op.repeat_interleave_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_interleave_Tensor), "autograd"},
+    {&ct__op.repeat_interleave_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_repeat_interleave_out), "reference"},
+    {&ct__op.repeat_interleave_Tensor_out, CT_KEY_META, CT_FN(ct__k_repeat_interleave_out), "reference"},
+    {&ct__op.repeat_interleave_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_interleave_Tensor_out), "autograd"},
+    {&ct__op.repeat_interleave_self_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_repeat_interleave_self), "composite"},
+    {&ct__op.repeat_interleave_self_int, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_repeat_interleave_self_int), "composite"},
+    {&ct__op.searchsorted_Tensor, CT_KEY_CPU, CT_FN(ct__k_searchsorted), "reference"},
+    {&ct__op.searchsorted_Tensor, CT_KEY_META, CT_FN(ct__k_searchsorted), "reference"},
+    {&ct__op.searchsorted_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Tensor), "autograd"},
+    {&ct__op.searchsorted_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_searchsorted_out), "reference"},
+    {&ct__op.searchsorted_Tensor_out, CT_KEY_META, CT_FN(ct__k_searchsorted_out), "reference"},
+    {&ct__op.searchsorted_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Tensor_out), "autograd"},
+    {&ct__op.searchsorted_Scalar, CT_KEY_CPU, CT_FN(ct__k_searchsorted_scalar), "reference"},
+    {&ct__op.searchsorted_Scalar, CT_KEY_META, CT_FN(ct__k_searchsorted_scalar), "reference"},
+    {&ct__op.searchsorted_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Scalar), "autograd"},
+    {&ct__op.searchsorted_Scalar_out, CT_KEY_CPU, CT_FN(ct__k_searchsorted_scalar_out), "reference"},
+    {&ct__op.searchsorted_Scalar_out, CT_KEY_META, CT_FN(ct__k_searchsorted_scalar_out), "reference"},
+    {&ct__op.searchsorted_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Scalar_out), "autograd"},
+    {&ct__op.bucketize_Tensor, CT_KEY_CPU, CT_FN(ct__k_bucketize), "reference"},
+    {&ct__op.bucketize_Tensor, CT_KEY_META, CT_FN(ct__k_bucketize), "reference"},
+    {&ct__op.bucketize_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Tensor), "autograd"},
+    {&ct__op.bucketize_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_bucketize_out), "reference"},
+    {&ct__op.bucketize_Tensor_out, CT_KEY_META, CT_FN(ct__k_bucketize_out), "reference"},
+    {&ct__op.bucketize_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Tensor_out), "autograd"},
+    {&ct__op.bucketize_Scalar, CT_KEY_CPU, CT_FN(ct__k_bucketize_scalar), "reference"},
+    {&ct__op.bucketize_Scalar, CT_KEY_META, CT_FN(ct__k_bucketize_scalar), "reference"},
+    {&ct__op.bucketize_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Scalar), "autograd"},
+    {&ct__op.bucketize_Scalar_out, CT_KEY_CPU, CT_FN(ct__k_bucketize_scalar_out), "reference"},
+    {&ct__op.bucketize_Scalar_out, CT_KEY_META, CT_FN(ct__k_bucketize_scalar_out), "reference"},
+    {&ct__op.bucketize_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Scalar_out), "autograd"},
+    {&ct__op.bincount, CT_KEY_CPU, CT_FN(ct__k_bincount), "reference"},
+    {&ct__op.bincount, CT_KEY_META, CT_FN(ct__k_bincount), "reference"},
+    {&ct__op.bincount, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bincount), "autograd"},
+    {&ct__op.bincount_out, CT_KEY_CPU, CT_FN(ct__k_bincount_out), "reference"},
+    {&ct__op.bincount_out, CT_KEY_META, CT_FN(ct__k_bincount_out), "reference"},
+    {&ct__op.bincount_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bincount_out), "autograd"},
+    {&ct__op.histc, CT_KEY_CPU, CT_FN(ct__k_histc), "reference"},
+    {&ct__op.histc, CT_KEY_META, CT_FN(ct__k_histc), "reference"},
+    {&ct__op.histc, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_histc), "autograd"},
+    {&ct__op.histc_out, CT_KEY_CPU, CT_FN(ct__k_histc_out), "reference"},
+    {&ct__op.histc_out, CT_KEY_META, CT_FN(ct__k_histc_out), "reference"},
+    {&ct__op.histc_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_histc_out), "autograd"},
+    {&ct__op._unique2, CT_KEY_CPU, CT_FN(ct__k_unique2), "reference"},
+    {&ct__op._unique2, CT_KEY_META, CT_FN(ct__k_unique2), "reference"},
+    {&ct__op._unique2, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__unique2), "autograd"},
+    {&ct__op._unique2_out, CT_KEY_CPU, CT_FN(ct__k_unique2_out), "reference"},
+    {&ct__op._unique2_out, CT_KEY_META, CT_FN(ct__k_unique2_out), "reference"},
+    {&ct__op._unique2_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__unique2_out), "autograd"},
+    {&ct__op.unique_consecutive, CT_KEY_CPU, CT_FN(ct__k_unique_consecutive), "reference"},
+    {&ct__op.unique_consecutive, CT_KEY_META, CT_FN(ct__k_unique_consecutive), "reference"},
+    {&ct__op.unique_consecutive, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unique_consecutive), "autograd"},
+    {&ct__op.unique_consecutive_out, CT_KEY_CPU, CT_FN(ct__k_unique_consecutive_out), "reference"},
+    {&ct__op.unique_consecutive_out, CT_KEY_META, CT_FN(ct__k_unique_consecutive_out), "reference"},
+    {&ct__op.unique_consecutive_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unique_consecutive_out), "autograd"},
+    {&ct__op.unique_dim, CT_KEY_CPU, CT_FN(ct__k_unique_dim), "reference"},
+    {&ct__op.unique_dim, CT_KEY_META, CT_FN(ct__k_unique_dim), "reference"},
+    {&ct__op.unique_dim, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unique_dim), "autograd"},
+    {&ct__op.unique_dim_out, CT_KEY_CPU, CT_FN(ct__k_unique_dim_out), "reference"},
+    {&ct__op.unique_dim_out, CT_KEY_META, CT_FN(ct__k_unique_dim_out), "reference"},
+    {&ct__op.unique_dim_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unique_dim_out), "autograd"},
+    {&ct__op.fliplr, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_fliplr), "composite"},
+    {&ct__op.flipud, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_flipud), "composite"},
+    {&ct__op.rot90, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_rot90), "composite"},
+    {&ct__op.rot90, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rot90), "autograd"},
+    {&ct__op.rot90_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_rot90_out), "composite"},
+    {&ct__op.rot90_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rot90_out), "autograd"},
+    {&ct__op.narrow_copy, CT_KEY_CPU, CT_FN(ct__k_narrow_copy), "reference"},
+    {&ct__op.narrow_copy, CT_KEY_META, CT_FN(ct__k_narrow_copy), "reference"},
+    {&ct__op.narrow_copy, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_narrow_copy), "autograd"},
+    {&ct__op.narrow_copy_out, CT_KEY_CPU, CT_FN(ct__k_narrow_copy_out), "reference"},
+    {&ct__op.narrow_copy_out, CT_KEY_META, CT_FN(ct__k_narrow_copy_out), "reference"},
+    {&ct__op.narrow_copy_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_narrow_copy_out), "autograd"},
+    {&ct__op.index_reduce, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_reduce), "composite"},
+    {&ct__op.index_reduce_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_reduce_), "composite"},
+    {&ct__op.index_reduce_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_reduce_out), "composite"},
     {&ct__op.softmax_int, CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
     {&ct__op.softmax_int, CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
     {&ct__op.softmax_int, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
@@ -14437,6 +17237,11 @@ static const struct {
     {&ct__op.log_softmax_int_out, CT_KEY_META, CT_FN(ct__k_log_softmax_out), "reference"},
     {&ct__op.log_softmax_int_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int_out), "autograd"},
     {&ct__op.softmin, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_softmin), "composite"},
+    {&ct__op.prelu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_prelu), "composite"},
+    {&ct__op.rrelu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rrelu), "composite"},
+    {&ct__op.rrelu_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rrelu_), "composite"},
+    {&ct__op.embedding_bag, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_embedding_bag), "composite"},
+    {&ct__op.embedding_bag_padding_idx, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_embedding_bag_padding_idx), "composite"},
     {&ct__op.glu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu), "composite"},
     {&ct__op.glu_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu_out), "composite"},
     {&ct__op.nll_loss, CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
@@ -14494,6 +17299,8 @@ static const struct {
     {&ct__op.layer_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_layer_norm), "composite"},
     {&ct__op.group_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
     {&ct__op.batch_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
+    {&ct__op.instance_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_instance_norm), "composite"},
+    {&ct__op.bilinear, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_bilinear), "composite"},
     {&ct__op.rms_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
     {&ct__op.scaled_dot_product_attention, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_sdpa), "composite"},
     {&ct__op.convolution, CT_KEY_CPU, CT_FN(ct__k_convolution), "reference"},
@@ -14668,6 +17475,9 @@ static const struct {
     {&ct__op.neg, CT_FN(ct__k_neg), CT__ENGINE_POINTWISE},
     {&ct__op.neg_, CT_FN(ct__k_neg_), CT__ENGINE_POINTWISE},
     {&ct__op.neg_out, CT_FN(ct__k_neg_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_not, CT_FN(ct__k_bitwise_not), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_not_, CT_FN(ct__k_bitwise_not_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_not_out, CT_FN(ct__k_bitwise_not_out), CT__ENGINE_POINTWISE},
     {&ct__op.abs, CT_FN(ct__k_abs), CT__ENGINE_POINTWISE},
     {&ct__op.abs_, CT_FN(ct__k_abs_), CT__ENGINE_POINTWISE},
     {&ct__op.abs_out, CT_FN(ct__k_abs_out), CT__ENGINE_POINTWISE},
@@ -15008,6 +17818,52 @@ static const struct {
     {&ct__op.logaddexp_out, CT_FN(ct__bk_logaddexp_out), CT__ENGINE_POINTWISE},
     {&ct__op.logaddexp2, CT_FN(ct__bk_logaddexp2), CT__ENGINE_POINTWISE},
     {&ct__op.logaddexp2_out, CT_FN(ct__bk_logaddexp2_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_and_Tensor, CT_FN(ct__bk_bitwise_and), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_and__Tensor, CT_FN(ct__bk_bitwise_and_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_and_Tensor_out, CT_FN(ct__bk_bitwise_and_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_and_Scalar, CT_FN(ct__bk_bitwise_and_scalar), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_and__Scalar, CT_FN(ct__bk_bitwise_and_scalar_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_and_Scalar_out, CT_FN(ct__bk_bitwise_and_scalar_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_and_Scalar_Tensor, CT_FN(ct__bk_bitwise_and_scalar_self), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_and_Scalar_Tensor_out, CT_FN(ct__bk_bitwise_and_scalar_self_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_or_Tensor, CT_FN(ct__bk_bitwise_or), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_or__Tensor, CT_FN(ct__bk_bitwise_or_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_or_Tensor_out, CT_FN(ct__bk_bitwise_or_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_or_Scalar, CT_FN(ct__bk_bitwise_or_scalar), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_or__Scalar, CT_FN(ct__bk_bitwise_or_scalar_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_or_Scalar_out, CT_FN(ct__bk_bitwise_or_scalar_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_or_Scalar_Tensor, CT_FN(ct__bk_bitwise_or_scalar_self), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_or_Scalar_Tensor_out, CT_FN(ct__bk_bitwise_or_scalar_self_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_xor_Tensor, CT_FN(ct__bk_bitwise_xor), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_xor__Tensor, CT_FN(ct__bk_bitwise_xor_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_xor_Tensor_out, CT_FN(ct__bk_bitwise_xor_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_xor_Scalar, CT_FN(ct__bk_bitwise_xor_scalar), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_xor__Scalar, CT_FN(ct__bk_bitwise_xor_scalar_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_xor_Scalar_out, CT_FN(ct__bk_bitwise_xor_scalar_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_xor_Scalar_Tensor, CT_FN(ct__bk_bitwise_xor_scalar_self), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_xor_Scalar_Tensor_out, CT_FN(ct__bk_bitwise_xor_scalar_self_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_left_shift_Tensor, CT_FN(ct__bk_bitwise_left_shift), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_left_shift__Tensor, CT_FN(ct__bk_bitwise_left_shift_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_left_shift_Tensor_out, CT_FN(ct__bk_bitwise_left_shift_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar, CT_FN(ct__bk_bitwise_left_shift_scalar), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_left_shift__Tensor_Scalar, CT_FN(ct__bk_bitwise_left_shift_scalar_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, CT_FN(ct__bk_bitwise_left_shift_scalar_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor, CT_FN(ct__bk_bitwise_left_shift_scalar_self), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, CT_FN(ct__bk_bitwise_left_shift_scalar_self_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_right_shift_Tensor, CT_FN(ct__bk_bitwise_right_shift), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_right_shift__Tensor, CT_FN(ct__bk_bitwise_right_shift_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_right_shift_Tensor_out, CT_FN(ct__bk_bitwise_right_shift_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar, CT_FN(ct__bk_bitwise_right_shift_scalar), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_right_shift__Tensor_Scalar, CT_FN(ct__bk_bitwise_right_shift_scalar_), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, CT_FN(ct__bk_bitwise_right_shift_scalar_out), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor, CT_FN(ct__bk_bitwise_right_shift_scalar_self), CT__ENGINE_POINTWISE},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, CT_FN(ct__bk_bitwise_right_shift_scalar_self_out), CT__ENGINE_POINTWISE},
+    {&ct__op.gcd, CT_FN(ct__bk_gcd), CT__ENGINE_POINTWISE},
+    {&ct__op.gcd_, CT_FN(ct__bk_gcd_), CT__ENGINE_POINTWISE},
+    {&ct__op.gcd_out, CT_FN(ct__bk_gcd_out), CT__ENGINE_POINTWISE},
+    {&ct__op.lcm, CT_FN(ct__bk_lcm), CT__ENGINE_POINTWISE},
+    {&ct__op.lcm_, CT_FN(ct__bk_lcm_), CT__ENGINE_POINTWISE},
+    {&ct__op.lcm_out, CT_FN(ct__bk_lcm_out), CT__ENGINE_POINTWISE},
     {&ct__op.sum, CT_FN(ct__k_sum), CT__ENGINE_REDUCTION},
     {&ct__op.sum_out, CT_FN(ct__k_sum_all_out), CT__ENGINE_REDUCTION},
     {&ct__op.sum_dim_IntList, CT_FN(ct__k_sum_dim), CT__ENGINE_REDUCTION},

@@ -467,15 +467,17 @@ static ct_status ct__bk_clamp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tenso
  *   FLOAT_ONLY  hypot, nextafter, logaddexp, logaddexp2: the promoted dtype must be floating
  *   ALL         fmax, fmin: any dtype (integers, bool: max / min)
  *   SAME        heaviside: any dtype, both inputs (and out=) of one dtype
+ *   INTEGRAL    bitwise and/or/xor, shifts: integers and bool
+ *   INTEGER     gcd, lcm: integers only
  * out= may otherwise be any dtype the result casts to (TensorIterator's binary ops). */
-enum { CT__BM_TO_FLOAT, CT__BM_FLOAT_ONLY, CT__BM_ALL, CT__BM_SAME };
+enum { CT__BM_TO_FLOAT, CT__BM_FLOAT_ONLY, CT__BM_ALL, CT__BM_SAME, CT__BM_INTEGRAL, CT__BM_INTEGER };
 typedef void (*ct__bm_ffn)(double *a, const double *b, int64_t n, ct_dtype dt);
-typedef void (*ct__bm_ifn)(int64_t *a, const int64_t *b, int64_t n);
+typedef void (*ct__bm_ifn)(int64_t *a, const int64_t *b, int64_t n, ct_dtype dt);
 typedef struct ct__bm_def {
   const char *name;
   int kind;
   ct__bm_ffn f; /* floating: a[i] = f(a[i], b[i]) in double; dt the computing dtype */
-  ct__bm_ifn i; /* integers and bool (ALL, SAME) */
+  ct__bm_ifn i; /* integers and bool (ALL, SAME, INTEGRAL, INTEGER): in int64, dt the computing dtype */
 } ct__bm_def;
 #define CT__BM_F(name, EXPR)                                                          \
   static void ct__bm_f_##name(double *av, const double *bv, int64_t n, ct_dtype dt) { \
@@ -487,13 +489,19 @@ typedef struct ct__bm_def {
     }                                                                                 \
   }
 #define CT__BM_I(name, EXPR)                                                           \
-  static void ct__bm_i_##name(int64_t *av, const int64_t *bv, int64_t n) {             \
+  static void ct__bm_i_##name(int64_t *av, const int64_t *bv, int64_t n, ct_dtype dt) { \
     int64_t k;                                                                         \
+    (void)dt;                                                                          \
     for (k = 0; k < n; k++) {                                                          \
       int64_t a = av[k], b = bv[k];                                                    \
       av[k] = (EXPR);                                                                  \
     }                                                                                  \
   }
+/* v wrapped to integer dtype dt (a 0-dim int64 input of another dtype, cast as PyTorch casts) */
+static int64_t ct__bm_wrap(int64_t v, ct_dtype dt) {
+  return dt == CT_U8 ? (int64_t)(uint8_t)(uint64_t)v : dt == CT_I32 ? (int64_t)(int32_t)(uint32_t)(uint64_t)v
+                                                       : dt == CT_BOOL ? (int64_t)(v != 0) : v;
+}
 /* nextafter of a bfloat16 (sign and magnitude bits, as c10's) */
 static uint16_t ct__bm_next16(uint16_t xb, uint16_t yb, double x, double y) {
   if (x == 0) return (uint16_t)((yb & 0x8000u) | 1u); /* the smallest subnormal toward y */
@@ -525,6 +533,38 @@ CT__BM_F(logaddexp2, ct__bm_logaddexp1(a, b, 1))
 CT__BM_I(fmax, a < b ? b : a)
 CT__BM_I(fmin, b < a ? b : a)
 CT__BM_I(heaviside, a == 0 ? b : (int64_t)(a > 0))
+CT__BM_I(bitwise_and, a & b)
+CT__BM_I(bitwise_or, a | b)
+CT__BM_I(bitwise_xor, a ^ b)
+/* Shifts as PyTorch 1.13's CPU kernels (plain C++ shifts on x86-64): the count is taken modulo the
+ * width the shift runs in, 64 bits for int64 and 32 for the narrower types (C's integer promotion);
+ * bits shifted out are lost, a right shift keeps the sign of signed types. */
+static int64_t ct__bm_shift1(int64_t a, int64_t b, ct_dtype dt, int left) {
+  unsigned c = (unsigned)((uint64_t)b & (dt == CT_I64 ? 63u : 31u));
+  if (left) return dt == CT_I64 ? (int64_t)((uint64_t)a << c) : (int64_t)(uint32_t)((uint32_t)(uint64_t)a << c);
+  if (dt == CT_I64 || dt == CT_I32) return a < 0 ? ~(~a >> c) : a >> c; /* (arithmetic, without implementation-defined >>) */
+  return (int64_t)((uint64_t)a >> c);                                /* uint8 and bool: logical */
+}
+/* gcd and lcm as PyTorch's calc_gcd (Euclid on |a|, |b|; |INT64_MIN| stays INT64_MIN) in the computing dtype */
+static int64_t ct__bm_gcd1(int64_t a, int64_t b, ct_dtype dt) {
+  a = ct__bm_wrap(a < 0 ? (int64_t)(0 - (uint64_t)a) : a, dt), b = ct__bm_wrap(b < 0 ? (int64_t)(0 - (uint64_t)b) : b, dt);
+  while (a != 0) {
+    int64_t c = a;
+    a = b % a; /* (a >= 0 or the minimum, never -1) */
+    b = c;
+  }
+  return b;
+}
+static int64_t ct__bm_lcm1(int64_t a, int64_t b, ct_dtype dt) {
+  int64_t g = ct__bm_gcd1(a, b, dt), p;
+  if (g == 0) return 0;
+  p = ct__bm_wrap((int64_t)((uint64_t)(a / g) * (uint64_t)b), dt); /* (g is never -1) */
+  return ct__bm_wrap(p < 0 ? (int64_t)(0 - (uint64_t)p) : p, dt);
+}
+CT__BM_I(bitwise_left_shift, ct__bm_shift1(a, b, dt, 1))
+CT__BM_I(bitwise_right_shift, ct__bm_shift1(a, b, dt, 0))
+CT__BM_I(gcd, ct__bm_gcd1(a, b, dt))
+CT__BM_I(lcm, ct__bm_lcm1(a, b, dt))
 static const ct__bm_def ct__bm_def_hypot = {"hypot", CT__BM_FLOAT_ONLY, ct__bm_f_hypot, NULL};
 static const ct__bm_def ct__bm_def_copysign = {"copysign", CT__BM_TO_FLOAT, ct__bm_f_copysign, NULL};
 static const ct__bm_def ct__bm_def_nextafter = {"nextafter", CT__BM_FLOAT_ONLY, ct__bm_f_nextafter, NULL};
@@ -534,6 +574,13 @@ static const ct__bm_def ct__bm_def_heaviside = {"heaviside", CT__BM_SAME, ct__bm
 static const ct__bm_def ct__bm_def_xlogy = {"xlogy", CT__BM_TO_FLOAT, ct__bm_f_xlogy, NULL};
 static const ct__bm_def ct__bm_def_logaddexp = {"logaddexp", CT__BM_FLOAT_ONLY, ct__bm_f_logaddexp, NULL};
 static const ct__bm_def ct__bm_def_logaddexp2 = {"logaddexp2", CT__BM_FLOAT_ONLY, ct__bm_f_logaddexp2, NULL};
+static const ct__bm_def ct__bm_def_bitwise_and = {"bitwise_and", CT__BM_INTEGRAL, NULL, ct__bm_i_bitwise_and};
+static const ct__bm_def ct__bm_def_bitwise_or = {"bitwise_or", CT__BM_INTEGRAL, NULL, ct__bm_i_bitwise_or};
+static const ct__bm_def ct__bm_def_bitwise_xor = {"bitwise_xor", CT__BM_INTEGRAL, NULL, ct__bm_i_bitwise_xor};
+static const ct__bm_def ct__bm_def_bitwise_left_shift = {"lshift", CT__BM_INTEGRAL, NULL, ct__bm_i_bitwise_left_shift};
+static const ct__bm_def ct__bm_def_bitwise_right_shift = {"rshift", CT__BM_INTEGRAL, NULL, ct__bm_i_bitwise_right_shift};
+static const ct__bm_def ct__bm_def_gcd = {"gcd", CT__BM_INTEGER, NULL, ct__bm_i_gcd};
+static const ct__bm_def ct__bm_def_lcm = {"lcm", CT__BM_INTEGER, NULL, ct__bm_i_lcm};
 
 typedef struct ct__bm_ctx {
   const ct__bm_def *def;
@@ -542,11 +589,6 @@ typedef struct ct__bm_ctx {
 /* v rounded to floating dtype dt, as a cast to it rounds */
 static double ct__bm_round(double v, ct_dtype dt) {
   return dt == CT_F64 ? v : dt == CT_F32 ? (double)(float)v : ct__pw_rt((double)(float)v, dt);
-}
-/* v wrapped to integer dtype dt (a 0-dim int64 input of another dtype, cast as PyTorch casts) */
-static int64_t ct__bm_wrap(int64_t v, ct_dtype dt) {
-  return dt == CT_U8 ? (int64_t)(uint8_t)(uint64_t)v : dt == CT_I32 ? (int64_t)(int32_t)(uint32_t)(uint64_t)v
-                                                       : dt == CT_BOOL ? (int64_t)(v != 0) : v;
 }
 static void ct__bm_loop(char **d, const int64_t *s, int64_t n, void *vctx) {
   const ct__bm_ctx *c = (const ct__bm_ctx *)vctx;
@@ -572,7 +614,7 @@ static void ct__bm_loop(char **d, const int64_t *s, int64_t n, void *vctx) {
         for (j = 0; j < k; j++) ia[j] = ct__bm_wrap(ia[j], c->common);
       if (c->in[1] != c->common)
         for (j = 0; j < k; j++) ib[j] = ct__bm_wrap(ib[j], c->common);
-      c->def->i(ia, ib, k);
+      c->def->i(ia, ib, k, c->common);
       ct__unary_store_i(d[0] + at * s[0], s[0], ia, k, c->common);
     }
   }
@@ -592,7 +634,9 @@ static ct_status ct__bm_run(const ct__bm_def *d, ct_tensor *out, ct_tensor *a, c
     return ct_fail(CT_ERR_DTYPE, d->name, "heaviside is not yet implemented for tensors with different dtypes");
   common = ct__result_type(a, b);
   if (d->kind == CT__BM_TO_FLOAT && !ct_dtype_is_floating(common)) common = CT_F32;
-  if (d->kind == CT__BM_FLOAT_ONLY && !ct_dtype_is_floating(common))
+  if ((d->kind == CT__BM_FLOAT_ONLY && !ct_dtype_is_floating(common)) ||
+      ((d->kind == CT__BM_INTEGRAL || d->kind == CT__BM_INTEGER) && ct_dtype_is_floating(common)) ||
+      (d->kind == CT__BM_INTEGER && common == CT_BOOL))
     return ct_fail(CT_ERR_DTYPE, d->name, "\"%s_cpu\" not implemented for '%s'", d->name, ct__dtype_torch_name(common));
   if (d == &ct__bm_def_nextafter && common == CT_F16) /* as PyTorch 1.13 (float32 steps rounded back would do nothing) */
     return ct_fail(CT_ERR_DTYPE, d->name, "\"nextafter_cpu\" not implemented for 'Half'");
@@ -657,6 +701,35 @@ CT__BM_K_TT(xlogy)
 CT__BM_K_TS(xlogy)
 CT__BM_K_FO(logaddexp)
 CT__BM_K_FO(logaddexp2)
+CT__BM_K_TT(bitwise_and)
+CT__BM_K_TS(bitwise_and)
+CT__BM_K_TT(bitwise_or)
+CT__BM_K_TS(bitwise_or)
+CT__BM_K_TT(bitwise_xor)
+CT__BM_K_TS(bitwise_xor)
+CT__BM_K_TT(bitwise_left_shift)
+CT__BM_K_TS(bitwise_left_shift)
+CT__BM_K_TT(bitwise_right_shift)
+CT__BM_K_TS(bitwise_right_shift)
+CT__BM_K_TT(gcd)
+CT__BM_K_TT(lcm)
+/* op(Scalar self, Tensor other) and its out= */
+#define CT__BM_K_ST(name)                                                                                  \
+  static ct_tensor *ct__bk_##name##_scalar_self(ct_keyset ks, ct_scalar s, ct_tensor *b) {                 \
+    ct__wrapped w;                                                                                         \
+    (void)ks;                                                                                              \
+    return ct__bm_new(&ct__bm_def_##name, ct__wrap_scalar(&w, s), b);                                      \
+  }                                                                                                        \
+  static ct_status ct__bk_##name##_scalar_self_out(ct_keyset ks, ct_scalar s, ct_tensor *b, ct_tensor *out) { \
+    ct__wrapped w;                                                                                         \
+    (void)ks;                                                                                              \
+    return ct__bm_run(&ct__bm_def_##name, out, ct__wrap_scalar(&w, s), b, NULL);                           \
+  }
+CT__BM_K_ST(bitwise_and)
+CT__BM_K_ST(bitwise_or)
+CT__BM_K_ST(bitwise_xor)
+CT__BM_K_ST(bitwise_left_shift)
+CT__BM_K_ST(bitwise_right_shift)
 /* xlogy(Scalar self, Tensor other) and its out= */
 static ct_tensor *ct__bk_xlogy_scalar_self(ct_keyset ks, ct_scalar s, ct_tensor *b) {
   ct__wrapped w;
@@ -667,6 +740,26 @@ static ct_status ct__bk_xlogy_scalar_self_out(ct_keyset ks, ct_scalar s, ct_tens
   ct__wrapped w;
   (void)ks;
   return ct__bm_run(&ct__bm_def_xlogy, out, ct__wrap_scalar(&w, s), b, NULL);
+}
+
+/* ---- ldexp: self * 2^other (CompositeImplicitAutograd, as PyTorch's: integers give float32) ---- */
+static ct_tensor *ct__bk_ldexp(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE { r = ct_keep(ct_mul(self, ct_pow_scalar_self(ct_float(2.0), other))); }
+  return r;
+}
+static ct_status ct__bk_ldexp_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_status st = CT_OK;
+  (void)ks;
+  CT_SCOPE { st = ct_mul_(self, ct_pow_scalar_self(ct_float(2.0), other)); }
+  return st;
+}
+static ct_status ct__bk_ldexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_status st = CT_OK;
+  (void)ks;
+  CT_SCOPE { st = ct_mul_out(out, self, ct_pow_scalar_self(ct_float(2.0), other)); }
+  return st;
 }
 
 /* ---- float_power: pow computed in float64, CompositeImplicitAutograd as PyTorch's

@@ -1260,36 +1260,21 @@ static ct_tensor *ct__k_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_in
   if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return NULL;
   return ct_adaptive_avg_pool2d_impl(self, 2, output_size.data);
 }
-/* out= variants: the functional result copied into `out` (checked, resized) */
-static ct_status ct__conv_to_out(const char *op, ct_tensor *out, ct_tensor *r) {
-  ct_status st;
-  if (!r) return ct_last_error();
-  if (out->dtype != r->dtype)
-    st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
-                 ct_dtype_name((ct_dtype)out->dtype));
-  else if (!ct_device_eq(out->device, r->device))
-    st = ct_fail(CT_ERR_DEVICE, op, "expected out tensor on the device of the inputs");
-  else if ((st = ct__check_writable(op, out)) == CT_OK && (st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK)
-    st = ct__copy_impl(out, r);
-  ct_release(r);
-  if (st == CT_OK) ct__bump_version(out);
-  return st;
-}
 static ct_status ct__k_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                       bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
-  return ct__conv_to_out("avg_pool2d", out, ct__k_avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+  return ct__result_to_out("avg_pool2d", out, ct__k_avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
                                                              divisor_override));
 }
 static ct_status ct__k_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
   ct__pool_geom g;
   (void)ks;
   if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return ct_last_error();
-  return ct__conv_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", self, NULL, output_size));
+  return ct__result_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", self, NULL, output_size));
 }
 static ct_status ct__k_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
                                                       ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
                                                       int64_t divisor_override, ct_tensor *grad_input) {
-  return ct__conv_to_out("avg_pool2d_backward", grad_input,
+  return ct__result_to_out("avg_pool2d_backward", grad_input,
                          ct__k_avg_pool2d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
                                                    divisor_override));
 }
@@ -1297,7 +1282,7 @@ static ct_status ct__k_max_pool2d_with_indices_backward_grad_input(ct_keyset ks,
                                                                    ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                                                    ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
                                                                    ct_tensor *grad_input) {
-  return ct__conv_to_out("max_pool2d_with_indices_backward", grad_input,
+  return ct__result_to_out("max_pool2d_with_indices_backward", grad_input,
                          ct__k_max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation,
                                                                 ceil_mode, indices));
 }

@@ -35,11 +35,6 @@ CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype
  * torch.tensor(data, device=...): made on the host, then copied. */
 CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data);
 CTDEF ct_tensor *ct_from_array_ex(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data, ct_device device);
-/* t's sizes (contiguous), dtype and device */
-CTDEF ct_tensor *ct_empty_like(const ct_tensor *t);
-CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t);
-CTDEF ct_tensor *ct_ones_like(const ct_tensor *t);
-CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
 
 CT_EXTERN_C_END
 #endif /* CT_OPS_FACTORY_H */
@@ -92,6 +87,156 @@ static ct_tensor *ct__k_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype,
   if (s.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "scalar_tensor", "s is None"), (ct_tensor *)NULL;
   none.data = NULL, none.n = 0;
   return ct__factory_filled("scalar_tensor", ks, none, s, dtype, device);
+}
+
+/* ---- _like and new_ (CompositeImplicitAutograd): the factories with self's dtype and device as defaults ---- */
+static ct_tensor *ct__factory_like(ct_tensor *self, const ct_scalar *fill, ct_dtype dtype, ct_device device, bool pin_memory) {
+  int64_t order[CT_MAX_DIMS], sizes[CT_MAX_DIMS], st[CT_MAX_DIMS], dense[CT_MAX_DIMS];
+  int i, j, n = self->ndim, permuted = self->numel > 1 && !ct_is_contiguous(self) && ct__non_overlapping_and_dense(self);
+  ct_tensor *r = NULL;
+  if (dtype == CT_DTYPE_NONE) dtype = (ct_dtype)self->dtype;
+  if (ct_device_is_none(device)) device = self->device;
+  /* dense but permuted (a transpose): the same layout (PyTorch's preserve_format) - the dims
+   * ordered by stride, outermost first, made contiguous, and seen in self's order */
+  for (i = 0; i < n; i++) order[i] = i;
+  for (i = 1; permuted && i < n; i++)
+    for (j = i; j > 0 && self->strides[order[j]] > self->strides[order[j - 1]]; j--) {
+      int64_t t = order[j];
+      order[j] = order[j - 1], order[j - 1] = t;
+    }
+  for (i = 0; i < n; i++) sizes[i] = self->sizes[order[i]];
+  ct__contiguous_strides(n, sizes, dense);
+  for (i = 0; i < n; i++) st[order[i]] = dense[i];
+  CT_SCOPE {
+    ct_tensor *e = ct_empty_ex(n, sizes, dtype, device, pin_memory);
+    if (e && permuted) e = ct__track(ct__make_view(e, n, self->sizes, st, e->offset)); /* (a plain tensor, no base) */
+    if (e && fill && ct_fill_(e, *fill) != CT_OK) e = NULL;
+    r = ct_keep(e);
+  }
+  return r ? ct__factory_made(r) : NULL;
+}
+static ct_tensor *ct__k_empty_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  (void)ks;
+  return ct__factory_like(self, NULL, dtype, device, pin_memory);
+}
+static ct_tensor *ct__k_zeros_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_scalar v = ct_int(0);
+  (void)ks;
+  return ct__factory_like(self, &v, dtype, device, pin_memory);
+}
+static ct_tensor *ct__k_ones_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_scalar v = ct_int(1);
+  (void)ks;
+  return ct__factory_like(self, &v, dtype, device, pin_memory);
+}
+static ct_tensor *ct__k_full_like(ct_keyset ks, ct_tensor *self, ct_scalar fill_value, ct_dtype dtype, ct_device device,
+                                  bool pin_memory) {
+  (void)ks;
+  if (fill_value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "full_like", "fill_value is None"), (ct_tensor *)NULL;
+  return ct__factory_like(self, &fill_value, dtype, device, pin_memory);
+}
+/* new_*: size, with self's dtype and device unless given */
+static ct_tensor *ct__factory_new(ct_tensor *self, ct_int_list size, const ct_scalar *fill, ct_dtype dtype, ct_device device,
+                                  bool pin_memory) {
+  ct_tensor *r = NULL;
+  if (dtype == CT_DTYPE_NONE) dtype = (ct_dtype)self->dtype;
+  if (ct_device_is_none(device)) device = self->device;
+  CT_SCOPE {
+    ct_tensor *e = ct_empty_ex(ct__factory_rank(size), size.data, dtype, device, pin_memory);
+    if (e && fill && ct_fill_(e, *fill) != CT_OK) e = NULL;
+    r = ct_keep(e);
+  }
+  return r ? ct__factory_made(r) : NULL;
+}
+static ct_tensor *ct__k_new_empty(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  (void)ks;
+  return ct__factory_new(self, size, NULL, dtype, device, pin_memory);
+}
+static ct_tensor *ct__k_new_zeros(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_scalar v = ct_int(0);
+  (void)ks;
+  return ct__factory_new(self, size, &v, dtype, device, pin_memory);
+}
+static ct_tensor *ct__k_new_ones(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+  ct_scalar v = ct_int(1);
+  (void)ks;
+  return ct__factory_new(self, size, &v, dtype, device, pin_memory);
+}
+static ct_tensor *ct__k_new_full(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_scalar fill_value, ct_dtype dtype,
+                                 ct_device device, bool pin_memory) {
+  (void)ks;
+  if (fill_value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "new_full", "fill_value is None"), (ct_tensor *)NULL;
+  return ct__factory_new(self, size, &fill_value, dtype, device, pin_memory);
+}
+
+/* ---- tril_indices / triu_indices: the (row, col) pairs of the lower / upper triangle, row by row
+ * (offset as tril's / triu's diagonal), as a (2, N) int64 or int32 tensor ---- */
+/* row i's columns [lo, hi): tril's j <= i + offset, triu's j >= i + offset (no overflow: 0 <= i < row) */
+static void ct__triangle_row(int upper, int64_t i, int64_t col, int64_t offset, int64_t *lo, int64_t *hi) {
+  int64_t edge = offset >= col ? col : i + offset; /* (i + offset < i + col) */
+  *lo = upper ? edge : 0;
+  *hi = upper ? col : offset >= col ? col : edge + 1;
+  if (*lo < 0) *lo = 0;
+  if (*hi > col) *hi = col;
+  if (*hi < *lo) *hi = *lo;
+}
+static ct_status ct__triangle_indices_out(const char *op, int upper, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  int64_t i, n = 0, k, shape[2], first, last, full_lo, full_hi;
+  if (row < 0) return ct_fail(CT_ERR_INVALID, op, "row must be non-negative, got%lld", (long long)row);
+  if (col < 0) return ct_fail(CT_ERR_INVALID, op, "col must be non-negative, got%lld", (long long)col);
+  if (out->dtype != CT_I64 && out->dtype != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)out->dtype));
+  /* the rows that have any index (tril: i + offset >= 0; triu: i + offset < col), so that the
+   * loops below are as long as the result */
+  if (col == 0) first = last = 0;
+  else if (upper) first = 0, last = offset >= col ? 0 : offset < col - row ? row : col - offset;
+  else first = offset >= 0 ? 0 : offset < -row ? row : -offset, last = row;
+  /* the count: the full rows (width col) at once - triu's first ones (i + offset <= 0), tril's last
+   * ones (i + offset + 1 >= col) - and the at most col partial rows one by one */
+  if (upper) full_lo = first, full_hi = offset < -last ? last : -offset + 1 < last ? -offset + 1 : last;
+  else full_lo = offset >= col - 1 ? first : offset < col - 1 - last ? last : col - 1 - offset, full_hi = last;
+  if (full_lo < first) full_lo = first;
+  if (full_hi < full_lo) full_hi = full_lo;
+  if (ct__mul_ovf(full_hi - full_lo, col, &n) || n > CT__MAX_ELEMENTS / 2) return ct_fail(CT_ERR_SIZE, op, "too many indices");
+  for (i = first; i < last; i++) {
+    int64_t lo, hi;
+    if (i == full_lo) i = full_hi;
+    if (i >= last) break;
+    ct__triangle_row(upper, i, col, offset, &lo, &hi);
+    n += hi - lo;
+  }
+  shape[0] = 2, shape[1] = n;
+  if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, 2, shape) != CT_OK) return ct_last_error();
+  if (!ct__is_meta(out) && n > 0) {
+    char *base = (char *)ct_data_ptr(out);
+    size_t es = ct_dtype_size((ct_dtype)out->dtype);
+    for (i = first, k = 0; i < last; i++) {
+      int64_t lo, hi, j;
+      ct__triangle_row(upper, i, col, offset, &lo, &hi);
+      for (j = lo; j < hi; j++, k++) {
+        ct__store_double(base + (size_t)(k * out->strides[1]) * es, (ct_dtype)out->dtype, (double)i);
+        ct__store_double(base + (size_t)(out->strides[0] + k * out->strides[1]) * es, (ct_dtype)out->dtype, (double)j);
+      }
+    }
+  }
+  ct__bump_version(out);
+  return CT_OK;
+}
+static ct_status ct__k_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  (void)ks;
+  return ct__triangle_indices_out("tril_indices", 0, row, col, offset, out);
+}
+static ct_status ct__k_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  (void)ks;
+  return ct__triangle_indices_out("triu_indices", 1, row, col, offset, out);
+}
+static ct_tensor *ct__k_tril_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__factory_empty_for_out(ks, dtype == CT_DTYPE_NONE ? CT_I64 : dtype, device);
+  return t ? ct__factory_finish(t, ct_tril_indices_out(t, row, col, offset)) : NULL;
+}
+static ct_tensor *ct__k_triu_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+  ct_tensor *t = ct__factory_empty_for_out(ks, dtype == CT_DTYPE_NONE ? CT_I64 : dtype, device);
+  return t ? ct__factory_finish(t, ct_triu_indices_out(t, row, col, offset)) : NULL;
 }
 
 /* arange_out as PyTorch's: start, end and step convert to the dtype's
@@ -194,23 +339,6 @@ CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, c
   return ct_full_ex(ndim, sizes, value, opts.dtype, opts.device);
 }
 
-/* The _like factories: t's sizes (contiguous), dtype and device, through the dispatched factories. */
-CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
-  if (!t) return ct__fail_null("ct_empty_like", "t"), (ct_tensor *)NULL;
-  return ct_empty_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device, false);
-}
-CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value) {
-  if (!t) return ct__fail_null("ct_full_like", "t"), (ct_tensor *)NULL;
-  return ct_full_ex(t->ndim, t->sizes, value, (ct_dtype)t->dtype, t->device);
-}
-CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t) {
-  if (!t) return ct__fail_null("ct_zeros_like", "t"), (ct_tensor *)NULL;
-  return ct_zeros_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
-}
-CTDEF ct_tensor *ct_ones_like(const ct_tensor *t) {
-  if (!t) return ct__fail_null("ct_ones_like", "t"), (ct_tensor *)NULL;
-  return ct_ones_ex(t->ndim, t->sizes, (ct_dtype)t->dtype, t->device);
-}
 CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype) {
   return ct_arange_start_step(ct_float(start), ct_float(end), ct_float(step), dtype == CT_DTYPE_NONE ? CT_F32 : dtype);
 }

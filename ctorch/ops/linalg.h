@@ -104,6 +104,10 @@ static int ct__la_is_zero(ct_scalar s) {
   return (s.kind == CT_SCALAR_FLOAT && s.v.f == 0) || (s.kind == CT_SCALAR_INT && s.v.i == 0) ||
          (s.kind == CT_SCALAR_BOOL && !s.v.b);
 }
+static int ct__la_is_one(ct_scalar s) {
+  return s.kind == CT_SCALAR_NONE || (s.kind == CT_SCALAR_FLOAT && s.v.f == 1) || (s.kind == CT_SCALAR_INT && s.v.i == 1) ||
+         (s.kind == CT_SCALAR_BOOL && s.v.b);
+}
 static double ct__la_scalar_f(ct_scalar s) { return s.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(s); }
 
 /* A 0..3-D operand's strides as (batch, row, column); a vector is a row
@@ -427,6 +431,105 @@ static ct_status ct__k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *bat
   return ct__la_baddbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
 }
 
+/* ---- addmv: beta * self + alpha * (mat @ vec); self (any dtype: cast to mat's) broadcasts to the result ---- */
+static ct_status ct__la_addmv(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                              int inplace, ct_tensor **result) {
+  static const char *op = "addmv";
+  ct__la_call c;
+  if (mat->ndim != 2 || vec->ndim != 1 || self->ndim > 1)
+    return ct_fail(CT_ERR_RANK, op, "vector + matrix @ vector expected, got %d, %d, %d", self->ndim, mat->ndim, vec->ndim);
+  if (mat->sizes[1] != vec->sizes[0] || (self->ndim == 1 && self->sizes[0] != mat->sizes[0] && self->sizes[0] != 1))
+    return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                   (long long)(self->ndim ? self->sizes[0] : 1), (long long)mat->sizes[0], (long long)mat->sizes[1],
+                   (long long)vec->sizes[0]);
+  if (ct__la_same_dtype(op, mat, vec) != CT_OK) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = mat, c.b = vec, c.self = self, c.beta = beta, c.alpha = alpha, c.dtype = (ct_dtype)mat->dtype;
+  c.ndim = 1, c.shape[0] = mat->sizes[0];
+  c.batch = 1, c.m = mat->sizes[0], c.n = 1, c.k = mat->sizes[1];
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_addmv(self, mat, vec, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  (void)ks;
+  return ct__la_addmv(self, mat, vec, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha,
+                                 ct_tensor *out) {
+  (void)ks;
+  return ct__la_addmv(self, mat, vec, beta, alpha, out, 0, NULL);
+}
+
+/* ---- addbmm: beta * self + alpha * sum_b batch1[b] @ batch2[b], one product of
+ * (m, B*k) @ (B*k, n): batch1 is laid out (m, B, k) and batch2 (B, k, n), contiguous ---- */
+static ct_status ct__la_addbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                               int inplace, ct_tensor **result) {
+  static const char *op = "addbmm";
+  ct__la_call c;
+  ct_tensor *t[5] = {NULL, NULL, NULL, NULL, NULL}; /* batch1 as (m, B, k); its copy; batch2's copy; the two as matrices */
+  int64_t sz[3], st[3], kk;
+  ct_status s = CT_OK;
+  int i;
+  if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
+  if (self->dtype != b1->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)b1->dtype));
+  if (ct__mul_ovf(b1->sizes[0], b1->sizes[2], &kk)) return ct_fail(CT_ERR_SIZE, op, "batch * k overflows int64");
+  memset(&c, 0, sizeof c);
+  c.op = op, c.self = self, c.beta = beta, c.alpha = alpha, c.dtype = (ct_dtype)b1->dtype;
+  c.ndim = 2, c.shape[0] = b1->sizes[1], c.shape[1] = b2->sizes[2];
+  c.batch = 1, c.m = b1->sizes[1], c.n = b2->sizes[2], c.k = kk;
+  if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
+  sz[0] = b1->sizes[1], sz[1] = b1->sizes[0], sz[2] = b1->sizes[2];
+  st[0] = b1->strides[1], st[1] = b1->strides[0], st[2] = b1->strides[2];
+  if ((t[0] = ct__make_view(b1, 3, sz, st, b1->offset)) && (t[1] = ct__copy_as(op, t[0], c.dtype)) &&
+      (t[2] = ct__copy_as(op, b2, c.dtype))) {
+    sz[0] = c.m, sz[1] = kk, st[0] = kk, st[1] = 1;
+    t[3] = ct__make_view(t[1], 2, sz, st, t[1]->offset);
+    sz[0] = kk, sz[1] = c.n, st[0] = c.n, st[1] = 1;
+    t[4] = t[3] ? ct__make_view(t[2], 2, sz, st, t[2]->offset) : NULL;
+  }
+  if (!t[4]) {
+    s = ct_last_error();
+  } else {
+    c.a = t[3], c.b = t[4];
+    s = ct__la_run(&c, out, inplace, result);
+  }
+  for (i = 0; i < 5; i++) ct_release(t[i]);
+  return s;
+}
+static ct_tensor *ct__k_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_addbmm(self, batch1, batch2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                               ct_scalar alpha) {
+  (void)ks;
+  return ct__la_addbmm(self, batch1, batch2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                  ct_scalar alpha, ct_tensor *out) {
+  (void)ks;
+  return ct__la_addbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
+}
+
+/* addbmm's gradient (in a formula's scope): for batch1 (which 0) grad @ batch2[b]^T, for batch2
+ * (1) batch1[b]^T @ grad, for every b */
+static ct_tensor *ct__addbmm_backward(ct_tensor *grad, ct_tensor *other, ct_scalar alpha, int which) {
+  int64_t sizes[3];
+  ct_tensor *g;
+  sizes[0] = other->sizes[0], sizes[1] = grad->sizes[0], sizes[2] = grad->sizes[1];
+  g = ct_expand(ct_unsqueeze(grad, 0), 3, sizes);
+  return ct__scale(which == 0 ? ct_bmm(g, ct_transpose(other, 1, 2)) : ct_bmm(ct_transpose(other, 1, 2), g), alpha);
+}
+
 /* ================= composite kernels (CompositeImplicitAutograd) ================= */
 
 /* outer: self.reshape(n, 1) * vec2, as PyTorch (so it promotes like mul) */
@@ -441,6 +544,418 @@ static ct_tensor *ct__k_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
   shape[0] = self->sizes[0], shape[1] = 1;
   CT_SCOPE { r = ct_keep(ct_mul(ct_reshape(self, 2, shape), vec2)); }
   return r;
+}
+
+/* addr: beta * self + alpha * outer(vec1, vec2), elementwise as PyTorch's (its dtype is the
+ * three operands' result type); beta = 0 ignores self (even NaN); on bool,
+ * (beta and self) or (alpha and vec1 * vec2). The operands are cast to the result's dtype first. */
+static ct_dtype ct__la_addr_check(ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha,
+                                  int64_t shape[2]) {
+  static const char *op = "addr";
+  ct_dtype d;
+  if (vec1->ndim != 1 || vec2->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "addr: Expected 1-D argument %s, but got %d-D", vec1->ndim != 1 ? "vec1" : "vec2",
+                   vec1->ndim != 1 ? vec1->ndim : vec2->ndim),
+           CT_DTYPE_NONE;
+  shape[0] = vec1->sizes[0], shape[1] = vec2->sizes[0];
+  if (ct__la_check_expand(op, self, 2, shape) != CT_OK) return CT_DTYPE_NONE;
+  /* (self counts expanded to the result: a 0-dim self promotes like the vectors) */
+  d = ct_promote_types(ct_promote_types((ct_dtype)self->dtype, (ct_dtype)vec1->dtype), (ct_dtype)vec2->dtype);
+  if (d != CT_BOOL && !ct_dtype_is_floating(d) && (beta.kind == CT_SCALAR_FLOAT || alpha.kind == CT_SCALAR_FLOAT))
+    return ct_fail(CT_ERR_INVALID, op, "For integral input tensors, argument %s must not be a floating point number.",
+                   beta.kind == CT_SCALAR_FLOAT ? "beta" : "alpha"),
+           CT_DTYPE_NONE;
+  return d;
+}
+static ct_tensor *ct__k_addr(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  int64_t shape[2];
+  ct_dtype d = ct__la_addr_check(self, vec1, vec2, beta, alpha, shape);
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (d == CT_DTYPE_NONE) return NULL;
+  CT_SCOPE {
+    ct_tensor *term = ct_outer(ct_to_dtype(vec1, d), ct_to_dtype(vec2, d)), *o;
+    self = ct_to_dtype(self, d);
+    if (d == CT_BOOL) {
+      if (ct__la_is_zero(alpha)) term = ct_zeros_like(term);
+      o = ct__la_is_zero(beta) ? term : ct_logical_or(self, term);
+    } else {
+      if (!ct__la_is_one(alpha)) term = ct_mul_scalar(term, alpha);
+      o = ct__la_is_zero(beta) ? term : ct_add(ct__la_is_one(beta) ? self : ct_mul_scalar(self, beta), term);
+    }
+    /* (beta = 0 or a bool alpha = 0: still self's shape and dtype take part) */
+    if (o && !(o->ndim == 2 && o->sizes[0] == shape[0] && o->sizes[1] == shape[1])) o = ct_expand(o, 2, shape);
+    if (o && o->dtype != d) o = ct_to_dtype(o, d);
+    if (o && o->base) o = ct_clone(o); /* (self itself, expanded: a new tensor) */
+    r = ct_keep(o);
+  }
+  return r;
+}
+static ct_status ct__k_addr_(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+  int64_t shape[2];
+  ct_dtype d = ct__la_addr_check(self, vec1, vec2, beta, alpha, shape);
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  (void)ks;
+  if (d == CT_DTYPE_NONE) return ct_last_error();
+  if (self->ndim != 2 || self->sizes[0] != shape[0] || self->sizes[1] != shape[1])
+    return ct_fail(CT_ERR_SHAPE, "addr_", "output with shape %s doesn't match the broadcast shape %s",
+                   ct_shape_format(self->ndim, self->sizes, b1, sizeof b1), ct_shape_format(2, shape, b2, sizeof b2));
+  if (!ct_can_cast(d, (ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, "addr_", "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(d),
+                   ct__dtype_torch_name((ct_dtype)self->dtype));
+  CT_SCOPE { st = ct_copy_(self, ct_addr_ex(self, vec1, vec2, beta, alpha)); }
+  return st;
+}
+static ct_status ct__k_addr_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha,
+                                ct_tensor *out) {
+  return ct__result_to_out("addr", out, ct__k_addr(ks, self, vec1, vec2, beta, alpha));
+}
+
+/* ---- tensordot: the contracted dims moved last in self and first in other, one mm ---- */
+static ct_tensor *ct__la_tensordot(ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other) {
+  static const char *op = "tensordot";
+  int64_t d1[CT_MAX_DIMS], d2[CT_MAX_DIMS], p1[CT_MAX_DIMS], p2[CT_MAX_DIMS], rs[2 * CT_MAX_DIMS], csize = 1, n1 = 1, n2 = 1;
+  int nd = (int)(dims_self.n < 0 ? 0 : dims_self.n), i, j, k1 = 0, k2 = 0, nr = 0;
+  unsigned used1 = 0, used2 = 0;
+  ct_tensor *r = NULL;
+  if (dims_self.n != dims_other.n)
+    return ct_fail(CT_ERR_SHAPE, op, "both dimension lists should have same length"), (ct_tensor *)NULL;
+  if (nd > self->ndim || nd > other->ndim)
+    return ct_fail(CT_ERR_INDEX, op, "more dims to contract (%d) than the operands have", nd), (ct_tensor *)NULL;
+  for (i = 0; i < nd; i++) {
+    if ((d1[i] = ct__wrap_dim(op, dims_self.data[i], self->ndim)) < 0 || (d2[i] = ct__wrap_dim(op, dims_other.data[i], other->ndim)) < 0)
+      return NULL;
+    if ((used1 >> d1[i]) & 1u)
+      return ct_fail(CT_ERR_INVALID, op, "dim %lld appears multiple times in the list of dims", (long long)d1[i]), (ct_tensor *)NULL;
+    if ((used2 >> d2[i]) & 1u)
+      return ct_fail(CT_ERR_INVALID, op, "dim %lld appears multiple times in the list of dims", (long long)d2[i]), (ct_tensor *)NULL;
+    used1 |= 1u << d1[i], used2 |= 1u << d2[i];
+    if (self->sizes[d1[i]] != other->sizes[d2[i]] && self->sizes[d1[i]] != 1 && other->sizes[d2[i]] != 1)
+      return ct_fail(CT_ERR_SHAPE, op, "contracted dimensions need to match, but first has size %lld in dim %lld and second has "
+                     "size %lld in dim %lld", (long long)self->sizes[d1[i]], (long long)d1[i], (long long)other->sizes[d2[i]],
+                     (long long)d2[i]),
+             (ct_tensor *)NULL;
+  }
+  CT_SCOPE {
+    ct_tensor *t1 = self, *t2 = other, *o = NULL;
+    /* a contracted dim of size 1 on one side: the other side's is summed first (broadcast, as PyTorch) */
+    for (i = 0; i < nd && t1 && t2; i++) {
+      int64_t s1 = self->sizes[d1[i]], s2 = other->sizes[d2[i]];
+      if (s2 == 1) t1 = ct_sum_dim(t1, 1, &d1[i], true);
+      else if (s1 == 1) t2 = ct_sum_dim(t2, 1, &d2[i], true);
+      else csize = ct__mul_sat(csize, s1);
+    }
+    if (t1 && t2) {
+      for (j = 0; j < self->ndim; j++)
+        if (!((used1 >> j) & 1u)) p1[k1++] = j, n1 = ct__mul_sat(n1, self->sizes[j]), rs[nr++] = self->sizes[j];
+      for (j = 0; j < other->ndim; j++)
+        if (!((used2 >> j) & 1u)) p2[nd + k2++] = j, n2 = ct__mul_sat(n2, other->sizes[j]), rs[nr++] = other->sizes[j];
+      for (i = 0; i < nd; i++) p1[k1 + i] = d1[i], p2[i] = d2[i];
+      if (nr > CT_MAX_DIMS) {
+        ct_fail(CT_ERR_RANK, op, "the result would have %d dims (at most %d)", nr, CT_MAX_DIMS);
+      } else {
+        int64_t s1[2], s2[2];
+        s1[0] = n1, s1[1] = csize, s2[0] = csize, s2[1] = n2;
+        o = ct_reshape(ct_mm(ct_reshape(ct_permute(t1, self->ndim, p1), 2, s1), ct_reshape(ct_permute(t2, other->ndim, p2), 2, s2)),
+                       nr, rs);
+      }
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+static ct_tensor *ct__k_tensordot(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other) {
+  (void)ks;
+  return ct__la_tensordot(self, other, dims_self, dims_other);
+}
+static ct_status ct__k_tensordot_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other,
+                                     ct_tensor *out) {
+  (void)ks;
+  return ct__result_to_out("tensordot", out, ct__la_tensordot(self, other, dims_self, dims_other));
+}
+
+/* ---- kron: self's and other's dims interleaved (each padded to the larger rank with leading 1s),
+ * multiplied (broadcasting), the pairs merged ---- */
+static ct_tensor *ct__la_kron(ct_tensor *self, ct_tensor *other) {
+  int64_t as[CT_MAX_DIMS], bs[CT_MAX_DIMS], rs[CT_MAX_DIMS];
+  int n = self->ndim > other->ndim ? self->ndim : other->ndim, pa = n - self->ndim, pb = n - other->ndim, i;
+  ct_tensor *r = NULL;
+  if (2 * n > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, "kron", "kron of %d-dim tensors needs %d dims (at most %d)", n, 2 * n, CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (i = 0; i < n; i++) {
+    as[2 * i] = i >= pa ? self->sizes[i - pa] : 1, as[2 * i + 1] = 1;
+    bs[2 * i] = 1, bs[2 * i + 1] = i >= pb ? other->sizes[i - pb] : 1;
+    rs[i] = ct__mul_sat(as[2 * i], bs[2 * i + 1]);
+  }
+  CT_SCOPE { r = ct_keep(ct_reshape(ct_mul(ct_reshape(self, 2 * n, as), ct_reshape(other, 2 * n, bs)), n, rs)); }
+  return r;
+}
+static ct_tensor *ct__k_kron(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  (void)ks;
+  return ct__la_kron(self, other);
+}
+static ct_status ct__k_kron_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  (void)ks;
+  return ct__result_to_out("kron", out, ct__la_kron(self, other));
+}
+
+/* ---- einsum ----
+ * Each operand is brought to one aligned layout: the broadcast ellipsis dims, then every label
+ * (A-Z before a-z, as PyTorch numbers them), size 1 where it lacks one; a label repeated within
+ * an operand takes that diagonal. Labels that occur in one operand only and not in the output are
+ * summed there; then the operands are contracted left to right, each pair as one bmm over
+ * (kept by both, kept by left only, summed, kept by right only) (PyTorch's sumproduct_pair);
+ * the summed dims stay as size 1 until the end. */
+enum { CT__EIN_LABELS = 52, CT__EIN_MAX_OPS = 64 };
+static int ct__ein_label(char c) { return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : -1; }
+typedef struct ct__ein_operand {
+  int nlab;                      /* its subscripts, in order (-1 marks where the ellipsis is) */
+  signed char lab[CT_MAX_DIMS + 1];
+  int has_ellipsis;
+} ct__ein_operand;
+/* contract left and right (aligned, nd dims); sum[i]: dim i is summed (it stays, size 1) */
+static ct_tensor *ct__ein_pair(ct_tensor *left, ct_tensor *right, int nd, const int *sum) {
+  int64_t pl[CT_MAX_DIMS], pr[CT_MAX_DIMS], shape[CT_MAX_DIMS], back[CT_MAX_DIMS], l3[3] = {1, 1, 1}, r3[3] = {1, 1, 1};
+  int cls[CT_MAX_DIMS], order[CT_MAX_DIMS], i, c, k = 0;
+  /* classes: 0 kept by both (batch), 1 left only, 2 summed, 3 right only */
+  for (i = 0; i < nd && left && right; i++) {
+    int sl = left->sizes[i] != 1, sr = right->sizes[i] != 1;
+    int64_t dim = i;
+    if (sum[i]) {
+      if (sl && !sr) left = ct_sum_dim(left, 1, &dim, true);
+      else if (sr && !sl) right = ct_sum_dim(right, 1, &dim, true);
+      cls[i] = 2;
+    } else {
+      cls[i] = sl && sr ? 0 : sl ? 1 : sr ? 3 : 0;
+    }
+  }
+  if (!left || !right) return NULL;
+  for (c = 0; c < 4; c++)
+    for (i = 0; i < nd; i++)
+      if (cls[i] == c) order[k++] = i;
+  for (i = 0; i < nd; i++) {
+    int d = order[i];
+    int64_t sz = cls[d] == 2 ? 1 : left->sizes[d] != 1 ? left->sizes[d] : right->sizes[d];
+    shape[i] = sz;
+    back[d] = i;
+    if (cls[d] == 0) l3[0] = ct__mul_sat(l3[0], sz), r3[0] = l3[0];
+    if (cls[d] == 1) l3[1] = ct__mul_sat(l3[1], left->sizes[d]);
+    if (cls[d] == 2) l3[2] = ct__mul_sat(l3[2], left->sizes[d]), r3[1] = l3[2];
+    if (cls[d] == 3) r3[2] = ct__mul_sat(r3[2], right->sizes[d]);
+  }
+  /* left as (batch, left only, summed), right as (batch, summed, right only) */
+  for (i = 0, k = 0; i < nd; i++) pl[k++] = order[i]; /* batch, left-only, summed, right-only (size 1 in left) */
+  for (c = 0, k = 0; c < 4; c++) {
+    static const int rorder[4] = {0, 2, 3, 1}; /* right: batch, summed, right-only, left-only (size 1) */
+    for (i = 0; i < nd; i++)
+      if (cls[i] == rorder[c]) pr[k++] = i;
+  }
+  {
+    ct_tensor *o = ct_bmm(ct_reshape(ct_permute(left, nd, pl), 3, l3), ct_reshape(ct_permute(right, nd, pr), 3, r3));
+    return ct_permute(ct_reshape(o, nd, shape), nd, back);
+  }
+}
+static ct_tensor *ct__la_einsum(const char *equation, ct_tensor_list tensors) {
+  static const char *op = "einsum";
+  ct__ein_operand ops[CT__EIN_MAX_OPS];
+  int count[CT__EIN_LABELS], in_out[CT__EIN_LABELS], slot[CT__EIN_LABELS], out_lab[CT_MAX_DIMS + 1];
+  int nops = 0, i, j, nout = 0, out_ellipsis = -1, nlabels = 0, ell = 0, nd;
+  int64_t n = tensors.n < 0 ? 0 : tensors.n;
+  const char *p;
+  ct_tensor *r = NULL;
+  if (!equation) return ct_fail(CT_ERR_INVALID, op, "einsum(): the equation is None"), (ct_tensor *)NULL;
+  memset(count, 0, sizeof count), memset(in_out, 0, sizeof in_out);
+  memset(ops, 0, sizeof ops);
+  /* the operands' subscripts */
+  for (p = equation;; p++) {
+    ct__ein_operand *o;
+    if (nops >= CT__EIN_MAX_OPS) return ct_fail(CT_ERR_INVALID, op, "einsum(): more than %d operands", CT__EIN_MAX_OPS), (ct_tensor *)NULL;
+    o = &ops[nops++];
+    for (; *p && *p != ',' && !(p[0] == '-' && p[1] == '>'); p++) {
+      if (*p == ' ') continue;
+      if (*p == '.') {
+        if (p[1] != '.' || p[2] != '.' || o->has_ellipsis)
+          return ct_fail(CT_ERR_INVALID, op, "einsum(): found '.' for operand %d that is not part of any ellipsis", nops - 1),
+                 (ct_tensor *)NULL;
+        o->has_ellipsis = 1, p += 2;
+        if (o->nlab > CT_MAX_DIMS) break;
+        o->lab[o->nlab++] = -1;
+        continue;
+      }
+      if (ct__ein_label(*p) < 0)
+        return ct_fail(CT_ERR_INVALID, op, "einsum(): invalid subscript given at index %d in the equation string, subscripts must be "
+                       "in [a-zA-Z]", (int)(p - equation)),
+               (ct_tensor *)NULL;
+      if (o->nlab > CT_MAX_DIMS)
+        return ct_fail(CT_ERR_RANK, op, "einsum(): operand %d has more subscripts than %d dims", nops - 1, CT_MAX_DIMS), (ct_tensor *)NULL;
+      o->lab[o->nlab++] = (signed char)ct__ein_label(*p);
+    }
+    if (*p != ',') break;
+  }
+  if (nops < n) return ct_fail(CT_ERR_INVALID, op, "einsum(): more operands were provided than specified in the equation"), (ct_tensor *)NULL;
+  if (nops > n) return ct_fail(CT_ERR_INVALID, op, "einsum(): fewer operands were provided than specified in the equation"), (ct_tensor *)NULL;
+  for (i = 0; i < nops; i++) {
+    ct_tensor *t = tensors.data[i];
+    int nl = ops[i].nlab - ops[i].has_ellipsis;
+    if (!t) return ct_fail(CT_ERR_INVALID, op, "einsum(): operand %d is NULL", i), (ct_tensor *)NULL;
+    if (ops[i].has_ellipsis ? nl > t->ndim : nl != t->ndim)
+      return ct_fail(CT_ERR_SHAPE, op, "einsum(): the number of subscripts in the equation (%d) %s the number of dimensions (%d) for "
+                     "operand %d%s", nl, ops[i].has_ellipsis ? "is more than" : "does not match", t->ndim, i,
+                     ops[i].has_ellipsis ? "" : " and no ellipsis was given"),
+             (ct_tensor *)NULL;
+    if (ops[i].has_ellipsis && t->ndim - nl > ell) ell = t->ndim - nl;
+    if (t->dtype != tensors.data[0]->dtype)
+      return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)tensors.data[0]->dtype),
+                     ct__dtype_torch_name((ct_dtype)t->dtype)),
+             (ct_tensor *)NULL;
+    for (j = 0; j < ops[i].nlab; j++)
+      if (ops[i].lab[j] >= 0) count[ops[i].lab[j]]++;
+  }
+  /* the output's subscripts: given after "->", else the ellipsis and the labels seen once, in order */
+  if (*p == '-') {
+    for (p += 2; *p; p++) {
+      int l;
+      if (*p == ' ') continue;
+      if (*p == '.') {
+        if (p[1] != '.' || p[2] != '.' || out_ellipsis >= 0)
+          return ct_fail(CT_ERR_INVALID, op, "einsum(): found '.' for output that is not part of any ellipsis"), (ct_tensor *)NULL;
+        out_ellipsis = nout, p += 2;
+        continue;
+      }
+      if ((l = ct__ein_label(*p)) < 0)
+        return ct_fail(CT_ERR_INVALID, op, "einsum(): invalid subscript given at index %d in the equation string, subscripts must be "
+                       "in [a-zA-Z]", (int)(p - equation)),
+               (ct_tensor *)NULL;
+      if (!count[l])
+        return ct_fail(CT_ERR_INVALID, op, "einsum(): output subscript %c does not appear in the equation for any input operand", *p),
+               (ct_tensor *)NULL;
+      if (in_out[l]) return ct_fail(CT_ERR_INVALID, op, "einsum(): output subscript %c appears more than once in the output", *p), (ct_tensor *)NULL;
+      if (nout >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "einsum(): more than %d output subscripts", CT_MAX_DIMS), (ct_tensor *)NULL;
+      in_out[l] = 1, out_lab[nout++] = l;
+    }
+  } else {
+    out_ellipsis = 0;
+    for (i = 0; i < CT__EIN_LABELS; i++)
+      if (count[i] == 1 && nout < CT_MAX_DIMS) in_out[i] = 1, out_lab[nout++] = i;
+  }
+  /* the aligned layout: ellipsis dims 0..ell-1, then each label seen, by its number */
+  for (i = 0; i < CT__EIN_LABELS; i++) slot[i] = count[i] ? ell + nlabels++ : -1;
+  nd = ell + nlabels;
+  if (nd > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "einsum(): %d distinct dims (at most %d)", nd, CT_MAX_DIMS), (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *al[CT__EIN_MAX_OPS], *acc = NULL;
+    int ok = 1;
+    for (i = 0; i < nops && ok; i++) {
+      ct_tensor *t = tensors.data[i];
+      int dl[CT_MAX_DIMS], k, e = t->ndim - (ops[i].nlab - ops[i].has_ellipsis), m = 0;
+      int64_t perm[CT_MAX_DIMS], shape[CT_MAX_DIMS];
+      /* the label (>= 0) or the ellipsis slot (-1 - slot) of each dim of t */
+      for (j = 0; j < ops[i].nlab; j++) {
+        if (ops[i].lab[j] >= 0) dl[m++] = ops[i].lab[j];
+        else
+          for (k = 0; k < e; k++) dl[m++] = -1 - (ell - e + k);
+      }
+      /* repeated labels: their diagonal (it goes last) */
+      for (j = 0; j < m && t; j++)
+        for (k = j + 1; k < m && t; k++)
+          if (dl[j] >= 0 && dl[j] == dl[k]) {
+            int lab = dl[j], q;
+            if (t->sizes[j] != t->sizes[k]) {
+              ct_fail(CT_ERR_SHAPE, op, "einsum(): subscript %c is repeated for operand %d but the sizes don't match, %lld != %lld",
+                      lab < 26 ? 'A' + lab : 'a' + lab - 26, i, (long long)t->sizes[j], (long long)t->sizes[k]);
+              t = NULL;
+              break;
+            }
+            t = ct_diagonal(t, 0, j, k);
+            for (q = 0, e = 0; q < m; q++)
+              if (q != j && q != k) dl[e++] = dl[q];
+            dl[e++] = lab, m = e, j = -1;
+            break;
+          }
+      if (!t) {
+        ok = 0;
+        break;
+      }
+      /* aligned: a permute, then size-1 dims where the operand lacks a slot */
+      for (k = 0; k < nd; k++) shape[k] = 1;
+      {
+        int pos[CT_MAX_DIMS], np = 0;
+        for (k = 0; k < nd; k++) pos[k] = -1;
+        for (j = 0; j < m; j++) pos[dl[j] >= 0 ? slot[dl[j]] : -1 - dl[j]] = j;
+        for (k = 0; k < nd; k++)
+          if (pos[k] >= 0) perm[np++] = pos[k], shape[k] = t->sizes[pos[k]];
+        t = ct_reshape(ct_permute(t, m, perm), nd, shape);
+      }
+      al[i] = t;
+      ok = t != NULL;
+    }
+    /* sizes must agree (1 broadcasts) */
+    for (j = 0; j < nd && ok; j++) {
+      int64_t seen = 1;
+      for (i = 0; i < nops && ok; i++) {
+        int64_t sz = al[i]->sizes[j];
+        if (sz != 1 && seen != 1 && sz != seen) {
+          int lab;
+          for (lab = 0; lab < CT__EIN_LABELS && slot[lab] != j; lab++) {
+          }
+          if (lab < CT__EIN_LABELS)
+            ct_fail(CT_ERR_SHAPE, op, "einsum(): subscript %c has size %lld for operand %d which does not broadcast with previously "
+                    "seen size %lld", lab < 26 ? 'A' + lab : 'a' + lab - 26, (long long)sz, i, (long long)seen);
+          else
+            ct_fail(CT_ERR_SHAPE, op, "einsum(): operands do not broadcast with remapped shapes (original->remapped)");
+          ok = 0;
+        }
+        if (sz != 1) seen = sz;
+      }
+    }
+    /* contract left to right: a dim is summed once no later operand and not the output needs it */
+    for (i = 0; ok && i < nops; i++) {
+      int sum[CT_MAX_DIMS];
+      int64_t dim;
+      for (j = 0; j < nd; j++) {
+        int k, lab = -1;
+        for (k = 0; k < CT__EIN_LABELS; k++)
+          if (slot[k] == j) lab = k;
+        sum[j] = lab >= 0 ? !in_out[lab] : out_ellipsis < 0; /* ellipsis dims: summed when the output has none */
+        for (k = i + 1; k < nops && sum[j]; k++)
+          if (al[k]->sizes[j] != 1) sum[j] = 0;
+      }
+      if (i == 0) {
+        acc = al[0];
+        for (j = 0; j < nd && acc; j++)
+          if (sum[j] && acc->sizes[j] != 1) dim = j, acc = ct_sum_dim(acc, 1, &dim, true);
+      } else {
+        acc = ct__ein_pair(acc, al[i], nd, sum);
+      }
+      ok = acc != NULL;
+    }
+    /* the output: the ellipsis dims where it has them, then its labels in its order */
+    if (ok) {
+      int64_t perm[CT_MAX_DIMS], shape[CT_MAX_DIMS];
+      int k = 0, q;
+      for (q = 0; q <= nout; q++) {
+        if (q == out_ellipsis)
+          for (j = 0; j < ell; j++) perm[k++] = j;
+        if (q < nout) perm[k++] = slot[out_lab[q]];
+      }
+      for (j = 0; j < nd; j++) { /* the rest: summed, size 1 */
+        int taken = 0;
+        for (q = 0; q < k; q++) taken |= perm[q] == j;
+        if (!taken) perm[k++] = j;
+      }
+      acc = ct_permute(acc, nd, perm);
+      for (q = 0; acc && q < nd; q++) shape[q] = acc->sizes[q];
+      if (acc) acc = ct_reshape(acc, (out_ellipsis >= 0 ? ell : 0) + nout, shape); /* (a view of a lone operand, as PyTorch's) */
+    }
+    r = ct_keep(ok ? acc : NULL);
+  }
+  return r;
+}
+static ct_tensor *ct__k_einsum(ct_keyset ks, const char *equation, ct_tensor_list tensors, ct_int_list path) {
+  (void)ks;
+  (void)path; /* (the contraction order: left to right here, as PyTorch without opt_einsum) */
+  return ct__la_einsum(equation, tensors);
 }
 
 /* PyTorch's should_fold: an N-D (N >= 3) operand times a 1-D or 2-D one

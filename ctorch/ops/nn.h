@@ -1124,6 +1124,367 @@ static ct_tensor *ct__k_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_d
   }
   return r;
 }
+/* ---- embedding_bag (CompositeImplicitAutograd): the bags are worked out on the host from indices
+ * and offsets; sum / mean are index_select, a weighting, and index_add into the bags; max gathers
+ * each bag's first maximum per feature. Gradients come from those ops (scale_grad_by_freq:
+ * the rows' gradients divided by their index's count; sparse: the gradient is dense). ---- */
+static ct_tensor *ct__nn_i64_from(const char *op, int n, const int64_t *v, ct_device dev) {
+  int64_t size = n;
+  ct_tensor *t = ct__empty(op, 1, &size, CT_I64, CT_CPU);
+  if (t && n) memcpy(ct_data_ptr(t), v, sizeof(int64_t) * (size_t)n);
+  return t ? ct__host_result(op, t, dev) : NULL;
+}
+static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode,
+                                    ct_tensor *psw, bool include_last_offset, int64_t padding_idx, ct_tensor **offset2bag,
+                                    ct_tensor **bag_size, ct_tensor **max_indices) {
+  static const char *op = "embedding_bag";
+  int64_t n, nb, noff, i, b, d, D, V, *idx = NULL, *off = NULL, *bag = NULL, *cnt = NULL, *freq = NULL, *argmax = NULL;
+  ct_tensor *hi = NULL, *ho = NULL, *hw = NULL, *r = NULL, *o2b = NULL, *bs = NULL, *mi = NULL;
+  ct_status st = CT_OK;
+  int filled;
+  if (weight->ndim != 2) return ct_fail(CT_ERR_RANK, op, "embedding_bag: weight has to be a 2D Tensor, but got Tensor of dimension %d", weight->ndim), (ct_tensor *)NULL;
+  if (indices->ndim != 1) return ct_fail(CT_ERR_RANK, op, "input has to be a 1D or 2D Tensor, but got Tensor of dimension %d", indices->ndim), (ct_tensor *)NULL;
+  if (offsets->ndim != 1) return ct_fail(CT_ERR_RANK, op, "offsets has to be a 1D Tensor, but got Tensor of dimension %d", offsets->ndim), (ct_tensor *)NULL;
+  if ((indices->dtype != CT_I64 && indices->dtype != CT_I32) || (offsets->dtype != CT_I64 && offsets->dtype != CT_I32))
+    return ct_fail(CT_ERR_DTYPE, op, "embedding_bag: Expected tensor for argument #2 'indices' and #3 'offsets' to have one of the "
+                   "following scalar types: Long, Int"),
+           (ct_tensor *)NULL;
+  if (indices->dtype != offsets->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)indices->dtype),
+                   ct__dtype_torch_name((ct_dtype)offsets->dtype)),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "embedding_bag_cpu", (ct_dtype)weight->dtype) != CT_OK) return NULL;
+  if (mode < 0 || mode > 2) return ct_fail(CT_ERR_INVALID, op, "embedding_bag: mode %lld is not 0 (sum), 1 (mean) or 2 (max)", (long long)mode), (ct_tensor *)NULL;
+  if (psw && mode != 0) return ct_fail(CT_ERR_INVALID, op, "embedding_bag: per_sample_weights only supported with mode='sum'"), (ct_tensor *)NULL;
+  if (psw && (psw->ndim != 1 || psw->sizes[0] != indices->sizes[0] || psw->dtype != weight->dtype))
+    return ct_fail(CT_ERR_SHAPE, op, "embedding_bag: per_sample_weights must be a 1D tensor of the indices' length and the weight's dtype"),
+           (ct_tensor *)NULL;
+  n = indices->sizes[0], noff = offsets->sizes[0], V = weight->sizes[0], D = weight->sizes[1];
+  nb = include_last_offset ? noff - 1 : noff;
+  if (nb < 0) return ct_fail(CT_ERR_INVALID, op, "include_last_offset: number of offsets should be at least 1"), (ct_tensor *)NULL;
+  if (padding_idx != CT_INT_NONE && (padding_idx < -V || padding_idx >= V))
+    return ct_fail(CT_ERR_INDEX, op, "padding_idx must be within the number of embeddings, -%lld through %lld", (long long)V, (long long)V - 1),
+           (ct_tensor *)NULL;
+  if (padding_idx != CT_INT_NONE && padding_idx < 0) padding_idx += V;
+  /* PyTorch's CPU kernel skips offset2bag on its fast path (sum of float32 / float16 rows, no padding) */
+  filled = mode != 0 || padding_idx != CT_INT_NONE || (weight->dtype != CT_F32 && weight->dtype != CT_F16) || weight->strides[1] != 1;
+  if (ct__is_meta(weight) || ct__is_meta(indices) || ct__is_meta(offsets)) { /* the shapes follow from the arguments' */
+    int64_t osh[2], o2n = filled ? n : 0;
+    ct_device md = weight->device;
+    osh[0] = nb, osh[1] = D;
+    r = ct__empty(op, 2, osh, (ct_dtype)weight->dtype, md);
+    o2b = r ? ct__empty(op, 1, &o2n, (ct_dtype)indices->dtype, md) : NULL;
+    bs = o2b ? ct__empty(op, 1, &nb, (ct_dtype)indices->dtype, md) : NULL;
+    mi = bs ? ct__empty(op, mode == 2 ? 2 : 1, osh, (ct_dtype)indices->dtype, md) : NULL;
+    if (!mi) {
+      ct_release(r), ct_release(o2b), ct_release(bs);
+      return NULL;
+    }
+    goto done;
+  }
+  idx = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(4 * n + 2 * nb + 4 + (mode == 2 ? nb * D : 0)));
+  if (!idx) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  bag = idx + n + 1, freq = bag + n + 1, off = freq + n + 1, cnt = off + nb + 1, argmax = cnt + nb + 1;
+  hi = ct__host_operand(op, indices), ho = hi ? ct__host_operand(op, offsets) : NULL;
+  if (!ho) st = ct_last_error();
+  for (i = 0; st == CT_OK && i < n; i++)
+    if ((idx[i] = ct_get_int(hi, i)) < 0 || idx[i] >= V)
+      st = ct_fail(CT_ERR_INDEX, op, "embedding_bag: index %lld is out of range for %lld embeddings", (long long)idx[i], (long long)V);
+  for (b = 0; st == CT_OK && b < nb; b++) {
+    off[b] = ct_get_int(ho, b);
+    if (b == 0 && off[b] != 0)
+      st = ct_fail(CT_ERR_INVALID, op, "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. "
+                   "However, got %lld", (long long)off[b]);
+    else if (off[b] < (b ? off[b - 1] : 0) || off[b] > n)
+      st = ct_fail(CT_ERR_INVALID, op, "embedding_bag: offsets must be non-decreasing and at most the number of indices (%lld); "
+                   "offsets[%lld] = %lld", (long long)n, (long long)b, (long long)off[b]);
+  }
+  if (st == CT_OK) {
+    int64_t end_all = include_last_offset ? ct_get_int(ho, nb) : n;
+    if (end_all > n || (nb > 0 && end_all < off[nb - 1])) end_all = n;
+    off[nb] = end_all;
+    for (i = 0; i < n; i++) bag[i] = -1, freq[i] = 0;
+    for (b = 0; b < nb; b++) {
+      cnt[b] = 0;
+      for (i = off[b]; i < off[b + 1]; i++) {
+        bag[i] = b;
+        if (padding_idx == CT_INT_NONE || idx[i] != padding_idx) cnt[b]++;
+      }
+    }
+  }
+  ct_release(hi), ct_release(ho);
+  if (st == CT_OK && mode == 2 && nb > 0 && D > 0) { /* each bag's first maximum per feature (NaN never wins but the first) */
+    hw = ct__host_operand(op, weight);
+    if (!hw) st = ct_last_error();
+    for (b = 0; st == CT_OK && b < nb; b++)
+      for (d = 0; d < D; d++) {
+        double best = 0;
+        int seen = 0;
+        argmax[b * D + d] = 0;
+        for (i = off[b]; i < off[b + 1]; i++) {
+          double v;
+          if (padding_idx != CT_INT_NONE && idx[i] == padding_idx) continue;
+          v = ct_get(hw, idx[i] * D + d);
+          if (!seen || v > best) best = v, argmax[b * D + d] = idx[i], seen = 1;
+        }
+      }
+    ct_release(hw);
+  }
+  if (st == CT_OK && scale_grad_by_freq && mode != 2) { /* each index's count among all the indices */
+    for (i = 0; i < n; i++) freq[i] = 0;
+    for (i = 0; i < n; i++) { /* (n log n would be better; n is a batch's indices) */
+      int64_t j, c = 0;
+      for (j = 0; j < n; j++) c += idx[j] == idx[i];
+      freq[i] = c;
+    }
+  }
+  if (st == CT_OK) CT_SCOPE {
+    int64_t osh[2], bshape[2];
+    ct_tensor *it = ct__track(ct__nn_i64_from(op, (int)n, idx, weight->device)), *o = NULL;
+    osh[0] = nb, osh[1] = D, bshape[0] = nb, bshape[1] = 1;
+    if (mode == 2) {
+      ct_tensor *am = ct__track(ct__nn_i64_from(op, (int)(nb * D), argmax, weight->device)), *nonempty;
+      double *ne = (double *)CT_MALLOC(sizeof(double) * (size_t)(nb + 1));
+      if (ne) {
+        for (b = 0; b < nb; b++) ne[b] = cnt[b] > 0;
+        nonempty = ct_from_array_ex(2, bshape, CT_F64, ne, weight->device);
+        CT_FREE(ne);
+        if (am && nonempty && nb * D > 0) o = ct_mul(ct_gather(weight, 0, ct_view(am, 2, osh)), ct_to_dtype(nonempty, (ct_dtype)weight->dtype));
+        else if (am && nonempty) o = ct_new_zeros(weight, 2, osh);
+      }
+    } else {
+      ct_tensor *rows = it ? ct_index_select(weight, 0, it) : NULL, *w = NULL;
+      double *m = (double *)CT_MALLOC(sizeof(double) * (size_t)(n + nb + 2));
+      int drop = 0;
+      if (rows && m) {
+        for (i = 0; i < n; i++) {
+          m[i] = (bag[i] >= 0 && (padding_idx == CT_INT_NONE || idx[i] != padding_idx)) ? 1.0 : 0.0;
+          drop |= m[i] == 0;
+          bag[i] = bag[i] < 0 ? 0 : bag[i]; /* (dropped entries add zeros anywhere) */
+        }
+        if (drop) w = ct_from_array_ex(1, &n, CT_F64, m, weight->device);
+        if (w) w = ct_to_dtype(w, (ct_dtype)weight->dtype);
+        if (psw) w = w ? ct_mul(w, psw) : psw;
+        if (w) rows = ct_mul(rows, ct_unsqueeze(w, 1));
+        if (rows && scale_grad_by_freq && n > 0) { /* the value stays, the gradient is divided by the index's count */
+          ct_tensor *keep, *rest;
+          int64_t nsh[2];
+          nsh[0] = n, nsh[1] = 1;
+          for (i = 0; i < n; i++) m[i] = 1.0 / (double)freq[i];
+          keep = ct_to_dtype(ct_from_array_ex(2, nsh, CT_F64, m, weight->device), (ct_dtype)weight->dtype);
+          for (i = 0; i < n; i++) m[i] = 1.0 - 1.0 / (double)freq[i];
+          rest = ct_to_dtype(ct_from_array_ex(2, nsh, CT_F64, m, weight->device), (ct_dtype)weight->dtype);
+          rows = keep && rest ? ct_add(ct_mul(rows, keep), ct_detach(ct_mul(rows, rest))) : NULL;
+        }
+        if (rows) o = ct_index_add(ct_new_zeros(weight, 2, osh), 0, ct__track(ct__nn_i64_from(op, (int)n, bag, weight->device)), rows);
+        if (o && mode == 1) {
+          for (b = 0; b < nb; b++) m[b] = cnt[b] > 0 ? (double)cnt[b] : 1.0;
+          o = ct_div(o, ct_to_dtype(ct_from_array_ex(2, bshape, CT_F64, m, weight->device), (ct_dtype)weight->dtype));
+        }
+      }
+      CT_FREE(m);
+    }
+    r = ct_keep(o);
+  }
+  if (r) { /* the other outputs, as PyTorch's CPU kernel fills them, in the indices' dtype */
+    for (i = 0; i < n; i++) bag[i] = 0;
+    for (b = 0; b < nb; b++)
+      for (i = off[b]; i < off[b + 1]; i++) bag[i] = b;
+    o2b = ct__nn_i64_from(op, filled ? (int)n : 0, bag, weight->device);
+    for (b = 0; b < nb; b++) cnt[b] = mode == 0 ? 0 : cnt[b];
+    bs = o2b ? ct__nn_i64_from(op, (int)nb, cnt, weight->device) : NULL;
+    if (bs && mode == 2) {
+      int64_t msh[2];
+      mi = ct__nn_i64_from(op, (int)(nb * D), argmax, weight->device);
+      msh[0] = nb, msh[1] = D;
+      if (mi) {
+        ct_tensor *v = ct_view(mi, 2, msh);
+        ct_release(mi);
+        mi = v ? ct_clone(v) : NULL;
+        ct_release(v);
+      }
+    } else if (bs) {
+      mi = ct__nn_i64_from(op, (int)nb, cnt, weight->device);
+    }
+    if (!mi) ct_release(r), r = NULL;
+  }
+  CT_FREE(idx);
+  if (r && indices->dtype != CT_I64) { /* (int32 indices: int32 outputs) */
+    ct_tensor *c[3];
+    c[0] = ct_to_dtype(o2b, CT_I32), c[1] = ct_to_dtype(bs, CT_I32), c[2] = ct_to_dtype(mi, CT_I32);
+    ct_release(o2b), ct_release(bs), ct_release(mi);
+    o2b = c[0], bs = c[1], mi = c[2];
+    if (!o2b || !bs || !mi) ct_release(r), r = NULL;
+  }
+  if (!r) {
+    ct_release(o2b), ct_release(bs), ct_release(mi);
+    return NULL;
+  }
+done:
+  if (offset2bag) *offset2bag = o2b;
+  else ct_release(o2b);
+  if (bag_size) *bag_size = bs;
+  else ct_release(bs);
+  if (max_indices) *max_indices = mi;
+  else ct_release(mi);
+  return r;
+}
+static ct_tensor *ct__k_embedding_bag(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq,
+                                      int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset,
+                                      ct_tensor **offset2bag, ct_tensor **bag_size, ct_tensor **max_indices) {
+  (void)ks, (void)sparse;
+  return ct__embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, per_sample_weights, include_last_offset, CT_INT_NONE,
+                           offset2bag, bag_size, max_indices);
+}
+static ct_tensor *ct__k_embedding_bag_padding_idx(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets,
+                                                  bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights,
+                                                  bool include_last_offset, int64_t padding_idx, ct_tensor **offset2bag,
+                                                  ct_tensor **bag_size, ct_tensor **max_indices) {
+  (void)ks, (void)sparse;
+  return ct__embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, per_sample_weights, include_last_offset, padding_idx,
+                           offset2bag, bag_size, max_indices);
+}
+
+/* ---- prelu: self where > 0, else weight * self; weight has one value or one per channel (dim 1) ---- */
+static ct_tensor *ct__k_prelu(ct_keyset ks, ct_tensor *self, ct_tensor *weight) {
+  static const char *op = "prelu";
+  int64_t shape[CT_MAX_DIMS], channels;
+  int i;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (weight->ndim > 1)
+    return ct_fail(CT_ERR_RANK, op, "prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = %d", weight->ndim), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "prelu_cpu", (ct_dtype)self->dtype) != CT_OK) return NULL;
+  if (weight->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name((ct_dtype)weight->dtype),
+                   ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  if (weight->numel != 1) {
+    if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "Not allow zero-dim input tensor."), (ct_tensor *)NULL;
+    channels = self->ndim > 1 ? self->sizes[1] : 1;
+    if (channels != weight->numel)
+      return ct_fail(CT_ERR_SHAPE, op, "Mismatch of parameter numbers and input channel size. Found parameter numbers = %lld and "
+                     "channel size = %lld.", (long long)weight->numel, (long long)channels),
+             (ct_tensor *)NULL;
+  }
+  /* the weight along dim 1 (or one value) */
+  for (i = 0; i + 1 < self->ndim; i++) shape[i] = i == 0 && weight->numel != 1 ? weight->numel : 1;
+  CT_SCOPE {
+    ct_tensor *w = ct_reshape(weight, weight->numel != 1 && self->ndim > 1 ? self->ndim - 1 : 0, shape);
+    r = ct_keep(ct_where(ct_gt_scalar(self, ct_int(0)), self, ct_mul(w, self)));
+  }
+  return r;
+}
+/* rrelu: evaluation is leaky_relu with the mean slope; training draws a slope in [lower, upper) per
+ * element (from the generator) for the elements <= 0. in_place: written into self (r is self). */
+static ct_status ct__rrelu(ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator, int in_place,
+                           ct_tensor **r) {
+  static const char *op = "rrelu";
+  double lo = ct_scalar_to_double(lower), hi = ct_scalar_to_double(upper);
+  ct_status st = CT_OK;
+  if (ct__nn_check_floating(op, "rrelu_with_noise_cpu", (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  if (lo > hi) return ct_fail(CT_ERR_INVALID, op, "Lower bound should be less than or equal to the upper bound");
+  if (!training && in_place) return ct_leaky_relu_(self, ct_float((lo + hi) / 2));
+  CT_SCOPE {
+    ct_tensor *o = NULL, *noise;
+    if (!training) {
+      o = ct_leaky_relu(self, ct_float((lo + hi) / 2));
+    } else if ((noise = ct_empty_like(self)) && ct_uniform_ex_(noise, lo, hi, generator) == CT_OK) {
+      o = ct_where(ct_gt_scalar(self, ct_int(0)), self, ct_mul(self, noise));
+    }
+    if (!o) st = ct_last_error();
+    else if (in_place) st = ct_copy_(self, o);
+    else *r = ct_keep(o);
+  }
+  return st;
+}
+static ct_tensor *ct__k_rrelu(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  return ct__rrelu(self, lower, upper, training, generator, 0, &r) == CT_OK ? r : NULL;
+}
+static ct_status ct__k_rrelu_(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+  (void)ks;
+  return ct__rrelu(self, lower, upper, training, generator, 1, NULL);
+}
+
+/* ---- instance_norm: batch_norm over (1, N * C, ...): each (sample, channel) is its own channel;
+ * running stats (given) are the mean over the samples of the updated per-sample ones ---- */
+static ct_tensor *ct__k_instance_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean,
+                                      ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
+  static const char *op = "instance_norm";
+  int64_t shape[CT_MAX_DIMS], bc[2], b, c;
+  int i;
+  ct_tensor *r = NULL;
+  (void)ks;
+  (void)cudnn_enabled;
+  if (!use_input_stats && (!running_mean || !running_var))
+    return ct_fail(CT_ERR_INVALID, op, "Expected running_mean and running_var to be defined when use_input_stats is false"), (ct_tensor *)NULL;
+  if (input->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  b = input->sizes[0], c = input->sizes[1];
+  for (i = 0; i < input->ndim; i++) shape[i] = input->sizes[i];
+  shape[0] = 1, shape[1] = ct__mul_sat(b, c);
+  bc[0] = b, bc[1] = c;
+  CT_SCOPE {
+    ct_tensor *rm = running_mean ? ct_repeat(running_mean, 1, &b) : NULL, *rv = running_var ? ct_repeat(running_var, 1, &b) : NULL;
+    ct_tensor *w = weight ? ct_repeat(weight, 1, &b) : NULL, *bi = bias ? ct_repeat(bias, 1, &b) : NULL, *o;
+    int64_t zero = 0;
+    o = ct_batch_norm(ct_view(ct_contiguous(input), input->ndim, shape), w, bi, rm, rv, use_input_stats, momentum, eps);
+    if (o && running_mean && use_input_stats) {
+      ct_guard g;
+      ct_no_grad_begin(&g); /* (the running stats are buffers: their update is not on the graph) */
+      if (ct_copy_(running_mean, ct_mean_dim(ct_view(rm, 2, bc), 1, &zero, false)) != CT_OK ||
+          (running_var && ct_copy_(running_var, ct_mean_dim(ct_view(rv, 2, bc), 1, &zero, false)) != CT_OK))
+        o = NULL;
+      ct_guard_end(&g);
+    }
+    r = ct_keep(o ? ct_view(o, input->ndim, input->sizes) : NULL);
+  }
+  return r;
+}
+
+/* ---- bilinear: out[..., k] = input1[..., i] weight[k, i, j] input2[..., j] + bias[k] ---- */
+static ct_tensor *ct__k_bilinear(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias) {
+  static const char *op = "bilinear";
+  int64_t shape[CT_MAX_DIMS], f1[2], f2[2];
+  int i, n = input1->ndim;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (input1->ndim != input2->ndim)
+    return ct_fail(CT_ERR_RANK, op, "bilinear(): input dimensions do not match: got %d and %d", input1->ndim, input2->ndim), (ct_tensor *)NULL;
+  if (n == 0 || weight->ndim != 3)
+    return ct_fail(CT_ERR_RANK, op, "bilinear(): expected inputs of at least 1 dim and a 3-dim weight"), (ct_tensor *)NULL;
+  for (i = 0; i + 1 < n; i++)
+    if (input1->sizes[i] != input2->sizes[i])
+      return ct_fail(CT_ERR_SHAPE, op, "bilinear(): input batch dimensions do not match: got %lld and %lld", (long long)input1->sizes[i],
+                     (long long)input2->sizes[i]),
+             (ct_tensor *)NULL;
+  if (input1->sizes[n - 1] != weight->sizes[1])
+    return ct_fail(CT_ERR_SHAPE, op, "bilinear(): input1 size does not match weight size: got %lld but expected %lld",
+                   (long long)input1->sizes[n - 1], (long long)weight->sizes[1]),
+           (ct_tensor *)NULL;
+  if (input2->sizes[n - 1] != weight->sizes[2])
+    return ct_fail(CT_ERR_SHAPE, op, "bilinear(): input2 size does not match weight size: got %lld but expected %lld",
+                   (long long)input2->sizes[n - 1], (long long)weight->sizes[2]),
+           (ct_tensor *)NULL;
+  if (bias && (bias->ndim != 1 || bias->sizes[0] != weight->sizes[0]))
+    return ct_fail(CT_ERR_SHAPE, op, "bilinear(): bias size does not match weight size: got %lld but expected %lld",
+                   (long long)(bias->ndim ? bias->sizes[0] : 1), (long long)weight->sizes[0]),
+           (ct_tensor *)NULL;
+  for (i = 0; i + 1 < n; i++) shape[i] = input1->sizes[i];
+  shape[n - 1] = weight->sizes[0];
+  f1[0] = f2[0] = -1, f1[1] = input1->sizes[n - 1], f2[1] = input2->sizes[n - 1];
+  CT_SCOPE {
+    ct_tensor *ops[3], *o;
+    ops[0] = ct_reshape(input1, 2, f1), ops[1] = weight, ops[2] = ct_reshape(input2, 2, f2);
+    o = ops[0] && ops[2] ? ct_reshape(ct_einsum("bi,kij,bj->bk", 3, ops), n, shape) : NULL;
+    if (o && bias) o = ct_add(o, bias);
+    r = ct_keep(o);
+  }
+  return r;
+}
+
 static ct_tensor *ct__k_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
   ct_tensor *r = NULL;
   int64_t d, h;

@@ -1189,10 +1189,16 @@ static ct_status ct__k_argmin_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool 
   return ct__rd_arg_impl("argmin", 0, a, ct__rd_opt_dim(&dim), keepdim, out, NULL, NULL);
 }
 
-/* ---- sort / topk: a stable merge sort of each row's indices ----
- * NaN sorts above every number (last ascending, first descending). */
+/* ---- sort / topk ----
+ * NaN sorts above every number (last ascending, first descending). Each row's indices are
+ * ordered by their keys: stable=True by a stable merge sort; stable=False (PyTorch's default)
+ * and topk by libstdc++'s std::sort, std::nth_element and std::partial_sort replayed step for
+ * step, as PyTorch's CPU kernels call them, so that equal keys come out in PyTorch's order. */
+enum { CT__RD_SORT_STABLE, CT__RD_SORT_UNSTABLE, CT__RD_TOPK };
 typedef struct ct__rd_sort_ctx {
-  int descending, is_int;
+  int descending, is_int, mode;
+  int64_t k; /* topk */
+  int sorted;
 } ct__rd_sort_ctx;
 static int ct__rd_before(const ct_reduction_row *r, const ct__rd_sort_ctx *c, int64_t a, int64_t b) {
   if (c->is_int) return c->descending ? r->xi[a] > r->xi[b] : r->xi[a] < r->xi[b];
@@ -1202,19 +1208,171 @@ static int ct__rd_before(const ct_reduction_row *r, const ct__rd_sort_ctx *c, in
     return (y != y && x == x) || x < y;
   }
 }
+/* libstdc++ (bits/stl_algo.h, stl_heap.h), on an array f of row indices compared by key */
+typedef struct ct__stl {
+  const ct_reduction_row *r;
+  const ct__rd_sort_ctx *c;
+} ct__stl;
+#define CT__STL_LESS(a, b) ct__rd_before(s->r, s->c, (a), (b))
+#define CT__STL_SWAP(f, a, b)                                                                      \
+  do {                                                                                             \
+    int64_t t_ = (f)[a];                                                                           \
+    (f)[a] = (f)[b], (f)[b] = t_;                                                                  \
+  } while (0)
+static void ct__stl_adjust_heap(const ct__stl *s, int64_t *f, int64_t hole, int64_t len, int64_t value) {
+  int64_t top = hole, child = hole, parent;
+  while (child < (len - 1) / 2) {
+    child = 2 * (child + 1);
+    if (CT__STL_LESS(f[child], f[child - 1])) child--;
+    f[hole] = f[child];
+    hole = child;
+  }
+  if ((len & 1) == 0 && child == (len - 2) / 2) {
+    child = 2 * (child + 1);
+    f[hole] = f[child - 1];
+    hole = child - 1;
+  }
+  for (parent = (hole - 1) / 2; hole > top && CT__STL_LESS(f[parent], value); parent = (hole - 1) / 2) {
+    f[hole] = f[parent];
+    hole = parent;
+  }
+  f[hole] = value;
+}
+static void ct__stl_pop_heap(const ct__stl *s, int64_t *f, int64_t len, int64_t *result) {
+  int64_t value = *result;
+  *result = f[0];
+  ct__stl_adjust_heap(s, f, 0, len, value);
+}
+/* partial_sort(f, f + middle, f + last) */
+static void ct__stl_partial_sort(const ct__stl *s, int64_t *f, int64_t middle, int64_t last) {
+  int64_t i, parent;
+  if (middle >= 2) /* make_heap */
+    for (parent = (middle - 2) / 2;; parent--) {
+      ct__stl_adjust_heap(s, f, parent, middle, f[parent]);
+      if (parent == 0) break;
+    }
+  for (i = middle; i < last; i++)
+    if (CT__STL_LESS(f[i], f[0])) ct__stl_pop_heap(s, f, middle, &f[i]);
+  for (i = middle; i > 1;) { /* sort_heap */
+    i--;
+    ct__stl_pop_heap(s, f, i, &f[i]);
+  }
+}
+static void ct__stl_linear_insert(const ct__stl *s, int64_t *f, int64_t last) {
+  int64_t val = f[last], next = last - 1;
+  for (; CT__STL_LESS(val, f[next]); next--) f[last] = f[next], last = next;
+  f[last] = val;
+}
+static void ct__stl_insertion_sort(const ct__stl *s, int64_t *f, int64_t first, int64_t last) {
+  int64_t i;
+  for (i = first + 1; i < last; i++) {
+    if (CT__STL_LESS(f[i], f[first])) {
+      int64_t val = f[i];
+      memmove(&f[first + 1], &f[first], sizeof(int64_t) * (size_t)(i - first));
+      f[first] = val;
+    } else {
+      ct__stl_linear_insert(s, f, i);
+    }
+  }
+}
+static int64_t ct__stl_partition_pivot(const ct__stl *s, int64_t *f, int64_t first, int64_t last) {
+  int64_t a = first + 1, b = first + (last - first) / 2, c = last - 1, lo, hi;
+  /* move_median_to_first */
+  if (CT__STL_LESS(f[a], f[b])) {
+    if (CT__STL_LESS(f[b], f[c])) CT__STL_SWAP(f, first, b);
+    else if (CT__STL_LESS(f[a], f[c])) CT__STL_SWAP(f, first, c);
+    else CT__STL_SWAP(f, first, a);
+  } else if (CT__STL_LESS(f[a], f[c])) {
+    CT__STL_SWAP(f, first, a);
+  } else if (CT__STL_LESS(f[b], f[c])) {
+    CT__STL_SWAP(f, first, c);
+  } else {
+    CT__STL_SWAP(f, first, b);
+  }
+  /* unguarded_partition around f[first] */
+  for (lo = first + 1, hi = last;; lo++) {
+    while (CT__STL_LESS(f[lo], f[first])) lo++;
+    hi--;
+    while (CT__STL_LESS(f[first], f[hi])) hi--;
+    if (!(lo < hi)) return lo;
+    CT__STL_SWAP(f, lo, hi);
+  }
+}
+static int ct__stl_lg(int64_t n) {
+  int k = 0;
+  while (n > 1) n >>= 1, k++;
+  return k;
+}
+static void ct__stl_introsort_loop(const ct__stl *s, int64_t *f, int64_t first, int64_t last, int depth) {
+  while (last - first > 16) {
+    int64_t cut;
+    if (depth == 0) {
+      ct__stl_partial_sort(s, f + first, last - first, last - first);
+      return;
+    }
+    depth--;
+    cut = ct__stl_partition_pivot(s, f, first, last);
+    ct__stl_introsort_loop(s, f, cut, last, depth);
+    last = cut;
+  }
+}
+static void ct__stl_sort(const ct__stl *s, int64_t *f, int64_t n) {
+  int64_t i;
+  if (n <= 1) return;
+  ct__stl_introsort_loop(s, f, 0, n, 2 * ct__stl_lg(n));
+  if (n > 16) { /* final_insertion_sort */
+    ct__stl_insertion_sort(s, f, 0, 16);
+    for (i = 16; i < n; i++) ct__stl_linear_insert(s, f, i);
+  } else {
+    ct__stl_insertion_sort(s, f, 0, n);
+  }
+}
+static void ct__stl_nth_element(const ct__stl *s, int64_t *f, int64_t nth, int64_t n) {
+  int64_t first = 0, last = n;
+  int depth = 2 * ct__stl_lg(n);
+  if (nth >= n) return;
+  while (last - first > 3) {
+    int64_t cut;
+    if (depth == 0) {
+      ct__stl_partial_sort(s, f + first, nth + 1 - first, last - first); /* heap_select, then the top to nth */
+      CT__STL_SWAP(f, first, nth);
+      return;
+    }
+    depth--;
+    cut = ct__stl_partition_pivot(s, f, first, last);
+    if (cut <= nth) first = cut;
+    else last = cut;
+  }
+  ct__stl_insertion_sort(s, f, first, last);
+}
+#undef CT__STL_LESS
+#undef CT__STL_SWAP
 static void ct__rd_sort_row(ct_reduction_row *r) {
   const ct__rd_sort_ctx *c = (const ct__rd_sort_ctx *)r->ctx;
   int64_t n = r->n, w = (n > r->m ? n : r->m) + 1, *v = r->tmp, *t = r->tmp + w, width, i;
+  ct__stl s;
+  s.r = r, s.c = c;
   for (i = 0; i < n; i++) v[i] = i;
-  for (width = 1; width < n; width *= 2) { /* bottom-up merges: equal keys keep their order */
-    int64_t lo;
-    for (lo = 0; lo < n; lo += 2 * width) {
-      int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n, a = lo, b = mid, k = lo;
-      while (a < mid && b < hi) t[k++] = ct__rd_before(r, c, v[b], v[a]) ? v[b++] : v[a++];
-      while (a < mid) t[k++] = v[a++];
-      while (b < hi) t[k++] = v[b++];
+  if (c->mode == CT__RD_SORT_UNSTABLE) {
+    ct__stl_sort(&s, v, n);
+  } else if (c->mode == CT__RD_TOPK) { /* PyTorch's topk: a partial sort when k is small, else select and sort */
+    if (c->k > 0 && c->k * 64 <= n) {
+      ct__stl_partial_sort(&s, v, c->k, n);
+    } else if (c->k > 0) {
+      ct__stl_nth_element(&s, v, c->k - 1, n);
+      if (c->sorted) ct__stl_sort(&s, v, c->k - 1);
     }
-    for (i = 0; i < n; i++) v[i] = t[i];
+  } else {
+    for (width = 1; width < n; width *= 2) { /* bottom-up merges: equal keys keep their order */
+      int64_t lo;
+      for (lo = 0; lo < n; lo += 2 * width) {
+        int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n, a = lo, b = mid, k = lo;
+        while (a < mid && b < hi) t[k++] = ct__rd_before(r, c, v[b], v[a]) ? v[b++] : v[a++];
+        while (a < mid) t[k++] = v[a++];
+        while (b < hi) t[k++] = v[b++];
+      }
+      for (i = 0; i < n; i++) v[i] = t[i];
+    }
   }
   for (i = 0; i < r->m; i++) {
     r->idx[i] = v[i];
@@ -1223,7 +1381,8 @@ static void ct__rd_sort_row(ct_reduction_row *r) {
   }
 }
 /* the first k of each row along dim, sorted (k -1: the whole row) */
-static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int64_t dim, int descending, ct_tensor **indices) {
+static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int64_t dim, int descending, int mode, int sorted,
+                                   ct_tensor **indices) {
   ct__rd_plan p;
   ct__rd_sort_ctx c;
   int64_t shape[CT_MAX_DIMS], size;
@@ -1244,6 +1403,7 @@ static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int6
   if (!ct__is_meta(vals) && vals->numel > 0) {
     c.descending = descending;
     c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
+    c.mode = mode, c.k = k, c.sorted = sorted;
     memset(&j, 0, sizeof j);
     j.in = a;
     j.int_compute = c.is_int;
@@ -1264,18 +1424,17 @@ static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int6
 }
 static ct_tensor *ct__k_sort(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor **indices) {
   (void)ks;
-  return ct__rd_sort_impl("sort", a, -1, dim, descending, indices);
+  return ct__rd_sort_impl("sort", a, -1, dim, descending, CT__RD_SORT_UNSTABLE, 1, indices);
 }
 static ct_tensor *ct__k_sort_stable(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
-  (void)stable; /* always stable */
-  return ct__k_sort(ks, a, dim, descending, indices);
+  (void)ks;
+  return ct__rd_sort_impl("sort", a, -1, dim, descending, stable ? CT__RD_SORT_STABLE : CT__RD_SORT_UNSTABLE, 1, indices);
 }
 static ct_tensor *ct__k_topk(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   (void)ks;
-  (void)sorted; /* always sorted */
   if (a->dtype == CT_BOOL && a->ndim > 0) /* PyTorch copies a 0-dim self before dispatching on the dtype */
     return ct_fail(CT_ERR_DTYPE, "topk", "\"topk_cpu\" not implemented for 'Bool'"), (ct_tensor *)NULL;
-  return ct__rd_sort_impl("topk", a, k, dim, largest, indices);
+  return ct__rd_sort_impl("topk", a, k, dim, largest, CT__RD_TOPK, sorted, indices);
 }
 
 /* ---- value selection along a dim, and its adjoint ----
@@ -1610,11 +1769,64 @@ typedef struct ct__rd_kth_ctx {
   int64_t k; /* 1-based, CT__RD_KTH */
   ct_dtype dtype;
 } ct__rd_kth_ctx;
+/* kthvalue picks the k-th smallest as PyTorch's CPU kernel does (quick_select_template: Hoare
+ * partition around a median of three, NaN above every number), so that among equal values it
+ * returns the same index as PyTorch. v: the row (double, or int64 viewed as such when is_int). */
+#define CT__RD_GT_OR_NAN(x, y) (is_int ? vi[x] > vi[y] : ((vf[x] != vf[x] && vf[y] == vf[y]) || vf[x] > vf[y]))
+static int64_t ct__rd_quick_select(double *vf, int64_t *vi, int64_t *idx, int64_t n, int64_t k, int is_int) {
+  int64_t lo = 0, hi = n - 1, mid, i, j;
+#define CT__RD_SWAP(a, b)                                                        \
+  do {                                                                           \
+    int64_t ta_ = idx[a], ti_ = vi[a];                                           \
+    double tf_ = vf[a];                                                          \
+    idx[a] = idx[b], idx[b] = ta_;                                               \
+    if (is_int) vi[a] = vi[b], vi[b] = ti_;                                      \
+    else vf[a] = vf[b], vf[b] = tf_;                                             \
+  } while (0)
+  for (;;) {
+    if (hi <= lo) break;
+    if (hi == lo + 1) {
+      if (CT__RD_GT_OR_NAN(lo, hi)) CT__RD_SWAP(lo, hi);
+      break;
+    }
+    mid = lo + (hi - lo) / 2;
+    CT__RD_SWAP(mid, lo + 1);
+    if (CT__RD_GT_OR_NAN(lo + 1, hi)) CT__RD_SWAP(lo + 1, hi);
+    if (CT__RD_GT_OR_NAN(lo, hi)) CT__RD_SWAP(lo, hi);
+    if (CT__RD_GT_OR_NAN(lo + 1, lo)) CT__RD_SWAP(lo + 1, lo);
+    i = lo + 1, j = hi;
+    for (;;) { /* the pivot stays at lo while it partitions */
+      do i++;
+      while (CT__RD_GT_OR_NAN(lo, i));
+      do j--;
+      while (CT__RD_GT_OR_NAN(j, lo));
+      if (j < i) break;
+      CT__RD_SWAP(i, j);
+    }
+    CT__RD_SWAP(lo, j);
+    if (j <= k) lo = i;
+    if (j >= k) hi = j - 1;
+  }
+#undef CT__RD_SWAP
+  return idx[k];
+}
+#undef CT__RD_GT_OR_NAN
 static void ct__rd_kth_row(ct_reduction_row *r) {
   const ct__rd_kth_ctx *c = (const ct__rd_kth_ctx *)r->ctx;
   ct__rd_sort_ctx sc;
   ct_reduction_row sr = *r;
   int64_t at, nans = 0, i, *perm;
+  if (c->mode == CT__RD_KTH && r->n > 0) {
+    int64_t *vals = r->tmp, *idx = r->tmp + (r->n + 1), pick;
+    for (i = 0; i < r->n; i++) idx[i] = i;
+    if (c->is_int) memcpy(vals, r->xi, sizeof(int64_t) * (size_t)r->n);
+    else memcpy(vals, r->xf, sizeof(double) * (size_t)r->n);
+    pick = ct__rd_quick_select((double *)(void *)vals, vals, idx, r->n, c->k - 1, c->is_int);
+    r->idx[0] = pick;
+    if (c->is_int) r->yi[0] = r->xi[pick];
+    else r->yf[0] = r->xf[pick];
+    return;
+  }
   if (r->n == 0) { /* the full median of nothing: NaN, which PyTorch (on x86) stores in integer dtypes as below */
     r->idx[0] = 0;
     r->yi[0] = c->dtype == CT_I64 ? INT64_MIN : c->dtype == CT_I32 ? INT32_MIN : c->dtype == CT_BOOL ? 1 : 0;
@@ -1623,6 +1835,7 @@ static void ct__rd_kth_row(ct_reduction_row *r) {
   }
   sc.descending = 0;
   sc.is_int = c->is_int;
+  sc.mode = CT__RD_SORT_STABLE, sc.k = 0, sc.sorted = 1;
   sr.m = r->n;
   sr.idx = r->tmp + 2 * (r->n + 1); /* the sort writes its own outputs past its scratch */
   sr.yf = (double *)(void *)(sr.idx + (r->n + 1));
@@ -1739,8 +1952,13 @@ static ct_tensor *ct__k_argsort(ct_keyset ks, ct_tensor *a, int64_t dim, bool de
   return r;
 }
 static ct_tensor *ct__k_argsort_stable(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending) {
-  (void)stable;
-  return ct__k_argsort(ks, a, dim, descending);
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *i = NULL;
+    if (ct_sort_stable_ex(a, stable, dim, descending, &i)) r = ct_keep(i);
+  }
+  return r;
 }
 static ct_tensor *ct__k_msort(ct_keyset ks, ct_tensor *a) {
   (void)ks;

@@ -15,6 +15,12 @@
  *   index_select / index_add / index_copy, so autograd comes from those.
  * - cat takes a Tensor[]: derivative formulas cannot name list inputs, so cat
  *   is CompositeImplicitAutograd and records its own CatBackward0 node.
+ * - nonzero, masked_select / masked_scatter, take / put, repeat_interleave's
+ *   index, searchsorted / bucketize, bincount, histc and the unique family
+ *   are host loops over the logical (row-major) order; those whose result
+ *   shape depends on the values (spec tag dynamic_output_shape) refuse on
+ *   meta tensors. repeat_interleave over self, fliplr / flipud and rot90 are
+ *   composites of index_select, expand, flip and transpose.
  * - out= variants compute the functional result and resize/copy into out;
  *   in-place variants copy the result into self (safe when arguments alias).
  * Kernels check their arguments before allocating and skip the data loops on
@@ -135,7 +141,10 @@ static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int
 }
 
 /* out= variants: r (owned) is the functional result; out is resized to it
- * and r is cast into it (PyTorch's resize_output + copy_). */
+ * and r is cast into it (PyTorch's resize_output + copy_). allow_cast: 0
+ * out's dtype must be r's; 1 a cast of the same kind (cat, stack); CT__OUT_ANY_CAST any cast
+ * (aten's generated out= variants, which copy_ the functional result). */
+enum { CT__OUT_ANY_CAST = 2 };
 static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, int allow_cast) {
   ct_status st;
   if (!r) return ct_last_error();
@@ -145,7 +154,7 @@ static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, 
   else if (!ct_device_eq(out->device, r->device))
     st = ct_fail(CT_ERR_DEVICE, op, "expected out on %s, but got out on %s", ct_device_type_name((ct_device_type)r->device.type),
                  ct_device_type_name((ct_device_type)out->device.type));
-  else if (out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
+  else if (allow_cast != CT__OUT_ANY_CAST && out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
     st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
                  ct__dtype_torch_name((ct_dtype)r->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
   else if ((st = ct__check_writable(op, out)) == CT_OK && (st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK)
@@ -1987,6 +1996,913 @@ static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tens
   (void)ks;
   if (ct__shape_overlaps("take_along_dim", out, self, indices) != CT_OK) return ct_last_error();
   return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
+}
+
+/* ================= masks and flat indices: nonzero, masked_select / masked_scatter, take / put =================
+ * Host loops over the elements in row-major order of the logical shape (PyTorch's order, whatever the
+ * strides): masked_scatter consumes source, and take / put number self's elements, in that order.
+ * nonzero and masked_select have a data-dependent result shape (spec tag dynamic_output_shape): on meta
+ * tensors they refuse, as PyTorch's meta kernels do. Masks are bool or uint8 (PyTorch's deprecated form). */
+/* t's element offset (in elements) at row-major position k of its logical shape */
+static int64_t ct__shape_flat_offset(const ct_tensor *t, int64_t k) {
+  int64_t off = 0;
+  int d;
+  for (d = t->ndim - 1; d >= 0; d--) {
+    off += (k % t->sizes[d]) * t->strides[d];
+    k /= t->sizes[d];
+  }
+  return off;
+}
+/* t seen in the broadcast shape (ndim, sizes), right-aligned, stride 0 along broadcast dims (a stack view) */
+static void ct__shape_expand_view(ct_tensor *v, const ct_tensor *t, int ndim, const int64_t *sizes) {
+  int64_t strides[CT_MAX_DIMS];
+  int k, lead = ndim - t->ndim;
+  for (k = 0; k < ndim; k++) strides[k] = k < lead || t->sizes[k - lead] != sizes[k] ? 0 : t->strides[k - lead];
+  ct__shape_view(v, t, ndim, sizes, strides, t->offset);
+}
+static ct_status ct__shape_check_mask(const char *op, const ct_tensor *mask) {
+  if (mask->dtype != CT_BOOL && mask->dtype != CT_U8)
+    return ct_fail(CT_ERR_DTYPE, op, "%s: expected BoolTensor or ByteTensor for mask (got %s)", op, ct__dtype_torch_name((ct_dtype)mask->dtype));
+  return CT_OK;
+}
+static ct_tensor *ct__shape_dynamic_meta(const char *op) {
+  return ct_fail(CT_ERR_UNSUPPORTED, op, "%s's result shape depends on the data: not on meta tensors", op), (ct_tensor *)NULL;
+}
+
+/* ---- nonzero: the [n, ndim] int64 coordinates of the nonzero elements (NaN counts, -0.0 does not) ---- */
+static ct_tensor *ct__k_nonzero(ct_keyset ks, ct_tensor *self) {
+  static const char *op = "nonzero";
+  int64_t sizes[2], idx[CT_MAX_DIMS] = {0}, n = 0, k, *o;
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  const char *p = ct__shape_ptr(self);
+  ct_tensor *r;
+  int d;
+  (void)ks;
+  if (ct__is_meta(self)) return ct__shape_dynamic_meta(op);
+  for (k = 0; k < self->numel; k++) n += ct__load_double(p + ct__shape_flat_offset(self, k) * (int64_t)es, dt) != 0;
+  sizes[0] = n, sizes[1] = self->ndim;
+  r = ct__empty(op, 2, sizes, CT_I64, self->device);
+  if (!r || r->numel == 0) return r;
+  o = (int64_t *)(void *)ct__shape_ptr(r);
+  for (k = 0; k < self->numel; k++, ct__shape_next(idx, self->ndim, self->sizes)) {
+    int64_t off = 0;
+    for (d = 0; d < self->ndim; d++) off += idx[d] * self->strides[d];
+    if (ct__load_double(p + off * (int64_t)es, dt) == 0) continue;
+    for (d = 0; d < self->ndim; d++) *o++ = idx[d];
+  }
+  return r;
+}
+static ct_status ct__k_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  if (ct__shape_overlaps("nonzero", out, self, NULL) != CT_OK) return ct_last_error();
+  return ct__shape_out("nonzero", out, ct__k_nonzero(ks, self));
+}
+
+/* ---- masked_select: self's elements where mask (both broadcast) is true, as a vector ---- */
+static ct_tensor *ct__k_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
+  static const char *op = "masked_select";
+  int64_t b[CT_MAX_DIMS], numel, n = 0, k, j = 0;
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  ct_tensor sv, mv, *r;
+  const char *sp, *mp;
+  char *rp;
+  int nd;
+  (void)ks;
+  if (ct__shape_check_mask(op, mask) != CT_OK) return NULL;
+  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, mask->ndim, mask->sizes, b)) < 0) return NULL;
+  if (ct__is_meta(self) || ct__is_meta(mask)) return ct__shape_dynamic_meta(op);
+  ct__shape_expand_view(&sv, self, nd, b);
+  ct__shape_expand_view(&mv, mask, nd, b);
+  numel = sv.numel, sp = ct__shape_ptr(&sv), mp = ct__shape_ptr(&mv);
+  for (k = 0; k < numel; k++) n += mp[ct__shape_flat_offset(&mv, k)] != 0;
+  r = ct__empty(op, 1, &n, (ct_dtype)self->dtype, self->device);
+  if (!r || n == 0) return r;
+  rp = ct__shape_ptr(r);
+  for (k = 0; k < numel; k++)
+    if (mp[ct__shape_flat_offset(&mv, k)]) ct__shape_copy1(rp + (j++) * (int64_t)es, sp + ct__shape_flat_offset(&sv, k) * (int64_t)es, es);
+  return r;
+}
+static ct_status ct__k_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
+  if (ct__shape_overlaps("masked_select", out, self, mask) != CT_OK) return ct_last_error();
+  return ct__shape_out("masked_select", out, ct__k_masked_select(ks, self, mask));
+}
+
+/* ---- masked_scatter: self (broadcast with mask) with its masked elements replaced by source's, in order ---- */
+static ct_tensor *ct__shape_masked_scatter(const char *op, ct_tensor *self, ct_tensor *mask, ct_tensor *source, int inplace) {
+  int64_t b[CT_MAX_DIMS], k, j = 0;
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  ct_tensor sv, mv, *r;
+  const char *mp, *src;
+  char *rp, b1[160], b2[160];
+  int nd;
+  if (ct__shape_check_mask(op, mask) != CT_OK) return NULL;
+  if (source->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "masked_scatter: expected self and source to have same dtypes but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)source->dtype)),
+           (ct_tensor *)NULL;
+  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, mask->ndim, mask->sizes, b)) < 0) return NULL;
+  if (inplace && (nd != self->ndim || memcmp(b, self->sizes, sizeof(int64_t) * (size_t)nd)))
+    return ct_fail(CT_ERR_SHAPE, op, "mask of shape %s cannot be expanded to self's shape %s (in place, self is not broadcast)",
+                   ct_shape_format(mask->ndim, mask->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!(r = ct__empty(op, nd, b, (ct_dtype)self->dtype, self->device)) || ct__is_meta(r) || r->numel == 0) return r;
+  ct__shape_expand_view(&sv, self, nd, b);
+  ct__shape_expand_view(&mv, mask, nd, b);
+  if (ct__copy_impl(r, &sv) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  rp = ct__shape_ptr(r), mp = ct__shape_ptr(&mv), src = ct__shape_ptr(source);
+  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+    if (!mp[ct__shape_flat_offset(&mv, k)]) continue;
+    if (j == source->numel) {
+      ct_release(r);
+      return ct_fail(CT_ERR_SHAPE, op, "Number of elements of source < number of ones in mask (source has %lld)", (long long)source->numel),
+             (ct_tensor *)NULL;
+    }
+    ct__shape_copy1(rp + k * (int64_t)es, src + ct__shape_flat_offset(source, j++) * (int64_t)es, es);
+  }
+  return r;
+}
+static ct_tensor *ct__k_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  (void)ks;
+  return ct__shape_masked_scatter("masked_scatter", self, mask, source, 0);
+}
+static ct_status ct__k_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  (void)ks; /* no overlap check, as aten's: source is read before self is written (aten reads as it writes) */
+  return ct__shape_inplace("masked_scatter_", self, ct__shape_masked_scatter("masked_scatter_", self, mask, source, 1));
+}
+static ct_status ct__k_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out_ex("masked_scatter", out, ct__shape_masked_scatter("masked_scatter", self, mask, source, 0), CT__OUT_ANY_CAST); /* generated */
+}
+/* mask as bool (a uint8 mask converted), for masked_fill in the derivatives */
+static ct_tensor *ct__shape_bool_mask(ct_tensor *mask) { return mask && mask->dtype != CT_BOOL ? ct_to_dtype(mask, CT_BOOL) : mask; }
+/* masked_scatter's derivative for source: grad's masked elements in order, zero-padded to source's
+ * element count (the unused tail of source gets 0), in source's shape */
+static ct_tensor *ct__shape_masked_scatter_source_backward(ct_tensor *grad, ct_tensor *mask, const ct__shape *source_sizes) {
+  ct_tensor *r = NULL;
+  if (!grad) return NULL;
+  CT_SCOPE {
+    ct_tensor *sel = ct_masked_select(grad, mask);
+    int64_t n = ct__sizes_product_sat(source_sizes->ndim, source_sizes->sizes), pad[2];
+    if (sel && sel->numel < n) {
+      pad[0] = 0, pad[1] = n - sel->numel;
+      sel = ct_constant_pad_nd(sel, 2, pad, ct_int(0));
+    }
+    r = ct_keep(ct_reshape(sel, source_sizes->ndim, source_sizes->sizes));
+  }
+  return r;
+}
+
+/* ---- take / put: self's elements numbered row-major (negative indices wrap); index int64 ---- */
+static ct_status ct__shape_check_long_index(const char *op, const ct_tensor *index) {
+  if (index->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected a long tensor for index, but got %s", op, ct__dtype_torch_name((ct_dtype)index->dtype));
+  return CT_OK;
+}
+/* index value k of index, wrapped into [0, n); -1 (after failing) when out of range */
+static int64_t ct__shape_flat_index(const char *op, const ct_tensor *index, int64_t k, int64_t n) {
+  int64_t v = ((const int64_t *)(const void *)ct__shape_ptr(index))[ct__shape_flat_offset(index, k)];
+  if (v < -n || v >= n) {
+    ct_fail(CT_ERR_INDEX, op, "out of range: tried to access index %lld on a tensor of %lld elements.", (long long)v, (long long)n);
+    return -1;
+  }
+  return v < 0 ? v + n : v;
+}
+static ct_tensor *ct__k_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  static const char *op = "take";
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  ct_tensor *r;
+  int64_t k;
+  (void)ks;
+  if (ct__shape_check_long_index(op, index) != CT_OK) return NULL;
+  if (self->numel == 0 && index->numel != 0)
+    return ct_fail(CT_ERR_INDEX, op, "take(): tried to take from an empty tensor"), (ct_tensor *)NULL;
+  if (!(r = ct__empty(op, index->ndim, index->sizes, (ct_dtype)self->dtype, self->device)) || ct__is_meta(r) || ct__is_meta(index))
+    return r;
+  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+    int64_t v = ct__shape_flat_index(op, index, k, self->numel);
+    if (v < 0) return ct_release(r), (ct_tensor *)NULL;
+    ct__shape_copy1(ct__shape_ptr(r) + k * (int64_t)es, ct__shape_ptr(self) + ct__shape_flat_offset(self, v) * (int64_t)es, es);
+  }
+  return r;
+}
+static ct_status ct__k_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  if (ct__shape_overlaps("take", out, self, index) != CT_OK) return ct_last_error();
+  return ct__shape_out("take", out, ct__k_take(ks, self, index));
+}
+/* self with self.flatten()[index[j]] = source.flatten()[j] (+= with accumulate); duplicates without
+ * accumulate: the last write wins (as PyTorch's CPU kernel) */
+static ct_tensor *ct__k_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  static const char *op = "put_";
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  ct_tensor *r;
+  int64_t k;
+  (void)ks;
+  if (ct__shape_check_long_index(op, index) != CT_OK) return NULL;
+  if (source->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
+                   ct__dtype_torch_name(dt), ct__dtype_torch_name((ct_dtype)source->dtype)),
+           (ct_tensor *)NULL;
+  if (source->numel != index->numel)
+    return ct_fail(CT_ERR_SHAPE, op, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %lld, "
+                   "index.numel() = %lld", (long long)source->numel, (long long)index->numel),
+           (ct_tensor *)NULL;
+  if (self->numel == 0 && index->numel != 0)
+    return ct_fail(CT_ERR_INDEX, op, "put_(): Tried to put elements into an empty tensor"), (ct_tensor *)NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || ct__is_meta(index) || ct__is_meta(source)) return r;
+  for (k = 0; k < index->numel; k++) {
+    int64_t v = ct__shape_flat_index(op, index, k, self->numel);
+    char *d;
+    const char *s;
+    if (v < 0) return ct_release(r), (ct_tensor *)NULL;
+    d = ct__shape_ptr(r) + ct__shape_flat_offset(r, v) * (int64_t)es;
+    s = ct__shape_ptr(source) + ct__shape_flat_offset(source, k) * (int64_t)es;
+    if (accumulate) ct__shape_acc1(d, s, dt);
+    else ct__shape_copy1(d, s, es);
+  }
+  return r;
+}
+static ct_status ct__k_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  if (ct__shape_overlaps("put_", self, index, source) != CT_OK) return ct_last_error();
+  return ct__shape_inplace("put_", self, ct__k_put(ks, self, index, source, accumulate));
+}
+static ct_status ct__k_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  return ct__shape_out_ex("put", out, ct__k_put(ks, self, index, source, accumulate), CT__OUT_ANY_CAST); /* aten's generated out= */
+}
+
+/* ================= repeat_interleave ================= */
+/* repeat_interleave.Tensor: i repeated repeats[i] times, in repeats' dtype (the index of the composites below) */
+static ct_tensor *ct__k_repeat_interleave(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
+  static const char *op = "repeat_interleave";
+  int64_t total = 0, k, j, p = 0;
+  ct_dtype dt = (ct_dtype)repeats->dtype;
+  size_t es = ct_dtype_size(dt);
+  ct_tensor *r;
+  char *rp;
+  (void)ks;
+  if (dt != CT_I64 && dt != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "repeats has to be Long or Int tensor (got %s)", ct__dtype_torch_name(dt)), (ct_tensor *)NULL;
+  if (repeats->ndim != 1) return ct_fail(CT_ERR_RANK, op, "repeat_interleave only accept 1D vector as repeat"), (ct_tensor *)NULL;
+  if (output_size != CT_INT_NONE && output_size < 0)
+    return ct_fail(CT_ERR_SIZE, op, "output_size must be non-negative (got %lld)", (long long)output_size), (ct_tensor *)NULL;
+  if (ct__is_meta(repeats)) { /* the sum is data: known only when output_size gives it */
+    if (output_size == CT_INT_NONE) return ct__shape_dynamic_meta(op);
+    return ct__empty(op, 1, &output_size, dt, repeats->device);
+  }
+  for (k = 0; k < repeats->numel; k++) {
+    int64_t v = ct__shape_load_index(ct__shape_ptr(repeats) + ct__shape_flat_offset(repeats, k) * (int64_t)es, dt);
+    if (v < 0) return ct_fail(CT_ERR_INVALID, op, "repeats can not be negative"), (ct_tensor *)NULL;
+    if (ct__add_ovf(total, v, &total)) return ct_fail(CT_ERR_SIZE, op, "the repeats sum past int64"), (ct_tensor *)NULL;
+  }
+  if (output_size != CT_INT_NONE && output_size != total)
+    return ct_fail(CT_ERR_SHAPE, op, "allocated size does not match required size (output_size %lld, repeats sum to %lld)",
+                   (long long)output_size, (long long)total),
+           (ct_tensor *)NULL;
+  if (!(r = ct__empty(op, 1, &total, dt, repeats->device)) || total == 0) return r;
+  rp = ct__shape_ptr(r);
+  for (k = 0; k < repeats->numel; k++) {
+    int64_t v = ct__shape_load_index(ct__shape_ptr(repeats) + ct__shape_flat_offset(repeats, k) * (int64_t)es, dt);
+    for (j = 0; j < v; j++, p++) {
+      if (dt == CT_I64) ((int64_t *)(void *)rp)[p] = k;
+      else ((int32_t *)(void *)rp)[p] = (int32_t)k;
+    }
+  }
+  return r;
+}
+static ct_status ct__k_repeat_interleave_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
+  if (ct__shape_overlaps("repeat_interleave", out, repeats, NULL) != CT_OK) return ct_last_error();
+  return ct__shape_out_ex("repeat_interleave", out, ct__k_repeat_interleave(ks, repeats, output_size), CT__OUT_ANY_CAST); /* aten's generated out= */
+}
+/* The composites' input and dim: self flattened when dim is None; -1 after failing */
+static int64_t ct__shape_interleave_dim(const char *op, ct_tensor *self, int64_t dim, ct_tensor **input) {
+  static const int64_t minus_one = -1;
+  if (dim == CT_INT_NONE) {
+    *input = ct_reshape(self, 1, &minus_one);
+    return *input ? 0 : -1;
+  }
+  *input = self;
+  if (self->ndim == 0) return ct_fail(CT_ERR_INDEX, op, "Dimension specified as %lld but tensor has no dimensions", (long long)dim), -1;
+  return ct__wrap_dim(op, dim, self->ndim);
+}
+static ct_tensor *ct__k_repeat_interleave_self(ct_keyset ks, ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
+  static const char *op = "repeat_interleave";
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *input, *reps = repeats;
+    int64_t d = ct__shape_interleave_dim(op, self, dim, &input), one = 1, size;
+    if (d >= 0) {
+      size = input->sizes[d];
+      if (repeats->ndim == 0 || (repeats->ndim == 1 && repeats->sizes[0] == 1)) /* one count for every slice */
+        reps = ct_expand(ct_reshape(repeats, 1, &one), 1, &size);
+      else if (repeats->ndim > 1)
+        reps = NULL, ct_fail(CT_ERR_RANK, op, "repeats must be 0-dim or 1-dim tensor");
+      else if (repeats->sizes[0] != size)
+        reps = NULL, ct_fail(CT_ERR_SHAPE, op, "repeats must have the same size as input along dim (%lld vs %lld)", (long long)repeats->sizes[0],
+                             (long long)size);
+      if (reps) r = ct_keep(ct_index_select(input, d, ct_repeat_interleave_ex(reps, output_size)));
+    }
+  }
+  return r;
+}
+/* every slice repeats times: input unsqueezed after dim, expanded there and copied (a fresh tensor, as
+ * aten's index_select gives; expand's gradient sums the copies) */
+static ct_tensor *ct__k_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
+  static const char *op = "repeat_interleave";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (repeats < 0) return ct_fail(CT_ERR_INVALID, op, "repeats can not be negative"), (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *input;
+    int64_t d = ct__shape_interleave_dim(op, self, dim, &input), esz[CT_MAX_DIMS], osz[CT_MAX_DIMS], n;
+    int k;
+    if (d >= 0 && input->ndim >= CT_MAX_DIMS) {
+      ct_fail(CT_ERR_RANK, op, "self has %d dims: unsqueezing it passes %d", input->ndim, CT_MAX_DIMS);
+    } else if (d >= 0 && ct__mul_ovf(input->sizes[d], repeats, &n)) {
+      ct_fail(CT_ERR_SIZE, op, "size %lld times %lld repeats passes int64", (long long)input->sizes[d], (long long)repeats);
+    } else if (d >= 0 && output_size != CT_INT_NONE && output_size != n) {
+      ct_fail(CT_ERR_SHAPE, op, "allocated size does not match required size (output_size %lld, %lld needed)", (long long)output_size, (long long)n);
+    } else if (d >= 0) {
+      for (k = 0; k <= input->ndim; k++) esz[k] = k <= d ? input->sizes[k] : k == d + 1 ? repeats : input->sizes[k - 1];
+      for (k = 0; k < input->ndim; k++) osz[k] = k == d ? n : input->sizes[k];
+      r = ct_keep(ct_reshape(ct_clone(ct_expand(ct_unsqueeze(input, d + 1), input->ndim + 1, esz)), input->ndim, osz));
+    }
+  }
+  return r;
+}
+
+/* ================= searching and counting: searchsorted, bucketize, bincount, histc ================= */
+/* A float32 value rounded to `as` (float32, float16, bfloat16) */
+static float ct__shape_key_f32(float v, ct_dtype as) {
+  return as == CT_F16 ? ct_f16_to_f32(ct_f32_to_f16(v)) : as == CT_BF16 ? ct_bf16_to_f32(ct_f32_to_bf16(v)) : v;
+}
+/* An element as a key of the comparison dtype `as` (floating): rounded to it, as aten's promotion does */
+static double ct__shape_key(const char *p, ct_dtype dt, ct_dtype as) {
+  double v = ct__load_double(p, dt);
+  if (dt == CT_I64 && as != CT_F64) return (double)ct__shape_key_f32((float)*(const int64_t *)(const void *)p, as); /* one rounding */
+  return as == CT_F64 ? v : (double)ct__shape_key_f32((float)v, as);
+}
+/* The first i in [0, n) whose element is >= v (> v when right): aten's loop, whose comparisons put a
+ * NaN (sorted last) after every value and a NaN value after every element */
+#define CT__SEARCH(T, KEY)                                                                                           \
+  do {                                                                                                               \
+    while (lo < hi) {                                                                                                \
+      int64_t mid = lo + ((hi - lo) >> 1), at = sorter ? sp[mid * sstep] : mid;                                      \
+      T x = KEY(bp + at * bstep * (int64_t)bes, bdt);                                                                \
+      if (right ? !(x > v) : !(x >= v)) lo = mid + 1;                                                                \
+      else hi = mid;                                                                                                 \
+    }                                                                                                                \
+  } while (0)
+#define CT__KEY_I64(p, dt) ct__shape_load_i64(p, dt)
+#define CT__KEY_FLOAT(p, dt) ct__shape_key(p, dt, as)
+/* searchsorted of vals (a 0-dim value from a Scalar when scalar) in seq's last dim */
+static ct_tensor *ct__shape_searchsorted(const char *op, ct_tensor *seq, ct_tensor *vals, bool out_int32, bool right, const char *side,
+                                         ct_tensor *sorter, int scalar) {
+  int64_t k, n, inner, bstep, sstep = 0;
+  ct_dtype bdt = (ct_dtype)seq->dtype, vdt = (ct_dtype)vals->dtype, as = ct_promote_types(bdt, vdt);
+  size_t bes = ct_dtype_size(bdt), ves = ct_dtype_size(vdt);
+  char b1[160], b2[160];
+  ct_tensor *r;
+  int d;
+  if (side && strcmp(side, "left") && strcmp(side, "right"))
+    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side), (ct_tensor *)NULL;
+  if (side && !strcmp(side, "left") && right)
+    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True"),
+           (ct_tensor *)NULL;
+  right = right || (side && !strcmp(side, "right"));
+  if (seq->ndim == 0)
+    return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension"), (ct_tensor *)NULL;
+  if (scalar && seq->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got "
+                   "boundaries tensor dim(%d)", seq->ndim),
+           (ct_tensor *)NULL;
+  if (seq->ndim > 1 && (vals->ndim != seq->ndim || memcmp(vals->sizes, seq->sizes, sizeof(int64_t) * (size_t)(seq->ndim - 1))))
+    return ct_fail(CT_ERR_SHAPE, op, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
+                   "tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
+                   ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1), ct_shape_format(vals->ndim, vals->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (sorter && sorter->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype %s",
+                   ct__dtype_torch_name((ct_dtype)sorter->dtype)),
+           (ct_tensor *)NULL;
+  if (sorter && !ct_same_shape(sorter, seq))
+    return ct_fail(CT_ERR_SHAPE, op, "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor %s and got "
+                   "sorter tensor %s", ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1),
+                   ct_shape_format(sorter->ndim, sorter->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (as == CT_BOOL)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): not implemented for 'Bool'"), (ct_tensor *)NULL;
+  r = ct__empty(op, vals->ndim, vals->sizes, out_int32 ? CT_I32 : CT_I64, seq->device);
+  if (!r || ct__is_meta(r) || ct__is_meta(vals) || ct__is_meta(sorter ? sorter : seq) || r->numel == 0) return r;
+  d = seq->ndim - 1;
+  n = seq->sizes[d], bstep = seq->strides[d];
+  if (sorter) { /* every sorter value in range (aten 1.13 reads past the sequence otherwise) */
+    sstep = sorter->strides[d];
+    for (k = 0; k < sorter->numel; k++) {
+      int64_t v = ((const int64_t *)(const void *)ct__shape_ptr(sorter))[ct__shape_flat_offset(sorter, k)];
+      if (v < 0 || v >= n) return ct_release(r), ct_fail(CT_ERR_INDEX, op, "torch.searchsorted(): sorter index %lld is out of range for a "
+                                                                          "boundary dim of size %lld", (long long)v, (long long)n), (ct_tensor *)NULL;
+    }
+  }
+  inner = vals->ndim ? vals->sizes[vals->ndim - 1] : 1;
+  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+    int64_t row = seq->ndim > 1 ? k / inner : 0, lo = 0, hi = n;
+    const char *bp = ct__shape_ptr(seq) + (n ? ct__shape_flat_offset(seq, row * n) : 0) * (int64_t)bes;
+    const int64_t *sp = sorter && n ? (const int64_t *)(const void *)ct__shape_ptr(sorter) + ct__shape_flat_offset(sorter, row * n) : NULL;
+    const char *vp = ct__shape_ptr(vals) + ct__shape_flat_offset(vals, k) * (int64_t)ves;
+    if (ct_dtype_is_floating(as)) {
+      double v = ct__shape_key(vp, vdt, as);
+      CT__SEARCH(double, CT__KEY_FLOAT);
+    } else {
+      int64_t v = ct__shape_load_i64(vp, vdt);
+      CT__SEARCH(int64_t, CT__KEY_I64);
+    }
+    if (out_int32) ((int32_t *)(void *)ct__shape_ptr(r))[k] = (int32_t)lo;
+    else ((int64_t *)(void *)ct__shape_ptr(r))[k] = lo;
+  }
+  return r;
+}
+#undef CT__SEARCH
+#undef CT__KEY_I64
+#undef CT__KEY_FLOAT
+/* a Scalar as a 0-dim host tensor of its own kind's dtype (int64, float64, bool), as aten's scalar_to_tensor */
+static ct_tensor *ct__shape_scalar_value(const char *op, ct_scalar v) {
+  ct_dtype dt = v.kind == CT_SCALAR_FLOAT ? CT_F64 : v.kind == CT_SCALAR_BOOL ? CT_BOOL : CT_I64;
+  ct_tensor *t = ct__empty(op, 0, NULL, dt, CT_CPU);
+  if (!t) return NULL;
+  if (dt == CT_F64) *(double *)t->storage->data = v.v.f;
+  else if (dt == CT_BOOL) *(bool *)t->storage->data = v.v.b;
+  else *(int64_t *)t->storage->data = v.v.i;
+  return t;
+}
+static ct_tensor *ct__k_searchsorted(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
+                                     ct_tensor *sorter) {
+  (void)ks;
+  return ct__shape_searchsorted("searchsorted", sorted_sequence, self, out_int32, right, side, sorter, 0);
+}
+static ct_status ct__k_searchsorted_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
+                                        ct_tensor *sorter, ct_tensor *out) {
+  if (ct__shape_overlaps("searchsorted", out, sorted_sequence, self) != CT_OK) return ct_last_error();
+  return ct__shape_out("searchsorted", out, ct__k_searchsorted(ks, sorted_sequence, self, out_int32, right, side, sorter));
+}
+static ct_tensor *ct__k_searchsorted_scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
+                                            const char *side, ct_tensor *sorter) {
+  ct_tensor *v = ct__shape_scalar_value("searchsorted", self), *r;
+  (void)ks;
+  r = v ? ct__shape_searchsorted("searchsorted", sorted_sequence, v, out_int32, right, side, sorter, 1) : NULL;
+  ct_release(v);
+  return r;
+}
+static ct_status ct__k_searchsorted_scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
+                                               const char *side, ct_tensor *sorter, ct_tensor *out) {
+  return ct__shape_out_ex("searchsorted", out, ct__k_searchsorted_scalar(ks, sorted_sequence, self, out_int32, right, side, sorter),
+                          CT__OUT_ANY_CAST); /* aten's generated out= (unlike Tensor_out, which checks the dtype) */
+}
+static ct_status ct__shape_boundaries_check(const ct_tensor *boundaries) {
+  if (boundaries->ndim != 1)
+    return ct_fail(CT_ERR_RANK, "bucketize", "boundaries tensor must be 1 dimension, but got dim(%d)", boundaries->ndim);
+  return CT_OK;
+}
+static ct_tensor *ct__k_bucketize(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  (void)ks;
+  if (ct__shape_boundaries_check(boundaries) != CT_OK) return NULL;
+  return ct__shape_searchsorted("bucketize", boundaries, self, out_int32, right, NULL, NULL, 0);
+}
+static ct_status ct__k_bucketize_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  if (ct__shape_overlaps("bucketize", out, self, boundaries) != CT_OK) return ct_last_error();
+  return ct__shape_out("bucketize", out, ct__k_bucketize(ks, self, boundaries, out_int32, right));
+}
+static ct_tensor *ct__k_bucketize_scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *v, *r;
+  (void)ks;
+  if (ct__shape_boundaries_check(boundaries) != CT_OK || !(v = ct__shape_scalar_value("bucketize", self))) return NULL;
+  r = ct__shape_searchsorted("bucketize", boundaries, v, out_int32, right, NULL, NULL, 1);
+  ct_release(v);
+  return r;
+}
+static ct_status ct__k_bucketize_scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  return ct__shape_out_ex("bucketize", out, ct__k_bucketize_scalar(ks, self, boundaries, out_int32, right), CT__OUT_ANY_CAST); /* generated */
+}
+
+/* ---- bincount: counts (or summed weights) of each non-negative integer; length max(max + 1, minlength) ---- */
+static ct_tensor *ct__k_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+  static const char *op = "bincount";
+  ct_dtype dt = (ct_dtype)self->dtype, wdt = weights ? (ct_dtype)weights->dtype : CT_I64;
+  ct_dtype rdt = !weights ? CT_I64 : wdt == CT_F32 ? CT_F32 : CT_F64; /* aten: float weights stay float, others become double */
+  size_t es = ct_dtype_size(dt), wes = ct_dtype_size(wdt);
+  int64_t n = minlength, k;
+  ct_tensor *r;
+  char *rp;
+  (void)ks;
+  if (dt != CT_I64 && dt != CT_I32 && dt != CT_U8)
+    return ct_fail(CT_ERR_DTYPE, op, "\"bincount_cpu\" not implemented for '%s'", ct__dtype_torch_name(dt)), (ct_tensor *)NULL;
+  if (minlength < 0) return ct_fail(CT_ERR_INVALID, op, "minlength should be >= 0"), (ct_tensor *)NULL;
+  if (self->ndim != 1) return ct_fail(CT_ERR_RANK, op, "bincount only supports 1-d non-negative integral inputs."), (ct_tensor *)NULL;
+  if (weights && (weights->ndim != 1 || weights->sizes[0] != self->sizes[0]))
+    return ct_fail(CT_ERR_SHAPE, op, "weights should be 1-d and have the same length as input"), (ct_tensor *)NULL;
+  if (ct__is_meta(self) || (weights && ct__is_meta(weights))) return ct__shape_dynamic_meta(op);
+  for (k = 0; k < self->numel; k++) {
+    int64_t v = ct__shape_load_i64(ct__shape_ptr(self) + ct__shape_flat_offset(self, k) * (int64_t)es, dt);
+    if (v < 0) return ct_fail(CT_ERR_INVALID, op, "bincount only supports 1-d non-negative integral inputs."), (ct_tensor *)NULL;
+    if (v >= n) n = v == INT64_MAX ? v : v + 1; /* INT64_MAX: the allocation fails */
+  }
+  if (!(r = ct__empty(op, 1, &n, rdt, self->device)) || n == 0) return r;
+  rp = ct__shape_ptr(r);
+  memset(rp, 0, ct_dtype_size(rdt) * (size_t)n);
+  for (k = 0; k < self->numel; k++) {
+    int64_t v = ct__shape_load_i64(ct__shape_ptr(self) + ct__shape_flat_offset(self, k) * (int64_t)es, dt);
+    const char *wp = weights ? ct__shape_ptr(weights) + ct__shape_flat_offset(weights, k) * (int64_t)wes : NULL;
+    if (!weights) ((int64_t *)(void *)rp)[v] += 1;
+    else if (rdt == CT_F32) ((float *)(void *)rp)[v] += *(const float *)(const void *)wp;
+    else ((double *)(void *)rp)[v] += ct__load_double(wp, wdt);
+  }
+  return r;
+}
+static ct_status ct__k_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
+  return ct__shape_out_ex("bincount", out, ct__k_bincount(ks, self, weights, minlength), CT__OUT_ANY_CAST); /* aten's generated out= */
+}
+
+/* ---- histc: bins equal-width bins over [min, max] (min == max: the data's range; an empty range widens by 1
+ * each side); elements outside are skipped, max falls in the last bin, and NaN in the first (PyTorch 1.13's
+ * CPU kernel does so). The bin of x is aten's
+ * (x - lo) * bins / (hi - lo) in self's dtype, truncated. ---- */
+#define CT__HISTC(T)                                                                                                 \
+  do {                                                                                                               \
+    T lo_ = (T)lo, hi_ = (T)hi, *h = (T *)(void *)ct__shape_ptr(r);                                                  \
+    for (k = 0; k < self->numel; k++) {                                                                              \
+      T x = *(const T *)(const void *)(ct__shape_ptr(self) + ct__shape_flat_offset(self, k) * (int64_t)sizeof(T));   \
+      T q;                                                                                                           \
+      if (x != x) { /* PyTorch 1.13 counts NaN in the first bin */                                                   \
+        h[0] += 1;                                                                                                   \
+        continue;                                                                                                    \
+      }                                                                                                              \
+      if (!(x >= lo_ && x <= hi_)) continue;                                                                         \
+      q = (x - lo_) * (T)bins / (hi_ - lo_); /* (0 / 0 where min and max round to one value of T: bin 0) */          \
+      h[q >= (T)bins ? bins - 1 : q > 0 ? (int64_t)q : 0] += 1; /* max: the last bin */                              \
+    }                                                                                                                \
+  } while (0)
+static ct_tensor *ct__k_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  static const char *op = "histc";
+  ct_dtype dt = (ct_dtype)self->dtype;
+  double lo = ct_scalar_to_double(min), hi = ct_scalar_to_double(max);
+  ct_tensor *r;
+  int64_t k;
+  (void)ks;
+  if (dt != CT_F32 && dt != CT_F64)
+    return ct_fail(CT_ERR_DTYPE, op, "\"histogram_cpu\" not implemented for '%s'", ct__dtype_torch_name(dt)), (ct_tensor *)NULL;
+  if (bins <= 0) return ct_fail(CT_ERR_INVALID, op, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins), (ct_tensor *)NULL;
+  if (!(r = ct__empty(op, 1, &bins, dt, self->device)) || ct__is_meta(r)) return r;
+  if (lo == hi && self->numel > 0) { /* the data's range (NaN when any element is NaN) */
+    int nan = 0;
+    for (k = 0; k < self->numel; k++) {
+      double x = ct__load_double(ct__shape_ptr(self) + ct__shape_flat_offset(self, k) * (int64_t)ct_dtype_size(dt), dt);
+      nan |= x != x;
+      if (k == 0 || x < lo) lo = x;
+      if (k == 0 || x > hi) hi = x;
+    }
+    if (nan) lo = hi = NAN;
+  }
+  if (lo == hi) lo -= 1, hi += 1;
+  if (isinf(lo) || isinf(hi) || lo != lo || hi != hi) {
+    ct_release(r);
+    return ct_fail(CT_ERR_INVALID, op, "torch.histc: range of [%g, %g] is not finite", lo, hi), (ct_tensor *)NULL;
+  }
+  if (!(lo < hi)) return ct_release(r), ct_fail(CT_ERR_INVALID, op, "torch.histc: max must be larger than min"), (ct_tensor *)NULL;
+  memset(ct__shape_ptr(r), 0, ct_dtype_size(dt) * (size_t)bins);
+  if (dt == CT_F32) CT__HISTC(float);
+  else CT__HISTC(double);
+  return r;
+}
+#undef CT__HISTC
+static ct_status ct__k_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  if (ct__shape_overlaps("histc", out, self, NULL) != CT_OK) return ct_last_error();
+  return ct__shape_out("histc", out, ct__k_histc(ks, self, bins, min, max));
+}
+
+/* ================= unique: _unique2, unique_consecutive, unique_dim =================
+ * One engine over n "rows" of m elements: self's elements (dim None: m = 1) or its slices along dim.
+ * The rows are loaded once as keys (int64 for integers and bool, double for floating dtypes), put in
+ * order by a stable merge sort when asked, and grouped where neighbours are equal (==: NaN never is);
+ * a group's value is its first row in input order, as aten's (a hash set keeps the first insert). */
+typedef struct ct__uq {
+  int64_t m;         /* elements per row */
+  int floating;      /* keys in fv (double), else iv (int64) */
+  int nan_last;      /* _unique2: NaN after every number, NaNs in input order */
+  const int64_t *iv;
+  const double *fv;
+} ct__uq;
+/* row a < row b, lexicographically as aten's unique_dim (a pair with a NaN decides nothing) */
+static int ct__uq_less(const ct__uq *u, int64_t a, int64_t b) {
+  int64_t j;
+  for (j = 0; j < u->m; j++) {
+    if (u->floating) {
+      double x = u->fv[a * u->m + j], y = u->fv[b * u->m + j];
+      if (u->nan_last && (x != x || y != y)) return x == x;
+      if (x < y) return 1;
+      if (x > y) return 0;
+    } else {
+      int64_t x = u->iv[a * u->m + j], y = u->iv[b * u->m + j];
+      if (x != y) return x < y;
+    }
+  }
+  return 0;
+}
+static int ct__uq_equal(const ct__uq *u, int64_t a, int64_t b) {
+  int64_t j;
+  for (j = 0; j < u->m; j++)
+    if (u->floating ? !(u->fv[a * u->m + j] == u->fv[b * u->m + j]) : u->iv[a * u->m + j] != u->iv[b * u->m + j]) return 0;
+  return 1;
+}
+/* stable bottom-up merge sort of ord[0, n) (tmp: n scratch entries) */
+static void ct__uq_sort(const ct__uq *u, int64_t *ord, int64_t *tmp, int64_t n) {
+  int64_t w, lo;
+  for (w = 1; w < n; w *= 2) {
+    for (lo = 0; lo < n; lo += 2 * w) {
+      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) tmp[k++] = ct__uq_less(u, ord[j], ord[i]) ? ord[j++] : ord[i++];
+      while (i < mid) tmp[k++] = ord[i++];
+      while (j < hi) tmp[k++] = ord[j++];
+    }
+    memcpy(ord, tmp, sizeof(int64_t) * (size_t)n);
+  }
+}
+/* A stack view of t with dim moved to the front (its rows are then contiguous runs of the flat order) */
+static void ct__uq_front_view(ct_tensor *v, const ct_tensor *t, int dim) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int k, n = 1;
+  sizes[0] = t->sizes[dim], strides[0] = t->strides[dim];
+  for (k = 0; k < t->ndim; k++)
+    if (k != dim) sizes[n] = t->sizes[k], strides[n++] = t->strides[k];
+  ct__shape_view(v, t, t->ndim, sizes, strides, t->offset);
+}
+static void ct__uq_give(ct_tensor **slot, ct_tensor *t) {
+  if (slot) *slot = t;
+  else ct_release(t);
+}
+/* dim: CT_INT_NONE for self flattened; sort: 0 keeps the input order (unique_consecutive) */
+static ct_tensor *ct__shape_unique(const char *op, ct_tensor *self, int64_t dim, int sort, int nan_last, bool return_inverse, bool return_counts,
+                                   ct_tensor **inverse, ct_tensor **counts) {
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  int64_t n, k, g, ng = 0, zero = 0, *buf, *ord, *tmp, *grp, *rep, osz[CT_MAX_DIMS];
+  ct_tensor v, ov, *r = NULL, *inv = NULL, *cnt = NULL;
+  ct__uq u;
+  void *keys;
+  int d = 0;
+  if (dt == CT_F16)
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for 'Half'", dim == CT_INT_NONE || sort == 0 ? "unique" : "unique_dim"), (ct_tensor *)NULL;
+  if (dim != CT_INT_NONE) {
+    if (self->ndim == 0) return ct_fail(CT_ERR_INDEX, op, "Dimension specified as %lld but tensor has no dimensions", (long long)dim), (ct_tensor *)NULL;
+    if ((d = (int)ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+    for (k = 0; k < self->ndim; k++)
+      if (k != d && self->sizes[k] == 0)
+        return ct_fail(CT_ERR_INVALID, op, "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied"), (ct_tensor *)NULL;
+    ct__uq_front_view(&v, self, d);
+    n = self->sizes[d];
+    u.m = n ? self->numel / n : 0;
+  } else {
+    v = *self;
+    v.autograd = NULL;
+    n = self->numel;
+    u.m = 1;
+  }
+  if (ct__is_meta(self)) return ct__shape_dynamic_meta(op);
+  u.floating = ct_dtype_is_floating(dt), u.nan_last = nan_last;
+  /* keys (n * m = numel), then ord, tmp, the group of each sorted position, each group's first row */
+  buf = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(self->numel + 4 * n + 1));
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "out of memory for %lld keys", (long long)self->numel), (ct_tensor *)NULL;
+  keys = buf, ord = buf + self->numel, tmp = ord + n, grp = tmp + n, rep = grp + n;
+  u.iv = (const int64_t *)keys, u.fv = (const double *)keys;
+  for (k = 0; k < n * u.m; k++) {
+    const char *p = ct__shape_ptr(&v) + ct__shape_flat_offset(&v, k) * (int64_t)es;
+    if (u.floating) ((double *)keys)[k] = ct__load_double(p, dt);
+    else ((int64_t *)keys)[k] = ct__shape_load_i64(p, dt);
+  }
+  for (k = 0; k < n; k++) ord[k] = k;
+  if (sort) ct__uq_sort(&u, ord, tmp, n);
+  for (k = 0; k < n; k++) {
+    if (k == 0 || !ct__uq_equal(&u, ord[k - 1], ord[k])) rep[ng++] = ord[k];
+    grp[k] = ng - 1;
+  }
+  /* the values: self's shape with ng rows along dim (dim None: a vector) */
+  memcpy(osz, self->sizes, sizeof osz);
+  if (dim != CT_INT_NONE) osz[d] = ng;
+  else osz[0] = ng;
+  r = ct__empty(op, dim != CT_INT_NONE ? self->ndim : 1, osz, dt, self->device);
+  if (r && dim != CT_INT_NONE) ct__uq_front_view(&ov, r, d);
+  else if (r) ov = *r, ov.autograd = NULL;
+  for (g = 0; r && g < ng; g++)
+    for (k = 0; k < u.m; k++)
+      ct__shape_copy1(ct__shape_ptr(&ov) + ct__shape_flat_offset(&ov, g * u.m + k) * (int64_t)es,
+                      ct__shape_ptr(&v) + ct__shape_flat_offset(&v, rep[g] * u.m + k) * (int64_t)es, es);
+  /* inverse: each row's group, in self's shape (dim None) or [n]; counts: each group's rows */
+  if (r && return_inverse) inv = dim != CT_INT_NONE ? ct__empty(op, 1, &n, CT_I64, self->device) : ct__empty(op, self->ndim, self->sizes, CT_I64, self->device);
+  else if (r) inv = ct__empty(op, 1, &zero, CT_I64, self->device);
+  if (inv && return_inverse)
+    for (k = 0; k < n; k++) ((int64_t *)(void *)ct__shape_ptr(inv))[ord[k]] = grp[k];
+  if (inv) cnt = ct__empty(op, 1, return_counts ? &ng : &zero, CT_I64, self->device);
+  if (cnt && return_counts) {
+    memset(ct__shape_ptr(cnt), 0, sizeof(int64_t) * (size_t)ng);
+    for (k = 0; k < n; k++) ((int64_t *)(void *)ct__shape_ptr(cnt))[grp[k]]++;
+  }
+  CT_FREE(buf);
+  if (!cnt) {
+    ct_release(r), ct_release(inv);
+    return NULL;
+  }
+  ct__uq_give(inverse, inv);
+  ct__uq_give(counts, cnt);
+  return r;
+}
+static ct_tensor *ct__k_unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1,
+                                ct_tensor **result2) {
+  (void)ks;
+  (void)sorted; /* always ascending: PyTorch's unsorted order is a hash set's */
+  /* (aten computes the inverse for the counts and returns it then too) */
+  return ct__shape_unique("unique", self, CT_INT_NONE, 1, 1, return_inverse || return_counts, return_counts, result1, result2);
+}
+static ct_tensor *ct__k_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim,
+                                           ct_tensor **result1, ct_tensor **result2) {
+  (void)ks;
+  /* (along a dim aten returns the inverse and the counts whatever the flags say) */
+  return ct__shape_unique("unique_consecutive", self, dim, 0, 0, return_inverse || dim != CT_INT_NONE, return_counts || dim != CT_INT_NONE,
+                          result1, result2);
+}
+static ct_tensor *ct__k_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts,
+                                   ct_tensor **result1, ct_tensor **result2) {
+  (void)ks;
+  (void)sorted, (void)return_inverse, (void)return_counts; /* aten's unique_dim always sorts and returns both */
+  return ct__shape_unique("unique_dim", self, dim, 1, 0, true, true, result1, result2);
+}
+
+/* the unique family's out= variants (aten's generated ones: each result copied into its out, any dtype) */
+static ct_status ct__shape_unique_out(const char *op, ct_tensor *r, ct_tensor *inverse, ct_tensor *counts, ct_tensor *out0, ct_tensor *out1,
+                                      ct_tensor *out2) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  st = ct__shape_out_ex(op, out0, r, CT__OUT_ANY_CAST);
+  st = st == CT_OK ? ct__shape_out_ex(op, out1, inverse, CT__OUT_ANY_CAST) : (ct_release(inverse), st);
+  return st == CT_OK ? ct__shape_out_ex(op, out2, counts, CT__OUT_ANY_CAST) : (ct_release(counts), st);
+}
+static ct_status ct__k_unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0,
+                                   ct_tensor *out1, ct_tensor *out2) {
+  ct_tensor *inverse = NULL, *counts = NULL, *r = ct__k_unique2(ks, self, sorted, return_inverse, return_counts, &inverse, &counts);
+  return ct__shape_unique_out("unique", r, inverse, counts, out0, out1, out2);
+}
+static ct_status ct__k_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim,
+                                              ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_tensor *inverse = NULL, *counts = NULL, *r = ct__k_unique_consecutive(ks, self, return_inverse, return_counts, dim, &inverse, &counts);
+  return ct__shape_unique_out("unique_consecutive", r, inverse, counts, out0, out1, out2);
+}
+static ct_status ct__k_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts,
+                                      ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+  ct_tensor *inverse = NULL, *counts = NULL, *r = ct__k_unique_dim(ks, self, dim, sorted, return_inverse, return_counts, &inverse, &counts);
+  return ct__shape_unique_out("unique_dim", r, inverse, counts, out0, out1, out2);
+}
+
+/* ================= fliplr / flipud / rot90 (over flip and transpose, as aten) and narrow_copy ================= */
+static ct_tensor *ct__k_fliplr(ct_keyset ks, ct_tensor *self) {
+  static const int64_t one = 1;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (self->ndim < 2) return ct_fail(CT_ERR_RANK, "fliplr", "Input must be >= 2-d."), (ct_tensor *)NULL;
+  CT_SCOPE { r = ct_keep(ct_flip(self, 1, &one)); }
+  return r;
+}
+static ct_tensor *ct__k_flipud(ct_keyset ks, ct_tensor *self) {
+  static const int64_t zero = 0;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (self->ndim < 1) return ct_fail(CT_ERR_RANK, "flipud", "Input must be >= 1-d."), (ct_tensor *)NULL;
+  CT_SCOPE { r = ct_keep(ct_flip(self, 1, &zero)); }
+  return r;
+}
+/* k quarter turns from dims[0] towards dims[1] (k taken mod 4); 1 and 3 turns are a flip then a transpose, as
+ * aten (a transposed result) */
+static ct_tensor *ct__k_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
+  static const char *op = "rot90";
+  int64_t nd = self->ndim;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (dims.n != 2) return ct_fail(CT_ERR_INVALID, op, "expected total rotation dims == 2, but got dims = %lld", (long long)dims.n), (ct_tensor *)NULL;
+  if (nd < 2) return ct_fail(CT_ERR_RANK, op, "expected total dims >= 2, but got total dims = %lld", (long long)nd), (ct_tensor *)NULL;
+  if (dims.data[0] == dims.data[1] || fabs((double)dims.data[0] - (double)dims.data[1]) == (double)nd) /* (|difference| nd: one dim twice) */
+    return ct_fail(CT_ERR_INVALID, op, "expected rotation dims to be different, but got dim0 = %lld and dim1 = %lld", (long long)dims.data[0],
+                   (long long)dims.data[1]),
+           (ct_tensor *)NULL;
+  if (dims.data[0] < -nd || dims.data[0] >= nd) return ct_fail(CT_ERR_INDEX, op, "Rotation dim0 out of range, dim0 = %lld", (long long)dims.data[0]), (ct_tensor *)NULL;
+  if (dims.data[1] < -nd || dims.data[1] >= nd) return ct_fail(CT_ERR_INDEX, op, "Rotation dim1 out of range, dim1 = %lld", (long long)dims.data[1]), (ct_tensor *)NULL;
+  CT_SCOPE {
+    switch ((4 + k % 4) % 4) {
+    case 1: r = ct_keep(ct_transpose(ct_flip(self, 1, &dims.data[1]), dims.data[0], dims.data[1])); break;
+    case 2: r = ct_keep(ct_flip(self, 2, dims.data)); break;
+    case 3: r = ct_keep(ct_transpose(ct_flip(self, 1, &dims.data[0]), dims.data[0], dims.data[1])); break;
+    default: r = ct_keep(ct_clone(self)); break;
+    }
+  }
+  return r;
+}
+static ct_status ct__k_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
+  return ct__shape_out_ex("rot90", out, ct__k_rot90(ks, self, k, dims), CT__OUT_ANY_CAST); /* aten's generated out= */
+}
+/* narrow's slice (start wraps once), copied into a fresh contiguous tensor */
+static ct_tensor *ct__k_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  static const char *op = "narrow_copy";
+  int64_t d, size, end;
+  ct_tensor v, *r;
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "narrow() cannot be applied to a 0-dim tensor."), (ct_tensor *)NULL;
+  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+  size = self->sizes[d];
+  if (start < -size || start > size) /* (aten reports it as a dimension out of range) */
+    return ct_fail(CT_ERR_INDEX, op, "start %lld is out of range for dimension %lld of size %lld", (long long)start, (long long)d, (long long)size),
+           (ct_tensor *)NULL;
+  if (start < 0) start += size;
+  if (length < 0 || ct__add_ovf(start, length, &end) || end > size)
+    return ct_fail(CT_ERR_INVALID, op, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start, (long long)length,
+                   (long long)size),
+           (ct_tensor *)NULL;
+  ct__shape_narrow_view(&v, self, (int)d, start, length);
+  r = ct__shape_fresh(op, v.ndim, v.sizes, self);
+  if (r && !ct__is_meta(r) && ct__copy_impl(r, &v) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_status ct__k_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  return ct__shape_out("narrow_copy", out, ct__k_narrow_copy(ks, self, dim, start, length));
+}
+
+/* ---- index_reduce (CompositeImplicitAutograd): scatter_reduce with index[i] spread over source's
+ * slice i along dim (the same reductions and include_self; "sum" is index_add's) ---- */
+static ct_tensor *ct__shape_index_reduce_index(ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *source, const char *reduce) {
+  static const char *op = "index_reduce";
+  int64_t vshape[CT_MAX_DIMS], n = index->numel;
+  int i;
+  char b1[160];
+  if (!reduce || (strcmp(reduce, "prod") && strcmp(reduce, "mean") && strcmp(reduce, "amax") && strcmp(reduce, "amin")))
+    return ct_fail(CT_ERR_INVALID, op, "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got %s.",
+                   reduce ? reduce : "None"),
+           (ct_tensor *)NULL;
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return NULL;
+  if (index->ndim > 1)
+    return ct_fail(CT_ERR_INDEX, op, "index_reduce_(): Index is supposed to be a vector, but got dim: %d with type: %s and size: %s",
+                   index->ndim, ct__dtype_torch_name((ct_dtype)index->dtype), ct_shape_format(index->ndim, index->sizes, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (index->dtype != CT_I64 && index->dtype != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "index_reduce_(): Expected dtype int32/int64 for index but got: %s",
+                   ct__dtype_torch_name((ct_dtype)index->dtype)),
+           (ct_tensor *)NULL;
+  if (self->dtype != source->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "index_reduce_(): self (%s) and source (%s) must have the same scalar type",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)source->dtype)),
+           (ct_tensor *)NULL;
+  if (source->ndim != self->ndim && !(source->ndim <= 1 && self->ndim <= 1))
+    return ct_fail(CT_ERR_SHAPE, op, "index_reduce_(): source has %d dims but self has %d", source->ndim, self->ndim), (ct_tensor *)NULL;
+  if ((source->ndim ? source->sizes[*dim] : 1) != n)
+    return ct_fail(CT_ERR_INDEX, op, "index_reduce_(): Number of indices (%lld) should be equal to source.size(dim): (%lld), for dim: %lld",
+                   (long long)n, (long long)(source->ndim ? source->sizes[*dim] : 1), (long long)*dim),
+           (ct_tensor *)NULL;
+  for (i = 0; i < source->ndim; i++)
+    if (i != *dim && source->sizes[i] != self->sizes[i])
+      return ct_fail(CT_ERR_SHAPE, op, "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+                     (long long)self->sizes[i], (long long)source->sizes[i], i),
+             (ct_tensor *)NULL;
+  for (i = 0; i < source->ndim; i++) vshape[i] = i == *dim ? n : 1;
+  {
+    ct_tensor *r = NULL;
+    CT_SCOPE {
+      ct_tensor *ix = ct_to_dtype(index, CT_I64);
+      if (ix && source->ndim > 0) ix = ct_expand(ct_view(ix, source->ndim, vshape), source->ndim, source->sizes);
+      else if (ix) ix = ct_view(ix, source->ndim, vshape);
+      r = ct_keep(ix);
+    }
+    return r;
+  }
+}
+static ct_tensor *ct__k_index_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce,
+                                     bool include_self) {
+  ct_tensor *ix = ct__shape_index_reduce_index(self, &dim, index, source, reduce), *r = NULL;
+  (void)ks;
+  if (!ix) return NULL;
+  CT_SCOPE { r = ct_keep(ct_scatter_reduce_ex(self, dim, ct__track(ix), source, reduce, include_self)); }
+  return r;
+}
+static ct_status ct__k_index_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce,
+                                     bool include_self) {
+  ct_tensor *ix = ct__shape_index_reduce_index(self, &dim, index, source, reduce);
+  ct_status st = CT_OK;
+  (void)ks;
+  if (!ix) return ct_last_error();
+  CT_SCOPE { st = ct_scatter_reduce_ex_(self, dim, ct__track(ix), source, reduce, include_self); }
+  return st;
+}
+static ct_status ct__k_index_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce,
+                                        bool include_self, ct_tensor *out) {
+  ct_tensor *ix = ct__shape_index_reduce_index(self, &dim, index, source, reduce);
+  ct_status st = CT_OK;
+  (void)ks;
+  if (!ix) return ct_last_error();
+  CT_SCOPE { st = ct_scatter_reduce_out_ex(out, self, dim, ct__track(ix), source, reduce, include_self); }
+  return st;
 }
 
 CT_EXTERN_C_END

@@ -56,7 +56,7 @@
 CT_EXTERN_C_BEGIN
 
 /* ---- the mechanism ---- */
-enum { CT__UNARY_TO_FLOAT, CT__UNARY_KEEP, CT__UNARY_FLOAT_ONLY, CT__UNARY_KEEP_CAST, CT__UNARY_TO_BOOL };
+enum { CT__UNARY_TO_FLOAT, CT__UNARY_KEEP, CT__UNARY_FLOAT_ONLY, CT__UNARY_KEEP_CAST, CT__UNARY_TO_BOOL, CT__UNARY_INTEGRAL };
 
 /* An op's arguments, as its vector functions read them. */
 typedef struct ct__unary_params {
@@ -71,7 +71,7 @@ typedef void (*ct__unary_ifn)(int64_t *v, int64_t n, const ct__unary_params *p);
 
 typedef struct ct__unary_def {
   const char *name;     /* the op, in error messages */
-  int kind;             /* CT__UNARY_TO_FLOAT, _KEEP, _FLOAT_ONLY */
+  int kind;             /* CT__UNARY_TO_FLOAT, _KEEP, _FLOAT_ONLY, ...; _INTEGRAL: integers and bool only, dtype kept */
   ct__unary_ffn f;      /* floating results */
   ct__unary_ifn i;      /* integer results (KEEP); NULL: integers are not supported */
   ct_dtype bool_dtype;  /* KEEP: the result dtype of a bool input, CT_DTYPE_NONE: not supported */
@@ -362,6 +362,7 @@ CT__UNARY_I(relu, x > 0 ? x : 0)
 CT__UNARY_I(hardtanh, x < p->ia ? (p->ia > p->ib ? p->ib : p->ia) : x > p->ib ? p->ib : x)
 CT__UNARY_I(threshold, x <= p->ia ? p->ib : x)
 CT__UNARY_I(copy, x) /* floor, ceil, round, trunc and nan_to_num of integers */
+CT__UNARY_I(bitwise_not, p->dtype == CT_BOOL ? (int64_t)!x : (int64_t)~u)
 
 /* one descriptor per op */
 #define CT__UNARY_DEF(op, kind, f, i, bool_dtype, bool_msg) \
@@ -384,6 +385,7 @@ CT__UNARY_DEF(round, CT__UNARY_KEEP, ct__unary_f_round, ct__unary_i_copy, CT_DTY
 CT__UNARY_DEF(round_dec, CT__UNARY_FLOAT_ONLY, ct__unary_f_round_dec, NULL, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF(trunc, CT__UNARY_KEEP, ct__unary_f_trunc, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF(nan_to_num, CT__UNARY_KEEP, ct__unary_f_nan_to_num, ct__unary_i_copy, CT_BOOL, NULL)
+CT__UNARY_DEF(bitwise_not, CT__UNARY_INTEGRAL, NULL, ct__unary_i_bitwise_not, CT_DTYPE_NONE, NULL)
 CT__UNARY_DEF_FLOAT(exp)
 CT__UNARY_DEF_FLOAT(exp2)
 CT__UNARY_DEF_FLOAT(log)
@@ -527,6 +529,9 @@ static void ct__unary_loop(char **d, const int64_t *s, int64_t n, void *vctx) {
 /* The result dtype of op on an input of dtype `in`, or CT_DTYPE_NONE after failing. */
 static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
   if (d->kind == CT__UNARY_TO_BOOL) return CT_BOOL;
+  if (d->kind == CT__UNARY_INTEGRAL && !ct_dtype_is_floating(in)) return in;
+  if (d->kind == CT__UNARY_INTEGRAL)
+    return ct_fail(CT_ERR_DTYPE, d->name, "\"%s_cpu\" not implemented for '%s'", d->name, ct__dtype_torch_name(in)), CT_DTYPE_NONE;
   if (ct_dtype_is_floating(in)) return in;
   if (in == CT_BOOL && d->bool_msg) return ct_fail(CT_ERR_DTYPE, d->name, "%s", d->bool_msg), CT_DTYPE_NONE;
   if (d->kind == CT__UNARY_TO_FLOAT) return CT_F32; /* int_to_float: the default dtype */
@@ -602,6 +607,7 @@ static ct__unary_params ct__unary_noparams(void) {
     return ct__unary_run(&ct__unary_def_##def, &p, out, self, NULL);                  \
   }
 CT__UNARY_KERNELS(neg, neg)
+CT__UNARY_KERNELS(bitwise_not, bitwise_not)
 CT__UNARY_KERNELS(abs, abs)
 CT__UNARY_KERNELS(sign, sign)
 CT__UNARY_KERNELS(exp, exp)
@@ -1099,6 +1105,46 @@ static ct_tensor *ct__unary_logit_backward(ct_tensor *grad, ct_tensor *self, dou
 static ct_tensor *ct__unary_nan_to_num_backward(ct_tensor *grad, ct_tensor *self) {
   ct_tensor *nonfinite = ct_nan_to_num(ct_sub(self, self), 1.0, 1.0, 1.0);
   return ct_mul(grad, ct__unary_one_minus(nonfinite));
+}
+
+/* ---- frexp: self = mantissa * 2^exponent, |mantissa| in [0.5, 1) (0, inf and NaN: themselves and 0);
+ * the mantissa in self's dtype, the exponent int32 ---- */
+static ct_tensor *ct__k_frexp(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+  static const char *op = "frexp";
+  ct_tensor *m, *e;
+  (void)ks;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "torch.frexp() only supports floating-point dtypes"), (ct_tensor *)NULL;
+  m = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
+  e = m ? ct__empty(op, self->ndim, self->sizes, CT_I32, self->device) : NULL;
+  if (!e) return ct_release(m), (ct_tensor *)NULL;
+  if (!ct__is_meta(m) && self->numel > 0) {
+    ct_tensor *c = ct__host_operand(op, self);
+    ct_tensor *hm = c ? ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, CT_CPU) : NULL;
+    ct_tensor *he = hm ? ct__empty(op, self->ndim, self->sizes, CT_I32, CT_CPU) : NULL;
+    ct_status st = he ? CT_OK : ct_last_error();
+    int64_t k;
+    for (k = 0; st == CT_OK && k < self->numel; k++) {
+      int ex = 0;
+      double v = ct_get(c, k), mant = isfinite(v) ? frexp(v, &ex) : v;
+      ct_set(hm, k, mant);
+      ((int32_t *)ct_data_ptr(he))[k] = ex;
+    }
+    if (st == CT_OK) st = ct__copy_impl(m, hm);
+    if (st == CT_OK) st = ct__copy_impl(e, he);
+    ct_release(c), ct_release(hm), ct_release(he);
+    if (st != CT_OK) return ct_release(m), ct_release(e), (ct_tensor *)NULL;
+  }
+  if (exponent) *exponent = e;
+  else ct_release(e);
+  return m;
+}
+static ct_status ct__k_frexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  ct_tensor *e = NULL, *m = ct__k_frexp(ks, self, &e);
+  ct_status st;
+  if (!m) return ct_last_error();
+  if ((st = ct__result_to_out("frexp", mantissa, m)) != CT_OK) return ct_release(e), st;
+  return ct__result_to_out("frexp", exponent, e);
 }
 
 CT_EXTERN_C_END
