@@ -48,7 +48,7 @@
  *   ops/pointwise the pointwise engine: every elementwise op's meta step
  *             (checks, promotion, broadcasting, output layout) and impl
  *             step, through a loop per device type (ct_set_pointwise_loop)
- *   ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn
+ *   ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/matrix ops/shape ops/nn
  *   ops/conv ops/random
  *             the operator library's reference kernels, one area each
  *             (declared in gen/ops/AREA.spec, derivatives in
@@ -95,7 +95,7 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/pointwise ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print optim safetensors nn */
+/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/pointwise ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/matrix ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print optim safetensors nn */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
@@ -117,6 +117,7 @@
 #include "ctorch/ops/binary.h"
 #include "ctorch/ops/reduce.h"
 #include "ctorch/ops/linalg.h"
+#include "ctorch/ops/matrix.h"
 #include "ctorch/ops/shape.h"
 #include "ctorch/ops/nn.h"
 #include "ctorch/ops/conv.h"
@@ -160,6 +161,7 @@
 #include "ctorch/ops/binary.h"
 #include "ctorch/ops/reduce.h"
 #include "ctorch/ops/linalg.h"
+#include "ctorch/ops/matrix.h"
 #include "ctorch/ops/shape.h"
 #include "ctorch/ops/nn.h"
 #include "ctorch/ops/conv.h"

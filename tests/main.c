@@ -59,6 +59,7 @@ void harness_skip(const char *why) {
 #include "test_ops_binary.c"
 #include "test_ops_reduce.c"
 #include "test_ops_linalg.c"
+#include "test_ops_matrix.c"
 #include "test_ops_shape.c"
 #include "test_ops_nn.c"
 #include "test_ops_conv.c"

@@ -24,6 +24,7 @@
 #include "fixtures/cases_binary.h"
 #include "fixtures/cases_reduce.h"
 #include "fixtures/cases_linalg.h"
+#include "fixtures/cases_matrix.h"
 #include "fixtures/cases_shape.h"
 #include "fixtures/cases_nn.h"
 #include "fixtures/cases_conv.h"
@@ -506,7 +507,7 @@ static void opc_run_area(const char *area, const char *const *const *cases) {
 
 /* Does some case of some area call op `name` (schema name)? */
 static int opc_covers(const char *name) {
-  const char *const *const *areas[] = {cases_unary, cases_binary, cases_reduce, cases_linalg,
+  const char *const *const *areas[] = {cases_unary, cases_binary, cases_reduce, cases_linalg, cases_matrix,
                                         cases_shape, cases_nn,     cases_conv,   cases_random, cases_hardening, cases_views,
                                         cases_factory};
   size_t a;
@@ -523,6 +524,7 @@ TEST(opcases_unary) { opc_run_area("unary", cases_unary); }
 TEST(opcases_binary) { opc_run_area("binary", cases_binary); }
 TEST(opcases_reduce) { opc_run_area("reduce", cases_reduce); }
 TEST(opcases_linalg) { opc_run_area("linalg", cases_linalg); }
+TEST(opcases_matrix) { opc_run_area("matrix", cases_matrix); }
 TEST(opcases_shape) { opc_run_area("shape", cases_shape); }
 TEST(opcases_nn) { opc_run_area("nn", cases_nn); }
 TEST(opcases_conv) { opc_run_area("conv", cases_conv); }

@@ -16632,6 +16632,808 @@ static ct_status ct__autograd_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tenso
   return r;
 }
 
+/* ---- linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor ---- */
+typedef struct ct__node_linalg_cross {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  int64_t dim;
+} ct__node_linalg_cross;
+
+static void ct__release_linalg_cross(ct_node *node) {
+  ct__node_linalg_cross *ct__nd = (ct__node_linalg_cross *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_linalg_cross(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_cross *ct__nd = (ct__node_linalg_cross *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *other = NULL;
+  int64_t dim = ct__nd->dim;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    other = ct__unpack(&ct__nd->other, node, "other");
+    if (!other) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_linalg_cross_ex(other, grad, dim);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_linalg_cross_ex(grad, self, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_cross = {"LinalgCrossBackward0", ct__backward_linalg_cross, ct__release_linalg_cross};
+
+static ct_tensor *ct__autograd_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__node_linalg_cross *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other)) &&
+      ct__record(&ct__n, &ct__kind_linalg_cross, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_cross *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_cross(ks & CT__BELOW_AUTOGRAD, self, other, dim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- linalg_det(Tensor A) -> Tensor ---- */
+typedef struct ct__node_linalg_det {
+  ct_node base;
+  ct__saved A;
+  ct__saved result;
+} ct__node_linalg_det;
+
+static void ct__release_linalg_det(ct_node *node) {
+  ct__node_linalg_det *ct__nd = (ct__node_linalg_det *)node;
+  ct__saved_reset(&ct__nd->A);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_det(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_det *ct__nd = (ct__node_linalg_det *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_det_backward(grad, result, A);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_det = {"LinalgDetBackward0", ct__backward_linalg_det, ct__release_linalg_det};
+
+static ct_tensor *ct__autograd_linalg_det(ct_keyset ks, ct_tensor *A) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node_linalg_det *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind_linalg_det, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_det *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_det(ks & CT__BELOW_AUTOGRAD, A);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _linalg_logabsdet(Tensor A) -> (Tensor logabsdet, Tensor sign) ---- */
+typedef struct ct__node__linalg_logabsdet {
+  ct_node base;
+  ct__saved A;
+} ct__node__linalg_logabsdet;
+
+static void ct__release__linalg_logabsdet(ct_node *node) {
+  ct__node__linalg_logabsdet *ct__nd = (ct__node__linalg_logabsdet *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_logabsdet(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_logabsdet *ct__nd = (ct__node__linalg_logabsdet *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_logabsdet_backward(grad, A);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_logabsdet = {"LinalgLogabsdetBackward0", ct__backward__linalg_logabsdet, ct__release__linalg_logabsdet};
+
+static ct_tensor *ct__autograd__linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_logabsdet *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_logabsdet, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_logabsdet *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_logabsdet(ks & CT__BELOW_AUTOGRAD, A, sign);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) ---- */
+typedef struct ct__node_linalg_inv_ex {
+  ct_node base;
+  ct__saved result;
+} ct__node_linalg_inv_ex;
+
+static void ct__release_linalg_inv_ex(ct_node *node) {
+  ct__node_linalg_inv_ex *ct__nd = (ct__node_linalg_inv_ex *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_inv_ex(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_inv_ex *ct__nd = (ct__node_linalg_inv_ex *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_inv_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_inv_ex = {"LinalgInvExBackward0", ct__backward_linalg_inv_ex, ct__release_linalg_inv_ex};
+
+static ct_tensor *ct__autograd_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node_linalg_inv_ex *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind_linalg_inv_ex, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_inv_ex *)ct__n;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_inv_ex(ks & CT__BELOW_AUTOGRAD, A, check_errors, info);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info) ---- */
+typedef struct ct__node_linalg_solve_ex {
+  ct_node base;
+  ct__saved A;
+  bool left;
+  ct__saved result;
+} ct__node_linalg_solve_ex;
+
+static void ct__release_linalg_solve_ex(ct_node *node) {
+  ct__node_linalg_solve_ex *ct__nd = (ct__node_linalg_solve_ex *)node;
+  ct__saved_reset(&ct__nd->A);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_solve_ex(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_solve_ex *ct__nd = (ct__node_linalg_solve_ex *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  bool left = ct__nd->left;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_solve_backward(grad, result, A, left, 1);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__linalg_solve_backward(grad, result, A, left, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_solve_ex = {"LinalgSolveExBackward0", ct__backward_linalg_solve_ex, ct__release_linalg_solve_ex};
+
+static ct_tensor *ct__autograd_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[2] = {A, B};
+  ct__node_linalg_solve_ex *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A) || ct__needs_grad(B)) &&
+      ct__record(&ct__n, &ct__kind_linalg_solve_ex, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_solve_ex *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    ct__nd->left = left;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_solve_ex(ks & CT__BELOW_AUTOGRAD, A, B, left, check_errors, info);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) ---- */
+typedef struct ct__node_linalg_cholesky_ex {
+  ct_node base;
+  bool upper;
+  ct__saved result;
+} ct__node_linalg_cholesky_ex;
+
+static void ct__release_linalg_cholesky_ex(ct_node *node) {
+  ct__node_linalg_cholesky_ex *ct__nd = (ct__node_linalg_cholesky_ex *)node;
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_cholesky_ex(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_cholesky_ex *ct__nd = (ct__node_linalg_cholesky_ex *)node;
+  ct_tensor *grad = grads[0];
+  bool upper = ct__nd->upper;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_cholesky_backward(grad, result, upper);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_cholesky_ex = {"LinalgCholeskyExBackward0", ct__backward_linalg_cholesky_ex, ct__release_linalg_cholesky_ex};
+
+static ct_tensor *ct__autograd_linalg_cholesky_ex(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_linalg_cholesky_ex *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_linalg_cholesky_ex, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_cholesky_ex *)ct__n;
+  if (ct__nd) {
+    ct__nd->upper = upper;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_cholesky_ex(ks & CT__BELOW_AUTOGRAD, self, upper, check_errors, info);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- linalg_matrix_exp(Tensor self) -> Tensor ---- */
+typedef struct ct__node_linalg_matrix_exp {
+  ct_node base;
+  ct__saved self;
+} ct__node_linalg_matrix_exp;
+
+static void ct__release_linalg_matrix_exp(ct_node *node) {
+  ct__node_linalg_matrix_exp *ct__nd = (ct__node_linalg_matrix_exp *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_linalg_matrix_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_matrix_exp *ct__nd = (ct__node_linalg_matrix_exp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_matrix_exp_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_matrix_exp = {"LinalgMatrixExpBackward0", ct__backward_linalg_matrix_exp, ct__release_linalg_matrix_exp};
+
+static ct_tensor *ct__autograd_linalg_matrix_exp(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_linalg_matrix_exp *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_linalg_matrix_exp, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_matrix_exp *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_matrix_exp(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor ---- */
+typedef struct ct__node_linalg_svdvals {
+  ct_node base;
+  ct__saved A;
+} ct__node_linalg_svdvals;
+
+static void ct__release_linalg_svdvals(ct_node *node) {
+  ct__node_linalg_svdvals *ct__nd = (ct__node_linalg_svdvals *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward_linalg_svdvals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_svdvals *ct__nd = (ct__node_linalg_svdvals *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_svd_backward(grad, A, false, 'S');
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_svdvals = {"LinalgSvdvalsBackward0", ct__backward_linalg_svdvals, ct__release_linalg_svdvals};
+
+static ct_tensor *ct__autograd_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node_linalg_svdvals *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind_linalg_svdvals, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_svdvals *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_svdvals(ks & CT__BELOW_AUTOGRAD, A, driver);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor ---- */
+typedef struct ct__node_linalg_eigvalsh {
+  ct_node base;
+  ct__saved self;
+  char UPLO[32];
+  bool UPLO_given;
+} ct__node_linalg_eigvalsh;
+
+static void ct__release_linalg_eigvalsh(ct_node *node) {
+  ct__node_linalg_eigvalsh *ct__nd = (ct__node_linalg_eigvalsh *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_linalg_eigvalsh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_eigvalsh *ct__nd = (ct__node_linalg_eigvalsh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  const char *UPLO = ct__nd->UPLO_given ? ct__nd->UPLO : NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_eigvalsh_backward(grad, self, UPLO);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_eigvalsh = {"LinalgEigvalshBackward0", ct__backward_linalg_eigvalsh, ct__release_linalg_eigvalsh};
+
+static ct_tensor *ct__autograd_linalg_eigvalsh(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_linalg_eigvalsh *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_linalg_eigvalsh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_eigvalsh *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    if (UPLO && strlen(UPLO) >= sizeof ct__nd->UPLO)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "linalg_eigvalsh", "UPLO: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->UPLO_given = UPLO != NULL)) strcpy(ct__nd->UPLO, UPLO);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_eigvalsh(ks & CT__BELOW_AUTOGRAD, self, UPLO);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _linalg_eigh_vectors(Tensor self, str UPLO="L") -> Tensor ---- */
+typedef struct ct__node__linalg_eigh_vectors {
+  ct_node base;
+  ct__saved self;
+  char UPLO[32];
+  bool UPLO_given;
+  ct__saved result;
+} ct__node__linalg_eigh_vectors;
+
+static void ct__release__linalg_eigh_vectors(ct_node *node) {
+  ct__node__linalg_eigh_vectors *ct__nd = (ct__node__linalg_eigh_vectors *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward__linalg_eigh_vectors(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_eigh_vectors *ct__nd = (ct__node__linalg_eigh_vectors *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  const char *UPLO = ct__nd->UPLO_given ? ct__nd->UPLO : NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_eigh_vectors_backward(grad, result, self, UPLO);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_eigh_vectors = {"LinalgEighVectorsBackward0", ct__backward__linalg_eigh_vectors, ct__release__linalg_eigh_vectors};
+
+static ct_tensor *ct__autograd__linalg_eigh_vectors(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__linalg_eigh_vectors *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__linalg_eigh_vectors, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_eigh_vectors *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    if (UPLO && strlen(UPLO) >= sizeof ct__nd->UPLO)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "_linalg_eigh_vectors", "UPLO: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->UPLO_given = UPLO != NULL)) strcpy(ct__nd->UPLO, UPLO);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_eigh_vectors(ks & CT__BELOW_AUTOGRAD, self, UPLO);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _linalg_qr_Q(Tensor A, str mode="reduced") -> Tensor ---- */
+typedef struct ct__node__linalg_qr_Q {
+  ct_node base;
+  ct__saved A;
+  char mode[32];
+  bool mode_given;
+} ct__node__linalg_qr_Q;
+
+static void ct__release__linalg_qr_Q(ct_node *node) {
+  ct__node__linalg_qr_Q *ct__nd = (ct__node__linalg_qr_Q *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_qr_Q(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_qr_Q *ct__nd = (ct__node__linalg_qr_Q *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  const char *mode = ct__nd->mode_given ? ct__nd->mode : NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_qr_backward(grad, A, mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_qr_Q = {"LinalgQrQBackward0", ct__backward__linalg_qr_Q, ct__release__linalg_qr_Q};
+
+static ct_tensor *ct__autograd__linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_qr_Q *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_qr_Q, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_qr_Q *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    if (mode && strlen(mode) >= sizeof ct__nd->mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "_linalg_qr_Q", "mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->mode_given = mode != NULL)) strcpy(ct__nd->mode, mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_qr_Q(ks & CT__BELOW_AUTOGRAD, A, mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _linalg_qr_R(Tensor A, str mode="reduced") -> Tensor ---- */
+typedef struct ct__node__linalg_qr_R {
+  ct_node base;
+  ct__saved A;
+  char mode[32];
+  bool mode_given;
+} ct__node__linalg_qr_R;
+
+static void ct__release__linalg_qr_R(ct_node *node) {
+  ct__node__linalg_qr_R *ct__nd = (ct__node__linalg_qr_R *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_qr_R(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_qr_R *ct__nd = (ct__node__linalg_qr_R *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  const char *mode = ct__nd->mode_given ? ct__nd->mode : NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_qr_backward(grad, A, mode, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_qr_R = {"LinalgQrRBackward0", ct__backward__linalg_qr_R, ct__release__linalg_qr_R};
+
+static ct_tensor *ct__autograd__linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_qr_R *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_qr_R, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_qr_R *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    if (mode && strlen(mode) >= sizeof ct__nd->mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "_linalg_qr_R", "mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->mode_given = mode != NULL)) strcpy(ct__nd->mode, mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_qr_R(ks & CT__BELOW_AUTOGRAD, A, mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _linalg_svd_U(Tensor A, bool full_matrices=True) -> Tensor ---- */
+typedef struct ct__node__linalg_svd_U {
+  ct_node base;
+  ct__saved A;
+  bool full_matrices;
+} ct__node__linalg_svd_U;
+
+static void ct__release__linalg_svd_U(ct_node *node) {
+  ct__node__linalg_svd_U *ct__nd = (ct__node__linalg_svd_U *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_svd_U(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_svd_U *ct__nd = (ct__node__linalg_svd_U *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  bool full_matrices = ct__nd->full_matrices;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_svd_backward(grad, A, full_matrices, 'U');
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_svd_U = {"LinalgSvdUBackward0", ct__backward__linalg_svd_U, ct__release__linalg_svd_U};
+
+static ct_tensor *ct__autograd__linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_svd_U *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_svd_U, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_svd_U *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    ct__nd->full_matrices = full_matrices;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_svd_U(ks & CT__BELOW_AUTOGRAD, A, full_matrices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _linalg_svd_Vh(Tensor A, bool full_matrices=True) -> Tensor ---- */
+typedef struct ct__node__linalg_svd_Vh {
+  ct_node base;
+  ct__saved A;
+  bool full_matrices;
+} ct__node__linalg_svd_Vh;
+
+static void ct__release__linalg_svd_Vh(ct_node *node) {
+  ct__node__linalg_svd_Vh *ct__nd = (ct__node__linalg_svd_Vh *)node;
+  ct__saved_reset(&ct__nd->A);
+}
+static ct_status ct__backward__linalg_svd_Vh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__linalg_svd_Vh *ct__nd = (ct__node__linalg_svd_Vh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *A = NULL;
+  bool full_matrices = ct__nd->full_matrices;
+  if (ct_node_needs_input_grad(node, 0)) {
+    A = ct__unpack(&ct__nd->A, node, "A");
+    if (!A) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_svd_backward(grad, A, full_matrices, 'V');
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__linalg_svd_Vh = {"LinalgSvdVhBackward0", ct__backward__linalg_svd_Vh, ct__release__linalg_svd_Vh};
+
+static ct_tensor *ct__autograd__linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__node__linalg_svd_Vh *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(A)) &&
+      ct__record(&ct__n, &ct__kind__linalg_svd_Vh, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__linalg_svd_Vh *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->A, A);
+    ct__nd->full_matrices = full_matrices;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__linalg_svd_Vh(ks & CT__BELOW_AUTOGRAD, A, full_matrices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor ---- */
+typedef struct ct__node_linalg_pinv_atol_rtol_tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_linalg_pinv_atol_rtol_tensor;
+
+static void ct__release_linalg_pinv_atol_rtol_tensor(ct_node *node) {
+  ct__node_linalg_pinv_atol_rtol_tensor *ct__nd = (ct__node_linalg_pinv_atol_rtol_tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_pinv_atol_rtol_tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_pinv_atol_rtol_tensor *ct__nd = (ct__node_linalg_pinv_atol_rtol_tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result = ct__unpack(&ct__nd->result, node, "result");
+    if (!result) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linalg_pinv_backward(grad, result, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_pinv_atol_rtol_tensor = {"LinalgPinvBackward0", ct__backward_linalg_pinv_atol_rtol_tensor, ct__release_linalg_pinv_atol_rtol_tensor};
+
+static ct_tensor *ct__autograd_linalg_pinv_atol_rtol_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+  ct_tensor *const ct__in[3] = {self, atol, rtol};
+  ct__node_linalg_pinv_atol_rtol_tensor *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(atol) || ct__needs_grad(rtol)) &&
+      ct__record(&ct__n, &ct__kind_linalg_pinv_atol_rtol_tensor, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linalg_pinv_atol_rtol_tensor *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_pinv_atol_rtol_tensor(ks & CT__BELOW_AUTOGRAD, self, atol, rtol, hermitian);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   ct_keyset excluded;

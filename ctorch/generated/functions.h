@@ -1612,6 +1612,204 @@ CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other)
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor
+ * cross product along dim (size 3 in both); the other dims broadcast; one dtype */
+CTDEF ct_tensor *ct_linalg_cross(ct_tensor *self, ct_tensor *other);
+CTDEF ct_tensor *ct_linalg_cross_ex(ct_tensor *self, ct_tensor *other, int64_t dim);
+/* linalg_cross.out(Tensor self, Tensor other, *, int dim=-1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_cross_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+CTDEF ct_status ct_linalg_cross_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t dim);
+/* cross(Tensor self, Tensor other, int? dim=None) -> Tensor
+ * linalg_cross; dim None: the first dim of self of size 3 */
+CTDEF ct_tensor *ct_cross(ct_tensor *self, ct_tensor *other, int64_t dim);
+/* cross.out(Tensor self, Tensor other, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cross_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t dim);
+/* linalg_det(Tensor A) -> Tensor
+ * determinant of each matrix of A (*, n, n); the gradient solves with A^T, so it fails at a singular A */
+CTDEF ct_tensor *ct_linalg_det(ct_tensor *A);
+/* linalg_det.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_det_out(ct_tensor *out, ct_tensor *A);
+/* det(Tensor self) -> Tensor
+ * linalg_det (aten's alias) */
+CTDEF ct_tensor *ct_det(ct_tensor *self);
+/* _linalg_logabsdet(Tensor A) -> (Tensor logabsdet, Tensor sign)
+ * ctorch's own: linalg_slogdet's results, logabsdet first (the differentiable one); a singular matrix gives (-inf, 0) */
+CTDEF ct_tensor *ct_linalg_logabsdet(ct_tensor *A, ct_tensor **sign);
+/* linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)
+ * sign (-1, 0, 1) and log|det| of each matrix; only logabsdet is differentiable */
+CTDEF ct_tensor *ct_linalg_slogdet(ct_tensor *A, ct_tensor **logabsdet);
+/* linalg_slogdet.out(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
+CTDEF ct_status ct_linalg_slogdet_out(ct_tensor *sign, ct_tensor *logabsdet, ct_tensor *A);
+/* slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)
+ * linalg_slogdet (aten's alias) */
+CTDEF ct_tensor *ct_slogdet(ct_tensor *self, ct_tensor **logabsdet);
+/* slogdet.out(Tensor self, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
+CTDEF ct_status ct_slogdet_out(ct_tensor *sign, ct_tensor *logabsdet, ct_tensor *self);
+/* linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)
+ * inverse and info (0, or the first zero pivot, 1-based: the inverse is then inf/NaN); check_errors fails instead */
+CTDEF ct_tensor *ct_linalg_inv_ex(ct_tensor *A, bool check_errors, ct_tensor **info);
+/* linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info) */
+CTDEF ct_status ct_linalg_inv_ex_out(ct_tensor *inverse, ct_tensor *info, ct_tensor *A, bool check_errors);
+/* linalg_inv(Tensor A) -> Tensor
+ * inverse of each matrix of A; a singular matrix fails (PyTorch's message names the first one) */
+CTDEF ct_tensor *ct_linalg_inv(ct_tensor *A);
+/* linalg_inv.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_inv_out(ct_tensor *out, ct_tensor *A);
+/* inverse(Tensor self) -> Tensor
+ * linalg_inv (aten's alias) */
+CTDEF ct_tensor *ct_inverse(ct_tensor *self);
+/* inverse.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_inverse_out(ct_tensor *out, ct_tensor *self);
+/* linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)
+ * X with A X = B (left) or X A = B, and info as linalg_inv_ex's; B (*, n) of A's shape less one dim, or 1-D, is a batch of vectors; batch dims broadcast */
+CTDEF ct_tensor *ct_linalg_solve_ex(ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info);
+/* linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info) */
+CTDEF ct_status ct_linalg_solve_ex_out(ct_tensor *result, ct_tensor *info, ct_tensor *A, ct_tensor *B, bool left, bool check_errors);
+/* linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor
+ * linalg_solve_ex that fails on a singular matrix */
+CTDEF ct_tensor *ct_linalg_solve(ct_tensor *A, ct_tensor *B, bool left);
+/* linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_solve_out(ct_tensor *out, ct_tensor *A, ct_tensor *B, bool left);
+/* linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)
+ * L with L L^T = self (its lower triangle read), or U with U^T U = self (upper: its upper triangle read); info 0, or the order of the first leading minor that is not positive-definite */
+CTDEF ct_tensor *ct_linalg_cholesky_ex(ct_tensor *self, bool upper, bool check_errors, ct_tensor **info);
+/* linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!) L, Tensor(b!) info) */
+CTDEF ct_status ct_linalg_cholesky_ex_out(ct_tensor *L, ct_tensor *info, ct_tensor *self, bool upper, bool check_errors);
+/* linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor
+ * linalg_cholesky_ex that fails on a matrix that is not positive-definite; the gradient is symmetric (PyTorch's) */
+CTDEF ct_tensor *ct_linalg_cholesky(ct_tensor *self, bool upper);
+/* linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_cholesky_out(ct_tensor *out, ct_tensor *self, bool upper);
+/* cholesky(Tensor self, bool upper=False) -> Tensor
+ * deprecated torch.cholesky: linalg_cholesky with its own messages; an empty self comes back as a copy, unchecked */
+CTDEF ct_tensor *ct_cholesky(ct_tensor *self, bool upper);
+/* cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cholesky_out(ct_tensor *out, ct_tensor *self, bool upper);
+/* linalg_matrix_exp(Tensor self) -> Tensor
+ * exp of each matrix (scaling and squaring, Padé 13, in double); float32 and float64 (PyTorch's bfloat16 is refused); a non-finite matrix gives NaN */
+CTDEF ct_tensor *ct_linalg_matrix_exp(ct_tensor *self);
+/* linalg_matrix_exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_matrix_exp_out(ct_tensor *out, ct_tensor *self);
+/* matrix_exp(Tensor self) -> Tensor
+ * linalg_matrix_exp (aten's alias) */
+CTDEF ct_tensor *ct_matrix_exp(ct_tensor *self);
+/* linalg_matrix_power(Tensor self, int n) -> Tensor
+ * self^n by matmuls (binary powering); n < 0 powers linalg_inv(self); n = 0 the identity; any dtype matmul takes for n >= 0 */
+CTDEF ct_tensor *ct_linalg_matrix_power(ct_tensor *self, int64_t n);
+/* linalg_matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n);
+/* matrix_power(Tensor self, int n) -> Tensor
+ * linalg_matrix_power (aten's alias) */
+CTDEF ct_tensor *ct_matrix_power(ct_tensor *self, int64_t n);
+/* matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n);
+/* linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor
+ * singular values of each matrix (*, min(m, n)), descending (one-sided Jacobi in double) */
+CTDEF ct_tensor *ct_linalg_svdvals(ct_tensor *A);
+CTDEF ct_tensor *ct_linalg_svdvals_ex(ct_tensor *A, const char *driver);
+/* linalg_svdvals.out(Tensor A, *, str? driver=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_svdvals_out(ct_tensor *out, ct_tensor *A);
+CTDEF ct_status ct_linalg_svdvals_out_ex(ct_tensor *out, ct_tensor *A, const char *driver);
+/* linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * ord 1 / -1: the largest / smallest column sum of |self| over dim; inf / -inf: row sums; 2 / -2: the largest / smallest singular value */
+CTDEF ct_tensor *ct_linalg_matrix_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_matrix_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_matrix_norm.out(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_matrix_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_matrix_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_matrix_norm.str_ord(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * "fro": linalg_vector_norm over dim; "nuc": the sum of the singular values */
+CTDEF ct_tensor *ct_linalg_matrix_norm_str(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_matrix_norm_str_ex(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_matrix_norm.str_ord_out(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_matrix_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_matrix_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * linalg_matrix_norm when ord is given with two dims (or with none and a 2-D self), else linalg_vector_norm (ord None: 2) */
+CTDEF ct_tensor *ct_linalg_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_norm.out(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * linalg_matrix_norm with a str ord over dim (None: dims 0 and 1 of a 1-D or 2-D self) */
+CTDEF ct_tensor *ct_linalg_norm_str(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_norm_str_ex(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor
+ * eigenvalues, ascending, of each symmetric matrix read from its lower (UPLO "L") or upper ("U") triangle (cyclic Jacobi in double) */
+CTDEF ct_tensor *ct_linalg_eigvalsh(ct_tensor *self, const char *UPLO);
+/* linalg_eigvalsh.out(Tensor self, str UPLO="L", *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_eigvalsh_out(ct_tensor *out, ct_tensor *self, const char *UPLO);
+/* _linalg_eigh_vectors(Tensor self, str UPLO="L") -> Tensor
+ * ctorch's own: linalg_eigh's eigenvectors (columns, in the order of linalg_eigvalsh; each one's sign is arbitrary), an op of their own so that each output of linalg_eigh has its formula */
+CTDEF ct_tensor *ct_linalg_eigh_vectors(ct_tensor *self, const char *UPLO);
+/* linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)
+ * (linalg_eigvalsh, _linalg_eigh_vectors): both differentiable, twice; the eigenvectors' signs are not PyTorch's (not unique) */
+CTDEF ct_tensor *ct_linalg_eigh(ct_tensor *self, const char *UPLO, ct_tensor **eigenvectors);
+/* linalg_eigh.eigvals(Tensor self, str UPLO="L", *, Tensor(a!) eigvals, Tensor(b!) eigvecs) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) */
+CTDEF ct_status ct_linalg_eigh_out(ct_tensor *eigvals, ct_tensor *eigvecs, ct_tensor *self, const char *UPLO);
+/* _linalg_qr_Q(Tensor A, str mode="reduced") -> Tensor
+ * ctorch's own: linalg_qr's Q, an op of its own so that each output has its formula */
+CTDEF ct_tensor *ct_linalg_qr_Q(ct_tensor *A, const char *mode);
+/* _linalg_qr_R(Tensor A, str mode="reduced") -> Tensor
+ * ctorch's own: linalg_qr's R */
+CTDEF ct_tensor *ct_linalg_qr_R(ct_tensor *A, const char *mode);
+/* linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R)
+ * Householder QR (LAPACK's signs, as PyTorch); mode "reduced", "complete" or "r" (Q empty); both outputs differentiable twice, except with "r" or "complete" with m > n (as PyTorch) */
+CTDEF ct_tensor *ct_linalg_qr(ct_tensor *A, const char *mode, ct_tensor **R);
+/* linalg_qr.out(Tensor A, str mode="reduced", *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R) */
+CTDEF ct_status ct_linalg_qr_out(ct_tensor *Q, ct_tensor *R, ct_tensor *A, const char *mode);
+/* _linalg_svd_U(Tensor A, bool full_matrices=True) -> Tensor
+ * ctorch's own: linalg_svd's U, an op of its own so that each output has its formula */
+CTDEF ct_tensor *ct_linalg_svd_U(ct_tensor *A, bool full_matrices);
+/* _linalg_svd_Vh(Tensor A, bool full_matrices=True) -> Tensor
+ * ctorch's own: linalg_svd's Vh */
+CTDEF ct_tensor *ct_linalg_svd_Vh(ct_tensor *A, bool full_matrices);
+/* linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)
+ * (_linalg_svd_U, linalg_svdvals, _linalg_svd_Vh): all differentiable twice; the singular vectors' signs are ctorch's (each column of U of a tall A, or row of Vh of a wide one, has its largest |component| positive), not PyTorch's (not unique) */
+CTDEF ct_tensor *ct_linalg_svd(ct_tensor *A, bool full_matrices, ct_tensor **S, ct_tensor **Vh);
+CTDEF ct_tensor *ct_linalg_svd_ex(ct_tensor *A, bool full_matrices, const char *driver, ct_tensor **S, ct_tensor **Vh);
+/* linalg_svd.U(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) */
+CTDEF ct_status ct_linalg_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices);
+CTDEF ct_status ct_linalg_svd_out_ex(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices, const char *driver);
+/* linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor
+ * pseudo-inverse by linalg_svd (linalg_eigh when hermitian); singular values <= max(atol, rtol * the largest) count as 0 (rtol None: eps * max(m, n) unless atol > 0); its own formula (PyTorch's), valid at any rank */
+CTDEF ct_tensor *ct_linalg_pinv_tol(ct_tensor *self);
+CTDEF ct_tensor *ct_linalg_pinv_tol_ex(ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian);
+/* linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_pinv_tol_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_linalg_pinv_tol_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian);
+/* linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor
+ * linalg_pinv.atol_rtol_tensor with numbers (NaN: None) */
+CTDEF ct_tensor *ct_linalg_pinv(ct_tensor *self);
+CTDEF ct_tensor *ct_linalg_pinv_ex(ct_tensor *self, double atol, double rtol, bool hermitian);
+/* linalg_pinv.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_pinv_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_linalg_pinv_out_ex(ct_tensor *out, ct_tensor *self, double atol, double rtol, bool hermitian);
+/* linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor
+ * atol 0, rtol rcond */
+CTDEF ct_tensor *ct_linalg_pinv_rcond(ct_tensor *self, double rcond, bool hermitian);
+/* linalg_pinv.out(Tensor self, float rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_pinv_rcond_out(ct_tensor *out, ct_tensor *self, double rcond, bool hermitian);
+/* linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor */
+CTDEF ct_tensor *ct_linalg_pinv_rcond_tensor(ct_tensor *self, ct_tensor *rcond, bool hermitian);
+/* linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_pinv_rcond_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *rcond, bool hermitian);
+/* svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)
+ * deprecated torch.svd: linalg_svd(self, not some) with V = Vh^T; compute_uv False: zero U (m, m) and V (n, n) */
+CTDEF ct_tensor *ct_svd(ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V);
+/* svd.U(Tensor self, bool some=True, bool compute_uv=True, *, Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) */
+CTDEF ct_status ct_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *V, ct_tensor *self, bool some, bool compute_uv);
+/* linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)
+ * pinv(self) b (least squares, least norm; rank: singular values > rcond * the largest, rcond None: eps * max(m, n)); the other outputs per driver, as PyTorch */
+CTDEF ct_tensor *ct_linalg_lstsq(ct_tensor *self, ct_tensor *b, double rcond, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values);
+CTDEF ct_tensor *ct_linalg_lstsq_ex(ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values);
+/* linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) */
+CTDEF ct_status ct_linalg_lstsq_out(ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values, ct_tensor *self, ct_tensor *b, double rcond);
+CTDEF ct_status ct_linalg_lstsq_out_ex(ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values, ct_tensor *self, ct_tensor *b, double rcond, const char *driver);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -4232,6 +4430,216 @@ typedef ct_tensor *ct_kernel_linear(ct_keyset, ct_tensor *, ct_tensor *, ct_tens
 typedef ct_status ct_kernel_linear_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linear_out "linear.out"
 #define CT__OPSIG_linear_out "T,T,T?,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_cross(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_linalg_cross "linalg_cross"
+#define CT__OPSIG_linalg_cross "T,T,i->T"
+typedef ct_status ct_kernel_linalg_cross_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_linalg_cross_out "linalg_cross.out"
+#define CT__OPSIG_linalg_cross_out "T,T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_cross(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_cross "cross"
+#define CT__OPSIG_cross "T,T,i?->T"
+typedef ct_status ct_kernel_cross_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_cross_out "cross.out"
+#define CT__OPSIG_cross_out "T,T,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_det(ct_keyset, ct_tensor *);
+#define CT__OPNAME_linalg_det "linalg_det"
+#define CT__OPSIG_linalg_det "T->T"
+typedef ct_status ct_kernel_linalg_det_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_det_out "linalg_det.out"
+#define CT__OPSIG_linalg_det_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_det(ct_keyset, ct_tensor *);
+#define CT__OPNAME_det "det"
+#define CT__OPSIG_det "T->T"
+typedef ct_tensor *ct_kernel__linalg_logabsdet(ct_keyset, ct_tensor *, ct_tensor **);
+#define CT__OPNAME__linalg_logabsdet "_linalg_logabsdet"
+#define CT__OPSIG__linalg_logabsdet "T->T,T"
+typedef ct_tensor *ct_kernel_linalg_slogdet(ct_keyset, ct_tensor *, ct_tensor **);
+#define CT__OPNAME_linalg_slogdet "linalg_slogdet"
+#define CT__OPSIG_linalg_slogdet "T->T,T"
+typedef ct_status ct_kernel_linalg_slogdet_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_slogdet_out "linalg_slogdet.out"
+#define CT__OPSIG_linalg_slogdet_out "T,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_slogdet(ct_keyset, ct_tensor *, ct_tensor **);
+#define CT__OPNAME_slogdet "slogdet"
+#define CT__OPSIG_slogdet "T->T,T"
+typedef ct_status ct_kernel_slogdet_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_slogdet_out "slogdet.out"
+#define CT__OPSIG_slogdet_out "T,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_inv_ex(ct_keyset, ct_tensor *, bool , ct_tensor **);
+#define CT__OPNAME_linalg_inv_ex "linalg_inv_ex"
+#define CT__OPSIG_linalg_inv_ex "T,b->T,T"
+typedef ct_status ct_kernel_linalg_inv_ex_inverse(ct_keyset, ct_tensor *, bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_inv_ex_inverse "linalg_inv_ex.inverse"
+#define CT__OPSIG_linalg_inv_ex_inverse "T,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_inv(ct_keyset, ct_tensor *);
+#define CT__OPNAME_linalg_inv "linalg_inv"
+#define CT__OPSIG_linalg_inv "T->T"
+typedef ct_status ct_kernel_linalg_inv_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_inv_out "linalg_inv.out"
+#define CT__OPSIG_linalg_inv_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_inverse(ct_keyset, ct_tensor *);
+#define CT__OPNAME_inverse "inverse"
+#define CT__OPSIG_inverse "T->T"
+typedef ct_status ct_kernel_inverse_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_inverse_out "inverse.out"
+#define CT__OPSIG_inverse_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_solve_ex(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor **);
+#define CT__OPNAME_linalg_solve_ex "linalg_solve_ex"
+#define CT__OPSIG_linalg_solve_ex "T,T,b,b->T,T"
+typedef ct_status ct_kernel_linalg_solve_ex_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_solve_ex_out "linalg_solve_ex.out"
+#define CT__OPSIG_linalg_solve_ex_out "T,T,b,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_solve(ct_keyset, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_linalg_solve "linalg_solve"
+#define CT__OPSIG_linalg_solve "T,T,b->T"
+typedef ct_status ct_kernel_linalg_solve_out(ct_keyset, ct_tensor *, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_linalg_solve_out "linalg_solve.out"
+#define CT__OPSIG_linalg_solve_out "T,T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_cholesky_ex(ct_keyset, ct_tensor *, bool , bool , ct_tensor **);
+#define CT__OPNAME_linalg_cholesky_ex "linalg_cholesky_ex"
+#define CT__OPSIG_linalg_cholesky_ex "T,b,b->T,T"
+typedef ct_status ct_kernel_linalg_cholesky_ex_L(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_cholesky_ex_L "linalg_cholesky_ex.L"
+#define CT__OPSIG_linalg_cholesky_ex_L "T,b,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_cholesky(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME_linalg_cholesky "linalg_cholesky"
+#define CT__OPSIG_linalg_cholesky "T,b->T"
+typedef ct_status ct_kernel_linalg_cholesky_out(ct_keyset, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_linalg_cholesky_out "linalg_cholesky.out"
+#define CT__OPSIG_linalg_cholesky_out "T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_cholesky(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME_cholesky "cholesky"
+#define CT__OPSIG_cholesky "T,b->T"
+typedef ct_status ct_kernel_cholesky_out(ct_keyset, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_cholesky_out "cholesky.out"
+#define CT__OPSIG_cholesky_out "T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_matrix_exp(ct_keyset, ct_tensor *);
+#define CT__OPNAME_linalg_matrix_exp "linalg_matrix_exp"
+#define CT__OPSIG_linalg_matrix_exp "T->T"
+typedef ct_status ct_kernel_linalg_matrix_exp_out(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_matrix_exp_out "linalg_matrix_exp.out"
+#define CT__OPSIG_linalg_matrix_exp_out "T,Tw->Tw"
+typedef ct_tensor *ct_kernel_matrix_exp(ct_keyset, ct_tensor *);
+#define CT__OPNAME_matrix_exp "matrix_exp"
+#define CT__OPSIG_matrix_exp "T->T"
+typedef ct_tensor *ct_kernel_linalg_matrix_power(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_linalg_matrix_power "linalg_matrix_power"
+#define CT__OPSIG_linalg_matrix_power "T,i->T"
+typedef ct_status ct_kernel_linalg_matrix_power_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_linalg_matrix_power_out "linalg_matrix_power.out"
+#define CT__OPSIG_linalg_matrix_power_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_matrix_power(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_matrix_power "matrix_power"
+#define CT__OPSIG_matrix_power "T,i->T"
+typedef ct_status ct_kernel_matrix_power_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_matrix_power_out "matrix_power.out"
+#define CT__OPSIG_matrix_power_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_svdvals(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME_linalg_svdvals "linalg_svdvals"
+#define CT__OPSIG_linalg_svdvals "T,s?->T"
+typedef ct_status ct_kernel_linalg_svdvals_out(ct_keyset, ct_tensor *, const char *, ct_tensor *);
+#define CT__OPNAME_linalg_svdvals_out "linalg_svdvals.out"
+#define CT__OPSIG_linalg_svdvals_out "T,s?,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_matrix_norm(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_linalg_matrix_norm "linalg_matrix_norm"
+#define CT__OPSIG_linalg_matrix_norm "T,S,I,b,D->T"
+typedef ct_status ct_kernel_linalg_matrix_norm_out(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_linalg_matrix_norm_out "linalg_matrix_norm.out"
+#define CT__OPSIG_linalg_matrix_norm_out "T,S,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_matrix_norm_str_ord(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_linalg_matrix_norm_str_ord "linalg_matrix_norm.str_ord"
+#define CT__OPSIG_linalg_matrix_norm_str_ord "T,s,I,b,D->T"
+typedef ct_status ct_kernel_linalg_matrix_norm_str_ord_out(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_linalg_matrix_norm_str_ord_out "linalg_matrix_norm.str_ord_out"
+#define CT__OPSIG_linalg_matrix_norm_str_ord_out "T,s,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_norm(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_linalg_norm "linalg_norm"
+#define CT__OPSIG_linalg_norm "T,S?,I,b,D->T"
+typedef ct_status ct_kernel_linalg_norm_out(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_linalg_norm_out "linalg_norm.out"
+#define CT__OPSIG_linalg_norm_out "T,S?,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_norm_ord_str(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype );
+#define CT__OPNAME_linalg_norm_ord_str "linalg_norm.ord_str"
+#define CT__OPSIG_linalg_norm_ord_str "T,s,I,b,D->T"
+typedef ct_status ct_kernel_linalg_norm_ord_str_out(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype , ct_tensor *);
+#define CT__OPNAME_linalg_norm_ord_str_out "linalg_norm.ord_str_out"
+#define CT__OPSIG_linalg_norm_ord_str_out "T,s,I,b,D,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_eigvalsh(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME_linalg_eigvalsh "linalg_eigvalsh"
+#define CT__OPSIG_linalg_eigvalsh "T,s->T"
+typedef ct_status ct_kernel_linalg_eigvalsh_out(ct_keyset, ct_tensor *, const char *, ct_tensor *);
+#define CT__OPNAME_linalg_eigvalsh_out "linalg_eigvalsh.out"
+#define CT__OPSIG_linalg_eigvalsh_out "T,s,Tw->Tw"
+typedef ct_tensor *ct_kernel__linalg_eigh_vectors(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME__linalg_eigh_vectors "_linalg_eigh_vectors"
+#define CT__OPSIG__linalg_eigh_vectors "T,s->T"
+typedef ct_tensor *ct_kernel_linalg_eigh(ct_keyset, ct_tensor *, const char *, ct_tensor **);
+#define CT__OPNAME_linalg_eigh "linalg_eigh"
+#define CT__OPSIG_linalg_eigh "T,s->T,T"
+typedef ct_status ct_kernel_linalg_eigh_eigvals(ct_keyset, ct_tensor *, const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_eigh_eigvals "linalg_eigh.eigvals"
+#define CT__OPSIG_linalg_eigh_eigvals "T,s,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel__linalg_qr_Q(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME__linalg_qr_Q "_linalg_qr_Q"
+#define CT__OPSIG__linalg_qr_Q "T,s->T"
+typedef ct_tensor *ct_kernel__linalg_qr_R(ct_keyset, ct_tensor *, const char *);
+#define CT__OPNAME__linalg_qr_R "_linalg_qr_R"
+#define CT__OPSIG__linalg_qr_R "T,s->T"
+typedef ct_tensor *ct_kernel_linalg_qr(ct_keyset, ct_tensor *, const char *, ct_tensor **);
+#define CT__OPNAME_linalg_qr "linalg_qr"
+#define CT__OPSIG_linalg_qr "T,s->T,T"
+typedef ct_status ct_kernel_linalg_qr_out(ct_keyset, ct_tensor *, const char *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_qr_out "linalg_qr.out"
+#define CT__OPSIG_linalg_qr_out "T,s,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel__linalg_svd_U(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME__linalg_svd_U "_linalg_svd_U"
+#define CT__OPSIG__linalg_svd_U "T,b->T"
+typedef ct_tensor *ct_kernel__linalg_svd_Vh(ct_keyset, ct_tensor *, bool );
+#define CT__OPNAME__linalg_svd_Vh "_linalg_svd_Vh"
+#define CT__OPSIG__linalg_svd_Vh "T,b->T"
+typedef ct_tensor *ct_kernel_linalg_svd(ct_keyset, ct_tensor *, bool , const char *, ct_tensor **, ct_tensor **);
+#define CT__OPNAME_linalg_svd "linalg_svd"
+#define CT__OPSIG_linalg_svd "T,b,s?->T,T,T"
+typedef ct_status ct_kernel_linalg_svd_U(ct_keyset, ct_tensor *, bool , const char *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_svd_U "linalg_svd.U"
+#define CT__OPSIG_linalg_svd_U "T,b,s?,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_pinv_atol_rtol_tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_linalg_pinv_atol_rtol_tensor "linalg_pinv.atol_rtol_tensor"
+#define CT__OPSIG_linalg_pinv_atol_rtol_tensor "T,T?,T?,b->T"
+typedef ct_status ct_kernel_linalg_pinv_atol_rtol_tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_linalg_pinv_atol_rtol_tensor_out "linalg_pinv.atol_rtol_tensor_out"
+#define CT__OPSIG_linalg_pinv_atol_rtol_tensor_out "T,T?,T?,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_pinv_atol_rtol_float(ct_keyset, ct_tensor *, double , double , bool );
+#define CT__OPNAME_linalg_pinv_atol_rtol_float "linalg_pinv.atol_rtol_float"
+#define CT__OPSIG_linalg_pinv_atol_rtol_float "T,f?,f?,b->T"
+typedef ct_status ct_kernel_linalg_pinv_atol_rtol_float_out(ct_keyset, ct_tensor *, double , double , bool , ct_tensor *);
+#define CT__OPNAME_linalg_pinv_atol_rtol_float_out "linalg_pinv.atol_rtol_float_out"
+#define CT__OPSIG_linalg_pinv_atol_rtol_float_out "T,f?,f?,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_pinv(ct_keyset, ct_tensor *, double , bool );
+#define CT__OPNAME_linalg_pinv "linalg_pinv"
+#define CT__OPSIG_linalg_pinv "T,f,b->T"
+typedef ct_status ct_kernel_linalg_pinv_out(ct_keyset, ct_tensor *, double , bool , ct_tensor *);
+#define CT__OPNAME_linalg_pinv_out "linalg_pinv.out"
+#define CT__OPSIG_linalg_pinv_out "T,f,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_linalg_pinv_rcond_tensor(ct_keyset, ct_tensor *, ct_tensor *, bool );
+#define CT__OPNAME_linalg_pinv_rcond_tensor "linalg_pinv.rcond_tensor"
+#define CT__OPSIG_linalg_pinv_rcond_tensor "T,T,b->T"
+typedef ct_status ct_kernel_linalg_pinv_out_rcond_tensor(ct_keyset, ct_tensor *, ct_tensor *, bool , ct_tensor *);
+#define CT__OPNAME_linalg_pinv_out_rcond_tensor "linalg_pinv.out_rcond_tensor"
+#define CT__OPSIG_linalg_pinv_out_rcond_tensor "T,T,b,Tw->Tw"
+typedef ct_tensor *ct_kernel_svd(ct_keyset, ct_tensor *, bool , bool , ct_tensor **, ct_tensor **);
+#define CT__OPNAME_svd "svd"
+#define CT__OPSIG_svd "T,b,b->T,T,T"
+typedef ct_status ct_kernel_svd_U(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_svd_U "svd.U"
+#define CT__OPSIG_svd_U "T,b,b,Tw,Tw,Tw->Tw,Tw,Tw"
+typedef ct_tensor *ct_kernel_linalg_lstsq(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor **, ct_tensor **, ct_tensor **);
+#define CT__OPNAME_linalg_lstsq "linalg_lstsq"
+#define CT__OPSIG_linalg_lstsq "T,T,f?,s?->T,T,T,T"
+typedef ct_status ct_kernel_linalg_lstsq_out(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_linalg_lstsq_out "linalg_lstsq.out"
+#define CT__OPSIG_linalg_lstsq_out "T,T,f?,s?,Tw,Tw,Tw,Tw->Tw,Tw,Tw,Tw"
 typedef ct_tensor *ct_kernel_cat(ct_keyset, ct_tensor_list , int64_t );
 #define CT__OPNAME_cat "cat"
 #define CT__OPSIG_cat "L,i->T"
@@ -5609,6 +6017,76 @@ static struct {
   ct_op *matmul_out;
   ct_op *linear;
   ct_op *linear_out;
+  ct_op *linalg_cross;
+  ct_op *linalg_cross_out;
+  ct_op *cross;
+  ct_op *cross_out;
+  ct_op *linalg_det;
+  ct_op *linalg_det_out;
+  ct_op *det;
+  ct_op *_linalg_logabsdet;
+  ct_op *linalg_slogdet;
+  ct_op *linalg_slogdet_out;
+  ct_op *slogdet;
+  ct_op *slogdet_out;
+  ct_op *linalg_inv_ex;
+  ct_op *linalg_inv_ex_inverse;
+  ct_op *linalg_inv;
+  ct_op *linalg_inv_out;
+  ct_op *inverse;
+  ct_op *inverse_out;
+  ct_op *linalg_solve_ex;
+  ct_op *linalg_solve_ex_out;
+  ct_op *linalg_solve;
+  ct_op *linalg_solve_out;
+  ct_op *linalg_cholesky_ex;
+  ct_op *linalg_cholesky_ex_L;
+  ct_op *linalg_cholesky;
+  ct_op *linalg_cholesky_out;
+  ct_op *cholesky;
+  ct_op *cholesky_out;
+  ct_op *linalg_matrix_exp;
+  ct_op *linalg_matrix_exp_out;
+  ct_op *matrix_exp;
+  ct_op *linalg_matrix_power;
+  ct_op *linalg_matrix_power_out;
+  ct_op *matrix_power;
+  ct_op *matrix_power_out;
+  ct_op *linalg_svdvals;
+  ct_op *linalg_svdvals_out;
+  ct_op *linalg_matrix_norm;
+  ct_op *linalg_matrix_norm_out;
+  ct_op *linalg_matrix_norm_str_ord;
+  ct_op *linalg_matrix_norm_str_ord_out;
+  ct_op *linalg_norm;
+  ct_op *linalg_norm_out;
+  ct_op *linalg_norm_ord_str;
+  ct_op *linalg_norm_ord_str_out;
+  ct_op *linalg_eigvalsh;
+  ct_op *linalg_eigvalsh_out;
+  ct_op *_linalg_eigh_vectors;
+  ct_op *linalg_eigh;
+  ct_op *linalg_eigh_eigvals;
+  ct_op *_linalg_qr_Q;
+  ct_op *_linalg_qr_R;
+  ct_op *linalg_qr;
+  ct_op *linalg_qr_out;
+  ct_op *_linalg_svd_U;
+  ct_op *_linalg_svd_Vh;
+  ct_op *linalg_svd;
+  ct_op *linalg_svd_U;
+  ct_op *linalg_pinv_atol_rtol_tensor;
+  ct_op *linalg_pinv_atol_rtol_tensor_out;
+  ct_op *linalg_pinv_atol_rtol_float;
+  ct_op *linalg_pinv_atol_rtol_float_out;
+  ct_op *linalg_pinv;
+  ct_op *linalg_pinv_out;
+  ct_op *linalg_pinv_rcond_tensor;
+  ct_op *linalg_pinv_out_rcond_tensor;
+  ct_op *svd;
+  ct_op *svd_U;
+  ct_op *linalg_lstsq;
+  ct_op *linalg_lstsq_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -8520,6 +8998,636 @@ static ct_status ct__call_TTToTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor 
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* T,T,i->T */
+static ct_tensor *ct__call_TTi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i,Tw->Tw */
+static ct_status ct__call_TTiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,i?->T */
+static ct_tensor *ct__call_TTio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,i?,Tw->Tw */
+static ct_status ct__call_TTioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TbTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, ct_tensor *a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,b,b->T,T */
+static ct_tensor *ct__call_TTbb_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,b,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TTbbTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, bool a3, ct_tensor *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,b->T */
+static ct_tensor *ct__call_TTb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,b,Tw->Tw */
+static ct_status ct__call_TTbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, bool a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,b->T,T */
+static ct_tensor *ct__call_Tbb_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, x1);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TbbTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, ct_tensor *a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,Tw->Tw */
+static ct_status ct__call_TbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, ct_tensor *a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,s?->T */
+static ct_tensor *ct__call_Tso_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))ct__k->unboxed)(ks, a0, a1);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,s?,Tw->Tw */
+static ct_status ct__call_TsoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_tensor *a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,s,I,b,D->T */
+static ct_tensor *ct__call_TsIbD_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_int_list a2, bool a3, ct_dtype a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_dtype(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,s,I,b,D,Tw->Tw */
+static ct_status ct__call_TsIbDTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_int_list a2, bool a3, ct_dtype a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_dtype(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,S?,I,b,D->T */
+static ct_tensor *ct__call_TSoIbD_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_int_list a2, bool a3, ct_dtype a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_dtype(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,S?,I,b,D,Tw->Tw */
+static ct_status ct__call_TSoIbDTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_scalar a1, ct_int_list a2, bool a3, ct_dtype a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_dtype(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,s->T,T */
+static ct_tensor *ct__call_Ts_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *, ct_tensor **))ct__k->unboxed)(ks, a0, a1, x1);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,s,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TsTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, const char *a1, ct_tensor *a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_string(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,s?->T,T,T */
+static ct_tensor *ct__call_Tbso_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, const char *a2, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , const char *, ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, x1, x2);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_string(a2);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,s?,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbsoTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, const char *a2, ct_tensor *a3, ct_tensor *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , const char *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_string(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T?,T?,b->T */
+static ct_tensor *ct__call_TToTob_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T?,T?,b,Tw->Tw */
+static ct_status ct__call_TToTobTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,f?,f?,b->T */
+static ct_tensor *ct__call_Tfofob_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, double a2, bool a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1 != a1 ? ct_value_none() : ct_value_double(a1);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,f?,f?,b,Tw->Tw */
+static ct_status ct__call_TfofobTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, double a2, bool a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1 != a1 ? ct_value_none() : ct_value_double(a1);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,f,b->T */
+static ct_tensor *ct__call_Tfb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, bool a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_double(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,f,b,Tw->Tw */
+static ct_status ct__call_TfbTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, double a1, bool a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, double , bool , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_double(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,b,b->T,T,T */
+static ct_tensor *ct__call_Tbb_TTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, ct_tensor **x1, ct_tensor **x2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, x1, x2);
+  } else {
+    ct_value ct__v[3];
+    ct_tensor **ct__extra[2];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 3, 3, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__call_TbbTwTwTw_TwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, bool a1, bool a2, ct_tensor *a3, ct_tensor *a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_bool(a1);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,f?,s?->T,T,T,T */
+static ct_tensor *ct__call_TTfoso_TTTT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, double a2, const char *a3, ct_tensor **x1, ct_tensor **x2, ct_tensor **x3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor **, ct_tensor **, ct_tensor **))ct__k->unboxed)(ks, a0, a1, a2, a3, x1, x2, x3);
+  } else {
+    ct_value ct__v[4];
+    ct_tensor **ct__extra[3];
+    ct__extra[0] = x1;
+    ct__extra[1] = x2;
+    ct__extra[2] = x3;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_string(a3);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 4, 4, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,f?,s?,Tw,Tw,Tw,Tw->Tw,Tw,Tw,Tw */
+static ct_status ct__call_TTfosoTwTwTwTw_TwTwTwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, double a2, const char *a3, ct_tensor *a4, ct_tensor *a5, ct_tensor *a6, ct_tensor *a7) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_string(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_tensor(a7);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* L,i->T */
 static ct_tensor *ct__call_Li_T(const ct_op *ct__o, ct_keyset ks, ct_tensor_list a0, int64_t a1) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -9252,43 +10360,6 @@ static ct_tensor *ct__call_TIsfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* T,T,i?->T */
-static ct_tensor *ct__call_TTio_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* T,T,i?,Tw->Tw */
-static ct_status ct__call_TTioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
-  } else {
-    ct_value ct__v[4];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__v[2] = a2 == CT_INT_NONE ? ct_value_none() : ct_value_int(a2);
-    ct__v[3] = ct_value_tensor(a3);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
-  }
-  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* T,T,T,b->T */
@@ -10089,43 +11160,6 @@ static ct_tensor *ct__call_TTToiif_T(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* T,T,i->T */
-static ct_tensor *ct__call_TTi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__v[2] = ct_value_int(a2);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
-  }
-  CT__DISPATCH_DONE(ct__res != NULL);
-  return ct__res;
-}
-/* T,T,i,Tw->Tw */
-static ct_status ct__call_TTiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, int64_t a2, ct_tensor *a3) {
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
-  } else {
-    ct_value ct__v[4];
-    ct__v[0] = ct_value_tensor(a0);
-    ct__v[1] = ct_value_tensor(a1);
-    ct__v[2] = ct_value_int(a2);
-    ct__v[3] = ct_value_tensor(a3);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
-  }
-  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* T,T,i,f->T */
@@ -14007,6 +15041,286 @@ static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor 
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
   return ct__call_TTToTw_Tw(ct__op.linear_out, ks, input, weight, bias, out);
+}
+/* linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  return ct__call_TTi_T(ct__op.linalg_cross, ks, self, other, dim);
+}
+/* linalg_cross.out(Tensor self, Tensor other, *, int dim=-1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
+  return ct__call_TTiTw_Tw(ct__op.linalg_cross_out, ks, self, other, dim, out);
+}
+/* cross(Tensor self, Tensor other, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  return ct__call_TTio_T(ct__op.cross, ks, self, other, dim);
+}
+/* cross.out(Tensor self, Tensor other, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
+  return ct__call_TTioTw_Tw(ct__op.cross_out, ks, self, other, dim, out);
+}
+/* linalg_det(Tensor A) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_det(ct_keyset ks, ct_tensor *A) {
+  return ct__call_T_T(ct__op.linalg_det, ks, A);
+}
+/* linalg_det.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_det_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.linalg_det_out, ks, A, out);
+}
+/* det(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_det(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.det, ks, self);
+}
+/* _linalg_logabsdet(Tensor A) -> (Tensor logabsdet, Tensor sign) */
+static ct_tensor *ct__dispatch__linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+  return ct__call_T_TT(ct__op._linalg_logabsdet, ks, A, sign);
+}
+/* linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet) */
+static ct_tensor *ct__dispatch_linalg_slogdet(ct_keyset ks, ct_tensor *A, ct_tensor **logabsdet) {
+  return ct__call_T_TT(ct__op.linalg_slogdet, ks, A, logabsdet);
+}
+/* linalg_slogdet.out(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
+static ct_status ct__dispatch_linalg_slogdet_out(ct_keyset ks, ct_tensor *A, ct_tensor *sign, ct_tensor *logabsdet) {
+  return ct__call_TTwTw_TwTw(ct__op.linalg_slogdet_out, ks, A, sign, logabsdet);
+}
+/* slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet) */
+static ct_tensor *ct__dispatch_slogdet(ct_keyset ks, ct_tensor *self, ct_tensor **logabsdet) {
+  return ct__call_T_TT(ct__op.slogdet, ks, self, logabsdet);
+}
+/* slogdet.out(Tensor self, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
+static ct_status ct__dispatch_slogdet_out(ct_keyset ks, ct_tensor *self, ct_tensor *sign, ct_tensor *logabsdet) {
+  return ct__call_TTwTw_TwTw(ct__op.slogdet_out, ks, self, sign, logabsdet);
+}
+/* linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) */
+static ct_tensor *ct__dispatch_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+  return ct__call_Tb_TT(ct__op.linalg_inv_ex, ks, A, check_errors, info);
+}
+/* linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info) */
+static ct_status ct__dispatch_linalg_inv_ex_inverse(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor *inverse, ct_tensor *info) {
+  return ct__call_TbTwTw_TwTw(ct__op.linalg_inv_ex_inverse, ks, A, check_errors, inverse, info);
+}
+/* linalg_inv(Tensor A) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_inv(ct_keyset ks, ct_tensor *A) {
+  return ct__call_T_T(ct__op.linalg_inv, ks, A);
+}
+/* linalg_inv.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_inv_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.linalg_inv_out, ks, A, out);
+}
+/* inverse(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_inverse(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.inverse, ks, self);
+}
+/* inverse.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_inverse_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.inverse_out, ks, self, out);
+}
+/* linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info) */
+static ct_tensor *ct__dispatch_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  return ct__call_TTbb_TT(ct__op.linalg_solve_ex, ks, A, B, left, check_errors, info);
+}
+/* linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info) */
+static ct_status ct__dispatch_linalg_solve_ex_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor *result, ct_tensor *info) {
+  return ct__call_TTbbTwTw_TwTw(ct__op.linalg_solve_ex_out, ks, A, B, left, check_errors, result, info);
+}
+/* linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_solve(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left) {
+  return ct__call_TTb_T(ct__op.linalg_solve, ks, A, B, left);
+}
+/* linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_solve_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, ct_tensor *out) {
+  return ct__call_TTbTw_Tw(ct__op.linalg_solve_out, ks, A, B, left, out);
+}
+/* linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) */
+static ct_tensor *ct__dispatch_linalg_cholesky_ex(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  return ct__call_Tbb_TT(ct__op.linalg_cholesky_ex, ks, self, upper, check_errors, info);
+}
+/* linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!) L, Tensor(b!) info) */
+static ct_status ct__dispatch_linalg_cholesky_ex_L(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor *L, ct_tensor *info) {
+  return ct__call_TbbTwTw_TwTw(ct__op.linalg_cholesky_ex_L, ks, self, upper, check_errors, L, info);
+}
+/* linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_cholesky(ct_keyset ks, ct_tensor *self, bool upper) {
+  return ct__call_Tb_T(ct__op.linalg_cholesky, ks, self, upper);
+}
+/* linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_cholesky_out(ct_keyset ks, ct_tensor *self, bool upper, ct_tensor *out) {
+  return ct__call_TbTw_Tw(ct__op.linalg_cholesky_out, ks, self, upper, out);
+}
+/* cholesky(Tensor self, bool upper=False) -> Tensor */
+static ct_tensor *ct__dispatch_cholesky(ct_keyset ks, ct_tensor *self, bool upper) {
+  return ct__call_Tb_T(ct__op.cholesky, ks, self, upper);
+}
+/* cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cholesky_out(ct_keyset ks, ct_tensor *self, bool upper, ct_tensor *out) {
+  return ct__call_TbTw_Tw(ct__op.cholesky_out, ks, self, upper, out);
+}
+/* linalg_matrix_exp(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_matrix_exp(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.linalg_matrix_exp, ks, self);
+}
+/* linalg_matrix_exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_matrix_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  return ct__call_TTw_Tw(ct__op.linalg_matrix_exp_out, ks, self, out);
+}
+/* matrix_exp(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_matrix_exp(ct_keyset ks, ct_tensor *self) {
+  return ct__call_T_T(ct__op.matrix_exp, ks, self);
+}
+/* linalg_matrix_power(Tensor self, int n) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_matrix_power(ct_keyset ks, ct_tensor *self, int64_t n) {
+  return ct__call_Ti_T(ct__op.linalg_matrix_power, ks, self, n);
+}
+/* linalg_matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.linalg_matrix_power_out, ks, self, n, out);
+}
+/* matrix_power(Tensor self, int n) -> Tensor */
+static ct_tensor *ct__dispatch_matrix_power(ct_keyset ks, ct_tensor *self, int64_t n) {
+  return ct__call_Ti_T(ct__op.matrix_power, ks, self, n);
+}
+/* matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.matrix_power_out, ks, self, n, out);
+}
+/* linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
+  return ct__call_Tso_T(ct__op.linalg_svdvals, ks, A, driver);
+}
+/* linalg_svdvals.out(Tensor A, *, str? driver=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_svdvals_out(ct_keyset ks, ct_tensor *A, const char *driver, ct_tensor *out) {
+  return ct__call_TsoTw_Tw(ct__op.linalg_svdvals_out, ks, A, driver, out);
+}
+/* linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_matrix_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  return ct__call_TSIbD_T(ct__op.linalg_matrix_norm, ks, self, ord, dim, keepdim, dtype);
+}
+/* linalg_matrix_norm.out(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_matrix_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  return ct__call_TSIbDTw_Tw(ct__op.linalg_matrix_norm_out, ks, self, ord, dim, keepdim, dtype, out);
+}
+/* linalg_matrix_norm.str_ord(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_matrix_norm_str_ord(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  return ct__call_TsIbD_T(ct__op.linalg_matrix_norm_str_ord, ks, self, ord, dim, keepdim, dtype);
+}
+/* linalg_matrix_norm.str_ord_out(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_matrix_norm_str_ord_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  return ct__call_TsIbDTw_Tw(ct__op.linalg_matrix_norm_str_ord_out, ks, self, ord, dim, keepdim, dtype, out);
+}
+/* linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  return ct__call_TSoIbD_T(ct__op.linalg_norm, ks, self, ord, dim, keepdim, dtype);
+}
+/* linalg_norm.out(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  return ct__call_TSoIbDTw_Tw(ct__op.linalg_norm_out, ks, self, ord, dim, keepdim, dtype, out);
+}
+/* linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_norm_ord_str(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  return ct__call_TsIbD_T(ct__op.linalg_norm_ord_str, ks, self, ord, dim, keepdim, dtype);
+}
+/* linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_norm_ord_str_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  return ct__call_TsIbDTw_Tw(ct__op.linalg_norm_ord_str_out, ks, self, ord, dim, keepdim, dtype, out);
+}
+/* linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor */
+static ct_tensor *ct__dispatch_linalg_eigvalsh(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  return ct__call_Ts_T(ct__op.linalg_eigvalsh, ks, self, UPLO);
+}
+/* linalg_eigvalsh.out(Tensor self, str UPLO="L", *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_eigvalsh_out(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *out) {
+  return ct__call_TsTw_Tw(ct__op.linalg_eigvalsh_out, ks, self, UPLO, out);
+}
+/* _linalg_eigh_vectors(Tensor self, str UPLO="L") -> Tensor */
+static ct_tensor *ct__dispatch__linalg_eigh_vectors(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  return ct__call_Ts_T(ct__op._linalg_eigh_vectors, ks, self, UPLO);
+}
+/* linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors) */
+static ct_tensor *ct__dispatch_linalg_eigh(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor **eigenvectors) {
+  return ct__call_Ts_TT(ct__op.linalg_eigh, ks, self, UPLO, eigenvectors);
+}
+/* linalg_eigh.eigvals(Tensor self, str UPLO="L", *, Tensor(a!) eigvals, Tensor(b!) eigvecs) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) */
+static ct_status ct__dispatch_linalg_eigh_eigvals(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *eigvals, ct_tensor *eigvecs) {
+  return ct__call_TsTwTw_TwTw(ct__op.linalg_eigh_eigvals, ks, self, UPLO, eigvals, eigvecs);
+}
+/* _linalg_qr_Q(Tensor A, str mode="reduced") -> Tensor */
+static ct_tensor *ct__dispatch__linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
+  return ct__call_Ts_T(ct__op._linalg_qr_Q, ks, A, mode);
+}
+/* _linalg_qr_R(Tensor A, str mode="reduced") -> Tensor */
+static ct_tensor *ct__dispatch__linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
+  return ct__call_Ts_T(ct__op._linalg_qr_R, ks, A, mode);
+}
+/* linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R) */
+static ct_tensor *ct__dispatch_linalg_qr(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor **R) {
+  return ct__call_Ts_TT(ct__op.linalg_qr, ks, A, mode, R);
+}
+/* linalg_qr.out(Tensor A, str mode="reduced", *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R) */
+static ct_status ct__dispatch_linalg_qr_out(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor *Q, ct_tensor *R) {
+  return ct__call_TsTwTw_TwTw(ct__op.linalg_qr_out, ks, A, mode, Q, R);
+}
+/* _linalg_svd_U(Tensor A, bool full_matrices=True) -> Tensor */
+static ct_tensor *ct__dispatch__linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  return ct__call_Tb_T(ct__op._linalg_svd_U, ks, A, full_matrices);
+}
+/* _linalg_svd_Vh(Tensor A, bool full_matrices=True) -> Tensor */
+static ct_tensor *ct__dispatch__linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  return ct__call_Tb_T(ct__op._linalg_svd_Vh, ks, A, full_matrices);
+}
+/* linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) */
+static ct_tensor *ct__dispatch_linalg_svd(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor **S, ct_tensor **Vh) {
+  return ct__call_Tbso_TTT(ct__op.linalg_svd, ks, A, full_matrices, driver, S, Vh);
+}
+/* linalg_svd.U(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) */
+static ct_status ct__dispatch_linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor *U, ct_tensor *S, ct_tensor *Vh) {
+  return ct__call_TbsoTwTwTw_TwTwTw(ct__op.linalg_svd_U, ks, A, full_matrices, driver, U, S, Vh);
+}
+/* linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_pinv_atol_rtol_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+  return ct__call_TToTob_T(ct__op.linalg_pinv_atol_rtol_tensor, ks, self, atol, rtol, hermitian);
+}
+/* linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_pinv_atol_rtol_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian, ct_tensor *out) {
+  return ct__call_TToTobTw_Tw(ct__op.linalg_pinv_atol_rtol_tensor_out, ks, self, atol, rtol, hermitian, out);
+}
+/* linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_pinv_atol_rtol_float(ct_keyset ks, ct_tensor *self, double atol, double rtol, bool hermitian) {
+  return ct__call_Tfofob_T(ct__op.linalg_pinv_atol_rtol_float, ks, self, atol, rtol, hermitian);
+}
+/* linalg_pinv.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_pinv_atol_rtol_float_out(ct_keyset ks, ct_tensor *self, double atol, double rtol, bool hermitian, ct_tensor *out) {
+  return ct__call_TfofobTw_Tw(ct__op.linalg_pinv_atol_rtol_float_out, ks, self, atol, rtol, hermitian, out);
+}
+/* linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_pinv(ct_keyset ks, ct_tensor *self, double rcond, bool hermitian) {
+  return ct__call_Tfb_T(ct__op.linalg_pinv, ks, self, rcond, hermitian);
+}
+/* linalg_pinv.out(Tensor self, float rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_pinv_out(ct_keyset ks, ct_tensor *self, double rcond, bool hermitian, ct_tensor *out) {
+  return ct__call_TfbTw_Tw(ct__op.linalg_pinv_out, ks, self, rcond, hermitian, out);
+}
+/* linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_pinv_rcond_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *rcond, bool hermitian) {
+  return ct__call_TTb_T(ct__op.linalg_pinv_rcond_tensor, ks, self, rcond, hermitian);
+}
+/* linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_pinv_out_rcond_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *rcond, bool hermitian, ct_tensor *out) {
+  return ct__call_TTbTw_Tw(ct__op.linalg_pinv_out_rcond_tensor, ks, self, rcond, hermitian, out);
+}
+/* svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V) */
+static ct_tensor *ct__dispatch_svd(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V) {
+  return ct__call_Tbb_TTT(ct__op.svd, ks, self, some, compute_uv, S, V);
+}
+/* svd.U(Tensor self, bool some=True, bool compute_uv=True, *, Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) */
+static ct_status ct__dispatch_svd_U(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor *U, ct_tensor *S, ct_tensor *V) {
+  return ct__call_TbbTwTwTw_TwTwTw(ct__op.svd_U, ks, self, some, compute_uv, U, S, V);
+}
+/* linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values) */
+static ct_tensor *ct__dispatch_linalg_lstsq(ct_keyset ks, ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values) {
+  return ct__call_TTfoso_TTTT(ct__op.linalg_lstsq, ks, self, b, rcond, driver, residuals, rank, singular_values);
+}
+/* linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) */
+static ct_status ct__dispatch_linalg_lstsq_out(ct_keyset ks, ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values) {
+  return ct__call_TTfosoTwTwTwTw_TwTwTwTw(ct__op.linalg_lstsq_out, ks, self, b, rcond, driver, solution, residuals, rank, singular_values);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -22923,6 +24237,1014 @@ CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weigh
     if (!ct__frontend_keys(&ct__fa_linear_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_linear_out(ct__keys, input, weight, bias, out);
+}
+static const ct__frontend_args ct__fa_linalg_cross = {"linalg_cross", 2, {1, 1}, {"self", "other"}};
+CTDEF ct_tensor *ct_linalg_cross_ex(ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_linalg_cross, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_cross(ct__keys, self, other, dim));
+}
+CTDEF ct_tensor *ct_linalg_cross(ct_tensor *self, ct_tensor *other) {
+  return ct_linalg_cross_ex(self, other, -1);
+}
+static const ct__frontend_args ct__fa_linalg_cross_out = {"linalg_cross.out", 3, {1, 1, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_linalg_cross_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_cross_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_cross_out(ct__keys, self, other, dim, out);
+}
+CTDEF ct_status ct_linalg_cross_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  return ct_linalg_cross_out_ex(out, self, other, -1);
+}
+static const ct__frontend_args ct__fa_cross = {"cross", 2, {1, 1}, {"self", "other"}};
+CTDEF ct_tensor *ct_cross(ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && ct__same_device(self, other)))
+    ct__keys = ct__call_keys(self->keys | other->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, other};
+    if (!ct__frontend_keys(&ct__fa_cross, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_cross(ct__keys, self, other, dim));
+}
+static const ct__frontend_args ct__fa_cross_out = {"cross.out", 3, {1, 1, 2}, {"self", "other", "out"}};
+CTDEF ct_status ct_cross_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && other && out && ct__same_device(self, other) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | other->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, other, out};
+    if (!ct__frontend_keys(&ct__fa_cross_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_cross_out(ct__keys, self, other, dim, out);
+}
+static const ct__frontend_args ct__fa_linalg_det = {"linalg_det", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_det(ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_det, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_det(ct__keys, A));
+}
+static const ct__frontend_args ct__fa_linalg_det_out = {"linalg_det.out", 2, {1, 2}, {"A", "out"}};
+CTDEF ct_status ct_linalg_det_out(ct_tensor *out, ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && out && ct__same_device(A, out)))
+    ct__keys = ct__call_keys(A->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_det_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_det_out(ct__keys, A, out);
+}
+static const ct__frontend_args ct__fa_det = {"det", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_det(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_det, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_det(ct__keys, self));
+}
+static const ct__frontend_args ct__fa__linalg_logabsdet = {"_linalg_logabsdet", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_logabsdet(ct_tensor *A, ct_tensor **sign) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (sign) *sign = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_logabsdet, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch__linalg_logabsdet(ct__keys, A, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (sign) *sign = NULL;
+    return NULL;
+  }
+  if (sign) *sign = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_slogdet = {"linalg_slogdet", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_slogdet(ct_tensor *A, ct_tensor **logabsdet) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (logabsdet) *logabsdet = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_slogdet, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_slogdet(ct__keys, A, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (logabsdet) *logabsdet = NULL;
+    return NULL;
+  }
+  if (logabsdet) *logabsdet = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_slogdet_out = {"linalg_slogdet.out", 3, {1, 2, 2}, {"A", "sign", "logabsdet"}};
+CTDEF ct_status ct_linalg_slogdet_out(ct_tensor *sign, ct_tensor *logabsdet, ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && sign && logabsdet && ct__same_device(A, sign) && ct__same_device(A, logabsdet)))
+    ct__keys = ct__call_keys(A->keys | sign->keys | logabsdet->keys);
+  else {
+    ct_tensor *const ct__t[3] = {A, sign, logabsdet};
+    if (!ct__frontend_keys(&ct__fa_linalg_slogdet_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_slogdet_out(ct__keys, A, sign, logabsdet);
+}
+static const ct__frontend_args ct__fa_slogdet = {"slogdet", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_slogdet(ct_tensor *self, ct_tensor **logabsdet) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (logabsdet) *logabsdet = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_slogdet, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_slogdet(ct__keys, self, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (logabsdet) *logabsdet = NULL;
+    return NULL;
+  }
+  if (logabsdet) *logabsdet = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_slogdet_out = {"slogdet.out", 3, {1, 2, 2}, {"self", "sign", "logabsdet"}};
+CTDEF ct_status ct_slogdet_out(ct_tensor *sign, ct_tensor *logabsdet, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && sign && logabsdet && ct__same_device(self, sign) && ct__same_device(self, logabsdet)))
+    ct__keys = ct__call_keys(self->keys | sign->keys | logabsdet->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, sign, logabsdet};
+    if (!ct__frontend_keys(&ct__fa_slogdet_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_slogdet_out(ct__keys, self, sign, logabsdet);
+}
+static const ct__frontend_args ct__fa_linalg_inv_ex = {"linalg_inv_ex", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_inv_ex(ct_tensor *A, bool check_errors, ct_tensor **info) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (info) *info = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_inv_ex, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_inv_ex(ct__keys, A, check_errors, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (info) *info = NULL;
+    return NULL;
+  }
+  if (info) *info = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_inv_ex_inverse = {"linalg_inv_ex.inverse", 3, {1, 2, 2}, {"A", "inverse", "info"}};
+CTDEF ct_status ct_linalg_inv_ex_out(ct_tensor *inverse, ct_tensor *info, ct_tensor *A, bool check_errors) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && inverse && info && ct__same_device(A, inverse) && ct__same_device(A, info)))
+    ct__keys = ct__call_keys(A->keys | inverse->keys | info->keys);
+  else {
+    ct_tensor *const ct__t[3] = {A, inverse, info};
+    if (!ct__frontend_keys(&ct__fa_linalg_inv_ex_inverse, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_inv_ex_inverse(ct__keys, A, check_errors, inverse, info);
+}
+static const ct__frontend_args ct__fa_linalg_inv = {"linalg_inv", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_inv(ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_inv, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_inv(ct__keys, A));
+}
+static const ct__frontend_args ct__fa_linalg_inv_out = {"linalg_inv.out", 2, {1, 2}, {"A", "out"}};
+CTDEF ct_status ct_linalg_inv_out(ct_tensor *out, ct_tensor *A) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && out && ct__same_device(A, out)))
+    ct__keys = ct__call_keys(A->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_inv_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_inv_out(ct__keys, A, out);
+}
+static const ct__frontend_args ct__fa_inverse = {"inverse", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_inverse(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_inverse, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_inverse(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_inverse_out = {"inverse.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_inverse_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_inverse_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_inverse_out(ct__keys, self, out);
+}
+static const ct__frontend_args ct__fa_linalg_solve_ex = {"linalg_solve_ex", 2, {1, 1}, {"A", "B"}};
+CTDEF ct_tensor *ct_linalg_solve_ex(ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (info) *info = NULL;
+  if (CT_LIKELY(A && B && ct__same_device(A, B)))
+    ct__keys = ct__call_keys(A->keys | B->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, B};
+    if (!ct__frontend_keys(&ct__fa_linalg_solve_ex, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_solve_ex(ct__keys, A, B, left, check_errors, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (info) *info = NULL;
+    return NULL;
+  }
+  if (info) *info = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_solve_ex_out = {"linalg_solve_ex.out", 4, {1, 1, 2, 2}, {"A", "B", "result", "info"}};
+CTDEF ct_status ct_linalg_solve_ex_out(ct_tensor *result, ct_tensor *info, ct_tensor *A, ct_tensor *B, bool left, bool check_errors) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && B && result && info && ct__same_device(A, B) && ct__same_device(A, result) && ct__same_device(A, info)))
+    ct__keys = ct__call_keys(A->keys | B->keys | result->keys | info->keys);
+  else {
+    ct_tensor *const ct__t[4] = {A, B, result, info};
+    if (!ct__frontend_keys(&ct__fa_linalg_solve_ex_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_solve_ex_out(ct__keys, A, B, left, check_errors, result, info);
+}
+static const ct__frontend_args ct__fa_linalg_solve = {"linalg_solve", 2, {1, 1}, {"A", "B"}};
+CTDEF ct_tensor *ct_linalg_solve(ct_tensor *A, ct_tensor *B, bool left) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && B && ct__same_device(A, B)))
+    ct__keys = ct__call_keys(A->keys | B->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, B};
+    if (!ct__frontend_keys(&ct__fa_linalg_solve, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_solve(ct__keys, A, B, left));
+}
+static const ct__frontend_args ct__fa_linalg_solve_out = {"linalg_solve.out", 3, {1, 1, 2}, {"A", "B", "out"}};
+CTDEF ct_status ct_linalg_solve_out(ct_tensor *out, ct_tensor *A, ct_tensor *B, bool left) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && B && out && ct__same_device(A, B) && ct__same_device(A, out)))
+    ct__keys = ct__call_keys(A->keys | B->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {A, B, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_solve_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_solve_out(ct__keys, A, B, left, out);
+}
+static const ct__frontend_args ct__fa_linalg_cholesky_ex = {"linalg_cholesky_ex", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_cholesky_ex(ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (info) *info = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_cholesky_ex, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_cholesky_ex(ct__keys, self, upper, check_errors, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (info) *info = NULL;
+    return NULL;
+  }
+  if (info) *info = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_cholesky_ex_L = {"linalg_cholesky_ex.L", 3, {1, 2, 2}, {"self", "L", "info"}};
+CTDEF ct_status ct_linalg_cholesky_ex_out(ct_tensor *L, ct_tensor *info, ct_tensor *self, bool upper, bool check_errors) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && L && info && ct__same_device(self, L) && ct__same_device(self, info)))
+    ct__keys = ct__call_keys(self->keys | L->keys | info->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, L, info};
+    if (!ct__frontend_keys(&ct__fa_linalg_cholesky_ex_L, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_cholesky_ex_L(ct__keys, self, upper, check_errors, L, info);
+}
+static const ct__frontend_args ct__fa_linalg_cholesky = {"linalg_cholesky", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_cholesky(ct_tensor *self, bool upper) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_cholesky, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_cholesky(ct__keys, self, upper));
+}
+static const ct__frontend_args ct__fa_linalg_cholesky_out = {"linalg_cholesky.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_cholesky_out(ct_tensor *out, ct_tensor *self, bool upper) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_cholesky_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_cholesky_out(ct__keys, self, upper, out);
+}
+static const ct__frontend_args ct__fa_cholesky = {"cholesky", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_cholesky(ct_tensor *self, bool upper) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_cholesky, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_cholesky(ct__keys, self, upper));
+}
+static const ct__frontend_args ct__fa_cholesky_out = {"cholesky.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_cholesky_out(ct_tensor *out, ct_tensor *self, bool upper) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_cholesky_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_cholesky_out(ct__keys, self, upper, out);
+}
+static const ct__frontend_args ct__fa_linalg_matrix_exp = {"linalg_matrix_exp", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_matrix_exp(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_exp, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_matrix_exp(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_linalg_matrix_exp_out = {"linalg_matrix_exp.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_matrix_exp_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_exp_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_matrix_exp_out(ct__keys, self, out);
+}
+static const ct__frontend_args ct__fa_matrix_exp = {"matrix_exp", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_matrix_exp(ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_matrix_exp, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_matrix_exp(ct__keys, self));
+}
+static const ct__frontend_args ct__fa_linalg_matrix_power = {"linalg_matrix_power", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_matrix_power(ct_tensor *self, int64_t n) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_power, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_matrix_power(ct__keys, self, n));
+}
+static const ct__frontend_args ct__fa_linalg_matrix_power_out = {"linalg_matrix_power.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_power_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_matrix_power_out(ct__keys, self, n, out);
+}
+static const ct__frontend_args ct__fa_matrix_power = {"matrix_power", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_matrix_power(ct_tensor *self, int64_t n) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_matrix_power, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_matrix_power(ct__keys, self, n));
+}
+static const ct__frontend_args ct__fa_matrix_power_out = {"matrix_power.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_matrix_power_out(ct_tensor *out, ct_tensor *self, int64_t n) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_matrix_power_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_matrix_power_out(ct__keys, self, n, out);
+}
+static const ct__frontend_args ct__fa_linalg_svdvals = {"linalg_svdvals", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_svdvals_ex(ct_tensor *A, const char *driver) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_svdvals, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_svdvals(ct__keys, A, driver));
+}
+CTDEF ct_tensor *ct_linalg_svdvals(ct_tensor *A) {
+  return ct_linalg_svdvals_ex(A, NULL);
+}
+static const ct__frontend_args ct__fa_linalg_svdvals_out = {"linalg_svdvals.out", 2, {1, 2}, {"A", "out"}};
+CTDEF ct_status ct_linalg_svdvals_out_ex(ct_tensor *out, ct_tensor *A, const char *driver) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && out && ct__same_device(A, out)))
+    ct__keys = ct__call_keys(A->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {A, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_svdvals_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_svdvals_out(ct__keys, A, driver, out);
+}
+CTDEF ct_status ct_linalg_svdvals_out(ct_tensor *out, ct_tensor *A) {
+  return ct_linalg_svdvals_out_ex(out, A, NULL);
+}
+static const ct__frontend_args ct__fa_linalg_matrix_norm = {"linalg_matrix_norm", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_matrix_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_norm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_matrix_norm", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_matrix_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_linalg_matrix_norm(ct__keys, self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_matrix_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_matrix_norm_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_matrix_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_matrix_norm.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_matrix_norm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_matrix_norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_matrix_norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_matrix_norm.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_matrix_norm.out", "out"))) return ct_last_error();
+  return ct__dispatch_linalg_matrix_norm_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_matrix_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_matrix_norm_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+static const ct__frontend_args ct__fa_linalg_matrix_norm_str_ord = {"linalg_matrix_norm.str_ord", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_matrix_norm_str_ex(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_matrix_norm_str_ord, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_matrix_norm.str_ord", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_matrix_norm.str_ord", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_linalg_matrix_norm_str_ord(ct__keys, self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_matrix_norm_str(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_matrix_norm_str_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_matrix_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_matrix_norm.str_ord_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_matrix_norm.str_ord_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_matrix_norm.str_ord_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_matrix_norm.str_ord_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_matrix_norm.str_ord_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_matrix_norm.str_ord_out", "out"))) return ct_last_error();
+  return ct__dispatch_linalg_matrix_norm_str_ord_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_matrix_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_matrix_norm_str_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+static const ct__frontend_args ct__fa_linalg_norm = {"linalg_norm", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_norm, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_norm", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_linalg_norm(ct__keys, self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_norm_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_norm.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_norm.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_norm.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_norm.out", "out"))) return ct_last_error();
+  return ct__dispatch_linalg_norm_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_norm_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+static const ct__frontend_args ct__fa_linalg_norm_ord_str = {"linalg_norm.ord_str", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_norm_str_ex(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_norm_ord_str, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_norm.ord_str", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_norm.ord_str", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_linalg_norm_ord_str(ct__keys, self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_norm_str(ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_norm_str_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_norm_str_out_ex(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_norm.ord_str_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "linalg_norm.ord_str_out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_norm.ord_str_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_norm.ord_str_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_norm.ord_str_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "linalg_norm.ord_str_out", "out"))) return ct_last_error();
+  return ct__dispatch_linalg_norm_ord_str_out(ct__call_keys(ct__keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_norm_str_out(ct_tensor *out, ct_tensor *self, const char *ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_norm_str_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+static const ct__frontend_args ct__fa_linalg_eigvalsh = {"linalg_eigvalsh", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_eigvalsh(ct_tensor *self, const char *UPLO) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_eigvalsh, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_eigvalsh(ct__keys, self, UPLO));
+}
+static const ct__frontend_args ct__fa_linalg_eigvalsh_out = {"linalg_eigvalsh.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_eigvalsh_out(ct_tensor *out, ct_tensor *self, const char *UPLO) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_eigvalsh_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_eigvalsh_out(ct__keys, self, UPLO, out);
+}
+static const ct__frontend_args ct__fa__linalg_eigh_vectors = {"_linalg_eigh_vectors", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_eigh_vectors(ct_tensor *self, const char *UPLO) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__linalg_eigh_vectors, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_eigh_vectors(ct__keys, self, UPLO));
+}
+static const ct__frontend_args ct__fa_linalg_eigh = {"linalg_eigh", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_eigh(ct_tensor *self, const char *UPLO, ct_tensor **eigenvectors) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (eigenvectors) *eigenvectors = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_eigh, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_eigh(ct__keys, self, UPLO, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (eigenvectors) *eigenvectors = NULL;
+    return NULL;
+  }
+  if (eigenvectors) *eigenvectors = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_eigh_eigvals = {"linalg_eigh.eigvals", 3, {1, 2, 2}, {"self", "eigvals", "eigvecs"}};
+CTDEF ct_status ct_linalg_eigh_out(ct_tensor *eigvals, ct_tensor *eigvecs, ct_tensor *self, const char *UPLO) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && eigvals && eigvecs && ct__same_device(self, eigvals) && ct__same_device(self, eigvecs)))
+    ct__keys = ct__call_keys(self->keys | eigvals->keys | eigvecs->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, eigvals, eigvecs};
+    if (!ct__frontend_keys(&ct__fa_linalg_eigh_eigvals, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_eigh_eigvals(ct__keys, self, UPLO, eigvals, eigvecs);
+}
+static const ct__frontend_args ct__fa__linalg_qr_Q = {"_linalg_qr_Q", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_qr_Q(ct_tensor *A, const char *mode) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_qr_Q, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_qr_Q(ct__keys, A, mode));
+}
+static const ct__frontend_args ct__fa__linalg_qr_R = {"_linalg_qr_R", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_qr_R(ct_tensor *A, const char *mode) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_qr_R, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_qr_R(ct__keys, A, mode));
+}
+static const ct__frontend_args ct__fa_linalg_qr = {"linalg_qr", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_qr(ct_tensor *A, const char *mode, ct_tensor **R) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (R) *R = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_qr, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_qr(ct__keys, A, mode, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (R) *R = NULL;
+    return NULL;
+  }
+  if (R) *R = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_linalg_qr_out = {"linalg_qr.out", 3, {1, 2, 2}, {"A", "Q", "R"}};
+CTDEF ct_status ct_linalg_qr_out(ct_tensor *Q, ct_tensor *R, ct_tensor *A, const char *mode) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && Q && R && ct__same_device(A, Q) && ct__same_device(A, R)))
+    ct__keys = ct__call_keys(A->keys | Q->keys | R->keys);
+  else {
+    ct_tensor *const ct__t[3] = {A, Q, R};
+    if (!ct__frontend_keys(&ct__fa_linalg_qr_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_qr_out(ct__keys, A, mode, Q, R);
+}
+static const ct__frontend_args ct__fa__linalg_svd_U = {"_linalg_svd_U", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_svd_U(ct_tensor *A, bool full_matrices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_svd_U, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_svd_U(ct__keys, A, full_matrices));
+}
+static const ct__frontend_args ct__fa__linalg_svd_Vh = {"_linalg_svd_Vh", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_svd_Vh(ct_tensor *A, bool full_matrices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa__linalg_svd_Vh, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__linalg_svd_Vh(ct__keys, A, full_matrices));
+}
+static const ct__frontend_args ct__fa_linalg_svd = {"linalg_svd", 1, {1}, {"A"}};
+CTDEF ct_tensor *ct_linalg_svd_ex(ct_tensor *A, bool full_matrices, const char *driver, ct_tensor **S, ct_tensor **Vh) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (S) *S = NULL;
+  if (Vh) *Vh = NULL;
+  if (CT_LIKELY(A))
+    ct__keys = ct__call_keys(A->keys);
+  else {
+    ct_tensor *const ct__t[1] = {A};
+    if (!ct__frontend_keys(&ct__fa_linalg_svd, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_svd(ct__keys, A, full_matrices, driver, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (S) *S = NULL;
+    ct_release(ct__x[1]);
+    if (Vh) *Vh = NULL;
+    return NULL;
+  }
+  if (S) *S = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (Vh) *Vh = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_linalg_svd(ct_tensor *A, bool full_matrices, ct_tensor **S, ct_tensor **Vh) {
+  return ct_linalg_svd_ex(A, full_matrices, NULL, S, Vh);
+}
+static const ct__frontend_args ct__fa_linalg_svd_U = {"linalg_svd.U", 4, {1, 2, 2, 2}, {"A", "U", "S", "Vh"}};
+CTDEF ct_status ct_linalg_svd_out_ex(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices, const char *driver) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(A && U && S && Vh && ct__same_device(A, U) && ct__same_device(A, S) && ct__same_device(A, Vh)))
+    ct__keys = ct__call_keys(A->keys | U->keys | S->keys | Vh->keys);
+  else {
+    ct_tensor *const ct__t[4] = {A, U, S, Vh};
+    if (!ct__frontend_keys(&ct__fa_linalg_svd_U, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_svd_U(ct__keys, A, full_matrices, driver, U, S, Vh);
+}
+CTDEF ct_status ct_linalg_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *Vh, ct_tensor *A, bool full_matrices) {
+  return ct_linalg_svd_out_ex(U, S, Vh, A, full_matrices, NULL);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_atol_rtol_tensor = {"linalg_pinv.atol_rtol_tensor", 3, {1, 5, 5}, {"self", "atol", "rtol"}};
+CTDEF ct_tensor *ct_linalg_pinv_tol_ex(ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && (!atol || ct__same_device(self, atol)) && (!rtol || ct__same_device(self, rtol))))
+    ct__keys = ct__call_keys(self->keys | (atol ? atol->keys : 0) | (rtol ? rtol->keys : 0));
+  else {
+    ct_tensor *const ct__t[3] = {self, atol, rtol};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_atol_rtol_tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_pinv_atol_rtol_tensor(ct__keys, self, atol, rtol, hermitian));
+}
+CTDEF ct_tensor *ct_linalg_pinv_tol(ct_tensor *self) {
+  return ct_linalg_pinv_tol_ex(self, NULL, NULL, false);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_atol_rtol_tensor_out = {"linalg_pinv.atol_rtol_tensor_out", 4, {1, 5, 5, 2}, {"self", "atol", "rtol", "out"}};
+CTDEF ct_status ct_linalg_pinv_tol_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && (!atol || ct__same_device(self, atol)) && (!rtol || ct__same_device(self, rtol)) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | (atol ? atol->keys : 0) | (rtol ? rtol->keys : 0) | out->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, atol, rtol, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_atol_rtol_tensor_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_pinv_atol_rtol_tensor_out(ct__keys, self, atol, rtol, hermitian, out);
+}
+CTDEF ct_status ct_linalg_pinv_tol_out(ct_tensor *out, ct_tensor *self) {
+  return ct_linalg_pinv_tol_out_ex(out, self, NULL, NULL, false);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_atol_rtol_float = {"linalg_pinv.atol_rtol_float", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_pinv_ex(ct_tensor *self, double atol, double rtol, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_atol_rtol_float, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_pinv_atol_rtol_float(ct__keys, self, atol, rtol, hermitian));
+}
+CTDEF ct_tensor *ct_linalg_pinv(ct_tensor *self) {
+  return ct_linalg_pinv_ex(self, (double)NAN, (double)NAN, false);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_atol_rtol_float_out = {"linalg_pinv.atol_rtol_float_out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_pinv_out_ex(ct_tensor *out, ct_tensor *self, double atol, double rtol, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_atol_rtol_float_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_pinv_atol_rtol_float_out(ct__keys, self, atol, rtol, hermitian, out);
+}
+CTDEF ct_status ct_linalg_pinv_out(ct_tensor *out, ct_tensor *self) {
+  return ct_linalg_pinv_out_ex(out, self, (double)NAN, (double)NAN, false);
+}
+static const ct__frontend_args ct__fa_linalg_pinv = {"linalg_pinv", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_linalg_pinv_rcond(ct_tensor *self, double rcond, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_pinv(ct__keys, self, rcond, hermitian));
+}
+static const ct__frontend_args ct__fa_linalg_pinv_out = {"linalg_pinv.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_linalg_pinv_rcond_out(ct_tensor *out, ct_tensor *self, double rcond, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_pinv_out(ct__keys, self, rcond, hermitian, out);
+}
+static const ct__frontend_args ct__fa_linalg_pinv_rcond_tensor = {"linalg_pinv.rcond_tensor", 2, {1, 1}, {"self", "rcond"}};
+CTDEF ct_tensor *ct_linalg_pinv_rcond_tensor(ct_tensor *self, ct_tensor *rcond, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && rcond && ct__same_device(self, rcond)))
+    ct__keys = ct__call_keys(self->keys | rcond->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, rcond};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_rcond_tensor, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_linalg_pinv_rcond_tensor(ct__keys, self, rcond, hermitian));
+}
+static const ct__frontend_args ct__fa_linalg_pinv_out_rcond_tensor = {"linalg_pinv.out_rcond_tensor", 3, {1, 1, 2}, {"self", "rcond", "out"}};
+CTDEF ct_status ct_linalg_pinv_rcond_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *rcond, bool hermitian) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && rcond && out && ct__same_device(self, rcond) && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | rcond->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[3] = {self, rcond, out};
+    if (!ct__frontend_keys(&ct__fa_linalg_pinv_out_rcond_tensor, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_pinv_out_rcond_tensor(ct__keys, self, rcond, hermitian, out);
+}
+static const ct__frontend_args ct__fa_svd = {"svd", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_svd(ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[2] = {NULL, NULL};
+  if (S) *S = NULL;
+  if (V) *V = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_svd, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_svd(ct__keys, self, some, compute_uv, &ct__x[0], &ct__x[1]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (S) *S = NULL;
+    ct_release(ct__x[1]);
+    if (V) *V = NULL;
+    return NULL;
+  }
+  if (S) *S = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (V) *V = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_svd_U = {"svd.U", 4, {1, 2, 2, 2}, {"self", "U", "S", "V"}};
+CTDEF ct_status ct_svd_out(ct_tensor *U, ct_tensor *S, ct_tensor *V, ct_tensor *self, bool some, bool compute_uv) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && U && S && V && ct__same_device(self, U) && ct__same_device(self, S) && ct__same_device(self, V)))
+    ct__keys = ct__call_keys(self->keys | U->keys | S->keys | V->keys);
+  else {
+    ct_tensor *const ct__t[4] = {self, U, S, V};
+    if (!ct__frontend_keys(&ct__fa_svd_U, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_svd_U(ct__keys, self, some, compute_uv, U, S, V);
+}
+static const ct__frontend_args ct__fa_linalg_lstsq = {"linalg_lstsq", 2, {1, 1}, {"self", "b"}};
+CTDEF ct_tensor *ct_linalg_lstsq_ex(ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values) {
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[3] = {NULL, NULL, NULL};
+  if (residuals) *residuals = NULL;
+  if (rank) *rank = NULL;
+  if (singular_values) *singular_values = NULL;
+  if (CT_LIKELY(self && b && ct__same_device(self, b)))
+    ct__keys = ct__call_keys(self->keys | b->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, b};
+    if (!ct__frontend_keys(&ct__fa_linalg_lstsq, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  ct__r = ct__dispatch_linalg_lstsq(ct__keys, self, b, rcond, driver, &ct__x[0], &ct__x[1], &ct__x[2]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (residuals) *residuals = NULL;
+    ct_release(ct__x[1]);
+    if (rank) *rank = NULL;
+    ct_release(ct__x[2]);
+    if (singular_values) *singular_values = NULL;
+    return NULL;
+  }
+  if (residuals) *residuals = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  if (rank) *rank = ct__track(ct__x[1]);
+  else ct_release(ct__x[1]);
+  if (singular_values) *singular_values = ct__track(ct__x[2]);
+  else ct_release(ct__x[2]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_linalg_lstsq(ct_tensor *self, ct_tensor *b, double rcond, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values) {
+  return ct_linalg_lstsq_ex(self, b, rcond, NULL, residuals, rank, singular_values);
+}
+static const ct__frontend_args ct__fa_linalg_lstsq_out = {"linalg_lstsq.out", 6, {1, 1, 2, 2, 2, 2}, {"self", "b", "solution", "residuals", "rank", "singular_values"}};
+CTDEF ct_status ct_linalg_lstsq_out_ex(ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values, ct_tensor *self, ct_tensor *b, double rcond, const char *driver) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && b && solution && residuals && rank && singular_values && ct__same_device(self, b) && ct__same_device(self, solution) && ct__same_device(self, residuals) && ct__same_device(self, rank) && ct__same_device(self, singular_values)))
+    ct__keys = ct__call_keys(self->keys | b->keys | solution->keys | residuals->keys | rank->keys | singular_values->keys);
+  else {
+    ct_tensor *const ct__t[6] = {self, b, solution, residuals, rank, singular_values};
+    if (!ct__frontend_keys(&ct__fa_linalg_lstsq_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_linalg_lstsq_out(ct__keys, self, b, rcond, driver, solution, residuals, rank, singular_values);
+}
+CTDEF ct_status ct_linalg_lstsq_out(ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values, ct_tensor *self, ct_tensor *b, double rcond) {
+  return ct_linalg_lstsq_out_ex(solution, residuals, rank, singular_values, self, b, rcond, NULL);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

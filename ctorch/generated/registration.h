@@ -1610,6 +1610,424 @@ static ct_status ct__adapt_TTToTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,T,i->T */
+static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,Tw->Tw */
+static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i?->T */
+static ct_status ct__adapt_TTio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?,Tw->Tw */
+static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TbTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w[2] = {a[2].v.tensor, a[3].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,T,b,b->T,T */
+static ct_status ct__adapt_TTbb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,T,b,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TTbbTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w[2] = {a[4].v.tensor, a[5].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,T,b->T */
+static ct_status ct__adapt_TTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,b,Tw->Tw */
+static ct_status ct__adapt_TTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b,b->T,T */
+static ct_status ct__adapt_Tbb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,b,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TbbTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w[2] = {a[3].v.tensor, a[4].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,b,Tw->Tw */
+static ct_status ct__adapt_TbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,s?->T */
+static ct_status ct__adapt_Tso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,s?,Tw->Tw */
+static ct_status ct__adapt_TsoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,s,I,b,D->T */
+static ct_status ct__adapt_TsIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,s,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TsIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,I,b,D->T */
+static ct_status ct__adapt_TSoIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S?,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TSoIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,s->T,T */
+static ct_status ct__adapt_Ts_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, &x[0]);
+  ct_stack_drop(s, 2);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,s,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TsTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w[2] = {a[2].v.tensor, a[3].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,b,s?->T,T,T */
+static ct_status ct__adapt_Tbso_TTT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[2] = {NULL, NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , const char *, ct_tensor **, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, &x[0], &x[1]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    ct_release(x[1]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  if (st == CT_OK) st = ct__push_owned(s, x[1]);
+  else ct_release(x[1]);
+  return st;
+}
+/* T,b,s?,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__adapt_TbsoTwTwTw_TwTwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w[3] = {a[3].v.tensor, a[4].v.tensor, a[5].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, bool , const char *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 3; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,T?,T?,b->T */
+static ct_status ct__adapt_TToTob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T?,T?,b,Tw->Tw */
+static ct_status ct__adapt_TToTobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?,f?,b->T */
+static ct_status ct__adapt_Tfofob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f?,f?,b,Tw->Tw */
+static ct_status ct__adapt_TfofobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f,b->T */
+static ct_status ct__adapt_Tfb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f,b,Tw->Tw */
+static ct_status ct__adapt_TfbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b,b->T,T,T */
+static ct_status ct__adapt_Tbb_TTT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[2] = {NULL, NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor **, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, &x[0], &x[1]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    ct_release(x[1]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  if (st == CT_OK) st = ct__push_owned(s, x[1]);
+  else ct_release(x[1]);
+  return st;
+}
+/* T,b,b,Tw,Tw,Tw->Tw,Tw,Tw */
+static ct_status ct__adapt_TbbTwTwTw_TwTwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w[3] = {a[3].v.tensor, a[4].v.tensor, a[5].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 3; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,T,f?,s?->T,T,T,T */
+static ct_status ct__adapt_TTfoso_TTTT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[3] = {NULL, NULL, NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor **, ct_tensor **, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].tag == CT_VALUE_STRING ? a[3].v.str : NULL, &x[0], &x[1], &x[2]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    ct_release(x[1]);
+    ct_release(x[2]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  if (st == CT_OK) st = ct__push_owned(s, x[1]);
+  else ct_release(x[1]);
+  if (st == CT_OK) st = ct__push_owned(s, x[2]);
+  else ct_release(x[2]);
+  return st;
+}
+/* T,T,f?,s?,Tw,Tw,Tw,Tw->Tw,Tw,Tw,Tw */
+static ct_status ct__adapt_TTfosoTwTwTwTw_TwTwTwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *w[4] = {a[4].v.tensor, a[5].v.tensor, a[6].v.tensor, a[7].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, double , const char *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].tag == CT_VALUE_STRING ? a[3].v.str : NULL, ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]));
+  ct_stack_drop(s, 8);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 4; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
 /* L,i->T */
 static ct_status ct__adapt_Li_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -2033,27 +2451,6 @@ static ct_status ct__adapt_TIsfo_T(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
-}
-/* T,T,i?->T */
-static ct_status ct__adapt_TTio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,T,i?,Tw->Tw */
-static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *w = a[3].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
-  ct_stack_drop(s, 4);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,T,T,b->T */
 static ct_status ct__adapt_TTTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -2534,27 +2931,6 @@ static ct_status ct__adapt_TTToiif_T(const ct_kernel *k, const ct_op *op, ct_key
   ct_stack_drop(s, 6);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
-}
-/* T,T,i->T */
-static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,T,i,Tw->Tw */
-static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *w = a[3].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
-  ct_stack_drop(s, 4);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,T,i,f->T */
 static ct_status ct__adapt_TTif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -3377,6 +3753,38 @@ static const struct {
     {"s,L,I->T", ct__adapt_sLI_T},
     {"T,T,T?->T", ct__adapt_TTTo_T},
     {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
+    {"T,T,i->T", ct__adapt_TTi_T},
+    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
+    {"T,T,i?->T", ct__adapt_TTio_T},
+    {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
+    {"T,b,Tw,Tw->Tw,Tw", ct__adapt_TbTwTw_TwTw},
+    {"T,T,b,b->T,T", ct__adapt_TTbb_TT},
+    {"T,T,b,b,Tw,Tw->Tw,Tw", ct__adapt_TTbbTwTw_TwTw},
+    {"T,T,b->T", ct__adapt_TTb_T},
+    {"T,T,b,Tw->Tw", ct__adapt_TTbTw_Tw},
+    {"T,b,b->T,T", ct__adapt_Tbb_TT},
+    {"T,b,b,Tw,Tw->Tw,Tw", ct__adapt_TbbTwTw_TwTw},
+    {"T,b,Tw->Tw", ct__adapt_TbTw_Tw},
+    {"T,s?->T", ct__adapt_Tso_T},
+    {"T,s?,Tw->Tw", ct__adapt_TsoTw_Tw},
+    {"T,s,I,b,D->T", ct__adapt_TsIbD_T},
+    {"T,s,I,b,D,Tw->Tw", ct__adapt_TsIbDTw_Tw},
+    {"T,S?,I,b,D->T", ct__adapt_TSoIbD_T},
+    {"T,S?,I,b,D,Tw->Tw", ct__adapt_TSoIbDTw_Tw},
+    {"T,s->T,T", ct__adapt_Ts_TT},
+    {"T,s,Tw,Tw->Tw,Tw", ct__adapt_TsTwTw_TwTw},
+    {"T,b,s?->T,T,T", ct__adapt_Tbso_TTT},
+    {"T,b,s?,Tw,Tw,Tw->Tw,Tw,Tw", ct__adapt_TbsoTwTwTw_TwTwTw},
+    {"T,T?,T?,b->T", ct__adapt_TToTob_T},
+    {"T,T?,T?,b,Tw->Tw", ct__adapt_TToTobTw_Tw},
+    {"T,f?,f?,b->T", ct__adapt_Tfofob_T},
+    {"T,f?,f?,b,Tw->Tw", ct__adapt_TfofobTw_Tw},
+    {"T,f,b->T", ct__adapt_Tfb_T},
+    {"T,f,b,Tw->Tw", ct__adapt_TfbTw_Tw},
+    {"T,b,b->T,T,T", ct__adapt_Tbb_TTT},
+    {"T,b,b,Tw,Tw,Tw->Tw,Tw,Tw", ct__adapt_TbbTwTwTw_TwTwTw},
+    {"T,T,f?,s?->T,T,T,T", ct__adapt_TTfoso_TTTT},
+    {"T,T,f?,s?,Tw,Tw,Tw,Tw->Tw,Tw,Tw,Tw", ct__adapt_TTfosoTwTwTwTw_TwTwTwTw},
     {"L,i->T", ct__adapt_Li_T},
     {"L,i,Tw->Tw", ct__adapt_LiTw_Tw},
     {"T,I,I,Tw->Tw", ct__adapt_TIITw_Tw},
@@ -3415,8 +3823,6 @@ static const struct {
     {"T,I,i->L", ct__adapt_TIi_L},
     {"T,i->L", ct__adapt_Ti_L},
     {"T,I,s,f?->T", ct__adapt_TIsfo_T},
-    {"T,T,i?->T", ct__adapt_TTio_T},
-    {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
     {"T,T,T,b->T", ct__adapt_TTTb_T},
     {"Tw,T,T,b->Tw", ct__adapt_TwTTb_Tw},
     {"T,T,T,b,Tw->Tw", ct__adapt_TTTbTw_Tw},
@@ -3455,8 +3861,6 @@ static const struct {
     {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
     {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
     {"T,T,T?,i,i,f->T", ct__adapt_TTToiif_T},
-    {"T,T,i->T", ct__adapt_TTi_T},
-    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
     {"T,T,i,f->T", ct__adapt_TTif_T},
     {"T,T,i,f,Tw->Tw", ct__adapt_TTifTw_Tw},
     {"T,T,i,b->T", ct__adapt_TTib_T},
@@ -6447,6 +6851,317 @@ static ct_status ct__frontend_linear(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_linear_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_linear_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
   *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_cross(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_cross_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_cross_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_cross_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cross(const ct_value *a, ct_tensor **r) {
+  *r = ct_cross(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cross_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cross_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_det(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_det(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_det_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_det_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_det(const ct_value *a, ct_tensor **r) {
+  *r = ct_det(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__linalg_logabsdet(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_logabsdet(ct__unbox_tensor(&a[0]), (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_slogdet(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_slogdet(ct__unbox_tensor(&a[0]), (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_slogdet_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_slogdet_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_slogdet(const ct_value *a, ct_tensor **r) {
+  *r = ct_slogdet(ct__unbox_tensor(&a[0]), (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_slogdet_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_slogdet_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_inv_ex(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_inv_ex(ct__unbox_tensor(&a[0]), a[1].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_inv_ex_inverse(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_inv_ex_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.b);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_inv(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_inv(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_inv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_inv_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_inverse(const ct_value *a, ct_tensor **r) {
+  *r = ct_inverse(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_inverse_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_inverse_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_solve_ex(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_solve_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_solve_ex_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_solve_ex_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_solve(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_solve(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_solve_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_solve_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_cholesky_ex(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_cholesky_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_cholesky_ex_L(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_cholesky_ex_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_cholesky(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_cholesky(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_cholesky_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_cholesky_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.b);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cholesky(const ct_value *a, ct_tensor **r) {
+  *r = ct_cholesky(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cholesky_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cholesky_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.b);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_matrix_exp(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_matrix_exp(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_matrix_exp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_matrix_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_matrix_exp(const ct_value *a, ct_tensor **r) {
+  *r = ct_matrix_exp(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_matrix_power(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_matrix_power(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_matrix_power_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_matrix_power_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_matrix_power(const ct_value *a, ct_tensor **r) {
+  *r = ct_matrix_power(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_matrix_power_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_matrix_power_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_svdvals(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_svdvals_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_svdvals_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_svdvals_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_matrix_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_matrix_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_matrix_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_matrix_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_matrix_norm_str_ord(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_matrix_norm_str_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_matrix_norm_str_ord_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_matrix_norm_str_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_norm_ord_str(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_norm_str_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_norm_ord_str_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_norm_str_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_eigvalsh(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_eigvalsh(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_eigvalsh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_eigvalsh_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__linalg_eigh_vectors(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_eigh_vectors(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_eigh(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_eigh(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_eigh_eigvals(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_eigh_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__linalg_qr_Q(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_qr_Q(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__linalg_qr_R(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_qr_R(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_qr(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_qr(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_qr_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_qr_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__linalg_svd_U(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_svd_U(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__linalg_svd_Vh(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_svd_Vh(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_svd(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_svd_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_svd_U(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_svd_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_pinv_atol_rtol_tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_pinv_tol_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_pinv_atol_rtol_tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_pinv_tol_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_pinv_atol_rtol_float(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_pinv_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_pinv_atol_rtol_float_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_pinv_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_pinv(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_pinv_rcond(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_pinv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_pinv_rcond_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_pinv_rcond_tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_pinv_rcond_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_pinv_out_rcond_tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_pinv_rcond_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_svd(const ct_value *a, ct_tensor **r) {
+  *r = ct_svd(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_svd_U(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_svd_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_lstsq(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_lstsq_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].tag == CT_VALUE_STRING ? a[3].v.str : NULL, (ct_tensor **)NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_lstsq_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_lstsq_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].tag == CT_VALUE_STRING ? a[3].v.str : NULL);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
 static ct_status ct__frontend_cat(const ct_value *a, ct_tensor **r) {
@@ -10460,6 +11175,401 @@ static const ct__arg_def ct__generated_args[] = {
     {109, 12, 1, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* linalg_cross */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {26, 29, 2, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_cross.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {26, 29, 2, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* cross */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* cross.out */
+    {1, 0, 1, 0, 0, 0},
+    {2, 0, 1, 0, 0, 0},
+    {26, 12, 2, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_det */
+    {110, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_det.out */
+    {110, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* det */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _linalg_logabsdet */
+    {110, 0, 1, 0, 0, 0},
+    {111, 0, 1, 0, 0, 0},
+    {112, 0, 1, 0, 0, 0},
+    /* linalg_slogdet */
+    {110, 0, 1, 0, 0, 0},
+    {112, 0, 1, 0, 0, 0},
+    {111, 0, 1, 0, 0, 0},
+    /* linalg_slogdet.out */
+    {110, 0, 1, 0, 0, 0},
+    {112, 0, 1, 6, 97, 0},
+    {111, 0, 1, 6, 98, 0},
+    {112, 0, 1, 2, 97, 0},
+    {111, 0, 1, 2, 98, 0},
+    /* slogdet */
+    {1, 0, 1, 0, 0, 0},
+    {112, 0, 1, 0, 0, 0},
+    {111, 0, 1, 0, 0, 0},
+    /* slogdet.out */
+    {1, 0, 1, 0, 0, 0},
+    {112, 0, 1, 6, 97, 0},
+    {111, 0, 1, 6, 98, 0},
+    {112, 0, 1, 2, 97, 0},
+    {111, 0, 1, 2, 98, 0},
+    /* linalg_inv_ex */
+    {110, 0, 1, 0, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {114, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    /* linalg_inv_ex.inverse */
+    {110, 0, 1, 0, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {114, 0, 1, 6, 97, 0},
+    {115, 0, 1, 6, 98, 0},
+    {114, 0, 1, 2, 97, 0},
+    {115, 0, 1, 2, 98, 0},
+    /* linalg_inv */
+    {110, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_inv.out */
+    {110, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* inverse */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* inverse.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_solve_ex */
+    {110, 0, 1, 0, 0, 0},
+    {116, 0, 1, 0, 0, 0},
+    {117, 81, 4, 4, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {118, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    /* linalg_solve_ex.out */
+    {110, 0, 1, 0, 0, 0},
+    {116, 0, 1, 0, 0, 0},
+    {117, 81, 4, 4, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {118, 0, 1, 6, 97, 0},
+    {115, 0, 1, 6, 98, 0},
+    {118, 0, 1, 2, 97, 0},
+    {115, 0, 1, 2, 98, 0},
+    /* linalg_solve */
+    {110, 0, 1, 0, 0, 0},
+    {116, 0, 1, 0, 0, 0},
+    {117, 81, 4, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_solve.out */
+    {110, 0, 1, 0, 0, 0},
+    {116, 0, 1, 0, 0, 0},
+    {117, 81, 4, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_cholesky_ex */
+    {1, 0, 1, 0, 0, 0},
+    {119, 9, 4, 4, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {120, 0, 1, 0, 0, 0},
+    {115, 0, 1, 0, 0, 0},
+    /* linalg_cholesky_ex.L */
+    {1, 0, 1, 0, 0, 0},
+    {119, 9, 4, 4, 0, 0},
+    {113, 9, 4, 4, 0, 0},
+    {120, 0, 1, 6, 97, 0},
+    {115, 0, 1, 6, 98, 0},
+    {120, 0, 1, 2, 97, 0},
+    {115, 0, 1, 2, 98, 0},
+    /* linalg_cholesky */
+    {1, 0, 1, 0, 0, 0},
+    {119, 9, 4, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_cholesky.out */
+    {1, 0, 1, 0, 0, 0},
+    {119, 9, 4, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* cholesky */
+    {1, 0, 1, 0, 0, 0},
+    {119, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* cholesky.out */
+    {1, 0, 1, 0, 0, 0},
+    {119, 9, 4, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_matrix_exp */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_matrix_exp.out */
+    {1, 0, 1, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* matrix_exp */
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_matrix_power */
+    {1, 0, 1, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_matrix_power.out */
+    {1, 0, 1, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* matrix_power */
+    {1, 0, 1, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* matrix_power.out */
+    {1, 0, 1, 0, 0, 0},
+    {48, 0, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_svdvals */
+    {110, 0, 1, 0, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_svdvals.out */
+    {110, 0, 1, 0, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_matrix_norm */
+    {1, 0, 1, 0, 0, 0},
+    {84, 0, 5, 0, 0, 0},
+    {26, 122, 7, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_matrix_norm.out */
+    {1, 0, 1, 0, 0, 0},
+    {84, 0, 5, 0, 0, 0},
+    {26, 122, 7, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_matrix_norm.str_ord */
+    {1, 0, 1, 0, 0, 0},
+    {84, 123, 9, 0, 0, 0},
+    {26, 122, 7, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_matrix_norm.str_ord_out */
+    {1, 0, 1, 0, 0, 0},
+    {84, 123, 9, 0, 0, 0},
+    {26, 122, 7, 0, 0, 0},
+    {78, 9, 4, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_norm */
+    {1, 0, 1, 0, 0, 0},
+    {84, 12, 5, 1, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_norm.out */
+    {1, 0, 1, 0, 0, 0},
+    {84, 12, 5, 1, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_norm.ord_str */
+    {1, 0, 1, 0, 0, 0},
+    {84, 0, 9, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_norm.ord_str_out */
+    {1, 0, 1, 0, 0, 0},
+    {84, 0, 9, 0, 0, 0},
+    {26, 12, 7, 1, 0, 1},
+    {78, 9, 4, 0, 0, 0},
+    {13, 12, 6, 5, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_eigvalsh */
+    {1, 0, 1, 0, 0, 0},
+    {125, 124, 9, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_eigvalsh.out */
+    {1, 0, 1, 0, 0, 0},
+    {125, 124, 9, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _linalg_eigh_vectors */
+    {1, 0, 1, 0, 0, 0},
+    {125, 124, 9, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_eigh */
+    {1, 0, 1, 0, 0, 0},
+    {125, 124, 9, 0, 0, 0},
+    {126, 0, 1, 0, 0, 0},
+    {127, 0, 1, 0, 0, 0},
+    /* linalg_eigh.eigvals */
+    {1, 0, 1, 0, 0, 0},
+    {125, 124, 9, 0, 0, 0},
+    {128, 0, 1, 6, 97, 0},
+    {129, 0, 1, 6, 98, 0},
+    {126, 0, 1, 2, 97, 0},
+    {127, 0, 1, 2, 98, 0},
+    /* _linalg_qr_Q */
+    {110, 0, 1, 0, 0, 0},
+    {131, 130, 9, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _linalg_qr_R */
+    {110, 0, 1, 0, 0, 0},
+    {131, 130, 9, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_qr */
+    {110, 0, 1, 0, 0, 0},
+    {131, 130, 9, 0, 0, 0},
+    {132, 0, 1, 0, 0, 0},
+    {133, 0, 1, 0, 0, 0},
+    /* linalg_qr.out */
+    {110, 0, 1, 0, 0, 0},
+    {131, 130, 9, 0, 0, 0},
+    {132, 0, 1, 6, 97, 0},
+    {133, 0, 1, 6, 98, 0},
+    {132, 0, 1, 2, 97, 0},
+    {133, 0, 1, 2, 98, 0},
+    /* _linalg_svd_U */
+    {110, 0, 1, 0, 0, 0},
+    {134, 81, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _linalg_svd_Vh */
+    {110, 0, 1, 0, 0, 0},
+    {134, 81, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_svd */
+    {110, 0, 1, 0, 0, 0},
+    {134, 81, 4, 0, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {135, 0, 1, 0, 0, 0},
+    {136, 0, 1, 0, 0, 0},
+    {137, 0, 1, 0, 0, 0},
+    /* linalg_svd.U */
+    {110, 0, 1, 0, 0, 0},
+    {134, 81, 4, 0, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {135, 0, 1, 6, 97, 0},
+    {136, 0, 1, 6, 98, 0},
+    {137, 0, 1, 6, 99, 0},
+    {135, 0, 1, 2, 97, 0},
+    {136, 0, 1, 2, 98, 0},
+    {137, 0, 1, 2, 99, 0},
+    /* linalg_pinv.atol_rtol_tensor */
+    {1, 0, 1, 0, 0, 0},
+    {138, 12, 1, 5, 0, 0},
+    {139, 12, 1, 5, 0, 0},
+    {140, 9, 4, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_pinv.atol_rtol_tensor_out */
+    {1, 0, 1, 0, 0, 0},
+    {138, 12, 1, 5, 0, 0},
+    {139, 12, 1, 5, 0, 0},
+    {140, 9, 4, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_pinv.atol_rtol_float */
+    {1, 0, 1, 0, 0, 0},
+    {138, 12, 3, 5, 0, 0},
+    {139, 12, 3, 5, 0, 0},
+    {140, 9, 4, 4, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_pinv.atol_rtol_float_out */
+    {1, 0, 1, 0, 0, 0},
+    {138, 12, 3, 5, 0, 0},
+    {139, 12, 3, 5, 0, 0},
+    {140, 9, 4, 4, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_pinv */
+    {1, 0, 1, 0, 0, 0},
+    {141, 0, 3, 0, 0, 0},
+    {140, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_pinv.out */
+    {1, 0, 1, 0, 0, 0},
+    {141, 0, 3, 0, 0, 0},
+    {140, 9, 4, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* linalg_pinv.rcond_tensor */
+    {1, 0, 1, 0, 0, 0},
+    {141, 0, 1, 0, 0, 0},
+    {140, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* linalg_pinv.out_rcond_tensor */
+    {1, 0, 1, 0, 0, 0},
+    {141, 0, 1, 0, 0, 0},
+    {140, 9, 4, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* svd */
+    {1, 0, 1, 0, 0, 0},
+    {142, 81, 4, 0, 0, 0},
+    {143, 81, 4, 0, 0, 0},
+    {135, 0, 1, 0, 0, 0},
+    {136, 0, 1, 0, 0, 0},
+    {144, 0, 1, 0, 0, 0},
+    /* svd.U */
+    {1, 0, 1, 0, 0, 0},
+    {142, 81, 4, 0, 0, 0},
+    {143, 81, 4, 0, 0, 0},
+    {135, 0, 1, 6, 97, 0},
+    {136, 0, 1, 6, 98, 0},
+    {144, 0, 1, 6, 99, 0},
+    {135, 0, 1, 2, 97, 0},
+    {136, 0, 1, 2, 98, 0},
+    {144, 0, 1, 2, 99, 0},
+    /* linalg_lstsq */
+    {1, 0, 1, 0, 0, 0},
+    {145, 0, 1, 0, 0, 0},
+    {141, 12, 3, 1, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {146, 0, 1, 0, 0, 0},
+    {147, 0, 1, 0, 0, 0},
+    {148, 0, 1, 0, 0, 0},
+    {149, 0, 1, 0, 0, 0},
+    /* linalg_lstsq.out */
+    {1, 0, 1, 0, 0, 0},
+    {145, 0, 1, 0, 0, 0},
+    {141, 12, 3, 1, 0, 0},
+    {121, 12, 9, 5, 0, 0},
+    {146, 0, 1, 6, 97, 0},
+    {147, 0, 1, 6, 98, 0},
+    {148, 0, 1, 6, 99, 0},
+    {149, 0, 1, 6, 100, 0},
+    {146, 0, 1, 2, 97, 0},
+    {147, 0, 1, 2, 98, 0},
+    {148, 0, 1, 2, 99, 0},
+    {149, 0, 1, 2, 100, 0},
     /* cat */
     {24, 0, 8, 0, 0, 0},
     {26, 27, 2, 0, 0, 0},
@@ -10489,22 +11599,22 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* roll */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 7, 0, 0, 1},
+    {150, 0, 7, 0, 0, 1},
     {20, 79, 7, 0, 0, 1},
     {0, 0, 1, 0, 0, 0},
     /* roll.out */
     {1, 0, 1, 0, 0, 0},
-    {110, 0, 7, 0, 0, 1},
+    {150, 0, 7, 0, 0, 1},
     {20, 79, 7, 0, 0, 1},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* repeat */
     {1, 0, 1, 0, 0, 0},
-    {111, 0, 7, 0, 0, 0},
+    {151, 0, 7, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* repeat.out */
     {1, 0, 1, 0, 0, 0},
-    {111, 0, 7, 0, 0, 0},
+    {151, 0, 7, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* tile */
@@ -10513,98 +11623,98 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd */
     {1, 0, 1, 0, 0, 0},
-    {112, 0, 7, 0, 0, 0},
+    {152, 0, 7, 0, 0, 0},
     {11, 27, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* constant_pad_nd.out */
     {1, 0, 1, 0, 0, 0},
-    {112, 0, 7, 0, 0, 0},
+    {152, 0, 7, 0, 0, 0},
     {11, 27, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* reflection_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* reflection_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad1d.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad1d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad2d.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 4},
+    {153, 0, 7, 0, 0, 4},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* replication_pad3d.out */
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* replication_pad3d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {113, 0, 7, 0, 0, 6},
+    {153, 0, 7, 0, 0, 6},
     {0, 0, 1, 0, 0, 0},
     /* tril */
     {1, 0, 1, 0, 0, 0},
@@ -10636,13 +11746,13 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {114, 9, 4, 4, 0, 0},
+    {154, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gather.out */
     {1, 0, 1, 0, 0, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
-    {114, 9, 4, 4, 0, 0},
+    {154, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.src */
@@ -10707,21 +11817,21 @@ static const ct__arg_def ct__generated_args[] = {
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {115, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.reduce */
     {1, 0, 1, 2, 97, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {115, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.reduce_out */
     {1, 0, 1, 0, 0, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {115, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter.value_reduce */
@@ -10729,38 +11839,38 @@ static const ct__arg_def ct__generated_args[] = {
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {115, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_.value_reduce */
     {1, 0, 1, 2, 97, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {11, 0, 5, 0, 0, 0},
-    {115, 0, 9, 4, 0, 0},
+    {155, 0, 9, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two */
     {1, 0, 1, 0, 0, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {115, 0, 9, 0, 0, 0},
-    {116, 81, 4, 4, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scatter_reduce_.two */
     {1, 0, 1, 2, 97, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {115, 0, 9, 0, 0, 0},
-    {116, 81, 4, 4, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* scatter_reduce.two_out */
     {1, 0, 1, 0, 0, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {8, 0, 1, 0, 0, 0},
-    {115, 0, 9, 0, 0, 0},
-    {116, 81, 4, 4, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_select */
@@ -10866,65 +11976,65 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {86, 0, 8, 0, 0, 0},
     {77, 0, 1, 0, 0, 0},
-    {117, 9, 4, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_put_ */
     {1, 0, 1, 2, 97, 0},
     {86, 0, 8, 0, 0, 0},
     {77, 0, 1, 0, 0, 0},
-    {117, 9, 4, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_put.out */
     {1, 0, 1, 0, 0, 0},
     {86, 0, 8, 0, 0, 0},
     {77, 0, 1, 0, 0, 0},
-    {117, 9, 4, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* one_hot */
     {1, 0, 1, 0, 0, 0},
-    {118, 29, 2, 0, 0, 0},
+    {158, 29, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding */
     {72, 0, 1, 0, 0, 0},
     {86, 0, 1, 0, 0, 0},
-    {119, 29, 2, 0, 0, 0},
-    {120, 9, 4, 0, 0, 0},
-    {121, 9, 4, 0, 0, 0},
+    {159, 29, 2, 0, 0, 0},
+    {160, 9, 4, 0, 0, 0},
+    {161, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding.out */
     {72, 0, 1, 0, 0, 0},
     {86, 0, 1, 0, 0, 0},
-    {119, 29, 2, 0, 0, 0},
-    {120, 9, 4, 0, 0, 0},
-    {121, 9, 4, 0, 0, 0},
+    {159, 29, 2, 0, 0, 0},
+    {160, 9, 4, 0, 0, 0},
+    {161, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* embedding_dense_backward */
     {6, 0, 1, 0, 0, 0},
     {86, 0, 1, 0, 0, 0},
-    {122, 0, 2, 0, 0, 0},
-    {119, 0, 2, 0, 0, 0},
-    {120, 0, 4, 0, 0, 0},
+    {162, 0, 2, 0, 0, 0},
+    {159, 0, 2, 0, 0, 0},
+    {160, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* split.Tensor */
     {1, 0, 1, 0, 97, 0},
-    {123, 0, 2, 0, 0, 0},
+    {163, 0, 2, 0, 0, 0},
     {26, 27, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* split_with_sizes */
     {1, 0, 1, 0, 97, 0},
-    {124, 0, 7, 0, 0, 0},
+    {164, 0, 7, 0, 0, 0},
     {26, 27, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* split.sizes */
     {1, 0, 1, 0, 97, 0},
-    {123, 0, 7, 0, 0, 0},
+    {163, 0, 7, 0, 0, 0},
     {26, 27, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* chunk */
     {1, 0, 1, 0, 97, 0},
-    {125, 0, 2, 0, 0, 0},
+    {165, 0, 2, 0, 0, 0},
     {26, 27, 2, 0, 0, 0},
     {0, 0, 8, 0, 0, 0},
     /* unbind.int */
@@ -10933,8 +12043,8 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 8, 0, 0, 0},
     /* pad */
     {1, 0, 1, 0, 0, 0},
-    {112, 0, 7, 0, 0, 0},
-    {127, 126, 9, 0, 0, 0},
+    {152, 0, 7, 0, 0, 0},
+    {131, 166, 9, 0, 0, 0},
     {11, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* take_along_dim */
@@ -10993,122 +12103,122 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
-    {117, 9, 4, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* put_ */
     {1, 0, 1, 2, 97, 0},
     {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
-    {117, 9, 4, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* put.out */
     {1, 0, 1, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
-    {117, 9, 4, 0, 0, 0},
+    {157, 9, 4, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* repeat_interleave.Tensor */
-    {111, 0, 1, 0, 0, 0},
-    {128, 12, 2, 5, 0, 0},
+    {151, 0, 1, 0, 0, 0},
+    {167, 12, 2, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* repeat_interleave.Tensor_out */
-    {111, 0, 1, 0, 0, 0},
-    {128, 12, 2, 5, 0, 0},
+    {151, 0, 1, 0, 0, 0},
+    {167, 12, 2, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* repeat_interleave.self_Tensor */
     {1, 0, 1, 0, 0, 0},
-    {111, 0, 1, 0, 0, 0},
+    {151, 0, 1, 0, 0, 0},
     {26, 12, 2, 1, 0, 0},
-    {128, 12, 2, 5, 0, 0},
+    {167, 12, 2, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* repeat_interleave.self_int */
     {1, 0, 1, 0, 0, 0},
-    {111, 0, 2, 0, 0, 0},
+    {151, 0, 2, 0, 0, 0},
     {26, 12, 2, 1, 0, 0},
-    {128, 12, 2, 5, 0, 0},
+    {167, 12, 2, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* searchsorted.Tensor */
-    {129, 0, 1, 0, 0, 0},
+    {168, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {130, 9, 4, 4, 0, 0},
-    {131, 9, 4, 4, 0, 0},
-    {132, 12, 9, 5, 0, 0},
-    {133, 12, 1, 5, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {171, 12, 9, 5, 0, 0},
+    {172, 12, 1, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* searchsorted.Tensor_out */
-    {129, 0, 1, 0, 0, 0},
+    {168, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {130, 9, 4, 4, 0, 0},
-    {131, 9, 4, 4, 0, 0},
-    {132, 12, 9, 5, 0, 0},
-    {133, 12, 1, 5, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {171, 12, 9, 5, 0, 0},
+    {172, 12, 1, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* searchsorted.Scalar */
-    {129, 0, 1, 0, 0, 0},
+    {168, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
-    {130, 9, 4, 4, 0, 0},
-    {131, 9, 4, 4, 0, 0},
-    {132, 12, 9, 5, 0, 0},
-    {133, 12, 1, 5, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {171, 12, 9, 5, 0, 0},
+    {172, 12, 1, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* searchsorted.Scalar_out */
-    {129, 0, 1, 0, 0, 0},
+    {168, 0, 1, 0, 0, 0},
     {1, 0, 5, 0, 0, 0},
-    {130, 9, 4, 4, 0, 0},
-    {131, 9, 4, 4, 0, 0},
-    {132, 12, 9, 5, 0, 0},
-    {133, 12, 1, 5, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
+    {171, 12, 9, 5, 0, 0},
+    {172, 12, 1, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* bucketize.Tensor */
     {1, 0, 1, 0, 0, 0},
-    {134, 0, 1, 0, 0, 0},
-    {130, 9, 4, 4, 0, 0},
-    {131, 9, 4, 4, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bucketize.Tensor_out */
     {1, 0, 1, 0, 0, 0},
-    {134, 0, 1, 0, 0, 0},
-    {130, 9, 4, 4, 0, 0},
-    {131, 9, 4, 4, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* bucketize.Scalar */
     {1, 0, 5, 0, 0, 0},
-    {134, 0, 1, 0, 0, 0},
-    {130, 9, 4, 4, 0, 0},
-    {131, 9, 4, 4, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bucketize.Scalar_out */
     {1, 0, 5, 0, 0, 0},
-    {134, 0, 1, 0, 0, 0},
-    {130, 9, 4, 4, 0, 0},
-    {131, 9, 4, 4, 0, 0},
+    {173, 0, 1, 0, 0, 0},
+    {169, 9, 4, 4, 0, 0},
+    {170, 9, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* bincount */
     {1, 0, 1, 0, 0, 0},
-    {135, 12, 1, 1, 0, 0},
-    {136, 27, 2, 0, 0, 0},
+    {174, 12, 1, 1, 0, 0},
+    {175, 27, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bincount.out */
     {1, 0, 1, 0, 0, 0},
-    {135, 12, 1, 1, 0, 0},
-    {136, 27, 2, 0, 0, 0},
+    {174, 12, 1, 1, 0, 0},
+    {175, 27, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* histc */
     {1, 0, 1, 0, 0, 0},
-    {138, 137, 2, 0, 0, 0},
+    {177, 176, 2, 0, 0, 0},
     {75, 27, 5, 0, 0, 0},
     {76, 27, 5, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* histc.out */
     {1, 0, 1, 0, 0, 0},
-    {138, 137, 2, 0, 0, 0},
+    {177, 176, 2, 0, 0, 0},
     {75, 27, 5, 0, 0, 0},
     {76, 27, 5, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
@@ -11116,38 +12226,38 @@ static const ct__arg_def ct__generated_args[] = {
     /* _unique2 */
     {1, 0, 1, 0, 0, 0},
     {93, 81, 4, 0, 0, 0},
-    {139, 9, 4, 0, 0, 0},
-    {140, 9, 4, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _unique2.out */
     {1, 0, 1, 0, 0, 0},
     {93, 81, 4, 0, 0, 0},
-    {139, 9, 4, 0, 0, 0},
-    {140, 9, 4, 0, 0, 0},
-    {141, 0, 1, 6, 97, 0},
-    {142, 0, 1, 6, 98, 0},
-    {143, 0, 1, 6, 99, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
+    {180, 0, 1, 6, 97, 0},
+    {181, 0, 1, 6, 98, 0},
+    {182, 0, 1, 6, 99, 0},
     {0, 0, 1, 2, 97, 0},
     {0, 0, 1, 2, 98, 0},
     {0, 0, 1, 2, 99, 0},
     /* unique_consecutive */
     {1, 0, 1, 0, 0, 0},
-    {139, 9, 4, 0, 0, 0},
-    {140, 9, 4, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
     {26, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* unique_consecutive.out */
     {1, 0, 1, 0, 0, 0},
-    {139, 9, 4, 0, 0, 0},
-    {140, 9, 4, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
     {26, 12, 2, 1, 0, 0},
-    {141, 0, 1, 6, 97, 0},
-    {142, 0, 1, 6, 98, 0},
-    {143, 0, 1, 6, 99, 0},
+    {180, 0, 1, 6, 97, 0},
+    {181, 0, 1, 6, 98, 0},
+    {182, 0, 1, 6, 99, 0},
     {0, 0, 1, 2, 97, 0},
     {0, 0, 1, 2, 98, 0},
     {0, 0, 1, 2, 99, 0},
@@ -11155,8 +12265,8 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {26, 0, 2, 0, 0, 0},
     {93, 81, 4, 0, 0, 0},
-    {139, 9, 4, 0, 0, 0},
-    {140, 9, 4, 0, 0, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -11164,11 +12274,11 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {26, 0, 2, 0, 0, 0},
     {93, 81, 4, 0, 0, 0},
-    {139, 9, 4, 0, 0, 0},
-    {140, 9, 4, 0, 0, 0},
-    {141, 0, 1, 6, 97, 0},
-    {142, 0, 1, 6, 98, 0},
-    {143, 0, 1, 6, 99, 0},
+    {178, 9, 4, 0, 0, 0},
+    {179, 9, 4, 0, 0, 0},
+    {180, 0, 1, 6, 97, 0},
+    {181, 0, 1, 6, 98, 0},
+    {182, 0, 1, 6, 99, 0},
     {0, 0, 1, 2, 97, 0},
     {0, 0, 1, 2, 98, 0},
     {0, 0, 1, 2, 99, 0},
@@ -11181,12 +12291,12 @@ static const ct__arg_def ct__generated_args[] = {
     /* rot90 */
     {1, 0, 1, 0, 0, 0},
     {91, 3, 2, 0, 0, 0},
-    {20, 144, 7, 0, 0, 0},
+    {20, 183, 7, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rot90.out */
     {1, 0, 1, 0, 0, 0},
     {91, 3, 2, 0, 0, 0},
-    {20, 144, 7, 0, 0, 0},
+    {20, 183, 7, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* narrow_copy */
@@ -11207,24 +12317,24 @@ static const ct__arg_def ct__generated_args[] = {
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
-    {115, 0, 9, 0, 0, 0},
-    {116, 81, 4, 4, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* index_reduce_ */
     {1, 0, 1, 2, 97, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
-    {115, 0, 9, 0, 0, 0},
-    {116, 81, 4, 4, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* index_reduce.out */
     {1, 0, 1, 0, 0, 0},
     {26, 0, 2, 0, 0, 0},
     {31, 0, 1, 0, 0, 0},
     {22, 0, 1, 0, 0, 0},
-    {115, 0, 9, 0, 0, 0},
-    {116, 81, 4, 4, 0, 0},
+    {155, 0, 9, 0, 0, 0},
+    {156, 81, 4, 4, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* softmax.int */
@@ -11260,74 +12370,74 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* rrelu */
     {1, 0, 1, 0, 0, 0},
-    {146, 145, 5, 0, 0, 0},
-    {148, 147, 5, 0, 0, 0},
-    {149, 9, 4, 0, 0, 0},
-    {150, 12, 10, 1, 0, 0},
+    {185, 184, 5, 0, 0, 0},
+    {119, 186, 5, 0, 0, 0},
+    {187, 9, 4, 0, 0, 0},
+    {188, 12, 10, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rrelu_ */
     {1, 0, 1, 2, 97, 0},
-    {146, 145, 5, 0, 0, 0},
-    {148, 147, 5, 0, 0, 0},
-    {149, 9, 4, 0, 0, 0},
-    {150, 12, 10, 1, 0, 0},
+    {185, 184, 5, 0, 0, 0},
+    {119, 186, 5, 0, 0, 0},
+    {187, 9, 4, 0, 0, 0},
+    {188, 12, 10, 1, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* _ctc_loss */
-    {151, 0, 1, 0, 0, 0},
-    {152, 0, 1, 0, 0, 0},
-    {153, 0, 7, 0, 0, 0},
-    {154, 0, 7, 0, 0, 0},
-    {155, 27, 2, 0, 0, 0},
-    {156, 9, 4, 0, 0, 0},
+    {189, 0, 1, 0, 0, 0},
+    {190, 0, 1, 0, 0, 0},
+    {191, 0, 7, 0, 0, 0},
+    {192, 0, 7, 0, 0, 0},
+    {193, 27, 2, 0, 0, 0},
+    {194, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _ctc_loss.Tensor */
-    {151, 0, 1, 0, 0, 0},
-    {152, 0, 1, 0, 0, 0},
-    {153, 0, 1, 0, 0, 0},
-    {154, 0, 1, 0, 0, 0},
-    {155, 27, 2, 0, 0, 0},
-    {156, 9, 4, 0, 0, 0},
+    {189, 0, 1, 0, 0, 0},
+    {190, 0, 1, 0, 0, 0},
+    {191, 0, 1, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 27, 2, 0, 0, 0},
+    {194, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* _ctc_loss_backward */
-    {157, 0, 1, 0, 0, 0},
-    {151, 0, 1, 0, 0, 0},
-    {152, 0, 1, 0, 0, 0},
-    {153, 0, 7, 0, 0, 0},
-    {154, 0, 7, 0, 0, 0},
-    {158, 0, 1, 0, 0, 0},
-    {159, 0, 1, 0, 0, 0},
-    {155, 0, 2, 0, 0, 0},
-    {156, 9, 4, 0, 0, 0},
+    {195, 0, 1, 0, 0, 0},
+    {189, 0, 1, 0, 0, 0},
+    {190, 0, 1, 0, 0, 0},
+    {191, 0, 7, 0, 0, 0},
+    {192, 0, 7, 0, 0, 0},
+    {196, 0, 1, 0, 0, 0},
+    {197, 0, 1, 0, 0, 0},
+    {193, 0, 2, 0, 0, 0},
+    {194, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* ctc_loss.IntList */
-    {151, 0, 1, 0, 0, 0},
-    {152, 0, 1, 0, 0, 0},
-    {153, 0, 7, 0, 0, 0},
-    {154, 0, 7, 0, 0, 0},
-    {155, 27, 2, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {156, 9, 4, 0, 0, 0},
+    {189, 0, 1, 0, 0, 0},
+    {190, 0, 1, 0, 0, 0},
+    {191, 0, 7, 0, 0, 0},
+    {192, 0, 7, 0, 0, 0},
+    {193, 27, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {194, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* ctc_loss.Tensor */
-    {151, 0, 1, 0, 0, 0},
-    {152, 0, 1, 0, 0, 0},
-    {153, 0, 1, 0, 0, 0},
-    {154, 0, 1, 0, 0, 0},
-    {155, 27, 2, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {156, 9, 4, 0, 0, 0},
+    {189, 0, 1, 0, 0, 0},
+    {190, 0, 1, 0, 0, 0},
+    {191, 0, 1, 0, 0, 0},
+    {192, 0, 1, 0, 0, 0},
+    {193, 27, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {194, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* embedding_bag */
     {72, 0, 1, 0, 0, 0},
     {86, 0, 1, 0, 0, 0},
-    {161, 0, 1, 0, 0, 0},
-    {120, 9, 4, 0, 0, 0},
-    {127, 27, 2, 0, 0, 0},
-    {121, 9, 4, 0, 0, 0},
-    {162, 12, 1, 1, 0, 0},
-    {163, 9, 4, 0, 0, 0},
+    {199, 0, 1, 0, 0, 0},
+    {160, 9, 4, 0, 0, 0},
+    {131, 27, 2, 0, 0, 0},
+    {161, 9, 4, 0, 0, 0},
+    {200, 12, 1, 1, 0, 0},
+    {201, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -11335,13 +12445,13 @@ static const ct__arg_def ct__generated_args[] = {
     /* embedding_bag.padding_idx */
     {72, 0, 1, 0, 0, 0},
     {86, 0, 1, 0, 0, 0},
-    {161, 0, 1, 0, 0, 0},
-    {120, 0, 4, 0, 0, 0},
-    {127, 0, 2, 0, 0, 0},
-    {121, 0, 4, 0, 0, 0},
-    {162, 0, 1, 1, 0, 0},
-    {163, 0, 4, 0, 0, 0},
-    {119, 0, 2, 1, 0, 0},
+    {199, 0, 1, 0, 0, 0},
+    {160, 0, 4, 0, 0, 0},
+    {131, 0, 2, 0, 0, 0},
+    {161, 0, 4, 0, 0, 0},
+    {200, 0, 1, 1, 0, 0},
+    {201, 0, 4, 0, 0, 0},
+    {159, 0, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -11357,280 +12467,280 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* nll_loss */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {166, 165, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {204, 203, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {166, 165, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {204, 203, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* nll_loss_nd */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {166, 165, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {204, 203, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* nll_loss_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {72, 0, 1, 1, 0, 0},
-    {160, 0, 2, 0, 0, 0},
-    {166, 0, 2, 0, 0, 0},
-    {167, 0, 1, 0, 0, 0},
+    {198, 0, 2, 0, 0, 0},
+    {204, 0, 2, 0, 0, 0},
+    {205, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cross_entropy_loss */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {166, 165, 2, 0, 0, 0},
-    {169, 168, 3, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {204, 203, 2, 0, 0, 0},
+    {207, 206, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* mse_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {58, 170, 3, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {58, 208, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* smooth_l1_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {58, 170, 3, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {58, 208, 3, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* kl_div */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {171, 9, 4, 4, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {209, 9, 4, 4, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* binary_cross_entropy.out */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* binary_cross_entropy_with_logits */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {172, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {210, 12, 1, 1, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* huber_loss */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {173, 170, 3, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {211, 208, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* huber_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
-    {173, 170, 3, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
+    {211, 208, 3, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* soft_margin_loss */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* soft_margin_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* margin_ranking_loss */
-    {174, 0, 1, 0, 0, 0},
-    {175, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {176, 168, 3, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {212, 0, 1, 0, 0, 0},
+    {213, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {214, 206, 3, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* hinge_embedding_loss */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {176, 170, 3, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {214, 208, 3, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* multilabel_soft_margin_loss */
     {108, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* multi_margin_loss */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {85, 3, 5, 0, 0, 0},
-    {176, 3, 5, 0, 0, 0},
+    {214, 3, 5, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* multi_margin_loss.out */
     {1, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
     {85, 3, 5, 0, 0, 0},
-    {176, 3, 5, 0, 0, 0},
+    {214, 3, 5, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* triplet_margin_loss */
-    {177, 0, 1, 0, 0, 0},
-    {178, 0, 1, 0, 0, 0},
-    {179, 0, 1, 0, 0, 0},
-    {176, 170, 3, 0, 0, 0},
-    {85, 180, 3, 0, 0, 0},
-    {49, 181, 3, 0, 0, 0},
-    {182, 9, 4, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {215, 0, 1, 0, 0, 0},
+    {216, 0, 1, 0, 0, 0},
+    {217, 0, 1, 0, 0, 0},
+    {214, 208, 3, 0, 0, 0},
+    {85, 218, 3, 0, 0, 0},
+    {49, 219, 3, 0, 0, 0},
+    {220, 9, 4, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cosine_embedding_loss */
-    {174, 0, 1, 0, 0, 0},
-    {175, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {176, 168, 3, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {212, 0, 1, 0, 0, 0},
+    {213, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {214, 206, 3, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* poisson_nll_loss */
     {108, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {183, 0, 4, 0, 0, 0},
-    {184, 0, 4, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {221, 0, 4, 0, 0, 0},
+    {222, 0, 4, 0, 0, 0},
     {49, 0, 3, 0, 0, 0},
-    {160, 0, 2, 0, 0, 0},
+    {198, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* gaussian_nll_loss */
     {108, 0, 1, 0, 0, 0},
-    {164, 0, 1, 0, 0, 0},
-    {185, 0, 1, 0, 0, 0},
-    {184, 9, 4, 0, 0, 0},
-    {49, 181, 3, 0, 0, 0},
-    {160, 3, 2, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {223, 0, 1, 0, 0, 0},
+    {222, 9, 4, 0, 0, 0},
+    {49, 219, 3, 0, 0, 0},
+    {198, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cosine_similarity */
-    {186, 0, 1, 0, 0, 0},
-    {187, 0, 1, 0, 0, 0},
+    {224, 0, 1, 0, 0, 0},
+    {225, 0, 1, 0, 0, 0},
     {26, 3, 2, 0, 0, 0},
-    {49, 188, 3, 0, 0, 0},
+    {49, 226, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* pairwise_distance */
-    {186, 0, 1, 0, 0, 0},
-    {187, 0, 1, 0, 0, 0},
-    {85, 180, 3, 0, 0, 0},
-    {49, 181, 3, 0, 0, 0},
+    {224, 0, 1, 0, 0, 0},
+    {225, 0, 1, 0, 0, 0},
+    {85, 218, 3, 0, 0, 0},
+    {49, 219, 3, 0, 0, 0},
     {78, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* cdist */
-    {186, 0, 1, 0, 0, 0},
-    {187, 0, 1, 0, 0, 0},
-    {85, 180, 3, 0, 0, 0},
-    {189, 12, 2, 1, 0, 0},
+    {224, 0, 1, 0, 0, 0},
+    {225, 0, 1, 0, 0, 0},
+    {85, 218, 3, 0, 0, 0},
+    {227, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* layer_norm */
     {108, 0, 1, 0, 0, 0},
-    {190, 0, 7, 0, 0, 0},
+    {228, 0, 7, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
     {109, 12, 1, 1, 0, 0},
-    {49, 191, 3, 0, 0, 0},
-    {192, 81, 4, 0, 0, 0},
+    {49, 229, 3, 0, 0, 0},
+    {230, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* group_norm */
     {108, 0, 1, 0, 0, 0},
-    {193, 0, 2, 0, 0, 0},
+    {231, 0, 2, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
     {109, 12, 1, 1, 0, 0},
-    {49, 191, 3, 0, 0, 0},
-    {194, 81, 4, 0, 0, 0},
+    {49, 229, 3, 0, 0, 0},
+    {232, 81, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* batch_norm */
     {108, 0, 1, 0, 0, 0},
     {72, 0, 1, 1, 0, 0},
     {109, 0, 1, 1, 0, 0},
-    {195, 0, 1, 1, 0, 0},
-    {196, 0, 1, 1, 0, 0},
-    {149, 0, 4, 0, 0, 0},
-    {197, 0, 3, 0, 0, 0},
+    {233, 0, 1, 1, 0, 0},
+    {234, 0, 1, 1, 0, 0},
+    {187, 0, 4, 0, 0, 0},
+    {235, 0, 3, 0, 0, 0},
     {49, 0, 3, 0, 0, 0},
-    {194, 0, 4, 0, 0, 0},
+    {232, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normalize */
     {108, 0, 1, 0, 0, 0},
-    {85, 180, 3, 0, 0, 0},
+    {85, 218, 3, 0, 0, 0},
     {26, 3, 2, 0, 0, 0},
-    {49, 198, 3, 0, 0, 0},
+    {49, 236, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* local_response_norm */
     {108, 0, 1, 0, 0, 0},
     {16, 0, 2, 0, 0, 0},
-    {4, 199, 3, 0, 0, 0},
-    {58, 200, 3, 0, 0, 0},
-    {91, 170, 3, 0, 0, 0},
+    {4, 237, 3, 0, 0, 0},
+    {58, 238, 3, 0, 0, 0},
+    {91, 208, 3, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* instance_norm */
     {108, 0, 1, 0, 0, 0},
     {72, 0, 1, 1, 0, 0},
     {109, 0, 1, 1, 0, 0},
-    {195, 0, 1, 1, 0, 0},
-    {196, 0, 1, 1, 0, 0},
-    {201, 0, 4, 0, 0, 0},
-    {197, 0, 3, 0, 0, 0},
+    {233, 0, 1, 1, 0, 0},
+    {234, 0, 1, 1, 0, 0},
+    {239, 0, 4, 0, 0, 0},
+    {235, 0, 3, 0, 0, 0},
     {49, 0, 3, 0, 0, 0},
-    {194, 0, 4, 0, 0, 0},
+    {232, 0, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bilinear */
-    {174, 0, 1, 0, 0, 0},
-    {175, 0, 1, 0, 0, 0},
+    {212, 0, 1, 0, 0, 0},
+    {213, 0, 1, 0, 0, 0},
     {72, 0, 1, 0, 0, 0},
     {109, 12, 1, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rms_norm */
     {108, 0, 1, 0, 0, 0},
-    {190, 0, 7, 0, 0, 0},
+    {228, 0, 7, 0, 0, 0},
     {72, 12, 1, 1, 0, 0},
     {49, 12, 3, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* scaled_dot_product_attention */
-    {202, 0, 1, 0, 0, 0},
-    {203, 0, 1, 0, 0, 0},
+    {240, 0, 1, 0, 0, 0},
+    {241, 0, 1, 0, 0, 0},
     {11, 0, 1, 0, 0, 0},
-    {204, 12, 1, 1, 0, 0},
-    {205, 168, 3, 0, 0, 0},
-    {206, 9, 4, 0, 0, 0},
+    {242, 12, 1, 1, 0, 0},
+    {243, 206, 3, 0, 0, 0},
+    {244, 9, 4, 0, 0, 0},
     {54, 12, 3, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution */
@@ -11638,100 +12748,100 @@ static const ct__arg_def ct__generated_args[] = {
     {72, 0, 1, 0, 0, 0},
     {109, 0, 1, 1, 0, 0},
     {41, 0, 7, 0, 0, 0},
-    {113, 0, 7, 0, 0, 0},
-    {207, 0, 7, 0, 0, 0},
-    {208, 0, 4, 0, 0, 0},
-    {209, 0, 7, 0, 0, 0},
-    {210, 0, 2, 0, 0, 0},
+    {153, 0, 7, 0, 0, 0},
+    {245, 0, 7, 0, 0, 0},
+    {246, 0, 4, 0, 0, 0},
+    {247, 0, 7, 0, 0, 0},
+    {248, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution.out */
     {108, 0, 1, 0, 0, 0},
     {72, 0, 1, 0, 0, 0},
     {109, 0, 1, 1, 0, 0},
     {41, 0, 7, 0, 0, 0},
-    {113, 0, 7, 0, 0, 0},
-    {207, 0, 7, 0, 0, 0},
-    {208, 0, 4, 0, 0, 0},
-    {209, 0, 7, 0, 0, 0},
-    {210, 0, 2, 0, 0, 0},
+    {153, 0, 7, 0, 0, 0},
+    {245, 0, 7, 0, 0, 0},
+    {246, 0, 4, 0, 0, 0},
+    {247, 0, 7, 0, 0, 0},
+    {248, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* convolution_backward_input */
     {6, 0, 1, 0, 0, 0},
     {72, 0, 1, 0, 0, 0},
-    {211, 0, 7, 0, 0, 0},
+    {249, 0, 7, 0, 0, 0},
     {41, 0, 7, 0, 0, 0},
-    {113, 0, 7, 0, 0, 0},
-    {207, 0, 7, 0, 0, 0},
-    {210, 0, 2, 0, 0, 0},
+    {153, 0, 7, 0, 0, 0},
+    {245, 0, 7, 0, 0, 0},
+    {248, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* convolution_backward_weight */
     {6, 0, 1, 0, 0, 0},
     {108, 0, 1, 0, 0, 0},
-    {212, 0, 7, 0, 0, 0},
+    {250, 0, 7, 0, 0, 0},
     {41, 0, 7, 0, 0, 0},
-    {113, 0, 7, 0, 0, 0},
-    {207, 0, 7, 0, 0, 0},
-    {210, 0, 2, 0, 0, 0},
+    {153, 0, 7, 0, 0, 0},
+    {245, 0, 7, 0, 0, 0},
+    {248, 0, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d */
     {108, 0, 1, 0, 0, 0},
     {72, 0, 1, 0, 0, 0},
     {109, 12, 1, 1, 0, 0},
     {41, 3, 7, 0, 0, 1},
-    {113, 27, 7, 0, 0, 1},
-    {207, 3, 7, 0, 0, 1},
-    {210, 3, 2, 0, 0, 0},
+    {153, 27, 7, 0, 0, 1},
+    {245, 3, 7, 0, 0, 1},
+    {248, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv1d.padding */
     {108, 0, 1, 0, 0, 0},
     {72, 0, 1, 0, 0, 0},
     {109, 12, 1, 1, 0, 0},
     {41, 3, 7, 0, 0, 1},
-    {113, 213, 9, 0, 0, 0},
-    {207, 3, 7, 0, 0, 1},
-    {210, 3, 2, 0, 0, 0},
+    {153, 251, 9, 0, 0, 0},
+    {245, 3, 7, 0, 0, 1},
+    {248, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d */
     {108, 0, 1, 0, 0, 0},
     {72, 0, 1, 0, 0, 0},
     {109, 12, 1, 1, 0, 0},
     {41, 3, 7, 0, 0, 2},
-    {113, 27, 7, 0, 0, 2},
-    {207, 3, 7, 0, 0, 2},
-    {210, 3, 2, 0, 0, 0},
+    {153, 27, 7, 0, 0, 2},
+    {245, 3, 7, 0, 0, 2},
+    {248, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv2d.padding */
     {108, 0, 1, 0, 0, 0},
     {72, 0, 1, 0, 0, 0},
     {109, 12, 1, 1, 0, 0},
     {41, 3, 7, 0, 0, 2},
-    {113, 213, 9, 0, 0, 0},
-    {207, 3, 7, 0, 0, 2},
-    {210, 3, 2, 0, 0, 0},
+    {153, 251, 9, 0, 0, 0},
+    {245, 3, 7, 0, 0, 2},
+    {248, 3, 2, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* conv_transpose2d.input */
     {108, 0, 1, 0, 0, 0},
     {72, 0, 1, 0, 0, 0},
     {109, 12, 1, 1, 0, 0},
     {41, 3, 7, 0, 0, 2},
-    {113, 27, 7, 0, 0, 2},
-    {209, 27, 7, 0, 0, 2},
-    {210, 3, 2, 0, 0, 0},
-    {207, 3, 7, 0, 0, 2},
+    {153, 27, 7, 0, 0, 2},
+    {247, 27, 7, 0, 0, 2},
+    {248, 3, 2, 0, 0, 0},
+    {245, 3, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {128, 0, 7, 0, 0, 2},
+    {167, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* adaptive_avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {128, 0, 7, 0, 0, 2},
+    {167, 0, 7, 0, 0, 2},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* _adaptive_avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {128, 0, 7, 0, 0, 2},
+    {167, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* _adaptive_avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
@@ -11740,195 +12850,195 @@ static const ct__arg_def ct__generated_args[] = {
     /* max_pool2d_with_indices_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
     {41, 0, 7, 0, 0, 2},
-    {113, 0, 7, 0, 0, 2},
-    {207, 0, 7, 0, 0, 2},
-    {215, 0, 4, 0, 0, 0},
+    {153, 0, 7, 0, 0, 2},
+    {245, 0, 7, 0, 0, 2},
+    {253, 0, 4, 0, 0, 0},
     {86, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
     {41, 0, 7, 0, 0, 2},
-    {113, 0, 7, 0, 0, 2},
-    {207, 0, 7, 0, 0, 2},
-    {215, 0, 4, 0, 0, 0},
+    {153, 0, 7, 0, 0, 2},
+    {245, 0, 7, 0, 0, 2},
+    {253, 0, 4, 0, 0, 0},
     {86, 0, 1, 0, 0, 0},
-    {216, 0, 1, 6, 97, 0},
+    {254, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* max_pool2d_double_backward */
-    {217, 0, 1, 0, 0, 0},
+    {255, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
     {41, 0, 7, 0, 0, 2},
-    {113, 0, 7, 0, 0, 2},
-    {207, 0, 7, 0, 0, 2},
-    {215, 0, 4, 0, 0, 0},
+    {153, 0, 7, 0, 0, 2},
+    {245, 0, 7, 0, 0, 2},
+    {253, 0, 4, 0, 0, 0},
     {86, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* max_pool2d_with_indices */
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
     {41, 79, 7, 0, 0, 2},
-    {113, 27, 7, 0, 0, 2},
-    {207, 3, 7, 0, 0, 2},
-    {215, 9, 4, 0, 0, 0},
-    {218, 0, 1, 0, 0, 0},
+    {153, 27, 7, 0, 0, 2},
+    {245, 3, 7, 0, 0, 2},
+    {253, 9, 4, 0, 0, 0},
+    {256, 0, 1, 0, 0, 0},
     {86, 0, 1, 0, 0, 0},
     /* max_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
     {41, 79, 7, 0, 0, 2},
-    {113, 27, 7, 0, 0, 2},
-    {207, 3, 7, 0, 0, 2},
-    {215, 9, 4, 0, 0, 0},
+    {153, 27, 7, 0, 0, 2},
+    {245, 3, 7, 0, 0, 2},
+    {253, 9, 4, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d */
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
     {41, 79, 7, 0, 0, 2},
-    {113, 27, 7, 0, 0, 2},
-    {215, 9, 4, 0, 0, 0},
-    {219, 81, 4, 0, 0, 0},
-    {220, 12, 2, 1, 0, 0},
+    {153, 27, 7, 0, 0, 2},
+    {253, 9, 4, 0, 0, 0},
+    {257, 81, 4, 0, 0, 0},
+    {258, 12, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d.out */
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
     {41, 79, 7, 0, 0, 2},
-    {113, 27, 7, 0, 0, 2},
-    {215, 9, 4, 0, 0, 0},
-    {219, 81, 4, 0, 0, 0},
-    {220, 12, 2, 1, 0, 0},
+    {153, 27, 7, 0, 0, 2},
+    {253, 9, 4, 0, 0, 0},
+    {257, 81, 4, 0, 0, 0},
+    {258, 12, 2, 1, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* avg_pool2d_backward */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
     {41, 0, 7, 0, 0, 2},
-    {113, 0, 7, 0, 0, 2},
-    {215, 0, 4, 0, 0, 0},
-    {219, 0, 4, 0, 0, 0},
-    {220, 0, 2, 1, 0, 0},
+    {153, 0, 7, 0, 0, 2},
+    {253, 0, 4, 0, 0, 0},
+    {257, 0, 4, 0, 0, 0},
+    {258, 0, 2, 1, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* avg_pool2d_backward.grad_input */
     {6, 0, 1, 0, 0, 0},
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
     {41, 0, 7, 0, 0, 2},
-    {113, 0, 7, 0, 0, 2},
-    {215, 0, 4, 0, 0, 0},
-    {219, 0, 4, 0, 0, 0},
-    {220, 0, 2, 1, 0, 0},
-    {216, 0, 1, 6, 97, 0},
+    {153, 0, 7, 0, 0, 2},
+    {253, 0, 4, 0, 0, 0},
+    {257, 0, 4, 0, 0, 0},
+    {258, 0, 2, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* im2col */
     {1, 0, 1, 0, 0, 0},
-    {214, 0, 7, 0, 0, 2},
-    {207, 0, 7, 0, 0, 2},
-    {113, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
+    {245, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {41, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* col2im */
     {1, 0, 1, 0, 0, 0},
-    {128, 0, 7, 0, 0, 2},
-    {214, 0, 7, 0, 0, 2},
-    {207, 0, 7, 0, 0, 2},
-    {113, 0, 7, 0, 0, 2},
+    {167, 0, 7, 0, 0, 2},
+    {252, 0, 7, 0, 0, 2},
+    {245, 0, 7, 0, 0, 2},
+    {153, 0, 7, 0, 0, 2},
     {41, 0, 7, 0, 0, 2},
     {0, 0, 1, 0, 0, 0},
     /* uniform_ */
     {1, 0, 1, 2, 97, 0},
-    {221, 27, 3, 0, 0, 0},
-    {222, 3, 3, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {259, 27, 3, 0, 0, 0},
+    {260, 3, 3, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* normal_ */
     {1, 0, 1, 2, 97, 0},
-    {223, 27, 3, 0, 0, 0},
-    {224, 3, 3, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {261, 27, 3, 0, 0, 0},
+    {262, 3, 3, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.from */
     {1, 0, 1, 2, 97, 0},
-    {221, 0, 2, 0, 0, 0},
-    {222, 0, 2, 1, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {259, 0, 2, 0, 0, 0},
+    {260, 0, 2, 1, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.to */
     {1, 0, 1, 2, 97, 0},
-    {222, 0, 2, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {260, 0, 2, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_ */
     {1, 0, 1, 2, 97, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli_.float */
     {1, 0, 1, 2, 97, 0},
     {85, 61, 3, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* bernoulli */
     {1, 0, 1, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* bernoulli.p */
     {1, 0, 1, 0, 0, 0},
     {85, 0, 3, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_float */
-    {223, 0, 1, 0, 0, 0},
-    {224, 3, 3, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {261, 0, 1, 0, 0, 0},
+    {262, 3, 3, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.float_Tensor */
-    {223, 0, 3, 0, 0, 0},
-    {224, 0, 1, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {261, 0, 3, 0, 0, 0},
+    {262, 0, 1, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_Tensor */
-    {223, 0, 1, 0, 0, 0},
-    {224, 0, 1, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {261, 0, 1, 0, 0, 0},
+    {262, 0, 1, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn_like */
     {1, 0, 1, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand */
     {16, 0, 7, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randn */
     {16, 0, 7, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randint.low */
-    {225, 0, 2, 0, 0, 0},
-    {226, 0, 2, 0, 0, 0},
+    {263, 0, 2, 0, 0, 0},
+    {264, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randperm */
     {48, 0, 2, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -11939,37 +13049,37 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* eye.m */
     {48, 0, 2, 0, 0, 0},
-    {227, 0, 2, 0, 0, 0},
+    {265, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linspace */
     {33, 0, 5, 0, 0, 0},
     {34, 0, 5, 0, 0, 0},
-    {228, 0, 2, 0, 0, 0},
+    {266, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {150, 0, 10, 5, 0, 0},
+    {188, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randn.generator_out */
     {16, 0, 7, 0, 0, 0},
-    {150, 0, 10, 5, 0, 0},
+    {188, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randint.low_generator_out */
-    {225, 0, 2, 0, 0, 0},
-    {226, 0, 2, 0, 0, 0},
+    {263, 0, 2, 0, 0, 0},
+    {264, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
-    {150, 0, 10, 5, 0, 0},
+    {188, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randperm.generator_out */
     {48, 0, 2, 0, 0, 0},
-    {150, 0, 10, 5, 0, 0},
+    {188, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* eye.out */
@@ -11978,21 +13088,21 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* eye.m_out */
     {48, 0, 2, 0, 0, 0},
-    {227, 0, 2, 0, 0, 0},
+    {265, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linspace.out */
     {33, 0, 5, 0, 0, 0},
     {34, 0, 5, 0, 0, 0},
-    {228, 0, 2, 0, 0, 0},
+    {266, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* native_dropout */
     {108, 0, 1, 0, 0, 0},
     {85, 0, 3, 0, 0, 0},
-    {229, 0, 4, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
-    {218, 0, 1, 0, 0, 0},
+    {267, 0, 4, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
+    {256, 0, 1, 0, 0, 0},
     {71, 0, 1, 0, 0, 0},
     /* native_dropout_backward */
     {6, 0, 1, 0, 0, 0},
@@ -12002,8 +13112,8 @@ static const ct__arg_def ct__generated_args[] = {
     /* dropout */
     {108, 0, 1, 0, 0, 0},
     {85, 0, 3, 0, 0, 0},
-    {229, 0, 4, 0, 0, 0},
-    {150, 12, 10, 5, 0, 0},
+    {267, 0, 4, 0, 0, 0},
+    {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
 };
 
@@ -12015,892 +13125,962 @@ static const struct {
   ct_status (*frontend)(const ct_value *, ct_tensor **);
   int device_rule, dynamic_output_shape;
 } ct__generated_schemas[] = {
-    {&ct__op.add_Tensor, {232, 231, 230, 0, 3, 1}, ct__frontend_add_Tensor, 1, 0},
-    {&ct__op.add__Tensor, {234, 231, 233, 4, 3, 1}, ct__frontend_add__Tensor, 1, 0},
-    {&ct__op.add_out, {232, 5, 235, 8, 4, 1}, ct__frontend_add_out, 1, 0},
-    {&ct__op.add_Scalar, {232, 237, 236, 13, 3, 1}, ct__frontend_add_Scalar, 0, 0},
-    {&ct__op.add__Scalar, {234, 237, 238, 17, 3, 1}, ct__frontend_add__Scalar, 0, 0},
-    {&ct__op.sub_Tensor, {239, 231, 230, 21, 3, 1}, ct__frontend_sub_Tensor, 1, 0},
-    {&ct__op.sub__Tensor, {240, 231, 233, 25, 3, 1}, ct__frontend_sub__Tensor, 1, 0},
-    {&ct__op.sub_out, {239, 5, 235, 29, 4, 1}, ct__frontend_sub_out, 1, 0},
-    {&ct__op.sub_Scalar, {239, 237, 236, 34, 3, 1}, ct__frontend_sub_Scalar, 0, 0},
-    {&ct__op.sub__Scalar, {240, 237, 238, 38, 3, 1}, ct__frontend_sub__Scalar, 0, 0},
-    {&ct__op.mul_Tensor, {242, 231, 241, 42, 2, 1}, ct__frontend_mul_Tensor, 1, 0},
-    {&ct__op.mul__Tensor, {244, 231, 243, 45, 2, 1}, ct__frontend_mul__Tensor, 1, 0},
-    {&ct__op.mul_out, {242, 5, 245, 48, 3, 1}, ct__frontend_mul_out, 1, 0},
-    {&ct__op.mul_Scalar, {242, 237, 246, 52, 2, 1}, ct__frontend_mul_Scalar, 0, 0},
-    {&ct__op.mul__Scalar, {244, 237, 247, 55, 2, 1}, ct__frontend_mul__Scalar, 0, 0},
-    {&ct__op.div_Tensor, {248, 231, 241, 58, 2, 1}, ct__frontend_div_Tensor, 1, 0},
-    {&ct__op.div__Tensor, {249, 231, 243, 61, 2, 1}, ct__frontend_div__Tensor, 1, 0},
-    {&ct__op.div_out, {248, 5, 245, 64, 3, 1}, ct__frontend_div_out, 1, 0},
-    {&ct__op.div_Scalar, {248, 237, 246, 68, 2, 1}, ct__frontend_div_Scalar, 0, 0},
-    {&ct__op.div__Scalar, {249, 237, 247, 71, 2, 1}, ct__frontend_div__Scalar, 0, 0},
-    {&ct__op.true_divide_Tensor, {250, 231, 241, 74, 2, 1}, ct__frontend_true_divide_Tensor, 0, 0},
-    {&ct__op.true_divide_Scalar, {250, 237, 246, 77, 2, 1}, ct__frontend_true_divide_Scalar, 0, 0},
-    {&ct__op.true_divide_out, {250, 5, 245, 80, 3, 1}, ct__frontend_true_divide_out, 0, 0},
-    {&ct__op.rsub_Tensor, {251, 231, 230, 84, 3, 1}, ct__frontend_rsub_Tensor, 0, 0},
-    {&ct__op.threshold_backward, {252, 0, 230, 88, 3, 1}, ct__frontend_threshold_backward, 1, 0},
-    {&ct__op.copy_, {254, 0, 253, 92, 3, 1}, ct__frontend_copy_, 2, 0},
-    {&ct__op.fill__Scalar, {255, 237, 247, 96, 2, 1}, ct__frontend_fill__Scalar, 0, 0},
-    {&ct__op.clone, {257, 0, 256, 99, 1, 1}, ct__frontend_clone, 0, 0},
-    {&ct__op.contiguous, {258, 0, 256, 101, 1, 1}, ct__frontend_contiguous, 0, 0},
-    {&ct__op._to_copy, {260, 0, 259, 103, 4, 1}, ct__frontend__to_copy, 0, 0},
-    {&ct__op._pin_memory, {262, 0, 261, 108, 2, 1}, ct__frontend__pin_memory, 0, 0},
-    {&ct__op.pin_memory, {43, 0, 261, 111, 2, 1}, ct__frontend_pin_memory, 0, 0},
-    {&ct__op.to_dtype, {222, 13, 263, 114, 2, 1}, ct__frontend_to_dtype, 0, 0},
-    {&ct__op.to_device, {222, 14, 264, 117, 5, 1}, ct__frontend_to_device, 0, 0},
-    {&ct__op.view, {266, 0, 265, 123, 2, 1}, ct__frontend_view, 0, 0},
-    {&ct__op.reshape, {267, 0, 265, 126, 2, 1}, ct__frontend_reshape, 0, 0},
-    {&ct__op.transpose_int, {270, 269, 268, 129, 3, 1}, ct__frontend_transpose_int, 0, 0},
-    {&ct__op.t, {271, 0, 256, 133, 1, 1}, ct__frontend_t, 0, 0},
-    {&ct__op.permute, {272, 0, 265, 135, 2, 1}, ct__frontend_permute, 0, 0},
-    {&ct__op.expand, {274, 0, 273, 138, 3, 1}, ct__frontend_expand, 0, 0},
-    {&ct__op.expand_as, {275, 0, 241, 142, 2, 1}, ct__frontend_expand_as, 0, 0},
-    {&ct__op.view_as, {276, 0, 241, 145, 2, 1}, ct__frontend_view_as, 0, 0},
-    {&ct__op.reshape_as, {277, 0, 241, 148, 2, 1}, ct__frontend_reshape_as, 0, 0},
-    {&ct__op.movedim_intlist, {280, 279, 278, 151, 3, 1}, ct__frontend_movedim_intlist, 0, 0},
-    {&ct__op.movedim_int, {280, 269, 268, 155, 3, 1}, ct__frontend_movedim_int, 0, 0},
-    {&ct__op.broadcast_to, {281, 0, 265, 159, 2, 1}, ct__frontend_broadcast_to, 0, 0},
-    {&ct__op.meshgrid, {283, 0, 282, 162, 1, 1}, NULL, 0, 0},
-    {&ct__op.meshgrid_indexing, {283, 25, 284, 164, 2, 1}, NULL, 0, 0},
-    {&ct__op.cartesian_prod, {286, 0, 285, 167, 1, 1}, ct__frontend_cartesian_prod, 0, 0},
-    {&ct__op.unsqueeze, {288, 0, 287, 169, 2, 1}, ct__frontend_unsqueeze, 0, 0},
-    {&ct__op.squeeze, {289, 0, 256, 172, 1, 1}, ct__frontend_squeeze, 0, 0},
-    {&ct__op.squeeze_dim, {289, 26, 287, 174, 2, 1}, ct__frontend_squeeze_dim, 0, 0},
-    {&ct__op.flatten_using_ints, {291, 290, 268, 177, 3, 1}, ct__frontend_flatten_using_ints, 0, 0},
-    {&ct__op.select_int, {292, 269, 268, 181, 3, 1}, ct__frontend_select_int, 0, 0},
-    {&ct__op.select_backward, {294, 0, 293, 185, 4, 1}, ct__frontend_select_backward, 0, 0},
-    {&ct__op.slice_Tensor, {296, 231, 295, 190, 5, 1}, ct__frontend_slice_Tensor, 0, 0},
-    {&ct__op.slice_backward, {298, 0, 297, 196, 6, 1}, ct__frontend_slice_backward, 0, 0},
-    {&ct__op.select_scatter, {300, 0, 299, 203, 4, 1}, ct__frontend_select_scatter, 0, 0},
-    {&ct__op.select_scatter_out, {300, 5, 301, 208, 5, 1}, ct__frontend_select_scatter_out, 0, 0},
-    {&ct__op.slice_scatter, {303, 0, 302, 214, 6, 1}, ct__frontend_slice_scatter, 0, 0},
-    {&ct__op.slice_scatter_out, {303, 5, 304, 221, 7, 1}, ct__frontend_slice_scatter_out, 0, 0},
-    {&ct__op.diagonal_scatter, {306, 0, 305, 229, 5, 1}, ct__frontend_diagonal_scatter, 0, 0},
-    {&ct__op.diagonal_scatter_out, {306, 5, 307, 235, 6, 1}, ct__frontend_diagonal_scatter_out, 0, 0},
-    {&ct__op.diag_embed, {309, 0, 308, 242, 4, 1}, ct__frontend_diag_embed, 0, 0},
-    {&ct__op.diag_embed_out, {309, 5, 310, 247, 5, 1}, ct__frontend_diag_embed_out, 0, 0},
-    {&ct__op.diag, {311, 0, 287, 253, 2, 1}, ct__frontend_diag, 0, 0},
-    {&ct__op.diag_out, {311, 5, 312, 256, 3, 1}, ct__frontend_diag_out, 0, 0},
-    {&ct__op.trace, {313, 0, 256, 260, 1, 1}, ct__frontend_trace, 0, 0},
-    {&ct__op.trace_out, {313, 5, 314, 262, 2, 1}, ct__frontend_trace_out, 0, 0},
-    {&ct__op.narrow, {315, 0, 308, 265, 4, 1}, ct__frontend_narrow, 0, 0},
-    {&ct__op.narrow_Tensor, {315, 231, 316, 270, 4, 1}, ct__frontend_narrow_Tensor, 0, 0},
-    {&ct__op.diagonal, {39, 0, 308, 275, 4, 1}, ct__frontend_diagonal, 0, 0},
-    {&ct__op.diagonal_backward, {318, 0, 317, 280, 5, 1}, ct__frontend_diagonal_backward, 0, 0},
-    {&ct__op.as_strided, {320, 0, 319, 286, 4, 1}, ct__frontend_as_strided, 0, 0},
-    {&ct__op.alias, {321, 0, 256, 291, 1, 1}, ct__frontend_alias, 0, 0},
-    {&ct__op.detach, {322, 0, 256, 293, 1, 1}, ct__frontend_detach, 0, 0},
-    {&ct__op.empty_memory_format, {325, 324, 323, 295, 4, 1}, ct__frontend_empty_memory_format, 0, 0},
-    {&ct__op.zeros, {327, 0, 326, 300, 3, 1}, ct__frontend_zeros, 0, 0},
-    {&ct__op.ones, {328, 0, 326, 304, 3, 1}, ct__frontend_ones, 0, 0},
-    {&ct__op.full, {184, 0, 329, 308, 4, 1}, ct__frontend_full, 0, 0},
-    {&ct__op.scalar_tensor, {331, 0, 330, 313, 3, 1}, ct__frontend_scalar_tensor, 0, 0},
-    {&ct__op.empty_like, {333, 0, 332, 317, 4, 1}, ct__frontend_empty_like, 0, 0},
-    {&ct__op.zeros_like, {334, 0, 332, 322, 4, 1}, ct__frontend_zeros_like, 0, 0},
-    {&ct__op.ones_like, {335, 0, 332, 327, 4, 1}, ct__frontend_ones_like, 0, 0},
-    {&ct__op.full_like, {337, 0, 336, 332, 5, 1}, ct__frontend_full_like, 0, 0},
-    {&ct__op.new_empty, {339, 0, 338, 338, 5, 1}, ct__frontend_new_empty, 0, 0},
-    {&ct__op.new_zeros, {340, 0, 338, 344, 5, 1}, ct__frontend_new_zeros, 0, 0},
-    {&ct__op.new_ones, {341, 0, 338, 350, 5, 1}, ct__frontend_new_ones, 0, 0},
-    {&ct__op.new_full, {343, 0, 342, 356, 6, 1}, ct__frontend_new_full, 0, 0},
-    {&ct__op.tril_indices, {345, 0, 344, 363, 5, 1}, ct__frontend_tril_indices, 0, 0},
-    {&ct__op.tril_indices_out, {345, 5, 346, 369, 4, 1}, ct__frontend_tril_indices_out, 0, 0},
-    {&ct__op.triu_indices, {347, 0, 344, 374, 5, 1}, ct__frontend_triu_indices, 0, 0},
-    {&ct__op.triu_indices_out, {347, 5, 346, 380, 4, 1}, ct__frontend_triu_indices_out, 0, 0},
-    {&ct__op.arange_start_step, {350, 349, 348, 385, 5, 1}, ct__frontend_arange_start_step, 0, 0},
-    {&ct__op.arange_start_out, {350, 352, 351, 391, 4, 1}, ct__frontend_arange_start_out, 0, 0},
-    {&ct__op.neg, {353, 0, 256, 396, 1, 1}, ct__frontend_neg, 1, 0},
-    {&ct__op.neg_, {355, 0, 354, 398, 1, 1}, ct__frontend_neg_, 1, 0},
-    {&ct__op.neg_out, {353, 5, 314, 400, 2, 1}, ct__frontend_neg_out, 1, 0},
-    {&ct__op.bitwise_not, {356, 0, 256, 403, 1, 1}, ct__frontend_bitwise_not, 1, 0},
-    {&ct__op.bitwise_not_, {357, 0, 354, 405, 1, 1}, ct__frontend_bitwise_not_, 1, 0},
-    {&ct__op.bitwise_not_out, {356, 5, 314, 407, 2, 1}, ct__frontend_bitwise_not_out, 1, 0},
-    {&ct__op.abs, {358, 0, 256, 410, 1, 1}, ct__frontend_abs, 1, 0},
-    {&ct__op.abs_, {359, 0, 354, 412, 1, 1}, ct__frontend_abs_, 1, 0},
-    {&ct__op.abs_out, {358, 5, 314, 414, 2, 1}, ct__frontend_abs_out, 1, 0},
-    {&ct__op.sign, {360, 0, 256, 417, 1, 1}, ct__frontend_sign, 1, 0},
-    {&ct__op.sign_, {361, 0, 354, 419, 1, 1}, ct__frontend_sign_, 1, 0},
-    {&ct__op.sign_out, {360, 5, 314, 421, 2, 1}, ct__frontend_sign_out, 1, 0},
-    {&ct__op.square, {362, 0, 256, 424, 1, 1}, ct__frontend_square, 1, 0},
-    {&ct__op.square_, {363, 0, 354, 426, 1, 1}, ct__frontend_square_, 1, 0},
-    {&ct__op.square_out, {362, 5, 314, 428, 2, 1}, ct__frontend_square_out, 1, 0},
-    {&ct__op.exp, {364, 0, 256, 431, 1, 1}, ct__frontend_exp, 1, 0},
-    {&ct__op.exp_, {365, 0, 354, 433, 1, 1}, ct__frontend_exp_, 1, 0},
-    {&ct__op.exp_out, {364, 5, 314, 435, 2, 1}, ct__frontend_exp_out, 1, 0},
-    {&ct__op.exp2, {366, 0, 256, 438, 1, 1}, ct__frontend_exp2, 1, 0},
-    {&ct__op.exp2_, {367, 0, 354, 440, 1, 1}, ct__frontend_exp2_, 1, 0},
-    {&ct__op.exp2_out, {366, 5, 314, 442, 2, 1}, ct__frontend_exp2_out, 1, 0},
-    {&ct__op.log, {368, 0, 256, 445, 1, 1}, ct__frontend_log, 1, 0},
-    {&ct__op.log_, {369, 0, 354, 447, 1, 1}, ct__frontend_log_, 1, 0},
-    {&ct__op.log_out, {368, 5, 314, 449, 2, 1}, ct__frontend_log_out, 1, 0},
-    {&ct__op.log2, {370, 0, 256, 452, 1, 1}, ct__frontend_log2, 1, 0},
-    {&ct__op.log2_, {371, 0, 354, 454, 1, 1}, ct__frontend_log2_, 1, 0},
-    {&ct__op.log2_out, {370, 5, 314, 456, 2, 1}, ct__frontend_log2_out, 1, 0},
-    {&ct__op.log1p, {372, 0, 256, 459, 1, 1}, ct__frontend_log1p, 1, 0},
-    {&ct__op.log1p_, {373, 0, 354, 461, 1, 1}, ct__frontend_log1p_, 1, 0},
-    {&ct__op.log1p_out, {372, 5, 314, 463, 2, 1}, ct__frontend_log1p_out, 1, 0},
-    {&ct__op.expm1, {374, 0, 256, 466, 1, 1}, ct__frontend_expm1, 1, 0},
-    {&ct__op.expm1_, {375, 0, 354, 468, 1, 1}, ct__frontend_expm1_, 1, 0},
-    {&ct__op.expm1_out, {374, 5, 314, 470, 2, 1}, ct__frontend_expm1_out, 1, 0},
-    {&ct__op.sqrt, {376, 0, 256, 473, 1, 1}, ct__frontend_sqrt, 1, 0},
-    {&ct__op.sqrt_, {377, 0, 354, 475, 1, 1}, ct__frontend_sqrt_, 1, 0},
-    {&ct__op.sqrt_out, {376, 5, 314, 477, 2, 1}, ct__frontend_sqrt_out, 1, 0},
-    {&ct__op.rsqrt, {378, 0, 256, 480, 1, 1}, ct__frontend_rsqrt, 1, 0},
-    {&ct__op.rsqrt_, {379, 0, 354, 482, 1, 1}, ct__frontend_rsqrt_, 1, 0},
-    {&ct__op.rsqrt_out, {378, 5, 314, 484, 2, 1}, ct__frontend_rsqrt_out, 1, 0},
-    {&ct__op.reciprocal, {380, 0, 256, 487, 1, 1}, ct__frontend_reciprocal, 1, 0},
-    {&ct__op.reciprocal_, {381, 0, 354, 489, 1, 1}, ct__frontend_reciprocal_, 1, 0},
-    {&ct__op.reciprocal_out, {380, 5, 314, 491, 2, 1}, ct__frontend_reciprocal_out, 1, 0},
-    {&ct__op.sin, {382, 0, 256, 494, 1, 1}, ct__frontend_sin, 1, 0},
-    {&ct__op.sin_, {383, 0, 354, 496, 1, 1}, ct__frontend_sin_, 1, 0},
-    {&ct__op.sin_out, {382, 5, 314, 498, 2, 1}, ct__frontend_sin_out, 1, 0},
-    {&ct__op.cos, {384, 0, 256, 501, 1, 1}, ct__frontend_cos, 1, 0},
-    {&ct__op.cos_, {385, 0, 354, 503, 1, 1}, ct__frontend_cos_, 1, 0},
-    {&ct__op.cos_out, {384, 5, 314, 505, 2, 1}, ct__frontend_cos_out, 1, 0},
-    {&ct__op.tan, {386, 0, 256, 508, 1, 1}, ct__frontend_tan, 1, 0},
-    {&ct__op.tan_, {387, 0, 354, 510, 1, 1}, ct__frontend_tan_, 1, 0},
-    {&ct__op.tan_out, {386, 5, 314, 512, 2, 1}, ct__frontend_tan_out, 1, 0},
-    {&ct__op.tanh, {388, 0, 256, 515, 1, 1}, ct__frontend_tanh, 1, 0},
-    {&ct__op.tanh_, {389, 0, 354, 517, 1, 1}, ct__frontend_tanh_, 1, 0},
-    {&ct__op.tanh_out, {388, 5, 314, 519, 2, 1}, ct__frontend_tanh_out, 1, 0},
-    {&ct__op.erf, {390, 0, 256, 522, 1, 1}, ct__frontend_erf, 1, 0},
-    {&ct__op.erf_, {391, 0, 354, 524, 1, 1}, ct__frontend_erf_, 1, 0},
-    {&ct__op.erf_out, {390, 5, 314, 526, 2, 1}, ct__frontend_erf_out, 1, 0},
-    {&ct__op.asin, {392, 0, 256, 529, 1, 1}, ct__frontend_asin, 1, 0},
-    {&ct__op.asin_, {393, 0, 354, 531, 1, 1}, ct__frontend_asin_, 1, 0},
-    {&ct__op.asin_out, {392, 5, 314, 533, 2, 1}, ct__frontend_asin_out, 1, 0},
-    {&ct__op.acos, {394, 0, 256, 536, 1, 1}, ct__frontend_acos, 1, 0},
-    {&ct__op.acos_, {395, 0, 354, 538, 1, 1}, ct__frontend_acos_, 1, 0},
-    {&ct__op.acos_out, {394, 5, 314, 540, 2, 1}, ct__frontend_acos_out, 1, 0},
-    {&ct__op.atan, {396, 0, 256, 543, 1, 1}, ct__frontend_atan, 1, 0},
-    {&ct__op.atan_, {397, 0, 354, 545, 1, 1}, ct__frontend_atan_, 1, 0},
-    {&ct__op.atan_out, {396, 5, 314, 547, 2, 1}, ct__frontend_atan_out, 1, 0},
-    {&ct__op.sinh, {398, 0, 256, 550, 1, 1}, ct__frontend_sinh, 1, 0},
-    {&ct__op.sinh_, {399, 0, 354, 552, 1, 1}, ct__frontend_sinh_, 1, 0},
-    {&ct__op.sinh_out, {398, 5, 314, 554, 2, 1}, ct__frontend_sinh_out, 1, 0},
-    {&ct__op.cosh, {400, 0, 256, 557, 1, 1}, ct__frontend_cosh, 1, 0},
-    {&ct__op.cosh_, {401, 0, 354, 559, 1, 1}, ct__frontend_cosh_, 1, 0},
-    {&ct__op.cosh_out, {400, 5, 314, 561, 2, 1}, ct__frontend_cosh_out, 1, 0},
-    {&ct__op.asinh, {402, 0, 256, 564, 1, 1}, ct__frontend_asinh, 1, 0},
-    {&ct__op.asinh_, {403, 0, 354, 566, 1, 1}, ct__frontend_asinh_, 1, 0},
-    {&ct__op.asinh_out, {402, 5, 314, 568, 2, 1}, ct__frontend_asinh_out, 1, 0},
-    {&ct__op.acosh, {404, 0, 256, 571, 1, 1}, ct__frontend_acosh, 1, 0},
-    {&ct__op.acosh_, {405, 0, 354, 573, 1, 1}, ct__frontend_acosh_, 1, 0},
-    {&ct__op.acosh_out, {404, 5, 314, 575, 2, 1}, ct__frontend_acosh_out, 1, 0},
-    {&ct__op.atanh, {406, 0, 256, 578, 1, 1}, ct__frontend_atanh, 1, 0},
-    {&ct__op.atanh_, {407, 0, 354, 580, 1, 1}, ct__frontend_atanh_, 1, 0},
-    {&ct__op.atanh_out, {406, 5, 314, 582, 2, 1}, ct__frontend_atanh_out, 1, 0},
-    {&ct__op.log10, {408, 0, 256, 585, 1, 1}, ct__frontend_log10, 1, 0},
-    {&ct__op.log10_, {409, 0, 354, 587, 1, 1}, ct__frontend_log10_, 1, 0},
-    {&ct__op.log10_out, {408, 5, 314, 589, 2, 1}, ct__frontend_log10_out, 1, 0},
-    {&ct__op.erfc, {410, 0, 256, 592, 1, 1}, ct__frontend_erfc, 1, 0},
-    {&ct__op.erfc_, {411, 0, 354, 594, 1, 1}, ct__frontend_erfc_, 1, 0},
-    {&ct__op.erfc_out, {410, 5, 314, 596, 2, 1}, ct__frontend_erfc_out, 1, 0},
-    {&ct__op.erfinv, {412, 0, 256, 599, 1, 1}, ct__frontend_erfinv, 1, 0},
-    {&ct__op.erfinv_, {413, 0, 354, 601, 1, 1}, ct__frontend_erfinv_, 1, 0},
-    {&ct__op.erfinv_out, {412, 5, 314, 603, 2, 1}, ct__frontend_erfinv_out, 1, 0},
-    {&ct__op.lgamma, {414, 0, 256, 606, 1, 1}, ct__frontend_lgamma, 1, 0},
-    {&ct__op.lgamma_, {415, 0, 354, 608, 1, 1}, ct__frontend_lgamma_, 1, 0},
-    {&ct__op.lgamma_out, {414, 5, 314, 610, 2, 1}, ct__frontend_lgamma_out, 1, 0},
-    {&ct__op.digamma, {416, 0, 256, 613, 1, 1}, ct__frontend_digamma, 1, 0},
-    {&ct__op.digamma_, {417, 0, 354, 615, 1, 1}, ct__frontend_digamma_, 1, 0},
-    {&ct__op.digamma_out, {416, 5, 314, 617, 2, 1}, ct__frontend_digamma_out, 1, 0},
-    {&ct__op.polygamma, {419, 0, 418, 620, 2, 1}, ct__frontend_polygamma, 1, 0},
-    {&ct__op.polygamma_, {421, 0, 420, 623, 2, 1}, ct__frontend_polygamma_, 1, 0},
-    {&ct__op.polygamma_out, {419, 5, 422, 626, 3, 1}, ct__frontend_polygamma_out, 1, 0},
-    {&ct__op.i0, {423, 0, 256, 630, 1, 1}, ct__frontend_i0, 1, 0},
-    {&ct__op.i0_, {424, 0, 354, 632, 1, 1}, ct__frontend_i0_, 1, 0},
-    {&ct__op.i0_out, {423, 5, 314, 634, 2, 1}, ct__frontend_i0_out, 1, 0},
-    {&ct__op.special_i1, {425, 0, 256, 637, 1, 1}, ct__frontend_special_i1, 1, 0},
-    {&ct__op.special_i1_out, {425, 5, 314, 639, 2, 1}, ct__frontend_special_i1_out, 1, 0},
-    {&ct__op.sinc, {426, 0, 256, 642, 1, 1}, ct__frontend_sinc, 1, 0},
-    {&ct__op.sinc_, {427, 0, 354, 644, 1, 1}, ct__frontend_sinc_, 1, 0},
-    {&ct__op.sinc_out, {426, 5, 314, 646, 2, 1}, ct__frontend_sinc_out, 1, 0},
-    {&ct__op.deg2rad, {428, 0, 256, 649, 1, 1}, ct__frontend_deg2rad, 1, 0},
-    {&ct__op.deg2rad_, {429, 0, 354, 651, 1, 1}, ct__frontend_deg2rad_, 1, 0},
-    {&ct__op.deg2rad_out, {428, 5, 314, 653, 2, 1}, ct__frontend_deg2rad_out, 1, 0},
-    {&ct__op.rad2deg, {430, 0, 256, 656, 1, 1}, ct__frontend_rad2deg, 1, 0},
-    {&ct__op.rad2deg_, {431, 0, 354, 658, 1, 1}, ct__frontend_rad2deg_, 1, 0},
-    {&ct__op.rad2deg_out, {430, 5, 314, 660, 2, 1}, ct__frontend_rad2deg_out, 1, 0},
-    {&ct__op.logit, {433, 0, 432, 663, 2, 1}, ct__frontend_logit, 1, 0},
-    {&ct__op.logit_, {435, 0, 434, 666, 2, 1}, ct__frontend_logit_, 1, 0},
-    {&ct__op.logit_out, {433, 5, 436, 669, 3, 1}, ct__frontend_logit_out, 1, 0},
-    {&ct__op.frac, {437, 0, 256, 673, 1, 1}, ct__frontend_frac, 1, 0},
-    {&ct__op.frac_, {438, 0, 354, 675, 1, 1}, ct__frontend_frac_, 1, 0},
-    {&ct__op.frac_out, {437, 5, 314, 677, 2, 1}, ct__frontend_frac_out, 1, 0},
-    {&ct__op.isnan, {439, 0, 256, 680, 1, 1}, ct__frontend_isnan, 1, 0},
-    {&ct__op.isnan_out, {439, 5, 314, 682, 2, 1}, ct__frontend_isnan_out, 1, 0},
-    {&ct__op.isinf, {440, 0, 256, 685, 1, 1}, ct__frontend_isinf, 1, 0},
-    {&ct__op.isinf_out, {440, 5, 314, 687, 2, 1}, ct__frontend_isinf_out, 1, 0},
-    {&ct__op.isfinite, {441, 0, 256, 690, 1, 1}, ct__frontend_isfinite, 1, 0},
-    {&ct__op.isposinf, {442, 0, 256, 692, 1, 1}, ct__frontend_isposinf, 1, 0},
-    {&ct__op.isposinf_out, {442, 5, 314, 694, 2, 1}, ct__frontend_isposinf_out, 1, 0},
-    {&ct__op.isneginf, {443, 0, 256, 697, 1, 1}, ct__frontend_isneginf, 1, 0},
-    {&ct__op.isneginf_out, {443, 5, 314, 699, 2, 1}, ct__frontend_isneginf_out, 1, 0},
-    {&ct__op.sigmoid, {444, 0, 256, 702, 1, 1}, ct__frontend_sigmoid, 1, 0},
-    {&ct__op.sigmoid_, {445, 0, 354, 704, 1, 1}, ct__frontend_sigmoid_, 1, 0},
-    {&ct__op.sigmoid_out, {444, 5, 314, 706, 2, 1}, ct__frontend_sigmoid_out, 1, 0},
-    {&ct__op.relu, {446, 0, 256, 709, 1, 1}, ct__frontend_relu, 1, 0},
-    {&ct__op.relu_, {447, 0, 354, 711, 1, 1}, ct__frontend_relu_, 1, 0},
-    {&ct__op.relu_out, {446, 5, 314, 713, 2, 1}, ct__frontend_relu_out, 1, 0},
-    {&ct__op.hardtanh, {448, 0, 236, 716, 3, 1}, ct__frontend_hardtanh, 1, 0},
-    {&ct__op.hardtanh_, {449, 0, 238, 720, 3, 1}, ct__frontend_hardtanh_, 1, 0},
-    {&ct__op.hardtanh_out, {448, 5, 450, 724, 4, 1}, ct__frontend_hardtanh_out, 1, 0},
-    {&ct__op.relu6, {451, 0, 256, 729, 1, 1}, ct__frontend_relu6, 1, 0},
-    {&ct__op.relu6_, {452, 0, 354, 731, 1, 1}, ct__frontend_relu6_, 1, 0},
-    {&ct__op.leaky_relu, {453, 0, 246, 733, 2, 1}, ct__frontend_leaky_relu, 1, 0},
-    {&ct__op.leaky_relu_, {454, 0, 247, 736, 2, 1}, ct__frontend_leaky_relu_, 1, 0},
-    {&ct__op.leaky_relu_out, {453, 5, 455, 739, 3, 1}, ct__frontend_leaky_relu_out, 1, 0},
-    {&ct__op.elu, {457, 0, 456, 743, 4, 1}, ct__frontend_elu, 1, 0},
-    {&ct__op.elu_, {459, 0, 458, 748, 4, 1}, ct__frontend_elu_, 1, 0},
-    {&ct__op.elu_out, {457, 5, 460, 753, 5, 1}, ct__frontend_elu_out, 1, 0},
-    {&ct__op.gelu, {462, 0, 461, 759, 2, 1}, ct__frontend_gelu, 1, 0},
-    {&ct__op.gelu_, {464, 0, 463, 762, 2, 1}, ct__frontend_gelu_, 1, 0},
-    {&ct__op.gelu_out, {462, 5, 465, 765, 3, 1}, ct__frontend_gelu_out, 1, 0},
-    {&ct__op.silu, {466, 0, 256, 769, 1, 1}, ct__frontend_silu, 1, 0},
-    {&ct__op.silu_, {467, 0, 354, 771, 1, 1}, ct__frontend_silu_, 1, 0},
-    {&ct__op.silu_out, {466, 5, 314, 773, 2, 1}, ct__frontend_silu_out, 1, 0},
-    {&ct__op.softplus, {468, 0, 236, 776, 3, 1}, ct__frontend_softplus, 1, 0},
-    {&ct__op.softplus_out, {468, 5, 450, 780, 4, 1}, ct__frontend_softplus_out, 1, 0},
-    {&ct__op.mish, {469, 0, 256, 785, 1, 1}, ct__frontend_mish, 1, 0},
-    {&ct__op.mish_, {470, 0, 354, 787, 1, 1}, ct__frontend_mish_, 1, 0},
-    {&ct__op.mish_out, {469, 5, 314, 789, 2, 1}, ct__frontend_mish_out, 1, 0},
-    {&ct__op.hardswish, {471, 0, 256, 792, 1, 1}, ct__frontend_hardswish, 1, 0},
-    {&ct__op.hardswish_, {472, 0, 354, 794, 1, 1}, ct__frontend_hardswish_, 1, 0},
-    {&ct__op.hardswish_out, {471, 5, 314, 796, 2, 1}, ct__frontend_hardswish_out, 1, 0},
-    {&ct__op.hardsigmoid, {473, 0, 256, 799, 1, 1}, ct__frontend_hardsigmoid, 1, 0},
-    {&ct__op.hardsigmoid_, {474, 0, 354, 801, 1, 1}, ct__frontend_hardsigmoid_, 1, 0},
-    {&ct__op.hardsigmoid_out, {473, 5, 314, 803, 2, 1}, ct__frontend_hardsigmoid_out, 1, 0},
-    {&ct__op.selu, {475, 0, 256, 806, 1, 1}, ct__frontend_selu, 1, 0},
-    {&ct__op.selu_, {476, 0, 354, 808, 1, 1}, ct__frontend_selu_, 1, 0},
-    {&ct__op.celu, {477, 0, 246, 810, 2, 1}, ct__frontend_celu, 1, 0},
-    {&ct__op.celu_, {478, 0, 247, 813, 2, 1}, ct__frontend_celu_, 1, 0},
-    {&ct__op.celu_out, {477, 5, 455, 816, 3, 1}, ct__frontend_celu_out, 1, 0},
-    {&ct__op.log_sigmoid, {479, 0, 256, 820, 1, 1}, ct__frontend_log_sigmoid, 1, 0},
-    {&ct__op.log_sigmoid_out, {479, 5, 314, 822, 2, 1}, ct__frontend_log_sigmoid_out, 1, 0},
-    {&ct__op.hardshrink, {480, 0, 246, 825, 2, 1}, ct__frontend_hardshrink, 1, 0},
-    {&ct__op.hardshrink_out, {480, 5, 455, 828, 3, 1}, ct__frontend_hardshrink_out, 1, 0},
-    {&ct__op.softshrink, {481, 0, 246, 832, 2, 1}, ct__frontend_softshrink, 1, 0},
-    {&ct__op.softshrink_out, {481, 5, 455, 835, 3, 1}, ct__frontend_softshrink_out, 1, 0},
-    {&ct__op.threshold, {7, 0, 236, 839, 3, 1}, ct__frontend_threshold, 1, 0},
-    {&ct__op.threshold_, {482, 0, 238, 843, 3, 1}, ct__frontend_threshold_, 1, 0},
-    {&ct__op.threshold_out, {7, 5, 450, 847, 4, 1}, ct__frontend_threshold_out, 1, 0},
-    {&ct__op.softsign, {483, 0, 256, 852, 1, 1}, ct__frontend_softsign, 1, 0},
-    {&ct__op.tanhshrink, {484, 0, 256, 854, 1, 1}, ct__frontend_tanhshrink, 1, 0},
-    {&ct__op.floor, {485, 0, 256, 856, 1, 1}, ct__frontend_floor, 1, 0},
-    {&ct__op.floor_, {486, 0, 354, 858, 1, 1}, ct__frontend_floor_, 1, 0},
-    {&ct__op.floor_out, {485, 5, 314, 860, 2, 1}, ct__frontend_floor_out, 1, 0},
-    {&ct__op.ceil, {487, 0, 256, 863, 1, 1}, ct__frontend_ceil, 1, 0},
-    {&ct__op.ceil_, {488, 0, 354, 865, 1, 1}, ct__frontend_ceil_, 1, 0},
-    {&ct__op.ceil_out, {487, 5, 314, 867, 2, 1}, ct__frontend_ceil_out, 1, 0},
-    {&ct__op.round, {489, 0, 256, 870, 1, 1}, ct__frontend_round, 1, 0},
-    {&ct__op.round_, {490, 0, 354, 872, 1, 1}, ct__frontend_round_, 1, 0},
-    {&ct__op.round_out, {489, 5, 314, 874, 2, 1}, ct__frontend_round_out, 1, 0},
-    {&ct__op.round_decimals, {489, 63, 287, 877, 2, 1}, ct__frontend_round_decimals, 1, 0},
-    {&ct__op.round__decimals, {490, 63, 420, 880, 2, 1}, ct__frontend_round__decimals, 1, 0},
-    {&ct__op.round_decimals_out, {489, 491, 312, 883, 3, 1}, ct__frontend_round_decimals_out, 1, 0},
-    {&ct__op.trunc, {492, 0, 256, 887, 1, 1}, ct__frontend_trunc, 1, 0},
-    {&ct__op.trunc_, {493, 0, 354, 889, 1, 1}, ct__frontend_trunc_, 1, 0},
-    {&ct__op.trunc_out, {492, 5, 314, 891, 2, 1}, ct__frontend_trunc_out, 1, 0},
-    {&ct__op.nan_to_num, {495, 0, 494, 894, 4, 1}, ct__frontend_nan_to_num, 1, 0},
-    {&ct__op.nan_to_num_, {497, 0, 496, 899, 4, 1}, ct__frontend_nan_to_num_, 1, 0},
-    {&ct__op.nan_to_num_out, {495, 5, 498, 904, 5, 1}, ct__frontend_nan_to_num_out, 1, 0},
-    {&ct__op.frexp_Tensor, {500, 231, 499, 910, 1, 2}, ct__frontend_frexp_Tensor, 1, 0},
-    {&ct__op.frexp_Tensor_out, {500, 502, 501, 913, 3, 2}, ct__frontend_frexp_Tensor_out, 1, 0},
-    {&ct__op.div_Tensor_mode, {248, 504, 503, 918, 3, 1}, ct__frontend_div_Tensor_mode, 1, 0},
-    {&ct__op.div__Tensor_mode, {249, 504, 505, 922, 3, 1}, ct__frontend_div__Tensor_mode, 1, 0},
-    {&ct__op.div_out_mode, {248, 507, 506, 926, 4, 1}, ct__frontend_div_out_mode, 1, 0},
-    {&ct__op.div_Scalar_mode, {248, 509, 508, 931, 3, 1}, ct__frontend_div_Scalar_mode, 1, 0},
-    {&ct__op.div__Scalar_mode, {249, 509, 510, 935, 3, 1}, ct__frontend_div__Scalar_mode, 1, 0},
-    {&ct__op.floor_divide, {511, 0, 241, 939, 2, 1}, ct__frontend_floor_divide, 1, 0},
-    {&ct__op.floor_divide__Tensor, {512, 231, 243, 942, 2, 1}, ct__frontend_floor_divide__Tensor, 1, 0},
-    {&ct__op.floor_divide_out, {511, 5, 245, 945, 3, 1}, ct__frontend_floor_divide_out, 1, 0},
-    {&ct__op.floor_divide_Scalar, {511, 237, 246, 949, 2, 1}, ct__frontend_floor_divide_Scalar, 1, 0},
-    {&ct__op.floor_divide__Scalar, {512, 237, 247, 952, 2, 1}, ct__frontend_floor_divide__Scalar, 1, 0},
-    {&ct__op.pow_Tensor_Tensor, {514, 513, 241, 955, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1, 0},
-    {&ct__op.pow__Tensor, {515, 231, 243, 958, 2, 1}, ct__frontend_pow__Tensor, 1, 0},
-    {&ct__op.pow_Tensor_Tensor_out, {514, 516, 245, 961, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1, 0},
-    {&ct__op.pow_Tensor_Scalar, {514, 517, 246, 965, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1, 0},
-    {&ct__op.pow__Scalar, {515, 237, 247, 968, 2, 1}, ct__frontend_pow__Scalar, 1, 0},
-    {&ct__op.pow_Tensor_Scalar_out, {514, 518, 455, 971, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1, 0},
-    {&ct__op.pow_Scalar, {514, 237, 519, 975, 2, 1}, ct__frontend_pow_Scalar, 1, 0},
-    {&ct__op.pow_Scalar_out, {514, 521, 520, 978, 3, 1}, ct__frontend_pow_Scalar_out, 1, 0},
-    {&ct__op.remainder_Tensor, {522, 231, 241, 982, 2, 1}, ct__frontend_remainder_Tensor, 1, 0},
-    {&ct__op.remainder__Tensor, {523, 231, 243, 985, 2, 1}, ct__frontend_remainder__Tensor, 1, 0},
-    {&ct__op.remainder_Tensor_out, {522, 502, 245, 988, 3, 1}, ct__frontend_remainder_Tensor_out, 1, 0},
-    {&ct__op.remainder_Scalar, {522, 237, 246, 992, 2, 1}, ct__frontend_remainder_Scalar, 1, 0},
-    {&ct__op.remainder__Scalar, {523, 237, 247, 995, 2, 1}, ct__frontend_remainder__Scalar, 1, 0},
-    {&ct__op.remainder_Scalar_out, {522, 521, 455, 998, 3, 1}, ct__frontend_remainder_Scalar_out, 1, 0},
-    {&ct__op.remainder_Scalar_Tensor, {522, 524, 519, 1002, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1, 0},
-    {&ct__op.remainder_Scalar_Tensor_out, {522, 525, 520, 1005, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1, 0},
-    {&ct__op.fmod_Tensor, {526, 231, 241, 1009, 2, 1}, ct__frontend_fmod_Tensor, 1, 0},
-    {&ct__op.fmod__Tensor, {527, 231, 243, 1012, 2, 1}, ct__frontend_fmod__Tensor, 1, 0},
-    {&ct__op.fmod_Tensor_out, {526, 502, 245, 1015, 3, 1}, ct__frontend_fmod_Tensor_out, 1, 0},
-    {&ct__op.fmod_Scalar, {526, 237, 246, 1019, 2, 1}, ct__frontend_fmod_Scalar, 1, 0},
-    {&ct__op.fmod__Scalar, {527, 237, 247, 1022, 2, 1}, ct__frontend_fmod__Scalar, 1, 0},
-    {&ct__op.fmod_Scalar_out, {526, 521, 455, 1025, 3, 1}, ct__frontend_fmod_Scalar_out, 1, 0},
-    {&ct__op.maximum, {528, 0, 241, 1029, 2, 1}, ct__frontend_maximum, 1, 0},
-    {&ct__op.maximum_out, {528, 5, 245, 1032, 3, 1}, ct__frontend_maximum_out, 1, 0},
-    {&ct__op.minimum, {529, 0, 241, 1036, 2, 1}, ct__frontend_minimum, 1, 0},
-    {&ct__op.minimum_out, {529, 5, 245, 1039, 3, 1}, ct__frontend_minimum_out, 1, 0},
-    {&ct__op.atan2, {530, 0, 241, 1043, 2, 1}, ct__frontend_atan2, 1, 0},
-    {&ct__op.atan2_, {531, 0, 243, 1046, 2, 1}, ct__frontend_atan2_, 1, 0},
-    {&ct__op.atan2_out, {530, 5, 245, 1049, 3, 1}, ct__frontend_atan2_out, 1, 0},
-    {&ct__op.eq_Tensor, {532, 231, 241, 1053, 2, 1}, ct__frontend_eq_Tensor, 1, 0},
-    {&ct__op.eq__Tensor, {533, 231, 243, 1056, 2, 1}, ct__frontend_eq__Tensor, 1, 0},
-    {&ct__op.eq_Tensor_out, {532, 502, 245, 1059, 3, 1}, ct__frontend_eq_Tensor_out, 1, 0},
-    {&ct__op.eq_Scalar, {532, 237, 246, 1063, 2, 1}, ct__frontend_eq_Scalar, 1, 0},
-    {&ct__op.eq__Scalar, {533, 237, 247, 1066, 2, 1}, ct__frontend_eq__Scalar, 1, 0},
-    {&ct__op.eq_Scalar_out, {532, 521, 455, 1069, 3, 1}, ct__frontend_eq_Scalar_out, 1, 0},
-    {&ct__op.ne_Tensor, {534, 231, 241, 1073, 2, 1}, ct__frontend_ne_Tensor, 1, 0},
-    {&ct__op.ne__Tensor, {535, 231, 243, 1076, 2, 1}, ct__frontend_ne__Tensor, 1, 0},
-    {&ct__op.ne_Tensor_out, {534, 502, 245, 1079, 3, 1}, ct__frontend_ne_Tensor_out, 1, 0},
-    {&ct__op.ne_Scalar, {534, 237, 246, 1083, 2, 1}, ct__frontend_ne_Scalar, 1, 0},
-    {&ct__op.ne__Scalar, {535, 237, 247, 1086, 2, 1}, ct__frontend_ne__Scalar, 1, 0},
-    {&ct__op.ne_Scalar_out, {534, 521, 455, 1089, 3, 1}, ct__frontend_ne_Scalar_out, 1, 0},
-    {&ct__op.lt_Tensor, {536, 231, 241, 1093, 2, 1}, ct__frontend_lt_Tensor, 1, 0},
-    {&ct__op.lt__Tensor, {537, 231, 243, 1096, 2, 1}, ct__frontend_lt__Tensor, 1, 0},
-    {&ct__op.lt_Tensor_out, {536, 502, 245, 1099, 3, 1}, ct__frontend_lt_Tensor_out, 1, 0},
-    {&ct__op.lt_Scalar, {536, 237, 246, 1103, 2, 1}, ct__frontend_lt_Scalar, 1, 0},
-    {&ct__op.lt__Scalar, {537, 237, 247, 1106, 2, 1}, ct__frontend_lt__Scalar, 1, 0},
-    {&ct__op.lt_Scalar_out, {536, 521, 455, 1109, 3, 1}, ct__frontend_lt_Scalar_out, 1, 0},
-    {&ct__op.le_Tensor, {538, 231, 241, 1113, 2, 1}, ct__frontend_le_Tensor, 1, 0},
-    {&ct__op.le__Tensor, {539, 231, 243, 1116, 2, 1}, ct__frontend_le__Tensor, 1, 0},
-    {&ct__op.le_Tensor_out, {538, 502, 245, 1119, 3, 1}, ct__frontend_le_Tensor_out, 1, 0},
-    {&ct__op.le_Scalar, {538, 237, 246, 1123, 2, 1}, ct__frontend_le_Scalar, 1, 0},
-    {&ct__op.le__Scalar, {539, 237, 247, 1126, 2, 1}, ct__frontend_le__Scalar, 1, 0},
-    {&ct__op.le_Scalar_out, {538, 521, 455, 1129, 3, 1}, ct__frontend_le_Scalar_out, 1, 0},
-    {&ct__op.gt_Tensor, {540, 231, 241, 1133, 2, 1}, ct__frontend_gt_Tensor, 1, 0},
-    {&ct__op.gt__Tensor, {541, 231, 243, 1136, 2, 1}, ct__frontend_gt__Tensor, 1, 0},
-    {&ct__op.gt_Tensor_out, {540, 502, 245, 1139, 3, 1}, ct__frontend_gt_Tensor_out, 1, 0},
-    {&ct__op.gt_Scalar, {540, 237, 246, 1143, 2, 1}, ct__frontend_gt_Scalar, 1, 0},
-    {&ct__op.gt__Scalar, {541, 237, 247, 1146, 2, 1}, ct__frontend_gt__Scalar, 1, 0},
-    {&ct__op.gt_Scalar_out, {540, 521, 455, 1149, 3, 1}, ct__frontend_gt_Scalar_out, 1, 0},
-    {&ct__op.ge_Tensor, {542, 231, 241, 1153, 2, 1}, ct__frontend_ge_Tensor, 1, 0},
-    {&ct__op.ge__Tensor, {543, 231, 243, 1156, 2, 1}, ct__frontend_ge__Tensor, 1, 0},
-    {&ct__op.ge_Tensor_out, {542, 502, 245, 1159, 3, 1}, ct__frontend_ge_Tensor_out, 1, 0},
-    {&ct__op.ge_Scalar, {542, 237, 246, 1163, 2, 1}, ct__frontend_ge_Scalar, 1, 0},
-    {&ct__op.ge__Scalar, {543, 237, 247, 1166, 2, 1}, ct__frontend_ge__Scalar, 1, 0},
-    {&ct__op.ge_Scalar_out, {542, 521, 455, 1169, 3, 1}, ct__frontend_ge_Scalar_out, 1, 0},
-    {&ct__op.logical_and, {544, 0, 241, 1173, 2, 1}, ct__frontend_logical_and, 1, 0},
-    {&ct__op.logical_and_, {545, 0, 243, 1176, 2, 1}, ct__frontend_logical_and_, 1, 0},
-    {&ct__op.logical_and_out, {544, 5, 245, 1179, 3, 1}, ct__frontend_logical_and_out, 1, 0},
-    {&ct__op.logical_or, {546, 0, 241, 1183, 2, 1}, ct__frontend_logical_or, 1, 0},
-    {&ct__op.logical_or_, {547, 0, 243, 1186, 2, 1}, ct__frontend_logical_or_, 1, 0},
-    {&ct__op.logical_or_out, {546, 5, 245, 1189, 3, 1}, ct__frontend_logical_or_out, 1, 0},
-    {&ct__op.logical_xor, {548, 0, 241, 1193, 2, 1}, ct__frontend_logical_xor, 1, 0},
-    {&ct__op.logical_xor_, {549, 0, 243, 1196, 2, 1}, ct__frontend_logical_xor_, 1, 0},
-    {&ct__op.logical_xor_out, {548, 5, 245, 1199, 3, 1}, ct__frontend_logical_xor_out, 1, 0},
-    {&ct__op.logical_not, {550, 0, 256, 1203, 1, 1}, ct__frontend_logical_not, 1, 0},
-    {&ct__op.logical_not_, {551, 0, 354, 1205, 1, 1}, ct__frontend_logical_not_, 1, 0},
-    {&ct__op.logical_not_out, {550, 5, 314, 1207, 2, 1}, ct__frontend_logical_not_out, 1, 0},
-    {&ct__op.where_self, {553, 1, 552, 1210, 3, 1}, ct__frontend_where_self, 1, 0},
-    {&ct__op.where_self_out, {553, 555, 554, 1214, 4, 1}, ct__frontend_where_self_out, 1, 0},
-    {&ct__op.where_ScalarSelf, {553, 557, 556, 1219, 3, 1}, ct__frontend_where_ScalarSelf, 1, 0},
-    {&ct__op.where_ScalarOther, {553, 558, 230, 1223, 3, 1}, ct__frontend_where_ScalarOther, 1, 0},
-    {&ct__op.where_Scalar, {553, 237, 236, 1227, 3, 1}, ct__frontend_where_Scalar, 1, 0},
-    {&ct__op.masked_fill_Scalar, {559, 237, 230, 1231, 3, 1}, ct__frontend_masked_fill_Scalar, 1, 0},
-    {&ct__op.masked_fill__Scalar, {560, 237, 233, 1235, 3, 1}, ct__frontend_masked_fill__Scalar, 1, 0},
-    {&ct__op.masked_fill_Scalar_out, {559, 521, 235, 1239, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1, 0},
-    {&ct__op.masked_fill_Tensor, {559, 231, 552, 1244, 3, 1}, ct__frontend_masked_fill_Tensor, 1, 0},
-    {&ct__op.masked_fill__Tensor, {560, 231, 561, 1248, 3, 1}, ct__frontend_masked_fill__Tensor, 1, 0},
-    {&ct__op.masked_fill_Tensor_out, {559, 502, 554, 1252, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1, 0},
-    {&ct__op.lerp_Scalar, {562, 237, 230, 1257, 3, 1}, ct__frontend_lerp_Scalar, 1, 0},
-    {&ct__op.lerp__Scalar, {563, 237, 233, 1261, 3, 1}, ct__frontend_lerp__Scalar, 1, 0},
-    {&ct__op.lerp_Scalar_out, {562, 521, 235, 1265, 4, 1}, ct__frontend_lerp_Scalar_out, 1, 0},
-    {&ct__op.lerp_Tensor, {562, 231, 552, 1270, 3, 1}, ct__frontend_lerp_Tensor, 1, 0},
-    {&ct__op.lerp__Tensor, {563, 231, 561, 1274, 3, 1}, ct__frontend_lerp__Tensor, 1, 0},
-    {&ct__op.lerp_Tensor_out, {562, 502, 554, 1278, 4, 1}, ct__frontend_lerp_Tensor_out, 1, 0},
-    {&ct__op.addcmul, {565, 0, 564, 1283, 4, 1}, ct__frontend_addcmul, 1, 0},
-    {&ct__op.addcmul_, {567, 0, 566, 1288, 4, 1}, ct__frontend_addcmul_, 1, 0},
-    {&ct__op.addcmul_out, {565, 5, 568, 1293, 5, 1}, ct__frontend_addcmul_out, 1, 0},
-    {&ct__op.addcdiv, {569, 0, 564, 1299, 4, 1}, ct__frontend_addcdiv, 1, 0},
-    {&ct__op.addcdiv_, {570, 0, 566, 1304, 4, 1}, ct__frontend_addcdiv_, 1, 0},
-    {&ct__op.addcdiv_out, {569, 5, 568, 1309, 5, 1}, ct__frontend_addcdiv_out, 1, 0},
-    {&ct__op.clamp, {572, 0, 571, 1315, 3, 1}, ct__frontend_clamp, 1, 0},
-    {&ct__op.clamp_, {574, 0, 573, 1319, 3, 1}, ct__frontend_clamp_, 1, 0},
-    {&ct__op.clamp_out, {572, 5, 575, 1323, 4, 1}, ct__frontend_clamp_out, 1, 0},
-    {&ct__op.clamp_Tensor, {572, 231, 576, 1328, 3, 1}, ct__frontend_clamp_Tensor, 1, 0},
-    {&ct__op.clamp__Tensor, {574, 231, 577, 1332, 3, 1}, ct__frontend_clamp__Tensor, 1, 0},
-    {&ct__op.clamp_Tensor_out, {572, 502, 578, 1336, 4, 1}, ct__frontend_clamp_Tensor_out, 1, 0},
-    {&ct__op.clamp_min, {579, 0, 246, 1341, 2, 1}, ct__frontend_clamp_min, 1, 0},
-    {&ct__op.clamp_min_, {580, 0, 247, 1344, 2, 1}, ct__frontend_clamp_min_, 1, 0},
-    {&ct__op.clamp_min_out, {579, 5, 455, 1347, 3, 1}, ct__frontend_clamp_min_out, 1, 0},
-    {&ct__op.clamp_min_Tensor, {579, 231, 241, 1351, 2, 1}, ct__frontend_clamp_min_Tensor, 1, 0},
-    {&ct__op.clamp_min__Tensor, {580, 231, 243, 1354, 2, 1}, ct__frontend_clamp_min__Tensor, 1, 0},
-    {&ct__op.clamp_min_Tensor_out, {579, 502, 245, 1357, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1, 0},
-    {&ct__op.clamp_max, {581, 0, 246, 1361, 2, 1}, ct__frontend_clamp_max, 1, 0},
-    {&ct__op.clamp_max_, {582, 0, 247, 1364, 2, 1}, ct__frontend_clamp_max_, 1, 0},
-    {&ct__op.clamp_max_out, {581, 5, 455, 1367, 3, 1}, ct__frontend_clamp_max_out, 1, 0},
-    {&ct__op.clamp_max_Tensor, {581, 231, 241, 1371, 2, 1}, ct__frontend_clamp_max_Tensor, 1, 0},
-    {&ct__op.clamp_max__Tensor, {582, 231, 243, 1374, 2, 1}, ct__frontend_clamp_max__Tensor, 1, 0},
-    {&ct__op.clamp_max_Tensor_out, {581, 502, 245, 1377, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1, 0},
-    {&ct__op.hypot, {583, 0, 241, 1381, 2, 1}, ct__frontend_hypot, 1, 0},
-    {&ct__op.hypot_, {584, 0, 243, 1384, 2, 1}, ct__frontend_hypot_, 1, 0},
-    {&ct__op.hypot_out, {583, 5, 245, 1387, 3, 1}, ct__frontend_hypot_out, 1, 0},
-    {&ct__op.copysign_Tensor, {585, 231, 241, 1391, 2, 1}, ct__frontend_copysign_Tensor, 1, 0},
-    {&ct__op.copysign__Tensor, {586, 231, 243, 1394, 2, 1}, ct__frontend_copysign__Tensor, 1, 0},
-    {&ct__op.copysign_out, {585, 5, 245, 1397, 3, 1}, ct__frontend_copysign_out, 1, 0},
-    {&ct__op.copysign_Scalar, {585, 237, 246, 1401, 2, 1}, ct__frontend_copysign_Scalar, 1, 0},
-    {&ct__op.copysign__Scalar, {586, 237, 247, 1404, 2, 1}, ct__frontend_copysign__Scalar, 1, 0},
-    {&ct__op.copysign_Scalar_out, {585, 521, 455, 1407, 3, 1}, ct__frontend_copysign_Scalar_out, 1, 0},
-    {&ct__op.nextafter, {587, 0, 241, 1411, 2, 1}, ct__frontend_nextafter, 1, 0},
-    {&ct__op.nextafter_, {588, 0, 243, 1414, 2, 1}, ct__frontend_nextafter_, 1, 0},
-    {&ct__op.nextafter_out, {587, 5, 245, 1417, 3, 1}, ct__frontend_nextafter_out, 1, 0},
-    {&ct__op.fmax, {589, 0, 241, 1421, 2, 1}, ct__frontend_fmax, 1, 0},
-    {&ct__op.fmax_out, {589, 5, 245, 1424, 3, 1}, ct__frontend_fmax_out, 1, 0},
-    {&ct__op.fmin, {590, 0, 241, 1428, 2, 1}, ct__frontend_fmin, 1, 0},
-    {&ct__op.fmin_out, {590, 5, 245, 1431, 3, 1}, ct__frontend_fmin_out, 1, 0},
-    {&ct__op.heaviside, {591, 0, 241, 1435, 2, 1}, ct__frontend_heaviside, 1, 0},
-    {&ct__op.heaviside_, {592, 0, 243, 1438, 2, 1}, ct__frontend_heaviside_, 1, 0},
-    {&ct__op.heaviside_out, {591, 5, 245, 1441, 3, 1}, ct__frontend_heaviside_out, 1, 0},
-    {&ct__op.xlogy_Tensor, {593, 231, 241, 1445, 2, 1}, ct__frontend_xlogy_Tensor, 1, 0},
-    {&ct__op.xlogy__Tensor, {594, 231, 243, 1448, 2, 1}, ct__frontend_xlogy__Tensor, 1, 0},
-    {&ct__op.xlogy_OutTensor, {593, 595, 245, 1451, 3, 1}, ct__frontend_xlogy_OutTensor, 1, 0},
-    {&ct__op.xlogy_Scalar_Other, {593, 596, 246, 1455, 2, 1}, ct__frontend_xlogy_Scalar_Other, 1, 0},
-    {&ct__op.xlogy__Scalar_Other, {594, 596, 247, 1458, 2, 1}, ct__frontend_xlogy__Scalar_Other, 1, 0},
-    {&ct__op.xlogy_OutScalar_Other, {593, 597, 455, 1461, 3, 1}, ct__frontend_xlogy_OutScalar_Other, 1, 0},
-    {&ct__op.xlogy_Scalar_Self, {593, 598, 519, 1465, 2, 1}, ct__frontend_xlogy_Scalar_Self, 1, 0},
-    {&ct__op.xlogy_OutScalar_Self, {593, 599, 520, 1468, 3, 1}, ct__frontend_xlogy_OutScalar_Self, 1, 0},
-    {&ct__op.logaddexp, {600, 0, 241, 1472, 2, 1}, ct__frontend_logaddexp, 1, 0},
-    {&ct__op.logaddexp_out, {600, 5, 245, 1475, 3, 1}, ct__frontend_logaddexp_out, 1, 0},
-    {&ct__op.logaddexp2, {601, 0, 241, 1479, 2, 1}, ct__frontend_logaddexp2, 1, 0},
-    {&ct__op.logaddexp2_out, {601, 5, 245, 1482, 3, 1}, ct__frontend_logaddexp2_out, 1, 0},
-    {&ct__op.float_power_Tensor_Tensor, {602, 513, 241, 1486, 2, 1}, ct__frontend_float_power_Tensor_Tensor, 1, 0},
-    {&ct__op.float_power__Tensor, {603, 231, 243, 1489, 2, 1}, ct__frontend_float_power__Tensor, 1, 0},
-    {&ct__op.float_power_Tensor_Tensor_out, {602, 516, 245, 1492, 3, 1}, ct__frontend_float_power_Tensor_Tensor_out, 1, 0},
-    {&ct__op.float_power_Tensor_Scalar, {602, 517, 246, 1496, 2, 1}, ct__frontend_float_power_Tensor_Scalar, 1, 0},
-    {&ct__op.float_power__Scalar, {603, 237, 247, 1499, 2, 1}, ct__frontend_float_power__Scalar, 1, 0},
-    {&ct__op.float_power_Tensor_Scalar_out, {602, 518, 455, 1502, 3, 1}, ct__frontend_float_power_Tensor_Scalar_out, 1, 0},
-    {&ct__op.float_power_Scalar, {602, 237, 519, 1506, 2, 1}, ct__frontend_float_power_Scalar, 1, 0},
-    {&ct__op.float_power_Scalar_out, {602, 521, 520, 1509, 3, 1}, ct__frontend_float_power_Scalar_out, 1, 0},
-    {&ct__op.bitwise_and_Tensor, {604, 231, 241, 1513, 2, 1}, ct__frontend_bitwise_and_Tensor, 1, 0},
-    {&ct__op.bitwise_and__Tensor, {605, 231, 243, 1516, 2, 1}, ct__frontend_bitwise_and__Tensor, 1, 0},
-    {&ct__op.bitwise_and_Tensor_out, {604, 502, 245, 1519, 3, 1}, ct__frontend_bitwise_and_Tensor_out, 1, 0},
-    {&ct__op.bitwise_and_Scalar, {604, 237, 246, 1523, 2, 1}, ct__frontend_bitwise_and_Scalar, 1, 0},
-    {&ct__op.bitwise_and__Scalar, {605, 237, 247, 1526, 2, 1}, ct__frontend_bitwise_and__Scalar, 1, 0},
-    {&ct__op.bitwise_and_Scalar_out, {604, 521, 455, 1529, 3, 1}, ct__frontend_bitwise_and_Scalar_out, 1, 0},
-    {&ct__op.bitwise_and_Scalar_Tensor, {604, 524, 519, 1533, 2, 1}, ct__frontend_bitwise_and_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_and_Scalar_Tensor_out, {604, 525, 520, 1536, 3, 1}, ct__frontend_bitwise_and_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_or_Tensor, {606, 231, 241, 1540, 2, 1}, ct__frontend_bitwise_or_Tensor, 1, 0},
-    {&ct__op.bitwise_or__Tensor, {607, 231, 243, 1543, 2, 1}, ct__frontend_bitwise_or__Tensor, 1, 0},
-    {&ct__op.bitwise_or_Tensor_out, {606, 502, 245, 1546, 3, 1}, ct__frontend_bitwise_or_Tensor_out, 1, 0},
-    {&ct__op.bitwise_or_Scalar, {606, 237, 246, 1550, 2, 1}, ct__frontend_bitwise_or_Scalar, 1, 0},
-    {&ct__op.bitwise_or__Scalar, {607, 237, 247, 1553, 2, 1}, ct__frontend_bitwise_or__Scalar, 1, 0},
-    {&ct__op.bitwise_or_Scalar_out, {606, 521, 455, 1556, 3, 1}, ct__frontend_bitwise_or_Scalar_out, 1, 0},
-    {&ct__op.bitwise_or_Scalar_Tensor, {606, 524, 519, 1560, 2, 1}, ct__frontend_bitwise_or_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_or_Scalar_Tensor_out, {606, 525, 520, 1563, 3, 1}, ct__frontend_bitwise_or_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_xor_Tensor, {608, 231, 241, 1567, 2, 1}, ct__frontend_bitwise_xor_Tensor, 1, 0},
-    {&ct__op.bitwise_xor__Tensor, {609, 231, 243, 1570, 2, 1}, ct__frontend_bitwise_xor__Tensor, 1, 0},
-    {&ct__op.bitwise_xor_Tensor_out, {608, 502, 245, 1573, 3, 1}, ct__frontend_bitwise_xor_Tensor_out, 1, 0},
-    {&ct__op.bitwise_xor_Scalar, {608, 237, 246, 1577, 2, 1}, ct__frontend_bitwise_xor_Scalar, 1, 0},
-    {&ct__op.bitwise_xor__Scalar, {609, 237, 247, 1580, 2, 1}, ct__frontend_bitwise_xor__Scalar, 1, 0},
-    {&ct__op.bitwise_xor_Scalar_out, {608, 521, 455, 1583, 3, 1}, ct__frontend_bitwise_xor_Scalar_out, 1, 0},
-    {&ct__op.bitwise_xor_Scalar_Tensor, {608, 524, 519, 1587, 2, 1}, ct__frontend_bitwise_xor_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_xor_Scalar_Tensor_out, {608, 525, 520, 1590, 3, 1}, ct__frontend_bitwise_xor_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor, {610, 231, 241, 1594, 2, 1}, ct__frontend_bitwise_left_shift_Tensor, 1, 0},
-    {&ct__op.bitwise_left_shift__Tensor, {611, 231, 243, 1597, 2, 1}, ct__frontend_bitwise_left_shift__Tensor, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor_out, {610, 502, 245, 1600, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_out, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor_Scalar, {610, 517, 246, 1604, 2, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_left_shift__Tensor_Scalar, {611, 517, 247, 1607, 2, 1}, ct__frontend_bitwise_left_shift__Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, {610, 518, 455, 1610, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar_out, 1, 0},
-    {&ct__op.bitwise_left_shift_Scalar_Tensor, {610, 524, 519, 1614, 2, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, {610, 525, 520, 1617, 3, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor, {612, 231, 241, 1621, 2, 1}, ct__frontend_bitwise_right_shift_Tensor, 1, 0},
-    {&ct__op.bitwise_right_shift__Tensor, {613, 231, 243, 1624, 2, 1}, ct__frontend_bitwise_right_shift__Tensor, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor_out, {612, 502, 245, 1627, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_out, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor_Scalar, {612, 517, 246, 1631, 2, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_right_shift__Tensor_Scalar, {613, 517, 247, 1634, 2, 1}, ct__frontend_bitwise_right_shift__Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, {612, 518, 455, 1637, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar_out, 1, 0},
-    {&ct__op.bitwise_right_shift_Scalar_Tensor, {612, 524, 519, 1641, 2, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, {612, 525, 520, 1644, 3, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor_out, 1, 0},
-    {&ct__op.gcd, {614, 0, 241, 1648, 2, 1}, ct__frontend_gcd, 1, 0},
-    {&ct__op.gcd_, {615, 0, 243, 1651, 2, 1}, ct__frontend_gcd_, 1, 0},
-    {&ct__op.gcd_out, {614, 5, 245, 1654, 3, 1}, ct__frontend_gcd_out, 1, 0},
-    {&ct__op.lcm, {616, 0, 241, 1658, 2, 1}, ct__frontend_lcm, 1, 0},
-    {&ct__op.lcm_, {617, 0, 243, 1661, 2, 1}, ct__frontend_lcm_, 1, 0},
-    {&ct__op.lcm_out, {616, 5, 245, 1664, 3, 1}, ct__frontend_lcm_out, 1, 0},
-    {&ct__op.ldexp_Tensor, {618, 231, 241, 1668, 2, 1}, ct__frontend_ldexp_Tensor, 1, 0},
-    {&ct__op.ldexp_, {619, 0, 243, 1671, 2, 1}, ct__frontend_ldexp_, 1, 0},
-    {&ct__op.ldexp_out, {618, 5, 245, 1674, 3, 1}, ct__frontend_ldexp_out, 1, 0},
-    {&ct__op.sum, {620, 0, 263, 1678, 2, 1}, ct__frontend_sum, 0, 0},
-    {&ct__op.sum_out, {620, 5, 621, 1681, 3, 1}, ct__frontend_sum_out, 0, 0},
-    {&ct__op.sum_dim_IntList, {620, 623, 622, 1685, 4, 1}, ct__frontend_sum_dim_IntList, 0, 0},
-    {&ct__op.sum_IntList_out, {620, 625, 624, 1690, 5, 1}, ct__frontend_sum_IntList_out, 0, 0},
-    {&ct__op.mean, {223, 0, 263, 1696, 2, 1}, ct__frontend_mean, 0, 0},
-    {&ct__op.mean_dim, {223, 26, 622, 1699, 4, 1}, ct__frontend_mean_dim, 0, 0},
-    {&ct__op.mean_out, {223, 5, 624, 1704, 5, 1}, ct__frontend_mean_out, 0, 0},
-    {&ct__op.prod, {626, 0, 263, 1710, 2, 1}, ct__frontend_prod, 0, 0},
-    {&ct__op.prod_out, {626, 5, 621, 1713, 3, 1}, ct__frontend_prod_out, 0, 0},
-    {&ct__op.prod_dim_int, {626, 628, 627, 1717, 4, 1}, ct__frontend_prod_dim_int, 0, 0},
-    {&ct__op.prod_int_out, {626, 630, 629, 1722, 5, 1}, ct__frontend_prod_int_out, 0, 0},
-    {&ct__op.amax, {631, 0, 273, 1728, 3, 1}, ct__frontend_amax, 0, 0},
-    {&ct__op.amax_out, {631, 5, 632, 1732, 4, 1}, ct__frontend_amax_out, 0, 0},
-    {&ct__op.amin, {633, 0, 273, 1737, 3, 1}, ct__frontend_amin, 0, 0},
-    {&ct__op.amin_out, {633, 5, 632, 1741, 4, 1}, ct__frontend_amin_out, 0, 0},
-    {&ct__op.max, {76, 0, 256, 1746, 1, 1}, ct__frontend_max, 0, 0},
-    {&ct__op.min, {75, 0, 256, 1748, 1, 1}, ct__frontend_min, 0, 0},
-    {&ct__op.var_correction, {185, 80, 634, 1750, 4, 1}, ct__frontend_var_correction, 0, 0},
-    {&ct__op.var_correction_out, {185, 636, 635, 1755, 5, 1}, ct__frontend_var_correction_out, 0, 0},
-    {&ct__op.var, {185, 0, 637, 1761, 2, 1}, ct__frontend_var, 0, 0},
-    {&ct__op.var_dim, {185, 26, 638, 1764, 4, 1}, ct__frontend_var_dim, 0, 0},
-    {&ct__op.var_out, {185, 5, 639, 1769, 5, 1}, ct__frontend_var_out, 0, 0},
-    {&ct__op.std_correction, {224, 80, 634, 1775, 4, 1}, ct__frontend_std_correction, 0, 0},
-    {&ct__op.std_correction_out, {224, 636, 635, 1780, 5, 1}, ct__frontend_std_correction_out, 0, 0},
-    {&ct__op.std, {224, 0, 637, 1786, 2, 1}, ct__frontend_std, 0, 0},
-    {&ct__op.std_dim, {224, 26, 638, 1789, 4, 1}, ct__frontend_std_dim, 0, 0},
-    {&ct__op.std_out, {224, 5, 639, 1794, 5, 1}, ct__frontend_std_out, 0, 0},
-    {&ct__op.linalg_vector_norm, {641, 0, 640, 1800, 5, 1}, ct__frontend_linalg_vector_norm, 0, 0},
-    {&ct__op.linalg_vector_norm_out, {641, 5, 642, 1806, 6, 1}, ct__frontend_linalg_vector_norm_out, 0, 0},
-    {&ct__op.norm_Scalar, {643, 237, 246, 1813, 2, 1}, ct__frontend_norm_Scalar, 0, 0},
-    {&ct__op.norm_ScalarOpt_dim, {643, 645, 644, 1816, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0, 0},
-    {&ct__op.norm_Scalar_out, {643, 521, 455, 1821, 3, 1}, ct__frontend_norm_Scalar_out, 0, 0},
-    {&ct__op.norm_out, {643, 5, 646, 1825, 5, 1}, ct__frontend_norm_out, 0, 0},
-    {&ct__op.logsumexp, {647, 0, 273, 1831, 3, 1}, ct__frontend_logsumexp, 0, 0},
-    {&ct__op.logsumexp_out, {647, 5, 632, 1835, 4, 1}, ct__frontend_logsumexp_out, 0, 0},
-    {&ct__op.all, {648, 0, 256, 1840, 1, 1}, ct__frontend_all, 0, 0},
-    {&ct__op.all_all_out, {648, 649, 314, 1842, 2, 1}, ct__frontend_all_all_out, 0, 0},
-    {&ct__op.all_dim, {648, 26, 650, 1845, 3, 1}, ct__frontend_all_dim, 0, 0},
-    {&ct__op.all_out, {648, 5, 651, 1849, 4, 1}, ct__frontend_all_out, 0, 0},
-    {&ct__op.any, {652, 0, 256, 1854, 1, 1}, ct__frontend_any, 0, 0},
-    {&ct__op.any_all_out, {652, 649, 314, 1856, 2, 1}, ct__frontend_any_all_out, 0, 0},
-    {&ct__op.any_dim, {652, 26, 650, 1859, 3, 1}, ct__frontend_any_dim, 0, 0},
-    {&ct__op.any_out, {652, 5, 651, 1863, 4, 1}, ct__frontend_any_out, 0, 0},
-    {&ct__op.cumsum, {654, 0, 653, 1868, 3, 1}, ct__frontend_cumsum, 0, 0},
-    {&ct__op.cumsum_, {656, 0, 655, 1872, 3, 1}, ct__frontend_cumsum_, 0, 0},
-    {&ct__op.cumsum_out, {654, 5, 657, 1876, 4, 1}, ct__frontend_cumsum_out, 0, 0},
-    {&ct__op.cumprod, {658, 0, 653, 1881, 3, 1}, ct__frontend_cumprod, 0, 0},
-    {&ct__op.cumprod_, {659, 0, 655, 1885, 3, 1}, ct__frontend_cumprod_, 0, 0},
-    {&ct__op.cumprod_out, {658, 5, 657, 1889, 4, 1}, ct__frontend_cumprod_out, 0, 0},
-    {&ct__op.max_dim, {76, 26, 660, 1894, 3, 2}, ct__frontend_max_dim, 0, 0},
-    {&ct__op.max_dim_max, {76, 662, 661, 1899, 5, 2}, ct__frontend_max_dim_max, 0, 0},
-    {&ct__op.min_dim, {75, 26, 660, 1906, 3, 2}, ct__frontend_min_dim, 0, 0},
-    {&ct__op.min_dim_min, {75, 663, 661, 1911, 5, 2}, ct__frontend_min_dim_min, 0, 0},
-    {&ct__op.argmax, {665, 0, 664, 1918, 3, 1}, ct__frontend_argmax, 0, 0},
-    {&ct__op.argmax_out, {665, 5, 666, 1922, 4, 1}, ct__frontend_argmax_out, 0, 0},
-    {&ct__op.argmin, {667, 0, 664, 1927, 3, 1}, ct__frontend_argmin, 0, 0},
-    {&ct__op.argmin_out, {667, 5, 666, 1931, 4, 1}, ct__frontend_argmin_out, 0, 0},
-    {&ct__op.sort, {668, 0, 660, 1936, 3, 2}, ct__frontend_sort, 0, 0},
-    {&ct__op.sort_values, {668, 77, 661, 1941, 5, 2}, ct__frontend_sort_values, 0, 0},
-    {&ct__op.sort_stable, {668, 90, 669, 1948, 4, 2}, ct__frontend_sort_stable, 0, 0},
-    {&ct__op.sort_values_stable, {668, 671, 670, 1954, 6, 2}, ct__frontend_sort_values_stable, 0, 0},
-    {&ct__op.topk, {673, 0, 672, 1962, 5, 2}, ct__frontend_topk, 0, 0},
-    {&ct__op.topk_values, {673, 77, 674, 1969, 7, 2}, ct__frontend_topk_values, 0, 0},
-    {&ct__op.value_selecting_reduction_backward, {676, 0, 675, 1978, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0, 0},
-    {&ct__op._rd_gather, {678, 0, 677, 1984, 4, 1}, ct__frontend__rd_gather, 0, 0},
-    {&ct__op.nansum, {679, 0, 622, 1989, 4, 1}, ct__frontend_nansum, 0, 0},
-    {&ct__op.nansum_out, {679, 5, 624, 1994, 5, 1}, ct__frontend_nansum_out, 0, 0},
-    {&ct__op.nanmean, {680, 0, 622, 2000, 4, 1}, ct__frontend_nanmean, 0, 0},
-    {&ct__op.nanmean_out, {680, 5, 624, 2005, 5, 1}, ct__frontend_nanmean_out, 0, 0},
-    {&ct__op.count_nonzero_dim_IntList, {681, 623, 265, 2011, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0, 0},
-    {&ct__op.count_nonzero_dim_IntList_out, {681, 683, 682, 2014, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0, 0},
-    {&ct__op.count_nonzero, {681, 0, 684, 2018, 2, 1}, ct__frontend_count_nonzero, 0, 0},
-    {&ct__op.count_nonzero_out, {681, 5, 685, 2021, 3, 1}, ct__frontend_count_nonzero_out, 0, 0},
-    {&ct__op.logcumsumexp, {686, 0, 287, 2025, 2, 1}, ct__frontend_logcumsumexp, 0, 0},
-    {&ct__op.logcumsumexp_out, {686, 5, 312, 2028, 3, 1}, ct__frontend_logcumsumexp_out, 0, 0},
-    {&ct__op.cummax, {688, 0, 687, 2032, 2, 2}, ct__frontend_cummax, 0, 0},
-    {&ct__op.cummax_out, {688, 5, 689, 2036, 4, 2}, ct__frontend_cummax_out, 0, 0},
-    {&ct__op.cummin, {690, 0, 687, 2042, 2, 2}, ct__frontend_cummin, 0, 0},
-    {&ct__op.cummin_out, {690, 5, 689, 2046, 4, 2}, ct__frontend_cummin_out, 0, 0},
-    {&ct__op.kthvalue, {692, 0, 691, 2052, 4, 2}, ct__frontend_kthvalue, 0, 0},
-    {&ct__op.kthvalue_values, {692, 77, 693, 2058, 6, 2}, ct__frontend_kthvalue_values, 0, 0},
-    {&ct__op.median, {694, 0, 256, 2066, 1, 1}, ct__frontend_median, 0, 0},
-    {&ct__op.median_out, {694, 5, 314, 2068, 2, 1}, ct__frontend_median_out, 0, 0},
-    {&ct__op.median_dim, {694, 26, 660, 2071, 3, 2}, ct__frontend_median_dim, 0, 0},
-    {&ct__op.median_dim_values, {694, 695, 661, 2076, 5, 2}, ct__frontend_median_dim_values, 0, 0},
-    {&ct__op.nanmedian, {696, 0, 256, 2083, 1, 1}, ct__frontend_nanmedian, 0, 0},
-    {&ct__op.nanmedian_out, {696, 5, 314, 2085, 2, 1}, ct__frontend_nanmedian_out, 0, 0},
-    {&ct__op.nanmedian_dim, {696, 26, 660, 2088, 3, 2}, ct__frontend_nanmedian_dim, 0, 0},
-    {&ct__op.nanmedian_dim_values, {696, 695, 661, 2093, 5, 2}, ct__frontend_nanmedian_dim_values, 0, 0},
-    {&ct__op.argsort, {697, 0, 650, 2100, 3, 1}, ct__frontend_argsort, 0, 0},
-    {&ct__op.argsort_stable, {697, 90, 698, 2104, 4, 1}, ct__frontend_argsort_stable, 0, 0},
-    {&ct__op.msort, {699, 0, 256, 2109, 1, 1}, ct__frontend_msort, 0, 0},
-    {&ct__op.var_mean_correction, {701, 80, 700, 2111, 4, 2}, ct__frontend_var_mean_correction, 0, 0},
-    {&ct__op.std_mean_correction, {702, 80, 700, 2117, 4, 2}, ct__frontend_std_mean_correction, 0, 0},
-    {&ct__op.var_mean, {701, 0, 703, 2123, 2, 2}, ct__frontend_var_mean, 0, 0},
-    {&ct__op.var_mean_dim, {701, 26, 704, 2127, 4, 2}, ct__frontend_var_mean_dim, 0, 0},
-    {&ct__op.std_mean, {702, 0, 703, 2133, 2, 2}, ct__frontend_std_mean, 0, 0},
-    {&ct__op.std_mean_dim, {702, 26, 704, 2137, 4, 2}, ct__frontend_std_mean_dim, 0, 0},
-    {&ct__op.max_other, {76, 2, 241, 2143, 2, 1}, ct__frontend_max_other, 0, 0},
-    {&ct__op.max_out, {76, 5, 245, 2146, 3, 1}, ct__frontend_max_out, 0, 0},
-    {&ct__op.min_other, {75, 2, 241, 2150, 2, 1}, ct__frontend_min_other, 0, 0},
-    {&ct__op.min_out, {75, 5, 245, 2153, 3, 1}, ct__frontend_min_out, 0, 0},
-    {&ct__op.aminmax, {706, 0, 705, 2157, 3, 2}, ct__frontend_aminmax, 0, 0},
-    {&ct__op.dot, {707, 0, 241, 2162, 2, 1}, ct__frontend_dot, 0, 0},
-    {&ct__op.dot_out, {707, 5, 245, 2165, 3, 1}, ct__frontend_dot_out, 0, 0},
-    {&ct__op.mv, {708, 0, 241, 2169, 2, 1}, ct__frontend_mv, 0, 0},
-    {&ct__op.mv_out, {708, 5, 245, 2172, 3, 1}, ct__frontend_mv_out, 0, 0},
-    {&ct__op.mm, {709, 0, 241, 2176, 2, 1}, ct__frontend_mm, 0, 0},
-    {&ct__op.mm_out, {709, 5, 245, 2179, 3, 1}, ct__frontend_mm_out, 0, 0},
-    {&ct__op.bmm, {710, 0, 241, 2183, 2, 1}, ct__frontend_bmm, 0, 0},
-    {&ct__op.bmm_out, {710, 5, 245, 2186, 3, 1}, ct__frontend_bmm_out, 0, 0},
-    {&ct__op.addmm, {712, 0, 711, 2190, 5, 1}, ct__frontend_addmm, 0, 0},
-    {&ct__op.addmm_, {714, 0, 713, 2196, 5, 1}, ct__frontend_addmm_, 0, 0},
-    {&ct__op.addmm_out, {712, 5, 715, 2202, 6, 1}, ct__frontend_addmm_out, 0, 0},
-    {&ct__op.baddbmm, {716, 0, 711, 2209, 5, 1}, ct__frontend_baddbmm, 0, 0},
-    {&ct__op.baddbmm_, {717, 0, 713, 2215, 5, 1}, ct__frontend_baddbmm_, 0, 0},
-    {&ct__op.baddbmm_out, {716, 5, 715, 2221, 6, 1}, ct__frontend_baddbmm_out, 0, 0},
-    {&ct__op.addmv, {718, 0, 711, 2228, 5, 1}, ct__frontend_addmv, 0, 0},
-    {&ct__op.addmv_, {719, 0, 713, 2234, 5, 1}, ct__frontend_addmv_, 0, 0},
-    {&ct__op.addmv_out, {718, 5, 715, 2240, 6, 1}, ct__frontend_addmv_out, 0, 0},
-    {&ct__op.addbmm, {720, 0, 711, 2247, 5, 1}, ct__frontend_addbmm, 0, 0},
-    {&ct__op.addbmm_, {721, 0, 713, 2253, 5, 1}, ct__frontend_addbmm_, 0, 0},
-    {&ct__op.addbmm_out, {720, 5, 715, 2259, 6, 1}, ct__frontend_addbmm_out, 0, 0},
-    {&ct__op.addr, {722, 0, 711, 2266, 5, 1}, ct__frontend_addr, 0, 0},
-    {&ct__op.addr_, {723, 0, 713, 2272, 5, 1}, ct__frontend_addr_, 0, 0},
-    {&ct__op.addr_out, {722, 5, 715, 2278, 6, 1}, ct__frontend_addr_out, 0, 0},
-    {&ct__op.tensordot, {725, 0, 724, 2285, 4, 1}, ct__frontend_tensordot, 0, 0},
-    {&ct__op.tensordot_out, {725, 5, 726, 2290, 5, 1}, ct__frontend_tensordot_out, 0, 0},
-    {&ct__op.kron, {727, 0, 241, 2296, 2, 1}, ct__frontend_kron, 0, 0},
-    {&ct__op.kron_out, {727, 5, 245, 2299, 3, 1}, ct__frontend_kron_out, 0, 0},
-    {&ct__op.einsum, {729, 0, 728, 2303, 3, 1}, ct__frontend_einsum, 0, 0},
-    {&ct__op.outer, {730, 0, 241, 2307, 2, 1}, ct__frontend_outer, 0, 0},
-    {&ct__op.outer_out, {730, 5, 245, 2310, 3, 1}, ct__frontend_outer_out, 0, 0},
-    {&ct__op.matmul, {731, 0, 241, 2314, 2, 1}, ct__frontend_matmul, 0, 0},
-    {&ct__op.matmul_out, {731, 5, 245, 2317, 3, 1}, ct__frontend_matmul_out, 0, 0},
-    {&ct__op.linear, {733, 0, 732, 2321, 3, 1}, ct__frontend_linear, 0, 0},
-    {&ct__op.linear_out, {733, 5, 734, 2325, 4, 1}, ct__frontend_linear_out, 0, 0},
-    {&ct__op.cat, {736, 0, 735, 2330, 2, 1}, ct__frontend_cat, 0, 0},
-    {&ct__op.cat_out, {736, 5, 737, 2333, 3, 1}, ct__frontend_cat_out, 0, 0},
-    {&ct__op.stack, {738, 0, 735, 2337, 2, 1}, ct__frontend_stack, 0, 0},
-    {&ct__op.stack_out, {738, 5, 737, 2340, 3, 1}, ct__frontend_stack_out, 0, 0},
-    {&ct__op.flip, {739, 0, 265, 2344, 2, 1}, ct__frontend_flip, 0, 0},
-    {&ct__op.flip_out, {739, 5, 682, 2347, 3, 1}, ct__frontend_flip_out, 0, 0},
-    {&ct__op.roll, {740, 0, 278, 2351, 3, 1}, ct__frontend_roll, 0, 0},
-    {&ct__op.roll_out, {740, 5, 741, 2355, 4, 1}, ct__frontend_roll_out, 0, 0},
-    {&ct__op.repeat, {742, 0, 265, 2360, 2, 1}, ct__frontend_repeat, 0, 0},
-    {&ct__op.repeat_out, {742, 5, 682, 2363, 3, 1}, ct__frontend_repeat_out, 0, 0},
-    {&ct__op.tile, {743, 0, 265, 2367, 2, 1}, ct__frontend_tile, 0, 0},
-    {&ct__op.constant_pad_nd, {745, 0, 744, 2370, 3, 1}, ct__frontend_constant_pad_nd, 0, 0},
-    {&ct__op.constant_pad_nd_out, {745, 5, 746, 2374, 4, 1}, ct__frontend_constant_pad_nd_out, 0, 0},
-    {&ct__op.reflection_pad1d, {747, 0, 265, 2379, 2, 1}, ct__frontend_reflection_pad1d, 0, 0},
-    {&ct__op.reflection_pad1d_out, {747, 5, 682, 2382, 3, 1}, ct__frontend_reflection_pad1d_out, 0, 0},
-    {&ct__op.reflection_pad1d_backward, {749, 0, 748, 2386, 3, 1}, ct__frontend_reflection_pad1d_backward, 0, 0},
-    {&ct__op.reflection_pad2d, {750, 0, 265, 2390, 2, 1}, ct__frontend_reflection_pad2d, 0, 0},
-    {&ct__op.reflection_pad2d_out, {750, 5, 682, 2393, 3, 1}, ct__frontend_reflection_pad2d_out, 0, 0},
-    {&ct__op.reflection_pad2d_backward, {751, 0, 748, 2397, 3, 1}, ct__frontend_reflection_pad2d_backward, 0, 0},
-    {&ct__op.reflection_pad3d, {752, 0, 265, 2401, 2, 1}, ct__frontend_reflection_pad3d, 0, 0},
-    {&ct__op.reflection_pad3d_out, {752, 5, 682, 2404, 3, 1}, ct__frontend_reflection_pad3d_out, 0, 0},
-    {&ct__op.reflection_pad3d_backward, {753, 0, 748, 2408, 3, 1}, ct__frontend_reflection_pad3d_backward, 0, 0},
-    {&ct__op.replication_pad1d, {754, 0, 265, 2412, 2, 1}, ct__frontend_replication_pad1d, 0, 0},
-    {&ct__op.replication_pad1d_out, {754, 5, 682, 2415, 3, 1}, ct__frontend_replication_pad1d_out, 0, 0},
-    {&ct__op.replication_pad1d_backward, {755, 0, 748, 2419, 3, 1}, ct__frontend_replication_pad1d_backward, 0, 0},
-    {&ct__op.replication_pad2d, {756, 0, 265, 2423, 2, 1}, ct__frontend_replication_pad2d, 0, 0},
-    {&ct__op.replication_pad2d_out, {756, 5, 682, 2426, 3, 1}, ct__frontend_replication_pad2d_out, 0, 0},
-    {&ct__op.replication_pad2d_backward, {757, 0, 748, 2430, 3, 1}, ct__frontend_replication_pad2d_backward, 0, 0},
-    {&ct__op.replication_pad3d, {758, 0, 265, 2434, 2, 1}, ct__frontend_replication_pad3d, 0, 0},
-    {&ct__op.replication_pad3d_out, {758, 5, 682, 2437, 3, 1}, ct__frontend_replication_pad3d_out, 0, 0},
-    {&ct__op.replication_pad3d_backward, {759, 0, 748, 2441, 3, 1}, ct__frontend_replication_pad3d_backward, 0, 0},
-    {&ct__op.tril, {760, 0, 287, 2445, 2, 1}, ct__frontend_tril, 0, 0},
-    {&ct__op.tril_, {761, 0, 420, 2448, 2, 1}, ct__frontend_tril_, 0, 0},
-    {&ct__op.tril_out, {760, 5, 312, 2451, 3, 1}, ct__frontend_tril_out, 0, 0},
-    {&ct__op.triu, {762, 0, 287, 2455, 2, 1}, ct__frontend_triu, 0, 0},
-    {&ct__op.triu_, {763, 0, 420, 2458, 2, 1}, ct__frontend_triu_, 0, 0},
-    {&ct__op.triu_out, {762, 5, 312, 2461, 3, 1}, ct__frontend_triu_out, 0, 0},
-    {&ct__op.gather, {764, 0, 677, 2465, 4, 1}, ct__frontend_gather, 0, 0},
-    {&ct__op.gather_out, {764, 5, 765, 2470, 5, 1}, ct__frontend_gather_out, 0, 0},
-    {&ct__op.scatter_src, {767, 8, 766, 2476, 4, 1}, ct__frontend_scatter_src, 0, 0},
-    {&ct__op.scatter__src, {769, 8, 768, 2481, 4, 1}, ct__frontend_scatter__src, 0, 0},
-    {&ct__op.scatter_src_out, {767, 771, 770, 2486, 5, 1}, ct__frontend_scatter_src_out, 0, 0},
-    {&ct__op.scatter_value, {767, 11, 772, 2492, 4, 1}, ct__frontend_scatter_value, 0, 0},
-    {&ct__op.scatter__value, {769, 11, 773, 2497, 4, 1}, ct__frontend_scatter__value, 0, 0},
-    {&ct__op.scatter_value_out, {767, 775, 774, 2502, 5, 1}, ct__frontend_scatter_value_out, 0, 0},
-    {&ct__op.scatter_add, {776, 0, 766, 2508, 4, 1}, ct__frontend_scatter_add, 0, 0},
-    {&ct__op.scatter_add_, {777, 0, 768, 2513, 4, 1}, ct__frontend_scatter_add_, 0, 0},
-    {&ct__op.scatter_add_out, {776, 5, 770, 2518, 5, 1}, ct__frontend_scatter_add_out, 0, 0},
-    {&ct__op.scatter_reduce, {767, 115, 778, 2524, 5, 1}, ct__frontend_scatter_reduce, 0, 0},
-    {&ct__op.scatter__reduce, {769, 115, 779, 2530, 5, 1}, ct__frontend_scatter__reduce, 0, 0},
-    {&ct__op.scatter_reduce_out, {767, 781, 780, 2536, 6, 1}, ct__frontend_scatter_reduce_out, 0, 0},
-    {&ct__op.scatter_value_reduce, {767, 783, 782, 2543, 5, 1}, ct__frontend_scatter_value_reduce, 0, 0},
-    {&ct__op.scatter__value_reduce, {769, 783, 784, 2549, 5, 1}, ct__frontend_scatter__value_reduce, 0, 0},
-    {&ct__op.scatter_reduce_two, {787, 786, 785, 2555, 6, 1}, ct__frontend_scatter_reduce_two, 0, 0},
-    {&ct__op.scatter_reduce__two, {789, 786, 788, 2562, 6, 1}, ct__frontend_scatter_reduce__two, 0, 0},
-    {&ct__op.scatter_reduce_two_out, {787, 791, 790, 2569, 7, 1}, ct__frontend_scatter_reduce_two_out, 0, 0},
-    {&ct__op.index_select, {793, 0, 792, 2577, 3, 1}, ct__frontend_index_select, 0, 0},
-    {&ct__op.index_select_out, {793, 5, 794, 2581, 4, 1}, ct__frontend_index_select_out, 0, 0},
-    {&ct__op.index_add, {796, 0, 795, 2586, 5, 1}, ct__frontend_index_add, 0, 0},
-    {&ct__op.index_add_, {798, 0, 797, 2592, 5, 1}, ct__frontend_index_add_, 0, 0},
-    {&ct__op.index_add_out, {796, 5, 799, 2598, 6, 1}, ct__frontend_index_add_out, 0, 0},
-    {&ct__op.index_copy, {800, 0, 766, 2605, 4, 1}, ct__frontend_index_copy, 0, 0},
-    {&ct__op.index_copy_, {801, 0, 768, 2610, 4, 1}, ct__frontend_index_copy_, 0, 0},
-    {&ct__op.index_copy_out, {800, 5, 770, 2615, 5, 1}, ct__frontend_index_copy_out, 0, 0},
-    {&ct__op.index_fill_int_Scalar, {803, 802, 772, 2621, 4, 1}, ct__frontend_index_fill_int_Scalar, 0, 0},
-    {&ct__op.index_fill__int_Scalar, {804, 802, 773, 2626, 4, 1}, ct__frontend_index_fill__int_Scalar, 0, 0},
-    {&ct__op.index_fill_int_Tensor, {803, 805, 766, 2631, 4, 1}, ct__frontend_index_fill_int_Tensor, 0, 0},
-    {&ct__op.index_fill__int_Tensor, {804, 805, 768, 2636, 4, 1}, ct__frontend_index_fill__int_Tensor, 0, 0},
-    {&ct__op.index_fill_int_Tensor_out, {803, 806, 770, 2641, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0, 0},
-    {&ct__op.index_fill_int_Scalar_out, {803, 807, 774, 2647, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0, 0},
-    {&ct__op.index_Tensor, {31, 231, 808, 2653, 2, 1}, ct__frontend_index_Tensor, 2, 0},
-    {&ct__op.index_Tensor_out, {31, 502, 809, 2656, 3, 1}, ct__frontend_index_Tensor_out, 2, 0},
-    {&ct__op.index_put, {811, 0, 810, 2660, 4, 1}, ct__frontend_index_put, 2, 0},
-    {&ct__op.index_put_, {813, 0, 812, 2665, 4, 1}, ct__frontend_index_put_, 2, 0},
-    {&ct__op.index_put_out, {811, 5, 814, 2670, 5, 1}, ct__frontend_index_put_out, 2, 0},
-    {&ct__op.one_hot, {815, 0, 287, 2676, 2, 1}, ct__frontend_one_hot, 0, 0},
-    {&ct__op.embedding, {817, 0, 816, 2679, 5, 1}, ct__frontend_embedding, 0, 0},
-    {&ct__op.embedding_out, {817, 5, 818, 2685, 6, 1}, ct__frontend_embedding_out, 0, 0},
-    {&ct__op.embedding_dense_backward, {820, 0, 819, 2692, 5, 1}, ct__frontend_embedding_dense_backward, 0, 0},
-    {&ct__op.split_Tensor, {822, 231, 821, 2698, 3, 1}, NULL, 0, 0},
-    {&ct__op.split_with_sizes, {824, 0, 823, 2702, 3, 1}, NULL, 0, 0},
-    {&ct__op.split_sizes, {822, 94, 823, 2706, 3, 1}, NULL, 0, 0},
-    {&ct__op.chunk, {825, 0, 821, 2710, 3, 1}, NULL, 0, 0},
-    {&ct__op.unbind_int, {827, 269, 826, 2714, 2, 1}, NULL, 0, 0},
-    {&ct__op.pad, {112, 0, 828, 2717, 4, 1}, ct__frontend_pad, 0, 0},
-    {&ct__op.take_along_dim, {830, 0, 829, 2722, 3, 1}, ct__frontend_take_along_dim, 0, 0},
-    {&ct__op.take_along_dim_out, {830, 5, 831, 2726, 4, 1}, ct__frontend_take_along_dim_out, 0, 0},
-    {&ct__op.nonzero, {832, 0, 256, 2731, 1, 1}, ct__frontend_nonzero, 0, 1},
-    {&ct__op.nonzero_out, {832, 5, 314, 2733, 2, 1}, ct__frontend_nonzero_out, 0, 1},
-    {&ct__op.masked_select, {833, 0, 241, 2736, 2, 1}, ct__frontend_masked_select, 0, 1},
-    {&ct__op.masked_select_out, {833, 5, 245, 2739, 3, 1}, ct__frontend_masked_select_out, 0, 1},
-    {&ct__op.masked_scatter, {834, 0, 552, 2743, 3, 1}, ct__frontend_masked_scatter, 0, 0},
-    {&ct__op.masked_scatter_, {835, 0, 561, 2747, 3, 1}, ct__frontend_masked_scatter_, 0, 0},
-    {&ct__op.masked_scatter_out, {834, 5, 554, 2751, 4, 1}, ct__frontend_masked_scatter_out, 0, 0},
-    {&ct__op.take, {836, 0, 241, 2756, 2, 1}, ct__frontend_take, 0, 0},
-    {&ct__op.take_out, {836, 5, 245, 2759, 3, 1}, ct__frontend_take_out, 0, 0},
-    {&ct__op.put, {838, 0, 837, 2763, 4, 1}, ct__frontend_put, 0, 0},
-    {&ct__op.put_, {840, 0, 839, 2768, 4, 1}, ct__frontend_put_, 0, 0},
-    {&ct__op.put_out, {838, 5, 841, 2773, 5, 1}, ct__frontend_put_out, 0, 0},
-    {&ct__op.repeat_interleave_Tensor, {842, 231, 684, 2779, 2, 1}, ct__frontend_repeat_interleave_Tensor, 0, 1},
-    {&ct__op.repeat_interleave_Tensor_out, {842, 502, 685, 2782, 3, 1}, ct__frontend_repeat_interleave_Tensor_out, 0, 1},
-    {&ct__op.repeat_interleave_self_Tensor, {842, 844, 843, 2786, 4, 1}, ct__frontend_repeat_interleave_self_Tensor, 0, 1},
-    {&ct__op.repeat_interleave_self_int, {842, 846, 845, 2791, 4, 1}, ct__frontend_repeat_interleave_self_int, 0, 0},
-    {&ct__op.searchsorted_Tensor, {848, 231, 847, 2796, 6, 1}, ct__frontend_searchsorted_Tensor, 0, 0},
-    {&ct__op.searchsorted_Tensor_out, {848, 502, 849, 2803, 7, 1}, ct__frontend_searchsorted_Tensor_out, 0, 0},
-    {&ct__op.searchsorted_Scalar, {848, 237, 850, 2811, 6, 1}, ct__frontend_searchsorted_Scalar, 0, 0},
-    {&ct__op.searchsorted_Scalar_out, {848, 521, 851, 2818, 7, 1}, ct__frontend_searchsorted_Scalar_out, 0, 0},
-    {&ct__op.bucketize_Tensor, {853, 231, 852, 2826, 4, 1}, ct__frontend_bucketize_Tensor, 0, 0},
-    {&ct__op.bucketize_Tensor_out, {853, 502, 854, 2831, 5, 1}, ct__frontend_bucketize_Tensor_out, 0, 0},
-    {&ct__op.bucketize_Scalar, {853, 237, 855, 2837, 4, 1}, ct__frontend_bucketize_Scalar, 0, 0},
-    {&ct__op.bucketize_Scalar_out, {853, 521, 856, 2842, 5, 1}, ct__frontend_bucketize_Scalar_out, 0, 0},
-    {&ct__op.bincount, {858, 0, 857, 2848, 3, 1}, ct__frontend_bincount, 0, 1},
-    {&ct__op.bincount_out, {858, 5, 859, 2852, 4, 1}, ct__frontend_bincount_out, 0, 1},
-    {&ct__op.histc, {861, 0, 860, 2857, 4, 1}, ct__frontend_histc, 0, 0},
-    {&ct__op.histc_out, {861, 5, 862, 2862, 5, 1}, ct__frontend_histc_out, 0, 0},
-    {&ct__op._unique2, {864, 0, 863, 2868, 4, 3}, ct__frontend__unique2, 0, 1},
-    {&ct__op._unique2_out, {864, 5, 865, 2875, 7, 3}, ct__frontend__unique2_out, 0, 1},
-    {&ct__op.unique_consecutive, {867, 0, 866, 2885, 4, 3}, ct__frontend_unique_consecutive, 0, 1},
-    {&ct__op.unique_consecutive_out, {867, 5, 868, 2892, 7, 3}, ct__frontend_unique_consecutive_out, 0, 1},
-    {&ct__op.unique_dim, {870, 0, 869, 2902, 5, 3}, ct__frontend_unique_dim, 0, 1},
-    {&ct__op.unique_dim_out, {870, 5, 871, 2910, 8, 3}, ct__frontend_unique_dim_out, 0, 1},
-    {&ct__op.fliplr, {872, 0, 256, 2921, 1, 1}, ct__frontend_fliplr, 0, 0},
-    {&ct__op.flipud, {873, 0, 256, 2923, 1, 1}, ct__frontend_flipud, 0, 0},
-    {&ct__op.rot90, {875, 0, 874, 2925, 3, 1}, ct__frontend_rot90, 0, 0},
-    {&ct__op.rot90_out, {875, 5, 876, 2929, 4, 1}, ct__frontend_rot90_out, 0, 0},
-    {&ct__op.narrow_copy, {877, 0, 308, 2934, 4, 1}, ct__frontend_narrow_copy, 0, 0},
-    {&ct__op.narrow_copy_out, {877, 5, 310, 2939, 5, 1}, ct__frontend_narrow_copy_out, 0, 0},
-    {&ct__op.index_reduce, {878, 0, 785, 2945, 6, 1}, ct__frontend_index_reduce, 0, 0},
-    {&ct__op.index_reduce_, {879, 0, 788, 2952, 6, 1}, ct__frontend_index_reduce_, 0, 0},
-    {&ct__op.index_reduce_out, {878, 5, 790, 2959, 7, 1}, ct__frontend_index_reduce_out, 0, 0},
-    {&ct__op.softmax_int, {880, 269, 653, 2967, 3, 1}, ct__frontend_softmax_int, 0, 0},
-    {&ct__op.softmax_int_out, {880, 630, 657, 2971, 4, 1}, ct__frontend_softmax_int_out, 0, 0},
-    {&ct__op.log_softmax_int, {881, 269, 653, 2976, 3, 1}, ct__frontend_log_softmax_int, 0, 0},
-    {&ct__op.log_softmax_int_out, {881, 630, 657, 2980, 4, 1}, ct__frontend_log_softmax_int_out, 0, 0},
-    {&ct__op.softmin, {882, 0, 653, 2985, 3, 1}, ct__frontend_softmin, 0, 0},
-    {&ct__op.prelu, {883, 0, 241, 2989, 2, 1}, ct__frontend_prelu, 0, 0},
-    {&ct__op.rrelu, {885, 0, 884, 2992, 5, 1}, ct__frontend_rrelu, 0, 0},
-    {&ct__op.rrelu_, {887, 0, 886, 2998, 5, 1}, ct__frontend_rrelu_, 0, 0},
-    {&ct__op._ctc_loss, {889, 0, 888, 3004, 6, 2}, ct__frontend__ctc_loss, 0, 0},
-    {&ct__op._ctc_loss_Tensor, {889, 231, 890, 3012, 6, 2}, ct__frontend__ctc_loss_Tensor, 0, 0},
-    {&ct__op._ctc_loss_backward, {892, 0, 891, 3020, 9, 1}, ct__frontend__ctc_loss_backward, 0, 0},
-    {&ct__op.ctc_loss_IntList, {895, 894, 893, 3030, 7, 1}, ct__frontend_ctc_loss_IntList, 0, 0},
-    {&ct__op.ctc_loss_Tensor, {895, 231, 896, 3038, 7, 1}, ct__frontend_ctc_loss_Tensor, 0, 0},
-    {&ct__op.embedding_bag, {898, 0, 897, 3046, 8, 4}, ct__frontend_embedding_bag, 0, 0},
-    {&ct__op.embedding_bag_padding_idx, {898, 119, 899, 3058, 9, 4}, ct__frontend_embedding_bag_padding_idx, 0, 0},
-    {&ct__op.glu, {900, 0, 287, 3071, 2, 1}, ct__frontend_glu, 0, 0},
-    {&ct__op.glu_out, {900, 5, 312, 3074, 3, 1}, ct__frontend_glu_out, 0, 0},
-    {&ct__op.nll_loss, {902, 0, 901, 3078, 5, 1}, ct__frontend_nll_loss, 0, 0},
-    {&ct__op.nll_loss_out, {902, 5, 903, 3084, 6, 1}, ct__frontend_nll_loss_out, 0, 0},
-    {&ct__op.nll_loss_nd, {904, 0, 901, 3091, 5, 1}, ct__frontend_nll_loss_nd, 0, 0},
-    {&ct__op.nll_loss_backward, {906, 0, 905, 3097, 7, 1}, ct__frontend_nll_loss_backward, 0, 0},
-    {&ct__op.cross_entropy_loss, {908, 0, 907, 3105, 6, 1}, ct__frontend_cross_entropy_loss, 0, 0},
-    {&ct__op.mse_loss, {910, 0, 909, 3112, 3, 1}, ct__frontend_mse_loss, 0, 0},
-    {&ct__op.mse_loss_out, {910, 5, 911, 3116, 4, 1}, ct__frontend_mse_loss_out, 0, 0},
-    {&ct__op.l1_loss, {912, 0, 909, 3121, 3, 1}, ct__frontend_l1_loss, 0, 0},
-    {&ct__op.smooth_l1_loss, {914, 0, 913, 3125, 4, 1}, ct__frontend_smooth_l1_loss, 0, 0},
-    {&ct__op.smooth_l1_loss_out, {914, 5, 915, 3130, 5, 1}, ct__frontend_smooth_l1_loss_out, 0, 0},
-    {&ct__op.kl_div, {917, 0, 916, 3136, 4, 1}, ct__frontend_kl_div, 0, 0},
-    {&ct__op.binary_cross_entropy, {919, 0, 918, 3141, 4, 1}, ct__frontend_binary_cross_entropy, 0, 0},
-    {&ct__op.binary_cross_entropy_out, {919, 5, 920, 3146, 5, 1}, ct__frontend_binary_cross_entropy_out, 0, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {922, 0, 921, 3152, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0, 0},
-    {&ct__op.huber_loss, {923, 0, 913, 3158, 4, 1}, ct__frontend_huber_loss, 0, 0},
-    {&ct__op.huber_loss_out, {923, 5, 915, 3163, 5, 1}, ct__frontend_huber_loss_out, 0, 0},
-    {&ct__op.soft_margin_loss, {924, 0, 909, 3169, 3, 1}, ct__frontend_soft_margin_loss, 0, 0},
-    {&ct__op.soft_margin_loss_out, {924, 5, 911, 3173, 4, 1}, ct__frontend_soft_margin_loss_out, 0, 0},
-    {&ct__op.margin_ranking_loss, {926, 0, 925, 3178, 5, 1}, ct__frontend_margin_ranking_loss, 0, 0},
-    {&ct__op.hinge_embedding_loss, {928, 0, 927, 3184, 4, 1}, ct__frontend_hinge_embedding_loss, 0, 0},
-    {&ct__op.multilabel_soft_margin_loss, {929, 0, 918, 3189, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0, 0},
-    {&ct__op.multi_margin_loss, {931, 0, 930, 3194, 6, 1}, ct__frontend_multi_margin_loss, 0, 0},
-    {&ct__op.multi_margin_loss_out, {931, 5, 932, 3201, 7, 1}, ct__frontend_multi_margin_loss_out, 0, 0},
-    {&ct__op.triplet_margin_loss, {934, 0, 933, 3209, 8, 1}, ct__frontend_triplet_margin_loss, 0, 0},
-    {&ct__op.cosine_embedding_loss, {935, 0, 925, 3218, 5, 1}, ct__frontend_cosine_embedding_loss, 0, 0},
-    {&ct__op.poisson_nll_loss, {937, 0, 936, 3224, 6, 1}, ct__frontend_poisson_nll_loss, 0, 0},
-    {&ct__op.gaussian_nll_loss, {939, 0, 938, 3231, 6, 1}, ct__frontend_gaussian_nll_loss, 0, 0},
-    {&ct__op.cosine_similarity, {940, 0, 913, 3238, 4, 1}, ct__frontend_cosine_similarity, 0, 0},
-    {&ct__op.pairwise_distance, {942, 0, 941, 3243, 5, 1}, ct__frontend_pairwise_distance, 0, 0},
-    {&ct__op.cdist, {944, 0, 943, 3249, 4, 1}, ct__frontend_cdist, 0, 0},
-    {&ct__op.layer_norm, {946, 0, 945, 3254, 6, 1}, ct__frontend_layer_norm, 0, 0},
-    {&ct__op.group_norm, {948, 0, 947, 3261, 6, 1}, ct__frontend_group_norm, 0, 0},
-    {&ct__op.batch_norm, {950, 0, 949, 3268, 9, 1}, ct__frontend_batch_norm, 0, 0},
-    {&ct__op.normalize, {952, 0, 951, 3278, 4, 1}, ct__frontend_normalize, 0, 0},
-    {&ct__op.local_response_norm, {954, 0, 953, 3283, 5, 1}, ct__frontend_local_response_norm, 0, 0},
-    {&ct__op.instance_norm, {955, 0, 949, 3289, 9, 1}, ct__frontend_instance_norm, 0, 0},
-    {&ct__op.bilinear, {957, 0, 956, 3299, 4, 1}, ct__frontend_bilinear, 0, 0},
-    {&ct__op.rms_norm, {959, 0, 958, 3304, 4, 1}, ct__frontend_rms_norm, 0, 0},
-    {&ct__op.scaled_dot_product_attention, {961, 0, 960, 3309, 7, 1}, ct__frontend_scaled_dot_product_attention, 0, 0},
-    {&ct__op.convolution, {963, 0, 962, 3317, 9, 1}, ct__frontend_convolution, 0, 0},
-    {&ct__op.convolution_out, {963, 5, 964, 3327, 10, 1}, ct__frontend_convolution_out, 0, 0},
-    {&ct__op.convolution_backward_input, {966, 0, 965, 3338, 7, 1}, ct__frontend_convolution_backward_input, 0, 0},
-    {&ct__op.convolution_backward_weight, {967, 0, 965, 3346, 7, 1}, ct__frontend_convolution_backward_weight, 0, 0},
-    {&ct__op.conv1d, {969, 0, 968, 3354, 7, 1}, ct__frontend_conv1d, 0, 0},
-    {&ct__op.conv1d_padding, {969, 113, 970, 3362, 7, 1}, ct__frontend_conv1d_padding, 0, 0},
-    {&ct__op.conv2d, {971, 0, 968, 3370, 7, 1}, ct__frontend_conv2d, 0, 0},
-    {&ct__op.conv2d_padding, {971, 113, 970, 3378, 7, 1}, ct__frontend_conv2d_padding, 0, 0},
-    {&ct__op.conv_transpose2d_input, {973, 108, 972, 3386, 8, 1}, ct__frontend_conv_transpose2d_input, 0, 0},
-    {&ct__op.adaptive_avg_pool2d, {974, 0, 265, 3395, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {974, 5, 682, 3398, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0, 0},
-    {&ct__op._adaptive_avg_pool2d, {975, 0, 265, 3402, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {976, 0, 241, 3405, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {978, 0, 977, 3408, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {978, 216, 979, 3417, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0, 0},
-    {&ct__op.max_pool2d_double_backward, {980, 0, 977, 3427, 8, 1}, ct__frontend_max_pool2d_double_backward, 0, 0},
-    {&ct__op.max_pool2d_with_indices, {982, 0, 981, 3436, 6, 2}, ct__frontend_max_pool2d_with_indices, 0, 0},
-    {&ct__op.max_pool2d, {984, 0, 983, 3444, 6, 1}, ct__frontend_max_pool2d, 0, 0},
-    {&ct__op.avg_pool2d, {986, 0, 985, 3451, 7, 1}, ct__frontend_avg_pool2d, 0, 0},
-    {&ct__op.avg_pool2d_out, {986, 5, 987, 3459, 8, 1}, ct__frontend_avg_pool2d_out, 0, 0},
-    {&ct__op.avg_pool2d_backward, {989, 0, 988, 3468, 8, 1}, ct__frontend_avg_pool2d_backward, 0, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {989, 216, 990, 3477, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0, 0},
-    {&ct__op.im2col, {992, 0, 991, 3487, 5, 1}, ct__frontend_im2col, 0, 0},
-    {&ct__op.col2im, {994, 0, 993, 3493, 6, 1}, ct__frontend_col2im, 0, 0},
-    {&ct__op.uniform_, {996, 0, 995, 3500, 4, 1}, ct__frontend_uniform_, 0, 0},
-    {&ct__op.normal_, {997, 0, 995, 3505, 4, 1}, ct__frontend_normal_, 0, 0},
-    {&ct__op.random__from, {999, 221, 998, 3510, 4, 1}, ct__frontend_random__from, 0, 0},
-    {&ct__op.random__to, {999, 222, 1000, 3515, 3, 1}, ct__frontend_random__to, 0, 0},
-    {&ct__op.random_, {999, 0, 1001, 3519, 2, 1}, ct__frontend_random_, 0, 0},
-    {&ct__op.bernoulli__float, {1004, 1003, 1002, 3522, 3, 1}, ct__frontend_bernoulli__float, 0, 0},
-    {&ct__op.bernoulli, {1006, 0, 1005, 3526, 2, 1}, ct__frontend_bernoulli, 0, 0},
-    {&ct__op.bernoulli_p, {1006, 85, 1007, 3529, 3, 1}, ct__frontend_bernoulli_p, 0, 0},
-    {&ct__op.normal_Tensor_float, {1009, 1008, 1007, 3533, 3, 1}, ct__frontend_normal_Tensor_float, 0, 0},
-    {&ct__op.normal_float_Tensor, {1009, 1011, 1010, 3537, 3, 1}, ct__frontend_normal_float_Tensor, 0, 0},
-    {&ct__op.normal_Tensor_Tensor, {1009, 513, 1012, 3541, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0, 0},
-    {&ct__op.rand_like, {1014, 0, 1013, 3545, 3, 1}, ct__frontend_rand_like, 0, 0},
-    {&ct__op.randn_like, {1015, 0, 1013, 3549, 3, 1}, ct__frontend_randn_like, 0, 0},
-    {&ct__op.rand, {1017, 0, 1016, 3553, 4, 1}, ct__frontend_rand, 0, 0},
-    {&ct__op.randn, {1018, 0, 1016, 3558, 4, 1}, ct__frontend_randn, 0, 0},
-    {&ct__op.randint_low, {1020, 225, 1019, 3563, 6, 1}, ct__frontend_randint_low, 0, 0},
-    {&ct__op.randperm, {1022, 0, 1021, 3570, 4, 1}, ct__frontend_randperm, 0, 0},
-    {&ct__op.eye, {1024, 0, 1023, 3575, 3, 1}, ct__frontend_eye, 0, 0},
-    {&ct__op.eye_m, {1024, 227, 1025, 3579, 4, 1}, ct__frontend_eye_m, 0, 0},
-    {&ct__op.linspace, {1027, 0, 1026, 3584, 5, 1}, ct__frontend_linspace, 0, 0},
-    {&ct__op.rand_generator_out, {1017, 1029, 1028, 3590, 3, 1}, ct__frontend_rand_generator_out, 0, 0},
-    {&ct__op.randn_generator_out, {1018, 1029, 1028, 3594, 3, 1}, ct__frontend_randn_generator_out, 0, 0},
-    {&ct__op.randint_low_generator_out, {1020, 1031, 1030, 3598, 5, 1}, ct__frontend_randint_low_generator_out, 0, 0},
-    {&ct__op.randperm_generator_out, {1022, 1029, 1032, 3604, 3, 1}, ct__frontend_randperm_generator_out, 0, 0},
-    {&ct__op.eye_out, {1024, 5, 1033, 3608, 2, 1}, ct__frontend_eye_out, 0, 0},
-    {&ct__op.eye_m_out, {1024, 1035, 1034, 3611, 3, 1}, ct__frontend_eye_m_out, 0, 0},
-    {&ct__op.linspace_out, {1027, 5, 1036, 3615, 4, 1}, ct__frontend_linspace_out, 0, 0},
-    {&ct__op.native_dropout, {1038, 0, 1037, 3620, 4, 2}, ct__frontend_native_dropout, 0, 0},
-    {&ct__op.native_dropout_backward, {1040, 0, 1039, 3626, 3, 1}, ct__frontend_native_dropout_backward, 0, 0},
-    {&ct__op.dropout, {1042, 0, 1041, 3630, 4, 1}, ct__frontend_dropout, 0, 0},
+    {&ct__op.add_Tensor, {270, 269, 268, 0, 3, 1}, ct__frontend_add_Tensor, 1, 0},
+    {&ct__op.add__Tensor, {272, 269, 271, 4, 3, 1}, ct__frontend_add__Tensor, 1, 0},
+    {&ct__op.add_out, {270, 5, 273, 8, 4, 1}, ct__frontend_add_out, 1, 0},
+    {&ct__op.add_Scalar, {270, 275, 274, 13, 3, 1}, ct__frontend_add_Scalar, 0, 0},
+    {&ct__op.add__Scalar, {272, 275, 276, 17, 3, 1}, ct__frontend_add__Scalar, 0, 0},
+    {&ct__op.sub_Tensor, {277, 269, 268, 21, 3, 1}, ct__frontend_sub_Tensor, 1, 0},
+    {&ct__op.sub__Tensor, {278, 269, 271, 25, 3, 1}, ct__frontend_sub__Tensor, 1, 0},
+    {&ct__op.sub_out, {277, 5, 273, 29, 4, 1}, ct__frontend_sub_out, 1, 0},
+    {&ct__op.sub_Scalar, {277, 275, 274, 34, 3, 1}, ct__frontend_sub_Scalar, 0, 0},
+    {&ct__op.sub__Scalar, {278, 275, 276, 38, 3, 1}, ct__frontend_sub__Scalar, 0, 0},
+    {&ct__op.mul_Tensor, {280, 269, 279, 42, 2, 1}, ct__frontend_mul_Tensor, 1, 0},
+    {&ct__op.mul__Tensor, {282, 269, 281, 45, 2, 1}, ct__frontend_mul__Tensor, 1, 0},
+    {&ct__op.mul_out, {280, 5, 283, 48, 3, 1}, ct__frontend_mul_out, 1, 0},
+    {&ct__op.mul_Scalar, {280, 275, 284, 52, 2, 1}, ct__frontend_mul_Scalar, 0, 0},
+    {&ct__op.mul__Scalar, {282, 275, 285, 55, 2, 1}, ct__frontend_mul__Scalar, 0, 0},
+    {&ct__op.div_Tensor, {286, 269, 279, 58, 2, 1}, ct__frontend_div_Tensor, 1, 0},
+    {&ct__op.div__Tensor, {287, 269, 281, 61, 2, 1}, ct__frontend_div__Tensor, 1, 0},
+    {&ct__op.div_out, {286, 5, 283, 64, 3, 1}, ct__frontend_div_out, 1, 0},
+    {&ct__op.div_Scalar, {286, 275, 284, 68, 2, 1}, ct__frontend_div_Scalar, 0, 0},
+    {&ct__op.div__Scalar, {287, 275, 285, 71, 2, 1}, ct__frontend_div__Scalar, 0, 0},
+    {&ct__op.true_divide_Tensor, {288, 269, 279, 74, 2, 1}, ct__frontend_true_divide_Tensor, 0, 0},
+    {&ct__op.true_divide_Scalar, {288, 275, 284, 77, 2, 1}, ct__frontend_true_divide_Scalar, 0, 0},
+    {&ct__op.true_divide_out, {288, 5, 283, 80, 3, 1}, ct__frontend_true_divide_out, 0, 0},
+    {&ct__op.rsub_Tensor, {289, 269, 268, 84, 3, 1}, ct__frontend_rsub_Tensor, 0, 0},
+    {&ct__op.threshold_backward, {290, 0, 268, 88, 3, 1}, ct__frontend_threshold_backward, 1, 0},
+    {&ct__op.copy_, {292, 0, 291, 92, 3, 1}, ct__frontend_copy_, 2, 0},
+    {&ct__op.fill__Scalar, {293, 275, 285, 96, 2, 1}, ct__frontend_fill__Scalar, 0, 0},
+    {&ct__op.clone, {295, 0, 294, 99, 1, 1}, ct__frontend_clone, 0, 0},
+    {&ct__op.contiguous, {296, 0, 294, 101, 1, 1}, ct__frontend_contiguous, 0, 0},
+    {&ct__op._to_copy, {298, 0, 297, 103, 4, 1}, ct__frontend__to_copy, 0, 0},
+    {&ct__op._pin_memory, {300, 0, 299, 108, 2, 1}, ct__frontend__pin_memory, 0, 0},
+    {&ct__op.pin_memory, {43, 0, 299, 111, 2, 1}, ct__frontend_pin_memory, 0, 0},
+    {&ct__op.to_dtype, {260, 13, 301, 114, 2, 1}, ct__frontend_to_dtype, 0, 0},
+    {&ct__op.to_device, {260, 14, 302, 117, 5, 1}, ct__frontend_to_device, 0, 0},
+    {&ct__op.view, {304, 0, 303, 123, 2, 1}, ct__frontend_view, 0, 0},
+    {&ct__op.reshape, {305, 0, 303, 126, 2, 1}, ct__frontend_reshape, 0, 0},
+    {&ct__op.transpose_int, {308, 307, 306, 129, 3, 1}, ct__frontend_transpose_int, 0, 0},
+    {&ct__op.t, {309, 0, 294, 133, 1, 1}, ct__frontend_t, 0, 0},
+    {&ct__op.permute, {310, 0, 303, 135, 2, 1}, ct__frontend_permute, 0, 0},
+    {&ct__op.expand, {312, 0, 311, 138, 3, 1}, ct__frontend_expand, 0, 0},
+    {&ct__op.expand_as, {313, 0, 279, 142, 2, 1}, ct__frontend_expand_as, 0, 0},
+    {&ct__op.view_as, {314, 0, 279, 145, 2, 1}, ct__frontend_view_as, 0, 0},
+    {&ct__op.reshape_as, {315, 0, 279, 148, 2, 1}, ct__frontend_reshape_as, 0, 0},
+    {&ct__op.movedim_intlist, {318, 317, 316, 151, 3, 1}, ct__frontend_movedim_intlist, 0, 0},
+    {&ct__op.movedim_int, {318, 307, 306, 155, 3, 1}, ct__frontend_movedim_int, 0, 0},
+    {&ct__op.broadcast_to, {319, 0, 303, 159, 2, 1}, ct__frontend_broadcast_to, 0, 0},
+    {&ct__op.meshgrid, {321, 0, 320, 162, 1, 1}, NULL, 0, 0},
+    {&ct__op.meshgrid_indexing, {321, 25, 322, 164, 2, 1}, NULL, 0, 0},
+    {&ct__op.cartesian_prod, {324, 0, 323, 167, 1, 1}, ct__frontend_cartesian_prod, 0, 0},
+    {&ct__op.unsqueeze, {326, 0, 325, 169, 2, 1}, ct__frontend_unsqueeze, 0, 0},
+    {&ct__op.squeeze, {327, 0, 294, 172, 1, 1}, ct__frontend_squeeze, 0, 0},
+    {&ct__op.squeeze_dim, {327, 26, 325, 174, 2, 1}, ct__frontend_squeeze_dim, 0, 0},
+    {&ct__op.flatten_using_ints, {329, 328, 306, 177, 3, 1}, ct__frontend_flatten_using_ints, 0, 0},
+    {&ct__op.select_int, {330, 307, 306, 181, 3, 1}, ct__frontend_select_int, 0, 0},
+    {&ct__op.select_backward, {332, 0, 331, 185, 4, 1}, ct__frontend_select_backward, 0, 0},
+    {&ct__op.slice_Tensor, {334, 269, 333, 190, 5, 1}, ct__frontend_slice_Tensor, 0, 0},
+    {&ct__op.slice_backward, {336, 0, 335, 196, 6, 1}, ct__frontend_slice_backward, 0, 0},
+    {&ct__op.select_scatter, {338, 0, 337, 203, 4, 1}, ct__frontend_select_scatter, 0, 0},
+    {&ct__op.select_scatter_out, {338, 5, 339, 208, 5, 1}, ct__frontend_select_scatter_out, 0, 0},
+    {&ct__op.slice_scatter, {341, 0, 340, 214, 6, 1}, ct__frontend_slice_scatter, 0, 0},
+    {&ct__op.slice_scatter_out, {341, 5, 342, 221, 7, 1}, ct__frontend_slice_scatter_out, 0, 0},
+    {&ct__op.diagonal_scatter, {344, 0, 343, 229, 5, 1}, ct__frontend_diagonal_scatter, 0, 0},
+    {&ct__op.diagonal_scatter_out, {344, 5, 345, 235, 6, 1}, ct__frontend_diagonal_scatter_out, 0, 0},
+    {&ct__op.diag_embed, {347, 0, 346, 242, 4, 1}, ct__frontend_diag_embed, 0, 0},
+    {&ct__op.diag_embed_out, {347, 5, 348, 247, 5, 1}, ct__frontend_diag_embed_out, 0, 0},
+    {&ct__op.diag, {349, 0, 325, 253, 2, 1}, ct__frontend_diag, 0, 0},
+    {&ct__op.diag_out, {349, 5, 350, 256, 3, 1}, ct__frontend_diag_out, 0, 0},
+    {&ct__op.trace, {351, 0, 294, 260, 1, 1}, ct__frontend_trace, 0, 0},
+    {&ct__op.trace_out, {351, 5, 352, 262, 2, 1}, ct__frontend_trace_out, 0, 0},
+    {&ct__op.narrow, {353, 0, 346, 265, 4, 1}, ct__frontend_narrow, 0, 0},
+    {&ct__op.narrow_Tensor, {353, 269, 354, 270, 4, 1}, ct__frontend_narrow_Tensor, 0, 0},
+    {&ct__op.diagonal, {39, 0, 346, 275, 4, 1}, ct__frontend_diagonal, 0, 0},
+    {&ct__op.diagonal_backward, {356, 0, 355, 280, 5, 1}, ct__frontend_diagonal_backward, 0, 0},
+    {&ct__op.as_strided, {358, 0, 357, 286, 4, 1}, ct__frontend_as_strided, 0, 0},
+    {&ct__op.alias, {359, 0, 294, 291, 1, 1}, ct__frontend_alias, 0, 0},
+    {&ct__op.detach, {360, 0, 294, 293, 1, 1}, ct__frontend_detach, 0, 0},
+    {&ct__op.empty_memory_format, {363, 362, 361, 295, 4, 1}, ct__frontend_empty_memory_format, 0, 0},
+    {&ct__op.zeros, {365, 0, 364, 300, 3, 1}, ct__frontend_zeros, 0, 0},
+    {&ct__op.ones, {366, 0, 364, 304, 3, 1}, ct__frontend_ones, 0, 0},
+    {&ct__op.full, {222, 0, 367, 308, 4, 1}, ct__frontend_full, 0, 0},
+    {&ct__op.scalar_tensor, {369, 0, 368, 313, 3, 1}, ct__frontend_scalar_tensor, 0, 0},
+    {&ct__op.empty_like, {371, 0, 370, 317, 4, 1}, ct__frontend_empty_like, 0, 0},
+    {&ct__op.zeros_like, {372, 0, 370, 322, 4, 1}, ct__frontend_zeros_like, 0, 0},
+    {&ct__op.ones_like, {373, 0, 370, 327, 4, 1}, ct__frontend_ones_like, 0, 0},
+    {&ct__op.full_like, {375, 0, 374, 332, 5, 1}, ct__frontend_full_like, 0, 0},
+    {&ct__op.new_empty, {377, 0, 376, 338, 5, 1}, ct__frontend_new_empty, 0, 0},
+    {&ct__op.new_zeros, {378, 0, 376, 344, 5, 1}, ct__frontend_new_zeros, 0, 0},
+    {&ct__op.new_ones, {379, 0, 376, 350, 5, 1}, ct__frontend_new_ones, 0, 0},
+    {&ct__op.new_full, {381, 0, 380, 356, 6, 1}, ct__frontend_new_full, 0, 0},
+    {&ct__op.tril_indices, {383, 0, 382, 363, 5, 1}, ct__frontend_tril_indices, 0, 0},
+    {&ct__op.tril_indices_out, {383, 5, 384, 369, 4, 1}, ct__frontend_tril_indices_out, 0, 0},
+    {&ct__op.triu_indices, {385, 0, 382, 374, 5, 1}, ct__frontend_triu_indices, 0, 0},
+    {&ct__op.triu_indices_out, {385, 5, 384, 380, 4, 1}, ct__frontend_triu_indices_out, 0, 0},
+    {&ct__op.arange_start_step, {388, 387, 386, 385, 5, 1}, ct__frontend_arange_start_step, 0, 0},
+    {&ct__op.arange_start_out, {388, 390, 389, 391, 4, 1}, ct__frontend_arange_start_out, 0, 0},
+    {&ct__op.neg, {391, 0, 294, 396, 1, 1}, ct__frontend_neg, 1, 0},
+    {&ct__op.neg_, {393, 0, 392, 398, 1, 1}, ct__frontend_neg_, 1, 0},
+    {&ct__op.neg_out, {391, 5, 352, 400, 2, 1}, ct__frontend_neg_out, 1, 0},
+    {&ct__op.bitwise_not, {394, 0, 294, 403, 1, 1}, ct__frontend_bitwise_not, 1, 0},
+    {&ct__op.bitwise_not_, {395, 0, 392, 405, 1, 1}, ct__frontend_bitwise_not_, 1, 0},
+    {&ct__op.bitwise_not_out, {394, 5, 352, 407, 2, 1}, ct__frontend_bitwise_not_out, 1, 0},
+    {&ct__op.abs, {396, 0, 294, 410, 1, 1}, ct__frontend_abs, 1, 0},
+    {&ct__op.abs_, {397, 0, 392, 412, 1, 1}, ct__frontend_abs_, 1, 0},
+    {&ct__op.abs_out, {396, 5, 352, 414, 2, 1}, ct__frontend_abs_out, 1, 0},
+    {&ct__op.sign, {112, 0, 294, 417, 1, 1}, ct__frontend_sign, 1, 0},
+    {&ct__op.sign_, {398, 0, 392, 419, 1, 1}, ct__frontend_sign_, 1, 0},
+    {&ct__op.sign_out, {112, 5, 352, 421, 2, 1}, ct__frontend_sign_out, 1, 0},
+    {&ct__op.square, {399, 0, 294, 424, 1, 1}, ct__frontend_square, 1, 0},
+    {&ct__op.square_, {400, 0, 392, 426, 1, 1}, ct__frontend_square_, 1, 0},
+    {&ct__op.square_out, {399, 5, 352, 428, 2, 1}, ct__frontend_square_out, 1, 0},
+    {&ct__op.exp, {401, 0, 294, 431, 1, 1}, ct__frontend_exp, 1, 0},
+    {&ct__op.exp_, {402, 0, 392, 433, 1, 1}, ct__frontend_exp_, 1, 0},
+    {&ct__op.exp_out, {401, 5, 352, 435, 2, 1}, ct__frontend_exp_out, 1, 0},
+    {&ct__op.exp2, {403, 0, 294, 438, 1, 1}, ct__frontend_exp2, 1, 0},
+    {&ct__op.exp2_, {404, 0, 392, 440, 1, 1}, ct__frontend_exp2_, 1, 0},
+    {&ct__op.exp2_out, {403, 5, 352, 442, 2, 1}, ct__frontend_exp2_out, 1, 0},
+    {&ct__op.log, {405, 0, 294, 445, 1, 1}, ct__frontend_log, 1, 0},
+    {&ct__op.log_, {406, 0, 392, 447, 1, 1}, ct__frontend_log_, 1, 0},
+    {&ct__op.log_out, {405, 5, 352, 449, 2, 1}, ct__frontend_log_out, 1, 0},
+    {&ct__op.log2, {407, 0, 294, 452, 1, 1}, ct__frontend_log2, 1, 0},
+    {&ct__op.log2_, {408, 0, 392, 454, 1, 1}, ct__frontend_log2_, 1, 0},
+    {&ct__op.log2_out, {407, 5, 352, 456, 2, 1}, ct__frontend_log2_out, 1, 0},
+    {&ct__op.log1p, {409, 0, 294, 459, 1, 1}, ct__frontend_log1p, 1, 0},
+    {&ct__op.log1p_, {410, 0, 392, 461, 1, 1}, ct__frontend_log1p_, 1, 0},
+    {&ct__op.log1p_out, {409, 5, 352, 463, 2, 1}, ct__frontend_log1p_out, 1, 0},
+    {&ct__op.expm1, {411, 0, 294, 466, 1, 1}, ct__frontend_expm1, 1, 0},
+    {&ct__op.expm1_, {412, 0, 392, 468, 1, 1}, ct__frontend_expm1_, 1, 0},
+    {&ct__op.expm1_out, {411, 5, 352, 470, 2, 1}, ct__frontend_expm1_out, 1, 0},
+    {&ct__op.sqrt, {413, 0, 294, 473, 1, 1}, ct__frontend_sqrt, 1, 0},
+    {&ct__op.sqrt_, {414, 0, 392, 475, 1, 1}, ct__frontend_sqrt_, 1, 0},
+    {&ct__op.sqrt_out, {413, 5, 352, 477, 2, 1}, ct__frontend_sqrt_out, 1, 0},
+    {&ct__op.rsqrt, {415, 0, 294, 480, 1, 1}, ct__frontend_rsqrt, 1, 0},
+    {&ct__op.rsqrt_, {416, 0, 392, 482, 1, 1}, ct__frontend_rsqrt_, 1, 0},
+    {&ct__op.rsqrt_out, {415, 5, 352, 484, 2, 1}, ct__frontend_rsqrt_out, 1, 0},
+    {&ct__op.reciprocal, {417, 0, 294, 487, 1, 1}, ct__frontend_reciprocal, 1, 0},
+    {&ct__op.reciprocal_, {418, 0, 392, 489, 1, 1}, ct__frontend_reciprocal_, 1, 0},
+    {&ct__op.reciprocal_out, {417, 5, 352, 491, 2, 1}, ct__frontend_reciprocal_out, 1, 0},
+    {&ct__op.sin, {419, 0, 294, 494, 1, 1}, ct__frontend_sin, 1, 0},
+    {&ct__op.sin_, {420, 0, 392, 496, 1, 1}, ct__frontend_sin_, 1, 0},
+    {&ct__op.sin_out, {419, 5, 352, 498, 2, 1}, ct__frontend_sin_out, 1, 0},
+    {&ct__op.cos, {421, 0, 294, 501, 1, 1}, ct__frontend_cos, 1, 0},
+    {&ct__op.cos_, {422, 0, 392, 503, 1, 1}, ct__frontend_cos_, 1, 0},
+    {&ct__op.cos_out, {421, 5, 352, 505, 2, 1}, ct__frontend_cos_out, 1, 0},
+    {&ct__op.tan, {423, 0, 294, 508, 1, 1}, ct__frontend_tan, 1, 0},
+    {&ct__op.tan_, {424, 0, 392, 510, 1, 1}, ct__frontend_tan_, 1, 0},
+    {&ct__op.tan_out, {423, 5, 352, 512, 2, 1}, ct__frontend_tan_out, 1, 0},
+    {&ct__op.tanh, {425, 0, 294, 515, 1, 1}, ct__frontend_tanh, 1, 0},
+    {&ct__op.tanh_, {426, 0, 392, 517, 1, 1}, ct__frontend_tanh_, 1, 0},
+    {&ct__op.tanh_out, {425, 5, 352, 519, 2, 1}, ct__frontend_tanh_out, 1, 0},
+    {&ct__op.erf, {427, 0, 294, 522, 1, 1}, ct__frontend_erf, 1, 0},
+    {&ct__op.erf_, {428, 0, 392, 524, 1, 1}, ct__frontend_erf_, 1, 0},
+    {&ct__op.erf_out, {427, 5, 352, 526, 2, 1}, ct__frontend_erf_out, 1, 0},
+    {&ct__op.asin, {429, 0, 294, 529, 1, 1}, ct__frontend_asin, 1, 0},
+    {&ct__op.asin_, {430, 0, 392, 531, 1, 1}, ct__frontend_asin_, 1, 0},
+    {&ct__op.asin_out, {429, 5, 352, 533, 2, 1}, ct__frontend_asin_out, 1, 0},
+    {&ct__op.acos, {431, 0, 294, 536, 1, 1}, ct__frontend_acos, 1, 0},
+    {&ct__op.acos_, {432, 0, 392, 538, 1, 1}, ct__frontend_acos_, 1, 0},
+    {&ct__op.acos_out, {431, 5, 352, 540, 2, 1}, ct__frontend_acos_out, 1, 0},
+    {&ct__op.atan, {433, 0, 294, 543, 1, 1}, ct__frontend_atan, 1, 0},
+    {&ct__op.atan_, {434, 0, 392, 545, 1, 1}, ct__frontend_atan_, 1, 0},
+    {&ct__op.atan_out, {433, 5, 352, 547, 2, 1}, ct__frontend_atan_out, 1, 0},
+    {&ct__op.sinh, {435, 0, 294, 550, 1, 1}, ct__frontend_sinh, 1, 0},
+    {&ct__op.sinh_, {436, 0, 392, 552, 1, 1}, ct__frontend_sinh_, 1, 0},
+    {&ct__op.sinh_out, {435, 5, 352, 554, 2, 1}, ct__frontend_sinh_out, 1, 0},
+    {&ct__op.cosh, {437, 0, 294, 557, 1, 1}, ct__frontend_cosh, 1, 0},
+    {&ct__op.cosh_, {438, 0, 392, 559, 1, 1}, ct__frontend_cosh_, 1, 0},
+    {&ct__op.cosh_out, {437, 5, 352, 561, 2, 1}, ct__frontend_cosh_out, 1, 0},
+    {&ct__op.asinh, {439, 0, 294, 564, 1, 1}, ct__frontend_asinh, 1, 0},
+    {&ct__op.asinh_, {440, 0, 392, 566, 1, 1}, ct__frontend_asinh_, 1, 0},
+    {&ct__op.asinh_out, {439, 5, 352, 568, 2, 1}, ct__frontend_asinh_out, 1, 0},
+    {&ct__op.acosh, {441, 0, 294, 571, 1, 1}, ct__frontend_acosh, 1, 0},
+    {&ct__op.acosh_, {442, 0, 392, 573, 1, 1}, ct__frontend_acosh_, 1, 0},
+    {&ct__op.acosh_out, {441, 5, 352, 575, 2, 1}, ct__frontend_acosh_out, 1, 0},
+    {&ct__op.atanh, {443, 0, 294, 578, 1, 1}, ct__frontend_atanh, 1, 0},
+    {&ct__op.atanh_, {444, 0, 392, 580, 1, 1}, ct__frontend_atanh_, 1, 0},
+    {&ct__op.atanh_out, {443, 5, 352, 582, 2, 1}, ct__frontend_atanh_out, 1, 0},
+    {&ct__op.log10, {445, 0, 294, 585, 1, 1}, ct__frontend_log10, 1, 0},
+    {&ct__op.log10_, {446, 0, 392, 587, 1, 1}, ct__frontend_log10_, 1, 0},
+    {&ct__op.log10_out, {445, 5, 352, 589, 2, 1}, ct__frontend_log10_out, 1, 0},
+    {&ct__op.erfc, {447, 0, 294, 592, 1, 1}, ct__frontend_erfc, 1, 0},
+    {&ct__op.erfc_, {448, 0, 392, 594, 1, 1}, ct__frontend_erfc_, 1, 0},
+    {&ct__op.erfc_out, {447, 5, 352, 596, 2, 1}, ct__frontend_erfc_out, 1, 0},
+    {&ct__op.erfinv, {449, 0, 294, 599, 1, 1}, ct__frontend_erfinv, 1, 0},
+    {&ct__op.erfinv_, {450, 0, 392, 601, 1, 1}, ct__frontend_erfinv_, 1, 0},
+    {&ct__op.erfinv_out, {449, 5, 352, 603, 2, 1}, ct__frontend_erfinv_out, 1, 0},
+    {&ct__op.lgamma, {451, 0, 294, 606, 1, 1}, ct__frontend_lgamma, 1, 0},
+    {&ct__op.lgamma_, {452, 0, 392, 608, 1, 1}, ct__frontend_lgamma_, 1, 0},
+    {&ct__op.lgamma_out, {451, 5, 352, 610, 2, 1}, ct__frontend_lgamma_out, 1, 0},
+    {&ct__op.digamma, {453, 0, 294, 613, 1, 1}, ct__frontend_digamma, 1, 0},
+    {&ct__op.digamma_, {454, 0, 392, 615, 1, 1}, ct__frontend_digamma_, 1, 0},
+    {&ct__op.digamma_out, {453, 5, 352, 617, 2, 1}, ct__frontend_digamma_out, 1, 0},
+    {&ct__op.polygamma, {456, 0, 455, 620, 2, 1}, ct__frontend_polygamma, 1, 0},
+    {&ct__op.polygamma_, {458, 0, 457, 623, 2, 1}, ct__frontend_polygamma_, 1, 0},
+    {&ct__op.polygamma_out, {456, 5, 459, 626, 3, 1}, ct__frontend_polygamma_out, 1, 0},
+    {&ct__op.i0, {460, 0, 294, 630, 1, 1}, ct__frontend_i0, 1, 0},
+    {&ct__op.i0_, {461, 0, 392, 632, 1, 1}, ct__frontend_i0_, 1, 0},
+    {&ct__op.i0_out, {460, 5, 352, 634, 2, 1}, ct__frontend_i0_out, 1, 0},
+    {&ct__op.special_i1, {462, 0, 294, 637, 1, 1}, ct__frontend_special_i1, 1, 0},
+    {&ct__op.special_i1_out, {462, 5, 352, 639, 2, 1}, ct__frontend_special_i1_out, 1, 0},
+    {&ct__op.sinc, {463, 0, 294, 642, 1, 1}, ct__frontend_sinc, 1, 0},
+    {&ct__op.sinc_, {464, 0, 392, 644, 1, 1}, ct__frontend_sinc_, 1, 0},
+    {&ct__op.sinc_out, {463, 5, 352, 646, 2, 1}, ct__frontend_sinc_out, 1, 0},
+    {&ct__op.deg2rad, {465, 0, 294, 649, 1, 1}, ct__frontend_deg2rad, 1, 0},
+    {&ct__op.deg2rad_, {466, 0, 392, 651, 1, 1}, ct__frontend_deg2rad_, 1, 0},
+    {&ct__op.deg2rad_out, {465, 5, 352, 653, 2, 1}, ct__frontend_deg2rad_out, 1, 0},
+    {&ct__op.rad2deg, {467, 0, 294, 656, 1, 1}, ct__frontend_rad2deg, 1, 0},
+    {&ct__op.rad2deg_, {468, 0, 392, 658, 1, 1}, ct__frontend_rad2deg_, 1, 0},
+    {&ct__op.rad2deg_out, {467, 5, 352, 660, 2, 1}, ct__frontend_rad2deg_out, 1, 0},
+    {&ct__op.logit, {470, 0, 469, 663, 2, 1}, ct__frontend_logit, 1, 0},
+    {&ct__op.logit_, {472, 0, 471, 666, 2, 1}, ct__frontend_logit_, 1, 0},
+    {&ct__op.logit_out, {470, 5, 473, 669, 3, 1}, ct__frontend_logit_out, 1, 0},
+    {&ct__op.frac, {474, 0, 294, 673, 1, 1}, ct__frontend_frac, 1, 0},
+    {&ct__op.frac_, {475, 0, 392, 675, 1, 1}, ct__frontend_frac_, 1, 0},
+    {&ct__op.frac_out, {474, 5, 352, 677, 2, 1}, ct__frontend_frac_out, 1, 0},
+    {&ct__op.isnan, {476, 0, 294, 680, 1, 1}, ct__frontend_isnan, 1, 0},
+    {&ct__op.isnan_out, {476, 5, 352, 682, 2, 1}, ct__frontend_isnan_out, 1, 0},
+    {&ct__op.isinf, {477, 0, 294, 685, 1, 1}, ct__frontend_isinf, 1, 0},
+    {&ct__op.isinf_out, {477, 5, 352, 687, 2, 1}, ct__frontend_isinf_out, 1, 0},
+    {&ct__op.isfinite, {478, 0, 294, 690, 1, 1}, ct__frontend_isfinite, 1, 0},
+    {&ct__op.isposinf, {479, 0, 294, 692, 1, 1}, ct__frontend_isposinf, 1, 0},
+    {&ct__op.isposinf_out, {479, 5, 352, 694, 2, 1}, ct__frontend_isposinf_out, 1, 0},
+    {&ct__op.isneginf, {480, 0, 294, 697, 1, 1}, ct__frontend_isneginf, 1, 0},
+    {&ct__op.isneginf_out, {480, 5, 352, 699, 2, 1}, ct__frontend_isneginf_out, 1, 0},
+    {&ct__op.sigmoid, {481, 0, 294, 702, 1, 1}, ct__frontend_sigmoid, 1, 0},
+    {&ct__op.sigmoid_, {482, 0, 392, 704, 1, 1}, ct__frontend_sigmoid_, 1, 0},
+    {&ct__op.sigmoid_out, {481, 5, 352, 706, 2, 1}, ct__frontend_sigmoid_out, 1, 0},
+    {&ct__op.relu, {483, 0, 294, 709, 1, 1}, ct__frontend_relu, 1, 0},
+    {&ct__op.relu_, {484, 0, 392, 711, 1, 1}, ct__frontend_relu_, 1, 0},
+    {&ct__op.relu_out, {483, 5, 352, 713, 2, 1}, ct__frontend_relu_out, 1, 0},
+    {&ct__op.hardtanh, {485, 0, 274, 716, 3, 1}, ct__frontend_hardtanh, 1, 0},
+    {&ct__op.hardtanh_, {486, 0, 276, 720, 3, 1}, ct__frontend_hardtanh_, 1, 0},
+    {&ct__op.hardtanh_out, {485, 5, 487, 724, 4, 1}, ct__frontend_hardtanh_out, 1, 0},
+    {&ct__op.relu6, {488, 0, 294, 729, 1, 1}, ct__frontend_relu6, 1, 0},
+    {&ct__op.relu6_, {489, 0, 392, 731, 1, 1}, ct__frontend_relu6_, 1, 0},
+    {&ct__op.leaky_relu, {490, 0, 284, 733, 2, 1}, ct__frontend_leaky_relu, 1, 0},
+    {&ct__op.leaky_relu_, {491, 0, 285, 736, 2, 1}, ct__frontend_leaky_relu_, 1, 0},
+    {&ct__op.leaky_relu_out, {490, 5, 492, 739, 3, 1}, ct__frontend_leaky_relu_out, 1, 0},
+    {&ct__op.elu, {494, 0, 493, 743, 4, 1}, ct__frontend_elu, 1, 0},
+    {&ct__op.elu_, {496, 0, 495, 748, 4, 1}, ct__frontend_elu_, 1, 0},
+    {&ct__op.elu_out, {494, 5, 497, 753, 5, 1}, ct__frontend_elu_out, 1, 0},
+    {&ct__op.gelu, {499, 0, 498, 759, 2, 1}, ct__frontend_gelu, 1, 0},
+    {&ct__op.gelu_, {501, 0, 500, 762, 2, 1}, ct__frontend_gelu_, 1, 0},
+    {&ct__op.gelu_out, {499, 5, 502, 765, 3, 1}, ct__frontend_gelu_out, 1, 0},
+    {&ct__op.silu, {503, 0, 294, 769, 1, 1}, ct__frontend_silu, 1, 0},
+    {&ct__op.silu_, {504, 0, 392, 771, 1, 1}, ct__frontend_silu_, 1, 0},
+    {&ct__op.silu_out, {503, 5, 352, 773, 2, 1}, ct__frontend_silu_out, 1, 0},
+    {&ct__op.softplus, {505, 0, 274, 776, 3, 1}, ct__frontend_softplus, 1, 0},
+    {&ct__op.softplus_out, {505, 5, 487, 780, 4, 1}, ct__frontend_softplus_out, 1, 0},
+    {&ct__op.mish, {506, 0, 294, 785, 1, 1}, ct__frontend_mish, 1, 0},
+    {&ct__op.mish_, {507, 0, 392, 787, 1, 1}, ct__frontend_mish_, 1, 0},
+    {&ct__op.mish_out, {506, 5, 352, 789, 2, 1}, ct__frontend_mish_out, 1, 0},
+    {&ct__op.hardswish, {508, 0, 294, 792, 1, 1}, ct__frontend_hardswish, 1, 0},
+    {&ct__op.hardswish_, {509, 0, 392, 794, 1, 1}, ct__frontend_hardswish_, 1, 0},
+    {&ct__op.hardswish_out, {508, 5, 352, 796, 2, 1}, ct__frontend_hardswish_out, 1, 0},
+    {&ct__op.hardsigmoid, {510, 0, 294, 799, 1, 1}, ct__frontend_hardsigmoid, 1, 0},
+    {&ct__op.hardsigmoid_, {511, 0, 392, 801, 1, 1}, ct__frontend_hardsigmoid_, 1, 0},
+    {&ct__op.hardsigmoid_out, {510, 5, 352, 803, 2, 1}, ct__frontend_hardsigmoid_out, 1, 0},
+    {&ct__op.selu, {512, 0, 294, 806, 1, 1}, ct__frontend_selu, 1, 0},
+    {&ct__op.selu_, {513, 0, 392, 808, 1, 1}, ct__frontend_selu_, 1, 0},
+    {&ct__op.celu, {514, 0, 284, 810, 2, 1}, ct__frontend_celu, 1, 0},
+    {&ct__op.celu_, {515, 0, 285, 813, 2, 1}, ct__frontend_celu_, 1, 0},
+    {&ct__op.celu_out, {514, 5, 492, 816, 3, 1}, ct__frontend_celu_out, 1, 0},
+    {&ct__op.log_sigmoid, {516, 0, 294, 820, 1, 1}, ct__frontend_log_sigmoid, 1, 0},
+    {&ct__op.log_sigmoid_out, {516, 5, 352, 822, 2, 1}, ct__frontend_log_sigmoid_out, 1, 0},
+    {&ct__op.hardshrink, {517, 0, 284, 825, 2, 1}, ct__frontend_hardshrink, 1, 0},
+    {&ct__op.hardshrink_out, {517, 5, 492, 828, 3, 1}, ct__frontend_hardshrink_out, 1, 0},
+    {&ct__op.softshrink, {518, 0, 284, 832, 2, 1}, ct__frontend_softshrink, 1, 0},
+    {&ct__op.softshrink_out, {518, 5, 492, 835, 3, 1}, ct__frontend_softshrink_out, 1, 0},
+    {&ct__op.threshold, {7, 0, 274, 839, 3, 1}, ct__frontend_threshold, 1, 0},
+    {&ct__op.threshold_, {519, 0, 276, 843, 3, 1}, ct__frontend_threshold_, 1, 0},
+    {&ct__op.threshold_out, {7, 5, 487, 847, 4, 1}, ct__frontend_threshold_out, 1, 0},
+    {&ct__op.softsign, {520, 0, 294, 852, 1, 1}, ct__frontend_softsign, 1, 0},
+    {&ct__op.tanhshrink, {521, 0, 294, 854, 1, 1}, ct__frontend_tanhshrink, 1, 0},
+    {&ct__op.floor, {522, 0, 294, 856, 1, 1}, ct__frontend_floor, 1, 0},
+    {&ct__op.floor_, {523, 0, 392, 858, 1, 1}, ct__frontend_floor_, 1, 0},
+    {&ct__op.floor_out, {522, 5, 352, 860, 2, 1}, ct__frontend_floor_out, 1, 0},
+    {&ct__op.ceil, {524, 0, 294, 863, 1, 1}, ct__frontend_ceil, 1, 0},
+    {&ct__op.ceil_, {525, 0, 392, 865, 1, 1}, ct__frontend_ceil_, 1, 0},
+    {&ct__op.ceil_out, {524, 5, 352, 867, 2, 1}, ct__frontend_ceil_out, 1, 0},
+    {&ct__op.round, {526, 0, 294, 870, 1, 1}, ct__frontend_round, 1, 0},
+    {&ct__op.round_, {527, 0, 392, 872, 1, 1}, ct__frontend_round_, 1, 0},
+    {&ct__op.round_out, {526, 5, 352, 874, 2, 1}, ct__frontend_round_out, 1, 0},
+    {&ct__op.round_decimals, {526, 63, 325, 877, 2, 1}, ct__frontend_round_decimals, 1, 0},
+    {&ct__op.round__decimals, {527, 63, 457, 880, 2, 1}, ct__frontend_round__decimals, 1, 0},
+    {&ct__op.round_decimals_out, {526, 528, 350, 883, 3, 1}, ct__frontend_round_decimals_out, 1, 0},
+    {&ct__op.trunc, {529, 0, 294, 887, 1, 1}, ct__frontend_trunc, 1, 0},
+    {&ct__op.trunc_, {530, 0, 392, 889, 1, 1}, ct__frontend_trunc_, 1, 0},
+    {&ct__op.trunc_out, {529, 5, 352, 891, 2, 1}, ct__frontend_trunc_out, 1, 0},
+    {&ct__op.nan_to_num, {532, 0, 531, 894, 4, 1}, ct__frontend_nan_to_num, 1, 0},
+    {&ct__op.nan_to_num_, {534, 0, 533, 899, 4, 1}, ct__frontend_nan_to_num_, 1, 0},
+    {&ct__op.nan_to_num_out, {532, 5, 535, 904, 5, 1}, ct__frontend_nan_to_num_out, 1, 0},
+    {&ct__op.frexp_Tensor, {537, 269, 536, 910, 1, 2}, ct__frontend_frexp_Tensor, 1, 0},
+    {&ct__op.frexp_Tensor_out, {537, 539, 538, 913, 3, 2}, ct__frontend_frexp_Tensor_out, 1, 0},
+    {&ct__op.div_Tensor_mode, {286, 541, 540, 918, 3, 1}, ct__frontend_div_Tensor_mode, 1, 0},
+    {&ct__op.div__Tensor_mode, {287, 541, 542, 922, 3, 1}, ct__frontend_div__Tensor_mode, 1, 0},
+    {&ct__op.div_out_mode, {286, 544, 543, 926, 4, 1}, ct__frontend_div_out_mode, 1, 0},
+    {&ct__op.div_Scalar_mode, {286, 546, 545, 931, 3, 1}, ct__frontend_div_Scalar_mode, 1, 0},
+    {&ct__op.div__Scalar_mode, {287, 546, 547, 935, 3, 1}, ct__frontend_div__Scalar_mode, 1, 0},
+    {&ct__op.floor_divide, {548, 0, 279, 939, 2, 1}, ct__frontend_floor_divide, 1, 0},
+    {&ct__op.floor_divide__Tensor, {549, 269, 281, 942, 2, 1}, ct__frontend_floor_divide__Tensor, 1, 0},
+    {&ct__op.floor_divide_out, {548, 5, 283, 945, 3, 1}, ct__frontend_floor_divide_out, 1, 0},
+    {&ct__op.floor_divide_Scalar, {548, 275, 284, 949, 2, 1}, ct__frontend_floor_divide_Scalar, 1, 0},
+    {&ct__op.floor_divide__Scalar, {549, 275, 285, 952, 2, 1}, ct__frontend_floor_divide__Scalar, 1, 0},
+    {&ct__op.pow_Tensor_Tensor, {551, 550, 279, 955, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1, 0},
+    {&ct__op.pow__Tensor, {552, 269, 281, 958, 2, 1}, ct__frontend_pow__Tensor, 1, 0},
+    {&ct__op.pow_Tensor_Tensor_out, {551, 553, 283, 961, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1, 0},
+    {&ct__op.pow_Tensor_Scalar, {551, 554, 284, 965, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1, 0},
+    {&ct__op.pow__Scalar, {552, 275, 285, 968, 2, 1}, ct__frontend_pow__Scalar, 1, 0},
+    {&ct__op.pow_Tensor_Scalar_out, {551, 555, 492, 971, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1, 0},
+    {&ct__op.pow_Scalar, {551, 275, 556, 975, 2, 1}, ct__frontend_pow_Scalar, 1, 0},
+    {&ct__op.pow_Scalar_out, {551, 558, 557, 978, 3, 1}, ct__frontend_pow_Scalar_out, 1, 0},
+    {&ct__op.remainder_Tensor, {559, 269, 279, 982, 2, 1}, ct__frontend_remainder_Tensor, 1, 0},
+    {&ct__op.remainder__Tensor, {560, 269, 281, 985, 2, 1}, ct__frontend_remainder__Tensor, 1, 0},
+    {&ct__op.remainder_Tensor_out, {559, 539, 283, 988, 3, 1}, ct__frontend_remainder_Tensor_out, 1, 0},
+    {&ct__op.remainder_Scalar, {559, 275, 284, 992, 2, 1}, ct__frontend_remainder_Scalar, 1, 0},
+    {&ct__op.remainder__Scalar, {560, 275, 285, 995, 2, 1}, ct__frontend_remainder__Scalar, 1, 0},
+    {&ct__op.remainder_Scalar_out, {559, 558, 492, 998, 3, 1}, ct__frontend_remainder_Scalar_out, 1, 0},
+    {&ct__op.remainder_Scalar_Tensor, {559, 561, 556, 1002, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1, 0},
+    {&ct__op.remainder_Scalar_Tensor_out, {559, 562, 557, 1005, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1, 0},
+    {&ct__op.fmod_Tensor, {563, 269, 279, 1009, 2, 1}, ct__frontend_fmod_Tensor, 1, 0},
+    {&ct__op.fmod__Tensor, {564, 269, 281, 1012, 2, 1}, ct__frontend_fmod__Tensor, 1, 0},
+    {&ct__op.fmod_Tensor_out, {563, 539, 283, 1015, 3, 1}, ct__frontend_fmod_Tensor_out, 1, 0},
+    {&ct__op.fmod_Scalar, {563, 275, 284, 1019, 2, 1}, ct__frontend_fmod_Scalar, 1, 0},
+    {&ct__op.fmod__Scalar, {564, 275, 285, 1022, 2, 1}, ct__frontend_fmod__Scalar, 1, 0},
+    {&ct__op.fmod_Scalar_out, {563, 558, 492, 1025, 3, 1}, ct__frontend_fmod_Scalar_out, 1, 0},
+    {&ct__op.maximum, {565, 0, 279, 1029, 2, 1}, ct__frontend_maximum, 1, 0},
+    {&ct__op.maximum_out, {565, 5, 283, 1032, 3, 1}, ct__frontend_maximum_out, 1, 0},
+    {&ct__op.minimum, {566, 0, 279, 1036, 2, 1}, ct__frontend_minimum, 1, 0},
+    {&ct__op.minimum_out, {566, 5, 283, 1039, 3, 1}, ct__frontend_minimum_out, 1, 0},
+    {&ct__op.atan2, {567, 0, 279, 1043, 2, 1}, ct__frontend_atan2, 1, 0},
+    {&ct__op.atan2_, {568, 0, 281, 1046, 2, 1}, ct__frontend_atan2_, 1, 0},
+    {&ct__op.atan2_out, {567, 5, 283, 1049, 3, 1}, ct__frontend_atan2_out, 1, 0},
+    {&ct__op.eq_Tensor, {569, 269, 279, 1053, 2, 1}, ct__frontend_eq_Tensor, 1, 0},
+    {&ct__op.eq__Tensor, {570, 269, 281, 1056, 2, 1}, ct__frontend_eq__Tensor, 1, 0},
+    {&ct__op.eq_Tensor_out, {569, 539, 283, 1059, 3, 1}, ct__frontend_eq_Tensor_out, 1, 0},
+    {&ct__op.eq_Scalar, {569, 275, 284, 1063, 2, 1}, ct__frontend_eq_Scalar, 1, 0},
+    {&ct__op.eq__Scalar, {570, 275, 285, 1066, 2, 1}, ct__frontend_eq__Scalar, 1, 0},
+    {&ct__op.eq_Scalar_out, {569, 558, 492, 1069, 3, 1}, ct__frontend_eq_Scalar_out, 1, 0},
+    {&ct__op.ne_Tensor, {571, 269, 279, 1073, 2, 1}, ct__frontend_ne_Tensor, 1, 0},
+    {&ct__op.ne__Tensor, {572, 269, 281, 1076, 2, 1}, ct__frontend_ne__Tensor, 1, 0},
+    {&ct__op.ne_Tensor_out, {571, 539, 283, 1079, 3, 1}, ct__frontend_ne_Tensor_out, 1, 0},
+    {&ct__op.ne_Scalar, {571, 275, 284, 1083, 2, 1}, ct__frontend_ne_Scalar, 1, 0},
+    {&ct__op.ne__Scalar, {572, 275, 285, 1086, 2, 1}, ct__frontend_ne__Scalar, 1, 0},
+    {&ct__op.ne_Scalar_out, {571, 558, 492, 1089, 3, 1}, ct__frontend_ne_Scalar_out, 1, 0},
+    {&ct__op.lt_Tensor, {573, 269, 279, 1093, 2, 1}, ct__frontend_lt_Tensor, 1, 0},
+    {&ct__op.lt__Tensor, {574, 269, 281, 1096, 2, 1}, ct__frontend_lt__Tensor, 1, 0},
+    {&ct__op.lt_Tensor_out, {573, 539, 283, 1099, 3, 1}, ct__frontend_lt_Tensor_out, 1, 0},
+    {&ct__op.lt_Scalar, {573, 275, 284, 1103, 2, 1}, ct__frontend_lt_Scalar, 1, 0},
+    {&ct__op.lt__Scalar, {574, 275, 285, 1106, 2, 1}, ct__frontend_lt__Scalar, 1, 0},
+    {&ct__op.lt_Scalar_out, {573, 558, 492, 1109, 3, 1}, ct__frontend_lt_Scalar_out, 1, 0},
+    {&ct__op.le_Tensor, {575, 269, 279, 1113, 2, 1}, ct__frontend_le_Tensor, 1, 0},
+    {&ct__op.le__Tensor, {576, 269, 281, 1116, 2, 1}, ct__frontend_le__Tensor, 1, 0},
+    {&ct__op.le_Tensor_out, {575, 539, 283, 1119, 3, 1}, ct__frontend_le_Tensor_out, 1, 0},
+    {&ct__op.le_Scalar, {575, 275, 284, 1123, 2, 1}, ct__frontend_le_Scalar, 1, 0},
+    {&ct__op.le__Scalar, {576, 275, 285, 1126, 2, 1}, ct__frontend_le__Scalar, 1, 0},
+    {&ct__op.le_Scalar_out, {575, 558, 492, 1129, 3, 1}, ct__frontend_le_Scalar_out, 1, 0},
+    {&ct__op.gt_Tensor, {577, 269, 279, 1133, 2, 1}, ct__frontend_gt_Tensor, 1, 0},
+    {&ct__op.gt__Tensor, {578, 269, 281, 1136, 2, 1}, ct__frontend_gt__Tensor, 1, 0},
+    {&ct__op.gt_Tensor_out, {577, 539, 283, 1139, 3, 1}, ct__frontend_gt_Tensor_out, 1, 0},
+    {&ct__op.gt_Scalar, {577, 275, 284, 1143, 2, 1}, ct__frontend_gt_Scalar, 1, 0},
+    {&ct__op.gt__Scalar, {578, 275, 285, 1146, 2, 1}, ct__frontend_gt__Scalar, 1, 0},
+    {&ct__op.gt_Scalar_out, {577, 558, 492, 1149, 3, 1}, ct__frontend_gt_Scalar_out, 1, 0},
+    {&ct__op.ge_Tensor, {579, 269, 279, 1153, 2, 1}, ct__frontend_ge_Tensor, 1, 0},
+    {&ct__op.ge__Tensor, {580, 269, 281, 1156, 2, 1}, ct__frontend_ge__Tensor, 1, 0},
+    {&ct__op.ge_Tensor_out, {579, 539, 283, 1159, 3, 1}, ct__frontend_ge_Tensor_out, 1, 0},
+    {&ct__op.ge_Scalar, {579, 275, 284, 1163, 2, 1}, ct__frontend_ge_Scalar, 1, 0},
+    {&ct__op.ge__Scalar, {580, 275, 285, 1166, 2, 1}, ct__frontend_ge__Scalar, 1, 0},
+    {&ct__op.ge_Scalar_out, {579, 558, 492, 1169, 3, 1}, ct__frontend_ge_Scalar_out, 1, 0},
+    {&ct__op.logical_and, {581, 0, 279, 1173, 2, 1}, ct__frontend_logical_and, 1, 0},
+    {&ct__op.logical_and_, {582, 0, 281, 1176, 2, 1}, ct__frontend_logical_and_, 1, 0},
+    {&ct__op.logical_and_out, {581, 5, 283, 1179, 3, 1}, ct__frontend_logical_and_out, 1, 0},
+    {&ct__op.logical_or, {583, 0, 279, 1183, 2, 1}, ct__frontend_logical_or, 1, 0},
+    {&ct__op.logical_or_, {584, 0, 281, 1186, 2, 1}, ct__frontend_logical_or_, 1, 0},
+    {&ct__op.logical_or_out, {583, 5, 283, 1189, 3, 1}, ct__frontend_logical_or_out, 1, 0},
+    {&ct__op.logical_xor, {585, 0, 279, 1193, 2, 1}, ct__frontend_logical_xor, 1, 0},
+    {&ct__op.logical_xor_, {586, 0, 281, 1196, 2, 1}, ct__frontend_logical_xor_, 1, 0},
+    {&ct__op.logical_xor_out, {585, 5, 283, 1199, 3, 1}, ct__frontend_logical_xor_out, 1, 0},
+    {&ct__op.logical_not, {587, 0, 294, 1203, 1, 1}, ct__frontend_logical_not, 1, 0},
+    {&ct__op.logical_not_, {588, 0, 392, 1205, 1, 1}, ct__frontend_logical_not_, 1, 0},
+    {&ct__op.logical_not_out, {587, 5, 352, 1207, 2, 1}, ct__frontend_logical_not_out, 1, 0},
+    {&ct__op.where_self, {590, 1, 589, 1210, 3, 1}, ct__frontend_where_self, 1, 0},
+    {&ct__op.where_self_out, {590, 592, 591, 1214, 4, 1}, ct__frontend_where_self_out, 1, 0},
+    {&ct__op.where_ScalarSelf, {590, 594, 593, 1219, 3, 1}, ct__frontend_where_ScalarSelf, 1, 0},
+    {&ct__op.where_ScalarOther, {590, 595, 268, 1223, 3, 1}, ct__frontend_where_ScalarOther, 1, 0},
+    {&ct__op.where_Scalar, {590, 275, 274, 1227, 3, 1}, ct__frontend_where_Scalar, 1, 0},
+    {&ct__op.masked_fill_Scalar, {596, 275, 268, 1231, 3, 1}, ct__frontend_masked_fill_Scalar, 1, 0},
+    {&ct__op.masked_fill__Scalar, {597, 275, 271, 1235, 3, 1}, ct__frontend_masked_fill__Scalar, 1, 0},
+    {&ct__op.masked_fill_Scalar_out, {596, 558, 273, 1239, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1, 0},
+    {&ct__op.masked_fill_Tensor, {596, 269, 589, 1244, 3, 1}, ct__frontend_masked_fill_Tensor, 1, 0},
+    {&ct__op.masked_fill__Tensor, {597, 269, 598, 1248, 3, 1}, ct__frontend_masked_fill__Tensor, 1, 0},
+    {&ct__op.masked_fill_Tensor_out, {596, 539, 591, 1252, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1, 0},
+    {&ct__op.lerp_Scalar, {599, 275, 268, 1257, 3, 1}, ct__frontend_lerp_Scalar, 1, 0},
+    {&ct__op.lerp__Scalar, {600, 275, 271, 1261, 3, 1}, ct__frontend_lerp__Scalar, 1, 0},
+    {&ct__op.lerp_Scalar_out, {599, 558, 273, 1265, 4, 1}, ct__frontend_lerp_Scalar_out, 1, 0},
+    {&ct__op.lerp_Tensor, {599, 269, 589, 1270, 3, 1}, ct__frontend_lerp_Tensor, 1, 0},
+    {&ct__op.lerp__Tensor, {600, 269, 598, 1274, 3, 1}, ct__frontend_lerp__Tensor, 1, 0},
+    {&ct__op.lerp_Tensor_out, {599, 539, 591, 1278, 4, 1}, ct__frontend_lerp_Tensor_out, 1, 0},
+    {&ct__op.addcmul, {602, 0, 601, 1283, 4, 1}, ct__frontend_addcmul, 1, 0},
+    {&ct__op.addcmul_, {604, 0, 603, 1288, 4, 1}, ct__frontend_addcmul_, 1, 0},
+    {&ct__op.addcmul_out, {602, 5, 605, 1293, 5, 1}, ct__frontend_addcmul_out, 1, 0},
+    {&ct__op.addcdiv, {606, 0, 601, 1299, 4, 1}, ct__frontend_addcdiv, 1, 0},
+    {&ct__op.addcdiv_, {607, 0, 603, 1304, 4, 1}, ct__frontend_addcdiv_, 1, 0},
+    {&ct__op.addcdiv_out, {606, 5, 605, 1309, 5, 1}, ct__frontend_addcdiv_out, 1, 0},
+    {&ct__op.clamp, {609, 0, 608, 1315, 3, 1}, ct__frontend_clamp, 1, 0},
+    {&ct__op.clamp_, {611, 0, 610, 1319, 3, 1}, ct__frontend_clamp_, 1, 0},
+    {&ct__op.clamp_out, {609, 5, 612, 1323, 4, 1}, ct__frontend_clamp_out, 1, 0},
+    {&ct__op.clamp_Tensor, {609, 269, 613, 1328, 3, 1}, ct__frontend_clamp_Tensor, 1, 0},
+    {&ct__op.clamp__Tensor, {611, 269, 614, 1332, 3, 1}, ct__frontend_clamp__Tensor, 1, 0},
+    {&ct__op.clamp_Tensor_out, {609, 539, 615, 1336, 4, 1}, ct__frontend_clamp_Tensor_out, 1, 0},
+    {&ct__op.clamp_min, {616, 0, 284, 1341, 2, 1}, ct__frontend_clamp_min, 1, 0},
+    {&ct__op.clamp_min_, {617, 0, 285, 1344, 2, 1}, ct__frontend_clamp_min_, 1, 0},
+    {&ct__op.clamp_min_out, {616, 5, 492, 1347, 3, 1}, ct__frontend_clamp_min_out, 1, 0},
+    {&ct__op.clamp_min_Tensor, {616, 269, 279, 1351, 2, 1}, ct__frontend_clamp_min_Tensor, 1, 0},
+    {&ct__op.clamp_min__Tensor, {617, 269, 281, 1354, 2, 1}, ct__frontend_clamp_min__Tensor, 1, 0},
+    {&ct__op.clamp_min_Tensor_out, {616, 539, 283, 1357, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1, 0},
+    {&ct__op.clamp_max, {618, 0, 284, 1361, 2, 1}, ct__frontend_clamp_max, 1, 0},
+    {&ct__op.clamp_max_, {619, 0, 285, 1364, 2, 1}, ct__frontend_clamp_max_, 1, 0},
+    {&ct__op.clamp_max_out, {618, 5, 492, 1367, 3, 1}, ct__frontend_clamp_max_out, 1, 0},
+    {&ct__op.clamp_max_Tensor, {618, 269, 279, 1371, 2, 1}, ct__frontend_clamp_max_Tensor, 1, 0},
+    {&ct__op.clamp_max__Tensor, {619, 269, 281, 1374, 2, 1}, ct__frontend_clamp_max__Tensor, 1, 0},
+    {&ct__op.clamp_max_Tensor_out, {618, 539, 283, 1377, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1, 0},
+    {&ct__op.hypot, {620, 0, 279, 1381, 2, 1}, ct__frontend_hypot, 1, 0},
+    {&ct__op.hypot_, {621, 0, 281, 1384, 2, 1}, ct__frontend_hypot_, 1, 0},
+    {&ct__op.hypot_out, {620, 5, 283, 1387, 3, 1}, ct__frontend_hypot_out, 1, 0},
+    {&ct__op.copysign_Tensor, {622, 269, 279, 1391, 2, 1}, ct__frontend_copysign_Tensor, 1, 0},
+    {&ct__op.copysign__Tensor, {623, 269, 281, 1394, 2, 1}, ct__frontend_copysign__Tensor, 1, 0},
+    {&ct__op.copysign_out, {622, 5, 283, 1397, 3, 1}, ct__frontend_copysign_out, 1, 0},
+    {&ct__op.copysign_Scalar, {622, 275, 284, 1401, 2, 1}, ct__frontend_copysign_Scalar, 1, 0},
+    {&ct__op.copysign__Scalar, {623, 275, 285, 1404, 2, 1}, ct__frontend_copysign__Scalar, 1, 0},
+    {&ct__op.copysign_Scalar_out, {622, 558, 492, 1407, 3, 1}, ct__frontend_copysign_Scalar_out, 1, 0},
+    {&ct__op.nextafter, {624, 0, 279, 1411, 2, 1}, ct__frontend_nextafter, 1, 0},
+    {&ct__op.nextafter_, {625, 0, 281, 1414, 2, 1}, ct__frontend_nextafter_, 1, 0},
+    {&ct__op.nextafter_out, {624, 5, 283, 1417, 3, 1}, ct__frontend_nextafter_out, 1, 0},
+    {&ct__op.fmax, {626, 0, 279, 1421, 2, 1}, ct__frontend_fmax, 1, 0},
+    {&ct__op.fmax_out, {626, 5, 283, 1424, 3, 1}, ct__frontend_fmax_out, 1, 0},
+    {&ct__op.fmin, {627, 0, 279, 1428, 2, 1}, ct__frontend_fmin, 1, 0},
+    {&ct__op.fmin_out, {627, 5, 283, 1431, 3, 1}, ct__frontend_fmin_out, 1, 0},
+    {&ct__op.heaviside, {628, 0, 279, 1435, 2, 1}, ct__frontend_heaviside, 1, 0},
+    {&ct__op.heaviside_, {629, 0, 281, 1438, 2, 1}, ct__frontend_heaviside_, 1, 0},
+    {&ct__op.heaviside_out, {628, 5, 283, 1441, 3, 1}, ct__frontend_heaviside_out, 1, 0},
+    {&ct__op.xlogy_Tensor, {630, 269, 279, 1445, 2, 1}, ct__frontend_xlogy_Tensor, 1, 0},
+    {&ct__op.xlogy__Tensor, {631, 269, 281, 1448, 2, 1}, ct__frontend_xlogy__Tensor, 1, 0},
+    {&ct__op.xlogy_OutTensor, {630, 632, 283, 1451, 3, 1}, ct__frontend_xlogy_OutTensor, 1, 0},
+    {&ct__op.xlogy_Scalar_Other, {630, 633, 284, 1455, 2, 1}, ct__frontend_xlogy_Scalar_Other, 1, 0},
+    {&ct__op.xlogy__Scalar_Other, {631, 633, 285, 1458, 2, 1}, ct__frontend_xlogy__Scalar_Other, 1, 0},
+    {&ct__op.xlogy_OutScalar_Other, {630, 634, 492, 1461, 3, 1}, ct__frontend_xlogy_OutScalar_Other, 1, 0},
+    {&ct__op.xlogy_Scalar_Self, {630, 635, 556, 1465, 2, 1}, ct__frontend_xlogy_Scalar_Self, 1, 0},
+    {&ct__op.xlogy_OutScalar_Self, {630, 636, 557, 1468, 3, 1}, ct__frontend_xlogy_OutScalar_Self, 1, 0},
+    {&ct__op.logaddexp, {637, 0, 279, 1472, 2, 1}, ct__frontend_logaddexp, 1, 0},
+    {&ct__op.logaddexp_out, {637, 5, 283, 1475, 3, 1}, ct__frontend_logaddexp_out, 1, 0},
+    {&ct__op.logaddexp2, {638, 0, 279, 1479, 2, 1}, ct__frontend_logaddexp2, 1, 0},
+    {&ct__op.logaddexp2_out, {638, 5, 283, 1482, 3, 1}, ct__frontend_logaddexp2_out, 1, 0},
+    {&ct__op.float_power_Tensor_Tensor, {639, 550, 279, 1486, 2, 1}, ct__frontend_float_power_Tensor_Tensor, 1, 0},
+    {&ct__op.float_power__Tensor, {640, 269, 281, 1489, 2, 1}, ct__frontend_float_power__Tensor, 1, 0},
+    {&ct__op.float_power_Tensor_Tensor_out, {639, 553, 283, 1492, 3, 1}, ct__frontend_float_power_Tensor_Tensor_out, 1, 0},
+    {&ct__op.float_power_Tensor_Scalar, {639, 554, 284, 1496, 2, 1}, ct__frontend_float_power_Tensor_Scalar, 1, 0},
+    {&ct__op.float_power__Scalar, {640, 275, 285, 1499, 2, 1}, ct__frontend_float_power__Scalar, 1, 0},
+    {&ct__op.float_power_Tensor_Scalar_out, {639, 555, 492, 1502, 3, 1}, ct__frontend_float_power_Tensor_Scalar_out, 1, 0},
+    {&ct__op.float_power_Scalar, {639, 275, 556, 1506, 2, 1}, ct__frontend_float_power_Scalar, 1, 0},
+    {&ct__op.float_power_Scalar_out, {639, 558, 557, 1509, 3, 1}, ct__frontend_float_power_Scalar_out, 1, 0},
+    {&ct__op.bitwise_and_Tensor, {641, 269, 279, 1513, 2, 1}, ct__frontend_bitwise_and_Tensor, 1, 0},
+    {&ct__op.bitwise_and__Tensor, {642, 269, 281, 1516, 2, 1}, ct__frontend_bitwise_and__Tensor, 1, 0},
+    {&ct__op.bitwise_and_Tensor_out, {641, 539, 283, 1519, 3, 1}, ct__frontend_bitwise_and_Tensor_out, 1, 0},
+    {&ct__op.bitwise_and_Scalar, {641, 275, 284, 1523, 2, 1}, ct__frontend_bitwise_and_Scalar, 1, 0},
+    {&ct__op.bitwise_and__Scalar, {642, 275, 285, 1526, 2, 1}, ct__frontend_bitwise_and__Scalar, 1, 0},
+    {&ct__op.bitwise_and_Scalar_out, {641, 558, 492, 1529, 3, 1}, ct__frontend_bitwise_and_Scalar_out, 1, 0},
+    {&ct__op.bitwise_and_Scalar_Tensor, {641, 561, 556, 1533, 2, 1}, ct__frontend_bitwise_and_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_and_Scalar_Tensor_out, {641, 562, 557, 1536, 3, 1}, ct__frontend_bitwise_and_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_or_Tensor, {643, 269, 279, 1540, 2, 1}, ct__frontend_bitwise_or_Tensor, 1, 0},
+    {&ct__op.bitwise_or__Tensor, {644, 269, 281, 1543, 2, 1}, ct__frontend_bitwise_or__Tensor, 1, 0},
+    {&ct__op.bitwise_or_Tensor_out, {643, 539, 283, 1546, 3, 1}, ct__frontend_bitwise_or_Tensor_out, 1, 0},
+    {&ct__op.bitwise_or_Scalar, {643, 275, 284, 1550, 2, 1}, ct__frontend_bitwise_or_Scalar, 1, 0},
+    {&ct__op.bitwise_or__Scalar, {644, 275, 285, 1553, 2, 1}, ct__frontend_bitwise_or__Scalar, 1, 0},
+    {&ct__op.bitwise_or_Scalar_out, {643, 558, 492, 1556, 3, 1}, ct__frontend_bitwise_or_Scalar_out, 1, 0},
+    {&ct__op.bitwise_or_Scalar_Tensor, {643, 561, 556, 1560, 2, 1}, ct__frontend_bitwise_or_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_or_Scalar_Tensor_out, {643, 562, 557, 1563, 3, 1}, ct__frontend_bitwise_or_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_xor_Tensor, {645, 269, 279, 1567, 2, 1}, ct__frontend_bitwise_xor_Tensor, 1, 0},
+    {&ct__op.bitwise_xor__Tensor, {646, 269, 281, 1570, 2, 1}, ct__frontend_bitwise_xor__Tensor, 1, 0},
+    {&ct__op.bitwise_xor_Tensor_out, {645, 539, 283, 1573, 3, 1}, ct__frontend_bitwise_xor_Tensor_out, 1, 0},
+    {&ct__op.bitwise_xor_Scalar, {645, 275, 284, 1577, 2, 1}, ct__frontend_bitwise_xor_Scalar, 1, 0},
+    {&ct__op.bitwise_xor__Scalar, {646, 275, 285, 1580, 2, 1}, ct__frontend_bitwise_xor__Scalar, 1, 0},
+    {&ct__op.bitwise_xor_Scalar_out, {645, 558, 492, 1583, 3, 1}, ct__frontend_bitwise_xor_Scalar_out, 1, 0},
+    {&ct__op.bitwise_xor_Scalar_Tensor, {645, 561, 556, 1587, 2, 1}, ct__frontend_bitwise_xor_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_xor_Scalar_Tensor_out, {645, 562, 557, 1590, 3, 1}, ct__frontend_bitwise_xor_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor, {647, 269, 279, 1594, 2, 1}, ct__frontend_bitwise_left_shift_Tensor, 1, 0},
+    {&ct__op.bitwise_left_shift__Tensor, {648, 269, 281, 1597, 2, 1}, ct__frontend_bitwise_left_shift__Tensor, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_out, {647, 539, 283, 1600, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_out, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar, {647, 554, 284, 1604, 2, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_left_shift__Tensor_Scalar, {648, 554, 285, 1607, 2, 1}, ct__frontend_bitwise_left_shift__Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, {647, 555, 492, 1610, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar_out, 1, 0},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor, {647, 561, 556, 1614, 2, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, {647, 562, 557, 1617, 3, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor, {649, 269, 279, 1621, 2, 1}, ct__frontend_bitwise_right_shift_Tensor, 1, 0},
+    {&ct__op.bitwise_right_shift__Tensor, {650, 269, 281, 1624, 2, 1}, ct__frontend_bitwise_right_shift__Tensor, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_out, {649, 539, 283, 1627, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_out, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar, {649, 554, 284, 1631, 2, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_right_shift__Tensor_Scalar, {650, 554, 285, 1634, 2, 1}, ct__frontend_bitwise_right_shift__Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, {649, 555, 492, 1637, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar_out, 1, 0},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor, {649, 561, 556, 1641, 2, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, {649, 562, 557, 1644, 3, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor_out, 1, 0},
+    {&ct__op.gcd, {651, 0, 279, 1648, 2, 1}, ct__frontend_gcd, 1, 0},
+    {&ct__op.gcd_, {652, 0, 281, 1651, 2, 1}, ct__frontend_gcd_, 1, 0},
+    {&ct__op.gcd_out, {651, 5, 283, 1654, 3, 1}, ct__frontend_gcd_out, 1, 0},
+    {&ct__op.lcm, {653, 0, 279, 1658, 2, 1}, ct__frontend_lcm, 1, 0},
+    {&ct__op.lcm_, {654, 0, 281, 1661, 2, 1}, ct__frontend_lcm_, 1, 0},
+    {&ct__op.lcm_out, {653, 5, 283, 1664, 3, 1}, ct__frontend_lcm_out, 1, 0},
+    {&ct__op.ldexp_Tensor, {655, 269, 279, 1668, 2, 1}, ct__frontend_ldexp_Tensor, 1, 0},
+    {&ct__op.ldexp_, {656, 0, 281, 1671, 2, 1}, ct__frontend_ldexp_, 1, 0},
+    {&ct__op.ldexp_out, {655, 5, 283, 1674, 3, 1}, ct__frontend_ldexp_out, 1, 0},
+    {&ct__op.sum, {657, 0, 301, 1678, 2, 1}, ct__frontend_sum, 0, 0},
+    {&ct__op.sum_out, {657, 5, 658, 1681, 3, 1}, ct__frontend_sum_out, 0, 0},
+    {&ct__op.sum_dim_IntList, {657, 660, 659, 1685, 4, 1}, ct__frontend_sum_dim_IntList, 0, 0},
+    {&ct__op.sum_IntList_out, {657, 662, 661, 1690, 5, 1}, ct__frontend_sum_IntList_out, 0, 0},
+    {&ct__op.mean, {261, 0, 301, 1696, 2, 1}, ct__frontend_mean, 0, 0},
+    {&ct__op.mean_dim, {261, 26, 659, 1699, 4, 1}, ct__frontend_mean_dim, 0, 0},
+    {&ct__op.mean_out, {261, 5, 661, 1704, 5, 1}, ct__frontend_mean_out, 0, 0},
+    {&ct__op.prod, {663, 0, 301, 1710, 2, 1}, ct__frontend_prod, 0, 0},
+    {&ct__op.prod_out, {663, 5, 658, 1713, 3, 1}, ct__frontend_prod_out, 0, 0},
+    {&ct__op.prod_dim_int, {663, 665, 664, 1717, 4, 1}, ct__frontend_prod_dim_int, 0, 0},
+    {&ct__op.prod_int_out, {663, 667, 666, 1722, 5, 1}, ct__frontend_prod_int_out, 0, 0},
+    {&ct__op.amax, {668, 0, 311, 1728, 3, 1}, ct__frontend_amax, 0, 0},
+    {&ct__op.amax_out, {668, 5, 669, 1732, 4, 1}, ct__frontend_amax_out, 0, 0},
+    {&ct__op.amin, {670, 0, 311, 1737, 3, 1}, ct__frontend_amin, 0, 0},
+    {&ct__op.amin_out, {670, 5, 669, 1741, 4, 1}, ct__frontend_amin_out, 0, 0},
+    {&ct__op.max, {76, 0, 294, 1746, 1, 1}, ct__frontend_max, 0, 0},
+    {&ct__op.min, {75, 0, 294, 1748, 1, 1}, ct__frontend_min, 0, 0},
+    {&ct__op.var_correction, {223, 80, 671, 1750, 4, 1}, ct__frontend_var_correction, 0, 0},
+    {&ct__op.var_correction_out, {223, 673, 672, 1755, 5, 1}, ct__frontend_var_correction_out, 0, 0},
+    {&ct__op.var, {223, 0, 674, 1761, 2, 1}, ct__frontend_var, 0, 0},
+    {&ct__op.var_dim, {223, 26, 675, 1764, 4, 1}, ct__frontend_var_dim, 0, 0},
+    {&ct__op.var_out, {223, 5, 676, 1769, 5, 1}, ct__frontend_var_out, 0, 0},
+    {&ct__op.std_correction, {262, 80, 671, 1775, 4, 1}, ct__frontend_std_correction, 0, 0},
+    {&ct__op.std_correction_out, {262, 673, 672, 1780, 5, 1}, ct__frontend_std_correction_out, 0, 0},
+    {&ct__op.std, {262, 0, 674, 1786, 2, 1}, ct__frontend_std, 0, 0},
+    {&ct__op.std_dim, {262, 26, 675, 1789, 4, 1}, ct__frontend_std_dim, 0, 0},
+    {&ct__op.std_out, {262, 5, 676, 1794, 5, 1}, ct__frontend_std_out, 0, 0},
+    {&ct__op.linalg_vector_norm, {678, 0, 677, 1800, 5, 1}, ct__frontend_linalg_vector_norm, 0, 0},
+    {&ct__op.linalg_vector_norm_out, {678, 5, 679, 1806, 6, 1}, ct__frontend_linalg_vector_norm_out, 0, 0},
+    {&ct__op.norm_Scalar, {680, 275, 284, 1813, 2, 1}, ct__frontend_norm_Scalar, 0, 0},
+    {&ct__op.norm_ScalarOpt_dim, {680, 682, 681, 1816, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0, 0},
+    {&ct__op.norm_Scalar_out, {680, 558, 492, 1821, 3, 1}, ct__frontend_norm_Scalar_out, 0, 0},
+    {&ct__op.norm_out, {680, 5, 683, 1825, 5, 1}, ct__frontend_norm_out, 0, 0},
+    {&ct__op.logsumexp, {684, 0, 311, 1831, 3, 1}, ct__frontend_logsumexp, 0, 0},
+    {&ct__op.logsumexp_out, {684, 5, 669, 1835, 4, 1}, ct__frontend_logsumexp_out, 0, 0},
+    {&ct__op.all, {685, 0, 294, 1840, 1, 1}, ct__frontend_all, 0, 0},
+    {&ct__op.all_all_out, {685, 686, 352, 1842, 2, 1}, ct__frontend_all_all_out, 0, 0},
+    {&ct__op.all_dim, {685, 26, 687, 1845, 3, 1}, ct__frontend_all_dim, 0, 0},
+    {&ct__op.all_out, {685, 5, 688, 1849, 4, 1}, ct__frontend_all_out, 0, 0},
+    {&ct__op.any, {689, 0, 294, 1854, 1, 1}, ct__frontend_any, 0, 0},
+    {&ct__op.any_all_out, {689, 686, 352, 1856, 2, 1}, ct__frontend_any_all_out, 0, 0},
+    {&ct__op.any_dim, {689, 26, 687, 1859, 3, 1}, ct__frontend_any_dim, 0, 0},
+    {&ct__op.any_out, {689, 5, 688, 1863, 4, 1}, ct__frontend_any_out, 0, 0},
+    {&ct__op.cumsum, {691, 0, 690, 1868, 3, 1}, ct__frontend_cumsum, 0, 0},
+    {&ct__op.cumsum_, {693, 0, 692, 1872, 3, 1}, ct__frontend_cumsum_, 0, 0},
+    {&ct__op.cumsum_out, {691, 5, 694, 1876, 4, 1}, ct__frontend_cumsum_out, 0, 0},
+    {&ct__op.cumprod, {695, 0, 690, 1881, 3, 1}, ct__frontend_cumprod, 0, 0},
+    {&ct__op.cumprod_, {696, 0, 692, 1885, 3, 1}, ct__frontend_cumprod_, 0, 0},
+    {&ct__op.cumprod_out, {695, 5, 694, 1889, 4, 1}, ct__frontend_cumprod_out, 0, 0},
+    {&ct__op.max_dim, {76, 26, 697, 1894, 3, 2}, ct__frontend_max_dim, 0, 0},
+    {&ct__op.max_dim_max, {76, 699, 698, 1899, 5, 2}, ct__frontend_max_dim_max, 0, 0},
+    {&ct__op.min_dim, {75, 26, 697, 1906, 3, 2}, ct__frontend_min_dim, 0, 0},
+    {&ct__op.min_dim_min, {75, 700, 698, 1911, 5, 2}, ct__frontend_min_dim_min, 0, 0},
+    {&ct__op.argmax, {702, 0, 701, 1918, 3, 1}, ct__frontend_argmax, 0, 0},
+    {&ct__op.argmax_out, {702, 5, 703, 1922, 4, 1}, ct__frontend_argmax_out, 0, 0},
+    {&ct__op.argmin, {704, 0, 701, 1927, 3, 1}, ct__frontend_argmin, 0, 0},
+    {&ct__op.argmin_out, {704, 5, 703, 1931, 4, 1}, ct__frontend_argmin_out, 0, 0},
+    {&ct__op.sort, {705, 0, 697, 1936, 3, 2}, ct__frontend_sort, 0, 0},
+    {&ct__op.sort_values, {705, 77, 698, 1941, 5, 2}, ct__frontend_sort_values, 0, 0},
+    {&ct__op.sort_stable, {705, 90, 706, 1948, 4, 2}, ct__frontend_sort_stable, 0, 0},
+    {&ct__op.sort_values_stable, {705, 708, 707, 1954, 6, 2}, ct__frontend_sort_values_stable, 0, 0},
+    {&ct__op.topk, {710, 0, 709, 1962, 5, 2}, ct__frontend_topk, 0, 0},
+    {&ct__op.topk_values, {710, 77, 711, 1969, 7, 2}, ct__frontend_topk_values, 0, 0},
+    {&ct__op.value_selecting_reduction_backward, {713, 0, 712, 1978, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0, 0},
+    {&ct__op._rd_gather, {715, 0, 714, 1984, 4, 1}, ct__frontend__rd_gather, 0, 0},
+    {&ct__op.nansum, {716, 0, 659, 1989, 4, 1}, ct__frontend_nansum, 0, 0},
+    {&ct__op.nansum_out, {716, 5, 661, 1994, 5, 1}, ct__frontend_nansum_out, 0, 0},
+    {&ct__op.nanmean, {717, 0, 659, 2000, 4, 1}, ct__frontend_nanmean, 0, 0},
+    {&ct__op.nanmean_out, {717, 5, 661, 2005, 5, 1}, ct__frontend_nanmean_out, 0, 0},
+    {&ct__op.count_nonzero_dim_IntList, {718, 660, 303, 2011, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, {718, 720, 719, 2014, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0, 0},
+    {&ct__op.count_nonzero, {718, 0, 721, 2018, 2, 1}, ct__frontend_count_nonzero, 0, 0},
+    {&ct__op.count_nonzero_out, {718, 5, 722, 2021, 3, 1}, ct__frontend_count_nonzero_out, 0, 0},
+    {&ct__op.logcumsumexp, {723, 0, 325, 2025, 2, 1}, ct__frontend_logcumsumexp, 0, 0},
+    {&ct__op.logcumsumexp_out, {723, 5, 350, 2028, 3, 1}, ct__frontend_logcumsumexp_out, 0, 0},
+    {&ct__op.cummax, {725, 0, 724, 2032, 2, 2}, ct__frontend_cummax, 0, 0},
+    {&ct__op.cummax_out, {725, 5, 726, 2036, 4, 2}, ct__frontend_cummax_out, 0, 0},
+    {&ct__op.cummin, {727, 0, 724, 2042, 2, 2}, ct__frontend_cummin, 0, 0},
+    {&ct__op.cummin_out, {727, 5, 726, 2046, 4, 2}, ct__frontend_cummin_out, 0, 0},
+    {&ct__op.kthvalue, {729, 0, 728, 2052, 4, 2}, ct__frontend_kthvalue, 0, 0},
+    {&ct__op.kthvalue_values, {729, 77, 730, 2058, 6, 2}, ct__frontend_kthvalue_values, 0, 0},
+    {&ct__op.median, {731, 0, 294, 2066, 1, 1}, ct__frontend_median, 0, 0},
+    {&ct__op.median_out, {731, 5, 352, 2068, 2, 1}, ct__frontend_median_out, 0, 0},
+    {&ct__op.median_dim, {731, 26, 697, 2071, 3, 2}, ct__frontend_median_dim, 0, 0},
+    {&ct__op.median_dim_values, {731, 732, 698, 2076, 5, 2}, ct__frontend_median_dim_values, 0, 0},
+    {&ct__op.nanmedian, {733, 0, 294, 2083, 1, 1}, ct__frontend_nanmedian, 0, 0},
+    {&ct__op.nanmedian_out, {733, 5, 352, 2085, 2, 1}, ct__frontend_nanmedian_out, 0, 0},
+    {&ct__op.nanmedian_dim, {733, 26, 697, 2088, 3, 2}, ct__frontend_nanmedian_dim, 0, 0},
+    {&ct__op.nanmedian_dim_values, {733, 732, 698, 2093, 5, 2}, ct__frontend_nanmedian_dim_values, 0, 0},
+    {&ct__op.argsort, {734, 0, 687, 2100, 3, 1}, ct__frontend_argsort, 0, 0},
+    {&ct__op.argsort_stable, {734, 90, 735, 2104, 4, 1}, ct__frontend_argsort_stable, 0, 0},
+    {&ct__op.msort, {736, 0, 294, 2109, 1, 1}, ct__frontend_msort, 0, 0},
+    {&ct__op.var_mean_correction, {738, 80, 737, 2111, 4, 2}, ct__frontend_var_mean_correction, 0, 0},
+    {&ct__op.std_mean_correction, {739, 80, 737, 2117, 4, 2}, ct__frontend_std_mean_correction, 0, 0},
+    {&ct__op.var_mean, {738, 0, 740, 2123, 2, 2}, ct__frontend_var_mean, 0, 0},
+    {&ct__op.var_mean_dim, {738, 26, 741, 2127, 4, 2}, ct__frontend_var_mean_dim, 0, 0},
+    {&ct__op.std_mean, {739, 0, 740, 2133, 2, 2}, ct__frontend_std_mean, 0, 0},
+    {&ct__op.std_mean_dim, {739, 26, 741, 2137, 4, 2}, ct__frontend_std_mean_dim, 0, 0},
+    {&ct__op.max_other, {76, 2, 279, 2143, 2, 1}, ct__frontend_max_other, 0, 0},
+    {&ct__op.max_out, {76, 5, 283, 2146, 3, 1}, ct__frontend_max_out, 0, 0},
+    {&ct__op.min_other, {75, 2, 279, 2150, 2, 1}, ct__frontend_min_other, 0, 0},
+    {&ct__op.min_out, {75, 5, 283, 2153, 3, 1}, ct__frontend_min_out, 0, 0},
+    {&ct__op.aminmax, {743, 0, 742, 2157, 3, 2}, ct__frontend_aminmax, 0, 0},
+    {&ct__op.dot, {744, 0, 279, 2162, 2, 1}, ct__frontend_dot, 0, 0},
+    {&ct__op.dot_out, {744, 5, 283, 2165, 3, 1}, ct__frontend_dot_out, 0, 0},
+    {&ct__op.mv, {745, 0, 279, 2169, 2, 1}, ct__frontend_mv, 0, 0},
+    {&ct__op.mv_out, {745, 5, 283, 2172, 3, 1}, ct__frontend_mv_out, 0, 0},
+    {&ct__op.mm, {746, 0, 279, 2176, 2, 1}, ct__frontend_mm, 0, 0},
+    {&ct__op.mm_out, {746, 5, 283, 2179, 3, 1}, ct__frontend_mm_out, 0, 0},
+    {&ct__op.bmm, {747, 0, 279, 2183, 2, 1}, ct__frontend_bmm, 0, 0},
+    {&ct__op.bmm_out, {747, 5, 283, 2186, 3, 1}, ct__frontend_bmm_out, 0, 0},
+    {&ct__op.addmm, {749, 0, 748, 2190, 5, 1}, ct__frontend_addmm, 0, 0},
+    {&ct__op.addmm_, {751, 0, 750, 2196, 5, 1}, ct__frontend_addmm_, 0, 0},
+    {&ct__op.addmm_out, {749, 5, 752, 2202, 6, 1}, ct__frontend_addmm_out, 0, 0},
+    {&ct__op.baddbmm, {753, 0, 748, 2209, 5, 1}, ct__frontend_baddbmm, 0, 0},
+    {&ct__op.baddbmm_, {754, 0, 750, 2215, 5, 1}, ct__frontend_baddbmm_, 0, 0},
+    {&ct__op.baddbmm_out, {753, 5, 752, 2221, 6, 1}, ct__frontend_baddbmm_out, 0, 0},
+    {&ct__op.addmv, {755, 0, 748, 2228, 5, 1}, ct__frontend_addmv, 0, 0},
+    {&ct__op.addmv_, {756, 0, 750, 2234, 5, 1}, ct__frontend_addmv_, 0, 0},
+    {&ct__op.addmv_out, {755, 5, 752, 2240, 6, 1}, ct__frontend_addmv_out, 0, 0},
+    {&ct__op.addbmm, {757, 0, 748, 2247, 5, 1}, ct__frontend_addbmm, 0, 0},
+    {&ct__op.addbmm_, {758, 0, 750, 2253, 5, 1}, ct__frontend_addbmm_, 0, 0},
+    {&ct__op.addbmm_out, {757, 5, 752, 2259, 6, 1}, ct__frontend_addbmm_out, 0, 0},
+    {&ct__op.addr, {759, 0, 748, 2266, 5, 1}, ct__frontend_addr, 0, 0},
+    {&ct__op.addr_, {760, 0, 750, 2272, 5, 1}, ct__frontend_addr_, 0, 0},
+    {&ct__op.addr_out, {759, 5, 752, 2278, 6, 1}, ct__frontend_addr_out, 0, 0},
+    {&ct__op.tensordot, {762, 0, 761, 2285, 4, 1}, ct__frontend_tensordot, 0, 0},
+    {&ct__op.tensordot_out, {762, 5, 763, 2290, 5, 1}, ct__frontend_tensordot_out, 0, 0},
+    {&ct__op.kron, {764, 0, 279, 2296, 2, 1}, ct__frontend_kron, 0, 0},
+    {&ct__op.kron_out, {764, 5, 283, 2299, 3, 1}, ct__frontend_kron_out, 0, 0},
+    {&ct__op.einsum, {766, 0, 765, 2303, 3, 1}, ct__frontend_einsum, 0, 0},
+    {&ct__op.outer, {767, 0, 279, 2307, 2, 1}, ct__frontend_outer, 0, 0},
+    {&ct__op.outer_out, {767, 5, 283, 2310, 3, 1}, ct__frontend_outer_out, 0, 0},
+    {&ct__op.matmul, {768, 0, 279, 2314, 2, 1}, ct__frontend_matmul, 0, 0},
+    {&ct__op.matmul_out, {768, 5, 283, 2317, 3, 1}, ct__frontend_matmul_out, 0, 0},
+    {&ct__op.linear, {770, 0, 769, 2321, 3, 1}, ct__frontend_linear, 0, 0},
+    {&ct__op.linear_out, {770, 5, 771, 2325, 4, 1}, ct__frontend_linear_out, 0, 0},
+    {&ct__op.linalg_cross, {773, 0, 772, 2330, 3, 1}, ct__frontend_linalg_cross, 0, 0},
+    {&ct__op.linalg_cross_out, {773, 5, 774, 2334, 4, 1}, ct__frontend_linalg_cross_out, 0, 0},
+    {&ct__op.cross, {776, 0, 775, 2339, 3, 1}, ct__frontend_cross, 0, 0},
+    {&ct__op.cross_out, {776, 5, 777, 2343, 4, 1}, ct__frontend_cross_out, 0, 0},
+    {&ct__op.linalg_det, {778, 0, 294, 2348, 1, 1}, ct__frontend_linalg_det, 0, 0},
+    {&ct__op.linalg_det_out, {778, 5, 352, 2350, 2, 1}, ct__frontend_linalg_det_out, 0, 0},
+    {&ct__op.det, {779, 0, 294, 2353, 1, 1}, ct__frontend_det, 0, 0},
+    {&ct__op._linalg_logabsdet, {780, 0, 536, 2355, 1, 2}, ct__frontend__linalg_logabsdet, 0, 0},
+    {&ct__op.linalg_slogdet, {781, 0, 536, 2358, 1, 2}, ct__frontend_linalg_slogdet, 0, 0},
+    {&ct__op.linalg_slogdet_out, {781, 5, 538, 2361, 3, 2}, ct__frontend_linalg_slogdet_out, 0, 0},
+    {&ct__op.slogdet, {782, 0, 536, 2366, 1, 2}, ct__frontend_slogdet, 0, 0},
+    {&ct__op.slogdet_out, {782, 5, 538, 2369, 3, 2}, ct__frontend_slogdet_out, 0, 0},
+    {&ct__op.linalg_inv_ex, {783, 0, 740, 2374, 2, 2}, ct__frontend_linalg_inv_ex, 0, 0},
+    {&ct__op.linalg_inv_ex_inverse, {783, 114, 784, 2378, 4, 2}, ct__frontend_linalg_inv_ex_inverse, 0, 0},
+    {&ct__op.linalg_inv, {785, 0, 294, 2384, 1, 1}, ct__frontend_linalg_inv, 0, 0},
+    {&ct__op.linalg_inv_out, {785, 5, 352, 2386, 2, 1}, ct__frontend_linalg_inv_out, 0, 0},
+    {&ct__op.inverse, {114, 0, 294, 2389, 1, 1}, ct__frontend_inverse, 0, 0},
+    {&ct__op.inverse_out, {114, 5, 352, 2391, 2, 1}, ct__frontend_inverse_out, 0, 0},
+    {&ct__op.linalg_solve_ex, {787, 0, 786, 2394, 4, 2}, ct__frontend_linalg_solve_ex, 0, 0},
+    {&ct__op.linalg_solve_ex_out, {787, 5, 788, 2400, 6, 2}, ct__frontend_linalg_solve_ex_out, 0, 0},
+    {&ct__op.linalg_solve, {790, 0, 789, 2408, 3, 1}, ct__frontend_linalg_solve, 0, 0},
+    {&ct__op.linalg_solve_out, {790, 5, 791, 2412, 4, 1}, ct__frontend_linalg_solve_out, 0, 0},
+    {&ct__op.linalg_cholesky_ex, {793, 0, 792, 2417, 3, 2}, ct__frontend_linalg_cholesky_ex, 0, 0},
+    {&ct__op.linalg_cholesky_ex_L, {793, 120, 794, 2422, 5, 2}, ct__frontend_linalg_cholesky_ex_L, 0, 0},
+    {&ct__op.linalg_cholesky, {795, 0, 674, 2429, 2, 1}, ct__frontend_linalg_cholesky, 0, 0},
+    {&ct__op.linalg_cholesky_out, {795, 5, 796, 2432, 3, 1}, ct__frontend_linalg_cholesky_out, 0, 0},
+    {&ct__op.cholesky, {797, 0, 674, 2436, 2, 1}, ct__frontend_cholesky, 0, 0},
+    {&ct__op.cholesky_out, {797, 5, 796, 2439, 3, 1}, ct__frontend_cholesky_out, 0, 0},
+    {&ct__op.linalg_matrix_exp, {798, 0, 294, 2443, 1, 1}, ct__frontend_linalg_matrix_exp, 0, 0},
+    {&ct__op.linalg_matrix_exp_out, {798, 5, 352, 2445, 2, 1}, ct__frontend_linalg_matrix_exp_out, 0, 0},
+    {&ct__op.matrix_exp, {799, 0, 294, 2448, 1, 1}, ct__frontend_matrix_exp, 0, 0},
+    {&ct__op.linalg_matrix_power, {800, 0, 325, 2450, 2, 1}, ct__frontend_linalg_matrix_power, 0, 0},
+    {&ct__op.linalg_matrix_power_out, {800, 5, 350, 2453, 3, 1}, ct__frontend_linalg_matrix_power_out, 0, 0},
+    {&ct__op.matrix_power, {801, 0, 325, 2457, 2, 1}, ct__frontend_matrix_power, 0, 0},
+    {&ct__op.matrix_power_out, {801, 5, 350, 2460, 3, 1}, ct__frontend_matrix_power_out, 0, 0},
+    {&ct__op.linalg_svdvals, {803, 0, 802, 2464, 2, 1}, ct__frontend_linalg_svdvals, 0, 0},
+    {&ct__op.linalg_svdvals_out, {803, 5, 804, 2467, 3, 1}, ct__frontend_linalg_svdvals_out, 0, 0},
+    {&ct__op.linalg_matrix_norm, {805, 0, 677, 2471, 5, 1}, ct__frontend_linalg_matrix_norm, 0, 0},
+    {&ct__op.linalg_matrix_norm_out, {805, 5, 679, 2477, 6, 1}, ct__frontend_linalg_matrix_norm_out, 0, 0},
+    {&ct__op.linalg_matrix_norm_str_ord, {805, 807, 806, 2484, 5, 1}, ct__frontend_linalg_matrix_norm_str_ord, 0, 0},
+    {&ct__op.linalg_matrix_norm_str_ord_out, {805, 809, 808, 2490, 6, 1}, ct__frontend_linalg_matrix_norm_str_ord_out, 0, 0},
+    {&ct__op.linalg_norm, {811, 0, 810, 2497, 5, 1}, ct__frontend_linalg_norm, 0, 0},
+    {&ct__op.linalg_norm_out, {811, 5, 812, 2503, 6, 1}, ct__frontend_linalg_norm_out, 0, 0},
+    {&ct__op.linalg_norm_ord_str, {811, 813, 806, 2510, 5, 1}, ct__frontend_linalg_norm_ord_str, 0, 0},
+    {&ct__op.linalg_norm_ord_str_out, {811, 814, 808, 2516, 6, 1}, ct__frontend_linalg_norm_ord_str_out, 0, 0},
+    {&ct__op.linalg_eigvalsh, {815, 0, 498, 2523, 2, 1}, ct__frontend_linalg_eigvalsh, 0, 0},
+    {&ct__op.linalg_eigvalsh_out, {815, 5, 502, 2526, 3, 1}, ct__frontend_linalg_eigvalsh_out, 0, 0},
+    {&ct__op._linalg_eigh_vectors, {816, 0, 498, 2530, 2, 1}, ct__frontend__linalg_eigh_vectors, 0, 0},
+    {&ct__op.linalg_eigh, {818, 0, 817, 2533, 2, 2}, ct__frontend_linalg_eigh, 0, 0},
+    {&ct__op.linalg_eigh_eigvals, {818, 128, 819, 2537, 4, 2}, ct__frontend_linalg_eigh_eigvals, 0, 0},
+    {&ct__op._linalg_qr_Q, {820, 0, 498, 2543, 2, 1}, ct__frontend__linalg_qr_Q, 0, 0},
+    {&ct__op._linalg_qr_R, {821, 0, 498, 2546, 2, 1}, ct__frontend__linalg_qr_R, 0, 0},
+    {&ct__op.linalg_qr, {822, 0, 817, 2549, 2, 2}, ct__frontend_linalg_qr, 0, 0},
+    {&ct__op.linalg_qr_out, {822, 5, 819, 2553, 4, 2}, ct__frontend_linalg_qr_out, 0, 0},
+    {&ct__op._linalg_svd_U, {823, 0, 674, 2559, 2, 1}, ct__frontend__linalg_svd_U, 0, 0},
+    {&ct__op._linalg_svd_Vh, {824, 0, 674, 2562, 2, 1}, ct__frontend__linalg_svd_Vh, 0, 0},
+    {&ct__op.linalg_svd, {826, 0, 825, 2565, 3, 3}, ct__frontend_linalg_svd, 0, 0},
+    {&ct__op.linalg_svd_U, {826, 135, 827, 2571, 6, 3}, ct__frontend_linalg_svd_U, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_tensor, {830, 829, 828, 2580, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_tensor_out, {830, 832, 831, 2585, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor_out, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_float, {830, 834, 833, 2591, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_float, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_float_out, {830, 836, 835, 2596, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_float_out, 0, 0},
+    {&ct__op.linalg_pinv, {830, 0, 837, 2602, 3, 1}, ct__frontend_linalg_pinv, 0, 0},
+    {&ct__op.linalg_pinv_out, {830, 5, 838, 2606, 4, 1}, ct__frontend_linalg_pinv_out, 0, 0},
+    {&ct__op.linalg_pinv_rcond_tensor, {830, 839, 789, 2611, 3, 1}, ct__frontend_linalg_pinv_rcond_tensor, 0, 0},
+    {&ct__op.linalg_pinv_out_rcond_tensor, {830, 840, 791, 2615, 4, 1}, ct__frontend_linalg_pinv_out_rcond_tensor, 0, 0},
+    {&ct__op.svd, {842, 0, 841, 2620, 3, 3}, ct__frontend_svd, 0, 0},
+    {&ct__op.svd_U, {842, 135, 843, 2626, 6, 3}, ct__frontend_svd_U, 0, 0},
+    {&ct__op.linalg_lstsq, {845, 0, 844, 2635, 4, 4}, ct__frontend_linalg_lstsq, 0, 0},
+    {&ct__op.linalg_lstsq_out, {845, 5, 846, 2643, 8, 4}, ct__frontend_linalg_lstsq_out, 0, 0},
+    {&ct__op.cat, {848, 0, 847, 2655, 2, 1}, ct__frontend_cat, 0, 0},
+    {&ct__op.cat_out, {848, 5, 849, 2658, 3, 1}, ct__frontend_cat_out, 0, 0},
+    {&ct__op.stack, {850, 0, 847, 2662, 2, 1}, ct__frontend_stack, 0, 0},
+    {&ct__op.stack_out, {850, 5, 849, 2665, 3, 1}, ct__frontend_stack_out, 0, 0},
+    {&ct__op.flip, {851, 0, 303, 2669, 2, 1}, ct__frontend_flip, 0, 0},
+    {&ct__op.flip_out, {851, 5, 719, 2672, 3, 1}, ct__frontend_flip_out, 0, 0},
+    {&ct__op.roll, {852, 0, 316, 2676, 3, 1}, ct__frontend_roll, 0, 0},
+    {&ct__op.roll_out, {852, 5, 853, 2680, 4, 1}, ct__frontend_roll_out, 0, 0},
+    {&ct__op.repeat, {854, 0, 303, 2685, 2, 1}, ct__frontend_repeat, 0, 0},
+    {&ct__op.repeat_out, {854, 5, 719, 2688, 3, 1}, ct__frontend_repeat_out, 0, 0},
+    {&ct__op.tile, {855, 0, 303, 2692, 2, 1}, ct__frontend_tile, 0, 0},
+    {&ct__op.constant_pad_nd, {857, 0, 856, 2695, 3, 1}, ct__frontend_constant_pad_nd, 0, 0},
+    {&ct__op.constant_pad_nd_out, {857, 5, 858, 2699, 4, 1}, ct__frontend_constant_pad_nd_out, 0, 0},
+    {&ct__op.reflection_pad1d, {859, 0, 303, 2704, 2, 1}, ct__frontend_reflection_pad1d, 0, 0},
+    {&ct__op.reflection_pad1d_out, {859, 5, 719, 2707, 3, 1}, ct__frontend_reflection_pad1d_out, 0, 0},
+    {&ct__op.reflection_pad1d_backward, {861, 0, 860, 2711, 3, 1}, ct__frontend_reflection_pad1d_backward, 0, 0},
+    {&ct__op.reflection_pad2d, {862, 0, 303, 2715, 2, 1}, ct__frontend_reflection_pad2d, 0, 0},
+    {&ct__op.reflection_pad2d_out, {862, 5, 719, 2718, 3, 1}, ct__frontend_reflection_pad2d_out, 0, 0},
+    {&ct__op.reflection_pad2d_backward, {863, 0, 860, 2722, 3, 1}, ct__frontend_reflection_pad2d_backward, 0, 0},
+    {&ct__op.reflection_pad3d, {864, 0, 303, 2726, 2, 1}, ct__frontend_reflection_pad3d, 0, 0},
+    {&ct__op.reflection_pad3d_out, {864, 5, 719, 2729, 3, 1}, ct__frontend_reflection_pad3d_out, 0, 0},
+    {&ct__op.reflection_pad3d_backward, {865, 0, 860, 2733, 3, 1}, ct__frontend_reflection_pad3d_backward, 0, 0},
+    {&ct__op.replication_pad1d, {866, 0, 303, 2737, 2, 1}, ct__frontend_replication_pad1d, 0, 0},
+    {&ct__op.replication_pad1d_out, {866, 5, 719, 2740, 3, 1}, ct__frontend_replication_pad1d_out, 0, 0},
+    {&ct__op.replication_pad1d_backward, {867, 0, 860, 2744, 3, 1}, ct__frontend_replication_pad1d_backward, 0, 0},
+    {&ct__op.replication_pad2d, {868, 0, 303, 2748, 2, 1}, ct__frontend_replication_pad2d, 0, 0},
+    {&ct__op.replication_pad2d_out, {868, 5, 719, 2751, 3, 1}, ct__frontend_replication_pad2d_out, 0, 0},
+    {&ct__op.replication_pad2d_backward, {869, 0, 860, 2755, 3, 1}, ct__frontend_replication_pad2d_backward, 0, 0},
+    {&ct__op.replication_pad3d, {870, 0, 303, 2759, 2, 1}, ct__frontend_replication_pad3d, 0, 0},
+    {&ct__op.replication_pad3d_out, {870, 5, 719, 2762, 3, 1}, ct__frontend_replication_pad3d_out, 0, 0},
+    {&ct__op.replication_pad3d_backward, {871, 0, 860, 2766, 3, 1}, ct__frontend_replication_pad3d_backward, 0, 0},
+    {&ct__op.tril, {872, 0, 325, 2770, 2, 1}, ct__frontend_tril, 0, 0},
+    {&ct__op.tril_, {873, 0, 457, 2773, 2, 1}, ct__frontend_tril_, 0, 0},
+    {&ct__op.tril_out, {872, 5, 350, 2776, 3, 1}, ct__frontend_tril_out, 0, 0},
+    {&ct__op.triu, {874, 0, 325, 2780, 2, 1}, ct__frontend_triu, 0, 0},
+    {&ct__op.triu_, {875, 0, 457, 2783, 2, 1}, ct__frontend_triu_, 0, 0},
+    {&ct__op.triu_out, {874, 5, 350, 2786, 3, 1}, ct__frontend_triu_out, 0, 0},
+    {&ct__op.gather, {876, 0, 714, 2790, 4, 1}, ct__frontend_gather, 0, 0},
+    {&ct__op.gather_out, {876, 5, 877, 2795, 5, 1}, ct__frontend_gather_out, 0, 0},
+    {&ct__op.scatter_src, {879, 8, 878, 2801, 4, 1}, ct__frontend_scatter_src, 0, 0},
+    {&ct__op.scatter__src, {881, 8, 880, 2806, 4, 1}, ct__frontend_scatter__src, 0, 0},
+    {&ct__op.scatter_src_out, {879, 883, 882, 2811, 5, 1}, ct__frontend_scatter_src_out, 0, 0},
+    {&ct__op.scatter_value, {879, 11, 884, 2817, 4, 1}, ct__frontend_scatter_value, 0, 0},
+    {&ct__op.scatter__value, {881, 11, 885, 2822, 4, 1}, ct__frontend_scatter__value, 0, 0},
+    {&ct__op.scatter_value_out, {879, 887, 886, 2827, 5, 1}, ct__frontend_scatter_value_out, 0, 0},
+    {&ct__op.scatter_add, {888, 0, 878, 2833, 4, 1}, ct__frontend_scatter_add, 0, 0},
+    {&ct__op.scatter_add_, {889, 0, 880, 2838, 4, 1}, ct__frontend_scatter_add_, 0, 0},
+    {&ct__op.scatter_add_out, {888, 5, 882, 2843, 5, 1}, ct__frontend_scatter_add_out, 0, 0},
+    {&ct__op.scatter_reduce, {879, 155, 890, 2849, 5, 1}, ct__frontend_scatter_reduce, 0, 0},
+    {&ct__op.scatter__reduce, {881, 155, 891, 2855, 5, 1}, ct__frontend_scatter__reduce, 0, 0},
+    {&ct__op.scatter_reduce_out, {879, 893, 892, 2861, 6, 1}, ct__frontend_scatter_reduce_out, 0, 0},
+    {&ct__op.scatter_value_reduce, {879, 895, 894, 2868, 5, 1}, ct__frontend_scatter_value_reduce, 0, 0},
+    {&ct__op.scatter__value_reduce, {881, 895, 896, 2874, 5, 1}, ct__frontend_scatter__value_reduce, 0, 0},
+    {&ct__op.scatter_reduce_two, {899, 898, 897, 2880, 6, 1}, ct__frontend_scatter_reduce_two, 0, 0},
+    {&ct__op.scatter_reduce__two, {901, 898, 900, 2887, 6, 1}, ct__frontend_scatter_reduce__two, 0, 0},
+    {&ct__op.scatter_reduce_two_out, {899, 903, 902, 2894, 7, 1}, ct__frontend_scatter_reduce_two_out, 0, 0},
+    {&ct__op.index_select, {905, 0, 904, 2902, 3, 1}, ct__frontend_index_select, 0, 0},
+    {&ct__op.index_select_out, {905, 5, 906, 2906, 4, 1}, ct__frontend_index_select_out, 0, 0},
+    {&ct__op.index_add, {908, 0, 907, 2911, 5, 1}, ct__frontend_index_add, 0, 0},
+    {&ct__op.index_add_, {910, 0, 909, 2917, 5, 1}, ct__frontend_index_add_, 0, 0},
+    {&ct__op.index_add_out, {908, 5, 911, 2923, 6, 1}, ct__frontend_index_add_out, 0, 0},
+    {&ct__op.index_copy, {912, 0, 878, 2930, 4, 1}, ct__frontend_index_copy, 0, 0},
+    {&ct__op.index_copy_, {913, 0, 880, 2935, 4, 1}, ct__frontend_index_copy_, 0, 0},
+    {&ct__op.index_copy_out, {912, 5, 882, 2940, 5, 1}, ct__frontend_index_copy_out, 0, 0},
+    {&ct__op.index_fill_int_Scalar, {915, 914, 884, 2946, 4, 1}, ct__frontend_index_fill_int_Scalar, 0, 0},
+    {&ct__op.index_fill__int_Scalar, {916, 914, 885, 2951, 4, 1}, ct__frontend_index_fill__int_Scalar, 0, 0},
+    {&ct__op.index_fill_int_Tensor, {915, 917, 878, 2956, 4, 1}, ct__frontend_index_fill_int_Tensor, 0, 0},
+    {&ct__op.index_fill__int_Tensor, {916, 917, 880, 2961, 4, 1}, ct__frontend_index_fill__int_Tensor, 0, 0},
+    {&ct__op.index_fill_int_Tensor_out, {915, 918, 882, 2966, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0, 0},
+    {&ct__op.index_fill_int_Scalar_out, {915, 919, 886, 2972, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0, 0},
+    {&ct__op.index_Tensor, {31, 269, 920, 2978, 2, 1}, ct__frontend_index_Tensor, 2, 0},
+    {&ct__op.index_Tensor_out, {31, 539, 921, 2981, 3, 1}, ct__frontend_index_Tensor_out, 2, 0},
+    {&ct__op.index_put, {923, 0, 922, 2985, 4, 1}, ct__frontend_index_put, 2, 0},
+    {&ct__op.index_put_, {925, 0, 924, 2990, 4, 1}, ct__frontend_index_put_, 2, 0},
+    {&ct__op.index_put_out, {923, 5, 926, 2995, 5, 1}, ct__frontend_index_put_out, 2, 0},
+    {&ct__op.one_hot, {927, 0, 325, 3001, 2, 1}, ct__frontend_one_hot, 0, 0},
+    {&ct__op.embedding, {929, 0, 928, 3004, 5, 1}, ct__frontend_embedding, 0, 0},
+    {&ct__op.embedding_out, {929, 5, 930, 3010, 6, 1}, ct__frontend_embedding_out, 0, 0},
+    {&ct__op.embedding_dense_backward, {932, 0, 931, 3017, 5, 1}, ct__frontend_embedding_dense_backward, 0, 0},
+    {&ct__op.split_Tensor, {934, 269, 933, 3023, 3, 1}, NULL, 0, 0},
+    {&ct__op.split_with_sizes, {936, 0, 935, 3027, 3, 1}, NULL, 0, 0},
+    {&ct__op.split_sizes, {934, 94, 935, 3031, 3, 1}, NULL, 0, 0},
+    {&ct__op.chunk, {937, 0, 933, 3035, 3, 1}, NULL, 0, 0},
+    {&ct__op.unbind_int, {939, 307, 938, 3039, 2, 1}, NULL, 0, 0},
+    {&ct__op.pad, {152, 0, 940, 3042, 4, 1}, ct__frontend_pad, 0, 0},
+    {&ct__op.take_along_dim, {941, 0, 775, 3047, 3, 1}, ct__frontend_take_along_dim, 0, 0},
+    {&ct__op.take_along_dim_out, {941, 5, 777, 3051, 4, 1}, ct__frontend_take_along_dim_out, 0, 0},
+    {&ct__op.nonzero, {942, 0, 294, 3056, 1, 1}, ct__frontend_nonzero, 0, 1},
+    {&ct__op.nonzero_out, {942, 5, 352, 3058, 2, 1}, ct__frontend_nonzero_out, 0, 1},
+    {&ct__op.masked_select, {943, 0, 279, 3061, 2, 1}, ct__frontend_masked_select, 0, 1},
+    {&ct__op.masked_select_out, {943, 5, 283, 3064, 3, 1}, ct__frontend_masked_select_out, 0, 1},
+    {&ct__op.masked_scatter, {944, 0, 589, 3068, 3, 1}, ct__frontend_masked_scatter, 0, 0},
+    {&ct__op.masked_scatter_, {945, 0, 598, 3072, 3, 1}, ct__frontend_masked_scatter_, 0, 0},
+    {&ct__op.masked_scatter_out, {944, 5, 591, 3076, 4, 1}, ct__frontend_masked_scatter_out, 0, 0},
+    {&ct__op.take, {946, 0, 279, 3081, 2, 1}, ct__frontend_take, 0, 0},
+    {&ct__op.take_out, {946, 5, 283, 3084, 3, 1}, ct__frontend_take_out, 0, 0},
+    {&ct__op.put, {948, 0, 947, 3088, 4, 1}, ct__frontend_put, 0, 0},
+    {&ct__op.put_, {950, 0, 949, 3093, 4, 1}, ct__frontend_put_, 0, 0},
+    {&ct__op.put_out, {948, 5, 951, 3098, 5, 1}, ct__frontend_put_out, 0, 0},
+    {&ct__op.repeat_interleave_Tensor, {952, 269, 721, 3104, 2, 1}, ct__frontend_repeat_interleave_Tensor, 0, 1},
+    {&ct__op.repeat_interleave_Tensor_out, {952, 539, 722, 3107, 3, 1}, ct__frontend_repeat_interleave_Tensor_out, 0, 1},
+    {&ct__op.repeat_interleave_self_Tensor, {952, 954, 953, 3111, 4, 1}, ct__frontend_repeat_interleave_self_Tensor, 0, 1},
+    {&ct__op.repeat_interleave_self_int, {952, 956, 955, 3116, 4, 1}, ct__frontend_repeat_interleave_self_int, 0, 0},
+    {&ct__op.searchsorted_Tensor, {958, 269, 957, 3121, 6, 1}, ct__frontend_searchsorted_Tensor, 0, 0},
+    {&ct__op.searchsorted_Tensor_out, {958, 539, 959, 3128, 7, 1}, ct__frontend_searchsorted_Tensor_out, 0, 0},
+    {&ct__op.searchsorted_Scalar, {958, 275, 960, 3136, 6, 1}, ct__frontend_searchsorted_Scalar, 0, 0},
+    {&ct__op.searchsorted_Scalar_out, {958, 558, 961, 3143, 7, 1}, ct__frontend_searchsorted_Scalar_out, 0, 0},
+    {&ct__op.bucketize_Tensor, {963, 269, 962, 3151, 4, 1}, ct__frontend_bucketize_Tensor, 0, 0},
+    {&ct__op.bucketize_Tensor_out, {963, 539, 964, 3156, 5, 1}, ct__frontend_bucketize_Tensor_out, 0, 0},
+    {&ct__op.bucketize_Scalar, {963, 275, 965, 3162, 4, 1}, ct__frontend_bucketize_Scalar, 0, 0},
+    {&ct__op.bucketize_Scalar_out, {963, 558, 966, 3167, 5, 1}, ct__frontend_bucketize_Scalar_out, 0, 0},
+    {&ct__op.bincount, {968, 0, 967, 3173, 3, 1}, ct__frontend_bincount, 0, 1},
+    {&ct__op.bincount_out, {968, 5, 969, 3177, 4, 1}, ct__frontend_bincount_out, 0, 1},
+    {&ct__op.histc, {971, 0, 970, 3182, 4, 1}, ct__frontend_histc, 0, 0},
+    {&ct__op.histc_out, {971, 5, 972, 3187, 5, 1}, ct__frontend_histc_out, 0, 0},
+    {&ct__op._unique2, {974, 0, 973, 3193, 4, 3}, ct__frontend__unique2, 0, 1},
+    {&ct__op._unique2_out, {974, 5, 975, 3200, 7, 3}, ct__frontend__unique2_out, 0, 1},
+    {&ct__op.unique_consecutive, {977, 0, 976, 3210, 4, 3}, ct__frontend_unique_consecutive, 0, 1},
+    {&ct__op.unique_consecutive_out, {977, 5, 978, 3217, 7, 3}, ct__frontend_unique_consecutive_out, 0, 1},
+    {&ct__op.unique_dim, {980, 0, 979, 3227, 5, 3}, ct__frontend_unique_dim, 0, 1},
+    {&ct__op.unique_dim_out, {980, 5, 981, 3235, 8, 3}, ct__frontend_unique_dim_out, 0, 1},
+    {&ct__op.fliplr, {982, 0, 294, 3246, 1, 1}, ct__frontend_fliplr, 0, 0},
+    {&ct__op.flipud, {983, 0, 294, 3248, 1, 1}, ct__frontend_flipud, 0, 0},
+    {&ct__op.rot90, {985, 0, 984, 3250, 3, 1}, ct__frontend_rot90, 0, 0},
+    {&ct__op.rot90_out, {985, 5, 986, 3254, 4, 1}, ct__frontend_rot90_out, 0, 0},
+    {&ct__op.narrow_copy, {987, 0, 346, 3259, 4, 1}, ct__frontend_narrow_copy, 0, 0},
+    {&ct__op.narrow_copy_out, {987, 5, 348, 3264, 5, 1}, ct__frontend_narrow_copy_out, 0, 0},
+    {&ct__op.index_reduce, {988, 0, 897, 3270, 6, 1}, ct__frontend_index_reduce, 0, 0},
+    {&ct__op.index_reduce_, {989, 0, 900, 3277, 6, 1}, ct__frontend_index_reduce_, 0, 0},
+    {&ct__op.index_reduce_out, {988, 5, 902, 3284, 7, 1}, ct__frontend_index_reduce_out, 0, 0},
+    {&ct__op.softmax_int, {990, 307, 690, 3292, 3, 1}, ct__frontend_softmax_int, 0, 0},
+    {&ct__op.softmax_int_out, {990, 667, 694, 3296, 4, 1}, ct__frontend_softmax_int_out, 0, 0},
+    {&ct__op.log_softmax_int, {991, 307, 690, 3301, 3, 1}, ct__frontend_log_softmax_int, 0, 0},
+    {&ct__op.log_softmax_int_out, {991, 667, 694, 3305, 4, 1}, ct__frontend_log_softmax_int_out, 0, 0},
+    {&ct__op.softmin, {992, 0, 690, 3310, 3, 1}, ct__frontend_softmin, 0, 0},
+    {&ct__op.prelu, {993, 0, 279, 3314, 2, 1}, ct__frontend_prelu, 0, 0},
+    {&ct__op.rrelu, {995, 0, 994, 3317, 5, 1}, ct__frontend_rrelu, 0, 0},
+    {&ct__op.rrelu_, {997, 0, 996, 3323, 5, 1}, ct__frontend_rrelu_, 0, 0},
+    {&ct__op._ctc_loss, {999, 0, 998, 3329, 6, 2}, ct__frontend__ctc_loss, 0, 0},
+    {&ct__op._ctc_loss_Tensor, {999, 269, 1000, 3337, 6, 2}, ct__frontend__ctc_loss_Tensor, 0, 0},
+    {&ct__op._ctc_loss_backward, {1002, 0, 1001, 3345, 9, 1}, ct__frontend__ctc_loss_backward, 0, 0},
+    {&ct__op.ctc_loss_IntList, {1005, 1004, 1003, 3355, 7, 1}, ct__frontend_ctc_loss_IntList, 0, 0},
+    {&ct__op.ctc_loss_Tensor, {1005, 269, 1006, 3363, 7, 1}, ct__frontend_ctc_loss_Tensor, 0, 0},
+    {&ct__op.embedding_bag, {1008, 0, 1007, 3371, 8, 4}, ct__frontend_embedding_bag, 0, 0},
+    {&ct__op.embedding_bag_padding_idx, {1008, 159, 1009, 3383, 9, 4}, ct__frontend_embedding_bag_padding_idx, 0, 0},
+    {&ct__op.glu, {1010, 0, 325, 3396, 2, 1}, ct__frontend_glu, 0, 0},
+    {&ct__op.glu_out, {1010, 5, 350, 3399, 3, 1}, ct__frontend_glu_out, 0, 0},
+    {&ct__op.nll_loss, {1012, 0, 1011, 3403, 5, 1}, ct__frontend_nll_loss, 0, 0},
+    {&ct__op.nll_loss_out, {1012, 5, 1013, 3409, 6, 1}, ct__frontend_nll_loss_out, 0, 0},
+    {&ct__op.nll_loss_nd, {1014, 0, 1011, 3416, 5, 1}, ct__frontend_nll_loss_nd, 0, 0},
+    {&ct__op.nll_loss_backward, {1016, 0, 1015, 3422, 7, 1}, ct__frontend_nll_loss_backward, 0, 0},
+    {&ct__op.cross_entropy_loss, {1018, 0, 1017, 3430, 6, 1}, ct__frontend_cross_entropy_loss, 0, 0},
+    {&ct__op.mse_loss, {1019, 0, 772, 3437, 3, 1}, ct__frontend_mse_loss, 0, 0},
+    {&ct__op.mse_loss_out, {1019, 5, 774, 3441, 4, 1}, ct__frontend_mse_loss_out, 0, 0},
+    {&ct__op.l1_loss, {1020, 0, 772, 3446, 3, 1}, ct__frontend_l1_loss, 0, 0},
+    {&ct__op.smooth_l1_loss, {1022, 0, 1021, 3450, 4, 1}, ct__frontend_smooth_l1_loss, 0, 0},
+    {&ct__op.smooth_l1_loss_out, {1022, 5, 1023, 3455, 5, 1}, ct__frontend_smooth_l1_loss_out, 0, 0},
+    {&ct__op.kl_div, {1025, 0, 1024, 3461, 4, 1}, ct__frontend_kl_div, 0, 0},
+    {&ct__op.binary_cross_entropy, {1027, 0, 1026, 3466, 4, 1}, ct__frontend_binary_cross_entropy, 0, 0},
+    {&ct__op.binary_cross_entropy_out, {1027, 5, 1028, 3471, 5, 1}, ct__frontend_binary_cross_entropy_out, 0, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {1030, 0, 1029, 3477, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0, 0},
+    {&ct__op.huber_loss, {1031, 0, 1021, 3483, 4, 1}, ct__frontend_huber_loss, 0, 0},
+    {&ct__op.huber_loss_out, {1031, 5, 1023, 3488, 5, 1}, ct__frontend_huber_loss_out, 0, 0},
+    {&ct__op.soft_margin_loss, {1032, 0, 772, 3494, 3, 1}, ct__frontend_soft_margin_loss, 0, 0},
+    {&ct__op.soft_margin_loss_out, {1032, 5, 774, 3498, 4, 1}, ct__frontend_soft_margin_loss_out, 0, 0},
+    {&ct__op.margin_ranking_loss, {1034, 0, 1033, 3503, 5, 1}, ct__frontend_margin_ranking_loss, 0, 0},
+    {&ct__op.hinge_embedding_loss, {1036, 0, 1035, 3509, 4, 1}, ct__frontend_hinge_embedding_loss, 0, 0},
+    {&ct__op.multilabel_soft_margin_loss, {1037, 0, 1026, 3514, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0, 0},
+    {&ct__op.multi_margin_loss, {1039, 0, 1038, 3519, 6, 1}, ct__frontend_multi_margin_loss, 0, 0},
+    {&ct__op.multi_margin_loss_out, {1039, 5, 1040, 3526, 7, 1}, ct__frontend_multi_margin_loss_out, 0, 0},
+    {&ct__op.triplet_margin_loss, {1042, 0, 1041, 3534, 8, 1}, ct__frontend_triplet_margin_loss, 0, 0},
+    {&ct__op.cosine_embedding_loss, {1043, 0, 1033, 3543, 5, 1}, ct__frontend_cosine_embedding_loss, 0, 0},
+    {&ct__op.poisson_nll_loss, {1045, 0, 1044, 3549, 6, 1}, ct__frontend_poisson_nll_loss, 0, 0},
+    {&ct__op.gaussian_nll_loss, {1047, 0, 1046, 3556, 6, 1}, ct__frontend_gaussian_nll_loss, 0, 0},
+    {&ct__op.cosine_similarity, {1048, 0, 1021, 3563, 4, 1}, ct__frontend_cosine_similarity, 0, 0},
+    {&ct__op.pairwise_distance, {1050, 0, 1049, 3568, 5, 1}, ct__frontend_pairwise_distance, 0, 0},
+    {&ct__op.cdist, {1052, 0, 1051, 3574, 4, 1}, ct__frontend_cdist, 0, 0},
+    {&ct__op.layer_norm, {1054, 0, 1053, 3579, 6, 1}, ct__frontend_layer_norm, 0, 0},
+    {&ct__op.group_norm, {1056, 0, 1055, 3586, 6, 1}, ct__frontend_group_norm, 0, 0},
+    {&ct__op.batch_norm, {1058, 0, 1057, 3593, 9, 1}, ct__frontend_batch_norm, 0, 0},
+    {&ct__op.normalize, {1060, 0, 1059, 3603, 4, 1}, ct__frontend_normalize, 0, 0},
+    {&ct__op.local_response_norm, {1062, 0, 1061, 3608, 5, 1}, ct__frontend_local_response_norm, 0, 0},
+    {&ct__op.instance_norm, {1063, 0, 1057, 3614, 9, 1}, ct__frontend_instance_norm, 0, 0},
+    {&ct__op.bilinear, {1065, 0, 1064, 3624, 4, 1}, ct__frontend_bilinear, 0, 0},
+    {&ct__op.rms_norm, {1067, 0, 1066, 3629, 4, 1}, ct__frontend_rms_norm, 0, 0},
+    {&ct__op.scaled_dot_product_attention, {1069, 0, 1068, 3634, 7, 1}, ct__frontend_scaled_dot_product_attention, 0, 0},
+    {&ct__op.convolution, {1071, 0, 1070, 3642, 9, 1}, ct__frontend_convolution, 0, 0},
+    {&ct__op.convolution_out, {1071, 5, 1072, 3652, 10, 1}, ct__frontend_convolution_out, 0, 0},
+    {&ct__op.convolution_backward_input, {1074, 0, 1073, 3663, 7, 1}, ct__frontend_convolution_backward_input, 0, 0},
+    {&ct__op.convolution_backward_weight, {1075, 0, 1073, 3671, 7, 1}, ct__frontend_convolution_backward_weight, 0, 0},
+    {&ct__op.conv1d, {1077, 0, 1076, 3679, 7, 1}, ct__frontend_conv1d, 0, 0},
+    {&ct__op.conv1d_padding, {1077, 153, 1078, 3687, 7, 1}, ct__frontend_conv1d_padding, 0, 0},
+    {&ct__op.conv2d, {1079, 0, 1076, 3695, 7, 1}, ct__frontend_conv2d, 0, 0},
+    {&ct__op.conv2d_padding, {1079, 153, 1078, 3703, 7, 1}, ct__frontend_conv2d_padding, 0, 0},
+    {&ct__op.conv_transpose2d_input, {1081, 108, 1080, 3711, 8, 1}, ct__frontend_conv_transpose2d_input, 0, 0},
+    {&ct__op.adaptive_avg_pool2d, {1082, 0, 303, 3720, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {1082, 5, 719, 3723, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0, 0},
+    {&ct__op._adaptive_avg_pool2d, {1083, 0, 303, 3727, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {1084, 0, 279, 3730, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {1086, 0, 1085, 3733, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {1086, 254, 1087, 3742, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0, 0},
+    {&ct__op.max_pool2d_double_backward, {1088, 0, 1085, 3752, 8, 1}, ct__frontend_max_pool2d_double_backward, 0, 0},
+    {&ct__op.max_pool2d_with_indices, {1090, 0, 1089, 3761, 6, 2}, ct__frontend_max_pool2d_with_indices, 0, 0},
+    {&ct__op.max_pool2d, {1092, 0, 1091, 3769, 6, 1}, ct__frontend_max_pool2d, 0, 0},
+    {&ct__op.avg_pool2d, {1094, 0, 1093, 3776, 7, 1}, ct__frontend_avg_pool2d, 0, 0},
+    {&ct__op.avg_pool2d_out, {1094, 5, 1095, 3784, 8, 1}, ct__frontend_avg_pool2d_out, 0, 0},
+    {&ct__op.avg_pool2d_backward, {1097, 0, 1096, 3793, 8, 1}, ct__frontend_avg_pool2d_backward, 0, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {1097, 254, 1098, 3802, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0, 0},
+    {&ct__op.im2col, {1100, 0, 1099, 3812, 5, 1}, ct__frontend_im2col, 0, 0},
+    {&ct__op.col2im, {1102, 0, 1101, 3818, 6, 1}, ct__frontend_col2im, 0, 0},
+    {&ct__op.uniform_, {1104, 0, 1103, 3825, 4, 1}, ct__frontend_uniform_, 0, 0},
+    {&ct__op.normal_, {1105, 0, 1103, 3830, 4, 1}, ct__frontend_normal_, 0, 0},
+    {&ct__op.random__from, {1107, 259, 1106, 3835, 4, 1}, ct__frontend_random__from, 0, 0},
+    {&ct__op.random__to, {1107, 260, 1108, 3840, 3, 1}, ct__frontend_random__to, 0, 0},
+    {&ct__op.random_, {1107, 0, 1109, 3844, 2, 1}, ct__frontend_random_, 0, 0},
+    {&ct__op.bernoulli__float, {1112, 1111, 1110, 3847, 3, 1}, ct__frontend_bernoulli__float, 0, 0},
+    {&ct__op.bernoulli, {1114, 0, 1113, 3851, 2, 1}, ct__frontend_bernoulli, 0, 0},
+    {&ct__op.bernoulli_p, {1114, 85, 1115, 3854, 3, 1}, ct__frontend_bernoulli_p, 0, 0},
+    {&ct__op.normal_Tensor_float, {1117, 1116, 1115, 3858, 3, 1}, ct__frontend_normal_Tensor_float, 0, 0},
+    {&ct__op.normal_float_Tensor, {1117, 1119, 1118, 3862, 3, 1}, ct__frontend_normal_float_Tensor, 0, 0},
+    {&ct__op.normal_Tensor_Tensor, {1117, 550, 1120, 3866, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0, 0},
+    {&ct__op.rand_like, {1122, 0, 1121, 3870, 3, 1}, ct__frontend_rand_like, 0, 0},
+    {&ct__op.randn_like, {1123, 0, 1121, 3874, 3, 1}, ct__frontend_randn_like, 0, 0},
+    {&ct__op.rand, {1125, 0, 1124, 3878, 4, 1}, ct__frontend_rand, 0, 0},
+    {&ct__op.randn, {1126, 0, 1124, 3883, 4, 1}, ct__frontend_randn, 0, 0},
+    {&ct__op.randint_low, {1128, 263, 1127, 3888, 6, 1}, ct__frontend_randint_low, 0, 0},
+    {&ct__op.randperm, {1130, 0, 1129, 3895, 4, 1}, ct__frontend_randperm, 0, 0},
+    {&ct__op.eye, {1132, 0, 1131, 3900, 3, 1}, ct__frontend_eye, 0, 0},
+    {&ct__op.eye_m, {1132, 265, 1133, 3904, 4, 1}, ct__frontend_eye_m, 0, 0},
+    {&ct__op.linspace, {1135, 0, 1134, 3909, 5, 1}, ct__frontend_linspace, 0, 0},
+    {&ct__op.rand_generator_out, {1125, 1137, 1136, 3915, 3, 1}, ct__frontend_rand_generator_out, 0, 0},
+    {&ct__op.randn_generator_out, {1126, 1137, 1136, 3919, 3, 1}, ct__frontend_randn_generator_out, 0, 0},
+    {&ct__op.randint_low_generator_out, {1128, 1139, 1138, 3923, 5, 1}, ct__frontend_randint_low_generator_out, 0, 0},
+    {&ct__op.randperm_generator_out, {1130, 1137, 1140, 3929, 3, 1}, ct__frontend_randperm_generator_out, 0, 0},
+    {&ct__op.eye_out, {1132, 5, 1141, 3933, 2, 1}, ct__frontend_eye_out, 0, 0},
+    {&ct__op.eye_m_out, {1132, 1143, 1142, 3936, 3, 1}, ct__frontend_eye_m_out, 0, 0},
+    {&ct__op.linspace_out, {1135, 5, 1144, 3940, 4, 1}, ct__frontend_linspace_out, 0, 0},
+    {&ct__op.native_dropout, {1146, 0, 1145, 3945, 4, 2}, ct__frontend_native_dropout, 0, 0},
+    {&ct__op.native_dropout_backward, {1148, 0, 1147, 3951, 3, 1}, ct__frontend_native_dropout_backward, 0, 0},
+    {&ct__op.dropout, {1150, 0, 1149, 3955, 4, 1}, ct__frontend_dropout, 0, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -13015,6 +14195,46 @@ static const char *const ct__generated_strings[] = {
     "path",
     "input",
     "bias",
+    "A",
+    "logabsdet",
+    "sign",
+    "check_errors",
+    "inverse",
+    "info",
+    "B",
+    "left",
+    "result",
+    "upper",
+    "L",
+    "driver",
+    "[-2,-1]",
+    "\"fro\"",
+    "\"L\"",
+    "UPLO",
+    "eigenvalues",
+    "eigenvectors",
+    "eigvals",
+    "eigvecs",
+    "\"reduced\"",
+    "mode",
+    "Q",
+    "R",
+    "full_matrices",
+    "U",
+    "S",
+    "Vh",
+    "atol",
+    "rtol",
+    "hermitian",
+    "rcond",
+    "some",
+    "compute_uv",
+    "V",
+    "b",
+    "solution",
+    "residuals",
+    "rank",
+    "singular_values",
     "shifts",
     "repeats",
     "pad",
@@ -13032,7 +14252,6 @@ static const char *const ct__generated_strings[] = {
     "split_sizes",
     "chunks",
     "\"constant\"",
-    "mode",
     "output_size",
     "sorted_sequence",
     "out_int32",
@@ -13053,7 +14272,6 @@ static const char *const ct__generated_strings[] = {
     "0.125",
     "lower",
     "0.3333333333333333",
-    "upper",
     "training",
     "generator",
     "log_probs",
@@ -13265,7 +14483,6 @@ static const char *const ct__generated_strings[] = {
     "bitwise_not_",
     "abs",
     "abs_",
-    "sign",
     "sign_",
     "square",
     "square_",
@@ -13640,6 +14857,81 @@ static const char *const ct__generated_strings[] = {
     "T,T,T?->T",
     "linear",
     "T,T,T?,Tw->Tw",
+    "T,T,i->T",
+    "linalg_cross",
+    "T,T,i,Tw->Tw",
+    "T,T,i?->T",
+    "cross",
+    "T,T,i?,Tw->Tw",
+    "linalg_det",
+    "det",
+    "_linalg_logabsdet",
+    "linalg_slogdet",
+    "slogdet",
+    "linalg_inv_ex",
+    "T,b,Tw,Tw->Tw,Tw",
+    "linalg_inv",
+    "T,T,b,b->T,T",
+    "linalg_solve_ex",
+    "T,T,b,b,Tw,Tw->Tw,Tw",
+    "T,T,b->T",
+    "linalg_solve",
+    "T,T,b,Tw->Tw",
+    "T,b,b->T,T",
+    "linalg_cholesky_ex",
+    "T,b,b,Tw,Tw->Tw,Tw",
+    "linalg_cholesky",
+    "T,b,Tw->Tw",
+    "cholesky",
+    "linalg_matrix_exp",
+    "matrix_exp",
+    "linalg_matrix_power",
+    "matrix_power",
+    "T,s?->T",
+    "linalg_svdvals",
+    "T,s?,Tw->Tw",
+    "linalg_matrix_norm",
+    "T,s,I,b,D->T",
+    "str_ord",
+    "T,s,I,b,D,Tw->Tw",
+    "str_ord_out",
+    "T,S?,I,b,D->T",
+    "linalg_norm",
+    "T,S?,I,b,D,Tw->Tw",
+    "ord_str",
+    "ord_str_out",
+    "linalg_eigvalsh",
+    "_linalg_eigh_vectors",
+    "T,s->T,T",
+    "linalg_eigh",
+    "T,s,Tw,Tw->Tw,Tw",
+    "_linalg_qr_Q",
+    "_linalg_qr_R",
+    "linalg_qr",
+    "_linalg_svd_U",
+    "_linalg_svd_Vh",
+    "T,b,s?->T,T,T",
+    "linalg_svd",
+    "T,b,s?,Tw,Tw,Tw->Tw,Tw,Tw",
+    "T,T?,T?,b->T",
+    "atol_rtol_tensor",
+    "linalg_pinv",
+    "T,T?,T?,b,Tw->Tw",
+    "atol_rtol_tensor_out",
+    "T,f?,f?,b->T",
+    "atol_rtol_float",
+    "T,f?,f?,b,Tw->Tw",
+    "atol_rtol_float_out",
+    "T,f,b->T",
+    "T,f,b,Tw->Tw",
+    "rcond_tensor",
+    "out_rcond_tensor",
+    "T,b,b->T,T,T",
+    "svd",
+    "T,b,b,Tw,Tw,Tw->Tw,Tw,Tw",
+    "T,T,f?,s?->T,T,T,T",
+    "linalg_lstsq",
+    "T,T,f?,s?,Tw,Tw,Tw,Tw->Tw,Tw,Tw,Tw",
     "L,i->T",
     "cat",
     "L,i,Tw->Tw",
@@ -13734,9 +15026,7 @@ static const char *const ct__generated_strings[] = {
     "T,i->L",
     "unbind",
     "T,I,s,f?->T",
-    "T,T,i?->T",
     "take_along_dim",
-    "T,T,i?,Tw->Tw",
     "nonzero",
     "masked_select",
     "masked_scatter",
@@ -13814,9 +15104,7 @@ static const char *const ct__generated_strings[] = {
     "nll_loss_backward",
     "T,T,T?,i,i,f->T",
     "cross_entropy_loss",
-    "T,T,i->T",
     "mse_loss",
-    "T,T,i,Tw->Tw",
     "l1_loss",
     "T,T,i,f->T",
     "smooth_l1_loss",
@@ -15694,6 +16982,105 @@ static const struct {
     {&ct__op.matmul_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
     {&ct__op.linear, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
     {&ct__op.linear_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
+    {&ct__op.linalg_cross, CT_KEY_CPU, CT_FN(ct__k_linalg_cross), "reference"},
+    {&ct__op.linalg_cross, CT_KEY_META, CT_FN(ct__k_linalg_cross), "reference"},
+    {&ct__op.linalg_cross, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_cross), "autograd"},
+    {&ct__op.linalg_cross_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cross_out), "composite"},
+    {&ct__op.cross, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross), "composite"},
+    {&ct__op.cross_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_out), "composite"},
+    {&ct__op.linalg_det, CT_KEY_CPU, CT_FN(ct__k_linalg_det), "reference"},
+    {&ct__op.linalg_det, CT_KEY_META, CT_FN(ct__k_linalg_det), "reference"},
+    {&ct__op.linalg_det, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_det), "autograd"},
+    {&ct__op.linalg_det_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_det_out), "composite"},
+    {&ct__op.det, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_det), "composite"},
+    {&ct__op._linalg_logabsdet, CT_KEY_CPU, CT_FN(ct__k_linalg_logabsdet), "reference"},
+    {&ct__op._linalg_logabsdet, CT_KEY_META, CT_FN(ct__k_linalg_logabsdet), "reference"},
+    {&ct__op._linalg_logabsdet, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_logabsdet), "autograd"},
+    {&ct__op.linalg_slogdet, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_slogdet), "composite"},
+    {&ct__op.linalg_slogdet_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_slogdet_out), "composite"},
+    {&ct__op.slogdet, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_slogdet), "composite"},
+    {&ct__op.slogdet_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_slogdet_out), "composite"},
+    {&ct__op.linalg_inv_ex, CT_KEY_CPU, CT_FN(ct__k_linalg_inv_ex), "reference"},
+    {&ct__op.linalg_inv_ex, CT_KEY_META, CT_FN(ct__k_linalg_inv_ex), "reference"},
+    {&ct__op.linalg_inv_ex, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_inv_ex), "autograd"},
+    {&ct__op.linalg_inv_ex_inverse, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_inv_ex_out), "composite"},
+    {&ct__op.linalg_inv, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_inv), "composite"},
+    {&ct__op.linalg_inv_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_inv_out), "composite"},
+    {&ct__op.inverse, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_inverse), "composite"},
+    {&ct__op.inverse_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_inverse_out), "composite"},
+    {&ct__op.linalg_solve_ex, CT_KEY_CPU, CT_FN(ct__k_linalg_solve_ex), "reference"},
+    {&ct__op.linalg_solve_ex, CT_KEY_META, CT_FN(ct__k_linalg_solve_ex), "reference"},
+    {&ct__op.linalg_solve_ex, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_solve_ex), "autograd"},
+    {&ct__op.linalg_solve_ex_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_solve_ex_out), "composite"},
+    {&ct__op.linalg_solve, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_solve), "composite"},
+    {&ct__op.linalg_solve_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_solve_out), "composite"},
+    {&ct__op.linalg_cholesky_ex, CT_KEY_CPU, CT_FN(ct__k_linalg_cholesky_ex), "reference"},
+    {&ct__op.linalg_cholesky_ex, CT_KEY_META, CT_FN(ct__k_linalg_cholesky_ex), "reference"},
+    {&ct__op.linalg_cholesky_ex, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_cholesky_ex), "autograd"},
+    {&ct__op.linalg_cholesky_ex_L, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cholesky_ex_out), "composite"},
+    {&ct__op.linalg_cholesky, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cholesky), "composite"},
+    {&ct__op.linalg_cholesky_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cholesky_out), "composite"},
+    {&ct__op.cholesky, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cholesky), "composite"},
+    {&ct__op.cholesky_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cholesky_out), "composite"},
+    {&ct__op.linalg_matrix_exp, CT_KEY_CPU, CT_FN(ct__k_linalg_matrix_exp), "reference"},
+    {&ct__op.linalg_matrix_exp, CT_KEY_META, CT_FN(ct__k_linalg_matrix_exp), "reference"},
+    {&ct__op.linalg_matrix_exp, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_matrix_exp), "autograd"},
+    {&ct__op.linalg_matrix_exp_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_exp_out), "composite"},
+    {&ct__op.matrix_exp, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matrix_exp), "composite"},
+    {&ct__op.linalg_matrix_power, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_power), "composite"},
+    {&ct__op.linalg_matrix_power_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_power_out), "composite"},
+    {&ct__op.matrix_power, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matrix_power), "composite"},
+    {&ct__op.matrix_power_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matrix_power_out), "composite"},
+    {&ct__op.linalg_svdvals, CT_KEY_CPU, CT_FN(ct__k_linalg_svdvals), "reference"},
+    {&ct__op.linalg_svdvals, CT_KEY_META, CT_FN(ct__k_linalg_svdvals), "reference"},
+    {&ct__op.linalg_svdvals, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_svdvals), "autograd"},
+    {&ct__op.linalg_svdvals_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_svdvals_out), "composite"},
+    {&ct__op.linalg_matrix_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_norm), "composite"},
+    {&ct__op.linalg_matrix_norm_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_norm_out), "composite"},
+    {&ct__op.linalg_matrix_norm_str_ord, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_norm_str), "composite"},
+    {&ct__op.linalg_matrix_norm_str_ord_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_norm_str_out), "composite"},
+    {&ct__op.linalg_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm), "composite"},
+    {&ct__op.linalg_norm_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm_out), "composite"},
+    {&ct__op.linalg_norm_ord_str, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm_str), "composite"},
+    {&ct__op.linalg_norm_ord_str_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm_str_out), "composite"},
+    {&ct__op.linalg_eigvalsh, CT_KEY_CPU, CT_FN(ct__k_linalg_eigvalsh), "reference"},
+    {&ct__op.linalg_eigvalsh, CT_KEY_META, CT_FN(ct__k_linalg_eigvalsh), "reference"},
+    {&ct__op.linalg_eigvalsh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_eigvalsh), "autograd"},
+    {&ct__op.linalg_eigvalsh_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_eigvalsh_out), "composite"},
+    {&ct__op._linalg_eigh_vectors, CT_KEY_CPU, CT_FN(ct__k_linalg_eigh_vectors), "reference"},
+    {&ct__op._linalg_eigh_vectors, CT_KEY_META, CT_FN(ct__k_linalg_eigh_vectors), "reference"},
+    {&ct__op._linalg_eigh_vectors, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_eigh_vectors), "autograd"},
+    {&ct__op.linalg_eigh, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_eigh), "composite"},
+    {&ct__op.linalg_eigh_eigvals, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_eigh_out), "composite"},
+    {&ct__op._linalg_qr_Q, CT_KEY_CPU, CT_FN(ct__k_linalg_qr_Q), "reference"},
+    {&ct__op._linalg_qr_Q, CT_KEY_META, CT_FN(ct__k_linalg_qr_Q), "reference"},
+    {&ct__op._linalg_qr_Q, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_qr_Q), "autograd"},
+    {&ct__op._linalg_qr_R, CT_KEY_CPU, CT_FN(ct__k_linalg_qr_R), "reference"},
+    {&ct__op._linalg_qr_R, CT_KEY_META, CT_FN(ct__k_linalg_qr_R), "reference"},
+    {&ct__op._linalg_qr_R, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_qr_R), "autograd"},
+    {&ct__op.linalg_qr, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_qr), "composite"},
+    {&ct__op.linalg_qr_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_qr_out), "composite"},
+    {&ct__op._linalg_svd_U, CT_KEY_CPU, CT_FN(ct__k_linalg_svd_U), "reference"},
+    {&ct__op._linalg_svd_U, CT_KEY_META, CT_FN(ct__k_linalg_svd_U), "reference"},
+    {&ct__op._linalg_svd_U, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_svd_U), "autograd"},
+    {&ct__op._linalg_svd_Vh, CT_KEY_CPU, CT_FN(ct__k_linalg_svd_Vh), "reference"},
+    {&ct__op._linalg_svd_Vh, CT_KEY_META, CT_FN(ct__k_linalg_svd_Vh), "reference"},
+    {&ct__op._linalg_svd_Vh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_svd_Vh), "autograd"},
+    {&ct__op.linalg_svd, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_svd), "composite"},
+    {&ct__op.linalg_svd_U, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_svd_out), "composite"},
+    {&ct__op.linalg_pinv_atol_rtol_tensor, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_pinv_tol), "composite"},
+    {&ct__op.linalg_pinv_atol_rtol_tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_pinv_atol_rtol_tensor), "autograd"},
+    {&ct__op.linalg_pinv_atol_rtol_tensor_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_pinv_tol_out), "composite"},
+    {&ct__op.linalg_pinv_atol_rtol_float, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_pinv), "composite"},
+    {&ct__op.linalg_pinv_atol_rtol_float_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_pinv_out), "composite"},
+    {&ct__op.linalg_pinv, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_pinv_rcond), "composite"},
+    {&ct__op.linalg_pinv_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_pinv_rcond_out), "composite"},
+    {&ct__op.linalg_pinv_rcond_tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_pinv_rcond_tensor), "composite"},
+    {&ct__op.linalg_pinv_out_rcond_tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_pinv_rcond_tensor_out), "composite"},
+    {&ct__op.svd, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_svd), "composite"},
+    {&ct__op.svd_U, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_svd_out), "composite"},
+    {&ct__op.linalg_lstsq, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_lstsq), "composite"},
+    {&ct__op.linalg_lstsq_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_lstsq_out), "composite"},
     {&ct__op.cat, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cat), "composite"},
     {&ct__op.cat_out, CT_KEY_CPU, CT_FN(ct__k_cat_out), "reference"},
     {&ct__op.cat_out, CT_KEY_CUDA, CT_FN(ct__k_cat_out), "reference"},
