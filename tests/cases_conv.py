@@ -201,6 +201,75 @@ cs.error("avg_pool2d", E(1, 2, 5, 5), [6, 6], code="CT_ERR_SHAPE")
 cs.error("avg_pool2d", E(1, 2, 5, 5).int(), [2, 2], code="CT_ERR_DTYPE")
 cs.error("avg_pool2d", E(1, 0, 5, 5), [2, 2], code="CT_ERR_SHAPE")
 
+# ---- upsampling ----
+UP = [("upsample_nearest1d", 1, False), ("upsample_nearest2d", 2, False), ("upsample_nearest3d", 3, False),
+      ("_upsample_nearest_exact1d", 1, False), ("_upsample_nearest_exact2d", 2, False), ("_upsample_nearest_exact3d", 3, False),
+      ("upsample_linear1d", 1, True), ("upsample_bilinear2d", 2, True), ("upsample_trilinear3d", 3, True),
+      ("upsample_bicubic2d", 2, True)]
+IN = {1: [5], 2: [4, 3], 3: [3, 2, 4]}       # input spatial sizes
+UPS = {1: [12], 2: [7, 8], 3: [5, 3, 7]}     # enlarged (odd ratios)
+DOWN = {1: [3], 2: [3, 2], 3: [2, 1, 3]}     # reduced
+SC = {1: [2.5], 2: [1.75, 2.5], 3: [1.7, 2.0, 1.5]}  # scales given with output_size = floor(in * scale)
+
+
+def up_args(op, n, ac, out, align=False, scales=None):
+    return ([out] + ([align] if ac else []) + (list(scales) if scales else []))
+
+
+for op, n, ac in UP:
+    x = R(2, 3, *IN[n])
+    cs.add(op, g(x), *up_args(op, n, ac, UPS[n]))  # opcheck case
+    cs.add(op, g(R(2, *IN[n])[None]), *up_args(op, n, ac, DOWN[n]))  # downsampling
+    outs = [int(i * s) for i, s in zip(IN[n], SC[n])]
+    cs.add(op, g(R(1, 2, *IN[n])), *up_args(op, n, ac, outs, False, SC[n]), name=op + "_scales")  # 1/scale, not in/out
+    if ac:
+        cs.add(op, g(R(1, 2, *IN[n])), *up_args(op, n, ac, UPS[n], True), name=op + "_align")
+        cs.add(op, g(R(1, 2, *IN[n])), *up_args(op, n, ac, DOWN[n], True, SC[n]), name=op + "_align_scales")  # scales ignored
+        cs.add(op, g(R(1, 2, *IN[n])), *up_args(op, n, ac, [1] * n, True), name=op + "_align_one")
+    cs.add(op, g(R(*IN[n][::-1], 3, 2).permute(*range(n + 1, n - 1, -1), *range(n - 1, -1, -1))),
+           *up_args(op, n, ac, UPS[n]), name=op + "_noncontig")
+    cs.add(op, g(R(0, 2, *IN[n])), *up_args(op, n, ac, UPS[n]), name=op + "_zero_batch")
+    cs.add(op, R(1, 2, *IN[n], dtype=f32).requires_grad_(), *up_args(op, n, ac, UPS[n], False, SC[n] if n == 1 else None),
+           name=op + "_f32")
+    # PyTorch 1.13's bfloat16 kernels keep the weights in bfloat16; ctorch computes in float32 and rounds once
+    cs.add(op, R(1, 2, *IN[n], dtype=torch.bfloat16), *up_args(op, n, ac, UPS[n]), name=op + "_bf16",
+           ref=lambda x, *a, op=op: getattr(A, op)(x.float(), *a).bfloat16())
+    cs.add(op, R(1, 2, *IN[n], dtype=torch.float16), *up_args(op, n, ac, UPS[n]), name=op + "_f16")
+    cs.add(op, g(R(1, 2, *IN[n])), *up_args(op, n, ac, IN[n], False, [2.0] * n), name=op + "_same_size_scales")
+    cs.add(op + ".out", R(1, 2, *IN[n]), *up_args(op, n, ac, UPS[n]), out=torch.empty(0, dtype=torch.float64))
+    full = [2, 3] + IN[n]
+    y = R(2, 3, *UPS[n])
+    cs.add(op + "_backward", g(y), UPS[n], full, *up_args(op, n, ac, UPS[n])[1:])
+    cs.add(op + "_backward", g(R(1, 2, *outs)), outs, [1, 2] + IN[n], *up_args(op, n, ac, outs, False, SC[n])[1:],
+           name=op + "_backward_scales")
+    cs.add(op + "_backward", g(R(1, 2, *IN[n])), IN[n], [1, 2] + IN[n], *up_args(op, n, ac, IN[n], False, [2.0] * n)[1:],
+           name=op + "_backward_same_size_scales")  # nearest / bicubic: a copy, unlike their forward
+    doubled = [2 * i for i in IN[n]]
+    cs.add(op + "_backward", g(R(1, 2, *doubled)), doubled, [1, 2] + IN[n], *up_args(op, n, ac, doubled, False, [3.0] * n)[1:],
+           name=op + "_backward_doubled_scales")  # nearest: index o >> 1 whatever the scale
+    cs.add(op + "_backward.grad_input", R(2, 3, *UPS[n]), UPS[n], full, *up_args(op, n, ac, UPS[n])[1:],
+           grad_input=torch.empty(0, dtype=torch.float64))
+    cs.add(op + "_backward", R(1, 2, *UPS[n], dtype=f32), UPS[n], [1, 2] + IN[n], *up_args(op, n, ac, UPS[n])[1:],
+           name=op + "_backward_f32")
+    # errors
+    cs.error(op, E(2, *IN[n]), *up_args(op, n, ac, UPS[n]), code="CT_ERR_RANK")
+    cs.error(op, E(1, 2, *IN[n]), *up_args(op, n, ac, UPS[n] + [2]), code="CT_ERR_INVALID")
+    cs.error(op, E(1, 2, *IN[n]), *up_args(op, n, ac, [0] * n), code="CT_ERR_INVALID")
+    cs.error(op, E(1, 2, *IN[n]), *up_args(op, n, ac, [-1] + UPS[n][1:]), code="CT_ERR_INVALID")
+    cs.error(op, E(1, 2, *([0] + IN[n][1:])), *up_args(op, n, ac, UPS[n]), code="CT_ERR_SHAPE")
+    cs.error(op, E(1, 0, *IN[n]), *up_args(op, n, ac, UPS[n]), code="CT_ERR_SHAPE")
+    cs.error(op, E(1, 2, *IN[n]).long(), *up_args(op, n, ac, UPS[n]), code="CT_ERR_DTYPE")
+    cs.error(op + "_backward", E(1, 2, *UPS[n]), UPS[n], [1, 3] + IN[n], *up_args(op, n, ac, UPS[n])[1:], code="CT_ERR_SHAPE")
+    cs.error(op + "_backward", E(2, *UPS[n]), UPS[n], [1, 2] + IN[n], *up_args(op, n, ac, UPS[n])[1:], code="CT_ERR_RANK")
+    cs.error(op + "_backward", E(1, 2, *UPS[n]), UPS[n], [1, 2] + IN[n][1:], *up_args(op, n, ac, UPS[n])[1:],
+             code="CT_ERR_INVALID")
+    cs.error(op + "_backward", E(1, 2, *UPS[n]), UPS[n], [1, 2] + [0] * n, *up_args(op, n, ac, UPS[n])[1:], code="CT_ERR_SHAPE")
+
+# values checked exactly: float32 nearest indices (float index math), and bicubic's negative source index
+cs.add("upsample_nearest1d", torch.arange(7.0, dtype=f32)[None, None], [10], 0.7)
+cs.add("_upsample_nearest_exact1d", torch.arange(7.0, dtype=f32)[None, None], [10])
+cs.add("upsample_bicubic2d", g(R(1, 1, 2, 2)), [5, 5], False)
+
 # ---- im2col / col2im ----
 cs.add("im2col", g(R(1, 2, 4, 5)), [2, 3], [1, 2], [1, 0], [2, 1])
 cs.add("im2col", g(R(1, 4, 5)), [2, 2], [1, 1], [0, 0], [2, 1])  # unbatched

@@ -20248,6 +20248,1180 @@ static ct_status ct__autograd_avg_pool2d_backward_grad_input(ct_keyset ks, ct_te
   return r;
 }
 
+/* ---- upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest1d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales;
+} ct__node_upsample_nearest1d;
+
+static ct_status ct__backward_upsample_nearest1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest1d *ct__nd = (ct__node_upsample_nearest1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales = ct__nd->scales;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest1d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest1d = {"UpsampleNearest1dBackward0", ct__backward_upsample_nearest1d, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_nearest1d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest1d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest1d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest1d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_nearest1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest1d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest1d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales;
+} ct__node_upsample_nearest1d_backward;
+
+static ct_status ct__backward_upsample_nearest1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest1d_backward *ct__nd = (ct__node_upsample_nearest1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales = ct__nd->scales;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest1d(grad, CT__CONV_LIST(output_size), scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest1d_backward = {"UpsampleNearest1dBackwardBackward0", ct__backward_upsample_nearest1d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_nearest1d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest1d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest1d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_nearest1d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest1d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest2d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_nearest2d;
+
+static ct_status ct__backward_upsample_nearest2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest2d *ct__nd = (ct__node_upsample_nearest2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest2d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest2d = {"UpsampleNearest2dBackward0", ct__backward_upsample_nearest2d, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_nearest2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest2d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest2d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_nearest2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest2d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_nearest2d_backward;
+
+static ct_status ct__backward_upsample_nearest2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest2d_backward *ct__nd = (ct__node_upsample_nearest2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest2d(grad, CT__CONV_LIST(output_size), scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest2d_backward = {"UpsampleNearest2dBackwardBackward0", ct__backward_upsample_nearest2d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_nearest2d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest2d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest2d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_nearest2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest3d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_nearest3d;
+
+static ct_status ct__backward_upsample_nearest3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest3d *ct__nd = (ct__node_upsample_nearest3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest3d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest3d = {"UpsampleNearest3dBackward0", ct__backward_upsample_nearest3d, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_nearest3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest3d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest3d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_nearest3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest3d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_nearest3d_backward;
+
+static ct_status ct__backward_upsample_nearest3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest3d_backward *ct__nd = (ct__node_upsample_nearest3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest3d(grad, CT__CONV_LIST(output_size), scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest3d_backward = {"UpsampleNearest3dBackwardBackward0", ct__backward_upsample_nearest3d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_nearest3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest3d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest3d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_nearest3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact1d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales;
+} ct__node__upsample_nearest_exact1d;
+
+static ct_status ct__backward__upsample_nearest_exact1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact1d *ct__nd = (ct__node__upsample_nearest_exact1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales = ct__nd->scales;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact1d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact1d = {"UpsampleNearestExact1dBackward0", ct__backward__upsample_nearest_exact1d, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__upsample_nearest_exact1d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact1d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact1d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact1d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_upsample_nearest_exact1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact1d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact1d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales;
+} ct__node__upsample_nearest_exact1d_backward;
+
+static ct_status ct__backward__upsample_nearest_exact1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact1d_backward *ct__nd = (ct__node__upsample_nearest_exact1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales = ct__nd->scales;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact1d(grad, CT__CONV_LIST(output_size), scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact1d_backward = {"UpsampleNearestExact1dBackwardBackward0", ct__backward__upsample_nearest_exact1d_backward, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node__upsample_nearest_exact1d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact1d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact1d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("_upsample_nearest_exact1d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact1d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact2d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales_h;
+  double scales_w;
+} ct__node__upsample_nearest_exact2d;
+
+static ct_status ct__backward__upsample_nearest_exact2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact2d *ct__nd = (ct__node__upsample_nearest_exact2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact2d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact2d = {"UpsampleNearestExact2dBackward0", ct__backward__upsample_nearest_exact2d, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__upsample_nearest_exact2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact2d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact2d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_upsample_nearest_exact2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact2d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales_h;
+  double scales_w;
+} ct__node__upsample_nearest_exact2d_backward;
+
+static ct_status ct__backward__upsample_nearest_exact2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact2d_backward *ct__nd = (ct__node__upsample_nearest_exact2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact2d(grad, CT__CONV_LIST(output_size), scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact2d_backward = {"UpsampleNearestExact2dBackwardBackward0", ct__backward__upsample_nearest_exact2d_backward, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node__upsample_nearest_exact2d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact2d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact2d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("_upsample_nearest_exact2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact3d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node__upsample_nearest_exact3d;
+
+static ct_status ct__backward__upsample_nearest_exact3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact3d *ct__nd = (ct__node__upsample_nearest_exact3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact3d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact3d = {"UpsampleNearestExact3dBackward0", ct__backward__upsample_nearest_exact3d, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__upsample_nearest_exact3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact3d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact3d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_upsample_nearest_exact3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact3d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node__upsample_nearest_exact3d_backward;
+
+static ct_status ct__backward__upsample_nearest_exact3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact3d_backward *ct__nd = (ct__node__upsample_nearest_exact3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact3d(grad, CT__CONV_LIST(output_size), scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact3d_backward = {"UpsampleNearestExact3dBackwardBackward0", ct__backward__upsample_nearest_exact3d_backward, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node__upsample_nearest_exact3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact3d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact3d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("_upsample_nearest_exact3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor ---- */
+typedef struct ct__node_upsample_linear1d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales;
+} ct__node_upsample_linear1d;
+
+static ct_status ct__backward_upsample_linear1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_linear1d *ct__nd = (ct__node_upsample_linear1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales = ct__nd->scales;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_linear1d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), align_corners, scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_linear1d = {"UpsampleLinear1dBackward0", ct__backward_upsample_linear1d, NULL};
+
+static ct_tensor *ct__autograd_upsample_linear1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_linear1d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_linear1d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_linear1d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_linear1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_linear1d(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_linear1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_linear1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_linear1d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor ---- */
+typedef struct ct__node_upsample_linear1d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales;
+} ct__node_upsample_linear1d_backward;
+
+static ct_status ct__backward_upsample_linear1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_linear1d_backward *ct__nd = (ct__node_upsample_linear1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales = ct__nd->scales;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_linear1d(grad, CT__CONV_LIST(output_size), align_corners, scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_linear1d_backward = {"UpsampleLinear1dBackwardBackward0", ct__backward_upsample_linear1d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_linear1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_linear1d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_linear1d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_linear1d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_linear1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_linear1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_linear1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_linear1d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_linear1d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_bilinear2d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_bilinear2d;
+
+static ct_status ct__backward_upsample_bilinear2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_bilinear2d *ct__nd = (ct__node_upsample_bilinear2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_bilinear2d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), align_corners, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_bilinear2d = {"UpsampleBilinear2dBackward0", ct__backward_upsample_bilinear2d, NULL};
+
+static ct_tensor *ct__autograd_upsample_bilinear2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_bilinear2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_bilinear2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_bilinear2d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_bilinear2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bilinear2d(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_bilinear2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_bilinear2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bilinear2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_bilinear2d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_bilinear2d_backward;
+
+static ct_status ct__backward_upsample_bilinear2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_bilinear2d_backward *ct__nd = (ct__node_upsample_bilinear2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_bilinear2d(grad, CT__CONV_LIST(output_size), align_corners, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_bilinear2d_backward = {"UpsampleBilinear2dBackwardBackward0", ct__backward_upsample_bilinear2d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_bilinear2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_bilinear2d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_bilinear2d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_bilinear2d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_bilinear2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bilinear2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_bilinear2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_bilinear2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bilinear2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_trilinear3d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_trilinear3d;
+
+static ct_status ct__backward_upsample_trilinear3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_trilinear3d *ct__nd = (ct__node_upsample_trilinear3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_trilinear3d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), align_corners, scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_trilinear3d = {"UpsampleTrilinear3dBackward0", ct__backward_upsample_trilinear3d, NULL};
+
+static ct_tensor *ct__autograd_upsample_trilinear3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_trilinear3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_trilinear3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_trilinear3d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_trilinear3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_trilinear3d(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_trilinear3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_trilinear3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_trilinear3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_d, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_trilinear3d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_trilinear3d_backward;
+
+static ct_status ct__backward_upsample_trilinear3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_trilinear3d_backward *ct__nd = (ct__node_upsample_trilinear3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_trilinear3d(grad, CT__CONV_LIST(output_size), align_corners, scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_trilinear3d_backward = {"UpsampleTrilinear3dBackwardBackward0", ct__backward_upsample_trilinear3d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_trilinear3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_trilinear3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_trilinear3d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_trilinear3d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_trilinear3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_trilinear3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_trilinear3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_trilinear3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_trilinear3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_bicubic2d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_bicubic2d;
+
+static ct_status ct__backward_upsample_bicubic2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_bicubic2d *ct__nd = (ct__node_upsample_bicubic2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_bicubic2d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), align_corners, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_bicubic2d = {"UpsampleBicubic2dBackward0", ct__backward_upsample_bicubic2d, NULL};
+
+static ct_tensor *ct__autograd_upsample_bicubic2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_bicubic2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_bicubic2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_bicubic2d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_bicubic2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bicubic2d(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_bicubic2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_bicubic2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bicubic2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_bicubic2d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_bicubic2d_backward;
+
+static ct_status ct__backward_upsample_bicubic2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_bicubic2d_backward *ct__nd = (ct__node_upsample_bicubic2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_bicubic2d(grad, CT__CONV_LIST(output_size), align_corners, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_bicubic2d_backward = {"UpsampleBicubic2dBackwardBackward0", ct__backward_upsample_bicubic2d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_bicubic2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_bicubic2d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_bicubic2d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_bicubic2d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_bicubic2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bicubic2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_bicubic2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_bicubic2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bicubic2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor ---- */
 typedef struct ct__node_im2col {
   ct_node base;

@@ -1954,6 +1954,106 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
+ * (N, C, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
+CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
+/* upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
+/* upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor
+ * the adjoint of upsample_nearest1d: grad_output scattered through the same taps into input_size (out == in and out == 2 in take PyTorch's shortcuts whatever the scale) */
+CTDEF ct_tensor *ct_upsample_nearest1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
+/* upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
+/* upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, H, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
+CTDEF ct_tensor *ct_upsample_nearest2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
+/* upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
+/* upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_nearest2d: grad_output scattered through the same taps into input_size (out == in and out == 2 in take PyTorch's shortcuts whatever the scale) */
+CTDEF ct_tensor *ct_upsample_nearest2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
+/* upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
+/* upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, D, H, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
+CTDEF ct_tensor *ct_upsample_nearest3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
+/* upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
+/* upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_nearest3d: grad_output scattered through the same taps into input_size (out == in and out == 2 in take PyTorch's shortcuts whatever the scale) */
+CTDEF ct_tensor *ct_upsample_nearest3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w);
+/* upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w);
+/* _upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
+ * (N, C, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL) */
+CTDEF ct_tensor *ct_upsample_nearest_exact1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
+/* _upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
+/* _upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor
+ * the adjoint of _upsample_nearest_exact1d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
+/* _upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
+/* _upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, H, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL) */
+CTDEF ct_tensor *ct_upsample_nearest_exact2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
+/* _upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
+/* _upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of _upsample_nearest_exact2d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
+/* _upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
+/* _upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, D, H, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL) */
+CTDEF ct_tensor *ct_upsample_nearest_exact3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
+/* _upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
+/* _upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of _upsample_nearest_exact3d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w);
+/* _upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w);
+/* upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor
+ * (N, C, W) -> (N, C, output_size): linear interpolation per spatial dim: source o * (in-1)/(out-1) with align_corners, else (o + 0.5) * scale - 0.5 clamped at 0, scale = 1/scales if given else in/out */
+CTDEF ct_tensor *ct_upsample_linear1d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales);
+/* upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_linear1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales);
+/* upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor
+ * the adjoint of upsample_linear1d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_linear1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales);
+/* upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_linear1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales);
+/* upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, H, W) -> (N, C, output_size): linear interpolation per spatial dim: source o * (in-1)/(out-1) with align_corners, else (o + 0.5) * scale - 0.5 clamped at 0, scale = 1/scales if given else in/out */
+CTDEF ct_tensor *ct_upsample_bilinear2d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bilinear2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_bilinear2d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_bilinear2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bilinear2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, D, H, W) -> (N, C, output_size): linear interpolation per spatial dim: source o * (in-1)/(out-1) with align_corners, else (o + 0.5) * scale - 0.5 clamped at 0, scale = 1/scales if given else in/out */
+CTDEF ct_tensor *ct_upsample_trilinear3d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_d, double scales_h, double scales_w);
+/* upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_trilinear3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_d, double scales_h, double scales_w);
+/* upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_trilinear3d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_trilinear3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_d, double scales_h, double scales_w);
+/* upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_trilinear3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_d, double scales_h, double scales_w);
+/* upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, H, W) -> (N, C, output_size): bicubic (Keys, A = -0.75) interpolation, source index as upsample_bilinear2d (not clamped at 0), edge taps replicated */
+CTDEF ct_tensor *ct_upsample_bicubic2d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bicubic2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_bicubic2d: grad_output scattered through the same taps into input_size (all sizes unchanged: a copy, whatever the scales, as PyTorch) */
+CTDEF ct_tensor *ct_upsample_bicubic2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bicubic2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
  * (N, C, H, W) -> (N, C*kH*kW, L): one column per sliding block (F.unfold); (C, H, W) -> (C*kH*kW, L) */
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride);
@@ -4417,6 +4517,126 @@ typedef ct_tensor *ct_kernel_avg_pool2d_backward(ct_keyset, ct_tensor *, ct_tens
 typedef ct_status ct_kernel_avg_pool2d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 #define CT__OPNAME_avg_pool2d_backward_grad_input "avg_pool2d_backward.grad_input"
 #define CT__OPSIG_avg_pool2d_backward_grad_input "T,T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest1d(ct_keyset, ct_tensor *, ct_int_list , double );
+#define CT__OPNAME_upsample_nearest1d "upsample_nearest1d"
+#define CT__OPSIG_upsample_nearest1d "T,I,f?->T"
+typedef ct_status ct_kernel_upsample_nearest1d_out(ct_keyset, ct_tensor *, ct_int_list , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest1d_out "upsample_nearest1d.out"
+#define CT__OPSIG_upsample_nearest1d_out "T,I,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest1d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double );
+#define CT__OPNAME_upsample_nearest1d_backward "upsample_nearest1d_backward"
+#define CT__OPSIG_upsample_nearest1d_backward "T,I,I,f?->T"
+typedef ct_status ct_kernel_upsample_nearest1d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest1d_backward_grad_input "upsample_nearest1d_backward.grad_input"
+#define CT__OPSIG_upsample_nearest1d_backward_grad_input "T,I,I,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest2d(ct_keyset, ct_tensor *, ct_int_list , double , double );
+#define CT__OPNAME_upsample_nearest2d "upsample_nearest2d"
+#define CT__OPSIG_upsample_nearest2d "T,I,f?,f?->T"
+typedef ct_status ct_kernel_upsample_nearest2d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest2d_out "upsample_nearest2d.out"
+#define CT__OPSIG_upsample_nearest2d_out "T,I,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double );
+#define CT__OPNAME_upsample_nearest2d_backward "upsample_nearest2d_backward"
+#define CT__OPSIG_upsample_nearest2d_backward "T,I,I,f?,f?->T"
+typedef ct_status ct_kernel_upsample_nearest2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest2d_backward_grad_input "upsample_nearest2d_backward.grad_input"
+#define CT__OPSIG_upsample_nearest2d_backward_grad_input "T,I,I,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest3d(ct_keyset, ct_tensor *, ct_int_list , double , double , double );
+#define CT__OPNAME_upsample_nearest3d "upsample_nearest3d"
+#define CT__OPSIG_upsample_nearest3d "T,I,f?,f?,f?->T"
+typedef ct_status ct_kernel_upsample_nearest3d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest3d_out "upsample_nearest3d.out"
+#define CT__OPSIG_upsample_nearest3d_out "T,I,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest3d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double );
+#define CT__OPNAME_upsample_nearest3d_backward "upsample_nearest3d_backward"
+#define CT__OPSIG_upsample_nearest3d_backward "T,I,I,f?,f?,f?->T"
+typedef ct_status ct_kernel_upsample_nearest3d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest3d_backward_grad_input "upsample_nearest3d_backward.grad_input"
+#define CT__OPSIG_upsample_nearest3d_backward_grad_input "T,I,I,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact1d(ct_keyset, ct_tensor *, ct_int_list , double );
+#define CT__OPNAME__upsample_nearest_exact1d "_upsample_nearest_exact1d"
+#define CT__OPSIG__upsample_nearest_exact1d "T,I,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact1d_out(ct_keyset, ct_tensor *, ct_int_list , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact1d_out "_upsample_nearest_exact1d.out"
+#define CT__OPSIG__upsample_nearest_exact1d_out "T,I,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact1d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double );
+#define CT__OPNAME__upsample_nearest_exact1d_backward "_upsample_nearest_exact1d_backward"
+#define CT__OPSIG__upsample_nearest_exact1d_backward "T,I,I,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact1d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact1d_backward_grad_input "_upsample_nearest_exact1d_backward.grad_input"
+#define CT__OPSIG__upsample_nearest_exact1d_backward_grad_input "T,I,I,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact2d(ct_keyset, ct_tensor *, ct_int_list , double , double );
+#define CT__OPNAME__upsample_nearest_exact2d "_upsample_nearest_exact2d"
+#define CT__OPSIG__upsample_nearest_exact2d "T,I,f?,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact2d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact2d_out "_upsample_nearest_exact2d.out"
+#define CT__OPSIG__upsample_nearest_exact2d_out "T,I,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double );
+#define CT__OPNAME__upsample_nearest_exact2d_backward "_upsample_nearest_exact2d_backward"
+#define CT__OPSIG__upsample_nearest_exact2d_backward "T,I,I,f?,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact2d_backward_grad_input "_upsample_nearest_exact2d_backward.grad_input"
+#define CT__OPSIG__upsample_nearest_exact2d_backward_grad_input "T,I,I,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact3d(ct_keyset, ct_tensor *, ct_int_list , double , double , double );
+#define CT__OPNAME__upsample_nearest_exact3d "_upsample_nearest_exact3d"
+#define CT__OPSIG__upsample_nearest_exact3d "T,I,f?,f?,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact3d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact3d_out "_upsample_nearest_exact3d.out"
+#define CT__OPSIG__upsample_nearest_exact3d_out "T,I,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact3d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double );
+#define CT__OPNAME__upsample_nearest_exact3d_backward "_upsample_nearest_exact3d_backward"
+#define CT__OPSIG__upsample_nearest_exact3d_backward "T,I,I,f?,f?,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact3d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact3d_backward_grad_input "_upsample_nearest_exact3d_backward.grad_input"
+#define CT__OPSIG__upsample_nearest_exact3d_backward_grad_input "T,I,I,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_linear1d(ct_keyset, ct_tensor *, ct_int_list , bool , double );
+#define CT__OPNAME_upsample_linear1d "upsample_linear1d"
+#define CT__OPSIG_upsample_linear1d "T,I,b,f?->T"
+typedef ct_status ct_kernel_upsample_linear1d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , ct_tensor *);
+#define CT__OPNAME_upsample_linear1d_out "upsample_linear1d.out"
+#define CT__OPSIG_upsample_linear1d_out "T,I,b,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_linear1d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double );
+#define CT__OPNAME_upsample_linear1d_backward "upsample_linear1d_backward"
+#define CT__OPSIG_upsample_linear1d_backward "T,I,I,b,f?->T"
+typedef ct_status ct_kernel_upsample_linear1d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *);
+#define CT__OPNAME_upsample_linear1d_backward_grad_input "upsample_linear1d_backward.grad_input"
+#define CT__OPSIG_upsample_linear1d_backward_grad_input "T,I,I,b,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bilinear2d(ct_keyset, ct_tensor *, ct_int_list , bool , double , double );
+#define CT__OPNAME_upsample_bilinear2d "upsample_bilinear2d"
+#define CT__OPSIG_upsample_bilinear2d "T,I,b,f?,f?->T"
+typedef ct_status ct_kernel_upsample_bilinear2d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_bilinear2d_out "upsample_bilinear2d.out"
+#define CT__OPSIG_upsample_bilinear2d_out "T,I,b,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bilinear2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double );
+#define CT__OPNAME_upsample_bilinear2d_backward "upsample_bilinear2d_backward"
+#define CT__OPSIG_upsample_bilinear2d_backward "T,I,I,b,f?,f?->T"
+typedef ct_status ct_kernel_upsample_bilinear2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_bilinear2d_backward_grad_input "upsample_bilinear2d_backward.grad_input"
+#define CT__OPSIG_upsample_bilinear2d_backward_grad_input "T,I,I,b,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_trilinear3d(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double );
+#define CT__OPNAME_upsample_trilinear3d "upsample_trilinear3d"
+#define CT__OPSIG_upsample_trilinear3d "T,I,b,f?,f?,f?->T"
+typedef ct_status ct_kernel_upsample_trilinear3d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_trilinear3d_out "upsample_trilinear3d.out"
+#define CT__OPSIG_upsample_trilinear3d_out "T,I,b,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_trilinear3d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double );
+#define CT__OPNAME_upsample_trilinear3d_backward "upsample_trilinear3d_backward"
+#define CT__OPSIG_upsample_trilinear3d_backward "T,I,I,b,f?,f?,f?->T"
+typedef ct_status ct_kernel_upsample_trilinear3d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_trilinear3d_backward_grad_input "upsample_trilinear3d_backward.grad_input"
+#define CT__OPSIG_upsample_trilinear3d_backward_grad_input "T,I,I,b,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bicubic2d(ct_keyset, ct_tensor *, ct_int_list , bool , double , double );
+#define CT__OPNAME_upsample_bicubic2d "upsample_bicubic2d"
+#define CT__OPSIG_upsample_bicubic2d "T,I,b,f?,f?->T"
+typedef ct_status ct_kernel_upsample_bicubic2d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_bicubic2d_out "upsample_bicubic2d.out"
+#define CT__OPSIG_upsample_bicubic2d_out "T,I,b,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bicubic2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double );
+#define CT__OPNAME_upsample_bicubic2d_backward "upsample_bicubic2d_backward"
+#define CT__OPSIG_upsample_bicubic2d_backward "T,I,I,b,f?,f?->T"
+typedef ct_status ct_kernel_upsample_bicubic2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_bicubic2d_backward_grad_input "upsample_bicubic2d_backward.grad_input"
+#define CT__OPSIG_upsample_bicubic2d_backward_grad_input "T,I,I,b,f?,f?,Tw->Tw"
 typedef ct_tensor *ct_kernel_im2col(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_im2col "im2col"
 #define CT__OPSIG_im2col "T,I,I,I,I->T"
@@ -5304,6 +5524,46 @@ static struct {
   ct_op *avg_pool2d_out;
   ct_op *avg_pool2d_backward;
   ct_op *avg_pool2d_backward_grad_input;
+  ct_op *upsample_nearest1d;
+  ct_op *upsample_nearest1d_out;
+  ct_op *upsample_nearest1d_backward;
+  ct_op *upsample_nearest1d_backward_grad_input;
+  ct_op *upsample_nearest2d;
+  ct_op *upsample_nearest2d_out;
+  ct_op *upsample_nearest2d_backward;
+  ct_op *upsample_nearest2d_backward_grad_input;
+  ct_op *upsample_nearest3d;
+  ct_op *upsample_nearest3d_out;
+  ct_op *upsample_nearest3d_backward;
+  ct_op *upsample_nearest3d_backward_grad_input;
+  ct_op *_upsample_nearest_exact1d;
+  ct_op *_upsample_nearest_exact1d_out;
+  ct_op *_upsample_nearest_exact1d_backward;
+  ct_op *_upsample_nearest_exact1d_backward_grad_input;
+  ct_op *_upsample_nearest_exact2d;
+  ct_op *_upsample_nearest_exact2d_out;
+  ct_op *_upsample_nearest_exact2d_backward;
+  ct_op *_upsample_nearest_exact2d_backward_grad_input;
+  ct_op *_upsample_nearest_exact3d;
+  ct_op *_upsample_nearest_exact3d_out;
+  ct_op *_upsample_nearest_exact3d_backward;
+  ct_op *_upsample_nearest_exact3d_backward_grad_input;
+  ct_op *upsample_linear1d;
+  ct_op *upsample_linear1d_out;
+  ct_op *upsample_linear1d_backward;
+  ct_op *upsample_linear1d_backward_grad_input;
+  ct_op *upsample_bilinear2d;
+  ct_op *upsample_bilinear2d_out;
+  ct_op *upsample_bilinear2d_backward;
+  ct_op *upsample_bilinear2d_backward_grad_input;
+  ct_op *upsample_trilinear3d;
+  ct_op *upsample_trilinear3d_out;
+  ct_op *upsample_trilinear3d_backward;
+  ct_op *upsample_trilinear3d_backward_grad_input;
+  ct_op *upsample_bicubic2d;
+  ct_op *upsample_bicubic2d_out;
+  ct_op *upsample_bicubic2d_backward;
+  ct_op *upsample_bicubic2d_backward_grad_input;
   ct_op *im2col;
   ct_op *col2im;
   ct_op *uniform_;
@@ -9449,6 +9709,498 @@ static ct_status ct__call_TTIIIbbioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_te
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* T,I,f?->T */
+static ct_tensor *ct__call_TIfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , double ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,f?,Tw->Tw */
+static ct_status ct__call_TIfoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,f?->T */
+static ct_tensor *ct__call_TIIfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,f?,Tw->Tw */
+static ct_status ct__call_TIIfoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,f?,f?->T */
+static ct_tensor *ct__call_TIfofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, double a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,f?,f?,Tw->Tw */
+static ct_status ct__call_TIfofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, double a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,f?,f?->T */
+static ct_tensor *ct__call_TIIfofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, double a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,f?,f?,Tw->Tw */
+static ct_status ct__call_TIIfofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, double a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,f?,f?,f?->T */
+static ct_tensor *ct__call_TIfofofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, double a3, double a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , double , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,f?,f?,f?,Tw->Tw */
+static ct_status ct__call_TIfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, double a3, double a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , double , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,f?,f?,f?->T */
+static ct_tensor *ct__call_TIIfofofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, double a4, double a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,f?,f?,f?,Tw->Tw */
+static ct_status ct__call_TIIfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, double a4, double a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,b,f?->T */
+static ct_tensor *ct__call_TIbfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , double ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,b,f?,Tw->Tw */
+static ct_status ct__call_TIbfoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,b,f?->T */
+static ct_tensor *ct__call_TIIbfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,b,f?,Tw->Tw */
+static ct_status ct__call_TIIbfoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,b,f?,f?->T */
+static ct_tensor *ct__call_TIbfofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, double a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,b,f?,f?,Tw->Tw */
+static ct_status ct__call_TIbfofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, double a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,b,f?,f?->T */
+static ct_tensor *ct__call_TIIbfofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, double a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,b,f?,f?,Tw->Tw */
+static ct_status ct__call_TIIbfofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, double a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,b,f?,f?,f?->T */
+static ct_tensor *ct__call_TIbfofofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, double a4, double a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,b,f?,f?,f?,Tw->Tw */
+static ct_status ct__call_TIbfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, double a4, double a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,b,f?,f?,f?->T */
+static ct_tensor *ct__call_TIIbfofofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, double a5, double a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = a6 != a6 ? ct_value_none() : ct_value_double(a6);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,b,f?,f?,f?,Tw->Tw */
+static ct_status ct__call_TIIbfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, double a5, double a6, ct_tensor *a7) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = a6 != a6 ? ct_value_none() : ct_value_double(a6);
+    ct__v[7] = ct_value_tensor(a7);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,I,I,I,I->T */
 static ct_tensor *ct__call_TIIII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_int_list a3, ct_int_list a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -13075,6 +13827,166 @@ static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
 static ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
   return ct__call_TTIIIbbioTw_Tw(ct__op.avg_pool2d_backward_grad_input, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+}
+/* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  return ct__call_TIfo_T(ct__op.upsample_nearest1d, ks, self, output_size, scales);
+}
+/* upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  return ct__call_TIfoTw_Tw(ct__op.upsample_nearest1d_out, ks, self, output_size, scales, out);
+}
+/* upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  return ct__call_TIIfo_T(ct__op.upsample_nearest1d_backward, ks, grad_output, output_size, input_size, scales);
+}
+/* upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  return ct__call_TIIfoTw_Tw(ct__op.upsample_nearest1d_backward_grad_input, ks, grad_output, output_size, input_size, scales, grad_input);
+}
+/* upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  return ct__call_TIfofo_T(ct__op.upsample_nearest2d, ks, self, output_size, scales_h, scales_w);
+}
+/* upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIfofoTw_Tw(ct__op.upsample_nearest2d_out, ks, self, output_size, scales_h, scales_w, out);
+}
+/* upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  return ct__call_TIIfofo_T(ct__op.upsample_nearest2d_backward, ks, grad_output, output_size, input_size, scales_h, scales_w);
+}
+/* upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIfofoTw_Tw(ct__op.upsample_nearest2d_backward_grad_input, ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+}
+/* upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIfofofo_T(ct__op.upsample_nearest3d, ks, self, output_size, scales_d, scales_h, scales_w);
+}
+/* upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIfofofoTw_Tw(ct__op.upsample_nearest3d_out, ks, self, output_size, scales_d, scales_h, scales_w, out);
+}
+/* upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIIfofofo_T(ct__op.upsample_nearest3d_backward, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+}
+/* upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIfofofoTw_Tw(ct__op.upsample_nearest3d_backward_grad_input, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
+}
+/* _upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  return ct__call_TIfo_T(ct__op._upsample_nearest_exact1d, ks, self, output_size, scales);
+}
+/* _upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  return ct__call_TIfoTw_Tw(ct__op._upsample_nearest_exact1d_out, ks, self, output_size, scales, out);
+}
+/* _upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  return ct__call_TIIfo_T(ct__op._upsample_nearest_exact1d_backward, ks, grad_output, output_size, input_size, scales);
+}
+/* _upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  return ct__call_TIIfoTw_Tw(ct__op._upsample_nearest_exact1d_backward_grad_input, ks, grad_output, output_size, input_size, scales, grad_input);
+}
+/* _upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  return ct__call_TIfofo_T(ct__op._upsample_nearest_exact2d, ks, self, output_size, scales_h, scales_w);
+}
+/* _upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIfofoTw_Tw(ct__op._upsample_nearest_exact2d_out, ks, self, output_size, scales_h, scales_w, out);
+}
+/* _upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  return ct__call_TIIfofo_T(ct__op._upsample_nearest_exact2d_backward, ks, grad_output, output_size, input_size, scales_h, scales_w);
+}
+/* _upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIfofoTw_Tw(ct__op._upsample_nearest_exact2d_backward_grad_input, ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+}
+/* _upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIfofofo_T(ct__op._upsample_nearest_exact3d, ks, self, output_size, scales_d, scales_h, scales_w);
+}
+/* _upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIfofofoTw_Tw(ct__op._upsample_nearest_exact3d_out, ks, self, output_size, scales_d, scales_h, scales_w, out);
+}
+/* _upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIIfofofo_T(ct__op._upsample_nearest_exact3d_backward, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+}
+/* _upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIfofofoTw_Tw(ct__op._upsample_nearest_exact3d_backward_grad_input, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
+}
+/* upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_linear1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
+  return ct__call_TIbfo_T(ct__op.upsample_linear1d, ks, self, output_size, align_corners, scales);
+}
+/* upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_linear1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
+  return ct__call_TIbfoTw_Tw(ct__op.upsample_linear1d_out, ks, self, output_size, align_corners, scales, out);
+}
+/* upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_linear1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
+  return ct__call_TIIbfo_T(ct__op.upsample_linear1d_backward, ks, grad_output, output_size, input_size, align_corners, scales);
+}
+/* upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_linear1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
+  return ct__call_TIIbfoTw_Tw(ct__op.upsample_linear1d_backward_grad_input, ks, grad_output, output_size, input_size, align_corners, scales, grad_input);
+}
+/* upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bilinear2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  return ct__call_TIbfofo_T(ct__op.upsample_bilinear2d, ks, self, output_size, align_corners, scales_h, scales_w);
+}
+/* upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bilinear2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIbfofoTw_Tw(ct__op.upsample_bilinear2d_out, ks, self, output_size, align_corners, scales_h, scales_w, out);
+}
+/* upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bilinear2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  return ct__call_TIIbfofo_T(ct__op.upsample_bilinear2d_backward, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+}
+/* upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bilinear2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIbfofoTw_Tw(ct__op.upsample_bilinear2d_backward_grad_input, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
+}
+/* upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_trilinear3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIbfofofo_T(ct__op.upsample_trilinear3d, ks, self, output_size, align_corners, scales_d, scales_h, scales_w);
+}
+/* upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_trilinear3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIbfofofoTw_Tw(ct__op.upsample_trilinear3d_out, ks, self, output_size, align_corners, scales_d, scales_h, scales_w, out);
+}
+/* upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_trilinear3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIIbfofofo_T(ct__op.upsample_trilinear3d_backward, ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+}
+/* upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_trilinear3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIbfofofoTw_Tw(ct__op.upsample_trilinear3d_backward_grad_input, ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input);
+}
+/* upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bicubic2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  return ct__call_TIbfofo_T(ct__op.upsample_bicubic2d, ks, self, output_size, align_corners, scales_h, scales_w);
+}
+/* upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bicubic2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIbfofoTw_Tw(ct__op.upsample_bicubic2d_out, ks, self, output_size, align_corners, scales_h, scales_w, out);
+}
+/* upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bicubic2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  return ct__call_TIIbfofo_T(ct__op.upsample_bicubic2d_backward, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+}
+/* upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bicubic2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIbfofoTw_Tw(ct__op.upsample_bicubic2d_backward_grad_input, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
 }
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
 static ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
@@ -23305,6 +24217,806 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   ct__keys |= grad_input->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "avg_pool2d_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_avg_pool2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_nearest1d = {"upsample_nearest1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_nearest1d(ct__keys, self, output_size_l, scales));
+}
+CTDEF ct_status ct_upsample_nearest1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_nearest1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_nearest1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest1d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest1d_out(ct__call_keys(ct__keys), self, output_size_l, scales, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest1d_backward = {"upsample_nearest1d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest1d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest1d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_nearest1d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales));
+}
+CTDEF ct_status ct_upsample_nearest1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest1d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest1d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest1d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_nearest1d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_nearest1d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest1d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_nearest2d = {"upsample_nearest2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_nearest2d(ct__keys, self, output_size_l, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_nearest2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_nearest2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest2d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest2d_out(ct__call_keys(ct__keys), self, output_size_l, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest2d_backward = {"upsample_nearest2d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest2d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_nearest2d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest2d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_nearest2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_nearest2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_nearest3d = {"upsample_nearest3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_nearest3d(ct__keys, self, output_size_l, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_nearest3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_nearest3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest3d_out(ct__call_keys(ct__keys), self, output_size_l, scales_d, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest3d_backward = {"upsample_nearest3d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest3d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_nearest3d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest3d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest3d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest3d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_nearest3d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_nearest3d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest3d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales_d, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact1d = {"_upsample_nearest_exact1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact1d(ct__keys, self, output_size_l, scales));
+}
+CTDEF ct_status ct_upsample_nearest_exact1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_upsample_nearest_exact1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_upsample_nearest_exact1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact1d.out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact1d_out(ct__call_keys(ct__keys), self, output_size_l, scales, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact1d_backward = {"_upsample_nearest_exact1d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact1d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact1d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact1d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales));
+}
+CTDEF ct_status ct_upsample_nearest_exact1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact1d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact1d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("_upsample_nearest_exact1d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "_upsample_nearest_exact1d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact1d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales, grad_input);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact2d = {"_upsample_nearest_exact2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact2d(ct__keys, self, output_size_l, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest_exact2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_upsample_nearest_exact2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_upsample_nearest_exact2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact2d.out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact2d_out(ct__call_keys(ct__keys), self, output_size_l, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact2d_backward = {"_upsample_nearest_exact2d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact2d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact2d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest_exact2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("_upsample_nearest_exact2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "_upsample_nearest_exact2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact3d = {"_upsample_nearest_exact3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact3d(ct__keys, self, output_size_l, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest_exact3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_upsample_nearest_exact3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_upsample_nearest_exact3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact3d.out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact3d_out(ct__call_keys(ct__keys), self, output_size_l, scales_d, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact3d_backward = {"_upsample_nearest_exact3d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact3d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact3d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest_exact3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact3d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact3d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("_upsample_nearest_exact3d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "_upsample_nearest_exact3d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact3d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales_d, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_linear1d = {"upsample_linear1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_linear1d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_linear1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_linear1d(ct__keys, self, output_size_l, align_corners, scales));
+}
+CTDEF ct_status ct_upsample_linear1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_linear1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_linear1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_linear1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_linear1d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_linear1d_out(ct__call_keys(ct__keys), self, output_size_l, align_corners, scales, out);
+}
+static const ct__frontend_args ct__fa_upsample_linear1d_backward = {"upsample_linear1d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_linear1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_linear1d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_linear1d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_linear1d_backward(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scales));
+}
+CTDEF ct_status ct_upsample_linear1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_linear1d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_linear1d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_linear1d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_linear1d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_linear1d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_linear1d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scales, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_bilinear2d = {"upsample_bilinear2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_bilinear2d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_bilinear2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_bilinear2d(ct__keys, self, output_size_l, align_corners, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_bilinear2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_bilinear2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_bilinear2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bilinear2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bilinear2d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bilinear2d_out(ct__call_keys(ct__keys), self, output_size_l, align_corners, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_bilinear2d_backward = {"upsample_bilinear2d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_bilinear2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_bilinear2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bilinear2d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_bilinear2d_backward(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_bilinear2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_bilinear2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_bilinear2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bilinear2d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_bilinear2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_bilinear2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_bilinear2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_trilinear3d = {"upsample_trilinear3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_trilinear3d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_trilinear3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_trilinear3d(ct__keys, self, output_size_l, align_corners, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_trilinear3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_trilinear3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_trilinear3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_trilinear3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_trilinear3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_trilinear3d_out(ct__call_keys(ct__keys), self, output_size_l, align_corners, scales_d, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_trilinear3d_backward = {"upsample_trilinear3d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_trilinear3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_trilinear3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_trilinear3d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_trilinear3d_backward(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_trilinear3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_trilinear3d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_trilinear3d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_trilinear3d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_trilinear3d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_trilinear3d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_trilinear3d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scales_d, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_bicubic2d = {"upsample_bicubic2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_bicubic2d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_bicubic2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_bicubic2d(ct__keys, self, output_size_l, align_corners, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_bicubic2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_bicubic2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_bicubic2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bicubic2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bicubic2d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bicubic2d_out(ct__call_keys(ct__keys), self, output_size_l, align_corners, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_bicubic2d_backward = {"upsample_bicubic2d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_bicubic2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_bicubic2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bicubic2d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_bicubic2d_backward(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_bicubic2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_bicubic2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_bicubic2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bicubic2d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_bicubic2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_bicubic2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_bicubic2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scales_h, scales_w, grad_input);
 }
 static const ct__frontend_args ct__fa_im2col = {"im2col", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride) {

@@ -1292,6 +1292,254 @@ static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   return ct_adaptive_avg_pool2d_impl(grad, 2, to->sizes + to->ndim - 2);
 }
 
+/* ================= upsampling =================
+ * One mechanism for every mode and rank. Along each spatial dim, output
+ * position o reads T taps of the input dim (nearest 1, linear 2, cubic 4)
+ * with weights, from PyTorch's source-index formulas; the N-D result is the
+ * separable product of the dims' taps (a 1-D or 2-D op has leading dims of
+ * size 1 with one tap of weight 1). The backward op scatters grad_output
+ * through the same taps; both are linear, so each is the other's derivative. */
+enum { CT__UP_NEAREST, CT__UP_NEAREST_EXACT, CT__UP_LINEAR, CT__UP_CUBIC };
+
+typedef struct ct__up_geom {
+  int64_t B, in[3], out[3]; /* B = N*C planes; spatial dims padded in front with 1 */
+  int taps[3];              /* taps per output position */
+  int64_t *idx[3];          /* out[d] * T[d] input positions */
+  double *w[3];             /* and their weights */
+} ct__up_geom;
+
+static int ct__up_ntaps(int mode) { return mode == CT__UP_LINEAR ? 2 : mode == CT__UP_CUBIC ? 4 : 1; }
+
+/* PyTorch's area_pixel_compute_scale: with align_corners (linear, cubic)
+ * (in-1)/(out-1); else 1/scale when a positive scale was given (not in/out:
+ * the scale-factor path), else in/out. In float for f32 (and always for
+ * nearest, whose index math is float for every dtype). */
+static double ct__up_scale(int64_t in, int64_t out, bool align_corners, double scale, bool f32) {
+  if (align_corners) return out > 1 ? (f32 ? (double)((float)(in - 1) / (float)(out - 1)) : (double)(in - 1) / (double)(out - 1)) : 0;
+  if (scale > 0) return f32 ? (double)(float)(1.0 / scale) : 1.0 / scale; /* (NaN, None, fails the test) */
+  return f32 ? (double)((float)in / (float)out) : (double)in / (double)out;
+}
+/* area_pixel_compute_source_index: the (fractional) input position of output o */
+static double ct__up_source(double scale, int64_t o, bool align_corners, bool cubic, bool f32) {
+  double src;
+  if (align_corners) return f32 ? (double)((float)scale * (float)o) : scale * (double)o;
+  src = scale * ((double)o + 0.5) - 0.5;
+  if (f32) src = (double)(float)src;
+  return !cubic && src < 0 ? 0 : src;
+}
+/* Keys' cubic convolution kernel with A = -0.75, as PyTorch: weights of the taps at i-1, i, i+1, i+2 for offset t in [0, 1) */
+static void ct__up_cubic_weights(double t, double w[4]) {
+  const double A = -0.75;
+  double x1 = t + 1, x2 = 1 - t, x3 = 2 - t;
+  w[0] = ((A * x1 - 5 * A) * x1 + 8 * A) * x1 - 4 * A;
+  w[1] = ((A + 2) * t - (A + 3)) * t * t + 1;
+  w[2] = ((A + 2) * x2 - (A + 3)) * x2 * x2 + 1;
+  w[3] = ((A * x3 - 5 * A) * x3 + 8 * A) * x3 - 4 * A;
+}
+/* The taps of one dim. Indices are clamped to the input (PyTorch 1.13 reads
+ * past the input when a given scale maps outputs beyond it; this keeps to the
+ * edge instead, as later PyTorch versions do). `backward` selects the backward
+ * kernels' index rules where they differ from the forward's: nearest's
+ * out == in and out == 2 in shortcuts (which ignore a given scale). */
+static void ct__up_taps(int mode, int64_t in, int64_t out, bool align_corners, double scale, bool f32, bool backward, int64_t *idx,
+                        double *w) {
+  int64_t o, i, j;
+  int T = ct__up_ntaps(mode);
+  bool nearest = mode == CT__UP_NEAREST || mode == CT__UP_NEAREST_EXACT;
+  double sc = ct__up_scale(in, out, align_corners && !nearest, scale, f32 || nearest);
+  for (o = 0; o < out; o++, idx += T, w += T) {
+    if (nearest) {
+      if (mode == CT__UP_NEAREST && backward && out == in) i = o;
+      else if (mode == CT__UP_NEAREST && backward && out == 2 * in) i = o >> 1;
+      else if (mode == CT__UP_NEAREST) i = (int64_t)floorf((float)o * (float)sc);
+      else i = (int64_t)floorf((float)(((double)o + 0.5) * sc));
+      idx[0] = i < in - 1 ? i : in - 1, w[0] = 1;
+    } else if (mode == CT__UP_LINEAR) {
+      double real, l1;
+      if (out == in) { /* PyTorch copies (whatever scale was given) */
+        idx[0] = idx[1] = o, w[0] = 1, w[1] = 0;
+        continue;
+      }
+      real = ct__up_source(sc, o, align_corners, false, f32);
+      i = (int64_t)real;
+      if (i > in - 1) i = in - 1;
+      l1 = f32 ? (double)((float)real - (float)i) : real - (double)i;
+      l1 = l1 < 0 ? 0 : l1 > 1 ? 1 : l1;
+      idx[0] = i, idx[1] = i < in - 1 ? i + 1 : i;
+      w[0] = f32 ? (double)(1.0f - (float)l1) : 1 - l1, w[1] = l1;
+    } else {
+      double real = ct__up_source(sc, o, align_corners, true, f32), t;
+      i = (int64_t)floor(real);
+      t = real - (double)i;
+      ct__up_cubic_weights(f32 ? (double)(float)t : t, w);
+      for (j = 0; j < 4; j++) idx[j] = i - 1 + j < 0 ? 0 : i - 1 + j > in - 1 ? in - 1 : i - 1 + j;
+    }
+  }
+}
+/* y[b][o] = sum of weighted taps of x[b] (forward), or x[b][taps] += weight * y[b][o] (backward) */
+#define CT__UPSAMPLE(NAME, T)                                                                                 \
+  static void NAME(const ct__up_geom *g, T *x, T *y, int backward) {                                          \
+    int64_t b, od, oh, ow, plane = g->in[0] * g->in[1] * g->in[2];                                            \
+    int td, th, tw;                                                                                           \
+    for (b = 0; b < g->B; b++, x += plane)                                                                    \
+      for (od = 0; od < g->out[0]; od++)                                                                      \
+        for (oh = 0; oh < g->out[1]; oh++)                                                                    \
+          for (ow = 0; ow < g->out[2]; ow++, y++) {                                                           \
+            const int64_t *id = g->idx[0] + od * g->taps[0], *ih = g->idx[1] + oh * g->taps[1], *iw = g->idx[2] + ow * g->taps[2]; \
+            const double *wd = g->w[0] + od * g->taps[0], *wh = g->w[1] + oh * g->taps[1], *ww = g->w[2] + ow * g->taps[2]; \
+            double acc = 0;                                                                                   \
+            for (td = 0; td < g->taps[0]; td++)                                                                  \
+              for (th = 0; th < g->taps[1]; th++) {                                                              \
+                T *row = x + (id[td] * g->in[1] + ih[th]) * g->in[2];                                         \
+                double wdh = wd[td] * wh[th];                                                                 \
+                for (tw = 0; tw < g->taps[2]; tw++) {                                                            \
+                  if (backward) row[iw[tw]] += (T)(wdh * ww[tw] * (double)*y);                                \
+                  else acc += wdh * ww[tw] * (double)row[iw[tw]];                                             \
+                }                                                                                             \
+              }                                                                                               \
+            if (!backward) *y = (T)acc;                                                                       \
+          }                                                                                                   \
+  }
+CT__UPSAMPLE(ct__upsample_f32, float)
+CT__UPSAMPLE(ct__upsample_f64, double)
+
+static const char *const ct__up_dim_names[3] = {"D", "H", "W"};
+/* "(D: 1, H: 2, W: 3)" of the last nsp sizes */
+static void ct__up_format(int nsp, const int64_t *sizes, char *buf, size_t cap) {
+  size_t n = 0;
+  int i;
+  buf[0] = 0;
+  for (i = 0; i < nsp && n < cap; i++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s: %lld%s", i ? ", " : "(", ct__up_dim_names[3 - nsp + i], (long long)sizes[i],
+                          i == nsp - 1 ? ")" : "");
+}
+
+/* Forward (src = self, input_size NULL) or backward (src = grad_output,
+ * input_size the forward's input shape) of an nsp-D upsampling; scales[d]
+ * NaN for None. PyTorch's upsample_Nd_common_check and meta checks. */
+static ct_tensor *ct__upsample_impl(const char *op, int mode, int nsp, ct_tensor *src, ct_int_list output_size,
+                                    const ct_int_list *input_size, bool align_corners, const double *scales) {
+  const int64_t *in_sizes = input_size ? input_size->data : src->sizes;
+  int64_t in_rank = input_size ? input_size->n : src->ndim, shape[5];
+  ct__up_geom g;
+  ct_tensor *res, *acc, *x = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  int d, i;
+  if (output_size.n != nsp)
+    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to %d, but got size %lld", nsp, (long long)output_size.n),
+           (ct_tensor *)NULL;
+  if (in_rank != nsp + 2)
+    return ct_fail(input_size ? CT_ERR_INVALID : CT_ERR_RANK, op, "It is expected input_size equals to %d, but got size %lld", nsp + 2,
+                   (long long)in_rank),
+           (ct_tensor *)NULL;
+  for (d = 0; d < nsp; d++)
+    if (in_sizes[2 + d] <= 0 || output_size.data[d] <= 0) {
+      ct__up_format(nsp, in_sizes + 2, b1, sizeof b1), ct__up_format(nsp, output_size.data, b2, sizeof b2);
+      return ct_fail(in_sizes[2 + d] <= 0 ? CT_ERR_SHAPE : CT_ERR_INVALID, op,
+                     "Input and output sizes should be greater than 0, but got input %s and output %s", b1, b2),
+             (ct_tensor *)NULL;
+    }
+  if (!ct_dtype_is_floating((ct_dtype)src->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)src->dtype)), (ct_tensor *)NULL;
+  shape[0] = in_sizes[0], shape[1] = in_sizes[1];
+  for (d = 0; d < nsp; d++) shape[2 + d] = output_size.data[d];
+  if (!input_size && src->numel == 0 && in_sizes[1] == 0)
+    return ct_fail(CT_ERR_SHAPE, op, "Non-empty %dD data tensor expected but got a tensor with sizes %s", nsp + 2,
+                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (input_size) { /* grad_output must have the forward's output shape */
+    if (src->ndim != nsp + 2)
+      return ct_fail(CT_ERR_RANK, op, "Expected grad_output to be a tensor of dimension %d but got: dimension %d", nsp + 2, src->ndim),
+             (ct_tensor *)NULL;
+    for (i = 0; i < nsp + 2; i++)
+      if (src->sizes[i] != shape[i])
+        return ct_fail(CT_ERR_SHAPE, op, "Expected grad_output to have the same shape as output; output.size(%d) = %lld but got "
+                       "grad_output.size(%d) = %lld", i, (long long)shape[i], i, (long long)src->sizes[i]),
+               (ct_tensor *)NULL;
+  }
+  if (ct__conv_result(op, NULL, nsp + 2, input_size ? in_sizes : shape, (ct_dtype)src->dtype, src->device, &res, &acc) != CT_OK)
+    return NULL;
+  memset(&g, 0, sizeof g);
+  if (acc && acc->numel) {
+    /* PyTorch's bicubic backward copies when every size is unchanged (whatever the scales): nearest's identity taps */
+    bool f32 = acc->dtype == CT_F32, copy = mode == CT__UP_CUBIC && input_size;
+    g.B = shape[0] * shape[1];
+    for (d = 0; d < 3; d++) {
+      int k = d - (3 - nsp); /* the op's spatial dim, or < 0 for a padding dim */
+      g.in[d] = k < 0 ? 1 : in_sizes[2 + k], g.out[d] = k < 0 ? 1 : shape[2 + k];
+      if (g.in[d] != g.out[d]) copy = false;
+    }
+    for (d = 0; d < 3 && st == CT_OK; d++) {
+      int k = d - (3 - nsp);
+      g.taps[d] = k < 0 || copy ? 1 : ct__up_ntaps(mode);
+      g.idx[d] = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(g.out[d] * g.taps[d]));
+      g.w[d] = (double *)CT_MALLOC(sizeof(double) * (size_t)(g.out[d] * g.taps[d]));
+      if (!g.idx[d] || !g.w[d]) st = ct_fail(CT_ERR_OOM, op, "out of memory");
+      else if (k < 0) g.idx[d][0] = 0, g.w[d][0] = 1;
+      else ct__up_taps(copy ? CT__UP_NEAREST : mode, g.in[d], g.out[d], align_corners, scales[k], f32, input_size != NULL, g.idx[d],
+                       g.w[d]);
+    }
+    if (st == CT_OK) {
+      x = ct__pool_operand(op, src);
+      if (!x || (input_size && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) st = ct_last_error();
+      else if (f32) ct__upsample_f32(&g, (float *)ct_data_ptr(input_size ? acc : x), (float *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
+      else ct__upsample_f64(&g, (double *)ct_data_ptr(input_size ? acc : x), (double *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
+    }
+    for (d = 0; d < 3; d++) CT_FREE(g.idx[d]), CT_FREE(g.w[d]);
+    ct_release(x);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+
+/* The ops of one upsampling family: forward, its out=, backward and its
+ * grad_input= (the argument lists differ only in align_corners and the
+ * number of scales, spelled by the parameter macros below). */
+#define CT__UP_S1_P , double scales
+#define CT__UP_S1_V {scales, NAN, NAN}
+#define CT__UP_S2_P , double scales_h, double scales_w
+#define CT__UP_S2_V {scales_h, scales_w, NAN}
+#define CT__UP_S3_P , double scales_d, double scales_h, double scales_w
+#define CT__UP_S3_V {scales_d, scales_h, scales_w}
+#define CT__UP_AC_P , bool align_corners
+#define CT__UP_AC_V align_corners
+#define CT__UP_NOAC_P
+#define CT__UP_NOAC_V false
+#define CT__UP_OPS(NAME, OP, MODE, NSP, AC, S)                                                                                   \
+  static ct_tensor *ct__k_##NAME(ct_keyset ks, ct_tensor *self, ct_int_list output_size AC##_P S##_P) {                        \
+    const double sc[3] = S##_V;                                                                                                 \
+    (void)ks;                                                                                                                   \
+    return ct__upsample_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc);                                               \
+  }                                                                                                                             \
+  static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size AC##_P S##_P, ct_tensor *out) {   \
+    const double sc[3] = S##_V;                                                                                                 \
+    (void)ks;                                                                                                                   \
+    return ct__result_to_out(OP, out, ct__upsample_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc));                   \
+  }                                                                                                                             \
+  static ct_tensor *ct__k_##NAME##_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size \
+                                            AC##_P S##_P) {                                                                     \
+    const double sc[3] = S##_V;                                                                                                 \
+    (void)ks;                                                                                                                   \
+    return ct__upsample_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc);                     \
+  }                                                                                                                             \
+  static ct_status ct__k_##NAME##_backward_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size,                  \
+                                               ct_int_list input_size AC##_P S##_P, ct_tensor *grad_input) {                    \
+    const double sc[3] = S##_V;                                                                                                 \
+    (void)ks;                                                                                                                   \
+    return ct__result_to_out(OP "_backward", grad_input,                                                                        \
+                             ct__upsample_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc));  \
+  }
+CT__UP_OPS(upsample_nearest1d, "upsample_nearest1d", CT__UP_NEAREST, 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_OPS(upsample_nearest2d, "upsample_nearest2d", CT__UP_NEAREST, 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_OPS(upsample_nearest3d, "upsample_nearest3d", CT__UP_NEAREST, 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_OPS(upsample_nearest_exact1d, "_upsample_nearest_exact1d", CT__UP_NEAREST_EXACT, 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_OPS(upsample_nearest_exact2d, "_upsample_nearest_exact2d", CT__UP_NEAREST_EXACT, 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_OPS(upsample_nearest_exact3d, "_upsample_nearest_exact3d", CT__UP_NEAREST_EXACT, 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_OPS(upsample_linear1d, "upsample_linear1d", CT__UP_LINEAR, 1, CT__UP_AC, CT__UP_S1)
+CT__UP_OPS(upsample_bilinear2d, "upsample_bilinear2d", CT__UP_LINEAR, 2, CT__UP_AC, CT__UP_S2)
+CT__UP_OPS(upsample_trilinear3d, "upsample_trilinear3d", CT__UP_LINEAR, 3, CT__UP_AC, CT__UP_S3)
+CT__UP_OPS(upsample_bicubic2d, "upsample_bicubic2d", CT__UP_CUBIC, 2, CT__UP_AC, CT__UP_S2)
+
 
 /* ---- im2col / col2im as ops (torch.nn.functional.unfold / fold) ----
  * im2col: (N, C, H, W) -> (N, C*kh*kw, L), one column per sliding block;
