@@ -265,6 +265,30 @@ for op, n, ac in UP:
              code="CT_ERR_INVALID")
     cs.error(op + "_backward", E(1, 2, *UPS[n]), UPS[n], [1, 2] + [0] * n, *up_args(op, n, ac, UPS[n])[1:], code="CT_ERR_SHAPE")
 
+# the .vec overloads (F.interpolate): output_size, or scale_factors (size floor(in * factor), index from 1/factor)
+VSC = {1: [2.3], 2: [1.6, 2.7], 3: [1.5, 0.7, 2.3]}  # (no size exactly 2 in: nearest's backward shortcut)
+for op, n, ac in UP:
+    acs = [False] if ac else []
+    vec, bvec = op + ".vec", op + "_backward.vec"
+    cs.add(vec, g(R(2, 3, *IN[n])), None, *acs, VSC[n])  # opcheck case
+    cs.add(vec, g(R(1, 2, *IN[n])), UPS[n], *acs, None, name=vec + "_size")
+    if ac:
+        cs.add(vec, g(R(1, 2, *IN[n])), None, True, VSC[n], name=vec + "_align")
+    cs.add(vec, R(1, 2, *IN[n], dtype=f32).requires_grad_(), None, *acs, VSC[n], name=vec + "_f32")
+    cs.add(op + ".vec_out", R(1, 2, *IN[n]), None, *acs, VSC[n], out=torch.empty(0, dtype=torch.float64))
+    vout = [int(i * f) for i, f in zip(IN[n], VSC[n])]
+    cs.add(bvec, g(R(2, 3, *vout)), None, [2, 3] + IN[n], *acs, VSC[n])
+    cs.add(bvec, g(R(1, 2, *UPS[n])), UPS[n], [1, 2] + IN[n], *acs, None, name=bvec + "_size")
+    cs.add(op + "_backward.vec_out", R(1, 2, *vout), None, [1, 2] + IN[n], *acs, VSC[n],
+           out=torch.empty(0, dtype=torch.float64))
+    cs.error(vec, E(1, 2, *IN[n]), UPS[n], *acs, VSC[n], code="CT_ERR_INVALID")
+    cs.error(vec, E(1, 2, *IN[n]), None, *acs, None, code="CT_ERR_INVALID")
+    cs.error(vec, E(1, 2, *IN[n]), None, *acs, VSC[n] + [2.0], code="CT_ERR_INVALID")
+    cs.error(vec, E(1, 2, *IN[n]), None, *acs, [-1.5] * n, code="CT_ERR_INVALID")
+    cs.error(vec, E(1, 2, *IN[n]), None, *acs, [0.1] * n, code="CT_ERR_INVALID")  # size 0
+    cs.error(vec, E(1, 2, 3, *IN[n]), None, *acs, VSC[n], code="CT_ERR_RANK")
+    cs.error(bvec, E(1, 2, *vout), None, [1, 2] + IN[n], *acs, None, code="CT_ERR_INVALID")
+
 # values checked exactly: float32 nearest indices (float index math), and bicubic's negative source index
 cs.add("upsample_nearest1d", torch.arange(7.0, dtype=f32)[None, None], [10], 0.7)
 cs.add("_upsample_nearest_exact1d", torch.arange(7.0, dtype=f32)[None, None], [10])

@@ -2054,6 +2054,96 @@ CTDEF ct_status ct_upsample_bicubic2d_out(ct_tensor *out, ct_tensor *self, int o
 CTDEF ct_tensor *ct_upsample_bicubic2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
 /* upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_bicubic2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * upsample_nearest1d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * upsample_nearest2d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * upsample_nearest3d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * _upsample_nearest_exact1d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * _upsample_nearest_exact2d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * _upsample_nearest_exact3d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+ * upsample_linear1d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_linear1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_linear1d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_linear1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_linear1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_linear1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_linear1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_linear1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+ * upsample_bilinear2d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_bilinear2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bilinear2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_bilinear2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bilinear2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bilinear2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+ * upsample_trilinear3d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_trilinear3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_trilinear3d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_trilinear3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_trilinear3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_trilinear3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_trilinear3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_trilinear3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+ * upsample_bicubic2d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_bicubic2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bicubic2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bicubic2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bicubic2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_bicubic2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bicubic2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bicubic2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
  * (N, C, H, W) -> (N, C*kH*kW, L): one column per sliding block (F.unfold); (C, H, W) -> (C*kH*kW, L) */
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride);
@@ -4637,6 +4727,126 @@ typedef ct_tensor *ct_kernel_upsample_bicubic2d_backward(ct_keyset, ct_tensor *,
 typedef ct_status ct_kernel_upsample_bicubic2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_bicubic2d_backward_grad_input "upsample_bicubic2d_backward.grad_input"
 #define CT__OPSIG_upsample_bicubic2d_backward_grad_input "T,I,I,b,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest1d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest1d_vec "upsample_nearest1d.vec"
+#define CT__OPSIG_upsample_nearest1d_vec "T,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest1d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest1d_vec_out "upsample_nearest1d.vec_out"
+#define CT__OPSIG_upsample_nearest1d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest1d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest1d_backward_vec "upsample_nearest1d_backward.vec"
+#define CT__OPSIG_upsample_nearest1d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest1d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest1d_backward_vec_out "upsample_nearest1d_backward.vec_out"
+#define CT__OPSIG_upsample_nearest1d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest2d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest2d_vec "upsample_nearest2d.vec"
+#define CT__OPSIG_upsample_nearest2d_vec "T,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest2d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest2d_vec_out "upsample_nearest2d.vec_out"
+#define CT__OPSIG_upsample_nearest2d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest2d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest2d_backward_vec "upsample_nearest2d_backward.vec"
+#define CT__OPSIG_upsample_nearest2d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest2d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest2d_backward_vec_out "upsample_nearest2d_backward.vec_out"
+#define CT__OPSIG_upsample_nearest2d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest3d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest3d_vec "upsample_nearest3d.vec"
+#define CT__OPSIG_upsample_nearest3d_vec "T,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest3d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest3d_vec_out "upsample_nearest3d.vec_out"
+#define CT__OPSIG_upsample_nearest3d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest3d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest3d_backward_vec "upsample_nearest3d_backward.vec"
+#define CT__OPSIG_upsample_nearest3d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest3d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest3d_backward_vec_out "upsample_nearest3d_backward.vec_out"
+#define CT__OPSIG_upsample_nearest3d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact1d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact1d_vec "_upsample_nearest_exact1d.vec"
+#define CT__OPSIG__upsample_nearest_exact1d_vec "T,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact1d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact1d_vec_out "_upsample_nearest_exact1d.vec_out"
+#define CT__OPSIG__upsample_nearest_exact1d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact1d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact1d_backward_vec "_upsample_nearest_exact1d_backward.vec"
+#define CT__OPSIG__upsample_nearest_exact1d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact1d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact1d_backward_vec_out "_upsample_nearest_exact1d_backward.vec_out"
+#define CT__OPSIG__upsample_nearest_exact1d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact2d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact2d_vec "_upsample_nearest_exact2d.vec"
+#define CT__OPSIG__upsample_nearest_exact2d_vec "T,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact2d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact2d_vec_out "_upsample_nearest_exact2d.vec_out"
+#define CT__OPSIG__upsample_nearest_exact2d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact2d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact2d_backward_vec "_upsample_nearest_exact2d_backward.vec"
+#define CT__OPSIG__upsample_nearest_exact2d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact2d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact2d_backward_vec_out "_upsample_nearest_exact2d_backward.vec_out"
+#define CT__OPSIG__upsample_nearest_exact2d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact3d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact3d_vec "_upsample_nearest_exact3d.vec"
+#define CT__OPSIG__upsample_nearest_exact3d_vec "T,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact3d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact3d_vec_out "_upsample_nearest_exact3d.vec_out"
+#define CT__OPSIG__upsample_nearest_exact3d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact3d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact3d_backward_vec "_upsample_nearest_exact3d_backward.vec"
+#define CT__OPSIG__upsample_nearest_exact3d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact3d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact3d_backward_vec_out "_upsample_nearest_exact3d_backward.vec_out"
+#define CT__OPSIG__upsample_nearest_exact3d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_linear1d_vec(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_linear1d_vec "upsample_linear1d.vec"
+#define CT__OPSIG_upsample_linear1d_vec "T,I,b,F->T"
+typedef ct_status ct_kernel_upsample_linear1d_vec_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_linear1d_vec_out "upsample_linear1d.vec_out"
+#define CT__OPSIG_upsample_linear1d_vec_out "T,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_linear1d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_linear1d_backward_vec "upsample_linear1d_backward.vec"
+#define CT__OPSIG_upsample_linear1d_backward_vec "T,I,I,b,F->T"
+typedef ct_status ct_kernel_upsample_linear1d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_linear1d_backward_vec_out "upsample_linear1d_backward.vec_out"
+#define CT__OPSIG_upsample_linear1d_backward_vec_out "T,I,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bilinear2d_vec(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_bilinear2d_vec "upsample_bilinear2d.vec"
+#define CT__OPSIG_upsample_bilinear2d_vec "T,I,b,F->T"
+typedef ct_status ct_kernel_upsample_bilinear2d_vec_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_bilinear2d_vec_out "upsample_bilinear2d.vec_out"
+#define CT__OPSIG_upsample_bilinear2d_vec_out "T,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bilinear2d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_bilinear2d_backward_vec "upsample_bilinear2d_backward.vec"
+#define CT__OPSIG_upsample_bilinear2d_backward_vec "T,I,I,b,F->T"
+typedef ct_status ct_kernel_upsample_bilinear2d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_bilinear2d_backward_vec_out "upsample_bilinear2d_backward.vec_out"
+#define CT__OPSIG_upsample_bilinear2d_backward_vec_out "T,I,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_trilinear3d_vec(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_trilinear3d_vec "upsample_trilinear3d.vec"
+#define CT__OPSIG_upsample_trilinear3d_vec "T,I,b,F->T"
+typedef ct_status ct_kernel_upsample_trilinear3d_vec_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_trilinear3d_vec_out "upsample_trilinear3d.vec_out"
+#define CT__OPSIG_upsample_trilinear3d_vec_out "T,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_trilinear3d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_trilinear3d_backward_vec "upsample_trilinear3d_backward.vec"
+#define CT__OPSIG_upsample_trilinear3d_backward_vec "T,I,I,b,F->T"
+typedef ct_status ct_kernel_upsample_trilinear3d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_trilinear3d_backward_vec_out "upsample_trilinear3d_backward.vec_out"
+#define CT__OPSIG_upsample_trilinear3d_backward_vec_out "T,I,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bicubic2d_vec(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_bicubic2d_vec "upsample_bicubic2d.vec"
+#define CT__OPSIG_upsample_bicubic2d_vec "T,I,b,F->T"
+typedef ct_status ct_kernel_upsample_bicubic2d_vec_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_bicubic2d_vec_out "upsample_bicubic2d.vec_out"
+#define CT__OPSIG_upsample_bicubic2d_vec_out "T,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bicubic2d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_bicubic2d_backward_vec "upsample_bicubic2d_backward.vec"
+#define CT__OPSIG_upsample_bicubic2d_backward_vec "T,I,I,b,F->T"
+typedef ct_status ct_kernel_upsample_bicubic2d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_bicubic2d_backward_vec_out "upsample_bicubic2d_backward.vec_out"
+#define CT__OPSIG_upsample_bicubic2d_backward_vec_out "T,I,I,b,F,Tw->Tw"
 typedef ct_tensor *ct_kernel_im2col(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_im2col "im2col"
 #define CT__OPSIG_im2col "T,I,I,I,I->T"
@@ -5564,6 +5774,46 @@ static struct {
   ct_op *upsample_bicubic2d_out;
   ct_op *upsample_bicubic2d_backward;
   ct_op *upsample_bicubic2d_backward_grad_input;
+  ct_op *upsample_nearest1d_vec;
+  ct_op *upsample_nearest1d_vec_out;
+  ct_op *upsample_nearest1d_backward_vec;
+  ct_op *upsample_nearest1d_backward_vec_out;
+  ct_op *upsample_nearest2d_vec;
+  ct_op *upsample_nearest2d_vec_out;
+  ct_op *upsample_nearest2d_backward_vec;
+  ct_op *upsample_nearest2d_backward_vec_out;
+  ct_op *upsample_nearest3d_vec;
+  ct_op *upsample_nearest3d_vec_out;
+  ct_op *upsample_nearest3d_backward_vec;
+  ct_op *upsample_nearest3d_backward_vec_out;
+  ct_op *_upsample_nearest_exact1d_vec;
+  ct_op *_upsample_nearest_exact1d_vec_out;
+  ct_op *_upsample_nearest_exact1d_backward_vec;
+  ct_op *_upsample_nearest_exact1d_backward_vec_out;
+  ct_op *_upsample_nearest_exact2d_vec;
+  ct_op *_upsample_nearest_exact2d_vec_out;
+  ct_op *_upsample_nearest_exact2d_backward_vec;
+  ct_op *_upsample_nearest_exact2d_backward_vec_out;
+  ct_op *_upsample_nearest_exact3d_vec;
+  ct_op *_upsample_nearest_exact3d_vec_out;
+  ct_op *_upsample_nearest_exact3d_backward_vec;
+  ct_op *_upsample_nearest_exact3d_backward_vec_out;
+  ct_op *upsample_linear1d_vec;
+  ct_op *upsample_linear1d_vec_out;
+  ct_op *upsample_linear1d_backward_vec;
+  ct_op *upsample_linear1d_backward_vec_out;
+  ct_op *upsample_bilinear2d_vec;
+  ct_op *upsample_bilinear2d_vec_out;
+  ct_op *upsample_bilinear2d_backward_vec;
+  ct_op *upsample_bilinear2d_backward_vec_out;
+  ct_op *upsample_trilinear3d_vec;
+  ct_op *upsample_trilinear3d_vec_out;
+  ct_op *upsample_trilinear3d_backward_vec;
+  ct_op *upsample_trilinear3d_backward_vec_out;
+  ct_op *upsample_bicubic2d_vec;
+  ct_op *upsample_bicubic2d_vec_out;
+  ct_op *upsample_bicubic2d_backward_vec;
+  ct_op *upsample_bicubic2d_backward_vec_out;
   ct_op *im2col;
   ct_op *col2im;
   ct_op *uniform_;
@@ -10201,6 +10451,162 @@ static ct_status ct__call_TIIbfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_t
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* T,I,F->T */
+static ct_tensor *ct__call_TIF_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_float_list a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_float_list ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_float_list(a2.data, a2.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,F,Tw->Tw */
+static ct_status ct__call_TIFTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_float_list a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_float_list(a2.data, a2.n);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,F->T */
+static ct_tensor *ct__call_TIIF_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_float_list a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_float_list(a3.data, a3.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,F,Tw->Tw */
+static ct_status ct__call_TIIFTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_float_list a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_float_list(a3.data, a3.n);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,b,F->T */
+static ct_tensor *ct__call_TIbF_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, ct_float_list a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_float_list(a3.data, a3.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,b,F,Tw->Tw */
+static ct_status ct__call_TIbFTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, ct_float_list a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_float_list(a3.data, a3.n);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,b,F->T */
+static ct_tensor *ct__call_TIIbF_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, ct_float_list a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_float_list(a4.data, a4.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,b,F,Tw->Tw */
+static ct_status ct__call_TIIbFTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, ct_float_list a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_float_list(a4.data, a4.n);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,I,I,I,I->T */
 static ct_tensor *ct__call_TIIII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_int_list a3, ct_int_list a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -13987,6 +14393,166 @@ static ct_tensor *ct__dispatch_upsample_bicubic2d_backward(ct_keyset ks, ct_tens
 /* upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
 static ct_status ct__dispatch_upsample_bicubic2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
   return ct__call_TIIbfofoTw_Tw(ct__op.upsample_bicubic2d_backward_grad_input, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
+}
+/* upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op.upsample_nearest1d_vec, ks, input, output_size, scale_factors);
+}
+/* upsample_nearest1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op.upsample_nearest1d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op.upsample_nearest1d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* upsample_nearest1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op.upsample_nearest1d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op.upsample_nearest2d_vec, ks, input, output_size, scale_factors);
+}
+/* upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op.upsample_nearest2d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op.upsample_nearest2d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* upsample_nearest2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op.upsample_nearest2d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op.upsample_nearest3d_vec, ks, input, output_size, scale_factors);
+}
+/* upsample_nearest3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op.upsample_nearest3d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* upsample_nearest3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op.upsample_nearest3d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* upsample_nearest3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op.upsample_nearest3d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* _upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op._upsample_nearest_exact1d_vec, ks, input, output_size, scale_factors);
+}
+/* _upsample_nearest_exact1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op._upsample_nearest_exact1d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* _upsample_nearest_exact1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op._upsample_nearest_exact1d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* _upsample_nearest_exact1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op._upsample_nearest_exact1d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* _upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op._upsample_nearest_exact2d_vec, ks, input, output_size, scale_factors);
+}
+/* _upsample_nearest_exact2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op._upsample_nearest_exact2d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* _upsample_nearest_exact2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op._upsample_nearest_exact2d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* _upsample_nearest_exact2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op._upsample_nearest_exact2d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* _upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op._upsample_nearest_exact3d_vec, ks, input, output_size, scale_factors);
+}
+/* _upsample_nearest_exact3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op._upsample_nearest_exact3d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* _upsample_nearest_exact3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op._upsample_nearest_exact3d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* _upsample_nearest_exact3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op._upsample_nearest_exact3d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_linear1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIbF_T(ct__op.upsample_linear1d_vec, ks, input, output_size, align_corners, scale_factors);
+}
+/* upsample_linear1d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_linear1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIbFTw_Tw(ct__op.upsample_linear1d_vec_out, ks, input, output_size, align_corners, scale_factors, out);
+}
+/* upsample_linear1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_linear1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIIbF_T(ct__op.upsample_linear1d_backward_vec, ks, grad_output, output_size, input_size, align_corners, scale_factors);
+}
+/* upsample_linear1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_linear1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIbFTw_Tw(ct__op.upsample_linear1d_backward_vec_out, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
+}
+/* upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bilinear2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIbF_T(ct__op.upsample_bilinear2d_vec, ks, input, output_size, align_corners, scale_factors);
+}
+/* upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bilinear2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIbFTw_Tw(ct__op.upsample_bilinear2d_vec_out, ks, input, output_size, align_corners, scale_factors, out);
+}
+/* upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bilinear2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIIbF_T(ct__op.upsample_bilinear2d_backward_vec, ks, grad_output, output_size, input_size, align_corners, scale_factors);
+}
+/* upsample_bilinear2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bilinear2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIbFTw_Tw(ct__op.upsample_bilinear2d_backward_vec_out, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
+}
+/* upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_trilinear3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIbF_T(ct__op.upsample_trilinear3d_vec, ks, input, output_size, align_corners, scale_factors);
+}
+/* upsample_trilinear3d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_trilinear3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIbFTw_Tw(ct__op.upsample_trilinear3d_vec_out, ks, input, output_size, align_corners, scale_factors, out);
+}
+/* upsample_trilinear3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_trilinear3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIIbF_T(ct__op.upsample_trilinear3d_backward_vec, ks, grad_output, output_size, input_size, align_corners, scale_factors);
+}
+/* upsample_trilinear3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_trilinear3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIbFTw_Tw(ct__op.upsample_trilinear3d_backward_vec_out, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
+}
+/* upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bicubic2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIbF_T(ct__op.upsample_bicubic2d_vec, ks, input, output_size, align_corners, scale_factors);
+}
+/* upsample_bicubic2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bicubic2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIbFTw_Tw(ct__op.upsample_bicubic2d_vec_out, ks, input, output_size, align_corners, scale_factors, out);
+}
+/* upsample_bicubic2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bicubic2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIIbF_T(ct__op.upsample_bicubic2d_backward_vec, ks, grad_output, output_size, input_size, align_corners, scale_factors);
+}
+/* upsample_bicubic2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bicubic2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIbFTw_Tw(ct__op.upsample_bicubic2d_backward_vec_out, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
 }
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
 static ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
@@ -25017,6 +25583,1046 @@ CTDEF ct_status ct_upsample_bicubic2d_backward_out(ct_tensor *grad_input, ct_ten
   ct__keys |= grad_input->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_bicubic2d_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_upsample_bicubic2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_nearest1d_vec = {"upsample_nearest1d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest1d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest1d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest1d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_nearest1d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_nearest1d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest1d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest1d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest1d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest1d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest1d_backward_vec = {"upsample_nearest1d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest1d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest1d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest1d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest1d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest1d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest1d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest1d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest2d_vec = {"upsample_nearest2d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest2d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest2d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest2d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_nearest2d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_nearest2d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest2d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest2d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest2d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest2d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest2d_backward_vec = {"upsample_nearest2d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest2d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest2d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest2d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest2d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest2d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest2d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest2d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest3d_vec = {"upsample_nearest3d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest3d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest3d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest3d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_nearest3d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_nearest3d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest3d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest3d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest3d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest3d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest3d_backward_vec = {"upsample_nearest3d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest3d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest3d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest3d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest3d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest3d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest3d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest3d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact1d_vec = {"_upsample_nearest_exact1d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact1d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact1d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact1d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("_upsample_nearest_exact1d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "_upsample_nearest_exact1d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact1d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact1d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact1d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact1d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact1d_backward_vec = {"_upsample_nearest_exact1d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact1d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact1d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact1d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact1d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact1d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact2d_vec = {"_upsample_nearest_exact2d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact2d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact2d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact2d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("_upsample_nearest_exact2d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "_upsample_nearest_exact2d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact2d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact2d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact2d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact2d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact2d_backward_vec = {"_upsample_nearest_exact2d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact2d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact2d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact2d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact2d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact2d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact3d_vec = {"_upsample_nearest_exact3d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact3d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact3d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact3d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("_upsample_nearest_exact3d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "_upsample_nearest_exact3d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact3d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact3d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact3d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact3d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact3d_backward_vec = {"_upsample_nearest_exact3d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact3d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact3d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact3d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact3d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact3d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_linear1d_vec = {"upsample_linear1d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_linear1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_linear1d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_linear1d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_linear1d_vec(ct__keys, input, output_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_linear1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_linear1d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_linear1d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_linear1d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_linear1d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_linear1d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_linear1d_vec_out(ct__call_keys(ct__keys), input, output_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_linear1d_backward_vec = {"upsample_linear1d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_linear1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_linear1d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_linear1d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_linear1d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_linear1d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_linear1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_linear1d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_linear1d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_linear1d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_linear1d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_linear1d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_linear1d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_linear1d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_bilinear2d_vec = {"upsample_bilinear2d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_bilinear2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_bilinear2d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bilinear2d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_bilinear2d_vec(ct__keys, input, output_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_bilinear2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_bilinear2d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_bilinear2d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bilinear2d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bilinear2d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bilinear2d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bilinear2d_vec_out(ct__call_keys(ct__keys), input, output_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_bilinear2d_backward_vec = {"upsample_bilinear2d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_bilinear2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_bilinear2d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bilinear2d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bilinear2d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_bilinear2d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_bilinear2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_bilinear2d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bilinear2d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bilinear2d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_trilinear3d_vec = {"upsample_trilinear3d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_trilinear3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_trilinear3d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_trilinear3d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_trilinear3d_vec(ct__keys, input, output_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_trilinear3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_trilinear3d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_trilinear3d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_trilinear3d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_trilinear3d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_trilinear3d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_trilinear3d_vec_out(ct__call_keys(ct__keys), input, output_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_trilinear3d_backward_vec = {"upsample_trilinear3d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_trilinear3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_trilinear3d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_trilinear3d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_trilinear3d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_trilinear3d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_trilinear3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_trilinear3d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_trilinear3d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_trilinear3d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_bicubic2d_vec = {"upsample_bicubic2d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_bicubic2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_bicubic2d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bicubic2d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_bicubic2d_vec(ct__keys, input, output_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_bicubic2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_bicubic2d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_bicubic2d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bicubic2d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bicubic2d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bicubic2d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bicubic2d_vec_out(ct__call_keys(ct__keys), input, output_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_bicubic2d_backward_vec = {"upsample_bicubic2d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_bicubic2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_bicubic2d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bicubic2d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bicubic2d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_bicubic2d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_bicubic2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_bicubic2d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bicubic2d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bicubic2d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scale_factors_l, out);
 }
 static const ct__frontend_args ct__fa_im2col = {"im2col", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride) {

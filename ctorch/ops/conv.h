@@ -1540,6 +1540,81 @@ CT__UP_OPS(upsample_bilinear2d, "upsample_bilinear2d", CT__UP_LINEAR, 2, CT__UP_
 CT__UP_OPS(upsample_trilinear3d, "upsample_trilinear3d", CT__UP_LINEAR, 3, CT__UP_AC, CT__UP_S3)
 CT__UP_OPS(upsample_bicubic2d, "upsample_bicubic2d", CT__UP_CUBIC, 2, CT__UP_AC, CT__UP_S2)
 
+/* ---- the .vec overloads (F.interpolate's): CompositeImplicitAutograd ----
+ * PyTorch's upsample::compute_output_size: exactly one of output_size and
+ * scale_factors; a scale factor gives size floor(in * factor) and is passed
+ * on as the op's scale (so the source index uses 1/factor, not in/out). */
+static ct_status ct__up_vec_sizes(const char *op, int nsp, int rank, const int64_t *in_sizes, ct_int_list output_size,
+                                  ct_float_list scale_factors, int64_t out[3], double sc[3]) {
+  int d;
+  if (rank != nsp + 2) return ct_fail(CT_ERR_RANK, op, "It is expected input_size equals to %d, but got size %d", nsp + 2, rank);
+  if ((output_size.n >= 0) == (scale_factors.n >= 0))
+    return ct_fail(CT_ERR_INVALID, op, "Must specify exactly one of output_size and scale_factors");
+  if ((output_size.n >= 0 ? output_size.n : scale_factors.n) != nsp)
+    return ct_fail(CT_ERR_INVALID, op, "expected %s of %d values, got %lld", output_size.n >= 0 ? "output_size" : "scale_factors", nsp,
+                   (long long)(output_size.n >= 0 ? output_size.n : scale_factors.n));
+  for (d = 0; d < nsp; d++) {
+    if (output_size.n >= 0) {
+      out[d] = output_size.data[d], sc[d] = (double)NAN;
+    } else {
+      double v = (double)in_sizes[2 + d] * scale_factors.data[d];
+      out[d] = v >= 0 && v < 9.2e18 ? (int64_t)v : -1; /* (a NaN or negative size: the op's size check fails) */
+      sc[d] = scale_factors.data[d];
+    }
+  }
+  return CT_OK;
+}
+#define CT__UP_S1_C sc[0]
+#define CT__UP_S2_C sc[0], sc[1]
+#define CT__UP_S3_C sc[0], sc[1], sc[2]
+#define CT__UP_AC_C align_corners,
+#define CT__UP_NOAC_C
+#define CT__UP_VEC_OPS(NAME, OP, NSP, AC, S)                                                                                      \
+  static ct_tensor *ct__k_##NAME##_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size AC##_P,                           \
+                                       ct_float_list scale_factors) {                                                            \
+    int64_t os[3];                                                                                                              \
+    double sc[3];                                                                                                               \
+    (void)ks;                                                                                                                   \
+    if (ct__up_vec_sizes(OP, NSP, input->ndim, input->sizes, output_size, scale_factors, os, sc) != CT_OK) return NULL;          \
+    return ct_##NAME(input, NSP, os, AC##_C S##_C);                                                                             \
+  }                                                                                                                             \
+  static ct_status ct__k_##NAME##_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size AC##_P,                        \
+                                          ct_float_list scale_factors, ct_tensor *out) {                                        \
+    int64_t os[3];                                                                                                              \
+    double sc[3];                                                                                                               \
+    (void)ks;                                                                                                                   \
+    if (ct__up_vec_sizes(OP, NSP, input->ndim, input->sizes, output_size, scale_factors, os, sc) != CT_OK) return ct_last_error(); \
+    return ct_##NAME##_out(out, input, NSP, os, AC##_C S##_C);                                                                  \
+  }                                                                                                                             \
+  static ct_tensor *ct__k_##NAME##_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size,                  \
+                                                ct_int_list input_size AC##_P, ct_float_list scale_factors) {                   \
+    int64_t os[3];                                                                                                              \
+    double sc[3];                                                                                                               \
+    (void)ks;                                                                                                                   \
+    if (ct__up_vec_sizes(OP "_backward", NSP, (int)input_size.n, input_size.data, output_size, scale_factors, os, sc) != CT_OK)  \
+      return NULL;                                                                                                              \
+    return ct_##NAME##_backward(grad_output, NSP, os, (int)input_size.n, input_size.data, AC##_C S##_C);                        \
+  }                                                                                                                             \
+  static ct_status ct__k_##NAME##_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size,               \
+                                                   ct_int_list input_size AC##_P, ct_float_list scale_factors, ct_tensor *out) { \
+    int64_t os[3];                                                                                                              \
+    double sc[3];                                                                                                               \
+    (void)ks;                                                                                                                   \
+    if (ct__up_vec_sizes(OP "_backward", NSP, (int)input_size.n, input_size.data, output_size, scale_factors, os, sc) != CT_OK)  \
+      return ct_last_error();                                                                                                   \
+    return ct_##NAME##_backward_out(out, grad_output, NSP, os, (int)input_size.n, input_size.data, AC##_C S##_C);               \
+  }
+CT__UP_VEC_OPS(upsample_nearest1d, "upsample_nearest1d", 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_VEC_OPS(upsample_nearest2d, "upsample_nearest2d", 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_VEC_OPS(upsample_nearest3d, "upsample_nearest3d", 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_VEC_OPS(upsample_nearest_exact1d, "_upsample_nearest_exact1d", 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_VEC_OPS(upsample_nearest_exact2d, "_upsample_nearest_exact2d", 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_VEC_OPS(upsample_nearest_exact3d, "_upsample_nearest_exact3d", 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_VEC_OPS(upsample_linear1d, "upsample_linear1d", 1, CT__UP_AC, CT__UP_S1)
+CT__UP_VEC_OPS(upsample_bilinear2d, "upsample_bilinear2d", 2, CT__UP_AC, CT__UP_S2)
+CT__UP_VEC_OPS(upsample_trilinear3d, "upsample_trilinear3d", 3, CT__UP_AC, CT__UP_S3)
+CT__UP_VEC_OPS(upsample_bicubic2d, "upsample_bicubic2d", 2, CT__UP_AC, CT__UP_S2)
+
 
 /* ---- im2col / col2im as ops (torch.nn.functional.unfold / fold) ----
  * im2col: (N, C, H, W) -> (N, C*kh*kw, L), one column per sliding block;
