@@ -294,6 +294,54 @@ cs.add("upsample_nearest1d", torch.arange(7.0, dtype=f32)[None, None], [10], 0.7
 cs.add("_upsample_nearest_exact1d", torch.arange(7.0, dtype=f32)[None, None], [10])
 cs.add("upsample_bicubic2d", g(R(1, 1, 2, 2)), [5, 5], False)
 
+# ---- Tensor.unfold (a view), unfold_backward, pixel_shuffle / pixel_unshuffle ----
+cs.add("unfold", g(R(3, 7, 2)), 1, 3, 2)  # opcheck case
+cs.add("unfold", g(R(3, 7)), -1, 2, 1)  # overlapping windows
+cs.add("unfold", g(R(4, 5).t()), 0, 5, 1)  # non-contiguous, one window
+cs.add("unfold", g(R(6)), 0, 2, 4)  # step past the last window: trailing elements dropped
+cs.add("unfold", g(R(3, 4)), 1, 0, 1)  # empty windows
+cs.add("unfold", g(R(0, 4)), 1, 2, 2)
+cs.add("unfold", g(R(())), 0, 1, 1)  # 0-dim
+cs.add("unfold", g(R(())), -1, 0, 1)
+cs.add("unfold", R(2, 9, dtype=f32).requires_grad_(), 1, 4, 3)
+cs.add("unfold", cs.randint(-5, 5, 2, 6), 1, 3, 1)
+cs.error("unfold", E(3, 4), 1, 5, 1, code="CT_ERR_INVALID")
+cs.error("unfold", E(3, 4), 1, 2, 0, code="CT_ERR_INVALID")
+cs.error("unfold", E(3, 4), 1, -1, 1, code="CT_ERR_INVALID")
+cs.error("unfold", E(3, 4), 2, 1, 1, code="CT_ERR_INDEX")
+cs.error("unfold", E(()), 0, 2, 1, code="CT_ERR_INVALID")
+cs.add("unfold_backward", g(R(3, 3, 2, 3)), [3, 7, 2], 1, 3, 2)
+cs.add("unfold_backward", g(R(3, 6, 2)), [3, 7], -1, 2, 1)
+cs.add("unfold_backward", g(R(1)), [], 0, 1, 1)
+cs.add("unfold_backward", R(2, 2, 4, dtype=f32), [2, 9], 1, 4, 3)
+cs.add("unfold_backward", cs.randint(-5, 5, 2, 4, 3), [2, 6], 1, 3, 1)
+cs.add("unfold_backward.out", R(3, 6, 2), [3, 7], 1, 2, 1, out=torch.empty(0, dtype=torch.float64))
+cs.error("unfold_backward", E(3, 5, 2), [3, 7], 1, 2, 1, torch_raises=False, code="CT_ERR_SHAPE")  # PyTorch reads past grad_in
+cs.error("unfold_backward", E(3, 6, 2).int(), [3, 7], 1, 2, 1, torch_raises=False, code="CT_ERR_DTYPE")
+cs.error("unfold_backward", E(3, 6, 2), [3, 7], 1, 2, 0, torch_raises=False, code="CT_ERR_INVALID")  # PyTorch 1.13 divides by zero (SIGFPE)
+
+cs.add("pixel_shuffle", g(R(2, 8, 3, 2)), 2)  # opcheck case
+cs.add("pixel_shuffle", g(R(18, 2, 3)), 3)  # unbatched
+cs.add("pixel_shuffle", g(R(2, 1, 4, 2, 3)), 2)  # two leading dims
+cs.add("pixel_shuffle", g(R(2, 3, 2, 4).transpose(1, 3)), 2)  # non-contiguous (2, 4, 2, 3)
+cs.add("pixel_shuffle", g(R(2, 3, 4, 5)), 1)
+cs.add("pixel_shuffle", R(0, 4, 2, 2), 2)  # (PyTorch 1.13's backward of a zero batch fails its shape check)
+cs.add("pixel_shuffle", cs.randint(-5, 5, 1, 4, 2, 2), 2)
+cs.add("pixel_shuffle.out", R(1, 4, 2, 3), 2, out=torch.empty(0, dtype=torch.float64))
+cs.error("pixel_shuffle", E(4, 2), 2, code="CT_ERR_RANK")
+cs.error("pixel_shuffle", E(7, 2, 2), 2, code="CT_ERR_SHAPE")
+cs.error("pixel_shuffle", E(8, 2, 2), 0, code="CT_ERR_INVALID")
+cs.add("pixel_unshuffle", g(R(2, 2, 6, 4)), 2)  # opcheck case
+cs.add("pixel_unshuffle", g(R(1, 6, 9)), 3)
+cs.add("pixel_unshuffle", g(R(2, 4, 6, 3).permute(0, 3, 1, 2)), 2)  # non-contiguous (2, 3, 4, 6)
+cs.add("pixel_unshuffle", g(R(2, 3, 4, 5)), 1)
+cs.add("pixel_unshuffle", R(1, 2, 4, 4, dtype=f32), 4)
+cs.add("pixel_unshuffle.out", R(1, 2, 4, 2), 2, out=torch.empty(0, dtype=torch.float64))
+cs.error("pixel_unshuffle", E(4, 2), 2, code="CT_ERR_RANK")
+cs.error("pixel_unshuffle", E(2, 3, 4), 2, code="CT_ERR_SHAPE")
+cs.error("pixel_unshuffle", E(2, 4, 3), 2, code="CT_ERR_SHAPE")
+cs.error("pixel_unshuffle", E(2, 4, 4), -1, code="CT_ERR_INVALID")
+
 # ---- im2col / col2im ----
 cs.add("im2col", g(R(1, 2, 4, 5)), [2, 3], [1, 2], [1, 0], [2, 1])
 cs.add("im2col", g(R(1, 4, 5)), [2, 2], [1, 1], [0, 0], [2, 1])  # unbatched

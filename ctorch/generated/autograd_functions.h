@@ -21422,6 +21422,132 @@ static ct_status ct__autograd_upsample_bicubic2d_backward_grad_input(ct_keyset k
   return r;
 }
 
+/* ---- unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) ---- */
+typedef struct ct__node_unfold {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dimension;
+  int64_t size;
+  int64_t step;
+} ct__node_unfold;
+
+static ct_status ct__backward_unfold(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unfold *ct__nd = (ct__node_unfold *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dimension = ct__nd->dimension;
+  int64_t size = ct__nd->size;
+  int64_t step = ct__nd->step;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_unfold_backward(grad, CT__SHAPE(self_sizes), dimension, size, step);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unfold = {"UnfoldBackward0", ct__backward_unfold, NULL};
+
+static ct_tensor *ct__autograd_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_unfold *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_unfold, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unfold *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dimension = dimension;
+    ct__nd->size = size;
+    ct__nd->step = step;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unfold(ks & CT__BELOW_AUTOGRAD, self, dimension, size, step);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unfold_backward(Tensor grad_in, int[] input_sizes, int dim, int size, int step) -> Tensor ---- */
+typedef struct ct__node_unfold_backward {
+  ct_node base;
+  int64_t dim;
+  int64_t size;
+  int64_t step;
+} ct__node_unfold_backward;
+
+static ct_status ct__backward_unfold_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unfold_backward *ct__nd = (ct__node_unfold_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  int64_t size = ct__nd->size;
+  int64_t step = ct__nd->step;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_unfold(grad, dim, size, step);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unfold_backward = {"UnfoldBackwardBackward0", ct__backward_unfold_backward, NULL};
+
+static ct_tensor *ct__autograd_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__node_unfold_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_in)) &&
+      ct__record(&ct__n, &ct__kind_unfold_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unfold_backward *)ct__n;
+  if (ct__nd) {
+    ct__nd->dim = dim;
+    ct__nd->size = size;
+    ct__nd->step = step;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unfold_backward(ks & CT__BELOW_AUTOGRAD, grad_in, input_sizes, dim, size, step);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unfold_backward.out(Tensor grad_in, int[] input_sizes, int dim, int size, int step, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_in) || ct__needs_grad(out))) return ct__out_not_differentiable("unfold_backward.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unfold_backward_out(ks & CT__BELOW_AUTOGRAD, grad_in, input_sizes, dim, size, step, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("pixel_shuffle.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pixel_shuffle_out(ks & CT__BELOW_AUTOGRAD, self, upscale_factor, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("pixel_unshuffle.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pixel_unshuffle_out(ks & CT__BELOW_AUTOGRAD, self, downscale_factor, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor ---- */
 typedef struct ct__node_im2col {
   ct_node base;

@@ -2144,6 +2144,24 @@ CTDEF ct_status ct_upsample_bicubic2d_vec_out(ct_tensor *out, ct_tensor *input, 
 CTDEF ct_tensor *ct_upsample_bicubic2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
 /* upsample_bicubic2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_bicubic2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
+ * a view: dimension becomes its (size - window) / step + 1 windows, and a last dim of window elements (Tensor.unfold) */
+CTDEF ct_tensor *ct_unfold(ct_tensor *self, int64_t dimension, int64_t size, int64_t step);
+/* unfold_backward(Tensor grad_in, int[] input_sizes, int dim, int size, int step) -> Tensor
+ * zeros of input_sizes with every window of grad_in added back (overlapping windows sum) */
+CTDEF ct_tensor *ct_unfold_backward(ct_tensor *grad_in, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t size, int64_t step);
+/* unfold_backward.out(Tensor grad_in, int[] input_sizes, int dim, int size, int step, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_unfold_backward_out(ct_tensor *out, ct_tensor *grad_in, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t size, int64_t step);
+/* pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
+ * (*, C*r*r, H, W) -> (*, C, H*r, W*r) */
+CTDEF ct_tensor *ct_pixel_shuffle(ct_tensor *self, int64_t upscale_factor);
+/* pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pixel_shuffle_out(ct_tensor *out, ct_tensor *self, int64_t upscale_factor);
+/* pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
+ * (*, C, H*r, W*r) -> (*, C*r*r, H, W), the inverse of pixel_shuffle */
+CTDEF ct_tensor *ct_pixel_unshuffle(ct_tensor *self, int64_t downscale_factor);
+/* pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pixel_unshuffle_out(ct_tensor *out, ct_tensor *self, int64_t downscale_factor);
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
  * (N, C, H, W) -> (N, C*kH*kW, L): one column per sliding block (F.unfold); (C, H, W) -> (C*kH*kW, L) */
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride);
@@ -4847,6 +4865,27 @@ typedef ct_tensor *ct_kernel_upsample_bicubic2d_backward_vec(ct_keyset, ct_tenso
 typedef ct_status ct_kernel_upsample_bicubic2d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *);
 #define CT__OPNAME_upsample_bicubic2d_backward_vec_out "upsample_bicubic2d_backward.vec_out"
 #define CT__OPSIG_upsample_bicubic2d_backward_vec_out "T,I,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_unfold(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_unfold "unfold"
+#define CT__OPSIG_unfold "T,i,i,i->T"
+typedef ct_tensor *ct_kernel_unfold_backward(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t );
+#define CT__OPNAME_unfold_backward "unfold_backward"
+#define CT__OPSIG_unfold_backward "T,I,i,i,i->T"
+typedef ct_status ct_kernel_unfold_backward_out(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_unfold_backward_out "unfold_backward.out"
+#define CT__OPSIG_unfold_backward_out "T,I,i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_pixel_shuffle(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_pixel_shuffle "pixel_shuffle"
+#define CT__OPSIG_pixel_shuffle "T,i->T"
+typedef ct_status ct_kernel_pixel_shuffle_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_pixel_shuffle_out "pixel_shuffle.out"
+#define CT__OPSIG_pixel_shuffle_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_pixel_unshuffle(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_pixel_unshuffle "pixel_unshuffle"
+#define CT__OPSIG_pixel_unshuffle "T,i->T"
+typedef ct_status ct_kernel_pixel_unshuffle_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_pixel_unshuffle_out "pixel_unshuffle.out"
+#define CT__OPSIG_pixel_unshuffle_out "T,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_im2col(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_im2col "im2col"
 #define CT__OPSIG_im2col "T,I,I,I,I->T"
@@ -5814,6 +5853,13 @@ static struct {
   ct_op *upsample_bicubic2d_vec_out;
   ct_op *upsample_bicubic2d_backward_vec;
   ct_op *upsample_bicubic2d_backward_vec_out;
+  ct_op *unfold;
+  ct_op *unfold_backward;
+  ct_op *unfold_backward_out;
+  ct_op *pixel_shuffle;
+  ct_op *pixel_shuffle_out;
+  ct_op *pixel_unshuffle;
+  ct_op *pixel_unshuffle_out;
   ct_op *im2col;
   ct_op *col2im;
   ct_op *uniform_;
@@ -10607,6 +10653,27 @@ static ct_status ct__call_TIIbFTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* T,I,i,i,i,Tw->Tw */
+static ct_status ct__call_TIiiiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, int64_t a2, int64_t a3, int64_t a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,I,I,I,I->T */
 static ct_tensor *ct__call_TIIII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_int_list a3, ct_int_list a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -14553,6 +14620,34 @@ static ct_tensor *ct__dispatch_upsample_bicubic2d_backward_vec(ct_keyset ks, ct_
 /* upsample_bicubic2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_upsample_bicubic2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
   return ct__call_TIIbFTw_Tw(ct__op.upsample_bicubic2d_backward_vec_out, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
+}
+/* unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) */
+static ct_tensor *ct__dispatch_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+  return ct__call_Tiii_T(ct__op.unfold, ks, self, dimension, size, step);
+}
+/* unfold_backward(Tensor grad_in, int[] input_sizes, int dim, int size, int step) -> Tensor */
+static ct_tensor *ct__dispatch_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  return ct__call_TIiii_T(ct__op.unfold_backward, ks, grad_in, input_sizes, dim, size, step);
+}
+/* unfold_backward.out(Tensor grad_in, int[] input_sizes, int dim, int size, int step, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  return ct__call_TIiiiTw_Tw(ct__op.unfold_backward_out, ks, grad_in, input_sizes, dim, size, step, out);
+}
+/* pixel_shuffle(Tensor self, int upscale_factor) -> Tensor */
+static ct_tensor *ct__dispatch_pixel_shuffle(ct_keyset ks, ct_tensor *self, int64_t upscale_factor) {
+  return ct__call_Ti_T(ct__op.pixel_shuffle, ks, self, upscale_factor);
+}
+/* pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.pixel_shuffle_out, ks, self, upscale_factor, out);
+}
+/* pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor */
+static ct_tensor *ct__dispatch_pixel_unshuffle(ct_keyset ks, ct_tensor *self, int64_t downscale_factor) {
+  return ct__call_Ti_T(ct__op.pixel_unshuffle, ks, self, downscale_factor);
+}
+/* pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.pixel_unshuffle_out, ks, self, downscale_factor, out);
 }
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
 static ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
@@ -26623,6 +26718,95 @@ CTDEF ct_status ct_upsample_bicubic2d_backward_vec_out(ct_tensor *out, ct_tensor
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bicubic2d_backward.vec_out", "out"))) return ct_last_error();
   return ct__dispatch_upsample_bicubic2d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_unfold = {"unfold", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unfold(ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_unfold, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_unfold(ct__keys, self, dimension, size, step));
+}
+static const ct__frontend_args ct__fa_unfold_backward = {"unfold_backward", 1, {1}, {"grad_in"}};
+CTDEF ct_tensor *ct_unfold_backward(ct_tensor *grad_in, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_int_list input_sizes_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_in))
+    ct__keys = ct__call_keys(grad_in->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_in};
+    if (!ct__frontend_keys(&ct__fa_unfold_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("unfold_backward", "input_sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "unfold_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
+  input_sizes_l.data = input_sizes;
+  input_sizes_l.n = input_sizes_len;
+  return ct__track(ct__dispatch_unfold_backward(ct__keys, grad_in, input_sizes_l, dim, size, step));
+}
+CTDEF ct_status ct_unfold_backward_out(ct_tensor *out, ct_tensor *grad_in, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_int_list input_sizes_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_in)) return ct__fail_null("unfold_backward.out", "grad_in"), ct_last_error();
+  ct__keys |= grad_in->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_in, 1, "unfold_backward.out", "grad_in"))) return ct_last_error();
+  if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("unfold_backward.out", "input_sizes"), ct_last_error();
+  if (CT_UNLIKELY(input_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "unfold_backward.out", "input_sizes: negative length %d", input_sizes_len), ct_last_error();
+  input_sizes_l.data = input_sizes;
+  input_sizes_l.n = input_sizes_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("unfold_backward.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "unfold_backward.out", "out"))) return ct_last_error();
+  return ct__dispatch_unfold_backward_out(ct__call_keys(ct__keys), grad_in, input_sizes_l, dim, size, step, out);
+}
+static const ct__frontend_args ct__fa_pixel_shuffle = {"pixel_shuffle", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_pixel_shuffle(ct_tensor *self, int64_t upscale_factor) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_pixel_shuffle, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_pixel_shuffle(ct__keys, self, upscale_factor));
+}
+static const ct__frontend_args ct__fa_pixel_shuffle_out = {"pixel_shuffle.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_pixel_shuffle_out(ct_tensor *out, ct_tensor *self, int64_t upscale_factor) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_pixel_shuffle_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_pixel_shuffle_out(ct__keys, self, upscale_factor, out);
+}
+static const ct__frontend_args ct__fa_pixel_unshuffle = {"pixel_unshuffle", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_pixel_unshuffle(ct_tensor *self, int64_t downscale_factor) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_pixel_unshuffle, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_pixel_unshuffle(ct__keys, self, downscale_factor));
+}
+static const ct__frontend_args ct__fa_pixel_unshuffle_out = {"pixel_unshuffle.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_pixel_unshuffle_out(ct_tensor *out, ct_tensor *self, int64_t downscale_factor) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_pixel_unshuffle_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_pixel_unshuffle_out(ct__keys, self, downscale_factor, out);
 }
 static const ct__frontend_args ct__fa_im2col = {"im2col", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride) {

@@ -1616,6 +1616,159 @@ CT__UP_VEC_OPS(upsample_trilinear3d, "upsample_trilinear3d", 3, CT__UP_AC, CT__U
 CT__UP_VEC_OPS(upsample_bicubic2d, "upsample_bicubic2d", 2, CT__UP_AC, CT__UP_S2)
 
 
+/* ================= Tensor.unfold and pixel (un)shuffle ================= */
+/* unfold: a view; dimension d of size L becomes (L - size) / step + 1 windows
+ * (stride step * stride[d]) and a last dim of the window's size elements. A
+ * 0-dim tensor counts as one element: its unfold is 1-D (size 0 or 1). */
+static ct_status ct__unfold_geometry(const char *op, int ndim, const int64_t *in_sizes, int64_t dimension, int64_t size, int64_t step,
+                                     int64_t *d, int64_t *windows) {
+  int64_t len;
+  if ((*d = ct__wrap_dim(op, dimension, ndim)) < 0) return ct_last_error();
+  len = ndim == 0 ? 1 : in_sizes[*d];
+  if (size < 0) return ct_fail(CT_ERR_INVALID, op, "size is %lld but must be >= 0", (long long)size);
+  if (size > len)
+    return ct_fail(CT_ERR_INVALID, op, "maximum size for tensor at dimension %lld is %lld but size is %lld", (long long)*d, (long long)len,
+                   (long long)size);
+  if (step <= 0) return ct_fail(CT_ERR_INVALID, op, "step is %lld but must be > 0", (long long)step);
+  if (ndim + 1 > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "unfold of a %d-dim tensor exceeds %d dims", ndim, CT_MAX_DIMS);
+  *windows = (len - size) / step + 1;
+  return CT_OK;
+}
+static ct_tensor *ct__k_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], d, n;
+  int i, nd = self->ndim;
+  (void)ks;
+  if (ct__unfold_geometry("unfold", nd, self->sizes, dimension, size, step, &d, &n) != CT_OK) return NULL;
+  if (nd == 0) {
+    sizes[0] = size, strides[0] = 1;
+    return ct__as_view(self, ct__make_view(self, 1, sizes, strides, self->offset));
+  }
+  for (i = 0; i < nd; i++) sizes[i] = self->sizes[i], strides[i] = self->strides[i];
+  sizes[d] = n, sizes[nd] = size, strides[nd] = self->strides[d];
+  if (ct__mul_ovf(step, self->strides[d], &strides[d])) strides[d] = self->strides[d] < 0 ? INT64_MIN : INT64_MAX; /* (one window: unused) */
+  return ct__as_view(self, ct__make_view(self, nd + 1, sizes, strides, self->offset));
+}
+/* unfold_backward: zeros of input_sizes with each window of grad_in added back (windows overlap when step < size) */
+#define CT__UNFOLD_BW(NAME, T, U)                                                                                       \
+  static void NAME(const T *g, T *x, int64_t outer, int64_t len, int64_t inner, int64_t n, int64_t size, int64_t step) { \
+    int64_t o, w, i, j;                                                                                                  \
+    for (o = 0; o < outer; o++, x += len * inner)                                                                        \
+      for (w = 0; w < n; w++)                                                                                            \
+        for (i = 0; i < inner; i++)                                                                                      \
+          for (j = 0; j < size; j++, g++) {                                                                              \
+            T *p = x + (w * step + j) * inner + i;                                                                       \
+            *p = (T)(U)((U)*p + (U)*g);                                                                                  \
+          }                                                                                                              \
+  }
+CT__UNFOLD_BW(ct__unfold_bw_f32, float, float)
+CT__UNFOLD_BW(ct__unfold_bw_f64, double, double)
+CT__UNFOLD_BW(ct__unfold_bw_i64, int64_t, uint64_t)
+static ct_tensor *ct__k_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  static const char *op = "unfold_backward";
+  int64_t d, n, expect[CT_MAX_DIMS], outer = 1, inner = 1, len = 1;
+  int i, nd = (int)input_sizes.n;
+  ct_tensor *res, *acc, *g = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  (void)ks;
+  if (nd < 0 || nd >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "input_sizes of %d dims", nd), (ct_tensor *)NULL;
+  for (i = 0; i < nd; i++)
+    if (input_sizes.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "negative size %lld in input_sizes", (long long)input_sizes.data[i]), (ct_tensor *)NULL;
+  if (ct__unfold_geometry(op, nd, input_sizes.data, dim, size, step, &d, &n) != CT_OK) return NULL;
+  if (nd == 0) n = 1; /* (a 0-dim input's unfold has one window, and no dim for it) */
+  /* PyTorch reads grad_in as unfold(input_sizes) without checking it: here it must have that shape */
+  for (i = 0; i < nd; i++) expect[i] = i == d ? n : input_sizes.data[i];
+  expect[nd > 0 ? nd : 0] = size;
+  if (grad_in->ndim != (nd > 0 ? nd + 1 : 1) || memcmp(grad_in->sizes, expect, sizeof(int64_t) * (size_t)grad_in->ndim) != 0)
+    return ct_fail(CT_ERR_SHAPE, op, "expected grad_in of the unfolded shape %s, got %s",
+                   ct_shape_format(nd > 0 ? nd + 1 : 1, expect, b1, sizeof b1), ct_shape_format(grad_in->ndim, grad_in->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)grad_in->dtype) && grad_in->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad_in->dtype)), (ct_tensor *)NULL;
+  if (ct__conv_result(op, NULL, nd, input_sizes.data, (ct_dtype)grad_in->dtype, grad_in->device, &res, &acc) != CT_OK) return NULL;
+  if (acc && acc->numel) {
+    for (i = 0; i < nd; i++) {
+      if (i < d) outer *= input_sizes.data[i];
+      else if (i > d) inner *= input_sizes.data[i];
+    }
+    if (nd > 0) len = input_sizes.data[d];
+    g = ct__pool_operand(op, grad_in);
+    if (!g || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
+    else if (acc->dtype == CT_F32) ct__unfold_bw_f32((const float *)ct_data_ptr(g), (float *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+    else if (acc->dtype == CT_F64) ct__unfold_bw_f64((const double *)ct_data_ptr(g), (double *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+    else ct__unfold_bw_i64((const int64_t *)ct_data_ptr(g), (int64_t *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+    ct_release(g);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_status ct__k_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size,
+                                           int64_t step, ct_tensor *out) {
+  return ct__result_to_out("unfold_backward", out, ct__k_unfold_backward(ks, grad_in, input_sizes, dim, size, step));
+}
+
+/* pixel_shuffle (..., C*r*r, H, W) -> (..., C, H*r, W*r) and pixel_unshuffle
+ * (its inverse), CompositeImplicitAutograd: a reshape, a permute and a
+ * reshape; the result is new memory, as PyTorch's, even when r = 1. */
+static ct_tensor *ct__pixel_shuffle(const char *op, ct_tensor *self, int64_t r, bool shuffle) {
+  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS];
+  int i, nd = self->ndim, lead = nd - 3;
+  ct_tensor *a, *b, *c;
+  if (nd < 3)
+    return ct_fail(CT_ERR_RANK, op, "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)", op, nd),
+           (ct_tensor *)NULL;
+  if (r <= 0) return ct_fail(CT_ERR_INVALID, op, "%s expects a positive %s, but got %lld", op, shuffle ? "upscale_factor" : "downscale_factor",
+                             (long long)r), (ct_tensor *)NULL;
+  if (nd + 2 > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "%s of a %d-dim tensor exceeds %d dims", op, nd, CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (i = 0; i < lead; i++) split[i] = merged[i] = self->sizes[i], perm[i] = i;
+  if (shuffle) {
+    int64_t c2, C = self->sizes[lead], H = self->sizes[lead + 1], W = self->sizes[lead + 2];
+    if (ct__mul_ovf(r, r, &c2) || C % c2 != 0)
+      return ct_fail(CT_ERR_SHAPE, op, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
+                     "but input.size(-3)=%lld is not divisible by %lld", (long long)C, (long long)(ct__mul_ovf(r, r, &c2) ? INT64_MAX : c2)),
+             (ct_tensor *)NULL;
+    /* (C/r^2, r, r, H, W) -> (C/r^2, H, r, W, r); H*r, W*r fit: they are counts of the same elements */
+    split[lead] = C / c2, split[lead + 1] = r, split[lead + 2] = r, split[lead + 3] = H, split[lead + 4] = W;
+    perm[lead] = lead, perm[lead + 1] = lead + 3, perm[lead + 2] = lead + 1, perm[lead + 3] = lead + 4, perm[lead + 4] = lead + 2;
+    merged[lead] = C / c2, merged[lead + 1] = H * r, merged[lead + 2] = W * r;
+  } else {
+    int64_t C = self->sizes[lead], H = self->sizes[lead + 1], W = self->sizes[lead + 2];
+    if (H % r != 0 || W % r != 0)
+      return ct_fail(CT_ERR_SHAPE, op, "pixel_unshuffle expects %s to be divisible by downscale_factor, but input.size(%d)=%lld is not divisible by %lld",
+                     H % r ? "height" : "width", H % r ? -2 : -1, (long long)(H % r ? H : W), (long long)r),
+             (ct_tensor *)NULL;
+    /* (C, H/r, r, W/r, r) -> (C, r, r, H/r, W/r) */
+    split[lead] = C, split[lead + 1] = H / r, split[lead + 2] = r, split[lead + 3] = W / r, split[lead + 4] = r;
+    perm[lead] = lead, perm[lead + 1] = lead + 2, perm[lead + 2] = lead + 4, perm[lead + 3] = lead + 1, perm[lead + 4] = lead + 3;
+    if (ct__mul_ovf(C, r * r, &merged[lead]))
+      return ct_fail(CT_ERR_SIZE, op, "channels %lld times downscale_factor^2 overflows int64", (long long)C), (ct_tensor *)NULL;
+    merged[lead + 1] = H / r, merged[lead + 2] = W / r;
+  }
+  a = ct_reshape(self, nd + 2, split);
+  b = a ? ct_permute(a, nd + 2, perm) : NULL;
+  c = b ? ct_reshape(b, nd, merged) : NULL;
+  ct_release(a), ct_release(b);
+  if (c && c->storage == self->storage) { /* (r = 1: the reshapes were views) */
+    ct_tensor *copy = ct_clone(c);
+    ct_release(c);
+    c = copy;
+  }
+  return c;
+}
+static ct_tensor *ct__k_pixel_shuffle(ct_keyset ks, ct_tensor *self, int64_t upscale_factor) {
+  (void)ks;
+  return ct__pixel_shuffle("pixel_shuffle", self, upscale_factor, true);
+}
+static ct_tensor *ct__k_pixel_unshuffle(ct_keyset ks, ct_tensor *self, int64_t downscale_factor) {
+  (void)ks;
+  return ct__pixel_shuffle("pixel_unshuffle", self, downscale_factor, false);
+}
+static ct_status ct__k_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  return ct__result_to_out("pixel_shuffle", out, ct__k_pixel_shuffle(ks, self, upscale_factor));
+}
+static ct_status ct__k_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  return ct__result_to_out("pixel_unshuffle", out, ct__k_pixel_unshuffle(ks, self, downscale_factor));
+}
+
 /* ---- im2col / col2im as ops (torch.nn.functional.unfold / fold) ----
  * im2col: (N, C, H, W) -> (N, C*kh*kw, L), one column per sliding block;
  * col2im sums the columns back (its adjoint). Unbatched inputs drop N. */
