@@ -201,6 +201,44 @@ cs.error("avg_pool2d", E(1, 2, 5, 5), [6, 6], code="CT_ERR_SHAPE")
 cs.error("avg_pool2d", E(1, 2, 5, 5).int(), [2, 2], code="CT_ERR_DTYPE")
 cs.error("avg_pool2d", E(1, 0, 5, 5), [2, 2], code="CT_ERR_SHAPE")
 
+# ---- 1-D pooling: composites over the 2-D ops ----
+cs.add("max_pool1d_with_indices", g(R(2, 3, 9)), [3], [2], [1], [2], True)  # opcheck case
+cs.add("max_pool1d_with_indices", g(R(3, 8)), [2])  # unbatched, stride = kernel_size
+cs.add("max_pool1d_with_indices", g(R(2, 9, 3).transpose(1, 2)), [4], [1], [2])  # non-contiguous
+cs.add("max_pool1d_with_indices", g(R(0, 2, 5)), [2])
+cs.add("max_pool1d_with_indices", R(1, 2, 7, dtype=f32).requires_grad_(), [3], [2], [1], [1], True)
+cs.add("max_pool1d_with_indices", torch.tensor([[[1.0, float("nan"), 3.0, 3.0, -float("inf")]]], dtype=torch.float64), [2], [1])
+cs.add("max_pool1d", g(R(2, 3, 9)), [3], [2], [1], [2], True)
+cs.add("max_pool1d", g(R(3, 8)), 2)
+cs.add("max_pool1d", R(1, 2, 7, dtype=torch.bfloat16), [3], [2], [1])
+cs.error("max_pool1d", E(1, 2, 3, 8), [2], code="CT_ERR_RANK")
+cs.error("max_pool1d", E(8), [2], code="CT_ERR_RANK")
+cs.error("max_pool1d", E(2, 8), [2, 2], code="CT_ERR_INVALID")
+cs.error("max_pool1d", E(2, 8), [0], code="CT_ERR_INVALID")
+cs.error("max_pool1d", E(2, 8), [3], [1], [2], code="CT_ERR_INVALID")
+cs.error("max_pool1d", E(2, 8), [3], [0], code="CT_ERR_INVALID")
+cs.error("max_pool1d", E(2, 8), [9], torch_raises=False, code="CT_ERR_SHAPE")  # PyTorch: empty without grad, this error with grad
+cs.error("max_pool1d_with_indices", E(2, 8).long(), [2], code="CT_ERR_DTYPE")
+cs.add("avg_pool1d", g(R(2, 3, 9)), [3], [2], [1], True, False)  # opcheck case
+cs.add("avg_pool1d", g(R(3, 8)), [2])
+cs.add("avg_pool1d", g(R(2, 9, 3).transpose(1, 2)), [4], [1], [2], False, True)
+cs.add("avg_pool1d", g(R(0, 2, 5)), [2])
+cs.add("avg_pool1d", R(1, 2, 7, dtype=f32).requires_grad_(), [3], [2], [1], True)
+cs.add("avg_pool1d", cs.randint(-9, 9, 1, 2, 7), [3], [2], [1])
+cs.error("avg_pool1d", E(1, 2, 3, 8), [2], code="CT_ERR_RANK")
+cs.error("avg_pool1d", E(2, 8), [2, 2], code="CT_ERR_INVALID")
+cs.error("avg_pool1d", E(2, 8), [3], [1], [2], code="CT_ERR_INVALID")
+cs.error("avg_pool1d", E(2, 8), [9], code="CT_ERR_SHAPE")
+cs.add("adaptive_avg_pool1d", g(R(2, 3, 9)), [4])  # opcheck case
+cs.add("adaptive_avg_pool1d", g(R(3, 5)), [7])  # unbatched, overlapping windows
+cs.add("adaptive_avg_pool1d", g(R(2, 9, 3).transpose(1, 2)), [1])
+cs.add("adaptive_avg_pool1d", g(R(0, 2, 5)), [2])
+cs.add("adaptive_avg_pool1d", R(1, 2, 7, dtype=f32).requires_grad_(), [3])
+cs.error("adaptive_avg_pool1d", E(1, 2, 3, 8), [2], code="CT_ERR_RANK")
+cs.error("adaptive_avg_pool1d", E(2, 8), [2, 2], code="CT_ERR_INVALID")
+cs.error("adaptive_avg_pool1d", E(2, 0), [2], code="CT_ERR_SHAPE")
+cs.error("adaptive_avg_pool1d", E(2, 8).long(), [2], code="CT_ERR_DTYPE")
+
 # ---- upsampling ----
 UP = [("upsample_nearest1d", 1, False), ("upsample_nearest2d", 2, False), ("upsample_nearest3d", 3, False),
       ("_upsample_nearest_exact1d", 1, False), ("_upsample_nearest_exact2d", 2, False), ("_upsample_nearest_exact3d", 3, False),

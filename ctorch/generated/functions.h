@@ -1954,6 +1954,18 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> (Tensor, Tensor)
+ * max_pool2d_with_indices over the (N, C, 1, L) view: indices within L; (N, C, L) or (C, L) */
+CTDEF ct_tensor *ct_max_pool1d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **result1);
+/* max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor
+ * max_pool1d_with_indices without the indices */
+CTDEF ct_tensor *ct_max_pool1d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode);
+/* avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], bool ceil_mode=False, bool count_include_pad=True) -> Tensor
+ * avg_pool2d over the (N, C, 1, L) view */
+CTDEF ct_tensor *ct_avg_pool1d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad);
+/* adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor
+ * adaptive_avg_pool2d over the (N, C, 1, L) view */
+CTDEF ct_tensor *ct_adaptive_avg_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size);
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
  * (N, C, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
@@ -4625,6 +4637,18 @@ typedef ct_tensor *ct_kernel_avg_pool2d_backward(ct_keyset, ct_tensor *, ct_tens
 typedef ct_status ct_kernel_avg_pool2d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 #define CT__OPNAME_avg_pool2d_backward_grad_input "avg_pool2d_backward.grad_input"
 #define CT__OPSIG_avg_pool2d_backward_grad_input "T,T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_max_pool1d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
+#define CT__OPNAME_max_pool1d_with_indices "max_pool1d_with_indices"
+#define CT__OPSIG_max_pool1d_with_indices "T,I,I,I,I,b->T,T"
+typedef ct_tensor *ct_kernel_max_pool1d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool );
+#define CT__OPNAME_max_pool1d "max_pool1d"
+#define CT__OPSIG_max_pool1d "T,I,I,I,I,b->T"
+typedef ct_tensor *ct_kernel_avg_pool1d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool );
+#define CT__OPNAME_avg_pool1d "avg_pool1d"
+#define CT__OPSIG_avg_pool1d "T,I,I,I,b,b->T"
+typedef ct_tensor *ct_kernel_adaptive_avg_pool1d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_adaptive_avg_pool1d "adaptive_avg_pool1d"
+#define CT__OPSIG_adaptive_avg_pool1d "T,I->T"
 typedef ct_tensor *ct_kernel_upsample_nearest1d(ct_keyset, ct_tensor *, ct_int_list , double );
 #define CT__OPNAME_upsample_nearest1d "upsample_nearest1d"
 #define CT__OPSIG_upsample_nearest1d "T,I,f?->T"
@@ -5773,6 +5797,10 @@ static struct {
   ct_op *avg_pool2d_out;
   ct_op *avg_pool2d_backward;
   ct_op *avg_pool2d_backward_grad_input;
+  ct_op *max_pool1d_with_indices;
+  ct_op *max_pool1d;
+  ct_op *avg_pool1d;
+  ct_op *adaptive_avg_pool1d;
   ct_op *upsample_nearest1d;
   ct_op *upsample_nearest1d_out;
   ct_op *upsample_nearest1d_backward;
@@ -10003,6 +10031,27 @@ static ct_status ct__call_TTIIIbbioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_te
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 9);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,I,b,b->T */
+static ct_tensor *ct__call_TIIIbb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_int_list a3, bool a4, bool a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = ct_value_bool(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
 }
 /* T,I,f?->T */
@@ -14300,6 +14349,22 @@ static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
 static ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
   return ct__call_TTIIIbbioTw_Tw(ct__op.avg_pool2d_backward_grad_input, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+}
+/* max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_max_pool1d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  return ct__call_TIIIIb_TT(ct__op.max_pool1d_with_indices, ks, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
+}
+/* max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
+  return ct__call_TIIIIb_T(ct__op.max_pool1d, ks, self, kernel_size, stride, padding, dilation, ceil_mode);
+}
+/* avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], bool ceil_mode=False, bool count_include_pad=True) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad) {
+  return ct__call_TIIIbb_T(ct__op.avg_pool1d, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad);
+}
+/* adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor */
+static ct_tensor *ct__dispatch_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  return ct__call_TI_T(ct__op.adaptive_avg_pool1d, ks, self, output_size);
 }
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
 static ct_tensor *ct__dispatch_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
@@ -24878,6 +24943,132 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   ct__keys |= grad_input->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "avg_pool2d_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_avg_pool2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
+}
+static const ct__frontend_args ct__fa_max_pool1d_with_indices = {"max_pool1d_with_indices", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_max_pool1d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_max_pool1d_with_indices, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool1d_with_indices", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d_with_indices", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool1d_with_indices", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d_with_indices", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool1d_with_indices", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d_with_indices", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool1d_with_indices", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d_with_indices", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  ct__r = ct__dispatch_max_pool1d_with_indices(ct__keys, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_max_pool1d = {"max_pool1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_max_pool1d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_max_pool1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool1d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool1d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool1d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_max_pool1d(ct__keys, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode));
+}
+static const ct__frontend_args ct__fa_avg_pool1d = {"avg_pool1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_avg_pool1d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_avg_pool1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool1d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool1d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool1d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool1d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool1d(ct__keys, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad));
+}
+static const ct__frontend_args ct__fa_adaptive_avg_pool1d = {"adaptive_avg_pool1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_avg_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_avg_pool1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_adaptive_avg_pool1d(ct__keys, self, output_size_l));
 }
 static const ct__frontend_args ct__fa_upsample_nearest1d = {"upsample_nearest1d", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {

@@ -1292,6 +1292,82 @@ static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   return ct_adaptive_avg_pool2d_impl(grad, 2, to->sizes + to->ndim - 2);
 }
 
+/* ---- 1-D pooling (CompositeImplicitAutograd, as PyTorch): the 2-D op over
+ * a height-1 view (N, C, 1, L), its results squeezed back ---- */
+/* an int[1] argument as the 2-D pair (height_value, value); an omitted stride stays omitted (n = 0) */
+static ct_status ct__pool1d_arg(const char *op, const char *what, ct_int_list l, int may_omit, int64_t height_value, int64_t out[2],
+                                int *n) {
+  *n = 0;
+  if (may_omit && l.n <= 0) return CT_OK;
+  if (l.n != 1)
+    return ct_fail(CT_ERR_INVALID, op, "%s() argument '%s' should contain one int (got %lld)", op, what, (long long)(l.n < 0 ? 0 : l.n));
+  out[0] = height_value, out[1] = l.data[0], *n = 2;
+  return CT_OK;
+}
+/* the (N, C, 1, L) or (C, 1, L) view of a 2-D or 3-D input */
+static ct_tensor *ct__pool1d_input(const char *op, ct_tensor *self) {
+  char buf[160];
+  if (self->ndim != 2 && self->ndim != 3)
+    return ct_fail(CT_ERR_RANK, op, "%s() Expected 2D or 3D input tensor, but got %s", op, ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  return ct_unsqueeze(self, -2);
+}
+/* t squeezed at dim -2, t released (NULL passes through) */
+static ct_tensor *ct__pool1d_output(ct_tensor *t) {
+  ct_tensor *r = t ? ct_squeeze_dim(t, -2) : NULL;
+  ct_release(t);
+  return r;
+}
+static ct_tensor *ct__k_max_pool1d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  static const char *op = "max_pool1d";
+  int64_t k[2], s[2], p[2], d[2];
+  int nk, ns, np, nd;
+  ct_tensor *x, *y, *ind = NULL;
+  (void)ks;
+  if (ct__pool1d_arg(op, "kernel_size", kernel_size, 0, 1, k, &nk) != CT_OK || ct__pool1d_arg(op, "stride", stride, 1, 1, s, &ns) != CT_OK ||
+      ct__pool1d_arg(op, "padding", padding, 0, 0, p, &np) != CT_OK || ct__pool1d_arg(op, "dilation", dilation, 0, 1, d, &nd) != CT_OK ||
+      !(x = ct__pool1d_input(op, self)))
+    return NULL;
+  y = ct_max_pool2d_with_indices(x, nk, k, ns, s, np, p, nd, d, ceil_mode, &ind);
+  ct_release(x);
+  y = ct__pool1d_output(y), ind = ct__pool1d_output(ind);
+  if (y && indices) *indices = ind;
+  else ct_release(ind);
+  return y;
+}
+static ct_tensor *ct__k_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   ct_int_list dilation, bool ceil_mode) {
+  (void)ks;
+  return ct_max_pool1d_with_indices(self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding),
+                                    CT__CONV_LIST(dilation), ceil_mode, NULL);
+}
+static ct_tensor *ct__k_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   bool ceil_mode, bool count_include_pad) {
+  static const char *op = "avg_pool1d";
+  int64_t k[2], s[2], p[2];
+  int nk, ns, np;
+  ct_tensor *x, *y;
+  (void)ks;
+  if (ct__pool1d_arg(op, "kernel_size", kernel_size, 0, 1, k, &nk) != CT_OK || ct__pool1d_arg(op, "stride", stride, 1, 1, s, &ns) != CT_OK ||
+      ct__pool1d_arg(op, "padding", padding, 0, 0, p, &np) != CT_OK || !(x = ct__pool1d_input(op, self)))
+    return NULL;
+  y = ct_avg_pool2d(x, nk, k, ns, s, np, p, ceil_mode, count_include_pad, CT_INT_NONE);
+  ct_release(x);
+  return ct__pool1d_output(y);
+}
+static ct_tensor *ct__k_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  static const char *op = "adaptive_avg_pool1d";
+  int64_t o[2];
+  int no;
+  ct_tensor *x, *y;
+  (void)ks;
+  if (ct__pool1d_arg(op, "output_size", output_size, 0, 1, o, &no) != CT_OK || !(x = ct__pool1d_input(op, self))) return NULL;
+  y = ct_adaptive_avg_pool2d(x, no, o);
+  ct_release(x);
+  return ct__pool1d_output(y);
+}
+
 /* ================= upsampling =================
  * One mechanism for every mode and rank. Along each spatial dim, output
  * position o reads T taps of the input dim (nearest 1, linear 2, cubic 4)
