@@ -239,6 +239,41 @@ cs.error("adaptive_avg_pool1d", E(2, 8), [2, 2], code="CT_ERR_INVALID")
 cs.error("adaptive_avg_pool1d", E(2, 0), [2], code="CT_ERR_SHAPE")
 cs.error("adaptive_avg_pool1d", E(2, 8).long(), [2], code="CT_ERR_DTYPE")
 
+# ---- adaptive max pooling ----
+cs.add("adaptive_max_pool2d", g(R(2, 3, 7, 6)), [3, 4])  # opcheck case
+cs.add("adaptive_max_pool2d", g(R(2, 5, 5)), [2, 2])  # unbatched
+cs.add("adaptive_max_pool2d", g(R(1, 2, 3, 4)), [5, 6])  # overlapping windows
+cs.add("adaptive_max_pool2d", g(R(1, 5, 4, 3).permute(0, 3, 2, 1)), [2, 3])  # non-contiguous (1, 3, 4, 5)
+cs.add("adaptive_max_pool2d", g(R(0, 2, 3, 4)), [2, 2])
+cs.add("adaptive_max_pool2d", R(1, 2, 3, 4), [0, 2])
+cs.add("adaptive_max_pool2d", R(1, 2, 5, 5, dtype=f32).requires_grad_(), [2, 3])
+cs.add("adaptive_max_pool2d", R(1, 2, 5, 5, dtype=torch.bfloat16), [2, 3])
+cs.add("adaptive_max_pool2d", torch.tensor([[[1.0, float("nan"), 3.0, 3.0, float("nan"), -float("inf")],
+                                             [-float("inf")] * 6]], dtype=torch.float64), [2, 2])
+cs.add("adaptive_max_pool2d.out", R(1, 2, 5, 5), [2, 3], out=torch.empty(0, dtype=torch.float64),
+       indices=torch.empty(0, dtype=torch.long))
+cs.error("adaptive_max_pool2d", E(3, 3), [2, 2], code="CT_ERR_RANK")
+cs.error("adaptive_max_pool2d", E(1, 2, 0, 3), [2, 2], code="CT_ERR_SHAPE")
+cs.error("adaptive_max_pool2d", E(1, 2, 3, 3), [3], code="CT_ERR_INVALID")
+cs.error("adaptive_max_pool2d", E(1, 2, 3, 3), [-1, 3], code="CT_ERR_SIZE")
+cs.error("adaptive_max_pool2d", E(1, 2, 3, 3).long(), [2, 2], code="CT_ERR_DTYPE")
+x = R(2, 3, 7, 6)
+y, ind = A.adaptive_max_pool2d(x, [3, 4])
+cs.add("adaptive_max_pool2d_backward", g(R(*y.shape)), x, ind)
+x1 = R(2, 5, 5)
+y1, ind1 = A.adaptive_max_pool2d(x1, [3, 3])
+cs.add("adaptive_max_pool2d_backward", g(R(*y1.shape)), x1, ind1)
+cs.add("adaptive_max_pool2d_backward.grad_input", R(*y1.shape), x1, ind1, grad_input=torch.empty(0, dtype=torch.float64))
+cs.error("adaptive_max_pool2d_backward", R(*y1.shape), x1, ind1.int(), torch_raises=False, code="CT_ERR_DTYPE")
+cs.error("adaptive_max_pool2d_backward", R(*y1.shape), x1, ind1 + 100, torch_raises=False, code="CT_ERR_INDEX")
+cs.error("adaptive_max_pool2d_backward", R(2, 2, 3), x1, ind1, torch_raises=False, code="CT_ERR_SHAPE")
+cs.add("adaptive_max_pool1d", g(R(2, 3, 9)), [4])  # opcheck case
+cs.add("adaptive_max_pool1d", g(R(3, 5)), [7])
+cs.add("adaptive_max_pool1d", g(R(2, 9, 3).transpose(1, 2)), [2])
+cs.add("adaptive_max_pool1d", R(1, 2, 7, dtype=f32).requires_grad_(), [3])
+cs.error("adaptive_max_pool1d", E(5), [3], code="CT_ERR_RANK")
+cs.error("adaptive_max_pool1d", E(2, 5), [3, 1], code="CT_ERR_INVALID")
+
 # ---- upsampling ----
 UP = [("upsample_nearest1d", 1, False), ("upsample_nearest2d", 2, False), ("upsample_nearest3d", 3, False),
       ("_upsample_nearest_exact1d", 1, False), ("_upsample_nearest_exact2d", 2, False), ("_upsample_nearest_exact3d", 3, False),

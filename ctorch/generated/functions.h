@@ -1966,6 +1966,19 @@ CTDEF ct_tensor *ct_avg_pool1d(ct_tensor *self, int kernel_size_len, const int64
 /* adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor
  * adaptive_avg_pool2d over the (N, C, 1, L) view */
 CTDEF ct_tensor *ct_adaptive_avg_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)
+ * the max over windows [floor(i*H/OH), ceil((i+1)*H/OH)) x (the same in W) and its flat index in the H x W plane (int64); a NaN wins */
+CTDEF ct_tensor *ct_adaptive_max_pool2d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1);
+/* adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+CTDEF ct_status ct_adaptive_max_pool2d_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
+ * zeros like self with grad_output added at indices */
+CTDEF ct_tensor *ct_adaptive_max_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
+/* adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_adaptive_max_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
+/* adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)
+ * adaptive_max_pool2d over the (N, C, 1, L) view: indices within L */
+CTDEF ct_tensor *ct_adaptive_max_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1);
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
  * (N, C, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
@@ -4649,6 +4662,21 @@ typedef ct_tensor *ct_kernel_avg_pool1d(ct_keyset, ct_tensor *, ct_int_list , ct
 typedef ct_tensor *ct_kernel_adaptive_avg_pool1d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_adaptive_avg_pool1d "adaptive_avg_pool1d"
 #define CT__OPSIG_adaptive_avg_pool1d "T,I->T"
+typedef ct_tensor *ct_kernel_adaptive_max_pool2d(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **);
+#define CT__OPNAME_adaptive_max_pool2d "adaptive_max_pool2d"
+#define CT__OPSIG_adaptive_max_pool2d "T,I->T,T"
+typedef ct_status ct_kernel_adaptive_max_pool2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool2d_out "adaptive_max_pool2d.out"
+#define CT__OPSIG_adaptive_max_pool2d_out "T,I,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_adaptive_max_pool2d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool2d_backward "adaptive_max_pool2d_backward"
+#define CT__OPSIG_adaptive_max_pool2d_backward "T,T,T->T"
+typedef ct_status ct_kernel_adaptive_max_pool2d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool2d_backward_grad_input "adaptive_max_pool2d_backward.grad_input"
+#define CT__OPSIG_adaptive_max_pool2d_backward_grad_input "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_adaptive_max_pool1d(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **);
+#define CT__OPNAME_adaptive_max_pool1d "adaptive_max_pool1d"
+#define CT__OPSIG_adaptive_max_pool1d "T,I->T,T"
 typedef ct_tensor *ct_kernel_upsample_nearest1d(ct_keyset, ct_tensor *, ct_int_list , double );
 #define CT__OPNAME_upsample_nearest1d "upsample_nearest1d"
 #define CT__OPSIG_upsample_nearest1d "T,I,f?->T"
@@ -5801,6 +5829,11 @@ static struct {
   ct_op *max_pool1d;
   ct_op *avg_pool1d;
   ct_op *adaptive_avg_pool1d;
+  ct_op *adaptive_max_pool2d;
+  ct_op *adaptive_max_pool2d_out;
+  ct_op *adaptive_max_pool2d_backward;
+  ct_op *adaptive_max_pool2d_backward_grad_input;
+  ct_op *adaptive_max_pool1d;
   ct_op *upsample_nearest1d;
   ct_op *upsample_nearest1d_out;
   ct_op *upsample_nearest1d_backward;
@@ -10052,6 +10085,44 @@ static ct_tensor *ct__call_TIIIbb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor 
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I->T,T */
+static ct_tensor *ct__call_TI_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **))ct__k->unboxed)(ks, a0, a1, x1);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TITwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_tensor *a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
 /* T,I,f?->T */
@@ -14365,6 +14436,26 @@ static ct_tensor *ct__dispatch_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_
 /* adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor */
 static ct_tensor *ct__dispatch_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   return ct__call_TI_T(ct__op.adaptive_avg_pool1d, ks, self, output_size);
+}
+/* adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  return ct__call_TI_TT(ct__op.adaptive_max_pool2d, ks, self, output_size, result1);
+}
+/* adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+static ct_status ct__dispatch_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  return ct__call_TITwTw_TwTw(ct__op.adaptive_max_pool2d_out, ks, self, output_size, out, indices);
+}
+/* adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+static ct_tensor *ct__dispatch_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  return ct__call_TTT_T(ct__op.adaptive_max_pool2d_backward, ks, grad_output, self, indices);
+}
+/* adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  return ct__call_TTTTw_Tw(ct__op.adaptive_max_pool2d_backward_grad_input, ks, grad_output, self, indices, grad_input);
+}
+/* adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_adaptive_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  return ct__call_TI_TT(ct__op.adaptive_max_pool1d, ks, self, output_size, result1);
 }
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
 static ct_tensor *ct__dispatch_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
@@ -25069,6 +25160,102 @@ CTDEF ct_tensor *ct_adaptive_avg_pool1d(ct_tensor *self, int output_size_len, co
   output_size_l.data = output_size;
   output_size_l.n = output_size_len;
   return ct__track(ct__dispatch_adaptive_avg_pool1d(ct__keys, self, output_size_l));
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool2d = {"adaptive_max_pool2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_max_pool2d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  ct__r = ct__dispatch_adaptive_max_pool2d(ct__keys, self, output_size_l, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_status ct_adaptive_max_pool2d_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_max_pool2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_max_pool2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_max_pool2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "adaptive_max_pool2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("adaptive_max_pool2d.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "adaptive_max_pool2d.out", "indices"))) return ct_last_error();
+  return ct__dispatch_adaptive_max_pool2d_out(ct__call_keys(ct__keys), self, output_size_l, out, indices);
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool2d_backward = {"adaptive_max_pool2d_backward", 3, {1, 1, 1}, {"grad_output", "self", "indices"}};
+CTDEF ct_tensor *ct_adaptive_max_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && indices && ct__same_device(grad_output, self) && ct__same_device(grad_output, indices)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys | indices->keys);
+  else {
+    ct_tensor *const ct__t[3] = {grad_output, self, indices};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_adaptive_max_pool2d_backward(ct__keys, grad_output, self, indices));
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool2d_backward_grad_input = {"adaptive_max_pool2d_backward.grad_input", 4, {1, 1, 1, 2}, {"grad_output", "self", "indices", "grad_input"}};
+CTDEF ct_status ct_adaptive_max_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && indices && grad_input && ct__same_device(grad_output, self) && ct__same_device(grad_output, indices) && ct__same_device(grad_output, grad_input)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys | indices->keys | grad_input->keys);
+  else {
+    ct_tensor *const ct__t[4] = {grad_output, self, indices, grad_input};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool2d_backward_grad_input, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_adaptive_max_pool2d_backward_grad_input(ct__keys, grad_output, self, indices, grad_input);
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool1d = {"adaptive_max_pool1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_max_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  ct__r = ct__dispatch_adaptive_max_pool1d(ct__keys, self, output_size_l, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
 }
 static const ct__frontend_args ct__fa_upsample_nearest1d = {"upsample_nearest1d", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {

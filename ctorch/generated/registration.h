@@ -2352,6 +2352,38 @@ static ct_status ct__adapt_TIIIbb_T(const ct_kernel *k, const ct_op *op, ct_keys
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,I->T,T */
+static ct_status ct__adapt_TI_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), &x[0]);
+  ct_stack_drop(s, 2);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,I,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TITwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w[2] = {a[2].v.tensor, a[3].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
 /* T,I,f?->T */
 static ct_status ct__adapt_TIfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -3206,6 +3238,8 @@ static const struct {
     {"T,T,I,I,I,b,b,i?->T", ct__adapt_TTIIIbbio_T},
     {"T,T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TTIIIbbioTw_Tw},
     {"T,I,I,I,b,b->T", ct__adapt_TIIIbb_T},
+    {"T,I->T,T", ct__adapt_TI_TT},
+    {"T,I,Tw,Tw->Tw,Tw", ct__adapt_TITwTw_TwTw},
     {"T,I,f?->T", ct__adapt_TIfo_T},
     {"T,I,f?,Tw->Tw", ct__adapt_TIfoTw_Tw},
     {"T,I,I,f?->T", ct__adapt_TIIfo_T},
@@ -6782,6 +6816,28 @@ static ct_status ct__frontend_avg_pool1d(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_adaptive_avg_pool1d(const ct_value *a, ct_tensor **r) {
   *r = ct_adaptive_avg_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_max_pool2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_max_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_max_pool2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_adaptive_max_pool2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_adaptive_max_pool2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_max_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_max_pool2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_adaptive_max_pool2d_backward_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_adaptive_max_pool1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_max_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_upsample_nearest1d(const ct_value *a, ct_tensor **r) {
@@ -11202,6 +11258,34 @@ static const ct__arg_def ct__generated_args[] = {
     {1, 0, 1, 0, 0, 0},
     {169, 0, 7, 0, 0, 1},
     {0, 0, 1, 0, 0, 0},
+    /* adaptive_max_pool2d */
+    {1, 0, 1, 0, 0, 0},
+    {169, 0, 7, 0, 0, 2},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_max_pool2d.out */
+    {1, 0, 1, 0, 0, 0},
+    {169, 0, 7, 0, 0, 2},
+    {5, 0, 1, 6, 97, 0},
+    {82, 0, 1, 6, 98, 0},
+    {0, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 98, 0},
+    /* adaptive_max_pool2d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {82, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_max_pool2d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {82, 0, 1, 0, 0, 0},
+    {172, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* adaptive_max_pool1d */
+    {1, 0, 1, 0, 0, 0},
+    {169, 0, 7, 0, 0, 1},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
     /* upsample_nearest1d */
     {1, 0, 1, 0, 0, 0},
     {169, 0, 7, 0, 0, 1},
@@ -12767,125 +12851,130 @@ static const struct {
     {&ct__op.max_pool1d, {869, 0, 860, 3082, 6, 1}, ct__frontend_max_pool1d, 0},
     {&ct__op.avg_pool1d, {871, 0, 870, 3089, 6, 1}, ct__frontend_avg_pool1d, 0},
     {&ct__op.adaptive_avg_pool1d, {872, 0, 234, 3096, 2, 1}, ct__frontend_adaptive_avg_pool1d, 0},
-    {&ct__op.upsample_nearest1d, {874, 0, 873, 3099, 3, 1}, ct__frontend_upsample_nearest1d, 0},
-    {&ct__op.upsample_nearest1d_out, {874, 5, 875, 3103, 4, 1}, ct__frontend_upsample_nearest1d_out, 0},
-    {&ct__op.upsample_nearest1d_backward, {877, 0, 876, 3108, 4, 1}, ct__frontend_upsample_nearest1d_backward, 0},
-    {&ct__op.upsample_nearest1d_backward_grad_input, {877, 172, 878, 3113, 5, 1}, ct__frontend_upsample_nearest1d_backward_grad_input, 0},
-    {&ct__op.upsample_nearest2d, {880, 0, 879, 3119, 4, 1}, ct__frontend_upsample_nearest2d, 0},
-    {&ct__op.upsample_nearest2d_out, {880, 5, 881, 3124, 5, 1}, ct__frontend_upsample_nearest2d_out, 0},
-    {&ct__op.upsample_nearest2d_backward, {883, 0, 882, 3130, 5, 1}, ct__frontend_upsample_nearest2d_backward, 0},
-    {&ct__op.upsample_nearest2d_backward_grad_input, {883, 172, 884, 3136, 6, 1}, ct__frontend_upsample_nearest2d_backward_grad_input, 0},
-    {&ct__op.upsample_nearest3d, {886, 0, 885, 3143, 5, 1}, ct__frontend_upsample_nearest3d, 0},
-    {&ct__op.upsample_nearest3d_out, {886, 5, 887, 3149, 6, 1}, ct__frontend_upsample_nearest3d_out, 0},
-    {&ct__op.upsample_nearest3d_backward, {889, 0, 888, 3156, 6, 1}, ct__frontend_upsample_nearest3d_backward, 0},
-    {&ct__op.upsample_nearest3d_backward_grad_input, {889, 172, 890, 3163, 7, 1}, ct__frontend_upsample_nearest3d_backward_grad_input, 0},
-    {&ct__op._upsample_nearest_exact1d, {891, 0, 873, 3171, 3, 1}, ct__frontend__upsample_nearest_exact1d, 0},
-    {&ct__op._upsample_nearest_exact1d_out, {891, 5, 875, 3175, 4, 1}, ct__frontend__upsample_nearest_exact1d_out, 0},
-    {&ct__op._upsample_nearest_exact1d_backward, {892, 0, 876, 3180, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_grad_input, {892, 172, 878, 3185, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_grad_input, 0},
-    {&ct__op._upsample_nearest_exact2d, {893, 0, 879, 3191, 4, 1}, ct__frontend__upsample_nearest_exact2d, 0},
-    {&ct__op._upsample_nearest_exact2d_out, {893, 5, 881, 3196, 5, 1}, ct__frontend__upsample_nearest_exact2d_out, 0},
-    {&ct__op._upsample_nearest_exact2d_backward, {894, 0, 882, 3202, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_grad_input, {894, 172, 884, 3208, 6, 1}, ct__frontend__upsample_nearest_exact2d_backward_grad_input, 0},
-    {&ct__op._upsample_nearest_exact3d, {895, 0, 885, 3215, 5, 1}, ct__frontend__upsample_nearest_exact3d, 0},
-    {&ct__op._upsample_nearest_exact3d_out, {895, 5, 887, 3221, 6, 1}, ct__frontend__upsample_nearest_exact3d_out, 0},
-    {&ct__op._upsample_nearest_exact3d_backward, {896, 0, 888, 3228, 6, 1}, ct__frontend__upsample_nearest_exact3d_backward, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_grad_input, {896, 172, 890, 3235, 7, 1}, ct__frontend__upsample_nearest_exact3d_backward_grad_input, 0},
-    {&ct__op.upsample_linear1d, {898, 0, 897, 3243, 4, 1}, ct__frontend_upsample_linear1d, 0},
-    {&ct__op.upsample_linear1d_out, {898, 5, 899, 3248, 5, 1}, ct__frontend_upsample_linear1d_out, 0},
-    {&ct__op.upsample_linear1d_backward, {901, 0, 900, 3254, 5, 1}, ct__frontend_upsample_linear1d_backward, 0},
-    {&ct__op.upsample_linear1d_backward_grad_input, {901, 172, 902, 3260, 6, 1}, ct__frontend_upsample_linear1d_backward_grad_input, 0},
-    {&ct__op.upsample_bilinear2d, {904, 0, 903, 3267, 5, 1}, ct__frontend_upsample_bilinear2d, 0},
-    {&ct__op.upsample_bilinear2d_out, {904, 5, 905, 3273, 6, 1}, ct__frontend_upsample_bilinear2d_out, 0},
-    {&ct__op.upsample_bilinear2d_backward, {907, 0, 906, 3280, 6, 1}, ct__frontend_upsample_bilinear2d_backward, 0},
-    {&ct__op.upsample_bilinear2d_backward_grad_input, {907, 172, 908, 3287, 7, 1}, ct__frontend_upsample_bilinear2d_backward_grad_input, 0},
-    {&ct__op.upsample_trilinear3d, {910, 0, 909, 3295, 6, 1}, ct__frontend_upsample_trilinear3d, 0},
-    {&ct__op.upsample_trilinear3d_out, {910, 5, 911, 3302, 7, 1}, ct__frontend_upsample_trilinear3d_out, 0},
-    {&ct__op.upsample_trilinear3d_backward, {913, 0, 912, 3310, 7, 1}, ct__frontend_upsample_trilinear3d_backward, 0},
-    {&ct__op.upsample_trilinear3d_backward_grad_input, {913, 172, 914, 3318, 8, 1}, ct__frontend_upsample_trilinear3d_backward_grad_input, 0},
-    {&ct__op.upsample_bicubic2d, {915, 0, 903, 3327, 5, 1}, ct__frontend_upsample_bicubic2d, 0},
-    {&ct__op.upsample_bicubic2d_out, {915, 5, 905, 3333, 6, 1}, ct__frontend_upsample_bicubic2d_out, 0},
-    {&ct__op.upsample_bicubic2d_backward, {916, 0, 906, 3340, 6, 1}, ct__frontend_upsample_bicubic2d_backward, 0},
-    {&ct__op.upsample_bicubic2d_backward_grad_input, {916, 172, 908, 3347, 7, 1}, ct__frontend_upsample_bicubic2d_backward_grad_input, 0},
-    {&ct__op.upsample_nearest1d_vec, {874, 92, 917, 3355, 3, 1}, ct__frontend_upsample_nearest1d_vec, 0},
-    {&ct__op.upsample_nearest1d_vec_out, {874, 919, 918, 3359, 4, 1}, ct__frontend_upsample_nearest1d_vec_out, 0},
-    {&ct__op.upsample_nearest1d_backward_vec, {877, 92, 920, 3364, 4, 1}, ct__frontend_upsample_nearest1d_backward_vec, 0},
-    {&ct__op.upsample_nearest1d_backward_vec_out, {877, 919, 921, 3369, 5, 1}, ct__frontend_upsample_nearest1d_backward_vec_out, 0},
-    {&ct__op.upsample_nearest2d_vec, {880, 92, 917, 3375, 3, 1}, ct__frontend_upsample_nearest2d_vec, 0},
-    {&ct__op.upsample_nearest2d_vec_out, {880, 919, 918, 3379, 4, 1}, ct__frontend_upsample_nearest2d_vec_out, 0},
-    {&ct__op.upsample_nearest2d_backward_vec, {883, 92, 920, 3384, 4, 1}, ct__frontend_upsample_nearest2d_backward_vec, 0},
-    {&ct__op.upsample_nearest2d_backward_vec_out, {883, 919, 921, 3389, 5, 1}, ct__frontend_upsample_nearest2d_backward_vec_out, 0},
-    {&ct__op.upsample_nearest3d_vec, {886, 92, 917, 3395, 3, 1}, ct__frontend_upsample_nearest3d_vec, 0},
-    {&ct__op.upsample_nearest3d_vec_out, {886, 919, 918, 3399, 4, 1}, ct__frontend_upsample_nearest3d_vec_out, 0},
-    {&ct__op.upsample_nearest3d_backward_vec, {889, 92, 920, 3404, 4, 1}, ct__frontend_upsample_nearest3d_backward_vec, 0},
-    {&ct__op.upsample_nearest3d_backward_vec_out, {889, 919, 921, 3409, 5, 1}, ct__frontend_upsample_nearest3d_backward_vec_out, 0},
-    {&ct__op._upsample_nearest_exact1d_vec, {891, 92, 917, 3415, 3, 1}, ct__frontend__upsample_nearest_exact1d_vec, 0},
-    {&ct__op._upsample_nearest_exact1d_vec_out, {891, 919, 918, 3419, 4, 1}, ct__frontend__upsample_nearest_exact1d_vec_out, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_vec, {892, 92, 920, 3424, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_vec_out, {892, 919, 921, 3429, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec_out, 0},
-    {&ct__op._upsample_nearest_exact2d_vec, {893, 92, 917, 3435, 3, 1}, ct__frontend__upsample_nearest_exact2d_vec, 0},
-    {&ct__op._upsample_nearest_exact2d_vec_out, {893, 919, 918, 3439, 4, 1}, ct__frontend__upsample_nearest_exact2d_vec_out, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_vec, {894, 92, 920, 3444, 4, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_vec_out, {894, 919, 921, 3449, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec_out, 0},
-    {&ct__op._upsample_nearest_exact3d_vec, {895, 92, 917, 3455, 3, 1}, ct__frontend__upsample_nearest_exact3d_vec, 0},
-    {&ct__op._upsample_nearest_exact3d_vec_out, {895, 919, 918, 3459, 4, 1}, ct__frontend__upsample_nearest_exact3d_vec_out, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_vec, {896, 92, 920, 3464, 4, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_vec_out, {896, 919, 921, 3469, 5, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec_out, 0},
-    {&ct__op.upsample_linear1d_vec, {898, 92, 922, 3475, 4, 1}, ct__frontend_upsample_linear1d_vec, 0},
-    {&ct__op.upsample_linear1d_vec_out, {898, 919, 923, 3480, 5, 1}, ct__frontend_upsample_linear1d_vec_out, 0},
-    {&ct__op.upsample_linear1d_backward_vec, {901, 92, 924, 3486, 5, 1}, ct__frontend_upsample_linear1d_backward_vec, 0},
-    {&ct__op.upsample_linear1d_backward_vec_out, {901, 919, 925, 3492, 6, 1}, ct__frontend_upsample_linear1d_backward_vec_out, 0},
-    {&ct__op.upsample_bilinear2d_vec, {904, 92, 922, 3499, 4, 1}, ct__frontend_upsample_bilinear2d_vec, 0},
-    {&ct__op.upsample_bilinear2d_vec_out, {904, 919, 923, 3504, 5, 1}, ct__frontend_upsample_bilinear2d_vec_out, 0},
-    {&ct__op.upsample_bilinear2d_backward_vec, {907, 92, 924, 3510, 5, 1}, ct__frontend_upsample_bilinear2d_backward_vec, 0},
-    {&ct__op.upsample_bilinear2d_backward_vec_out, {907, 919, 925, 3516, 6, 1}, ct__frontend_upsample_bilinear2d_backward_vec_out, 0},
-    {&ct__op.upsample_trilinear3d_vec, {910, 92, 922, 3523, 4, 1}, ct__frontend_upsample_trilinear3d_vec, 0},
-    {&ct__op.upsample_trilinear3d_vec_out, {910, 919, 923, 3528, 5, 1}, ct__frontend_upsample_trilinear3d_vec_out, 0},
-    {&ct__op.upsample_trilinear3d_backward_vec, {913, 92, 924, 3534, 5, 1}, ct__frontend_upsample_trilinear3d_backward_vec, 0},
-    {&ct__op.upsample_trilinear3d_backward_vec_out, {913, 919, 925, 3540, 6, 1}, ct__frontend_upsample_trilinear3d_backward_vec_out, 0},
-    {&ct__op.upsample_bicubic2d_vec, {915, 92, 922, 3547, 4, 1}, ct__frontend_upsample_bicubic2d_vec, 0},
-    {&ct__op.upsample_bicubic2d_vec_out, {915, 919, 923, 3552, 5, 1}, ct__frontend_upsample_bicubic2d_vec_out, 0},
-    {&ct__op.upsample_bicubic2d_backward_vec, {916, 92, 924, 3558, 5, 1}, ct__frontend_upsample_bicubic2d_backward_vec, 0},
-    {&ct__op.upsample_bicubic2d_backward_vec_out, {916, 919, 925, 3564, 6, 1}, ct__frontend_upsample_bicubic2d_backward_vec_out, 0},
-    {&ct__op.unfold, {926, 0, 272, 3571, 4, 1}, ct__frontend_unfold, 0},
-    {&ct__op.unfold_backward, {927, 0, 281, 3576, 5, 1}, ct__frontend_unfold_backward, 0},
-    {&ct__op.unfold_backward_out, {927, 5, 928, 3582, 6, 1}, ct__frontend_unfold_backward_out, 0},
-    {&ct__op.pixel_shuffle, {929, 0, 251, 3589, 2, 1}, ct__frontend_pixel_shuffle, 0},
-    {&ct__op.pixel_shuffle_out, {929, 5, 276, 3592, 3, 1}, ct__frontend_pixel_shuffle_out, 0},
-    {&ct__op.pixel_unshuffle, {930, 0, 251, 3596, 2, 1}, ct__frontend_pixel_unshuffle, 0},
-    {&ct__op.pixel_unshuffle_out, {930, 5, 276, 3599, 3, 1}, ct__frontend_pixel_unshuffle_out, 0},
-    {&ct__op.im2col, {932, 0, 931, 3603, 5, 1}, ct__frontend_im2col, 0},
-    {&ct__op.col2im, {934, 0, 933, 3609, 6, 1}, ct__frontend_col2im, 0},
-    {&ct__op.uniform_, {936, 0, 935, 3616, 4, 1}, ct__frontend_uniform_, 0},
-    {&ct__op.normal_, {937, 0, 935, 3621, 4, 1}, ct__frontend_normal_, 0},
-    {&ct__op.random__from, {939, 189, 938, 3626, 4, 1}, ct__frontend_random__from, 0},
-    {&ct__op.random__to, {939, 190, 940, 3631, 3, 1}, ct__frontend_random__to, 0},
-    {&ct__op.random_, {939, 0, 941, 3635, 2, 1}, ct__frontend_random_, 0},
-    {&ct__op.bernoulli__float, {944, 943, 942, 3638, 3, 1}, ct__frontend_bernoulli__float, 0},
-    {&ct__op.bernoulli, {946, 0, 945, 3642, 2, 1}, ct__frontend_bernoulli, 0},
-    {&ct__op.bernoulli_p, {946, 81, 947, 3645, 3, 1}, ct__frontend_bernoulli_p, 0},
-    {&ct__op.normal_Tensor_float, {949, 948, 947, 3649, 3, 1}, ct__frontend_normal_Tensor_float, 0},
-    {&ct__op.normal_float_Tensor, {949, 951, 950, 3653, 3, 1}, ct__frontend_normal_float_Tensor, 0},
-    {&ct__op.normal_Tensor_Tensor, {949, 469, 952, 3657, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
-    {&ct__op.rand_like, {954, 0, 953, 3661, 3, 1}, ct__frontend_rand_like, 0},
-    {&ct__op.randn_like, {955, 0, 953, 3665, 3, 1}, ct__frontend_randn_like, 0},
-    {&ct__op.rand, {957, 0, 956, 3669, 4, 1}, ct__frontend_rand, 0},
-    {&ct__op.randn, {958, 0, 956, 3674, 4, 1}, ct__frontend_randn, 0},
-    {&ct__op.randint_low, {960, 194, 959, 3679, 6, 1}, ct__frontend_randint_low, 0},
-    {&ct__op.randperm, {962, 0, 961, 3686, 4, 1}, ct__frontend_randperm, 0},
-    {&ct__op.eye, {964, 0, 963, 3691, 3, 1}, ct__frontend_eye, 0},
-    {&ct__op.eye_m, {964, 196, 965, 3695, 4, 1}, ct__frontend_eye_m, 0},
-    {&ct__op.linspace, {967, 0, 966, 3700, 5, 1}, ct__frontend_linspace, 0},
-    {&ct__op.rand_generator_out, {957, 969, 968, 3706, 3, 1}, ct__frontend_rand_generator_out, 0},
-    {&ct__op.randn_generator_out, {958, 969, 968, 3710, 3, 1}, ct__frontend_randn_generator_out, 0},
-    {&ct__op.randint_low_generator_out, {960, 971, 970, 3714, 5, 1}, ct__frontend_randint_low_generator_out, 0},
-    {&ct__op.randperm_generator_out, {962, 969, 972, 3720, 3, 1}, ct__frontend_randperm_generator_out, 0},
-    {&ct__op.eye_out, {964, 5, 973, 3724, 2, 1}, ct__frontend_eye_out, 0},
-    {&ct__op.eye_m_out, {964, 975, 974, 3727, 3, 1}, ct__frontend_eye_m_out, 0},
-    {&ct__op.linspace_out, {967, 5, 976, 3731, 4, 1}, ct__frontend_linspace_out, 0},
-    {&ct__op.native_dropout, {978, 0, 977, 3736, 4, 2}, ct__frontend_native_dropout, 0},
-    {&ct__op.native_dropout_backward, {980, 0, 979, 3742, 3, 1}, ct__frontend_native_dropout_backward, 0},
-    {&ct__op.dropout, {982, 0, 981, 3746, 4, 1}, ct__frontend_dropout, 0},
+    {&ct__op.adaptive_max_pool2d, {874, 0, 873, 3099, 2, 2}, ct__frontend_adaptive_max_pool2d, 0},
+    {&ct__op.adaptive_max_pool2d_out, {874, 5, 875, 3103, 4, 2}, ct__frontend_adaptive_max_pool2d_out, 0},
+    {&ct__op.adaptive_max_pool2d_backward, {876, 0, 509, 3109, 3, 1}, ct__frontend_adaptive_max_pool2d_backward, 0},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, {876, 172, 511, 3113, 4, 1}, ct__frontend_adaptive_max_pool2d_backward_grad_input, 0},
+    {&ct__op.adaptive_max_pool1d, {877, 0, 873, 3118, 2, 2}, ct__frontend_adaptive_max_pool1d, 0},
+    {&ct__op.upsample_nearest1d, {879, 0, 878, 3122, 3, 1}, ct__frontend_upsample_nearest1d, 0},
+    {&ct__op.upsample_nearest1d_out, {879, 5, 880, 3126, 4, 1}, ct__frontend_upsample_nearest1d_out, 0},
+    {&ct__op.upsample_nearest1d_backward, {882, 0, 881, 3131, 4, 1}, ct__frontend_upsample_nearest1d_backward, 0},
+    {&ct__op.upsample_nearest1d_backward_grad_input, {882, 172, 883, 3136, 5, 1}, ct__frontend_upsample_nearest1d_backward_grad_input, 0},
+    {&ct__op.upsample_nearest2d, {885, 0, 884, 3142, 4, 1}, ct__frontend_upsample_nearest2d, 0},
+    {&ct__op.upsample_nearest2d_out, {885, 5, 886, 3147, 5, 1}, ct__frontend_upsample_nearest2d_out, 0},
+    {&ct__op.upsample_nearest2d_backward, {888, 0, 887, 3153, 5, 1}, ct__frontend_upsample_nearest2d_backward, 0},
+    {&ct__op.upsample_nearest2d_backward_grad_input, {888, 172, 889, 3159, 6, 1}, ct__frontend_upsample_nearest2d_backward_grad_input, 0},
+    {&ct__op.upsample_nearest3d, {891, 0, 890, 3166, 5, 1}, ct__frontend_upsample_nearest3d, 0},
+    {&ct__op.upsample_nearest3d_out, {891, 5, 892, 3172, 6, 1}, ct__frontend_upsample_nearest3d_out, 0},
+    {&ct__op.upsample_nearest3d_backward, {894, 0, 893, 3179, 6, 1}, ct__frontend_upsample_nearest3d_backward, 0},
+    {&ct__op.upsample_nearest3d_backward_grad_input, {894, 172, 895, 3186, 7, 1}, ct__frontend_upsample_nearest3d_backward_grad_input, 0},
+    {&ct__op._upsample_nearest_exact1d, {896, 0, 878, 3194, 3, 1}, ct__frontend__upsample_nearest_exact1d, 0},
+    {&ct__op._upsample_nearest_exact1d_out, {896, 5, 880, 3198, 4, 1}, ct__frontend__upsample_nearest_exact1d_out, 0},
+    {&ct__op._upsample_nearest_exact1d_backward, {897, 0, 881, 3203, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, {897, 172, 883, 3208, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_grad_input, 0},
+    {&ct__op._upsample_nearest_exact2d, {898, 0, 884, 3214, 4, 1}, ct__frontend__upsample_nearest_exact2d, 0},
+    {&ct__op._upsample_nearest_exact2d_out, {898, 5, 886, 3219, 5, 1}, ct__frontend__upsample_nearest_exact2d_out, 0},
+    {&ct__op._upsample_nearest_exact2d_backward, {899, 0, 887, 3225, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, {899, 172, 889, 3231, 6, 1}, ct__frontend__upsample_nearest_exact2d_backward_grad_input, 0},
+    {&ct__op._upsample_nearest_exact3d, {900, 0, 890, 3238, 5, 1}, ct__frontend__upsample_nearest_exact3d, 0},
+    {&ct__op._upsample_nearest_exact3d_out, {900, 5, 892, 3244, 6, 1}, ct__frontend__upsample_nearest_exact3d_out, 0},
+    {&ct__op._upsample_nearest_exact3d_backward, {901, 0, 893, 3251, 6, 1}, ct__frontend__upsample_nearest_exact3d_backward, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, {901, 172, 895, 3258, 7, 1}, ct__frontend__upsample_nearest_exact3d_backward_grad_input, 0},
+    {&ct__op.upsample_linear1d, {903, 0, 902, 3266, 4, 1}, ct__frontend_upsample_linear1d, 0},
+    {&ct__op.upsample_linear1d_out, {903, 5, 904, 3271, 5, 1}, ct__frontend_upsample_linear1d_out, 0},
+    {&ct__op.upsample_linear1d_backward, {906, 0, 905, 3277, 5, 1}, ct__frontend_upsample_linear1d_backward, 0},
+    {&ct__op.upsample_linear1d_backward_grad_input, {906, 172, 907, 3283, 6, 1}, ct__frontend_upsample_linear1d_backward_grad_input, 0},
+    {&ct__op.upsample_bilinear2d, {909, 0, 908, 3290, 5, 1}, ct__frontend_upsample_bilinear2d, 0},
+    {&ct__op.upsample_bilinear2d_out, {909, 5, 910, 3296, 6, 1}, ct__frontend_upsample_bilinear2d_out, 0},
+    {&ct__op.upsample_bilinear2d_backward, {912, 0, 911, 3303, 6, 1}, ct__frontend_upsample_bilinear2d_backward, 0},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, {912, 172, 913, 3310, 7, 1}, ct__frontend_upsample_bilinear2d_backward_grad_input, 0},
+    {&ct__op.upsample_trilinear3d, {915, 0, 914, 3318, 6, 1}, ct__frontend_upsample_trilinear3d, 0},
+    {&ct__op.upsample_trilinear3d_out, {915, 5, 916, 3325, 7, 1}, ct__frontend_upsample_trilinear3d_out, 0},
+    {&ct__op.upsample_trilinear3d_backward, {918, 0, 917, 3333, 7, 1}, ct__frontend_upsample_trilinear3d_backward, 0},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, {918, 172, 919, 3341, 8, 1}, ct__frontend_upsample_trilinear3d_backward_grad_input, 0},
+    {&ct__op.upsample_bicubic2d, {920, 0, 908, 3350, 5, 1}, ct__frontend_upsample_bicubic2d, 0},
+    {&ct__op.upsample_bicubic2d_out, {920, 5, 910, 3356, 6, 1}, ct__frontend_upsample_bicubic2d_out, 0},
+    {&ct__op.upsample_bicubic2d_backward, {921, 0, 911, 3363, 6, 1}, ct__frontend_upsample_bicubic2d_backward, 0},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, {921, 172, 913, 3370, 7, 1}, ct__frontend_upsample_bicubic2d_backward_grad_input, 0},
+    {&ct__op.upsample_nearest1d_vec, {879, 92, 922, 3378, 3, 1}, ct__frontend_upsample_nearest1d_vec, 0},
+    {&ct__op.upsample_nearest1d_vec_out, {879, 924, 923, 3382, 4, 1}, ct__frontend_upsample_nearest1d_vec_out, 0},
+    {&ct__op.upsample_nearest1d_backward_vec, {882, 92, 925, 3387, 4, 1}, ct__frontend_upsample_nearest1d_backward_vec, 0},
+    {&ct__op.upsample_nearest1d_backward_vec_out, {882, 924, 926, 3392, 5, 1}, ct__frontend_upsample_nearest1d_backward_vec_out, 0},
+    {&ct__op.upsample_nearest2d_vec, {885, 92, 922, 3398, 3, 1}, ct__frontend_upsample_nearest2d_vec, 0},
+    {&ct__op.upsample_nearest2d_vec_out, {885, 924, 923, 3402, 4, 1}, ct__frontend_upsample_nearest2d_vec_out, 0},
+    {&ct__op.upsample_nearest2d_backward_vec, {888, 92, 925, 3407, 4, 1}, ct__frontend_upsample_nearest2d_backward_vec, 0},
+    {&ct__op.upsample_nearest2d_backward_vec_out, {888, 924, 926, 3412, 5, 1}, ct__frontend_upsample_nearest2d_backward_vec_out, 0},
+    {&ct__op.upsample_nearest3d_vec, {891, 92, 922, 3418, 3, 1}, ct__frontend_upsample_nearest3d_vec, 0},
+    {&ct__op.upsample_nearest3d_vec_out, {891, 924, 923, 3422, 4, 1}, ct__frontend_upsample_nearest3d_vec_out, 0},
+    {&ct__op.upsample_nearest3d_backward_vec, {894, 92, 925, 3427, 4, 1}, ct__frontend_upsample_nearest3d_backward_vec, 0},
+    {&ct__op.upsample_nearest3d_backward_vec_out, {894, 924, 926, 3432, 5, 1}, ct__frontend_upsample_nearest3d_backward_vec_out, 0},
+    {&ct__op._upsample_nearest_exact1d_vec, {896, 92, 922, 3438, 3, 1}, ct__frontend__upsample_nearest_exact1d_vec, 0},
+    {&ct__op._upsample_nearest_exact1d_vec_out, {896, 924, 923, 3442, 4, 1}, ct__frontend__upsample_nearest_exact1d_vec_out, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec, {897, 92, 925, 3447, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec_out, {897, 924, 926, 3452, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec_out, 0},
+    {&ct__op._upsample_nearest_exact2d_vec, {898, 92, 922, 3458, 3, 1}, ct__frontend__upsample_nearest_exact2d_vec, 0},
+    {&ct__op._upsample_nearest_exact2d_vec_out, {898, 924, 923, 3462, 4, 1}, ct__frontend__upsample_nearest_exact2d_vec_out, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec, {899, 92, 925, 3467, 4, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec_out, {899, 924, 926, 3472, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec_out, 0},
+    {&ct__op._upsample_nearest_exact3d_vec, {900, 92, 922, 3478, 3, 1}, ct__frontend__upsample_nearest_exact3d_vec, 0},
+    {&ct__op._upsample_nearest_exact3d_vec_out, {900, 924, 923, 3482, 4, 1}, ct__frontend__upsample_nearest_exact3d_vec_out, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec, {901, 92, 925, 3487, 4, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec_out, {901, 924, 926, 3492, 5, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec_out, 0},
+    {&ct__op.upsample_linear1d_vec, {903, 92, 927, 3498, 4, 1}, ct__frontend_upsample_linear1d_vec, 0},
+    {&ct__op.upsample_linear1d_vec_out, {903, 924, 928, 3503, 5, 1}, ct__frontend_upsample_linear1d_vec_out, 0},
+    {&ct__op.upsample_linear1d_backward_vec, {906, 92, 929, 3509, 5, 1}, ct__frontend_upsample_linear1d_backward_vec, 0},
+    {&ct__op.upsample_linear1d_backward_vec_out, {906, 924, 930, 3515, 6, 1}, ct__frontend_upsample_linear1d_backward_vec_out, 0},
+    {&ct__op.upsample_bilinear2d_vec, {909, 92, 927, 3522, 4, 1}, ct__frontend_upsample_bilinear2d_vec, 0},
+    {&ct__op.upsample_bilinear2d_vec_out, {909, 924, 928, 3527, 5, 1}, ct__frontend_upsample_bilinear2d_vec_out, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec, {912, 92, 929, 3533, 5, 1}, ct__frontend_upsample_bilinear2d_backward_vec, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec_out, {912, 924, 930, 3539, 6, 1}, ct__frontend_upsample_bilinear2d_backward_vec_out, 0},
+    {&ct__op.upsample_trilinear3d_vec, {915, 92, 927, 3546, 4, 1}, ct__frontend_upsample_trilinear3d_vec, 0},
+    {&ct__op.upsample_trilinear3d_vec_out, {915, 924, 928, 3551, 5, 1}, ct__frontend_upsample_trilinear3d_vec_out, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec, {918, 92, 929, 3557, 5, 1}, ct__frontend_upsample_trilinear3d_backward_vec, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec_out, {918, 924, 930, 3563, 6, 1}, ct__frontend_upsample_trilinear3d_backward_vec_out, 0},
+    {&ct__op.upsample_bicubic2d_vec, {920, 92, 927, 3570, 4, 1}, ct__frontend_upsample_bicubic2d_vec, 0},
+    {&ct__op.upsample_bicubic2d_vec_out, {920, 924, 928, 3575, 5, 1}, ct__frontend_upsample_bicubic2d_vec_out, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec, {921, 92, 929, 3581, 5, 1}, ct__frontend_upsample_bicubic2d_backward_vec, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec_out, {921, 924, 930, 3587, 6, 1}, ct__frontend_upsample_bicubic2d_backward_vec_out, 0},
+    {&ct__op.unfold, {931, 0, 272, 3594, 4, 1}, ct__frontend_unfold, 0},
+    {&ct__op.unfold_backward, {932, 0, 281, 3599, 5, 1}, ct__frontend_unfold_backward, 0},
+    {&ct__op.unfold_backward_out, {932, 5, 933, 3605, 6, 1}, ct__frontend_unfold_backward_out, 0},
+    {&ct__op.pixel_shuffle, {934, 0, 251, 3612, 2, 1}, ct__frontend_pixel_shuffle, 0},
+    {&ct__op.pixel_shuffle_out, {934, 5, 276, 3615, 3, 1}, ct__frontend_pixel_shuffle_out, 0},
+    {&ct__op.pixel_unshuffle, {935, 0, 251, 3619, 2, 1}, ct__frontend_pixel_unshuffle, 0},
+    {&ct__op.pixel_unshuffle_out, {935, 5, 276, 3622, 3, 1}, ct__frontend_pixel_unshuffle_out, 0},
+    {&ct__op.im2col, {937, 0, 936, 3626, 5, 1}, ct__frontend_im2col, 0},
+    {&ct__op.col2im, {939, 0, 938, 3632, 6, 1}, ct__frontend_col2im, 0},
+    {&ct__op.uniform_, {941, 0, 940, 3639, 4, 1}, ct__frontend_uniform_, 0},
+    {&ct__op.normal_, {942, 0, 940, 3644, 4, 1}, ct__frontend_normal_, 0},
+    {&ct__op.random__from, {944, 189, 943, 3649, 4, 1}, ct__frontend_random__from, 0},
+    {&ct__op.random__to, {944, 190, 945, 3654, 3, 1}, ct__frontend_random__to, 0},
+    {&ct__op.random_, {944, 0, 946, 3658, 2, 1}, ct__frontend_random_, 0},
+    {&ct__op.bernoulli__float, {949, 948, 947, 3661, 3, 1}, ct__frontend_bernoulli__float, 0},
+    {&ct__op.bernoulli, {951, 0, 950, 3665, 2, 1}, ct__frontend_bernoulli, 0},
+    {&ct__op.bernoulli_p, {951, 81, 952, 3668, 3, 1}, ct__frontend_bernoulli_p, 0},
+    {&ct__op.normal_Tensor_float, {954, 953, 952, 3672, 3, 1}, ct__frontend_normal_Tensor_float, 0},
+    {&ct__op.normal_float_Tensor, {954, 956, 955, 3676, 3, 1}, ct__frontend_normal_float_Tensor, 0},
+    {&ct__op.normal_Tensor_Tensor, {954, 469, 957, 3680, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
+    {&ct__op.rand_like, {959, 0, 958, 3684, 3, 1}, ct__frontend_rand_like, 0},
+    {&ct__op.randn_like, {960, 0, 958, 3688, 3, 1}, ct__frontend_randn_like, 0},
+    {&ct__op.rand, {962, 0, 961, 3692, 4, 1}, ct__frontend_rand, 0},
+    {&ct__op.randn, {963, 0, 961, 3697, 4, 1}, ct__frontend_randn, 0},
+    {&ct__op.randint_low, {965, 194, 964, 3702, 6, 1}, ct__frontend_randint_low, 0},
+    {&ct__op.randperm, {967, 0, 966, 3709, 4, 1}, ct__frontend_randperm, 0},
+    {&ct__op.eye, {969, 0, 968, 3714, 3, 1}, ct__frontend_eye, 0},
+    {&ct__op.eye_m, {969, 196, 970, 3718, 4, 1}, ct__frontend_eye_m, 0},
+    {&ct__op.linspace, {972, 0, 971, 3723, 5, 1}, ct__frontend_linspace, 0},
+    {&ct__op.rand_generator_out, {962, 974, 973, 3729, 3, 1}, ct__frontend_rand_generator_out, 0},
+    {&ct__op.randn_generator_out, {963, 974, 973, 3733, 3, 1}, ct__frontend_randn_generator_out, 0},
+    {&ct__op.randint_low_generator_out, {965, 976, 975, 3737, 5, 1}, ct__frontend_randint_low_generator_out, 0},
+    {&ct__op.randperm_generator_out, {967, 974, 977, 3743, 3, 1}, ct__frontend_randperm_generator_out, 0},
+    {&ct__op.eye_out, {969, 5, 978, 3747, 2, 1}, ct__frontend_eye_out, 0},
+    {&ct__op.eye_m_out, {969, 980, 979, 3750, 3, 1}, ct__frontend_eye_m_out, 0},
+    {&ct__op.linspace_out, {972, 5, 981, 3754, 4, 1}, ct__frontend_linspace_out, 0},
+    {&ct__op.native_dropout, {983, 0, 982, 3759, 4, 2}, ct__frontend_native_dropout, 0},
+    {&ct__op.native_dropout_backward, {985, 0, 984, 3765, 3, 1}, ct__frontend_native_dropout_backward, 0},
+    {&ct__op.dropout, {987, 0, 986, 3769, 4, 1}, ct__frontend_dropout, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -13763,6 +13852,11 @@ static const char *const ct__generated_strings[] = {
     "T,I,I,I,b,b->T",
     "avg_pool1d",
     "adaptive_avg_pool1d",
+    "T,I->T,T",
+    "adaptive_max_pool2d",
+    "T,I,Tw,Tw->Tw,Tw",
+    "adaptive_max_pool2d_backward",
+    "adaptive_max_pool1d",
     "T,I,f?->T",
     "upsample_nearest1d",
     "T,I,f?,Tw->Tw",
@@ -15963,6 +16057,19 @@ static const struct {
     {&ct__op.max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool1d), "composite"},
     {&ct__op.avg_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_avg_pool1d), "composite"},
     {&ct__op.adaptive_avg_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool1d), "composite"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d), "reference"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d), "reference"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d), "autograd"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_out), "reference"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_out), "reference"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_out), "autograd"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_backward), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_backward), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward), "autograd"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward_grad_input), "autograd"},
+    {&ct__op.adaptive_max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_max_pool1d), "composite"},
     {&ct__op.upsample_nearest1d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d), "reference"},
     {&ct__op.upsample_nearest1d, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d), "reference"},
     {&ct__op.upsample_nearest1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d), "autograd"},

@@ -1368,6 +1368,159 @@ static ct_tensor *ct__k_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_in
   return ct__pool1d_output(y);
 }
 
+/* ---- adaptive_max_pool2d: the max of each adaptive window [floor(o*I/O), ceil((o+1)*I/O))
+ * and its flat index in the plane; a NaN wins, ties keep the first (as max_pool2d) ---- */
+#define CT__ADAPTIVE_MAX(NAME, T)                                                              \
+  static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                   \
+    int64_t b, oh, ow, i, j;                                                                   \
+    for (b = 0; b < g->B; b++, x += g->H * g->W)                                               \
+      for (oh = 0; oh < g->OH; oh++)                                                           \
+        for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                           \
+          int64_t h0 = oh * g->H / g->OH, h1 = ((oh + 1) * g->H + g->OH - 1) / g->OH;          \
+          int64_t w0 = ow * g->W / g->OW, w1 = ((ow + 1) * g->W + g->OW - 1) / g->OW;          \
+          T best = (T)-INFINITY;                                                               \
+          *idx = h0 * g->W + w0;                                                               \
+          for (i = h0; i < h1; i++)                                                            \
+            for (j = w0; j < w1; j++) {                                                        \
+              T v = x[i * g->W + j];                                                           \
+              if (v > best || v != v) best = v, *idx = i * g->W + j;                           \
+            }                                                                                  \
+          *y = best;                                                                           \
+        }                                                                                      \
+  }
+CT__ADAPTIVE_MAX(ct__adaptive_max_f32, float)
+CT__ADAPTIVE_MAX(ct__adaptive_max_f64, double)
+
+static ct_tensor *ct__k_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+  static const char *op = "adaptive_max_pool2d";
+  ct__pool_geom g;
+  int64_t shape[4], t;
+  ct_tensor *res, *acc, *ind = NULL, *x = NULL;
+  ct_status st = CT_OK;
+  char buf[160];
+  int i;
+  (void)ks;
+  if (self->ndim != 3 && self->ndim != 4)
+    return ct_fail(CT_ERR_RANK, op, "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  for (i = 1; i < self->ndim; i++)
+    if (self->sizes[i] == 0)
+      return ct_fail(CT_ERR_SHAPE, op, "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                     "sizes %s with dimension %d being empty", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf), i),
+             (ct_tensor *)NULL;
+  if (output_size.n != 2) return ct_fail(CT_ERR_INVALID, op, "adaptive_max_pool2d(): output_size must have 2 values"), (ct_tensor *)NULL;
+  if (output_size.data[0] < 0 || output_size.data[1] < 0)
+    return ct_fail(CT_ERR_SIZE, op, "Trying to create tensor with negative dimension in output_size {%lld, %lld}", (long long)output_size.data[0],
+                   (long long)output_size.data[1]),
+           (ct_tensor *)NULL;
+  if (ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK) return NULL;
+  memset(&g, 0, sizeof g);
+  g.H = self->sizes[self->ndim - 2], g.W = self->sizes[self->ndim - 1];
+  g.B = self->ndim == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
+  g.OH = output_size.data[0], g.OW = output_size.data[1];
+  if (g.OH > 0 && g.OW > 0 && (ct__mul_ovf(g.OH, g.H, &t) || ct__add_ovf(t, g.OH, &t) || ct__mul_ovf(g.OW, g.W, &t) || ct__add_ovf(t, g.OW, &t)))
+    return ct_fail(CT_ERR_SIZE, op, "output size %lld x %lld times input size %lld x %lld overflows int64", (long long)g.OH, (long long)g.OW,
+                   (long long)g.H, (long long)g.W),
+           (ct_tensor *)NULL;
+  ct__pool_shape(self, g.OH, g.OW, shape);
+  if (ct__conv_result(op, NULL, self->ndim, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  ind = ct__empty(op, self->ndim, shape, CT_I64, self->device);
+  if (!ind) st = ct_last_error();
+  else if (acc && acc->numel) {
+    x = ct__pool_operand(op, self);
+    if (!x) st = ct_last_error();
+    else if (x->dtype == CT_F32) ct__adaptive_max_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
+    else ct__adaptive_max_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
+    ct_release(x);
+  }
+  if (ct__conv_finish(st, NULL, res, acc, &res) != CT_OK) {
+    ct_release(ind);
+    return NULL;
+  }
+  if (indices) *indices = ind;
+  else ct_release(ind);
+  return res;
+}
+static ct_status ct__k_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *ind = NULL, *r = ct__k_adaptive_max_pool2d(ks, self, output_size, &ind);
+  ct_status st;
+  if (!r) return ct_last_error();
+  if (indices->dtype != CT_I64) {
+    ct_release(r), ct_release(ind);
+    return ct_fail(CT_ERR_DTYPE, "adaptive_max_pool2d", "expected indices out tensor of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
+  }
+  st = ct__result_to_out("adaptive_max_pool2d", out, r);
+  if (st == CT_OK) return ct__result_to_out("adaptive_max_pool2d", indices, ind);
+  ct_release(ind);
+  return st;
+}
+/* the backward: zeros like self with grad_output added at indices (flat positions within each plane) */
+static ct_tensor *ct__k_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  static const char *op = "adaptive_max_pool2d_backward";
+  ct_tensor *res, *acc, *s = NULL, *idx = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  int64_t planes, out_plane, in_plane;
+  (void)ks;
+  if (self->ndim != 3 && self->ndim != 4)
+    return ct_fail(CT_ERR_RANK, op, "adaptive_max_pool2d_backward(): Expected 3D or 4D self, but got: %s", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (!ct_same_shape(grad_output, indices) || grad_output->ndim != self->ndim ||
+      memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)(self->ndim - 2)) != 0)
+    return ct_fail(CT_ERR_SHAPE, op, "expected grad_output %s of the shape of indices %s, with self's leading dims",
+                   ct_shape_format(grad_output->ndim, grad_output->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (indices->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "expected indices of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype)), (ct_tensor *)NULL;
+  if (grad_output->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype), ct_dtype_name((ct_dtype)grad_output->dtype)),
+           (ct_tensor *)NULL;
+  if (ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK) return NULL;
+  if (ct__conv_result(op, NULL, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  if (acc && acc->numel) {
+    in_plane = self->sizes[self->ndim - 2] * self->sizes[self->ndim - 1];
+    out_plane = grad_output->sizes[self->ndim - 2] * grad_output->sizes[self->ndim - 1];
+    planes = self->ndim == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
+    s = ct__pool_operand(op, grad_output);
+    idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
+    if (!idx || ct__max_pool2d_check_indices(op, idx, in_plane) != CT_OK || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
+    else if (acc->dtype == CT_F32)
+      ct__maxpool_bw_f32(planes, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(acc), (float *)ct_data_ptr(s), 1);
+    else
+      ct__maxpool_bw_f64(planes, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (double *)ct_data_ptr(acc), (double *)ct_data_ptr(s), 1);
+    ct_release(s), ct_release(idx);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_status ct__k_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,
+                                                               ct_tensor *grad_input) {
+  return ct__result_to_out("adaptive_max_pool2d_backward", grad_input, ct__k_adaptive_max_pool2d_backward(ks, grad_output, self, indices));
+}
+/* derivative of adaptive_max_pool2d_backward wrt grad_output: grad gathered at the indices (PyTorch's
+ * max_pool_double_backward). (A formula: the engine's scope releases the intermediate results.) */
+static ct_tensor *ct__max_pool_gather(ct_tensor *grad, ct_tensor *indices) {
+  ct_tensor *g, *i, *r;
+  if (!grad || !indices) return NULL;
+  g = ct_flatten(grad, -2, -1);
+  i = g ? ct_flatten(indices, -2, -1) : NULL;
+  r = i ? ct_gather(g, -1, i) : NULL;
+  return r ? ct_reshape(r, indices->ndim, indices->sizes) : NULL;
+}
+/* adaptive_max_pool1d (CompositeImplicitAutograd): adaptive_max_pool2d over the (N, C, 1, L) view */
+static ct_tensor *ct__k_adaptive_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+  static const char *op = "adaptive_max_pool1d";
+  int64_t o[2];
+  int no;
+  ct_tensor *x, *y, *ind = NULL;
+  (void)ks;
+  if (ct__pool1d_arg(op, "output_size", output_size, 0, 1, o, &no) != CT_OK || !(x = ct__pool1d_input(op, self))) return NULL;
+  y = ct_adaptive_max_pool2d(x, no, o, &ind);
+  ct_release(x);
+  y = ct__pool1d_output(y), ind = ct__pool1d_output(ind);
+  if (y && indices) *indices = ind;
+  else ct_release(ind);
+  return y;
+}
+
 /* ================= upsampling =================
  * One mechanism for every mode and rank. Along each spatial dim, output
  * position o reads T taps of the input dim (nearest 1, linear 2, cubic 4)
