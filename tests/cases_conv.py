@@ -274,6 +274,41 @@ cs.add("adaptive_max_pool1d", R(1, 2, 7, dtype=f32).requires_grad_(), [3])
 cs.error("adaptive_max_pool1d", E(5), [3], code="CT_ERR_RANK")
 cs.error("adaptive_max_pool1d", E(2, 5), [3, 1], code="CT_ERR_INVALID")
 
+# ---- max_unpool2d / max_unpool3d (indices from max_pool: distinct within each plane) ----
+xu = R(2, 3, 6, 5)
+yu, iu = A.max_pool2d_with_indices(xu, [2, 2], [2, 2], [1, 1], [1, 1], True)
+cs.add("max_unpool2d", g(R(*yu.shape)), iu, [6, 5])  # opcheck case
+cs.add("max_unpool2d", g(R(*yu.shape)), iu, [7, 6], name="max_unpool2d_larger")  # a larger plane: indices keep their flat position
+yu1, iu1 = A.max_pool2d_with_indices(R(3, 4, 4), [2, 2])
+cs.add("max_unpool2d", g(R(*yu1.shape)), iu1, [4, 4])  # unbatched
+cs.add("max_unpool2d", g(R(*yu1.shape[::-1]).permute(2, 1, 0)), iu1, [4, 4])  # non-contiguous
+cs.add("max_unpool2d", R(0, 2, 2, 2), iu[:0, :2, :2, :2], [4, 4])
+cs.add("max_unpool2d", R(*yu1.shape), iu1, [0, 4])  # empty output: indices unchecked, as PyTorch
+cs.add("max_unpool2d", R(*yu1.shape, dtype=f32).requires_grad_(), iu1, [4, 4])
+cs.add("max_unpool2d.out", R(*yu1.shape), iu1, [4, 4], out=torch.empty(0, dtype=torch.float64))
+cs.error("max_unpool2d", E(*yu1.shape), iu1.int(), [4, 4], code="CT_ERR_DTYPE")
+cs.error("max_unpool2d", E(*yu1.shape), iu1, [4], code="CT_ERR_INVALID")
+cs.error("max_unpool2d", E(2, 2), iu1[0], [4, 4], code="CT_ERR_RANK")
+cs.error("max_unpool2d", E(*yu1.shape), iu1[:1], [4, 4], code="CT_ERR_SHAPE")
+cs.error("max_unpool2d", E(*yu1.shape), iu1, [2, 2], code="CT_ERR_INDEX")
+cs.error("max_unpool2d", E(*yu1.shape), iu1 - 100, [4, 4], code="CT_ERR_INDEX")
+cs.error("max_unpool2d", E(*yu1.shape).long(), iu1, [4, 4], code="CT_ERR_DTYPE")
+cs.error("max_unpool2d", E(3, 0, 2), iu1[:, :0], [4, 4], code="CT_ERR_SHAPE")
+x3 = R(2, 2, 4, 5, 4)
+y3, i3 = A.max_pool3d_with_indices(x3, [2, 2, 2], [2, 2, 2], [0, 1, 0])
+cs.add("max_unpool3d", g(R(*y3.shape)), i3, [4, 5, 4], [2, 2, 2], [0, 1, 0])  # opcheck case
+y31, i31 = A.max_pool3d_with_indices(R(2, 4, 4, 4), [2, 2, 2])
+cs.add("max_unpool3d", g(R(*y31.shape)), i31, [4, 4, 4], [2, 2, 2], [0, 0, 0])  # unbatched
+cs.add("max_unpool3d", g(R(*y31.shape)), i31, [5, 4, 4], [2, 2, 2], [0, 0, 0], name="max_unpool3d_larger")
+cs.add("max_unpool3d", R(*y31.shape, dtype=f32).requires_grad_(), i31, [4, 4, 4], [2, 2, 2], [0, 0, 0])
+cs.add("max_unpool3d.out", R(*y31.shape), i31, [4, 4, 4], [2, 2, 2], [0, 0, 0], out=torch.empty(0, dtype=torch.float64))
+cs.error("max_unpool3d", E(*y31.shape), i31, [4, 4, 4], [0, 2, 2], [0, 0, 0], code="CT_ERR_INVALID")
+cs.error("max_unpool3d", E(*y31.shape), i31, [4, 4, 4], [2, 2], [0, 0, 0], code="CT_ERR_INVALID")
+cs.error("max_unpool3d", E(*y31.shape), i31, [4, 4, 4], [2, 2, 2], [0, 0], code="CT_ERR_INVALID")
+cs.error("max_unpool3d", E(*y31.shape), i31, [4, 4], [2, 2, 2], [0, 0, 0], code="CT_ERR_INVALID")
+cs.error("max_unpool3d", E(*y31.shape), i31, [1, 4, 4], [2, 2, 2], [0, 0, 0], code="CT_ERR_INDEX")
+cs.error("max_unpool3d", E(2, 2, 2), i31[0], [4, 4, 4], [2, 2, 2], [0, 0, 0], code="CT_ERR_RANK")
+
 # ---- upsampling ----
 UP = [("upsample_nearest1d", 1, False), ("upsample_nearest2d", 2, False), ("upsample_nearest3d", 3, False),
       ("_upsample_nearest_exact1d", 1, False), ("_upsample_nearest_exact2d", 2, False), ("_upsample_nearest_exact3d", 3, False),

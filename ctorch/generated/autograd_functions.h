@@ -20345,7 +20345,7 @@ static ct_status ct__backward_adaptive_max_pool2d_backward(ct_node *node, ct_ten
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 2);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
   return CT_OK;
 }
@@ -20380,6 +20380,122 @@ static ct_status ct__autograd_adaptive_max_pool2d_backward_grad_input(ct_keyset 
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("adaptive_max_pool2d_backward.grad_input");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_adaptive_max_pool2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, indices, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor ---- */
+typedef struct ct__node_max_unpool2d {
+  ct_node base;
+  ct__saved indices;
+} ct__node_max_unpool2d;
+
+static void ct__release_max_unpool2d(ct_node *node) {
+  ct__node_max_unpool2d *ct__nd = (ct__node_max_unpool2d *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_unpool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_unpool2d *ct__nd = (ct__node_max_unpool2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_unpool2d = {"MaxUnpool2dBackward0", ct__backward_max_unpool2d, ct__release_max_unpool2d};
+
+static ct_tensor *ct__autograd_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__node_max_unpool2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_max_unpool2d, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_unpool2d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_unpool2d(ks & CT__BELOW_AUTOGRAD, self, indices, output_size);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- max_unpool2d.out(Tensor self, Tensor indices, int[2] output_size, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("max_unpool2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_unpool2d_out(ks & CT__BELOW_AUTOGRAD, self, indices, output_size, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding) -> Tensor ---- */
+typedef struct ct__node_max_unpool3d {
+  ct_node base;
+  ct__saved indices;
+} ct__node_max_unpool3d;
+
+static void ct__release_max_unpool3d(ct_node *node) {
+  ct__node_max_unpool3d *ct__nd = (ct__node_max_unpool3d *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_unpool3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_unpool3d *ct__nd = (ct__node_max_unpool3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 3);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_unpool3d = {"MaxUnpool3dBackward0", ct__backward_max_unpool3d, ct__release_max_unpool3d};
+
+static ct_tensor *ct__autograd_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__node_max_unpool3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_max_unpool3d, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_unpool3d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_unpool3d(ks & CT__BELOW_AUTOGRAD, self, indices, output_size, stride, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("max_unpool3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_unpool3d_out(ks & CT__BELOW_AUTOGRAD, self, indices, output_size, stride, padding, out);
   ct__below_autograd_end(excluded);
   return r;
 }

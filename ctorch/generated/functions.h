@@ -1979,6 +1979,16 @@ CTDEF ct_status ct_adaptive_max_pool2d_backward_out(ct_tensor *grad_input, ct_te
 /* adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)
  * adaptive_max_pool2d over the (N, C, 1, L) view: indices within L */
 CTDEF ct_tensor *ct_adaptive_max_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1);
+/* max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor
+ * zeros of output_size per plane with each value of self written at its index (max_pool2d_with_indices's); (N, C, H, W) or (C, H, W) */
+CTDEF ct_tensor *ct_max_unpool2d(ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size);
+/* max_unpool2d.out(Tensor self, Tensor indices, int[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_max_unpool2d_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size);
+/* max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding) -> Tensor
+ * max_unpool2d over D x H x W planes; stride and padding are only checked, as PyTorch */
+CTDEF ct_tensor *ct_max_unpool3d(ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding);
+/* max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_max_unpool3d_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding);
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
  * (N, C, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
@@ -4677,6 +4687,18 @@ typedef ct_status ct_kernel_adaptive_max_pool2d_backward_grad_input(ct_keyset, c
 typedef ct_tensor *ct_kernel_adaptive_max_pool1d(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **);
 #define CT__OPNAME_adaptive_max_pool1d "adaptive_max_pool1d"
 #define CT__OPSIG_adaptive_max_pool1d "T,I->T,T"
+typedef ct_tensor *ct_kernel_max_unpool2d(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
+#define CT__OPNAME_max_unpool2d "max_unpool2d"
+#define CT__OPSIG_max_unpool2d "T,T,I->T"
+typedef ct_status ct_kernel_max_unpool2d_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_max_unpool2d_out "max_unpool2d.out"
+#define CT__OPSIG_max_unpool2d_out "T,T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_max_unpool3d(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list );
+#define CT__OPNAME_max_unpool3d "max_unpool3d"
+#define CT__OPSIG_max_unpool3d "T,T,I,I,I->T"
+typedef ct_status ct_kernel_max_unpool3d_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
+#define CT__OPNAME_max_unpool3d_out "max_unpool3d.out"
+#define CT__OPSIG_max_unpool3d_out "T,T,I,I,I,Tw->Tw"
 typedef ct_tensor *ct_kernel_upsample_nearest1d(ct_keyset, ct_tensor *, ct_int_list , double );
 #define CT__OPNAME_upsample_nearest1d "upsample_nearest1d"
 #define CT__OPSIG_upsample_nearest1d "T,I,f?->T"
@@ -5834,6 +5856,10 @@ static struct {
   ct_op *adaptive_max_pool2d_backward;
   ct_op *adaptive_max_pool2d_backward_grad_input;
   ct_op *adaptive_max_pool1d;
+  ct_op *max_unpool2d;
+  ct_op *max_unpool2d_out;
+  ct_op *max_unpool3d;
+  ct_op *max_unpool3d_out;
   ct_op *upsample_nearest1d;
   ct_op *upsample_nearest1d_out;
   ct_op *upsample_nearest1d_backward;
@@ -10121,6 +10147,66 @@ static ct_status ct__call_TITwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tenso
     ct__v[2] = ct_value_tensor(a2);
     ct__v[3] = ct_value_tensor(a3);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,I,Tw->Tw */
+static ct_status ct__call_TTITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,I,I,I->T */
+static ct_tensor *ct__call_TTIII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3, ct_int_list a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_int_list(a4.data, a4.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,I,I,I,Tw->Tw */
+static ct_status ct__call_TTIIITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3, ct_int_list a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_int_list(a4.data, a4.n);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -14456,6 +14542,22 @@ static ct_status ct__dispatch_adaptive_max_pool2d_backward_grad_input(ct_keyset 
 /* adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor) */
 static ct_tensor *ct__dispatch_adaptive_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
   return ct__call_TI_TT(ct__op.adaptive_max_pool1d, ks, self, output_size, result1);
+}
+/* max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor */
+static ct_tensor *ct__dispatch_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  return ct__call_TTI_T(ct__op.max_unpool2d, ks, self, indices, output_size);
+}
+/* max_unpool2d.out(Tensor self, Tensor indices, int[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  return ct__call_TTITw_Tw(ct__op.max_unpool2d_out, ks, self, indices, output_size, out);
+}
+/* max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding) -> Tensor */
+static ct_tensor *ct__dispatch_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
+  return ct__call_TTIII_T(ct__op.max_unpool3d, ks, self, indices, output_size, stride, padding);
+}
+/* max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
+  return ct__call_TTIIITw_Tw(ct__op.max_unpool3d_out, ks, self, indices, output_size, stride, padding, out);
 }
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
 static ct_tensor *ct__dispatch_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
@@ -25256,6 +25358,104 @@ CTDEF ct_tensor *ct_adaptive_max_pool1d(ct_tensor *self, int output_size_len, co
   if (result1) *result1 = ct__track(ct__x[0]);
   else ct_release(ct__x[0]);
   return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_max_unpool2d = {"max_unpool2d", 2, {1, 1}, {"self", "indices"}};
+CTDEF ct_tensor *ct_max_unpool2d(ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && indices && ct__same_device(self, indices)))
+    ct__keys = ct__call_keys(self->keys | indices->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, indices};
+    if (!ct__frontend_keys(&ct__fa_max_unpool2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("max_unpool2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_max_unpool2d(ct__keys, self, indices, output_size_l));
+}
+CTDEF ct_status ct_max_unpool2d_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_unpool2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_unpool2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_unpool2d.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_unpool2d.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("max_unpool2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("max_unpool2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "max_unpool2d.out", "out"))) return ct_last_error();
+  return ct__dispatch_max_unpool2d_out(ct__call_keys(ct__keys), self, indices, output_size_l, out);
+}
+static const ct__frontend_args ct__fa_max_unpool3d = {"max_unpool3d", 2, {1, 1}, {"self", "indices"}};
+CTDEF ct_tensor *ct_max_unpool3d(ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding) {
+  ct_int_list output_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && indices && ct__same_device(self, indices)))
+    ct__keys = ct__call_keys(self->keys | indices->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, indices};
+    if (!ct__frontend_keys(&ct__fa_max_unpool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("max_unpool3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_unpool3d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_unpool3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_max_unpool3d(ct__keys, self, indices, output_size_l, stride_l, padding_l));
+}
+CTDEF ct_status ct_max_unpool3d_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding) {
+  ct_int_list output_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_unpool3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_unpool3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_unpool3d.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_unpool3d.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("max_unpool3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_unpool3d.out", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d.out", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_unpool3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("max_unpool3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "max_unpool3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_max_unpool3d_out(ct__call_keys(ct__keys), self, indices, output_size_l, stride_l, padding_l, out);
 }
 static const ct__frontend_args ct__fa_upsample_nearest1d = {"upsample_nearest1d", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {

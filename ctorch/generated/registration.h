@@ -2384,6 +2384,38 @@ static ct_status ct__adapt_TITwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_k
     if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
   return CT_OK;
 }
+/* T,T,I,Tw->Tw */
+static ct_status ct__adapt_TTITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,I,I,I->T */
+static ct_status ct__adapt_TTIII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]));
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,I,I,I,Tw->Tw */
+static ct_status ct__adapt_TTIIITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,I,f?->T */
 static ct_status ct__adapt_TIfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -3240,6 +3272,9 @@ static const struct {
     {"T,I,I,I,b,b->T", ct__adapt_TIIIbb_T},
     {"T,I->T,T", ct__adapt_TI_TT},
     {"T,I,Tw,Tw->Tw,Tw", ct__adapt_TITwTw_TwTw},
+    {"T,T,I,Tw->Tw", ct__adapt_TTITw_Tw},
+    {"T,T,I,I,I->T", ct__adapt_TTIII_T},
+    {"T,T,I,I,I,Tw->Tw", ct__adapt_TTIIITw_Tw},
     {"T,I,f?->T", ct__adapt_TIfo_T},
     {"T,I,f?,Tw->Tw", ct__adapt_TIfoTw_Tw},
     {"T,I,I,f?->T", ct__adapt_TIIfo_T},
@@ -6839,6 +6874,24 @@ static ct_status ct__frontend_adaptive_max_pool2d_backward_grad_input(const ct_v
 static ct_status ct__frontend_adaptive_max_pool1d(const ct_value *a, ct_tensor **r) {
   *r = ct_adaptive_max_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_unpool2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_unpool2d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_unpool2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_unpool2d_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max_unpool3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_unpool3d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_unpool3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_unpool3d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_upsample_nearest1d(const ct_value *a, ct_tensor **r) {
   *r = ct_upsample_nearest1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
@@ -11286,6 +11339,32 @@ static const ct__arg_def ct__generated_args[] = {
     {169, 0, 7, 0, 0, 1},
     {0, 0, 1, 0, 0, 0},
     {0, 0, 1, 0, 0, 0},
+    /* max_unpool2d */
+    {1, 0, 1, 0, 0, 0},
+    {82, 0, 1, 0, 0, 0},
+    {169, 0, 7, 0, 0, 2},
+    {0, 0, 1, 0, 0, 0},
+    /* max_unpool2d.out */
+    {1, 0, 1, 0, 0, 0},
+    {82, 0, 1, 0, 0, 0},
+    {169, 0, 7, 0, 0, 2},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* max_unpool3d */
+    {1, 0, 1, 0, 0, 0},
+    {82, 0, 1, 0, 0, 0},
+    {169, 0, 7, 0, 0, 3},
+    {40, 0, 7, 0, 0, 3},
+    {106, 0, 7, 0, 0, 3},
+    {0, 0, 1, 0, 0, 0},
+    /* max_unpool3d.out */
+    {1, 0, 1, 0, 0, 0},
+    {82, 0, 1, 0, 0, 0},
+    {169, 0, 7, 0, 0, 3},
+    {40, 0, 7, 0, 0, 3},
+    {106, 0, 7, 0, 0, 3},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
     /* upsample_nearest1d */
     {1, 0, 1, 0, 0, 0},
     {169, 0, 7, 0, 0, 1},
@@ -12856,125 +12935,129 @@ static const struct {
     {&ct__op.adaptive_max_pool2d_backward, {876, 0, 509, 3109, 3, 1}, ct__frontend_adaptive_max_pool2d_backward, 0},
     {&ct__op.adaptive_max_pool2d_backward_grad_input, {876, 172, 511, 3113, 4, 1}, ct__frontend_adaptive_max_pool2d_backward_grad_input, 0},
     {&ct__op.adaptive_max_pool1d, {877, 0, 873, 3118, 2, 2}, ct__frontend_adaptive_max_pool1d, 0},
-    {&ct__op.upsample_nearest1d, {879, 0, 878, 3122, 3, 1}, ct__frontend_upsample_nearest1d, 0},
-    {&ct__op.upsample_nearest1d_out, {879, 5, 880, 3126, 4, 1}, ct__frontend_upsample_nearest1d_out, 0},
-    {&ct__op.upsample_nearest1d_backward, {882, 0, 881, 3131, 4, 1}, ct__frontend_upsample_nearest1d_backward, 0},
-    {&ct__op.upsample_nearest1d_backward_grad_input, {882, 172, 883, 3136, 5, 1}, ct__frontend_upsample_nearest1d_backward_grad_input, 0},
-    {&ct__op.upsample_nearest2d, {885, 0, 884, 3142, 4, 1}, ct__frontend_upsample_nearest2d, 0},
-    {&ct__op.upsample_nearest2d_out, {885, 5, 886, 3147, 5, 1}, ct__frontend_upsample_nearest2d_out, 0},
-    {&ct__op.upsample_nearest2d_backward, {888, 0, 887, 3153, 5, 1}, ct__frontend_upsample_nearest2d_backward, 0},
-    {&ct__op.upsample_nearest2d_backward_grad_input, {888, 172, 889, 3159, 6, 1}, ct__frontend_upsample_nearest2d_backward_grad_input, 0},
-    {&ct__op.upsample_nearest3d, {891, 0, 890, 3166, 5, 1}, ct__frontend_upsample_nearest3d, 0},
-    {&ct__op.upsample_nearest3d_out, {891, 5, 892, 3172, 6, 1}, ct__frontend_upsample_nearest3d_out, 0},
-    {&ct__op.upsample_nearest3d_backward, {894, 0, 893, 3179, 6, 1}, ct__frontend_upsample_nearest3d_backward, 0},
-    {&ct__op.upsample_nearest3d_backward_grad_input, {894, 172, 895, 3186, 7, 1}, ct__frontend_upsample_nearest3d_backward_grad_input, 0},
-    {&ct__op._upsample_nearest_exact1d, {896, 0, 878, 3194, 3, 1}, ct__frontend__upsample_nearest_exact1d, 0},
-    {&ct__op._upsample_nearest_exact1d_out, {896, 5, 880, 3198, 4, 1}, ct__frontend__upsample_nearest_exact1d_out, 0},
-    {&ct__op._upsample_nearest_exact1d_backward, {897, 0, 881, 3203, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_grad_input, {897, 172, 883, 3208, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_grad_input, 0},
-    {&ct__op._upsample_nearest_exact2d, {898, 0, 884, 3214, 4, 1}, ct__frontend__upsample_nearest_exact2d, 0},
-    {&ct__op._upsample_nearest_exact2d_out, {898, 5, 886, 3219, 5, 1}, ct__frontend__upsample_nearest_exact2d_out, 0},
-    {&ct__op._upsample_nearest_exact2d_backward, {899, 0, 887, 3225, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_grad_input, {899, 172, 889, 3231, 6, 1}, ct__frontend__upsample_nearest_exact2d_backward_grad_input, 0},
-    {&ct__op._upsample_nearest_exact3d, {900, 0, 890, 3238, 5, 1}, ct__frontend__upsample_nearest_exact3d, 0},
-    {&ct__op._upsample_nearest_exact3d_out, {900, 5, 892, 3244, 6, 1}, ct__frontend__upsample_nearest_exact3d_out, 0},
-    {&ct__op._upsample_nearest_exact3d_backward, {901, 0, 893, 3251, 6, 1}, ct__frontend__upsample_nearest_exact3d_backward, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_grad_input, {901, 172, 895, 3258, 7, 1}, ct__frontend__upsample_nearest_exact3d_backward_grad_input, 0},
-    {&ct__op.upsample_linear1d, {903, 0, 902, 3266, 4, 1}, ct__frontend_upsample_linear1d, 0},
-    {&ct__op.upsample_linear1d_out, {903, 5, 904, 3271, 5, 1}, ct__frontend_upsample_linear1d_out, 0},
-    {&ct__op.upsample_linear1d_backward, {906, 0, 905, 3277, 5, 1}, ct__frontend_upsample_linear1d_backward, 0},
-    {&ct__op.upsample_linear1d_backward_grad_input, {906, 172, 907, 3283, 6, 1}, ct__frontend_upsample_linear1d_backward_grad_input, 0},
-    {&ct__op.upsample_bilinear2d, {909, 0, 908, 3290, 5, 1}, ct__frontend_upsample_bilinear2d, 0},
-    {&ct__op.upsample_bilinear2d_out, {909, 5, 910, 3296, 6, 1}, ct__frontend_upsample_bilinear2d_out, 0},
-    {&ct__op.upsample_bilinear2d_backward, {912, 0, 911, 3303, 6, 1}, ct__frontend_upsample_bilinear2d_backward, 0},
-    {&ct__op.upsample_bilinear2d_backward_grad_input, {912, 172, 913, 3310, 7, 1}, ct__frontend_upsample_bilinear2d_backward_grad_input, 0},
-    {&ct__op.upsample_trilinear3d, {915, 0, 914, 3318, 6, 1}, ct__frontend_upsample_trilinear3d, 0},
-    {&ct__op.upsample_trilinear3d_out, {915, 5, 916, 3325, 7, 1}, ct__frontend_upsample_trilinear3d_out, 0},
-    {&ct__op.upsample_trilinear3d_backward, {918, 0, 917, 3333, 7, 1}, ct__frontend_upsample_trilinear3d_backward, 0},
-    {&ct__op.upsample_trilinear3d_backward_grad_input, {918, 172, 919, 3341, 8, 1}, ct__frontend_upsample_trilinear3d_backward_grad_input, 0},
-    {&ct__op.upsample_bicubic2d, {920, 0, 908, 3350, 5, 1}, ct__frontend_upsample_bicubic2d, 0},
-    {&ct__op.upsample_bicubic2d_out, {920, 5, 910, 3356, 6, 1}, ct__frontend_upsample_bicubic2d_out, 0},
-    {&ct__op.upsample_bicubic2d_backward, {921, 0, 911, 3363, 6, 1}, ct__frontend_upsample_bicubic2d_backward, 0},
-    {&ct__op.upsample_bicubic2d_backward_grad_input, {921, 172, 913, 3370, 7, 1}, ct__frontend_upsample_bicubic2d_backward_grad_input, 0},
-    {&ct__op.upsample_nearest1d_vec, {879, 92, 922, 3378, 3, 1}, ct__frontend_upsample_nearest1d_vec, 0},
-    {&ct__op.upsample_nearest1d_vec_out, {879, 924, 923, 3382, 4, 1}, ct__frontend_upsample_nearest1d_vec_out, 0},
-    {&ct__op.upsample_nearest1d_backward_vec, {882, 92, 925, 3387, 4, 1}, ct__frontend_upsample_nearest1d_backward_vec, 0},
-    {&ct__op.upsample_nearest1d_backward_vec_out, {882, 924, 926, 3392, 5, 1}, ct__frontend_upsample_nearest1d_backward_vec_out, 0},
-    {&ct__op.upsample_nearest2d_vec, {885, 92, 922, 3398, 3, 1}, ct__frontend_upsample_nearest2d_vec, 0},
-    {&ct__op.upsample_nearest2d_vec_out, {885, 924, 923, 3402, 4, 1}, ct__frontend_upsample_nearest2d_vec_out, 0},
-    {&ct__op.upsample_nearest2d_backward_vec, {888, 92, 925, 3407, 4, 1}, ct__frontend_upsample_nearest2d_backward_vec, 0},
-    {&ct__op.upsample_nearest2d_backward_vec_out, {888, 924, 926, 3412, 5, 1}, ct__frontend_upsample_nearest2d_backward_vec_out, 0},
-    {&ct__op.upsample_nearest3d_vec, {891, 92, 922, 3418, 3, 1}, ct__frontend_upsample_nearest3d_vec, 0},
-    {&ct__op.upsample_nearest3d_vec_out, {891, 924, 923, 3422, 4, 1}, ct__frontend_upsample_nearest3d_vec_out, 0},
-    {&ct__op.upsample_nearest3d_backward_vec, {894, 92, 925, 3427, 4, 1}, ct__frontend_upsample_nearest3d_backward_vec, 0},
-    {&ct__op.upsample_nearest3d_backward_vec_out, {894, 924, 926, 3432, 5, 1}, ct__frontend_upsample_nearest3d_backward_vec_out, 0},
-    {&ct__op._upsample_nearest_exact1d_vec, {896, 92, 922, 3438, 3, 1}, ct__frontend__upsample_nearest_exact1d_vec, 0},
-    {&ct__op._upsample_nearest_exact1d_vec_out, {896, 924, 923, 3442, 4, 1}, ct__frontend__upsample_nearest_exact1d_vec_out, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_vec, {897, 92, 925, 3447, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_vec_out, {897, 924, 926, 3452, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec_out, 0},
-    {&ct__op._upsample_nearest_exact2d_vec, {898, 92, 922, 3458, 3, 1}, ct__frontend__upsample_nearest_exact2d_vec, 0},
-    {&ct__op._upsample_nearest_exact2d_vec_out, {898, 924, 923, 3462, 4, 1}, ct__frontend__upsample_nearest_exact2d_vec_out, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_vec, {899, 92, 925, 3467, 4, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_vec_out, {899, 924, 926, 3472, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec_out, 0},
-    {&ct__op._upsample_nearest_exact3d_vec, {900, 92, 922, 3478, 3, 1}, ct__frontend__upsample_nearest_exact3d_vec, 0},
-    {&ct__op._upsample_nearest_exact3d_vec_out, {900, 924, 923, 3482, 4, 1}, ct__frontend__upsample_nearest_exact3d_vec_out, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_vec, {901, 92, 925, 3487, 4, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_vec_out, {901, 924, 926, 3492, 5, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec_out, 0},
-    {&ct__op.upsample_linear1d_vec, {903, 92, 927, 3498, 4, 1}, ct__frontend_upsample_linear1d_vec, 0},
-    {&ct__op.upsample_linear1d_vec_out, {903, 924, 928, 3503, 5, 1}, ct__frontend_upsample_linear1d_vec_out, 0},
-    {&ct__op.upsample_linear1d_backward_vec, {906, 92, 929, 3509, 5, 1}, ct__frontend_upsample_linear1d_backward_vec, 0},
-    {&ct__op.upsample_linear1d_backward_vec_out, {906, 924, 930, 3515, 6, 1}, ct__frontend_upsample_linear1d_backward_vec_out, 0},
-    {&ct__op.upsample_bilinear2d_vec, {909, 92, 927, 3522, 4, 1}, ct__frontend_upsample_bilinear2d_vec, 0},
-    {&ct__op.upsample_bilinear2d_vec_out, {909, 924, 928, 3527, 5, 1}, ct__frontend_upsample_bilinear2d_vec_out, 0},
-    {&ct__op.upsample_bilinear2d_backward_vec, {912, 92, 929, 3533, 5, 1}, ct__frontend_upsample_bilinear2d_backward_vec, 0},
-    {&ct__op.upsample_bilinear2d_backward_vec_out, {912, 924, 930, 3539, 6, 1}, ct__frontend_upsample_bilinear2d_backward_vec_out, 0},
-    {&ct__op.upsample_trilinear3d_vec, {915, 92, 927, 3546, 4, 1}, ct__frontend_upsample_trilinear3d_vec, 0},
-    {&ct__op.upsample_trilinear3d_vec_out, {915, 924, 928, 3551, 5, 1}, ct__frontend_upsample_trilinear3d_vec_out, 0},
-    {&ct__op.upsample_trilinear3d_backward_vec, {918, 92, 929, 3557, 5, 1}, ct__frontend_upsample_trilinear3d_backward_vec, 0},
-    {&ct__op.upsample_trilinear3d_backward_vec_out, {918, 924, 930, 3563, 6, 1}, ct__frontend_upsample_trilinear3d_backward_vec_out, 0},
-    {&ct__op.upsample_bicubic2d_vec, {920, 92, 927, 3570, 4, 1}, ct__frontend_upsample_bicubic2d_vec, 0},
-    {&ct__op.upsample_bicubic2d_vec_out, {920, 924, 928, 3575, 5, 1}, ct__frontend_upsample_bicubic2d_vec_out, 0},
-    {&ct__op.upsample_bicubic2d_backward_vec, {921, 92, 929, 3581, 5, 1}, ct__frontend_upsample_bicubic2d_backward_vec, 0},
-    {&ct__op.upsample_bicubic2d_backward_vec_out, {921, 924, 930, 3587, 6, 1}, ct__frontend_upsample_bicubic2d_backward_vec_out, 0},
-    {&ct__op.unfold, {931, 0, 272, 3594, 4, 1}, ct__frontend_unfold, 0},
-    {&ct__op.unfold_backward, {932, 0, 281, 3599, 5, 1}, ct__frontend_unfold_backward, 0},
-    {&ct__op.unfold_backward_out, {932, 5, 933, 3605, 6, 1}, ct__frontend_unfold_backward_out, 0},
-    {&ct__op.pixel_shuffle, {934, 0, 251, 3612, 2, 1}, ct__frontend_pixel_shuffle, 0},
-    {&ct__op.pixel_shuffle_out, {934, 5, 276, 3615, 3, 1}, ct__frontend_pixel_shuffle_out, 0},
-    {&ct__op.pixel_unshuffle, {935, 0, 251, 3619, 2, 1}, ct__frontend_pixel_unshuffle, 0},
-    {&ct__op.pixel_unshuffle_out, {935, 5, 276, 3622, 3, 1}, ct__frontend_pixel_unshuffle_out, 0},
-    {&ct__op.im2col, {937, 0, 936, 3626, 5, 1}, ct__frontend_im2col, 0},
-    {&ct__op.col2im, {939, 0, 938, 3632, 6, 1}, ct__frontend_col2im, 0},
-    {&ct__op.uniform_, {941, 0, 940, 3639, 4, 1}, ct__frontend_uniform_, 0},
-    {&ct__op.normal_, {942, 0, 940, 3644, 4, 1}, ct__frontend_normal_, 0},
-    {&ct__op.random__from, {944, 189, 943, 3649, 4, 1}, ct__frontend_random__from, 0},
-    {&ct__op.random__to, {944, 190, 945, 3654, 3, 1}, ct__frontend_random__to, 0},
-    {&ct__op.random_, {944, 0, 946, 3658, 2, 1}, ct__frontend_random_, 0},
-    {&ct__op.bernoulli__float, {949, 948, 947, 3661, 3, 1}, ct__frontend_bernoulli__float, 0},
-    {&ct__op.bernoulli, {951, 0, 950, 3665, 2, 1}, ct__frontend_bernoulli, 0},
-    {&ct__op.bernoulli_p, {951, 81, 952, 3668, 3, 1}, ct__frontend_bernoulli_p, 0},
-    {&ct__op.normal_Tensor_float, {954, 953, 952, 3672, 3, 1}, ct__frontend_normal_Tensor_float, 0},
-    {&ct__op.normal_float_Tensor, {954, 956, 955, 3676, 3, 1}, ct__frontend_normal_float_Tensor, 0},
-    {&ct__op.normal_Tensor_Tensor, {954, 469, 957, 3680, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
-    {&ct__op.rand_like, {959, 0, 958, 3684, 3, 1}, ct__frontend_rand_like, 0},
-    {&ct__op.randn_like, {960, 0, 958, 3688, 3, 1}, ct__frontend_randn_like, 0},
-    {&ct__op.rand, {962, 0, 961, 3692, 4, 1}, ct__frontend_rand, 0},
-    {&ct__op.randn, {963, 0, 961, 3697, 4, 1}, ct__frontend_randn, 0},
-    {&ct__op.randint_low, {965, 194, 964, 3702, 6, 1}, ct__frontend_randint_low, 0},
-    {&ct__op.randperm, {967, 0, 966, 3709, 4, 1}, ct__frontend_randperm, 0},
-    {&ct__op.eye, {969, 0, 968, 3714, 3, 1}, ct__frontend_eye, 0},
-    {&ct__op.eye_m, {969, 196, 970, 3718, 4, 1}, ct__frontend_eye_m, 0},
-    {&ct__op.linspace, {972, 0, 971, 3723, 5, 1}, ct__frontend_linspace, 0},
-    {&ct__op.rand_generator_out, {962, 974, 973, 3729, 3, 1}, ct__frontend_rand_generator_out, 0},
-    {&ct__op.randn_generator_out, {963, 974, 973, 3733, 3, 1}, ct__frontend_randn_generator_out, 0},
-    {&ct__op.randint_low_generator_out, {965, 976, 975, 3737, 5, 1}, ct__frontend_randint_low_generator_out, 0},
-    {&ct__op.randperm_generator_out, {967, 974, 977, 3743, 3, 1}, ct__frontend_randperm_generator_out, 0},
-    {&ct__op.eye_out, {969, 5, 978, 3747, 2, 1}, ct__frontend_eye_out, 0},
-    {&ct__op.eye_m_out, {969, 980, 979, 3750, 3, 1}, ct__frontend_eye_m_out, 0},
-    {&ct__op.linspace_out, {972, 5, 981, 3754, 4, 1}, ct__frontend_linspace_out, 0},
-    {&ct__op.native_dropout, {983, 0, 982, 3759, 4, 2}, ct__frontend_native_dropout, 0},
-    {&ct__op.native_dropout_backward, {985, 0, 984, 3765, 3, 1}, ct__frontend_native_dropout_backward, 0},
-    {&ct__op.dropout, {987, 0, 986, 3769, 4, 1}, ct__frontend_dropout, 0},
+    {&ct__op.max_unpool2d, {878, 0, 697, 3122, 3, 1}, ct__frontend_max_unpool2d, 0},
+    {&ct__op.max_unpool2d_out, {878, 5, 879, 3126, 4, 1}, ct__frontend_max_unpool2d_out, 0},
+    {&ct__op.max_unpool3d, {881, 0, 880, 3131, 5, 1}, ct__frontend_max_unpool3d, 0},
+    {&ct__op.max_unpool3d_out, {881, 5, 882, 3137, 6, 1}, ct__frontend_max_unpool3d_out, 0},
+    {&ct__op.upsample_nearest1d, {884, 0, 883, 3144, 3, 1}, ct__frontend_upsample_nearest1d, 0},
+    {&ct__op.upsample_nearest1d_out, {884, 5, 885, 3148, 4, 1}, ct__frontend_upsample_nearest1d_out, 0},
+    {&ct__op.upsample_nearest1d_backward, {887, 0, 886, 3153, 4, 1}, ct__frontend_upsample_nearest1d_backward, 0},
+    {&ct__op.upsample_nearest1d_backward_grad_input, {887, 172, 888, 3158, 5, 1}, ct__frontend_upsample_nearest1d_backward_grad_input, 0},
+    {&ct__op.upsample_nearest2d, {890, 0, 889, 3164, 4, 1}, ct__frontend_upsample_nearest2d, 0},
+    {&ct__op.upsample_nearest2d_out, {890, 5, 891, 3169, 5, 1}, ct__frontend_upsample_nearest2d_out, 0},
+    {&ct__op.upsample_nearest2d_backward, {893, 0, 892, 3175, 5, 1}, ct__frontend_upsample_nearest2d_backward, 0},
+    {&ct__op.upsample_nearest2d_backward_grad_input, {893, 172, 894, 3181, 6, 1}, ct__frontend_upsample_nearest2d_backward_grad_input, 0},
+    {&ct__op.upsample_nearest3d, {896, 0, 895, 3188, 5, 1}, ct__frontend_upsample_nearest3d, 0},
+    {&ct__op.upsample_nearest3d_out, {896, 5, 897, 3194, 6, 1}, ct__frontend_upsample_nearest3d_out, 0},
+    {&ct__op.upsample_nearest3d_backward, {899, 0, 898, 3201, 6, 1}, ct__frontend_upsample_nearest3d_backward, 0},
+    {&ct__op.upsample_nearest3d_backward_grad_input, {899, 172, 900, 3208, 7, 1}, ct__frontend_upsample_nearest3d_backward_grad_input, 0},
+    {&ct__op._upsample_nearest_exact1d, {901, 0, 883, 3216, 3, 1}, ct__frontend__upsample_nearest_exact1d, 0},
+    {&ct__op._upsample_nearest_exact1d_out, {901, 5, 885, 3220, 4, 1}, ct__frontend__upsample_nearest_exact1d_out, 0},
+    {&ct__op._upsample_nearest_exact1d_backward, {902, 0, 886, 3225, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, {902, 172, 888, 3230, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_grad_input, 0},
+    {&ct__op._upsample_nearest_exact2d, {903, 0, 889, 3236, 4, 1}, ct__frontend__upsample_nearest_exact2d, 0},
+    {&ct__op._upsample_nearest_exact2d_out, {903, 5, 891, 3241, 5, 1}, ct__frontend__upsample_nearest_exact2d_out, 0},
+    {&ct__op._upsample_nearest_exact2d_backward, {904, 0, 892, 3247, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, {904, 172, 894, 3253, 6, 1}, ct__frontend__upsample_nearest_exact2d_backward_grad_input, 0},
+    {&ct__op._upsample_nearest_exact3d, {905, 0, 895, 3260, 5, 1}, ct__frontend__upsample_nearest_exact3d, 0},
+    {&ct__op._upsample_nearest_exact3d_out, {905, 5, 897, 3266, 6, 1}, ct__frontend__upsample_nearest_exact3d_out, 0},
+    {&ct__op._upsample_nearest_exact3d_backward, {906, 0, 898, 3273, 6, 1}, ct__frontend__upsample_nearest_exact3d_backward, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, {906, 172, 900, 3280, 7, 1}, ct__frontend__upsample_nearest_exact3d_backward_grad_input, 0},
+    {&ct__op.upsample_linear1d, {908, 0, 907, 3288, 4, 1}, ct__frontend_upsample_linear1d, 0},
+    {&ct__op.upsample_linear1d_out, {908, 5, 909, 3293, 5, 1}, ct__frontend_upsample_linear1d_out, 0},
+    {&ct__op.upsample_linear1d_backward, {911, 0, 910, 3299, 5, 1}, ct__frontend_upsample_linear1d_backward, 0},
+    {&ct__op.upsample_linear1d_backward_grad_input, {911, 172, 912, 3305, 6, 1}, ct__frontend_upsample_linear1d_backward_grad_input, 0},
+    {&ct__op.upsample_bilinear2d, {914, 0, 913, 3312, 5, 1}, ct__frontend_upsample_bilinear2d, 0},
+    {&ct__op.upsample_bilinear2d_out, {914, 5, 915, 3318, 6, 1}, ct__frontend_upsample_bilinear2d_out, 0},
+    {&ct__op.upsample_bilinear2d_backward, {917, 0, 916, 3325, 6, 1}, ct__frontend_upsample_bilinear2d_backward, 0},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, {917, 172, 918, 3332, 7, 1}, ct__frontend_upsample_bilinear2d_backward_grad_input, 0},
+    {&ct__op.upsample_trilinear3d, {920, 0, 919, 3340, 6, 1}, ct__frontend_upsample_trilinear3d, 0},
+    {&ct__op.upsample_trilinear3d_out, {920, 5, 921, 3347, 7, 1}, ct__frontend_upsample_trilinear3d_out, 0},
+    {&ct__op.upsample_trilinear3d_backward, {923, 0, 922, 3355, 7, 1}, ct__frontend_upsample_trilinear3d_backward, 0},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, {923, 172, 924, 3363, 8, 1}, ct__frontend_upsample_trilinear3d_backward_grad_input, 0},
+    {&ct__op.upsample_bicubic2d, {925, 0, 913, 3372, 5, 1}, ct__frontend_upsample_bicubic2d, 0},
+    {&ct__op.upsample_bicubic2d_out, {925, 5, 915, 3378, 6, 1}, ct__frontend_upsample_bicubic2d_out, 0},
+    {&ct__op.upsample_bicubic2d_backward, {926, 0, 916, 3385, 6, 1}, ct__frontend_upsample_bicubic2d_backward, 0},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, {926, 172, 918, 3392, 7, 1}, ct__frontend_upsample_bicubic2d_backward_grad_input, 0},
+    {&ct__op.upsample_nearest1d_vec, {884, 92, 927, 3400, 3, 1}, ct__frontend_upsample_nearest1d_vec, 0},
+    {&ct__op.upsample_nearest1d_vec_out, {884, 929, 928, 3404, 4, 1}, ct__frontend_upsample_nearest1d_vec_out, 0},
+    {&ct__op.upsample_nearest1d_backward_vec, {887, 92, 930, 3409, 4, 1}, ct__frontend_upsample_nearest1d_backward_vec, 0},
+    {&ct__op.upsample_nearest1d_backward_vec_out, {887, 929, 931, 3414, 5, 1}, ct__frontend_upsample_nearest1d_backward_vec_out, 0},
+    {&ct__op.upsample_nearest2d_vec, {890, 92, 927, 3420, 3, 1}, ct__frontend_upsample_nearest2d_vec, 0},
+    {&ct__op.upsample_nearest2d_vec_out, {890, 929, 928, 3424, 4, 1}, ct__frontend_upsample_nearest2d_vec_out, 0},
+    {&ct__op.upsample_nearest2d_backward_vec, {893, 92, 930, 3429, 4, 1}, ct__frontend_upsample_nearest2d_backward_vec, 0},
+    {&ct__op.upsample_nearest2d_backward_vec_out, {893, 929, 931, 3434, 5, 1}, ct__frontend_upsample_nearest2d_backward_vec_out, 0},
+    {&ct__op.upsample_nearest3d_vec, {896, 92, 927, 3440, 3, 1}, ct__frontend_upsample_nearest3d_vec, 0},
+    {&ct__op.upsample_nearest3d_vec_out, {896, 929, 928, 3444, 4, 1}, ct__frontend_upsample_nearest3d_vec_out, 0},
+    {&ct__op.upsample_nearest3d_backward_vec, {899, 92, 930, 3449, 4, 1}, ct__frontend_upsample_nearest3d_backward_vec, 0},
+    {&ct__op.upsample_nearest3d_backward_vec_out, {899, 929, 931, 3454, 5, 1}, ct__frontend_upsample_nearest3d_backward_vec_out, 0},
+    {&ct__op._upsample_nearest_exact1d_vec, {901, 92, 927, 3460, 3, 1}, ct__frontend__upsample_nearest_exact1d_vec, 0},
+    {&ct__op._upsample_nearest_exact1d_vec_out, {901, 929, 928, 3464, 4, 1}, ct__frontend__upsample_nearest_exact1d_vec_out, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec, {902, 92, 930, 3469, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec_out, {902, 929, 931, 3474, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec_out, 0},
+    {&ct__op._upsample_nearest_exact2d_vec, {903, 92, 927, 3480, 3, 1}, ct__frontend__upsample_nearest_exact2d_vec, 0},
+    {&ct__op._upsample_nearest_exact2d_vec_out, {903, 929, 928, 3484, 4, 1}, ct__frontend__upsample_nearest_exact2d_vec_out, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec, {904, 92, 930, 3489, 4, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec_out, {904, 929, 931, 3494, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec_out, 0},
+    {&ct__op._upsample_nearest_exact3d_vec, {905, 92, 927, 3500, 3, 1}, ct__frontend__upsample_nearest_exact3d_vec, 0},
+    {&ct__op._upsample_nearest_exact3d_vec_out, {905, 929, 928, 3504, 4, 1}, ct__frontend__upsample_nearest_exact3d_vec_out, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec, {906, 92, 930, 3509, 4, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec_out, {906, 929, 931, 3514, 5, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec_out, 0},
+    {&ct__op.upsample_linear1d_vec, {908, 92, 932, 3520, 4, 1}, ct__frontend_upsample_linear1d_vec, 0},
+    {&ct__op.upsample_linear1d_vec_out, {908, 929, 933, 3525, 5, 1}, ct__frontend_upsample_linear1d_vec_out, 0},
+    {&ct__op.upsample_linear1d_backward_vec, {911, 92, 934, 3531, 5, 1}, ct__frontend_upsample_linear1d_backward_vec, 0},
+    {&ct__op.upsample_linear1d_backward_vec_out, {911, 929, 935, 3537, 6, 1}, ct__frontend_upsample_linear1d_backward_vec_out, 0},
+    {&ct__op.upsample_bilinear2d_vec, {914, 92, 932, 3544, 4, 1}, ct__frontend_upsample_bilinear2d_vec, 0},
+    {&ct__op.upsample_bilinear2d_vec_out, {914, 929, 933, 3549, 5, 1}, ct__frontend_upsample_bilinear2d_vec_out, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec, {917, 92, 934, 3555, 5, 1}, ct__frontend_upsample_bilinear2d_backward_vec, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec_out, {917, 929, 935, 3561, 6, 1}, ct__frontend_upsample_bilinear2d_backward_vec_out, 0},
+    {&ct__op.upsample_trilinear3d_vec, {920, 92, 932, 3568, 4, 1}, ct__frontend_upsample_trilinear3d_vec, 0},
+    {&ct__op.upsample_trilinear3d_vec_out, {920, 929, 933, 3573, 5, 1}, ct__frontend_upsample_trilinear3d_vec_out, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec, {923, 92, 934, 3579, 5, 1}, ct__frontend_upsample_trilinear3d_backward_vec, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec_out, {923, 929, 935, 3585, 6, 1}, ct__frontend_upsample_trilinear3d_backward_vec_out, 0},
+    {&ct__op.upsample_bicubic2d_vec, {925, 92, 932, 3592, 4, 1}, ct__frontend_upsample_bicubic2d_vec, 0},
+    {&ct__op.upsample_bicubic2d_vec_out, {925, 929, 933, 3597, 5, 1}, ct__frontend_upsample_bicubic2d_vec_out, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec, {926, 92, 934, 3603, 5, 1}, ct__frontend_upsample_bicubic2d_backward_vec, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec_out, {926, 929, 935, 3609, 6, 1}, ct__frontend_upsample_bicubic2d_backward_vec_out, 0},
+    {&ct__op.unfold, {936, 0, 272, 3616, 4, 1}, ct__frontend_unfold, 0},
+    {&ct__op.unfold_backward, {937, 0, 281, 3621, 5, 1}, ct__frontend_unfold_backward, 0},
+    {&ct__op.unfold_backward_out, {937, 5, 938, 3627, 6, 1}, ct__frontend_unfold_backward_out, 0},
+    {&ct__op.pixel_shuffle, {939, 0, 251, 3634, 2, 1}, ct__frontend_pixel_shuffle, 0},
+    {&ct__op.pixel_shuffle_out, {939, 5, 276, 3637, 3, 1}, ct__frontend_pixel_shuffle_out, 0},
+    {&ct__op.pixel_unshuffle, {940, 0, 251, 3641, 2, 1}, ct__frontend_pixel_unshuffle, 0},
+    {&ct__op.pixel_unshuffle_out, {940, 5, 276, 3644, 3, 1}, ct__frontend_pixel_unshuffle_out, 0},
+    {&ct__op.im2col, {942, 0, 941, 3648, 5, 1}, ct__frontend_im2col, 0},
+    {&ct__op.col2im, {944, 0, 943, 3654, 6, 1}, ct__frontend_col2im, 0},
+    {&ct__op.uniform_, {946, 0, 945, 3661, 4, 1}, ct__frontend_uniform_, 0},
+    {&ct__op.normal_, {947, 0, 945, 3666, 4, 1}, ct__frontend_normal_, 0},
+    {&ct__op.random__from, {949, 189, 948, 3671, 4, 1}, ct__frontend_random__from, 0},
+    {&ct__op.random__to, {949, 190, 950, 3676, 3, 1}, ct__frontend_random__to, 0},
+    {&ct__op.random_, {949, 0, 951, 3680, 2, 1}, ct__frontend_random_, 0},
+    {&ct__op.bernoulli__float, {954, 953, 952, 3683, 3, 1}, ct__frontend_bernoulli__float, 0},
+    {&ct__op.bernoulli, {956, 0, 955, 3687, 2, 1}, ct__frontend_bernoulli, 0},
+    {&ct__op.bernoulli_p, {956, 81, 957, 3690, 3, 1}, ct__frontend_bernoulli_p, 0},
+    {&ct__op.normal_Tensor_float, {959, 958, 957, 3694, 3, 1}, ct__frontend_normal_Tensor_float, 0},
+    {&ct__op.normal_float_Tensor, {959, 961, 960, 3698, 3, 1}, ct__frontend_normal_float_Tensor, 0},
+    {&ct__op.normal_Tensor_Tensor, {959, 469, 962, 3702, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0},
+    {&ct__op.rand_like, {964, 0, 963, 3706, 3, 1}, ct__frontend_rand_like, 0},
+    {&ct__op.randn_like, {965, 0, 963, 3710, 3, 1}, ct__frontend_randn_like, 0},
+    {&ct__op.rand, {967, 0, 966, 3714, 4, 1}, ct__frontend_rand, 0},
+    {&ct__op.randn, {968, 0, 966, 3719, 4, 1}, ct__frontend_randn, 0},
+    {&ct__op.randint_low, {970, 194, 969, 3724, 6, 1}, ct__frontend_randint_low, 0},
+    {&ct__op.randperm, {972, 0, 971, 3731, 4, 1}, ct__frontend_randperm, 0},
+    {&ct__op.eye, {974, 0, 973, 3736, 3, 1}, ct__frontend_eye, 0},
+    {&ct__op.eye_m, {974, 196, 975, 3740, 4, 1}, ct__frontend_eye_m, 0},
+    {&ct__op.linspace, {977, 0, 976, 3745, 5, 1}, ct__frontend_linspace, 0},
+    {&ct__op.rand_generator_out, {967, 979, 978, 3751, 3, 1}, ct__frontend_rand_generator_out, 0},
+    {&ct__op.randn_generator_out, {968, 979, 978, 3755, 3, 1}, ct__frontend_randn_generator_out, 0},
+    {&ct__op.randint_low_generator_out, {970, 981, 980, 3759, 5, 1}, ct__frontend_randint_low_generator_out, 0},
+    {&ct__op.randperm_generator_out, {972, 979, 982, 3765, 3, 1}, ct__frontend_randperm_generator_out, 0},
+    {&ct__op.eye_out, {974, 5, 983, 3769, 2, 1}, ct__frontend_eye_out, 0},
+    {&ct__op.eye_m_out, {974, 985, 984, 3772, 3, 1}, ct__frontend_eye_m_out, 0},
+    {&ct__op.linspace_out, {977, 5, 986, 3776, 4, 1}, ct__frontend_linspace_out, 0},
+    {&ct__op.native_dropout, {988, 0, 987, 3781, 4, 2}, ct__frontend_native_dropout, 0},
+    {&ct__op.native_dropout_backward, {990, 0, 989, 3787, 3, 1}, ct__frontend_native_dropout_backward, 0},
+    {&ct__op.dropout, {992, 0, 991, 3791, 4, 1}, ct__frontend_dropout, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -13857,6 +13940,11 @@ static const char *const ct__generated_strings[] = {
     "T,I,Tw,Tw->Tw,Tw",
     "adaptive_max_pool2d_backward",
     "adaptive_max_pool1d",
+    "max_unpool2d",
+    "T,T,I,Tw->Tw",
+    "T,T,I,I,I->T",
+    "max_unpool3d",
+    "T,T,I,I,I,Tw->Tw",
     "T,I,f?->T",
     "upsample_nearest1d",
     "T,I,f?,Tw->Tw",
@@ -16070,6 +16158,18 @@ static const struct {
     {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_backward_grad_input), "reference"},
     {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward_grad_input), "autograd"},
     {&ct__op.adaptive_max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_max_pool1d), "composite"},
+    {&ct__op.max_unpool2d, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d), "reference"},
+    {&ct__op.max_unpool2d, CT_KEY_META, CT_FN(ct__k_max_unpool2d), "reference"},
+    {&ct__op.max_unpool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool2d), "autograd"},
+    {&ct__op.max_unpool2d_out, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d_out), "reference"},
+    {&ct__op.max_unpool2d_out, CT_KEY_META, CT_FN(ct__k_max_unpool2d_out), "reference"},
+    {&ct__op.max_unpool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool2d_out), "autograd"},
+    {&ct__op.max_unpool3d, CT_KEY_CPU, CT_FN(ct__k_max_unpool3d), "reference"},
+    {&ct__op.max_unpool3d, CT_KEY_META, CT_FN(ct__k_max_unpool3d), "reference"},
+    {&ct__op.max_unpool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d), "autograd"},
+    {&ct__op.max_unpool3d_out, CT_KEY_CPU, CT_FN(ct__k_max_unpool3d_out), "reference"},
+    {&ct__op.max_unpool3d_out, CT_KEY_META, CT_FN(ct__k_max_unpool3d_out), "reference"},
+    {&ct__op.max_unpool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d_out), "autograd"},
     {&ct__op.upsample_nearest1d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d), "reference"},
     {&ct__op.upsample_nearest1d, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d), "reference"},
     {&ct__op.upsample_nearest1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d), "autograd"},

@@ -1495,15 +1495,112 @@ static ct_status ct__k_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_
                                                                ct_tensor *grad_input) {
   return ct__result_to_out("adaptive_max_pool2d_backward", grad_input, ct__k_adaptive_max_pool2d_backward(ks, grad_output, self, indices));
 }
-/* derivative of adaptive_max_pool2d_backward wrt grad_output: grad gathered at the indices (PyTorch's
- * max_pool_double_backward). (A formula: the engine's scope releases the intermediate results.) */
-static ct_tensor *ct__max_pool_gather(ct_tensor *grad, ct_tensor *indices) {
+/* derivative of adaptive_max_pool2d_backward wrt grad_output and of max_unpool wrt self: grad gathered at
+ * the indices over the last nsp dims (PyTorch's max_pool_double_backward). (A formula: the engine's scope releases the intermediate results.) */
+static ct_tensor *ct__max_pool_gather(ct_tensor *grad, ct_tensor *indices, int nsp) {
   ct_tensor *g, *i, *r;
   if (!grad || !indices) return NULL;
-  g = ct_flatten(grad, -2, -1);
-  i = g ? ct_flatten(indices, -2, -1) : NULL;
+  g = ct_flatten(grad, -nsp, -1);
+  i = g ? ct_flatten(indices, -nsp, -1) : NULL;
   r = i ? ct_gather(g, -1, i) : NULL;
   return r ? ct_reshape(r, indices->ndim, indices->sizes) : NULL;
+}
+/* ---- max_unpool2d / max_unpool3d: zeros of output_size per plane, each input value written at its index
+ * (a flat position within the output plane, as max_pool returns them; a repeated index keeps the last) ---- */
+#define CT__UNPOOL(NAME, T)                                                                                         \
+  static void NAME(int64_t B, int64_t in_plane, int64_t out_plane, const int64_t *idx, const T *x, T *y) {          \
+    int64_t b, o;                                                                                                   \
+    for (b = 0; b < B; b++, x += in_plane, y += out_plane, idx += in_plane)                                        \
+      for (o = 0; o < in_plane; o++) y[idx[o]] = x[o];                                                              \
+  }
+CT__UNPOOL(ct__unpool_f32, float)
+CT__UNPOOL(ct__unpool_f64, double)
+static ct_tensor *ct__max_unpool_impl(const char *op, int nsp, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  static const char *const dims[2] = {"two elements (height, width)", "three elements (depth, height, width)"};
+  int64_t shape[5], in_plane = 1, out_plane = 1, planes = 1;
+  ct_tensor *res, *acc, *x = NULL, *idx = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  int i, nd = self->ndim;
+  if (indices->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "elements in indices should be type int64 but got: %s", ct__dtype_torch_name((ct_dtype)indices->dtype)),
+           (ct_tensor *)NULL;
+  if (output_size.n != nsp)
+    return ct_fail(CT_ERR_INVALID, op, "There should be exactly %s in output_size, but got %lld elements.", dims[nsp - 2],
+                   (long long)(output_size.n < 0 ? 0 : output_size.n)),
+           (ct_tensor *)NULL;
+  if (nd != nsp + 1 && nd != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "Input to max_unpooling%dd should be a %dd or %dd Tensor, but got a tensor with %d dimensions.", nsp, nsp + 1,
+                   nsp + 2, nd),
+           (ct_tensor *)NULL;
+  if (!ct_same_shape(self, indices))
+    return ct_fail(CT_ERR_SHAPE, op, "Expected shape of indices to be same as that of the input tensor (%s) but got indices tensor with shape: %s",
+                   ct_shape_format(nd, self->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  for (i = 1; i < nd; i++)
+    if (self->sizes[i] == 0)
+      return ct_fail(CT_ERR_SHAPE, op, "max_unpooling%dd(): Expected input to have non-zero size for non-batch dimensions, but got %s with "
+                     "dimension %d being empty.", nsp, ct_shape_format(nd, self->sizes, b1, sizeof b1), i),
+             (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)self->dtype)), (ct_tensor *)NULL;
+  for (i = 0; i < nd - nsp; i++) shape[i] = self->sizes[i], planes *= self->sizes[i];
+  for (i = 0; i < nsp; i++) {
+    shape[nd - nsp + i] = output_size.data[i];
+    in_plane *= self->sizes[nd - nsp + i];
+  }
+  if (ct__conv_result(op, NULL, nd, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL; /* (checks the sizes) */
+  if (acc && acc->numel) {
+    for (i = 0; i < nsp; i++) out_plane *= output_size.data[i]; /* (fits: the result was allocated) */
+    x = ct__pool_operand(op, self);
+    idx = x ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
+    if (!idx || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) {
+      st = ct_last_error();
+    } else {
+      const int64_t *p = (const int64_t *)ct_data_ptr(idx);
+      int64_t k;
+      for (k = 0; k < idx->numel && st == CT_OK; k++)
+        if (p[k] < 0 || p[k] >= out_plane)
+          st = ct_fail(CT_ERR_INDEX, op, "Found an invalid max index: %lld (output volumes are of size %s)", (long long)p[k],
+                       ct_shape_format(nsp, output_size.data, b1, sizeof b1));
+      if (st == CT_OK && acc->dtype == CT_F32)
+        ct__unpool_f32(planes, in_plane, out_plane, p, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc));
+      else if (st == CT_OK)
+        ct__unpool_f64(planes, in_plane, out_plane, p, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc));
+    }
+    ct_release(x), ct_release(idx);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_tensor *ct__k_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  (void)ks;
+  return ct__max_unpool_impl("max_unpool2d", 2, self, indices, output_size);
+}
+static ct_status ct__k_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  return ct__result_to_out("max_unpool2d", out, ct__k_max_unpool2d(ks, self, indices, output_size));
+}
+/* max_unpool3d: stride and padding are only checked, as PyTorch (the indices say where each value goes) */
+static ct_tensor *ct__k_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride,
+                                     ct_int_list padding) {
+  static const char *op = "max_unpool3d";
+  (void)ks;
+  if (stride.n != 3)
+    return ct_fail(CT_ERR_INVALID, op, "There should be exactly three elements (depth, height, width) in stride, but got: %lld elements.",
+                   (long long)(stride.n < 0 ? 0 : stride.n)),
+           (ct_tensor *)NULL;
+  if (padding.n != 3)
+    return ct_fail(CT_ERR_INVALID, op, "There should be exactly three elements (depth, height, width) in padding, but got: %lld elements.",
+                   (long long)(padding.n < 0 ? 0 : padding.n)),
+           (ct_tensor *)NULL;
+  if (stride.data[0] <= 0 || stride.data[1] <= 0 || stride.data[2] <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "strides should be greater than zero, but got stride: [%lld, %lld, %lld]", (long long)stride.data[0],
+                   (long long)stride.data[1], (long long)stride.data[2]),
+           (ct_tensor *)NULL;
+  return ct__max_unpool_impl(op, 3, self, indices, output_size);
+}
+static ct_status ct__k_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride,
+                                        ct_int_list padding, ct_tensor *out) {
+  return ct__result_to_out("max_unpool3d", out, ct__k_max_unpool3d(ks, self, indices, output_size, stride, padding));
 }
 /* adaptive_max_pool1d (CompositeImplicitAutograd): adaptive_max_pool2d over the (N, C, 1, L) view */
 static ct_tensor *ct__k_adaptive_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
