@@ -309,6 +309,38 @@ cs.error("max_unpool3d", E(*y31.shape), i31, [4, 4], [2, 2, 2], [0, 0, 0], code=
 cs.error("max_unpool3d", E(*y31.shape), i31, [1, 4, 4], [2, 2, 2], [0, 0, 0], code="CT_ERR_INDEX")
 cs.error("max_unpool3d", E(2, 2, 2), i31[0], [4, 4, 4], [2, 2, 2], [0, 0, 0], code="CT_ERR_RANK")
 
+# ---- 3-D adaptive pooling (the 2-D mechanism over D x H x W) ----
+cs.add("adaptive_avg_pool3d", g(R(2, 2, 5, 4, 6)), [3, 2, 4])  # opcheck case
+cs.add("adaptive_avg_pool3d", g(R(2, 3, 3, 4)), [4, 2, 5])  # unbatched, overlapping windows
+cs.add("adaptive_avg_pool3d", g(R(1, 4, 3, 5, 2).permute(0, 4, 2, 3, 1)), [1, 2, 2])  # non-contiguous (1, 2, 3, 5, 4)
+cs.add("adaptive_avg_pool3d", g(R(0, 2, 3, 3, 3)), [2, 2, 2])
+cs.add("adaptive_avg_pool3d", R(1, 2, 3, 3, 3), [0, 2, 2])
+cs.add("adaptive_avg_pool3d", R(1, 2, 5, 5, 4, dtype=f32).requires_grad_(), [2, 3, 3])
+cs.add("adaptive_avg_pool3d.out", R(1, 2, 5, 5, 4), [2, 3, 3], out=torch.empty(0, dtype=torch.float64))
+cs.add("_adaptive_avg_pool3d", g(R(1, 2, 5, 4, 6)), [3, 2, 4])
+cs.add("_adaptive_avg_pool3d_backward", g(R(1, 2, 3, 2, 4)), R(1, 2, 5, 4, 6))
+cs.error("adaptive_avg_pool3d", E(1, 2, 3, 3, 3), [3, 3], code="CT_ERR_INVALID")
+cs.error("adaptive_avg_pool3d", E(1, 2, 3, 3, 3), [2, -1, 3], code="CT_ERR_INVALID")
+cs.error("adaptive_avg_pool3d", E(3, 3, 3), [2, 2, 2], code="CT_ERR_RANK")
+cs.error("adaptive_avg_pool3d", E(1, 2, 3, 0, 3), [2, 2, 2], code="CT_ERR_SHAPE")
+cs.error("adaptive_avg_pool3d", E(1, 2, 3, 3, 3).long(), [2, 2, 2], code="CT_ERR_DTYPE")
+cs.add("adaptive_max_pool3d", g(R(2, 2, 5, 4, 6)), [3, 2, 4])  # opcheck case
+cs.add("adaptive_max_pool3d", g(R(2, 3, 3, 4)), [4, 2, 5])
+cs.add("adaptive_max_pool3d", g(R(1, 4, 3, 5, 2).permute(0, 4, 2, 3, 1)), [1, 2, 2])
+cs.add("adaptive_max_pool3d", g(R(0, 2, 3, 3, 3)), [2, 2, 2])
+cs.add("adaptive_max_pool3d", R(1, 2, 5, 5, 4, dtype=f32).requires_grad_(), [2, 3, 3])
+cs.add("adaptive_max_pool3d.out", R(1, 2, 5, 5, 4), [2, 3, 3], out=torch.empty(0, dtype=torch.float64),
+       indices=torch.empty(0, dtype=torch.long))
+cs.error("adaptive_max_pool3d", E(3, 3, 3), [2, 2, 2], code="CT_ERR_RANK")
+cs.error("adaptive_max_pool3d", E(1, 2, 3, 0, 3), [2, 2, 2], code="CT_ERR_SHAPE")
+cs.error("adaptive_max_pool3d", E(1, 2, 3, 3, 3), [2, 2], code="CT_ERR_INVALID")
+cs.error("adaptive_max_pool3d", E(1, 2, 3, 3, 3).long(), [2, 2, 2], code="CT_ERR_DTYPE")
+x3a = R(2, 2, 5, 4, 6)
+y3a, i3a = A.adaptive_max_pool3d(x3a, [3, 2, 4])
+cs.add("adaptive_max_pool3d_backward", g(R(*y3a.shape)), x3a, i3a)
+cs.add("adaptive_max_pool3d_backward.grad_input", R(*y3a.shape), x3a, i3a, grad_input=torch.empty(0, dtype=torch.float64))
+cs.error("adaptive_max_pool3d_backward", R(*y3a.shape), x3a, i3a + 1000, torch_raises=False, code="CT_ERR_INDEX")
+
 # ---- upsampling ----
 UP = [("upsample_nearest1d", 1, False), ("upsample_nearest2d", 2, False), ("upsample_nearest3d", 3, False),
       ("_upsample_nearest_exact1d", 1, False), ("_upsample_nearest_exact2d", 2, False), ("_upsample_nearest_exact3d", 3, False),

@@ -20500,6 +20500,251 @@ static ct_status ct__autograd_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct
   return r;
 }
 
+/* ---- adaptive_avg_pool3d.out(Tensor self, SymInt[3] output_size, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("adaptive_avg_pool3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_avg_pool3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor ---- */
+typedef struct ct__node__adaptive_avg_pool3d {
+  ct_node base;
+  ct__saved self;
+} ct__node__adaptive_avg_pool3d;
+
+static void ct__release__adaptive_avg_pool3d(ct_node *node) {
+  ct__node__adaptive_avg_pool3d *ct__nd = (ct__node__adaptive_avg_pool3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward__adaptive_avg_pool3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__adaptive_avg_pool3d *ct__nd = (ct__node__adaptive_avg_pool3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_adaptive_avg_pool3d_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__adaptive_avg_pool3d = {"AdaptiveAvgPool3dBackward0", ct__backward__adaptive_avg_pool3d, ct__release__adaptive_avg_pool3d};
+
+static ct_tensor *ct__autograd__adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__adaptive_avg_pool3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__adaptive_avg_pool3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__adaptive_avg_pool3d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__adaptive_avg_pool3d(ks & CT__BELOW_AUTOGRAD, self, output_size);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor ---- */
+typedef struct ct__node__adaptive_avg_pool3d_backward {
+  ct_node base;
+  ct__shape grad_output_sizes;
+  ct__saved self;
+} ct__node__adaptive_avg_pool3d_backward;
+
+static void ct__release__adaptive_avg_pool3d_backward(ct_node *node) {
+  ct__node__adaptive_avg_pool3d_backward *ct__nd = (ct__node__adaptive_avg_pool3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward__adaptive_avg_pool3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__adaptive_avg_pool3d_backward *ct__nd = (ct__node__adaptive_avg_pool3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__adaptive_pool3d_to(grad, &grad_output_sizes);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__adaptive_avg_pool3d_backward = {"AdaptiveAvgPool3dBackwardBackward0", ct__backward__adaptive_avg_pool3d_backward, ct__release__adaptive_avg_pool3d_backward};
+
+static ct_tensor *ct__autograd__adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node__adaptive_avg_pool3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__adaptive_avg_pool3d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__adaptive_avg_pool3d_backward *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__adaptive_avg_pool3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) ---- */
+typedef struct ct__node_adaptive_max_pool3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved result1;
+} ct__node_adaptive_max_pool3d;
+
+static void ct__release_adaptive_max_pool3d(ct_node *node) {
+  ct__node_adaptive_max_pool3d *ct__nd = (ct__node_adaptive_max_pool3d *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result1);
+}
+static ct_status ct__backward_adaptive_max_pool3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_adaptive_max_pool3d *ct__nd = (ct__node_adaptive_max_pool3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result1 = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result1 = ct__unpack(&ct__nd->result1, node, "result1");
+    if (!result1) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_adaptive_max_pool3d_backward(grad, self, result1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_adaptive_max_pool3d = {"AdaptiveMaxPool3dBackward0", ct__backward_adaptive_max_pool3d, ct__release_adaptive_max_pool3d};
+
+static ct_tensor *ct__autograd_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_adaptive_max_pool3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_adaptive_max_pool3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_adaptive_max_pool3d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool3d(ks & CT__BELOW_AUTOGRAD, self, output_size, result1);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->result1, *result1);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) ---- */
+static ct_status ct__autograd_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out) || ct__needs_grad(indices))) return ct__out_not_differentiable("adaptive_max_pool3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, out, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor ---- */
+typedef struct ct__node_adaptive_max_pool3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved indices;
+} ct__node_adaptive_max_pool3d_backward;
+
+static void ct__release_adaptive_max_pool3d_backward(ct_node *node) {
+  ct__node_adaptive_max_pool3d_backward *ct__nd = (ct__node_adaptive_max_pool3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_adaptive_max_pool3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_adaptive_max_pool3d_backward *ct__nd = (ct__node_adaptive_max_pool3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 3);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_adaptive_max_pool3d_backward = {"AdaptiveMaxPool3dBackwardBackward0", ct__backward_adaptive_max_pool3d_backward, ct__release_adaptive_max_pool3d_backward};
+
+static ct_tensor *ct__autograd_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__node_adaptive_max_pool3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_adaptive_max_pool3d_backward, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_adaptive_max_pool3d_backward *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("adaptive_max_pool3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, indices, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor ---- */
 typedef struct ct__node_upsample_nearest1d {
   ct_node base;

@@ -1989,6 +1989,24 @@ CTDEF ct_status ct_max_unpool2d_out(ct_tensor *out, ct_tensor *self, ct_tensor *
 CTDEF ct_tensor *ct_max_unpool3d(ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding);
 /* max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_max_unpool3d_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding);
+/* adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
+ * adaptive_avg_pool2d over D x H x W; (N, C, D, H, W) or (C, D, H, W) */
+CTDEF ct_tensor *ct_adaptive_avg_pool3d(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_avg_pool3d.out(Tensor self, SymInt[3] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_adaptive_avg_pool3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor */
+CTDEF ct_tensor *ct_adaptive_avg_pool3d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_adaptive_avg_pool3d_backward(ct_tensor *grad_output, ct_tensor *self);
+/* adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)
+ * adaptive_max_pool2d over D x H x W: indices flat within each D x H x W plane */
+CTDEF ct_tensor *ct_adaptive_max_pool3d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1);
+/* adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+CTDEF ct_status ct_adaptive_max_pool3d_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+CTDEF ct_tensor *ct_adaptive_max_pool3d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
+/* adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_adaptive_max_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
  * (N, C, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
@@ -4699,6 +4717,30 @@ typedef ct_tensor *ct_kernel_max_unpool3d(ct_keyset, ct_tensor *, ct_tensor *, c
 typedef ct_status ct_kernel_max_unpool3d_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
 #define CT__OPNAME_max_unpool3d_out "max_unpool3d.out"
 #define CT__OPSIG_max_unpool3d_out "T,T,I,I,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_adaptive_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_adaptive_avg_pool3d "adaptive_avg_pool3d"
+#define CT__OPSIG_adaptive_avg_pool3d "T,I->T"
+typedef ct_status ct_kernel_adaptive_avg_pool3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_adaptive_avg_pool3d_out "adaptive_avg_pool3d.out"
+#define CT__OPSIG_adaptive_avg_pool3d_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel__adaptive_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME__adaptive_avg_pool3d "_adaptive_avg_pool3d"
+#define CT__OPSIG__adaptive_avg_pool3d "T,I->T"
+typedef ct_tensor *ct_kernel__adaptive_avg_pool3d_backward(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME__adaptive_avg_pool3d_backward "_adaptive_avg_pool3d_backward"
+#define CT__OPSIG__adaptive_avg_pool3d_backward "T,T->T"
+typedef ct_tensor *ct_kernel_adaptive_max_pool3d(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **);
+#define CT__OPNAME_adaptive_max_pool3d "adaptive_max_pool3d"
+#define CT__OPSIG_adaptive_max_pool3d "T,I->T,T"
+typedef ct_status ct_kernel_adaptive_max_pool3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool3d_out "adaptive_max_pool3d.out"
+#define CT__OPSIG_adaptive_max_pool3d_out "T,I,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_adaptive_max_pool3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool3d_backward "adaptive_max_pool3d_backward"
+#define CT__OPSIG_adaptive_max_pool3d_backward "T,T,T->T"
+typedef ct_status ct_kernel_adaptive_max_pool3d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool3d_backward_grad_input "adaptive_max_pool3d_backward.grad_input"
+#define CT__OPSIG_adaptive_max_pool3d_backward_grad_input "T,T,T,Tw->Tw"
 typedef ct_tensor *ct_kernel_upsample_nearest1d(ct_keyset, ct_tensor *, ct_int_list , double );
 #define CT__OPNAME_upsample_nearest1d "upsample_nearest1d"
 #define CT__OPSIG_upsample_nearest1d "T,I,f?->T"
@@ -5860,6 +5902,14 @@ static struct {
   ct_op *max_unpool2d_out;
   ct_op *max_unpool3d;
   ct_op *max_unpool3d_out;
+  ct_op *adaptive_avg_pool3d;
+  ct_op *adaptive_avg_pool3d_out;
+  ct_op *_adaptive_avg_pool3d;
+  ct_op *_adaptive_avg_pool3d_backward;
+  ct_op *adaptive_max_pool3d;
+  ct_op *adaptive_max_pool3d_out;
+  ct_op *adaptive_max_pool3d_backward;
+  ct_op *adaptive_max_pool3d_backward_grad_input;
   ct_op *upsample_nearest1d;
   ct_op *upsample_nearest1d_out;
   ct_op *upsample_nearest1d_backward;
@@ -14558,6 +14608,38 @@ static ct_tensor *ct__dispatch_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_te
 /* max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
   return ct__call_TTIIITw_Tw(ct__op.max_unpool3d_out, ks, self, indices, output_size, stride, padding, out);
+}
+/* adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor */
+static ct_tensor *ct__dispatch_adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  return ct__call_TI_T(ct__op.adaptive_avg_pool3d, ks, self, output_size);
+}
+/* adaptive_avg_pool3d.out(Tensor self, SymInt[3] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  return ct__call_TITw_Tw(ct__op.adaptive_avg_pool3d_out, ks, self, output_size, out);
+}
+/* _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor */
+static ct_tensor *ct__dispatch__adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  return ct__call_TI_T(ct__op._adaptive_avg_pool3d, ks, self, output_size);
+}
+/* _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch__adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  return ct__call_TT_T(ct__op._adaptive_avg_pool3d_backward, ks, grad_output, self);
+}
+/* adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  return ct__call_TI_TT(ct__op.adaptive_max_pool3d, ks, self, output_size, result1);
+}
+/* adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+static ct_status ct__dispatch_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  return ct__call_TITwTw_TwTw(ct__op.adaptive_max_pool3d_out, ks, self, output_size, out, indices);
+}
+/* adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+static ct_tensor *ct__dispatch_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  return ct__call_TTT_T(ct__op.adaptive_max_pool3d_backward, ks, grad_output, self, indices);
+}
+/* adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  return ct__call_TTTTw_Tw(ct__op.adaptive_max_pool3d_backward_grad_input, ks, grad_output, self, indices, grad_input);
 }
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
 static ct_tensor *ct__dispatch_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
@@ -25456,6 +25538,137 @@ CTDEF ct_status ct_max_unpool3d_out(ct_tensor *out, ct_tensor *self, ct_tensor *
   ct__keys |= out->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "max_unpool3d.out", "out"))) return ct_last_error();
   return ct__dispatch_max_unpool3d_out(ct__call_keys(ct__keys), self, indices, output_size_l, stride_l, padding_l, out);
+}
+static const ct__frontend_args ct__fa_adaptive_avg_pool3d = {"adaptive_avg_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_avg_pool3d(ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_avg_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_adaptive_avg_pool3d(ct__keys, self, output_size_l));
+}
+CTDEF ct_status ct_adaptive_avg_pool3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_avg_pool3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_avg_pool3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "adaptive_avg_pool3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_adaptive_avg_pool3d_out(ct__call_keys(ct__keys), self, output_size_l, out);
+}
+static const ct__frontend_args ct__fa__adaptive_avg_pool3d = {"_adaptive_avg_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_avg_pool3d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__adaptive_avg_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_adaptive_avg_pool3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_adaptive_avg_pool3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch__adaptive_avg_pool3d(ct__keys, self, output_size_l));
+}
+static const ct__frontend_args ct__fa__adaptive_avg_pool3d_backward = {"_adaptive_avg_pool3d_backward", 2, {1, 1}, {"grad_output", "self"}};
+CTDEF ct_tensor *ct_adaptive_avg_pool3d_backward(ct_tensor *grad_output, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && ct__same_device(grad_output, self)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys);
+  else {
+    ct_tensor *const ct__t[2] = {grad_output, self};
+    if (!ct__frontend_keys(&ct__fa__adaptive_avg_pool3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__adaptive_avg_pool3d_backward(ct__keys, grad_output, self));
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool3d = {"adaptive_max_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_max_pool3d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  ct__r = ct__dispatch_adaptive_max_pool3d(ct__keys, self, output_size_l, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_status ct_adaptive_max_pool3d_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_max_pool3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_max_pool3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_max_pool3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "adaptive_max_pool3d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("adaptive_max_pool3d.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "adaptive_max_pool3d.out", "indices"))) return ct_last_error();
+  return ct__dispatch_adaptive_max_pool3d_out(ct__call_keys(ct__keys), self, output_size_l, out, indices);
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool3d_backward = {"adaptive_max_pool3d_backward", 3, {1, 1, 1}, {"grad_output", "self", "indices"}};
+CTDEF ct_tensor *ct_adaptive_max_pool3d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && indices && ct__same_device(grad_output, self) && ct__same_device(grad_output, indices)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys | indices->keys);
+  else {
+    ct_tensor *const ct__t[3] = {grad_output, self, indices};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_adaptive_max_pool3d_backward(ct__keys, grad_output, self, indices));
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool3d_backward_grad_input = {"adaptive_max_pool3d_backward.grad_input", 4, {1, 1, 1, 2}, {"grad_output", "self", "indices", "grad_input"}};
+CTDEF ct_status ct_adaptive_max_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && indices && grad_input && ct__same_device(grad_output, self) && ct__same_device(grad_output, indices) && ct__same_device(grad_output, grad_input)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys | indices->keys | grad_input->keys);
+  else {
+    ct_tensor *const ct__t[4] = {grad_output, self, indices, grad_input};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool3d_backward_grad_input, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_adaptive_max_pool3d_backward_grad_input(ct__keys, grad_output, self, indices, grad_input);
 }
 static const ct__frontend_args ct__fa_upsample_nearest1d = {"upsample_nearest1d", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {

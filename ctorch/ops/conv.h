@@ -788,6 +788,7 @@ static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *in
 
 typedef struct ct__pool_geom {
   int64_t B, H, W, OH, OW; /* B = N*C planes of H x W; output OH x OW */
+  int64_t D, OD;           /* adaptive pools: planes D x H x W (D = OD = 1 in 2-D) */
   int64_t kh, kw, sh, sw, ph, pw, dh, dw;
   bool count_include_pad;
   int64_t divisor; /* CT_INT_NONE: none */
@@ -964,23 +965,29 @@ CT__AVGPOOL(ct__avgpool_f32, float, double, double)
 CT__AVGPOOL(ct__avgpool_f64, double, double, double)
 CT__AVGPOOL(ct__avgpool_i64, int64_t, int64_t, uint64_t)
 
-/* ---- adaptive_avg_pool2d: window [floor(o*I/O), ceil((o+1)*I/O)) ---- */
+/* ---- adaptive_avg_pool2d / 3d: window [floor(o*I/O), ceil((o+1)*I/O)) in each dim ---- */
+#define CT__ADAPTIVE_WINDOW(o, I, O, lo, hi) ((lo) = (o) * (I) / (O), (hi) = (((o) + 1) * (I) + (O) - 1) / (O))
 #define CT__ADAPTIVE(NAME, T)                                                                  \
   static void NAME(const ct__pool_geom *g, T *x, T *y, int backward) {                         \
-    int64_t b, oh, ow, i, j;                                                                   \
-    for (b = 0; b < g->B; b++, x += g->H * g->W)                                               \
-      for (oh = 0; oh < g->OH; oh++)                                                           \
-        for (ow = 0; ow < g->OW; ow++, y++) {                                                  \
-          int64_t h0 = oh * g->H / g->OH, h1 = ((oh + 1) * g->H + g->OH - 1) / g->OH;          \
-          int64_t w0 = ow * g->W / g->OW, w1 = ((ow + 1) * g->W + g->OW - 1) / g->OW;          \
-          double n = (double)((h1 - h0) * (w1 - w0)), sum = 0;                                 \
-          for (i = h0; i < h1; i++)                                                            \
-            for (j = w0; j < w1; j++) {                                                        \
-              if (backward) x[i * g->W + j] += (T)(*y / n);                                    \
-              else sum += x[i * g->W + j];                                                     \
-            }                                                                                  \
-          if (!backward) *y = (T)(sum / n);                                                    \
-        }                                                                                      \
+    int64_t b, od, oh, ow, i, j, k;                                                            \
+    for (b = 0; b < g->B; b++, x += g->D * g->H * g->W)                                        \
+      for (od = 0; od < g->OD; od++)                                                           \
+        for (oh = 0; oh < g->OH; oh++)                                                         \
+          for (ow = 0; ow < g->OW; ow++, y++) {                                                \
+            int64_t d0, d1, h0, h1, w0, w1;                                                    \
+            double n, sum = 0;                                                                 \
+            CT__ADAPTIVE_WINDOW(od, g->D, g->OD, d0, d1);                                      \
+            CT__ADAPTIVE_WINDOW(oh, g->H, g->OH, h0, h1);                                      \
+            CT__ADAPTIVE_WINDOW(ow, g->W, g->OW, w0, w1);                                      \
+            n = (double)((d1 - d0) * (h1 - h0) * (w1 - w0));                                   \
+            for (k = d0; k < d1; k++)                                                          \
+              for (i = h0; i < h1; i++)                                                        \
+                for (j = w0; j < w1; j++) {                                                    \
+                  if (backward) x[(k * g->H + i) * g->W + j] += (T)(*y / n);                   \
+                  else sum += x[(k * g->H + i) * g->W + j];                                    \
+                }                                                                              \
+            if (!backward) *y = (T)(sum / n);                                                  \
+          }                                                                                    \
   }
 CT__ADAPTIVE(ct__adaptive_f32, float)
 CT__ADAPTIVE(ct__adaptive_f64, double)
@@ -990,6 +997,11 @@ static void ct__pool_shape(const ct_tensor *t, int64_t oh, int64_t ow, int64_t *
   int i;
   for (i = 0; i < t->ndim; i++) shape[i] = t->sizes[i];
   shape[t->ndim - 2] = oh, shape[t->ndim - 1] = ow;
+}
+/* an adaptive pool's output shape: t's with the last 2 or 3 sizes from g */
+static void ct__adaptive_shape(const ct_tensor *t, int nsp, const ct__pool_geom *g, int64_t *shape) {
+  ct__pool_shape(t, g->OH, g->OW, shape);
+  if (nsp == 3) shape[t->ndim - 3] = g->OD;
 }
 
 /* ---- max_pool2d_with_indices and its backward ---- */
@@ -1184,37 +1196,58 @@ static ct_tensor *ct__k_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output
 }
 
 /* ---- adaptive_avg_pool2d ---- */
-static ct_status ct__adaptive_setup(const char *op, const ct_tensor *self, ct_int_list output_size, ct__pool_geom *g) {
+/* The checks of adaptive_avg_pool2d / 3d and adaptive_max_pool2d / 3d (nsp spatial dims); fills g. */
+static ct_status ct__adaptive_setup(const char *op, const char *name, int nsp, const ct_tensor *self, ct_int_list output_size,
+                                    ct__pool_geom *g) {
   char buf[160];
-  int i;
-  if (output_size.n != 2) return ct_fail(CT_ERR_INVALID, op, "adaptive_avg_pool2d: output_size must be 2");
-  if (output_size.data[0] < 0 || output_size.data[1] < 0)
-    return ct_fail(CT_ERR_INVALID, op, "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {%lld, %lld}",
-                   (long long)output_size.data[0], (long long)output_size.data[1]);
-  if (self->ndim != 3 && self->ndim != 4)
-    return ct_fail(CT_ERR_RANK, op, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s",
-                   ct_shape_format(self->ndim, self->sizes, buf, sizeof buf));
-  for (i = 1; i < self->ndim; i++)
+  int i, nd = self->ndim;
+  bool is_max = name[9] == 'm'; /* adaptive_max_... */
+  if (!is_max && output_size.n != nsp) return ct_fail(CT_ERR_INVALID, op, "%s: output_size must be %d", name, nsp);
+  for (i = 0; !is_max && i < nsp; i++)
+    if (output_size.data[i] < 0) { /* (PyTorch prints the sizes in braces) */
+      ct_shape_format(nsp, output_size.data, buf, sizeof buf);
+      buf[0] = '{', buf[strlen(buf) - 1] = '}';
+      return ct_fail(CT_ERR_INVALID, op, "%s: elements of output_size must be greater than or equal to 0 but received %s", name, buf);
+    }
+  if (nd != nsp + 1 && nd != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "%s(): Expected %dD or %dD tensor, but got %s", name, nsp + 1, nsp + 2,
+                   ct_shape_format(nd, self->sizes, buf, sizeof buf));
+  for (i = 1; i < nd; i++)
     if (self->sizes[i] == 0)
-      return ct_fail(CT_ERR_SHAPE, op, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has "
-                     "sizes %s with dimension %d being empty", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf), i);
-  if (ct__pool_dtype("adaptive_avg_pool2d", (ct_dtype)self->dtype, 0) != CT_OK) return ct_last_error();
+      return ct_fail(CT_ERR_SHAPE, op, "%s(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                     "sizes %s with dimension %d being empty", name, ct_shape_format(nd, self->sizes, buf, sizeof buf), i);
+  if (is_max && output_size.n != nsp) return ct_fail(CT_ERR_INVALID, op, "%s(): internal error: output_size.size() must be %d", name, nsp);
+  for (i = 0; is_max && i < nsp; i++)
+    if (output_size.data[i] < 0)
+      return ct_fail(CT_ERR_SIZE, op, "Trying to create tensor with negative dimension in output_size %s",
+                     ct_shape_format(nsp, output_size.data, buf, sizeof buf));
+  if (ct__pool_dtype(name, (ct_dtype)self->dtype, 0) != CT_OK) return ct_last_error();
   memset(g, 0, sizeof *g);
-  g->H = self->sizes[self->ndim - 2], g->W = self->sizes[self->ndim - 1];
-  g->B = self->ndim == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
-  g->OH = output_size.data[0], g->OW = output_size.data[1];
+  g->D = nsp == 3 ? self->sizes[nd - 3] : 1, g->H = self->sizes[nd - 2], g->W = self->sizes[nd - 1];
+  g->B = nd == nsp + 2 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
+  g->OD = nsp == 3 ? output_size.data[0] : 1, g->OH = output_size.data[nsp - 2], g->OW = output_size.data[nsp - 1];
   return CT_OK;
 }
-static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
+/* before a kernel runs (its result allocated, so the output sizes are sane): the window bounds (o + 1) * I + O - 1 fit */
+static ct_status ct__adaptive_bounds(const char *op, const ct__pool_geom *g) {
+  int64_t t;
+  if (ct__mul_ovf(g->OD, g->D, &t) || ct__add_ovf(t, g->OD, &t) || ct__mul_ovf(g->OH, g->H, &t) || ct__add_ovf(t, g->OH, &t) ||
+      ct__mul_ovf(g->OW, g->W, &t) || ct__add_ovf(t, g->OW, &t))
+    return ct_fail(CT_ERR_SIZE, op, "output size %lld x %lld x %lld times input size %lld x %lld x %lld overflows int64", (long long)g->OD,
+                   (long long)g->OH, (long long)g->OW, (long long)g->D, (long long)g->H, (long long)g->W);
+  return CT_OK;
+}
+/* _adaptive_avg_pool2d / 3d (gy NULL) and their backward (gy: grad_output) over nsp spatial dims */
+static ct_tensor *ct__adaptive_impl(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
   ct__pool_geom g;
-  int64_t shape[4], t;
+  int64_t shape[5];
   ct_tensor *res, *acc, *x = NULL;
   ct_status st = CT_OK;
-  if (ct__adaptive_setup(op, self, output_size, &g) != CT_OK) return NULL;
-  ct__pool_shape(self, g.OH, g.OW, shape);
+  if (ct__adaptive_setup(op, name, nsp, self, output_size, &g) != CT_OK) return NULL;
+  ct__adaptive_shape(self, nsp, &g, shape);
   if (gy) {
     char b1[160], b2[160];
-    if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim - 2 * sizeof(int64_t)) != 0 ||
+    if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)(self->ndim - nsp)) != 0 ||
         gy->dtype != self->dtype)
       return ct_fail(CT_ERR_SHAPE, op, "grad_output %s (%s) does not match self %s (%s)", ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1),
                      ct_dtype_name((ct_dtype)gy->dtype), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
@@ -1225,13 +1258,9 @@ static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *
     return NULL;
   if (acc && acc->numel) {
     x = ct__pool_operand(op, gy ? gy : self);
-    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK)) {
+    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK) || ct__adaptive_bounds(op, &g) != CT_OK) {
       st = ct_last_error();
-    } else if (g.OH > 0 && g.OW > 0 && (ct__mul_ovf(g.OH, g.H, &t) || ct__add_ovf(t, g.OH, &t) || ct__mul_ovf(g.OW, g.W, &t) ||
-                                        ct__add_ovf(t, g.OW, &t))) { /* the window bounds (o + 1) * I + O - 1 */
-      st = ct_fail(CT_ERR_SIZE, op, "output size %lld x %lld times input size %lld x %lld overflows int64", (long long)g.OH,
-                   (long long)g.OW, (long long)g.H, (long long)g.W);
-    } else if (g.OH > 0 && g.OW > 0) {
+    } else {
       void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
       if (x->dtype == CT_F32) ct__adaptive_f32(&g, (float *)in, (float *)out, gy != NULL);
       else ct__adaptive_f64(&g, (double *)in, (double *)out, gy != NULL);
@@ -1240,25 +1269,41 @@ static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *
   }
   return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
 }
+/* the backward: the output size is grad_output's last nsp sizes */
+static ct_tensor *ct__adaptive_backward(const char *op, const char *name, int nsp, ct_tensor *grad_output, ct_tensor *self) {
+  ct_int_list l;
+  if (grad_output->ndim < nsp) return ct_fail(CT_ERR_RANK, op, "grad_output must be %dD or %dD", nsp + 1, nsp + 2), (ct_tensor *)NULL;
+  l.data = grad_output->sizes + grad_output->ndim - nsp, l.n = nsp;
+  return ct__adaptive_impl(op, name, nsp, self, grad_output, l);
+}
 static ct_tensor *ct__k_adaptive_avg_pool2d_(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   (void)ks;
-  return ct__adaptive_impl("_adaptive_avg_pool2d", self, NULL, output_size);
+  return ct__adaptive_impl("_adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, NULL, output_size);
 }
 static ct_tensor *ct__k_adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
-  int64_t os[2];
-  ct_int_list l;
   (void)ks;
-  if (grad_output->ndim < 2) return ct_fail(CT_ERR_RANK, "_adaptive_avg_pool2d_backward", "grad_output must be 3D or 4D"), (ct_tensor *)NULL;
-  os[0] = grad_output->sizes[grad_output->ndim - 2], os[1] = grad_output->sizes[grad_output->ndim - 1];
-  l.data = os, l.n = 2;
-  return ct__adaptive_impl("_adaptive_avg_pool2d_backward", self, grad_output, l);
+  return ct__adaptive_backward("_adaptive_avg_pool2d_backward", "adaptive_avg_pool2d", 2, grad_output, self);
 }
-/* adaptive_avg_pool2d (CompositeImplicitAutograd, as PyTorch): _adaptive_avg_pool2d */
+static ct_tensor *ct__k_adaptive_avg_pool3d_(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  (void)ks;
+  return ct__adaptive_impl("_adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, NULL, output_size);
+}
+static ct_tensor *ct__k_adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  (void)ks;
+  return ct__adaptive_backward("_adaptive_avg_pool3d_backward", "adaptive_avg_pool3d", 3, grad_output, self);
+}
+/* adaptive_avg_pool2d / 3d (CompositeImplicitAutograd, as PyTorch): _adaptive_avg_pool2d / 3d */
 static ct_tensor *ct__k_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__pool_geom g;
   (void)ks;
-  if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return NULL;
+  if (ct__adaptive_setup("adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, output_size, &g) != CT_OK) return NULL;
   return ct_adaptive_avg_pool2d_impl(self, 2, output_size.data);
+}
+static ct_tensor *ct__k_adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct__pool_geom g;
+  (void)ks;
+  if (ct__adaptive_setup("adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, output_size, &g) != CT_OK) return NULL;
+  return ct_adaptive_avg_pool3d_impl(self, 3, output_size.data);
 }
 static ct_status ct__k_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                       bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
@@ -1266,10 +1311,12 @@ static ct_status ct__k_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list
                                                              divisor_override));
 }
 static ct_status ct__k_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
-  ct__pool_geom g;
   (void)ks;
-  if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return ct_last_error();
-  return ct__result_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", self, NULL, output_size));
+  return ct__result_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, NULL, output_size));
+}
+static ct_status ct__k_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  (void)ks;
+  return ct__result_to_out("adaptive_avg_pool3d", out, ct__adaptive_impl("adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, NULL, output_size));
 }
 static ct_status ct__k_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
                                                       ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
@@ -1286,10 +1333,14 @@ static ct_status ct__k_max_pool2d_with_indices_backward_grad_input(ct_keyset ks,
                          ct__k_max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation,
                                                                 ceil_mode, indices));
 }
-/* derivative of _adaptive_avg_pool2d_backward wrt grad_output: pool grad to grad_output's size */
+/* derivative of _adaptive_avg_pool2d / 3d_backward wrt grad_output: pool grad to grad_output's size */
 static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   if (!grad) return NULL;
   return ct_adaptive_avg_pool2d_impl(grad, 2, to->sizes + to->ndim - 2);
+}
+static ct_tensor *ct__adaptive_pool3d_to(ct_tensor *grad, const ct__shape *to) {
+  if (!grad) return NULL;
+  return ct_adaptive_avg_pool3d_impl(grad, 3, to->sizes + to->ndim - 3);
 }
 
 /* ---- 1-D pooling (CompositeImplicitAutograd, as PyTorch): the 2-D op over
@@ -1368,67 +1419,46 @@ static ct_tensor *ct__k_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_in
   return ct__pool1d_output(y);
 }
 
-/* ---- adaptive_max_pool2d: the max of each adaptive window [floor(o*I/O), ceil((o+1)*I/O))
- * and its flat index in the plane; a NaN wins, ties keep the first (as max_pool2d) ---- */
+/* ---- adaptive_max_pool2d / 3d: the max of each adaptive window (as adaptive_avg_pool) and its flat
+ * index in the plane; a NaN wins, ties keep the first (as max_pool2d) ---- */
 #define CT__ADAPTIVE_MAX(NAME, T)                                                              \
   static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                   \
-    int64_t b, oh, ow, i, j;                                                                   \
-    for (b = 0; b < g->B; b++, x += g->H * g->W)                                               \
-      for (oh = 0; oh < g->OH; oh++)                                                           \
-        for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                           \
-          int64_t h0 = oh * g->H / g->OH, h1 = ((oh + 1) * g->H + g->OH - 1) / g->OH;          \
-          int64_t w0 = ow * g->W / g->OW, w1 = ((ow + 1) * g->W + g->OW - 1) / g->OW;          \
-          T best = (T)-INFINITY;                                                               \
-          *idx = h0 * g->W + w0;                                                               \
-          for (i = h0; i < h1; i++)                                                            \
-            for (j = w0; j < w1; j++) {                                                        \
-              T v = x[i * g->W + j];                                                           \
-              if (v > best || v != v) best = v, *idx = i * g->W + j;                           \
-            }                                                                                  \
-          *y = best;                                                                           \
-        }                                                                                      \
+    int64_t b, od, oh, ow, i, j, k;                                                            \
+    for (b = 0; b < g->B; b++, x += g->D * g->H * g->W)                                        \
+      for (od = 0; od < g->OD; od++)                                                           \
+        for (oh = 0; oh < g->OH; oh++)                                                         \
+          for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                         \
+            int64_t d0, d1, h0, h1, w0, w1;                                                    \
+            T best = (T)-INFINITY;                                                             \
+            CT__ADAPTIVE_WINDOW(od, g->D, g->OD, d0, d1);                                      \
+            CT__ADAPTIVE_WINDOW(oh, g->H, g->OH, h0, h1);                                      \
+            CT__ADAPTIVE_WINDOW(ow, g->W, g->OW, w0, w1);                                      \
+            *idx = (d0 * g->H + h0) * g->W + w0;                                               \
+            for (k = d0; k < d1; k++)                                                          \
+              for (i = h0; i < h1; i++)                                                        \
+                for (j = w0; j < w1; j++) {                                                    \
+                  T v = x[(k * g->H + i) * g->W + j];                                          \
+                  if (v > best || v != v) best = v, *idx = (k * g->H + i) * g->W + j;          \
+                }                                                                              \
+            *y = best;                                                                         \
+          }                                                                                    \
   }
 CT__ADAPTIVE_MAX(ct__adaptive_max_f32, float)
 CT__ADAPTIVE_MAX(ct__adaptive_max_f64, double)
 
-static ct_tensor *ct__k_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
-  static const char *op = "adaptive_max_pool2d";
+static ct_tensor *ct__adaptive_max_impl(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
   ct__pool_geom g;
-  int64_t shape[4], t;
+  int64_t shape[5];
   ct_tensor *res, *acc, *ind = NULL, *x = NULL;
   ct_status st = CT_OK;
-  char buf[160];
-  int i;
-  (void)ks;
-  if (self->ndim != 3 && self->ndim != 4)
-    return ct_fail(CT_ERR_RANK, op, "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
-           (ct_tensor *)NULL;
-  for (i = 1; i < self->ndim; i++)
-    if (self->sizes[i] == 0)
-      return ct_fail(CT_ERR_SHAPE, op, "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has "
-                     "sizes %s with dimension %d being empty", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf), i),
-             (ct_tensor *)NULL;
-  if (output_size.n != 2) return ct_fail(CT_ERR_INVALID, op, "adaptive_max_pool2d(): output_size must have 2 values"), (ct_tensor *)NULL;
-  if (output_size.data[0] < 0 || output_size.data[1] < 0)
-    return ct_fail(CT_ERR_SIZE, op, "Trying to create tensor with negative dimension in output_size {%lld, %lld}", (long long)output_size.data[0],
-                   (long long)output_size.data[1]),
-           (ct_tensor *)NULL;
-  if (ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK) return NULL;
-  memset(&g, 0, sizeof g);
-  g.H = self->sizes[self->ndim - 2], g.W = self->sizes[self->ndim - 1];
-  g.B = self->ndim == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
-  g.OH = output_size.data[0], g.OW = output_size.data[1];
-  if (g.OH > 0 && g.OW > 0 && (ct__mul_ovf(g.OH, g.H, &t) || ct__add_ovf(t, g.OH, &t) || ct__mul_ovf(g.OW, g.W, &t) || ct__add_ovf(t, g.OW, &t)))
-    return ct_fail(CT_ERR_SIZE, op, "output size %lld x %lld times input size %lld x %lld overflows int64", (long long)g.OH, (long long)g.OW,
-                   (long long)g.H, (long long)g.W),
-           (ct_tensor *)NULL;
-  ct__pool_shape(self, g.OH, g.OW, shape);
+  if (ct__adaptive_setup(op, op, nsp, self, output_size, &g) != CT_OK) return NULL;
+  ct__adaptive_shape(self, nsp, &g, shape);
   if (ct__conv_result(op, NULL, self->ndim, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
   ind = ct__empty(op, self->ndim, shape, CT_I64, self->device);
   if (!ind) st = ct_last_error();
   else if (acc && acc->numel) {
     x = ct__pool_operand(op, self);
-    if (!x) st = ct_last_error();
+    if (!x || ct__adaptive_bounds(op, &g) != CT_OK) st = ct_last_error();
     else if (x->dtype == CT_F32) ct__adaptive_max_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
     else ct__adaptive_max_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
     ct_release(x);
@@ -1441,32 +1471,30 @@ static ct_tensor *ct__k_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_in
   else ct_release(ind);
   return res;
 }
-static ct_status ct__k_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
-  ct_tensor *ind = NULL, *r = ct__k_adaptive_max_pool2d(ks, self, output_size, &ind);
+static ct_status ct__adaptive_max_out(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *ind = NULL, *r = ct__adaptive_max_impl(op, nsp, self, output_size, &ind);
   ct_status st;
   if (!r) return ct_last_error();
   if (indices->dtype != CT_I64) {
     ct_release(r), ct_release(ind);
-    return ct_fail(CT_ERR_DTYPE, "adaptive_max_pool2d", "expected indices out tensor of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
+    return ct_fail(CT_ERR_DTYPE, op, "expected indices out tensor of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
   }
-  st = ct__result_to_out("adaptive_max_pool2d", out, r);
-  if (st == CT_OK) return ct__result_to_out("adaptive_max_pool2d", indices, ind);
+  st = ct__result_to_out(op, out, r);
+  if (st == CT_OK) return ct__result_to_out(op, indices, ind);
   ct_release(ind);
   return st;
 }
-/* the backward: zeros like self with grad_output added at indices (flat positions within each plane) */
-static ct_tensor *ct__k_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
-  static const char *op = "adaptive_max_pool2d_backward";
+/* the backward: zeros like self with grad_output added at indices (flat positions within each plane of nsp dims) */
+static ct_tensor *ct__adaptive_max_backward(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
   ct_tensor *res, *acc, *s = NULL, *idx = NULL;
   ct_status st = CT_OK;
   char b1[160], b2[160];
-  int64_t planes, out_plane, in_plane;
-  (void)ks;
-  if (self->ndim != 3 && self->ndim != 4)
-    return ct_fail(CT_ERR_RANK, op, "adaptive_max_pool2d_backward(): Expected 3D or 4D self, but got: %s", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1)),
+  int64_t planes = 1, out_plane = 1, in_plane = 1;
+  int i, nd = self->ndim;
+  if (nd != nsp + 1 && nd != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "%s(): Expected %dD or %dD self, but got: %s", op, nsp + 1, nsp + 2, ct_shape_format(nd, self->sizes, b1, sizeof b1)),
            (ct_tensor *)NULL;
-  if (!ct_same_shape(grad_output, indices) || grad_output->ndim != self->ndim ||
-      memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)(self->ndim - 2)) != 0)
+  if (!ct_same_shape(grad_output, indices) || grad_output->ndim != nd || memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)(nd - nsp)) != 0)
     return ct_fail(CT_ERR_SHAPE, op, "expected grad_output %s of the shape of indices %s, with self's leading dims",
                    ct_shape_format(grad_output->ndim, grad_output->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
            (ct_tensor *)NULL;
@@ -1475,11 +1503,12 @@ static ct_tensor *ct__k_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *gr
     return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype), ct_dtype_name((ct_dtype)grad_output->dtype)),
            (ct_tensor *)NULL;
   if (ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK) return NULL;
-  if (ct__conv_result(op, NULL, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  if (ct__conv_result(op, NULL, nd, self->sizes, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
   if (acc && acc->numel) {
-    in_plane = self->sizes[self->ndim - 2] * self->sizes[self->ndim - 1];
-    out_plane = grad_output->sizes[self->ndim - 2] * grad_output->sizes[self->ndim - 1];
-    planes = self->ndim == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
+    for (i = 0; i < nd; i++) {
+      if (i < nd - nsp) planes *= self->sizes[i];
+      else in_plane *= self->sizes[i], out_plane *= grad_output->sizes[i];
+    }
     s = ct__pool_operand(op, grad_output);
     idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
     if (!idx || ct__max_pool2d_check_indices(op, idx, in_plane) != CT_OK || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
@@ -1491,9 +1520,37 @@ static ct_tensor *ct__k_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *gr
   }
   return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
 }
+static ct_tensor *ct__k_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+  (void)ks;
+  return ct__adaptive_max_impl("adaptive_max_pool2d", 2, self, output_size, indices);
+}
+static ct_tensor *ct__k_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+  (void)ks;
+  return ct__adaptive_max_impl("adaptive_max_pool3d", 3, self, output_size, indices);
+}
+static ct_status ct__k_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  (void)ks;
+  return ct__adaptive_max_out("adaptive_max_pool2d", 2, self, output_size, out, indices);
+}
+static ct_status ct__k_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  (void)ks;
+  return ct__adaptive_max_out("adaptive_max_pool3d", 3, self, output_size, out, indices);
+}
+static ct_tensor *ct__k_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  (void)ks;
+  return ct__adaptive_max_backward("adaptive_max_pool2d_backward", 2, grad_output, self, indices);
+}
+static ct_tensor *ct__k_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  (void)ks;
+  return ct__adaptive_max_backward("adaptive_max_pool3d_backward", 3, grad_output, self, indices);
+}
 static ct_status ct__k_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,
                                                                ct_tensor *grad_input) {
   return ct__result_to_out("adaptive_max_pool2d_backward", grad_input, ct__k_adaptive_max_pool2d_backward(ks, grad_output, self, indices));
+}
+static ct_status ct__k_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,
+                                                               ct_tensor *grad_input) {
+  return ct__result_to_out("adaptive_max_pool3d_backward", grad_input, ct__k_adaptive_max_pool3d_backward(ks, grad_output, self, indices));
 }
 /* derivative of adaptive_max_pool2d_backward wrt grad_output and of max_unpool wrt self: grad gathered at
  * the indices over the last nsp dims (PyTorch's max_pool_double_backward). (A formula: the engine's scope releases the intermediate results.) */
