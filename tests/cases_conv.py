@@ -341,6 +341,55 @@ cs.add("adaptive_max_pool3d_backward", g(R(*y3a.shape)), x3a, i3a)
 cs.add("adaptive_max_pool3d_backward.grad_input", R(*y3a.shape), x3a, i3a, grad_input=torch.empty(0, dtype=torch.float64))
 cs.error("adaptive_max_pool3d_backward", R(*y3a.shape), x3a, i3a + 1000, torch_raises=False, code="CT_ERR_INDEX")
 
+# ---- max_pool3d / avg_pool3d (the 2-D mechanism over D x H x W) ----
+cs.add("max_pool3d_with_indices", g(R(2, 2, 5, 6, 5)), [3, 2, 3], [2, 1, 2], [1, 1, 0], [1, 2, 1], True)  # opcheck case
+cs.add("max_pool3d_with_indices", g(R(2, 4, 4, 4)), [2])  # unbatched, stride = kernel_size
+cs.add("max_pool3d_with_indices", g(R(1, 4, 3, 5, 2).permute(0, 4, 2, 3, 1)), [2], [1], [1])  # non-contiguous (1, 2, 3, 5, 4)
+cs.add("max_pool3d_with_indices", g(R(0, 2, 4, 4, 4)), [2, 2, 2])
+cs.add("max_pool3d_with_indices", R(1, 2, 5, 5, 5, dtype=f32).requires_grad_(), [3, 3, 3], [2], [1], [1], False)
+cs.add("max_pool3d_with_indices", R(1, 2, 5, 5, 5, dtype=torch.bfloat16), [3, 3, 3], [2], [1], [1], True)
+ties3 = torch.tensor([[[[[1.0, float("nan")], [3.0, 3.0]], [[-float("inf"), 2.0], [3.0, float("nan")]]]]], dtype=torch.float64)
+cs.add("max_pool3d_with_indices", ties3, [2, 2, 2], [1])
+cs.add("max_pool3d_with_indices.out", R(1, 2, 4, 4, 4), [2, 2, 2], out=torch.empty(0, dtype=torch.float64),
+       indices=torch.empty(0, dtype=torch.long))
+cs.add("max_pool3d", g(R(1, 2, 5, 6, 5)), [3, 3, 3], [2], [1], [1], True)
+cs.add("max_pool3d", g(R(2, 4, 4, 4)), [2])
+cs.error("max_pool3d", E(1, 2, 5, 5, 5), [3, 3, 3], [2], [2], code="CT_ERR_INVALID")
+cs.error("max_pool3d", E(1, 2, 5, 5, 5), [0, 3, 3], code="CT_ERR_INVALID")
+cs.error("max_pool3d", E(1, 2, 5, 5, 5), [3, 3], code="CT_ERR_INVALID")
+cs.error("max_pool3d", E(1, 2, 5, 5, 5), [3], [1, 1], code="CT_ERR_INVALID")
+cs.error("max_pool3d", E(1, 2, 5, 5, 5), [3], [1], [0], [0], code="CT_ERR_INVALID")
+cs.error("max_pool3d", E(1, 2, 5, 5, 5), [6, 2, 2], code="CT_ERR_SHAPE")
+cs.error("max_pool3d", E(1, 0, 5, 5, 5), [2], code="CT_ERR_SHAPE")
+cs.error("max_pool3d", E(5, 5, 5), [2], code="CT_ERR_RANK")
+cs.error("max_pool3d_with_indices", E(1, 2, 5, 5, 5).long(), [2], code="CT_ERR_DTYPE")
+x3m = R(2, 2, 5, 6, 5)
+y3m, i3m = A.max_pool3d_with_indices(x3m, [3, 2, 3], [2, 1, 2], [1, 1, 0], [1, 2, 1], True)
+cs.add("max_pool3d_with_indices_backward", g(R(*y3m.shape)), x3m, [3, 2, 3], [2, 1, 2], [1, 1, 0], [1, 2, 1], True, i3m)
+cs.add("max_pool3d_with_indices_backward.grad_input", R(*y3m.shape), x3m, [3, 2, 3], [2, 1, 2], [1, 1, 0], [1, 2, 1], True, i3m,
+       grad_input=torch.empty(0, dtype=torch.float64))
+cs.error("max_pool3d_with_indices_backward", R(*y3m.shape), x3m, [3, 2, 3], [2, 1, 2], [1, 1, 0], [1, 2, 1], True, i3m + 1000,
+         torch_raises=False, code="CT_ERR_INDEX")
+cs.add("avg_pool3d", g(R(1, 2, 5, 6, 5)), [3, 2, 3], [2, 1, 2], [1, 1, 0], True, True)  # opcheck case
+cs.add("avg_pool3d", g(R(1, 2, 5, 6, 5)), [3, 2, 3], [2, 1, 2], [1, 1, 0], True, False)  # count_include_pad=False
+cs.add("avg_pool3d", g(R(1, 2, 5, 6, 5)), [3, 3, 3], [2], [1], False, True, 5)  # divisor_override
+cs.add("avg_pool3d", g(R(2, 4, 4, 4)), [2])  # unbatched
+cs.add("avg_pool3d", g(R(1, 4, 3, 5, 2).permute(0, 4, 2, 3, 1)), [2], [1], [1])
+cs.add("avg_pool3d", g(R(0, 2, 4, 4, 4)), [2])
+cs.add("avg_pool3d", R(1, 2, 5, 5, 5, dtype=f32).requires_grad_(), [3], [2], [1], True)
+cs.add("avg_pool3d", cs.randint(-9, 9, 1, 2, 5, 5, 5), [2], [2], [1], False, True)  # int64: truncating division
+cs.add("avg_pool3d.out", R(1, 2, 4, 4, 4), [2], out=torch.empty(0, dtype=torch.float64))
+xa3 = R(1, 2, 5, 6, 5)
+ya3 = A.avg_pool3d(xa3, [3, 2, 3], [2, 1, 2], [1, 1, 0], True, False)
+cs.add("avg_pool3d_backward", g(R(*ya3.shape)), xa3, [3, 2, 3], [2, 1, 2], [1, 1, 0], True, False, None)
+cs.add("avg_pool3d_backward.grad_input", R(1, 2, 3, 3, 3), R(1, 2, 5, 6, 5), [3, 3, 3], [2], [1], False, True, 5,
+       grad_input=torch.empty(0, dtype=torch.float64))
+cs.error("avg_pool3d", E(1, 2, 5, 5, 5), [3], [2], [2], code="CT_ERR_INVALID")
+cs.error("avg_pool3d", E(1, 2, 5, 5, 5), [3], [1], [1], False, True, 0, code="CT_ERR_INVALID")
+cs.error("avg_pool3d", E(1, 2, 5, 5, 5), [6], code="CT_ERR_SHAPE")
+cs.error("avg_pool3d", E(1, 2, 5, 5, 5).int(), [2], code="CT_ERR_DTYPE")
+cs.error("avg_pool3d", E(5, 5, 5), [2], code="CT_ERR_RANK")
+
 # ---- upsampling ----
 UP = [("upsample_nearest1d", 1, False), ("upsample_nearest2d", 2, False), ("upsample_nearest3d", 3, False),
       ("_upsample_nearest_exact1d", 1, False), ("_upsample_nearest_exact2d", 2, False), ("_upsample_nearest_exact3d", 3, False),

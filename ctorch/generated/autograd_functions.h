@@ -20745,6 +20745,310 @@ static ct_status ct__autograd_adaptive_max_pool3d_backward_grad_input(ct_keyset 
   return r;
 }
 
+/* ---- max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) ---- */
+typedef struct ct__node_max_pool3d_with_indices {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  ct__saved_ints dilation;
+  bool ceil_mode;
+  ct__saved result1;
+} ct__node_max_pool3d_with_indices;
+
+static void ct__release_max_pool3d_with_indices(ct_node *node) {
+  ct__node_max_pool3d_with_indices *ct__nd = (ct__node_max_pool3d_with_indices *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result1);
+}
+static ct_status ct__backward_max_pool3d_with_indices(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_pool3d_with_indices *ct__nd = (ct__node_max_pool3d_with_indices *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  bool ceil_mode = ct__nd->ceil_mode;
+  ct_tensor *result1 = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result1 = ct__unpack(&ct__nd->result1, node, "result1");
+    if (!result1) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool3d_with_indices_backward(grad, self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), CT__CONV_LIST(dilation), ceil_mode, result1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_pool3d_with_indices = {"MaxPool3dWithIndicesBackward0", ct__backward_max_pool3d_with_indices, ct__release_max_pool3d_with_indices};
+
+static ct_tensor *ct__autograd_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_max_pool3d_with_indices *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_max_pool3d_with_indices, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_pool3d_with_indices *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool3d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "max_pool3d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "max_pool3d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "max_pool3d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool3d_with_indices(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->result1, *result1);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) ---- */
+static ct_status ct__autograd_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out) || ct__needs_grad(indices))) return ct__out_not_differentiable("max_pool3d_with_indices.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool3d_with_indices_out(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor ---- */
+typedef struct ct__node_max_pool3d_with_indices_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved indices;
+} ct__node_max_pool3d_with_indices_backward;
+
+static void ct__release_max_pool3d_with_indices_backward(ct_node *node) {
+  ct__node_max_pool3d_with_indices_backward *ct__nd = (ct__node_max_pool3d_with_indices_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_pool3d_with_indices_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_pool3d_with_indices_backward *ct__nd = (ct__node_max_pool3d_with_indices_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 3);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_pool3d_with_indices_backward = {"MaxPool3dWithIndicesBackwardBackward0", ct__backward_max_pool3d_with_indices_backward, ct__release_max_pool3d_with_indices_backward};
+
+static ct_tensor *ct__autograd_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__node_max_pool3d_with_indices_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_max_pool3d_with_indices_backward, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_pool3d_with_indices_backward *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool3d_with_indices_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- max_pool3d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("max_pool3d_with_indices_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool3d_with_indices_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor ---- */
+typedef struct ct__node_avg_pool3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  bool ceil_mode;
+  bool count_include_pad;
+  int64_t divisor_override;
+} ct__node_avg_pool3d;
+
+static void ct__release_avg_pool3d(ct_node *node) {
+  ct__node_avg_pool3d *ct__nd = (ct__node_avg_pool3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_avg_pool3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_avg_pool3d *ct__nd = (ct__node_avg_pool3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  bool ceil_mode = ct__nd->ceil_mode;
+  bool count_include_pad = ct__nd->count_include_pad;
+  int64_t divisor_override = ct__nd->divisor_override;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool3d_backward(grad, self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), ceil_mode, count_include_pad, divisor_override);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_avg_pool3d = {"AvgPool3dBackward0", ct__backward_avg_pool3d, ct__release_avg_pool3d};
+
+static ct_tensor *ct__autograd_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_avg_pool3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_avg_pool3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_avg_pool3d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "avg_pool3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "avg_pool3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__nd->count_include_pad = count_include_pad;
+    ct__nd->divisor_override = divisor_override;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool3d(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- avg_pool3d.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("avg_pool3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool3d_out(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor ---- */
+typedef struct ct__node_avg_pool3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  bool ceil_mode;
+  bool count_include_pad;
+  int64_t divisor_override;
+} ct__node_avg_pool3d_backward;
+
+static void ct__release_avg_pool3d_backward(ct_node *node) {
+  ct__node_avg_pool3d_backward *ct__nd = (ct__node_avg_pool3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_avg_pool3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_avg_pool3d_backward *ct__nd = (ct__node_avg_pool3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  bool ceil_mode = ct__nd->ceil_mode;
+  bool count_include_pad = ct__nd->count_include_pad;
+  int64_t divisor_override = ct__nd->divisor_override;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool3d(grad, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), ceil_mode, count_include_pad, divisor_override);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_avg_pool3d_backward = {"AvgPool3dBackwardBackward0", ct__backward_avg_pool3d_backward, ct__release_avg_pool3d_backward};
+
+static ct_tensor *ct__autograd_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_avg_pool3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_avg_pool3d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_avg_pool3d_backward *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "avg_pool3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "avg_pool3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__nd->count_include_pad = count_include_pad;
+    ct__nd->divisor_override = divisor_override;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- avg_pool3d_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("avg_pool3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor ---- */
 typedef struct ct__node_upsample_nearest1d {
   ct_node base;

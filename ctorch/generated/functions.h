@@ -2007,6 +2007,28 @@ CTDEF ct_status ct_adaptive_max_pool3d_out(ct_tensor *out, ct_tensor *indices, c
 CTDEF ct_tensor *ct_adaptive_max_pool3d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
 /* adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_adaptive_max_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
+/* max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+ * max_pool2d_with_indices over D x H x W: indices flat within each plane; (N, C, D, H, W) or (C, D, H, W) */
+CTDEF ct_tensor *ct_max_pool3d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **result1);
+/* max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+CTDEF ct_status ct_max_pool3d_with_indices_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode);
+/* max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor
+ * max_pool3d_with_indices without the indices */
+CTDEF ct_tensor *ct_max_pool3d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode);
+/* max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor
+ * zeros like self with grad_output added at indices */
+CTDEF ct_tensor *ct_max_pool3d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* max_pool3d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_max_pool3d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+ * avg_pool2d over D x H x W; int64 inputs divide with truncation */
+CTDEF ct_tensor *ct_avg_pool3d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool3d.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_avg_pool3d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+CTDEF ct_tensor *ct_avg_pool3d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool3d_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_avg_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
  * (N, C, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
@@ -4741,6 +4763,33 @@ typedef ct_tensor *ct_kernel_adaptive_max_pool3d_backward(ct_keyset, ct_tensor *
 typedef ct_status ct_kernel_adaptive_max_pool3d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_adaptive_max_pool3d_backward_grad_input "adaptive_max_pool3d_backward.grad_input"
 #define CT__OPSIG_adaptive_max_pool3d_backward_grad_input "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_max_pool3d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
+#define CT__OPNAME_max_pool3d_with_indices "max_pool3d_with_indices"
+#define CT__OPSIG_max_pool3d_with_indices "T,I,I,I,I,b->T,T"
+typedef ct_status ct_kernel_max_pool3d_with_indices_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_pool3d_with_indices_out "max_pool3d_with_indices.out"
+#define CT__OPSIG_max_pool3d_with_indices_out "T,I,I,I,I,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_max_pool3d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool );
+#define CT__OPNAME_max_pool3d "max_pool3d"
+#define CT__OPSIG_max_pool3d "T,I,I,I,I,b->T"
+typedef ct_tensor *ct_kernel_max_pool3d_with_indices_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *);
+#define CT__OPNAME_max_pool3d_with_indices_backward "max_pool3d_with_indices_backward"
+#define CT__OPSIG_max_pool3d_with_indices_backward "T,T,I,I,I,I,b,T->T"
+typedef ct_status ct_kernel_max_pool3d_with_indices_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_pool3d_with_indices_backward_grad_input "max_pool3d_with_indices_backward.grad_input"
+#define CT__OPSIG_max_pool3d_with_indices_backward_grad_input "T,T,I,I,I,I,b,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t );
+#define CT__OPNAME_avg_pool3d "avg_pool3d"
+#define CT__OPSIG_avg_pool3d "T,I,I,I,b,b,i?->T"
+typedef ct_status ct_kernel_avg_pool3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
+#define CT__OPNAME_avg_pool3d_out "avg_pool3d.out"
+#define CT__OPSIG_avg_pool3d_out "T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_avg_pool3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t );
+#define CT__OPNAME_avg_pool3d_backward "avg_pool3d_backward"
+#define CT__OPSIG_avg_pool3d_backward "T,T,I,I,I,b,b,i?->T"
+typedef ct_status ct_kernel_avg_pool3d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
+#define CT__OPNAME_avg_pool3d_backward_grad_input "avg_pool3d_backward.grad_input"
+#define CT__OPSIG_avg_pool3d_backward_grad_input "T,T,I,I,I,b,b,i?,Tw->Tw"
 typedef ct_tensor *ct_kernel_upsample_nearest1d(ct_keyset, ct_tensor *, ct_int_list , double );
 #define CT__OPNAME_upsample_nearest1d "upsample_nearest1d"
 #define CT__OPSIG_upsample_nearest1d "T,I,f?->T"
@@ -5910,6 +5959,15 @@ static struct {
   ct_op *adaptive_max_pool3d_out;
   ct_op *adaptive_max_pool3d_backward;
   ct_op *adaptive_max_pool3d_backward_grad_input;
+  ct_op *max_pool3d_with_indices;
+  ct_op *max_pool3d_with_indices_out;
+  ct_op *max_pool3d;
+  ct_op *max_pool3d_with_indices_backward;
+  ct_op *max_pool3d_with_indices_backward_grad_input;
+  ct_op *avg_pool3d;
+  ct_op *avg_pool3d_out;
+  ct_op *avg_pool3d_backward;
+  ct_op *avg_pool3d_backward_grad_input;
   ct_op *upsample_nearest1d;
   ct_op *upsample_nearest1d_out;
   ct_op *upsample_nearest1d_backward;
@@ -10257,6 +10315,29 @@ static ct_status ct__call_TTIIITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_int_list(a4.data, a4.n);
     ct__v[5] = ct_value_tensor(a5);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,I,I,b,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TIIIIbTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_int_list a3, ct_int_list a4, bool a5, ct_tensor *a6, ct_tensor *a7) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_int_list(a4.data, a4.n);
+    ct__v[5] = ct_value_bool(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_tensor(a7);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
   }
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
@@ -14640,6 +14721,42 @@ static ct_tensor *ct__dispatch_adaptive_max_pool3d_backward(ct_keyset ks, ct_ten
 /* adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
 static ct_status ct__dispatch_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
   return ct__call_TTTTw_Tw(ct__op.adaptive_max_pool3d_backward_grad_input, ks, grad_output, self, indices, grad_input);
+}
+/* max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  return ct__call_TIIIIb_TT(ct__op.max_pool3d_with_indices, ks, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
+}
+/* max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+static ct_status ct__dispatch_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  return ct__call_TIIIIbTwTw_TwTw(ct__op.max_pool3d_with_indices_out, ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+}
+/* max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
+  return ct__call_TIIIIb_T(ct__op.max_pool3d, ks, self, kernel_size, stride, padding, dilation, ceil_mode);
+}
+/* max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  return ct__call_TTIIIIbT_T(ct__op.max_pool3d_with_indices_backward, ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+}
+/* max_pool3d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  return ct__call_TTIIIIbTTw_Tw(ct__op.max_pool3d_with_indices_backward_grad_input, ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
+}
+/* avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  return ct__call_TIIIbbio_T(ct__op.avg_pool3d, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+}
+/* avg_pool3d.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  return ct__call_TIIIbbioTw_Tw(ct__op.avg_pool3d_out, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+}
+/* avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  return ct__call_TTIIIbbio_T(ct__op.avg_pool3d_backward, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+}
+/* avg_pool3d_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  return ct__call_TTIIIbbioTw_Tw(ct__op.avg_pool3d_backward_grad_input, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
 }
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
 static ct_tensor *ct__dispatch_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
@@ -25669,6 +25786,322 @@ CTDEF ct_status ct_adaptive_max_pool3d_backward_out(ct_tensor *grad_input, ct_te
     if (!ct__frontend_keys(&ct__fa_adaptive_max_pool3d_backward_grad_input, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_adaptive_max_pool3d_backward_grad_input(ct__keys, grad_output, self, indices, grad_input);
+}
+static const ct__frontend_args ct__fa_max_pool3d_with_indices = {"max_pool3d_with_indices", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_max_pool3d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_max_pool3d_with_indices, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d_with_indices", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d_with_indices", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d_with_indices", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d_with_indices", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  ct__r = ct__dispatch_max_pool3d_with_indices(ct__keys, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_status ct_max_pool3d_with_indices_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool3d_with_indices.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool3d_with_indices.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d_with_indices.out", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices.out", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d_with_indices.out", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices.out", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d_with_indices.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d_with_indices.out", "dilation"), ct_last_error();
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices.out", "dilation: negative length %d", dilation_len), ct_last_error();
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("max_pool3d_with_indices.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "max_pool3d_with_indices.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool3d_with_indices.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "max_pool3d_with_indices.out", "indices"))) return ct_last_error();
+  return ct__dispatch_max_pool3d_with_indices_out(ct__call_keys(ct__keys), self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, out, indices);
+}
+static const ct__frontend_args ct__fa_max_pool3d = {"max_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_max_pool3d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_max_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_max_pool3d(ct__keys, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode));
+}
+CTDEF ct_tensor *ct_max_pool3d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool3d_with_indices_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "max_pool3d_with_indices_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool3d_with_indices_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool3d_with_indices_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d_with_indices_backward", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d_with_indices_backward", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d_with_indices_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d_with_indices_backward", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool3d_with_indices_backward", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool3d_with_indices_backward", "indices"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_max_pool3d_with_indices_backward(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
+}
+CTDEF ct_status ct_max_pool3d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "max_pool3d_with_indices_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool3d_with_indices_backward.grad_input", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward.grad_input", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward.grad_input", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "dilation"), ct_last_error();
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward.grad_input", "dilation: negative length %d", dilation_len), ct_last_error();
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool3d_with_indices_backward.grad_input", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "max_pool3d_with_indices_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_max_pool3d_with_indices_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices, grad_input);
+}
+static const ct__frontend_args ct__fa_avg_pool3d = {"avg_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_avg_pool3d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_avg_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool3d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool3d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool3d(ct__keys, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_status ct_avg_pool3d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool3d.out", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d.out", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool3d.out", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d.out", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("avg_pool3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "avg_pool3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_avg_pool3d_out(ct__call_keys(ct__keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, out);
+}
+static const ct__frontend_args ct__fa_avg_pool3d_backward = {"avg_pool3d_backward", 2, {1, 1}, {"grad_output", "self"}};
+CTDEF ct_tensor *ct_avg_pool3d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && ct__same_device(grad_output, self)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys);
+  else {
+    ct_tensor *const ct__t[2] = {grad_output, self};
+    if (!ct__frontend_keys(&ct__fa_avg_pool3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool3d_backward", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool3d_backward", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool3d_backward(ct__keys, grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_status ct_avg_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool3d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "avg_pool3d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool3d_backward.grad_input", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool3d_backward.grad_input", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool3d_backward.grad_input", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool3d_backward.grad_input", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward.grad_input", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool3d_backward.grad_input", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward.grad_input", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("avg_pool3d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "avg_pool3d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_avg_pool3d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
 }
 static const ct__frontend_args ct__fa_upsample_nearest1d = {"upsample_nearest1d", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {

@@ -788,20 +788,32 @@ static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *in
 
 typedef struct ct__pool_geom {
   int64_t B, H, W, OH, OW; /* B = N*C planes of H x W; output OH x OW */
-  int64_t D, OD;           /* adaptive pools: planes D x H x W (D = OD = 1 in 2-D) */
+  int64_t D, OD;           /* 3-D pools: planes D x H x W, output OD x OH x OW (D = OD = 1 in 2-D) */
   int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+  int64_t kd, sd, pd, dd; /* the depth's window (1, 1, 0, 1 in 2-D) */
   bool count_include_pad;
   int64_t divisor; /* CT_INT_NONE: none */
 } ct__pool_geom;
 
-/* kernel_size / stride / padding / dilation: one value or two (stride: also none = kernel_size) */
-static ct_status ct__pool_list(const char *op, ct_int_list l, const char *what, int may_omit, int64_t out[2]) {
-  if (l.n == 1 || l.n == 2) {
-    out[0] = l.data[0], out[1] = l.data[l.n - 1];
+/* kernel_size / stride / padding / dilation: one value or nsp (stride: also none = kernel_size) */
+static ct_status ct__pool_list(const char *op, ct_int_list l, const char *what, int may_omit, int nsp, int64_t *out) {
+  int i;
+  if (l.n == 1 || l.n == nsp) {
+    for (i = 0; i < nsp; i++) out[i] = l.data[l.n == 1 ? 0 : i];
     return CT_OK;
   }
   if (may_omit && l.n <= 0) return CT_OK; /* the caller keeps its default */
   return ct_fail(CT_ERR_INVALID, op, "%s: %s", op, what);
+}
+/* "kH: 1 kW: 2" (2-D) or "kT: 1 kH: 2 kW: 3" (3-D), as PyTorch's messages name the dims */
+static const char *ct__pool_dims(const char *prefix, int nsp, const int64_t *v, char *buf, size_t cap) {
+  static const char *const names[3] = {"T", "H", "W"};
+  size_t n = 0;
+  int i;
+  buf[0] = 0;
+  for (i = 0; i < nsp && n < cap; i++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s%s: %lld", i ? " " : "", prefix, names[3 - nsp + i], (long long)v[i]);
+  return buf;
 }
 /* PyTorch's pooling_output_shape: floor or ceil, and a last window must
  * start inside the input or left padding; false when a step overflows */
@@ -813,57 +825,81 @@ static bool ct__pool_out_len(int64_t in, int64_t k, int64_t pad, int64_t s, int6
   *out = o;
   return true;
 }
-/* The checks of max_pool2d / avg_pool2d (pool2d_shape_check); fills g and the output shape. */
-static ct_status ct__pool_setup(const char *op, const ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+/* in place: "a x b" -> "axb" */
+static void ct__strip_spaces(char *b) {
+  char *r = b, *w = b;
+  for (; *r; r++)
+    if (*r != ' ') *w++ = *r;
+  *w = 0;
+}
+/* The checks of max_pool2d / avg_pool2d and their 3-D forms (pool2d_shape_check, pool3d_shape_check) over
+ * nsp spatial dims; fills g (depth 1 in 2-D) and the output shape. */
+static ct_status ct__pool_setup(const char *op, int nsp, const ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
                                 ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct__pool_geom *g, int64_t *shape) {
-  int64_t k[2] = {0, 0}, s[2] = {0, 0}, p[2] = {0, 0}, d[2] = {1, 1};
-  char buf[160];
+  int64_t k[3] = {0, 0, 0}, s[3] = {0, 0, 0}, p[3] = {0, 0, 0}, d[3] = {1, 1, 1}, in[3], out[3];
+  const char *count = nsp == 2 ? "two" : "three";
+  char buf[160], msg[120];
   int i, nd = self->ndim;
   memset(g, 0, sizeof *g);
-  if (ct__pool_list(op, kernel_size, "kernel_size must either be a single int, or a tuple of two ints", 0, k) != CT_OK)
-    return ct_last_error();
-  s[0] = k[0], s[1] = k[1];
-  if (ct__pool_list(op, stride, "stride must either be omitted, a single int, or a tuple of two ints", 1, s) != CT_OK ||
-      ct__pool_list(op, padding, op[0] == 'm' ? "padding must be either be a single int, or a tuple of two ints"
-                                              : "padding must either be a single int, or a tuple of two ints", 0, p) != CT_OK ||
-      (dilation.data && ct__pool_list(op, dilation, "dilation must be either a single int, or a tuple of two ints", 0, d) != CT_OK))
-    return ct_last_error();
-  if (nd != 3 && nd != 4) return ct_fail(CT_ERR_RANK, op, "non-empty 3D or 4D (batch mode) tensor expected for input");
-  if (k[0] <= 0 || k[1] <= 0)
-    return ct_fail(CT_ERR_INVALID, op, "kernel size should be greater than zero, but got kH: %lld kW: %lld", (long long)k[0],
-                   (long long)k[1]);
-  for (i = 0; i < 2; i++) {
+  snprintf(msg, sizeof msg, "kernel_size must either be a single int, or a tuple of %s ints", count);
+  if (ct__pool_list(op, kernel_size, msg, 0, nsp, k) != CT_OK) return ct_last_error();
+  for (i = 0; i < nsp; i++) s[i] = k[i];
+  snprintf(msg, sizeof msg, "stride must either be omitted, a single int, or a tuple of %s ints", count);
+  if (ct__pool_list(op, stride, msg, 1, nsp, s) != CT_OK) return ct_last_error();
+  snprintf(msg, sizeof msg, "padding must %sbe a single int, or a tuple of %s ints", op[0] == 'm' ? "be either " : "either ", count);
+  if (ct__pool_list(op, padding, msg, 0, nsp, p) != CT_OK) return ct_last_error();
+  snprintf(msg, sizeof msg, "dilation must be either a single int, or a tuple of %s ints", count);
+  if (dilation.data && ct__pool_list(op, dilation, msg, 0, nsp, d) != CT_OK) return ct_last_error();
+  if (nd != nsp + 1 && nd != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "non-empty %dD or %dD (batch mode) tensor expected for input", nsp + 1, nsp + 2);
+  if (k[0] <= 0 || k[1] <= 0 || k[nsp - 1] <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "kernel size should be greater than zero, but got %s", ct__pool_dims("k", nsp, k, buf, sizeof buf));
+  for (i = 0; i < nsp; i++) {
     if (s[i] == 0) return ct_fail(CT_ERR_INVALID, op, "stride should not be zero");
     if (p[i] < 0) return ct_fail(CT_ERR_INVALID, op, "pad must be non-negative, but got pad: %lld", (long long)p[i]);
     if (p[i] > k[i] / 2)
       return ct_fail(CT_ERR_INVALID, op, "pad should be at most half of kernel size, but got pad=%lld and kernel_size=%lld",
                      (long long)p[i], (long long)k[i]);
   }
-  if (s[0] < 0 || s[1] < 0)
-    return ct_fail(CT_ERR_INVALID, op, "stride should be greater than zero, but got dH: %lld dW: %lld", (long long)s[0], (long long)s[1]);
-  if (d[0] <= 0 || d[1] <= 0)
-    return ct_fail(CT_ERR_INVALID, op, "dilation should be greater than zero, but got dilationH: %lld dilationW: %lld",
-                   (long long)d[0], (long long)d[1]);
+  for (i = 0; i < nsp; i++)
+    if (s[i] < 0) return ct_fail(CT_ERR_INVALID, op, "stride should be greater than zero, but got %s", ct__pool_dims("d", nsp, s, buf, sizeof buf));
+  for (i = 0; i < nsp; i++)
+    if (d[i] <= 0)
+      return ct_fail(CT_ERR_INVALID, op, "dilation should be greater than zero, but got %s", ct__pool_dims("dilation", nsp, d, buf, sizeof buf));
   for (i = 1; i < nd; i++)
-    if (self->sizes[i] == 0 && (i > 1 || nd == 4))
-      return ct_fail(CT_ERR_SHAPE, op, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
-                     ct_shape_format(nd, self->sizes, buf, sizeof buf));
-  if (nd == 3 && self->sizes[0] == 0)
-    return ct_fail(CT_ERR_SHAPE, op, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
-                   ct_shape_format(nd, self->sizes, buf, sizeof buf));
-  g->kh = k[0], g->kw = k[1], g->sh = s[0], g->sw = s[1], g->ph = p[0], g->pw = p[1], g->dh = d[0], g->dw = d[1];
-  g->H = self->sizes[nd - 2], g->W = self->sizes[nd - 1];
-  g->B = nd == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
-  if (!ct__pool_out_len(g->H, g->kh, g->ph, g->sh, g->dh, ceil_mode, &g->OH))
-    return ct__conv_overflow(op, g->H, g->kh, g->sh, g->ph, g->dh);
-  if (!ct__pool_out_len(g->W, g->kw, g->pw, g->sw, g->dw, ceil_mode, &g->OW))
-    return ct__conv_overflow(op, g->W, g->kw, g->sw, g->pw, g->dw);
-  if (g->OH < 1 || g->OW < 1)
-    return ct_fail(CT_ERR_SHAPE, op, "Given input size: (%lldx%lldx%lld). Calculated output size: (%lldx%lldx%lld). Output size is too small",
-                   (long long)self->sizes[nd - 3], (long long)g->H, (long long)g->W, (long long)self->sizes[nd - 3],
-                   (long long)(g->OH < 0 ? 0 : g->OH), (long long)(g->OW < 0 ? 0 : g->OW));
-  for (i = 0; i < nd - 2; i++) shape[i] = self->sizes[i];
-  shape[nd - 2] = g->OH, shape[nd - 1] = g->OW;
+    if (self->sizes[i] == 0 && (i > 1 || nd == nsp + 2))
+      return ct_fail(CT_ERR_SHAPE, op, "Expected %dD or %dD (batch mode) tensor with optional 0 dim batch size for input, but got:%s", nsp + 1,
+                     nsp + 2, ct_shape_format(nd, self->sizes, buf, sizeof buf));
+  if (nd == nsp + 1 && self->sizes[0] == 0)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected %dD or %dD (batch mode) tensor with optional 0 dim batch size for input, but got:%s", nsp + 1,
+                   nsp + 2, ct_shape_format(nd, self->sizes, buf, sizeof buf));
+  for (i = 0; i < nsp; i++) {
+    in[i] = self->sizes[nd - nsp + i];
+    if (!ct__pool_out_len(in[i], k[i], p[i], s[i], d[i], ceil_mode, &out[i])) return ct__conv_overflow(op, in[i], k[i], s[i], p[i], d[i]);
+  }
+  for (i = 0; i < nsp; i++)
+    if (out[i] < 1) {
+      char b1[96], b2[96];
+      int64_t ins[4], outs[4];
+      ins[0] = outs[0] = self->sizes[nd - nsp - 1];
+      for (i = 0; i < nsp; i++) ins[i + 1] = in[i], outs[i + 1] = out[i] < 0 ? 0 : out[i];
+      ct_shape_format(nsp + 1, ins, b1, sizeof b1), ct_shape_format(nsp + 1, outs, b2, sizeof b2);
+      { /* "(2x3x4)", as PyTorch prints them */
+        char *q;
+        for (q = b1; *q; q++) *q = *q == '[' ? '(' : *q == ']' ? ')' : *q == ',' ? 'x' : *q;
+        for (q = b2; *q; q++) *q = *q == '[' ? '(' : *q == ']' ? ')' : *q == ',' ? 'x' : *q;
+      }
+      ct__strip_spaces(b1), ct__strip_spaces(b2);
+      return ct_fail(CT_ERR_SHAPE, op, "Given input size: %s. Calculated output size: %s. Output size is too small", b1, b2);
+    }
+  g->D = g->OD = 1, g->kd = g->sd = g->dd = 1;
+  if (nsp == 3) g->D = in[0], g->OD = out[0], g->kd = k[0], g->sd = s[0], g->pd = p[0], g->dd = d[0];
+  g->kh = k[nsp - 2], g->kw = k[nsp - 1], g->sh = s[nsp - 2], g->sw = s[nsp - 1], g->ph = p[nsp - 2], g->pw = p[nsp - 1];
+  g->dh = d[nsp - 2], g->dw = d[nsp - 1];
+  g->H = in[nsp - 2], g->W = in[nsp - 1], g->OH = out[nsp - 2], g->OW = out[nsp - 1];
+  g->B = nd == nsp + 2 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
+  for (i = 0; i < nd - nsp; i++) shape[i] = self->sizes[i];
+  for (i = 0; i < nsp; i++) shape[nd - nsp + i] = out[i];
   g->count_include_pad = true;
   g->divisor = CT_INT_NONE;
   return CT_OK;
@@ -890,28 +926,36 @@ static void ct__pool_taps(int64_t start, int64_t n, int64_t k, int64_t d, int64_
   *lo = l < k ? l : k;
   *hi = h < k ? h : k;
 }
-#define CT__MAXPOOL(NAME, T)                                                                    \
-  static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                    \
-    int64_t b, oh, ow, i, j;                                                                    \
-    for (b = 0; b < g->B; b++, x += g->H * g->W)                                                \
-      for (oh = 0; oh < g->OH; oh++)                                                            \
-        for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                            \
-          int64_t hs = oh * g->sh - g->ph, ws = ow * g->sw - g->pw, h0, w0, ilo, ihi, jlo, jhi; \
-          T best = (T)-INFINITY;                                                                \
-          ct__pool_taps(hs, g->H, g->kh, g->dh, &ilo, &ihi, &h0);                               \
-          ct__pool_taps(ws, g->W, g->kw, g->dw, &jlo, &jhi, &w0);                               \
-          /* a window of padding only keeps PyTorch's index (past the plane), saturated */      \
-          if (ct__mul_ovf(h0, g->W, idx) || ct__add_ovf(*idx, w0, idx)) *idx = INT64_MAX;       \
-          for (i = ilo; i < ihi; i++) {                                                         \
-            int64_t ih = hs + i * g->dh;                                                        \
-            for (j = jlo; j < jhi; j++) {                                                       \
-              int64_t iw = ws + j * g->dw;                                                      \
-              T v = x[ih * g->W + iw];                                                          \
-              if (v > best || v != v) best = v, *idx = ih * g->W + iw;                          \
-            }                                                                                   \
-          }                                                                                     \
-          *y = best;                                                                            \
-        }                                                                                       \
+#define CT__MAXPOOL(NAME, T)                                                                                     \
+  static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                                     \
+    int64_t b, od, oh, ow, i, j, k;                                                                              \
+    for (b = 0; b < g->B; b++, x += g->D * g->H * g->W)                                                          \
+      for (od = 0; od < g->OD; od++)                                                                             \
+        for (oh = 0; oh < g->OH; oh++)                                                                           \
+          for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                                           \
+            int64_t ds = od * g->sd - g->pd, hs = oh * g->sh - g->ph, ws = ow * g->sw - g->pw, d0, h0, w0;       \
+            int64_t klo, khi, ilo, ihi, jlo, jhi;                                                                \
+            T best = (T)-INFINITY;                                                                               \
+            ct__pool_taps(ds, g->D, g->kd, g->dd, &klo, &khi, &d0);                                              \
+            ct__pool_taps(hs, g->H, g->kh, g->dh, &ilo, &ihi, &h0);                                              \
+            ct__pool_taps(ws, g->W, g->kw, g->dw, &jlo, &jhi, &w0);                                              \
+            /* a window of padding only keeps PyTorch's index (past the plane), saturated */                     \
+            if (ct__mul_ovf(d0, g->H, idx) || ct__add_ovf(*idx, h0, idx) || ct__mul_ovf(*idx, g->W, idx) ||      \
+                ct__add_ovf(*idx, w0, idx))                                                                      \
+              *idx = INT64_MAX;                                                                                  \
+            for (k = klo; k < khi; k++) {                                                                        \
+              int64_t id = ds + k * g->dd;                                                                       \
+              for (i = ilo; i < ihi; i++) {                                                                      \
+                int64_t ih = hs + i * g->dh;                                                                     \
+                for (j = jlo; j < jhi; j++) {                                                                    \
+                  int64_t iw = ws + j * g->dw, at = (id * g->H + ih) * g->W + iw;                                \
+                  T v = x[at];                                                                                   \
+                  if (v > best || v != v) best = v, *idx = at;                                                   \
+                }                                                                                                \
+              }                                                                                                  \
+            }                                                                                                    \
+            *y = best;                                                                                           \
+          }                                                                                                      \
   }
 CT__MAXPOOL(ct__maxpool_f32, float)
 CT__MAXPOOL(ct__maxpool_f64, double)
@@ -929,37 +973,47 @@ CT__MAXPOOL_BW(ct__maxpool_bw_f32, float)
 CT__MAXPOOL_BW(ct__maxpool_bw_f64, double)
 
 /* ---- avg_pool2d: window sums over the divisor PyTorch uses ---- */
-static int64_t ct__avg_window(const ct__pool_geom *g, int64_t oh, int64_t ow, int64_t *h0, int64_t *h1, int64_t *w0, int64_t *w1) {
-  int64_t pool;
-  *h0 = oh * g->sh - g->ph, *w0 = ow * g->sw - g->pw; /* (>= -pad; H + 2 pad fits: ct__pool_setup) */
-  *h1 = g->kh < g->H + g->ph - *h0 ? *h0 + g->kh : g->H + g->ph;
-  *w1 = g->kw < g->W + g->pw - *w0 ? *w0 + g->kw : g->W + g->pw;
-  pool = (*h1 - *h0) * (*w1 - *w0);
-  if (*h0 < 0) *h0 = 0;
-  if (*w0 < 0) *w0 = 0;
-  if (*h1 > g->H) *h1 = g->H;
-  if (*w1 > g->W) *w1 = g->W;
-  if (g->divisor != CT_INT_NONE) return g->divisor;
-  return g->count_include_pad ? pool : (*h1 - *h0) * (*w1 - *w0);
+/* one dim of an avg_pool window: [*lo, *hi) clipped to the input; returns its length within the padded input */
+static int64_t ct__avg_span(int64_t o, int64_t s, int64_t p, int64_t k, int64_t n, int64_t *lo, int64_t *hi) {
+  int64_t len;
+  *lo = o * s - p; /* (>= -pad; n + 2 pad fits: ct__avg_pool_impl) */
+  *hi = k < n + p - *lo ? *lo + k : n + p;
+  len = *hi - *lo;
+  if (*lo < 0) *lo = 0;
+  if (*hi > n) *hi = n;
+  return len;
 }
-#define CT__AVGPOOL(NAME, T, ACC, U)                                                         \
-  static void NAME(const ct__pool_geom *g, T *x, T *y, int backward) {                       \
-    int64_t b, oh, ow, i, j, h0, h1, w0, w1, div;                                            \
-    for (b = 0; b < g->B; b++, x += g->H * g->W)                                             \
-      for (oh = 0; oh < g->OH; oh++)                                                         \
-        for (ow = 0; ow < g->OW; ow++, y++) {                                                \
-          div = ct__avg_window(g, oh, ow, &h0, &h1, &w0, &w1);                               \
-          if (backward) {                                                                    \
-            T v = (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)*y) : *y / (ACC)div); /* (INT64_MIN / -1 wraps) */ \
-            for (i = h0; i < h1; i++)                                                        \
-              for (j = w0; j < w1; j++) x[i * g->W + j] = (T)(U)((U)x[i * g->W + j] + (U)v); \
-          } else {                                                                           \
-            ACC sum = 0;                                                                     \
-            for (i = h0; i < h1; i++)                                                        \
-              for (j = w0; j < w1; j++) sum = (ACC)(U)((U)sum + (U)x[i * g->W + j]);         \
-            *y = h0 < h1 && w0 < w1 ? (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)sum) : sum / (ACC)div) : (T)0; \
-          }                                                                                  \
-        }                                                                                    \
+static int64_t ct__avg_window(const ct__pool_geom *g, int64_t od, int64_t oh, int64_t ow, int64_t *d0, int64_t *d1, int64_t *h0,
+                              int64_t *h1, int64_t *w0, int64_t *w1) {
+  int64_t pool = ct__avg_span(od, g->sd, g->pd, g->kd, g->D, d0, d1) * ct__avg_span(oh, g->sh, g->ph, g->kh, g->H, h0, h1) *
+                 ct__avg_span(ow, g->sw, g->pw, g->kw, g->W, w0, w1);
+  if (g->divisor != CT_INT_NONE) return g->divisor;
+  return g->count_include_pad ? pool : (*d1 - *d0) * (*h1 - *h0) * (*w1 - *w0);
+}
+#define CT__AVGPOOL(NAME, T, ACC, U)                                                                      \
+  static void NAME(const ct__pool_geom *g, T *x, T *y, int backward) {                                    \
+    int64_t b, od, oh, ow, i, j, k, d0, d1, h0, h1, w0, w1, div;                                          \
+    for (b = 0; b < g->B; b++, x += g->D * g->H * g->W)                                                   \
+      for (od = 0; od < g->OD; od++)                                                                      \
+        for (oh = 0; oh < g->OH; oh++)                                                                    \
+          for (ow = 0; ow < g->OW; ow++, y++) {                                                           \
+            div = ct__avg_window(g, od, oh, ow, &d0, &d1, &h0, &h1, &w0, &w1);                            \
+            if (backward) {                                                                               \
+              T v = (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)*y) : *y / (ACC)div); /* (INT64_MIN / -1 wraps) */ \
+              for (k = d0; k < d1; k++)                                                                   \
+                for (i = h0; i < h1; i++)                                                                 \
+                  for (j = w0; j < w1; j++) {                                                             \
+                    T *at = &x[(k * g->H + i) * g->W + j];                                                \
+                    *at = (T)(U)((U)*at + (U)v);                                                          \
+                  }                                                                                       \
+            } else {                                                                                      \
+              ACC sum = 0;                                                                                \
+              for (k = d0; k < d1; k++)                                                                   \
+                for (i = h0; i < h1; i++)                                                                 \
+                  for (j = w0; j < w1; j++) sum = (ACC)(U)((U)sum + (U)x[(k * g->H + i) * g->W + j]);     \
+              *y = d0 < d1 && h0 < h1 && w0 < w1 ? (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)sum) : sum / (ACC)div) : (T)0; \
+            }                                                                                             \
+          }                                                                                               \
   }
 CT__AVGPOOL(ct__avgpool_f32, float, double, double)
 CT__AVGPOOL(ct__avgpool_f64, double, double, double)
@@ -1005,15 +1059,14 @@ static void ct__adaptive_shape(const ct_tensor *t, int nsp, const ct__pool_geom 
 }
 
 /* ---- max_pool2d_with_indices and its backward ---- */
-static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                      ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
-  static const char *op = "max_pool2d";
+static ct_tensor *ct__max_pool_impl(const char *op, int nsp, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                    ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   ct__pool_geom g;
-  int64_t shape[4];
+  int64_t shape[5];
   ct_tensor *res, *acc, *x = NULL, *idx;
   ct_status st = CT_OK;
   if (indices) *indices = NULL;
-  if (ct__pool_setup(op, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
+  if (ct__pool_setup(op, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
       ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
     return NULL;
   idx = ct__empty(op, self->ndim, shape, CT_I64, self->device);
@@ -1037,12 +1090,11 @@ static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, 
   return res;
 }
 /* checks of max_pool2d_with_indices_backward / max_pool2d_double_backward: the pool's output shape */
-static ct_status ct__max_pool2d_bw_setup(const char *op, ct_tensor *self, ct_tensor *gy, ct_tensor *indices, ct_int_list kernel_size,
-                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
-                                         ct__pool_geom *g) {
-  int64_t shape[4];
+static ct_status ct__max_pool_bw_setup(const char *op, int nsp, ct_tensor *self, ct_tensor *gy, ct_tensor *indices, ct_int_list kernel_size,
+                                       ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct__pool_geom *g) {
+  int64_t shape[5];
   char b1[160], b2[160], b3[160];
-  if (ct__pool_setup(op, self, kernel_size, stride, padding, dilation, ceil_mode, g, shape) != CT_OK ||
+  if (ct__pool_setup(op, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, g, shape) != CT_OK ||
       ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
     return ct_last_error();
   if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim) != 0 || !ct_same_shape(gy, indices))
@@ -1065,14 +1117,14 @@ static ct_status ct__max_pool2d_check_indices(const char *op, const ct_tensor *i
   return CT_OK;
 }
 /* scatter (backward: result shaped like self) or gather (double backward: result shaped like indices) */
-static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tensor *self, ct_tensor *indices, ct_int_list kernel_size,
+static ct_tensor *ct__max_pool_bw_impl(const char *op, int nsp, ct_tensor *src, ct_tensor *self, ct_tensor *indices, ct_int_list kernel_size,
                                          ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, int scatter) {
   ct__pool_geom g;
   ct_tensor *res, *acc, *s = NULL, *idx = NULL;
   memset(&g, 0, sizeof g);
   ct_status st = CT_OK;
   const ct_tensor *like = scatter ? self : indices;
-  if (ct__max_pool2d_bw_setup(op, self, scatter ? src : indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK)
+  if (ct__max_pool_bw_setup(op, nsp, self, scatter ? src : indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK)
     return NULL;
   if (!scatter && src->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected input_grad of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
@@ -1088,10 +1140,10 @@ static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tens
   if (acc && acc->numel) {
     s = ct__pool_operand(op, src);
     idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
-    if (!idx || (st = ct__max_pool2d_check_indices(op, idx, g.H * g.W)) != CT_OK) {
+    if (!idx || (st = ct__max_pool2d_check_indices(op, idx, g.D * g.H * g.W)) != CT_OK) {
       st = ct_last_error();
     } else {
-      int64_t out_plane = g.OH * g.OW, in_plane = g.H * g.W;
+      int64_t out_plane = g.OD * g.OH * g.OW, in_plane = g.D * g.H * g.W;
       if (scatter) st = ct__k_fill_(0, acc, ct_int(0));
       if (st == CT_OK && acc->dtype == CT_F32)
         ct__maxpool_bw_f32(g.B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(scatter ? acc : s),
@@ -1106,21 +1158,21 @@ static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tens
 }
 
 /* ---- avg_pool2d and its backward ---- */
-static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size, ct_int_list stride,
-                                      ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+static ct_tensor *ct__avg_pool_impl(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
+                                    ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__pool_geom g;
-  int64_t shape[4];
+  int64_t shape[5];
   ct_int_list nodil;
   ct_tensor *res, *acc, *x = NULL;
   ct_status st = CT_OK;
   nodil.data = NULL, nodil.n = -1;
-  if (ct__pool_setup("avg_pool2d", self, kernel_size, stride, padding, nodil, ceil_mode, &g, shape) != CT_OK ||
-      ct__pool_dtype("avg_pool2d", (ct_dtype)self->dtype, 1) != CT_OK)
+  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, nodil, ceil_mode, &g, shape) != CT_OK ||
+      ct__pool_dtype(name, (ct_dtype)self->dtype, 1) != CT_OK)
     return NULL;
   if (divisor_override == 0) return ct_fail(CT_ERR_INVALID, op, "divisor must be not zero"), (ct_tensor *)NULL;
   { /* a window's divisor is at most the padded plane's size */
     int64_t area;
-    if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area))
+    if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area) || ct__mul_ovf(area, g.D + 2 * g.pd, &area))
       return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)g.H + 2 * (long long)g.ph,
                      (long long)g.W + 2 * (long long)g.pw),
              (ct_tensor *)NULL;
@@ -1159,21 +1211,21 @@ static ct_tensor *ct__k_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor
                                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
                                                         ct_tensor *indices) {
   (void)ks;
-  return ct__max_pool2d_bw_impl("max_pool2d_with_indices_backward", grad_output, self, indices, kernel_size, stride, padding,
+  return ct__max_pool_bw_impl("max_pool2d_with_indices_backward", 2, grad_output, self, indices, kernel_size, stride, padding,
                                 dilation, ceil_mode, 1);
 }
 static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
                                                    ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
                                                    ct_tensor *indices) {
   (void)ks;
-  return ct__max_pool2d_bw_impl("max_pool2d_double_backward", grad, self, indices, kernel_size, stride, padding, dilation,
+  return ct__max_pool_bw_impl("max_pool2d_double_backward", 2, grad, self, indices, kernel_size, stride, padding, dilation,
                                 ceil_mode, 0);
 }
 
 static ct_tensor *ct__k_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
                                                 ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   (void)ks;
-  return ct__max_pool2d_impl(self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__max_pool_impl("max_pool2d", 2, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
 }
 /* max_pool2d (CompositeImplicitAutograd): max_pool2d_with_indices without the indices */
 static ct_tensor *ct__k_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
@@ -1185,14 +1237,86 @@ static ct_tensor *ct__k_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list ke
 static ct_tensor *ct__k_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                    bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   (void)ks;
-  return ct__avg_pool2d_impl("avg_pool2d", self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__avg_pool_impl("avg_pool2d", "avg_pool2d", 2, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
 }
 static ct_tensor *ct__k_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
                                             ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
                                             int64_t divisor_override) {
   (void)ks;
-  return ct__avg_pool2d_impl("avg_pool2d_backward", self, grad_output, kernel_size, stride, padding, ceil_mode, count_include_pad,
+  return ct__avg_pool_impl("avg_pool2d_backward", "avg_pool2d", 2, self, grad_output, kernel_size, stride, padding, ceil_mode, count_include_pad,
                              divisor_override);
+}
+
+/* ---- max_pool3d / avg_pool3d: the pooling mechanism above over D x H x W planes ---- */
+/* values and indices into out= tensors (the functional results released) */
+static ct_status ct__values_indices_to_out(const char *op, ct_tensor *r, ct_tensor *ind, ct_tensor *out, ct_tensor *indices) {
+  ct_status st;
+  if (!r) return ct_release(ind), ct_last_error();
+  if (indices->dtype != CT_I64) {
+    ct_release(r), ct_release(ind);
+    return ct_fail(CT_ERR_DTYPE, op, "expected indices out tensor of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
+  }
+  st = ct__result_to_out(op, out, r);
+  if (st == CT_OK) return ct__result_to_out(op, indices, ind);
+  ct_release(ind);
+  return st;
+}
+static ct_tensor *ct__k_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  (void)ks;
+  return ct__max_pool_impl("max_pool3d", 3, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+}
+static ct_status ct__k_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                                  ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *ind = NULL, *r = ct__k_max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ceil_mode, &ind);
+  return ct__values_indices_to_out("max_pool3d_with_indices", r, ind, out, indices);
+}
+/* max_pool3d (CompositeImplicitAutograd): max_pool3d_with_indices without the indices */
+static ct_tensor *ct__k_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   ct_int_list dilation, bool ceil_mode) {
+  (void)ks;
+  return ct_max_pool3d_with_indices(self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding),
+                                    CT__CONV_LIST(dilation), ceil_mode, NULL);
+}
+static ct_tensor *ct__k_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                                        ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
+                                                        ct_tensor *indices) {
+  (void)ks;
+  return ct__max_pool_bw_impl("max_pool3d_with_indices_backward", 3, grad_output, self, indices, kernel_size, stride, padding, dilation,
+                              ceil_mode, 1);
+}
+static ct_status ct__k_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self,
+                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
+                                                                   ct_tensor *grad_input) {
+  return ct__result_to_out("max_pool3d_with_indices_backward", grad_input,
+                           ct__k_max_pool3d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
+                                                                  indices));
+}
+static ct_tensor *ct__k_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  (void)ks;
+  return ct__avg_pool_impl("avg_pool3d", "avg_pool3d", 3, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                           divisor_override);
+}
+static ct_status ct__k_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                      bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  return ct__result_to_out("avg_pool3d", out, ct__k_avg_pool3d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                             divisor_override));
+}
+static ct_tensor *ct__k_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                            ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
+                                            int64_t divisor_override) {
+  (void)ks;
+  return ct__avg_pool_impl("avg_pool3d_backward", "avg_pool3d", 3, self, grad_output, kernel_size, stride, padding, ceil_mode,
+                           count_include_pad, divisor_override);
+}
+static ct_status ct__k_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
+                                                      int64_t divisor_override, ct_tensor *grad_input) {
+  return ct__result_to_out("avg_pool3d_backward", grad_input,
+                           ct__k_avg_pool3d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                     divisor_override));
 }
 
 /* ---- adaptive_avg_pool2d ---- */
@@ -1473,16 +1597,7 @@ static ct_tensor *ct__adaptive_max_impl(const char *op, int nsp, ct_tensor *self
 }
 static ct_status ct__adaptive_max_out(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
   ct_tensor *ind = NULL, *r = ct__adaptive_max_impl(op, nsp, self, output_size, &ind);
-  ct_status st;
-  if (!r) return ct_last_error();
-  if (indices->dtype != CT_I64) {
-    ct_release(r), ct_release(ind);
-    return ct_fail(CT_ERR_DTYPE, op, "expected indices out tensor of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
-  }
-  st = ct__result_to_out(op, out, r);
-  if (st == CT_OK) return ct__result_to_out(op, indices, ind);
-  ct_release(ind);
-  return st;
+  return ct__values_indices_to_out(op, r, ind, out, indices);
 }
 /* the backward: zeros like self with grad_output added at indices (flat positions within each plane of nsp dims) */
 static ct_tensor *ct__adaptive_max_backward(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
