@@ -17,10 +17,14 @@
  * The three products are each other's derivatives (convolution is
  * bilinear), so derivatives of every order are ct ops.
  *
- * Pooling (max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d) runs
- * over the N*C planes of a contiguous copy in the compute dtype; each
- * backward op is itself differentiable (max pool's through
- * max_pool2d_double_backward, a gather at the saved indices).
+ * Pooling (max, avg, adaptive avg / max, max_unpool) runs over the N*C
+ * planes of a contiguous copy in the compute dtype; one kernel per kind
+ * covers 2-D and 3-D (D x H x W planes, depth 1 in 2-D), and the 1-D ops are
+ * PyTorch's composites over a height-1 view. Each backward op is itself
+ * differentiable (max pool's through a gather at the saved indices).
+ * Upsampling (nearest, nearest-exact, linear, cubic; 1-D to 3-D) is one
+ * separable tap mechanism: each output position reads weighted taps of the
+ * input along each dim, and the backward scatters through the same taps.
  */
 #ifndef CT_OPS_CONV_H
 #define CT_OPS_CONV_H
