@@ -478,6 +478,13 @@ for op, n, ac in UP:
     cs.error(vec, E(1, 2, 3, *IN[n]), None, *acs, VSC[n], code="CT_ERR_RANK")
     cs.error(bvec, E(1, 2, *vout), None, [1, 2] + IN[n], *acs, None, code="CT_ERR_INVALID")
 
+# uint8: the nearest forwards only, as PyTorch
+for op, n, ac in UP[:6]:
+    cs.add(op, cs.randint(0, 255, 1, 2, *IN[n]).to(torch.uint8), UPS[n], name=op + "_u8")
+cs.error("upsample_nearest2d_backward", E(1, 2, 7, 8).to(torch.uint8), [7, 8], [1, 2, 4, 3], code="CT_ERR_DTYPE")
+cs.error("upsample_bilinear2d", E(1, 2, 4, 3).to(torch.uint8), [7, 8], False, code="CT_ERR_DTYPE")
+cs.error("upsample_nearest2d", E(1, 2, 4, 3).int(), [7, 8], code="CT_ERR_DTYPE")
+
 # values checked exactly: float32 nearest indices (float index math), and bicubic's negative source index
 cs.add("upsample_nearest1d", torch.arange(7.0, dtype=f32)[None, None], [10], 0.7)
 cs.add("_upsample_nearest_exact1d", torch.arange(7.0, dtype=f32)[None, None], [10])

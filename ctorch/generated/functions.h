@@ -2030,7 +2030,7 @@ CTDEF ct_tensor *ct_avg_pool3d_backward(ct_tensor *grad_output, ct_tensor *self,
 /* avg_pool3d_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_avg_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
- * (N, C, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
+ * (N, C, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch; uint8 too */
 CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
 /* upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
@@ -2040,7 +2040,7 @@ CTDEF ct_tensor *ct_upsample_nearest1d_backward(ct_tensor *grad_output, int outp
 /* upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
 /* upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
- * (N, C, H, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
+ * (N, C, H, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch; uint8 too */
 CTDEF ct_tensor *ct_upsample_nearest2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
 /* upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
@@ -2050,7 +2050,7 @@ CTDEF ct_tensor *ct_upsample_nearest2d_backward(ct_tensor *grad_output, int outp
 /* upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
 /* upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
- * (N, C, D, H, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch */
+ * (N, C, D, H, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch; uint8 too */
 CTDEF ct_tensor *ct_upsample_nearest3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
 /* upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
@@ -2060,7 +2060,7 @@ CTDEF ct_tensor *ct_upsample_nearest3d_backward(ct_tensor *grad_output, int outp
 /* upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w);
 /* _upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
- * (N, C, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL) */
+ * (N, C, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL); uint8 too */
 CTDEF ct_tensor *ct_upsample_nearest_exact1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
 /* _upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest_exact1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
@@ -2070,7 +2070,7 @@ CTDEF ct_tensor *ct_upsample_nearest_exact1d_backward(ct_tensor *grad_output, in
 /* _upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest_exact1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
 /* _upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
- * (N, C, H, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL) */
+ * (N, C, H, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL); uint8 too */
 CTDEF ct_tensor *ct_upsample_nearest_exact2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
 /* _upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest_exact2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
@@ -2080,7 +2080,7 @@ CTDEF ct_tensor *ct_upsample_nearest_exact2d_backward(ct_tensor *grad_output, in
 /* _upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest_exact2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
 /* _upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
- * (N, C, D, H, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL) */
+ * (N, C, D, H, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL); uint8 too */
 CTDEF ct_tensor *ct_upsample_nearest_exact3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
 /* _upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_upsample_nearest_exact3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);

@@ -1904,6 +1904,7 @@ static void ct__up_taps(int mode, int64_t in, int64_t out, bool align_corners, d
   }
 CT__UPSAMPLE(ct__upsample_f32, float)
 CT__UPSAMPLE(ct__upsample_f64, double)
+CT__UPSAMPLE(ct__upsample_u8, uint8_t) /* (nearest forward only: weights 1, the values copied) */
 
 static const char *const ct__up_dim_names[3] = {"D", "H", "W"};
 /* "(D: 1, H: 2, W: 3)" of the last nsp sizes */
@@ -1942,7 +1943,9 @@ static ct_tensor *ct__upsample_impl(const char *op, int mode, int nsp, ct_tensor
                      "Input and output sizes should be greater than 0, but got input %s and output %s", b1, b2),
              (ct_tensor *)NULL;
     }
-  if (!ct_dtype_is_floating((ct_dtype)src->dtype))
+  /* floating types; uint8 also for the nearest forwards, as PyTorch */
+  if (!ct_dtype_is_floating((ct_dtype)src->dtype) &&
+      !(src->dtype == CT_U8 && !input_size && (mode == CT__UP_NEAREST || mode == CT__UP_NEAREST_EXACT)))
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)src->dtype)), (ct_tensor *)NULL;
   shape[0] = in_sizes[0], shape[1] = in_sizes[1];
   for (d = 0; d < nsp; d++) shape[2 + d] = output_size.data[d];
@@ -1985,6 +1988,7 @@ static ct_tensor *ct__upsample_impl(const char *op, int mode, int nsp, ct_tensor
     if (st == CT_OK) {
       x = ct__pool_operand(op, src);
       if (!x || (input_size && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) st = ct_last_error();
+      else if (acc->dtype == CT_U8) ct__upsample_u8(&g, (uint8_t *)ct_data_ptr(x), (uint8_t *)ct_data_ptr(acc), 0);
       else if (f32) ct__upsample_f32(&g, (float *)ct_data_ptr(input_size ? acc : x), (float *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
       else ct__upsample_f64(&g, (double *)ct_data_ptr(input_size ? acc : x), (double *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
     }
