@@ -315,7 +315,7 @@ static ct_status ct__custom_autograd(const ct_kernel *self, const ct_op *op, ct_
         }
         for (k = 0; k < m; k++) n->lists[i][k] = a[i].v.ints.data[k];
         n->args[i].v.ints.data = n->lists[i];
-      } else if (a[i].tag == CT_VALUE_TENSOR_LIST || a[i].tag == CT_VALUE_STRING) {
+      } else if (a[i].tag == CT_VALUE_TENSOR_LIST || a[i].tag == CT_VALUE_STRING || a[i].tag == CT_VALUE_FLOAT_LIST) {
         n->args[i].tag = CT_VALUE_NONE; /* not kept: the derivative cannot use them */
       }
     }

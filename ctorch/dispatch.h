@@ -42,6 +42,10 @@ typedef struct ct_tensor_list {
   ct_tensor *const *data;
   int64_t n;
 } ct_tensor_list;
+typedef struct ct_float_list {
+  const double *data;
+  int64_t n;
+} ct_float_list;
 
 /* Random-number generators (ctorch/ops/random.h); ops take `Generator?`. */
 typedef struct ct_generator ct_generator;
@@ -62,7 +66,8 @@ typedef enum ct_value_tag {
   CT_VALUE_TENSOR_LIST,
   CT_VALUE_STRING,
   CT_VALUE_GENERATOR,
-  CT_VALUE_DEVICE
+  CT_VALUE_DEVICE,
+  CT_VALUE_FLOAT_LIST
 } ct_value_tag;
 
 /* One tagged value (PyTorch's IValue). Argument tensors and lists are
@@ -83,6 +88,7 @@ typedef struct ct_value {
     const char *str;
     ct_generator *gen;
     ct_device device;
+    ct_float_list floats;
   } v;
 } ct_value;
 
@@ -96,6 +102,7 @@ CTDEF ct_value ct_value_dtype(ct_dtype d); /* CT_DTYPE_NONE becomes None */
 CTDEF ct_value ct_value_device(ct_device d); /* CT_NO_DEVICE becomes None */
 CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n);
 CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n);
+CTDEF ct_value ct_value_float_list(const double *data, int64_t n);
 CTDEF ct_value ct_value_string(const char *s); /* NULL becomes None */
 CTDEF ct_value ct_value_generator(ct_generator *g); /* NULL becomes None */
 /* Releases what an owned value holds (a popped result: a tensor, or a
@@ -316,6 +323,12 @@ CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n) {
   v.v.tensors.n = n;
   return v;
 }
+CTDEF ct_value ct_value_float_list(const double *data, int64_t n) {
+  ct_value v = ct__value(CT_VALUE_FLOAT_LIST);
+  v.v.floats.data = data;
+  v.v.floats.n = n;
+  return v;
+}
 CTDEF ct_value ct_value_string(const char *s) {
   ct_value v = ct__value(s ? CT_VALUE_STRING : CT_VALUE_NONE);
   v.v.str = s;
@@ -427,6 +440,7 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
       if (ok && s->type == CT_TYPE_FLOAT) v->v.d = (double)NAN;
       if (ok && (s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR)) v->v.str = NULL, v->v.gen = NULL;
       if (ok && s->type == CT_TYPE_INT_LIST) v->v.ints.data = NULL, v->v.ints.n = -1;
+      if (ok && s->type == CT_TYPE_FLOAT_LIST) v->v.floats.data = NULL, v->v.floats.n = -1;
       if (ok && s->type == CT_TYPE_SCALAR) v->v.scalar.kind = CT_SCALAR_NONE;
     } else {
       switch (s->type) {
@@ -459,6 +473,12 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
           if (!v->v.tensors.data[j])
             return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): tensor %lld of the list is NULL", i, s->name,
                            (long long)j);
+        break;
+      case CT_TYPE_FLOAT_LIST:
+        ok = v->tag == CT_VALUE_FLOAT_LIST;
+        if (ok && (v->v.floats.n < 0 || (v->v.floats.n > 0 && !v->v.floats.data)))
+          return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s'): a float[] of %lld values without data", i, s->name,
+                         (long long)v->v.floats.n);
         break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
       case CT_TYPE_GENERATOR: ok = v->tag == CT_VALUE_GENERATOR; break;

@@ -30,7 +30,8 @@ typedef enum ct_type {
   CT_TYPE_TENSOR_LIST,
   CT_TYPE_STR,
   CT_TYPE_GENERATOR,
-  CT_TYPE_DEVICE
+  CT_TYPE_DEVICE,
+  CT_TYPE_FLOAT_LIST /* float[] (upsampling's scale_factors); a None default only */
 } ct_type;
 
 typedef struct ct_arg {
@@ -238,9 +239,10 @@ static int ct__parse_type(ct__parser *ps, ct_arg *a) {
     ps->p++;
     if (a->type == CT_TYPE_INT) a->type = CT_TYPE_INT_LIST;
     else if (a->type == CT_TYPE_TENSOR) a->type = CT_TYPE_TENSOR_LIST;
+    else if (a->type == CT_TYPE_FLOAT && !a->list_size) a->type = CT_TYPE_FLOAT_LIST;
     else {
       ps->p = start;
-      return ct__perr(ps, "only int[] and Tensor[] lists are supported, not %s[]", word);
+      return ct__perr(ps, "only int[], float[] and Tensor[] lists are supported, not %s[%s]", word, a->list_size ? "N" : "");
     }
     if (a->type == CT_TYPE_TENSOR_LIST && a->list_size) {
       ps->p = start;
@@ -327,7 +329,7 @@ static int ct__parse_default(ct__parser *ps, ct_arg *a) {
   const char *tname = a->type == CT_TYPE_INT ? "int" : a->type == CT_TYPE_FLOAT ? "float" : a->type == CT_TYPE_BOOL ? "bool"
                     : a->type == CT_TYPE_SCALAR ? "Scalar" : a->type == CT_TYPE_SCALAR_TYPE ? "ScalarType"
                     : a->type == CT_TYPE_STR ? "str" : a->type == CT_TYPE_GENERATOR ? "Generator" : a->type == CT_TYPE_DEVICE ? "Device"
-                    : a->type == CT_TYPE_INT_LIST ? "int[]" : a->type == CT_TYPE_TENSOR_LIST ? "Tensor[]" : "Tensor";
+                    : a->type == CT_TYPE_INT_LIST ? "int[]" : a->type == CT_TYPE_TENSOR_LIST ? "Tensor[]" : a->type == CT_TYPE_FLOAT_LIST ? "float[]" : "Tensor";
   ct__skip_ws(ps);
   start = p = ps->p;
   if (*p == '[') { /* a list: [], [a, b, ...] */
@@ -465,6 +467,7 @@ static const char *ct__type_code(const ct_arg *a) {
   case CT_TYPE_STR: return a->optional ? "s?" : "s";
   case CT_TYPE_GENERATOR: return "G"; /* ct_generator *, NULL for the default */
   case CT_TYPE_DEVICE: return "V";    /* ct_device, CT_NO_DEVICE for None */
+  case CT_TYPE_FLOAT_LIST: return "F"; /* ct_float_list; None is data NULL, n -1 */
   }
   return "?";
 }

@@ -46,7 +46,8 @@ static const char *type_word(ct_type t) {
   case CT_TYPE_TENSOR_LIST: return "Tensor";
   case CT_TYPE_INT:
   case CT_TYPE_INT_LIST: return "int";
-  case CT_TYPE_FLOAT: return "float";
+  case CT_TYPE_FLOAT:
+  case CT_TYPE_FLOAT_LIST: return "float";
   case CT_TYPE_BOOL: return "bool";
   case CT_TYPE_SCALAR: return "Scalar";
   case CT_TYPE_SCALAR_TYPE: return "ScalarType";
@@ -70,6 +71,7 @@ static const char *type_code(const ct_arg *a) {
   case CT_TYPE_STR: return a->optional ? "s?" : "s";
   case CT_TYPE_GENERATOR: return "G";
   case CT_TYPE_DEVICE: return "V";
+  case CT_TYPE_FLOAT_LIST: return "F";
   }
   return "?";
 }
@@ -93,7 +95,7 @@ static void put_arg(sbuf *b, const ct_arg *a, int with_name) {
     snprintf(tmp, sizeof tmp, "(%c%s)", a->alias, a->is_write ? "!" : "");
     put(b, tmp);
   }
-  if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) {
+  if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST || a->type == CT_TYPE_FLOAT_LIST) {
     if (a->list_size) snprintf(tmp, sizeof tmp, "[%d]", a->list_size);
     else snprintf(tmp, sizeof tmp, "[]");
     put(b, tmp);
@@ -221,7 +223,7 @@ static void check_arg(const ct_arg *a, int is_ret, const char *text) {
   if (!is_ret && !a->name[0]) finding("argument without a name", text);
   if (!type_word(a->type)) finding("argument with an invalid type", text);
   if (a->list_size < 0) finding("negative list size", text);
-  if (a->list_size && a->type != CT_TYPE_INT_LIST && a->type != CT_TYPE_TENSOR_LIST) finding("list size on a non-list", text);
+  if (a->list_size && a->type != CT_TYPE_INT_LIST && a->type != CT_TYPE_TENSOR_LIST && a->type != CT_TYPE_FLOAT_LIST) finding("list size on a non-list", text);
   if (a->alias && (a->alias < 'a' || a->alias > 'z')) finding("alias letter outside a-z", text);
   if (a->is_write && !a->alias) finding("written argument without an alias set", text);
   if (a->alias && a->type != CT_TYPE_TENSOR && a->type != CT_TYPE_TENSOR_LIST) finding("alias annotation on a non-tensor", text);
@@ -283,6 +285,7 @@ static ct_status boxed_kernel(const ct_kernel *self, const ct_op *op, ct_keyset 
 }
 static ct_value value_for(const ct_arg *a, unsigned variant) {
   static const int64_t ints[4] = {1, 2, 3, 4};
+  static const double halves[2] = {0.5, 0.5};
   static ct_tensor *list[2];
   list[0] = list[1] = arg_tensor;
   if (a->optional && (variant & 1)) return ct_value_none();
@@ -298,6 +301,7 @@ static ct_value value_for(const ct_arg *a, unsigned variant) {
   case CT_TYPE_STR: return ct_value_string("x");
   case CT_TYPE_GENERATOR: return ct_value_none();
   case CT_TYPE_DEVICE: return ct_value_device(variant & 2 ? CT_META : CT_CPU);
+  case CT_TYPE_FLOAT_LIST: return ct_value_float_list(halves, 2);
   }
   return ct_value_none();
 }

@@ -252,6 +252,7 @@ static const char *kernel_ctype(const ct_arg *a) {
   case CT_TYPE_SCALAR: return "ct_scalar ";
   case CT_TYPE_SCALAR_TYPE: return "ct_dtype ";
   case CT_TYPE_INT_LIST: return "ct_int_list ";
+  case CT_TYPE_FLOAT_LIST: return "ct_float_list ";
   case CT_TYPE_TENSOR_LIST: return "ct_tensor_list ";
   case CT_TYPE_STR: return "const char *";
   case CT_TYPE_GENERATOR: return "ct_generator *";
@@ -424,6 +425,7 @@ static void public_params(const op *o, int ex) {
       p("%s", first ? "" : ", ");
       first = 0;
       if (a->type == CT_TYPE_INT_LIST) p("int %s_len, const int64_t *%s", a->name, a->name);
+      else if (a->type == CT_TYPE_FLOAT_LIST) p("int %s_len, const double *%s", a->name, a->name);
       else if (a->type == CT_TYPE_TENSOR_LIST) p("int %s_len, ct_tensor *const *%s", a->name, a->name);
       else p("%s%s", kernel_ctype(a), a->name);
     }
@@ -464,6 +466,8 @@ static void call_args(const op *o) {
 }
 
 static void sig_ident(const char *sig, char *buf);
+/* int[] and float[]: (length, pointer) pairs in the public form, None as length -1 */
+static int is_number_list(const ct_arg *a) { return a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_FLOAT_LIST; }
 static void box_value(const ct_arg *a, const char *n) {
   switch (a->type) {
   case CT_TYPE_TENSOR: p("ct_value_tensor(%s)", n); break;
@@ -485,6 +489,7 @@ static void box_value(const ct_arg *a, const char *n) {
   case CT_TYPE_SCALAR_TYPE: p("ct_value_dtype(%s)", n); break;
   case CT_TYPE_INT_LIST: p("%s.n < 0 ? ct_value_none() : ct_value_int_list(%s.data, %s.n)", n, n, n); break;
   case CT_TYPE_TENSOR_LIST: p("ct_value_tensor_list(%s.data, %s.n)", n, n); break;
+  case CT_TYPE_FLOAT_LIST: p("%s.n < 0 ? ct_value_none() : ct_value_float_list(%s.data, %s.n)", n, n, n); break;
   case CT_TYPE_STR: p("ct_value_string(%s)", n); break;
   }
 }
@@ -700,7 +705,7 @@ static void gen_functions(void) {
     if (nt > 0 && nt <= 6 /* CT__FRONTEND_TENSORS */) {
       shared = 1;
       for (j = 0; j < o->s.nargs; j++)
-        if (o->s.args[j].type == CT_TYPE_TENSOR_LIST || (o->s.args[j].type == CT_TYPE_INT_LIST && j > first_t && j < last_t)) shared = 0;
+        if (o->s.args[j].type == CT_TYPE_TENSOR_LIST || (is_number_list(&o->s.args[j]) && j > first_t && j < last_t)) shared = 0;
     }
     ex_name(o, exn, sizeof exn);
     if (shared) { /* the Tensor arguments, for ct__frontend_keys */
@@ -720,8 +725,7 @@ static void gen_functions(void) {
     /* lists as (len, ptr) */
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
-      if (a->type == CT_TYPE_INT_LIST)
-        p("  ct_int_list %s_l;\n", a->name);
+      if (is_number_list(a)) p("  %s%s_l;\n", kernel_ctype(a), a->name);
       if (a->type == CT_TYPE_TENSOR_LIST) p("  ct_tensor_list %s_l;\n  int64_t %s_i;\n", a->name, a->name);
     }
     if (shared) p("  ct_keyset ct__keys;\n");
@@ -752,7 +756,7 @@ static void gen_functions(void) {
         if (o->device_rule < 2)
           p("  if (CT_UNLIKELY(%s && !ct__device_joins(&ct__dev, %s, %d, \"%s\", \"%s\"))) return %s;\n", a->name, a->name,
             how(o, a), o->full, a->name, fail);
-      } else if (a->type == CT_TYPE_INT_LIST) {
+      } else if (is_number_list(a)) {
         p("  if (CT_UNLIKELY(%s_len > 0 && !%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full,
           a->name, fail);
         p("  if (CT_UNLIKELY(%s_len < 0))\n"
@@ -782,7 +786,7 @@ static void gen_functions(void) {
     }
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
-      if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) p(", %s_l", a->name);
+      if (is_number_list(a) || a->type == CT_TYPE_TENSOR_LIST) p(", %s_l", a->name);
       else p(", %s", a->name);
     }
     for (j = 1; j <= nextra(o); j++) p(", &ct__x[%d]", j - 1);
@@ -820,10 +824,10 @@ static void gen_functions(void) {
           p("%s", first ? "" : ", ");
           first = 0;
           if (in_short(o, j)) {
-            if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) p("%s_len, %s", a->name, a->name);
+            if (is_number_list(a) || a->type == CT_TYPE_TENSOR_LIST) p("%s_len, %s", a->name, a->name);
             else p("%s", a->name);
           } else {
-            if (a->type == CT_TYPE_TENSOR_LIST) {
+            if (a->type == CT_TYPE_TENSOR_LIST || a->type == CT_TYPE_FLOAT_LIST) {
               p("0, NULL"); /* the parser allows only [] */
             } else if (a->type == CT_TYPE_INT_LIST) {
               if (!strcmp(a->default_value, "None") || !strcmp(a->default_value, "[]")) p("0, NULL");
@@ -985,6 +989,7 @@ static void gen_autograd(void) {
         case CT_TYPE_TENSOR: p("  ct__saved %s;\n", a->name); break;
         case CT_TYPE_INT_LIST: p("  ct__saved_ints %s;\n", a->name); break;
         case CT_TYPE_TENSOR_LIST: die(d->file, d->line, "%s: Tensor[] formulas unsupported", o->full); break;
+        case CT_TYPE_FLOAT_LIST: die(d->file, d->line, "%s: float[] formulas unsupported (make the op a composite)", o->full); break;
         case CT_TYPE_STR: p("  char %s[32];\n  bool %s_given;\n", a->name, a->name); break; /* a copy: the caller's string may not live */
         default: p("  %s%s;\n", kernel_ctype(a), a->name);
         }
@@ -1212,6 +1217,7 @@ static const char *unbox_expr(const ct_arg *a, int i, char *buf, size_t cap) {
   case CT_TYPE_SCALAR_TYPE: snprintf(buf, cap, "a[%d].v.dtype", i); break;
   case CT_TYPE_INT_LIST: snprintf(buf, cap, "ct__value_int_list(&a[%d])", i); break;
   case CT_TYPE_TENSOR_LIST: snprintf(buf, cap, "a[%d].v.tensors", i); break;
+  case CT_TYPE_FLOAT_LIST: snprintf(buf, cap, "a[%d].v.floats", i); break;
   case CT_TYPE_STR: snprintf(buf, cap, "a[%d].tag == CT_VALUE_STRING ? a[%d].v.str : NULL", i, i); break;
   case CT_TYPE_GENERATOR: snprintf(buf, cap, "a[%d].tag == CT_VALUE_GENERATOR ? a[%d].v.gen : NULL", i, i); break;
   case CT_TYPE_DEVICE: snprintf(buf, cap, "a[%d].v.device", i); break;
@@ -1367,6 +1373,8 @@ static void gen_registration(void) {
           p("a[%d].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[%d]).n, a[%d].tag == CT_VALUE_NONE ? NULL : "
             "ct__value_int_list((ct_value *)&a[%d]).data", j, j, j, j);
         else if (a->type == CT_TYPE_TENSOR_LIST) p("(int)a[%d].v.tensors.n, a[%d].v.tensors.data", j, j);
+        else if (a->type == CT_TYPE_FLOAT_LIST)
+          p("a[%d].tag == CT_VALUE_NONE ? 0 : (int)a[%d].v.floats.n, a[%d].tag == CT_VALUE_NONE ? NULL : a[%d].v.floats.data", j, j, j, j);
         else p("%s", unbox_expr(a, j, ub, sizeof ub));
       }
     for (j = 1; j <= nextra(o); j++) p(", (ct_tensor **)NULL"); /* the first result only */

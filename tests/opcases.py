@@ -19,7 +19,7 @@ A case calls PyTorch once and records, for tests/test_opcases.c:
     strides and storage offset (x.t(), x[:, ::2], x.expand(...) are
     non-contiguous cases); the same tensor object passed twice stays one
     tensor. Python ints/floats/bools become int/float/bool/Scalar values as
-    the schema says; lists of ints, lists of tensors, torch dtypes, strings
+    the schema says; lists of ints, lists of floats (float[]), lists of tensors, torch dtypes, strings
     and None as themselves.
   - what PyTorch returned (a tensor, a tuple or a list of tensors);
   - for inputs with requires_grad: the gradients of the first output against
@@ -199,6 +199,8 @@ class Cases:
                     return ["L", str(len(v))] + [tensor_ref(e) for e in v]
                 if all(isinstance(e, int) and not isinstance(e, bool) for e in v):
                     return ["l", str(len(v))] + [str(e) for e in v]
+                if all(isinstance(e, float) for e in v):  # float[]
+                    return ["F", str(len(v))] + [_num(e, torch.float64) for e in v]
             raise ValueError("unsupported argument %r" % (v,))
 
         for a in args:

@@ -92,6 +92,7 @@ typedef struct opc_case {
   int given[CT_MAX_ARGS];
   ct_value args[CT_MAX_ARGS];
   int64_t ints[CT_MAX_ARGS][OPC_MAX_INTS];
+  double floats[CT_MAX_ARGS][OPC_MAX_INTS];
   ct_tensor *lists[CT_MAX_ARGS][OPC_MAX_T];
   char strs[CT_MAX_ARGS][32];
   int nout;
@@ -192,6 +193,13 @@ static int opc_read_value(opc_reader *r, opc_case *c, int i, const ct_arg *a) {
       if (j < OPC_MAX_INTS) c->ints[i][j] = x;
     }
     *v = ct_value_int_list(c->ints[i], n < OPC_MAX_INTS ? n : OPC_MAX_INTS);
+  } else if (!strcmp(kind, "F")) { /* float[] */
+    int64_t n = opc_int(r), j;
+    for (j = 0; j < n; j++) {
+      double x = opc_double(r);
+      if (j < OPC_MAX_INTS) c->floats[i][j] = x;
+    }
+    *v = ct_value_float_list(c->floats[i], n < OPC_MAX_INTS ? n : OPC_MAX_INTS);
   } else if (!strcmp(kind, "L")) {
     int64_t n = opc_int(r), j;
     for (j = 0; j < n; j++) {

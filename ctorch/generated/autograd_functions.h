@@ -22048,6 +22048,2107 @@ static ct_status ct__autograd_avg_pool2d_backward_grad_input(ct_keyset ks, ct_te
   return r;
 }
 
+/* ---- adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) ---- */
+typedef struct ct__node_adaptive_max_pool2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved result1;
+} ct__node_adaptive_max_pool2d;
+
+static void ct__release_adaptive_max_pool2d(ct_node *node) {
+  ct__node_adaptive_max_pool2d *ct__nd = (ct__node_adaptive_max_pool2d *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result1);
+}
+static ct_status ct__backward_adaptive_max_pool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_adaptive_max_pool2d *ct__nd = (ct__node_adaptive_max_pool2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result1 = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result1 = ct__unpack(&ct__nd->result1, node, "result1");
+    if (!result1) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_adaptive_max_pool2d_backward(grad, self, result1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_adaptive_max_pool2d = {"AdaptiveMaxPool2dBackward0", ct__backward_adaptive_max_pool2d, ct__release_adaptive_max_pool2d};
+
+static ct_tensor *ct__autograd_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_adaptive_max_pool2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_adaptive_max_pool2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_adaptive_max_pool2d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool2d(ks & CT__BELOW_AUTOGRAD, self, output_size, result1);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->result1, *result1);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) ---- */
+static ct_status ct__autograd_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out) || ct__needs_grad(indices))) return ct__out_not_differentiable("adaptive_max_pool2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, out, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor ---- */
+typedef struct ct__node_adaptive_max_pool2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved indices;
+} ct__node_adaptive_max_pool2d_backward;
+
+static void ct__release_adaptive_max_pool2d_backward(ct_node *node) {
+  ct__node_adaptive_max_pool2d_backward *ct__nd = (ct__node_adaptive_max_pool2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_adaptive_max_pool2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_adaptive_max_pool2d_backward *ct__nd = (ct__node_adaptive_max_pool2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 2);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_adaptive_max_pool2d_backward = {"AdaptiveMaxPool2dBackwardBackward0", ct__backward_adaptive_max_pool2d_backward, ct__release_adaptive_max_pool2d_backward};
+
+static ct_tensor *ct__autograd_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__node_adaptive_max_pool2d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_adaptive_max_pool2d_backward, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_adaptive_max_pool2d_backward *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("adaptive_max_pool2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, indices, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor ---- */
+typedef struct ct__node_max_unpool2d {
+  ct_node base;
+  ct__saved indices;
+} ct__node_max_unpool2d;
+
+static void ct__release_max_unpool2d(ct_node *node) {
+  ct__node_max_unpool2d *ct__nd = (ct__node_max_unpool2d *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_unpool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_unpool2d *ct__nd = (ct__node_max_unpool2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 2);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_unpool2d = {"MaxUnpool2dBackward0", ct__backward_max_unpool2d, ct__release_max_unpool2d};
+
+static ct_tensor *ct__autograd_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__node_max_unpool2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_max_unpool2d, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_unpool2d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_unpool2d(ks & CT__BELOW_AUTOGRAD, self, indices, output_size);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- max_unpool2d.out(Tensor self, Tensor indices, int[2] output_size, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("max_unpool2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_unpool2d_out(ks & CT__BELOW_AUTOGRAD, self, indices, output_size, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding) -> Tensor ---- */
+typedef struct ct__node_max_unpool3d {
+  ct_node base;
+  ct__saved indices;
+} ct__node_max_unpool3d;
+
+static void ct__release_max_unpool3d(ct_node *node) {
+  ct__node_max_unpool3d *ct__nd = (ct__node_max_unpool3d *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_unpool3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_unpool3d *ct__nd = (ct__node_max_unpool3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 3);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_unpool3d = {"MaxUnpool3dBackward0", ct__backward_max_unpool3d, ct__release_max_unpool3d};
+
+static ct_tensor *ct__autograd_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__node_max_unpool3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_max_unpool3d, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_unpool3d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_unpool3d(ks & CT__BELOW_AUTOGRAD, self, indices, output_size, stride, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("max_unpool3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_unpool3d_out(ks & CT__BELOW_AUTOGRAD, self, indices, output_size, stride, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- adaptive_avg_pool3d.out(Tensor self, SymInt[3] output_size, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("adaptive_avg_pool3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_avg_pool3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor ---- */
+typedef struct ct__node__adaptive_avg_pool3d {
+  ct_node base;
+  ct__saved self;
+} ct__node__adaptive_avg_pool3d;
+
+static void ct__release__adaptive_avg_pool3d(ct_node *node) {
+  ct__node__adaptive_avg_pool3d *ct__nd = (ct__node__adaptive_avg_pool3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward__adaptive_avg_pool3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__adaptive_avg_pool3d *ct__nd = (ct__node__adaptive_avg_pool3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_adaptive_avg_pool3d_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__adaptive_avg_pool3d = {"AdaptiveAvgPool3dBackward0", ct__backward__adaptive_avg_pool3d, ct__release__adaptive_avg_pool3d};
+
+static ct_tensor *ct__autograd__adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__adaptive_avg_pool3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__adaptive_avg_pool3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__adaptive_avg_pool3d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__adaptive_avg_pool3d(ks & CT__BELOW_AUTOGRAD, self, output_size);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor ---- */
+typedef struct ct__node__adaptive_avg_pool3d_backward {
+  ct_node base;
+  ct__shape grad_output_sizes;
+  ct__saved self;
+} ct__node__adaptive_avg_pool3d_backward;
+
+static void ct__release__adaptive_avg_pool3d_backward(ct_node *node) {
+  ct__node__adaptive_avg_pool3d_backward *ct__nd = (ct__node__adaptive_avg_pool3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward__adaptive_avg_pool3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__adaptive_avg_pool3d_backward *ct__nd = (ct__node__adaptive_avg_pool3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__adaptive_pool3d_to(grad, &grad_output_sizes);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__adaptive_avg_pool3d_backward = {"AdaptiveAvgPool3dBackwardBackward0", ct__backward__adaptive_avg_pool3d_backward, ct__release__adaptive_avg_pool3d_backward};
+
+static ct_tensor *ct__autograd__adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node__adaptive_avg_pool3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__adaptive_avg_pool3d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__adaptive_avg_pool3d_backward *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__adaptive_avg_pool3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) ---- */
+typedef struct ct__node_adaptive_max_pool3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved result1;
+} ct__node_adaptive_max_pool3d;
+
+static void ct__release_adaptive_max_pool3d(ct_node *node) {
+  ct__node_adaptive_max_pool3d *ct__nd = (ct__node_adaptive_max_pool3d *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result1);
+}
+static ct_status ct__backward_adaptive_max_pool3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_adaptive_max_pool3d *ct__nd = (ct__node_adaptive_max_pool3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *result1 = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result1 = ct__unpack(&ct__nd->result1, node, "result1");
+    if (!result1) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_adaptive_max_pool3d_backward(grad, self, result1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_adaptive_max_pool3d = {"AdaptiveMaxPool3dBackward0", ct__backward_adaptive_max_pool3d, ct__release_adaptive_max_pool3d};
+
+static ct_tensor *ct__autograd_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_adaptive_max_pool3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_adaptive_max_pool3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_adaptive_max_pool3d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool3d(ks & CT__BELOW_AUTOGRAD, self, output_size, result1);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->result1, *result1);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) ---- */
+static ct_status ct__autograd_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out) || ct__needs_grad(indices))) return ct__out_not_differentiable("adaptive_max_pool3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, out, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor ---- */
+typedef struct ct__node_adaptive_max_pool3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved indices;
+} ct__node_adaptive_max_pool3d_backward;
+
+static void ct__release_adaptive_max_pool3d_backward(ct_node *node) {
+  ct__node_adaptive_max_pool3d_backward *ct__nd = (ct__node_adaptive_max_pool3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_adaptive_max_pool3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_adaptive_max_pool3d_backward *ct__nd = (ct__node_adaptive_max_pool3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 3);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_adaptive_max_pool3d_backward = {"AdaptiveMaxPool3dBackwardBackward0", ct__backward_adaptive_max_pool3d_backward, ct__release_adaptive_max_pool3d_backward};
+
+static ct_tensor *ct__autograd_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__node_adaptive_max_pool3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_adaptive_max_pool3d_backward, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_adaptive_max_pool3d_backward *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("adaptive_max_pool3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_max_pool3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, indices, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) ---- */
+typedef struct ct__node_max_pool3d_with_indices {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  ct__saved_ints dilation;
+  bool ceil_mode;
+  ct__saved result1;
+} ct__node_max_pool3d_with_indices;
+
+static void ct__release_max_pool3d_with_indices(ct_node *node) {
+  ct__node_max_pool3d_with_indices *ct__nd = (ct__node_max_pool3d_with_indices *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result1);
+}
+static ct_status ct__backward_max_pool3d_with_indices(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_pool3d_with_indices *ct__nd = (ct__node_max_pool3d_with_indices *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  bool ceil_mode = ct__nd->ceil_mode;
+  ct_tensor *result1 = NULL;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    result1 = ct__unpack(&ct__nd->result1, node, "result1");
+    if (!result1) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool3d_with_indices_backward(grad, self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), CT__CONV_LIST(dilation), ceil_mode, result1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_pool3d_with_indices = {"MaxPool3dWithIndicesBackward0", ct__backward_max_pool3d_with_indices, ct__release_max_pool3d_with_indices};
+
+static ct_tensor *ct__autograd_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_max_pool3d_with_indices *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_max_pool3d_with_indices, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_pool3d_with_indices *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool3d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "max_pool3d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "max_pool3d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "max_pool3d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool3d_with_indices(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->result1, *result1);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) ---- */
+static ct_status ct__autograd_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out) || ct__needs_grad(indices))) return ct__out_not_differentiable("max_pool3d_with_indices.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool3d_with_indices_out(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor ---- */
+typedef struct ct__node_max_pool3d_with_indices_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved indices;
+} ct__node_max_pool3d_with_indices_backward;
+
+static void ct__release_max_pool3d_with_indices_backward(ct_node *node) {
+  ct__node_max_pool3d_with_indices_backward *ct__nd = (ct__node_max_pool3d_with_indices_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_pool3d_with_indices_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_pool3d_with_indices_backward *ct__nd = (ct__node_max_pool3d_with_indices_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *indices = NULL;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    indices = ct__unpack(&ct__nd->indices, node, "indices");
+    if (!indices) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__max_pool_gather(grad, indices, 3);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_pool3d_with_indices_backward = {"MaxPool3dWithIndicesBackwardBackward0", ct__backward_max_pool3d_with_indices_backward, ct__release_max_pool3d_with_indices_backward};
+
+static ct_tensor *ct__autograd_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__node_max_pool3d_with_indices_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices)) &&
+      ct__record(&ct__n, &ct__kind_max_pool3d_with_indices_backward, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_max_pool3d_with_indices_backward *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool3d_with_indices_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- max_pool3d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("max_pool3d_with_indices_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool3d_with_indices_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor ---- */
+typedef struct ct__node_avg_pool3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  bool ceil_mode;
+  bool count_include_pad;
+  int64_t divisor_override;
+} ct__node_avg_pool3d;
+
+static void ct__release_avg_pool3d(ct_node *node) {
+  ct__node_avg_pool3d *ct__nd = (ct__node_avg_pool3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_avg_pool3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_avg_pool3d *ct__nd = (ct__node_avg_pool3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  bool ceil_mode = ct__nd->ceil_mode;
+  bool count_include_pad = ct__nd->count_include_pad;
+  int64_t divisor_override = ct__nd->divisor_override;
+  if (ct_node_needs_input_grad(node, 0)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool3d_backward(grad, self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), ceil_mode, count_include_pad, divisor_override);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_avg_pool3d = {"AvgPool3dBackward0", ct__backward_avg_pool3d, ct__release_avg_pool3d};
+
+static ct_tensor *ct__autograd_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_avg_pool3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_avg_pool3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_avg_pool3d *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "avg_pool3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "avg_pool3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__nd->count_include_pad = count_include_pad;
+    ct__nd->divisor_override = divisor_override;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool3d(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- avg_pool3d.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("avg_pool3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool3d_out(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor ---- */
+typedef struct ct__node_avg_pool3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  bool ceil_mode;
+  bool count_include_pad;
+  int64_t divisor_override;
+} ct__node_avg_pool3d_backward;
+
+static void ct__release_avg_pool3d_backward(ct_node *node) {
+  ct__node_avg_pool3d_backward *ct__nd = (ct__node_avg_pool3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_avg_pool3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_avg_pool3d_backward *ct__nd = (ct__node_avg_pool3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  bool ceil_mode = ct__nd->ceil_mode;
+  bool count_include_pad = ct__nd->count_include_pad;
+  int64_t divisor_override = ct__nd->divisor_override;
+  if (ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool3d(grad, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), ceil_mode, count_include_pad, divisor_override);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_avg_pool3d_backward = {"AvgPool3dBackwardBackward0", ct__backward_avg_pool3d_backward, ct__release_avg_pool3d_backward};
+
+static ct_tensor *ct__autograd_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__node_avg_pool3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_avg_pool3d_backward, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_avg_pool3d_backward *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "avg_pool3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "avg_pool3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__nd->count_include_pad = count_include_pad;
+    ct__nd->divisor_override = divisor_override;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- avg_pool3d_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("avg_pool3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest1d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales;
+} ct__node_upsample_nearest1d;
+
+static ct_status ct__backward_upsample_nearest1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest1d *ct__nd = (ct__node_upsample_nearest1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales = ct__nd->scales;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest1d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest1d = {"UpsampleNearest1dBackward0", ct__backward_upsample_nearest1d, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_nearest1d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest1d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest1d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest1d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_nearest1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest1d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest1d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales;
+} ct__node_upsample_nearest1d_backward;
+
+static ct_status ct__backward_upsample_nearest1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest1d_backward *ct__nd = (ct__node_upsample_nearest1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales = ct__nd->scales;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest1d(grad, CT__CONV_LIST(output_size), scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest1d_backward = {"UpsampleNearest1dBackwardBackward0", ct__backward_upsample_nearest1d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_nearest1d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest1d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest1d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_nearest1d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest1d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest2d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_nearest2d;
+
+static ct_status ct__backward_upsample_nearest2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest2d *ct__nd = (ct__node_upsample_nearest2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest2d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest2d = {"UpsampleNearest2dBackward0", ct__backward_upsample_nearest2d, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_nearest2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest2d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest2d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_nearest2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest2d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_nearest2d_backward;
+
+static ct_status ct__backward_upsample_nearest2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest2d_backward *ct__nd = (ct__node_upsample_nearest2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest2d(grad, CT__CONV_LIST(output_size), scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest2d_backward = {"UpsampleNearest2dBackwardBackward0", ct__backward_upsample_nearest2d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_nearest2d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest2d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest2d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_nearest2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest3d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_nearest3d;
+
+static ct_status ct__backward_upsample_nearest3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest3d *ct__nd = (ct__node_upsample_nearest3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest3d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest3d = {"UpsampleNearest3dBackward0", ct__backward_upsample_nearest3d, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_nearest3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest3d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest3d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_nearest3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_nearest3d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_nearest3d_backward;
+
+static ct_status ct__backward_upsample_nearest3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_nearest3d_backward *ct__nd = (ct__node_upsample_nearest3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest3d(grad, CT__CONV_LIST(output_size), scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_nearest3d_backward = {"UpsampleNearest3dBackwardBackward0", ct__backward_upsample_nearest3d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_nearest3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_nearest3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_nearest3d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_nearest3d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_nearest3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_nearest3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_nearest3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_nearest3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact1d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales;
+} ct__node__upsample_nearest_exact1d;
+
+static ct_status ct__backward__upsample_nearest_exact1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact1d *ct__nd = (ct__node__upsample_nearest_exact1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales = ct__nd->scales;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact1d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact1d = {"UpsampleNearestExact1dBackward0", ct__backward__upsample_nearest_exact1d, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__upsample_nearest_exact1d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact1d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact1d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact1d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_upsample_nearest_exact1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact1d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact1d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales;
+} ct__node__upsample_nearest_exact1d_backward;
+
+static ct_status ct__backward__upsample_nearest_exact1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact1d_backward *ct__nd = (ct__node__upsample_nearest_exact1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales = ct__nd->scales;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact1d(grad, CT__CONV_LIST(output_size), scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact1d_backward = {"UpsampleNearestExact1dBackwardBackward0", ct__backward__upsample_nearest_exact1d_backward, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node__upsample_nearest_exact1d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact1d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact1d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("_upsample_nearest_exact1d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact1d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact2d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales_h;
+  double scales_w;
+} ct__node__upsample_nearest_exact2d;
+
+static ct_status ct__backward__upsample_nearest_exact2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact2d *ct__nd = (ct__node__upsample_nearest_exact2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact2d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact2d = {"UpsampleNearestExact2dBackward0", ct__backward__upsample_nearest_exact2d, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__upsample_nearest_exact2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact2d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact2d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_upsample_nearest_exact2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact2d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales_h;
+  double scales_w;
+} ct__node__upsample_nearest_exact2d_backward;
+
+static ct_status ct__backward__upsample_nearest_exact2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact2d_backward *ct__nd = (ct__node__upsample_nearest_exact2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact2d(grad, CT__CONV_LIST(output_size), scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact2d_backward = {"UpsampleNearestExact2dBackwardBackward0", ct__backward__upsample_nearest_exact2d_backward, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node__upsample_nearest_exact2d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact2d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact2d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("_upsample_nearest_exact2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact3d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node__upsample_nearest_exact3d;
+
+static ct_status ct__backward__upsample_nearest_exact3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact3d *ct__nd = (ct__node__upsample_nearest_exact3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact3d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact3d = {"UpsampleNearestExact3dBackward0", ct__backward__upsample_nearest_exact3d, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node__upsample_nearest_exact3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact3d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact3d(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_upsample_nearest_exact3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, scales_d, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node__upsample_nearest_exact3d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node__upsample_nearest_exact3d_backward;
+
+static ct_status ct__backward__upsample_nearest_exact3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__upsample_nearest_exact3d_backward *ct__nd = (ct__node__upsample_nearest_exact3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_nearest_exact3d(grad, CT__CONV_LIST(output_size), scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__upsample_nearest_exact3d_backward = {"UpsampleNearestExact3dBackwardBackward0", ct__backward__upsample_nearest_exact3d_backward, NULL};
+
+static ct_tensor *ct__autograd__upsample_nearest_exact3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node__upsample_nearest_exact3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind__upsample_nearest_exact3d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node__upsample_nearest_exact3d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "_upsample_nearest_exact3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- _upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd__upsample_nearest_exact3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("_upsample_nearest_exact3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__upsample_nearest_exact3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor ---- */
+typedef struct ct__node_upsample_linear1d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales;
+} ct__node_upsample_linear1d;
+
+static ct_status ct__backward_upsample_linear1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_linear1d *ct__nd = (ct__node_upsample_linear1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales = ct__nd->scales;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_linear1d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), align_corners, scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_linear1d = {"UpsampleLinear1dBackward0", ct__backward_upsample_linear1d, NULL};
+
+static ct_tensor *ct__autograd_upsample_linear1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_linear1d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_linear1d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_linear1d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_linear1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_linear1d(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_linear1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_linear1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_linear1d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor ---- */
+typedef struct ct__node_upsample_linear1d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales;
+} ct__node_upsample_linear1d_backward;
+
+static ct_status ct__backward_upsample_linear1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_linear1d_backward *ct__nd = (ct__node_upsample_linear1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales = ct__nd->scales;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_linear1d(grad, CT__CONV_LIST(output_size), align_corners, scales);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_linear1d_backward = {"UpsampleLinear1dBackwardBackward0", ct__backward_upsample_linear1d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_linear1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_linear1d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_linear1d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_linear1d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_linear1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales = scales;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_linear1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_linear1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_linear1d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_linear1d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_bilinear2d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_bilinear2d;
+
+static ct_status ct__backward_upsample_bilinear2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_bilinear2d *ct__nd = (ct__node_upsample_bilinear2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_bilinear2d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), align_corners, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_bilinear2d = {"UpsampleBilinear2dBackward0", ct__backward_upsample_bilinear2d, NULL};
+
+static ct_tensor *ct__autograd_upsample_bilinear2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_bilinear2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_bilinear2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_bilinear2d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_bilinear2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bilinear2d(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_bilinear2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_bilinear2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bilinear2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_bilinear2d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_bilinear2d_backward;
+
+static ct_status ct__backward_upsample_bilinear2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_bilinear2d_backward *ct__nd = (ct__node_upsample_bilinear2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_bilinear2d(grad, CT__CONV_LIST(output_size), align_corners, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_bilinear2d_backward = {"UpsampleBilinear2dBackwardBackward0", ct__backward_upsample_bilinear2d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_bilinear2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_bilinear2d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_bilinear2d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_bilinear2d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_bilinear2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bilinear2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_bilinear2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_bilinear2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bilinear2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_trilinear3d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_trilinear3d;
+
+static ct_status ct__backward_upsample_trilinear3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_trilinear3d *ct__nd = (ct__node_upsample_trilinear3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_trilinear3d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), align_corners, scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_trilinear3d = {"UpsampleTrilinear3dBackward0", ct__backward_upsample_trilinear3d, NULL};
+
+static ct_tensor *ct__autograd_upsample_trilinear3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_trilinear3d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_trilinear3d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_trilinear3d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_trilinear3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_trilinear3d(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_trilinear3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_trilinear3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_trilinear3d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_d, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_trilinear3d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_d;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_trilinear3d_backward;
+
+static ct_status ct__backward_upsample_trilinear3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_trilinear3d_backward *ct__nd = (ct__node_upsample_trilinear3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_d = ct__nd->scales_d;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_trilinear3d(grad, CT__CONV_LIST(output_size), align_corners, scales_d, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_trilinear3d_backward = {"UpsampleTrilinear3dBackwardBackward0", ct__backward_upsample_trilinear3d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_trilinear3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_trilinear3d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_trilinear3d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_trilinear3d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_trilinear3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_d = scales_d;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_trilinear3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_trilinear3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_trilinear3d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_trilinear3d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_bicubic2d {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_bicubic2d;
+
+static ct_status ct__backward_upsample_bicubic2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_bicubic2d *ct__nd = (ct__node_upsample_bicubic2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_bicubic2d_backward(grad, CT__CONV_LIST(output_size), CT__SHAPE(self_sizes), align_corners, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_bicubic2d = {"UpsampleBicubic2dBackward0", ct__backward_upsample_bicubic2d, NULL};
+
+static ct_tensor *ct__autograd_upsample_bicubic2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_upsample_bicubic2d *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_upsample_bicubic2d, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_bicubic2d *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_bicubic2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bicubic2d(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_bicubic2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("upsample_bicubic2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bicubic2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, align_corners, scales_h, scales_w, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor ---- */
+typedef struct ct__node_upsample_bicubic2d_backward {
+  ct_node base;
+  ct__saved_ints output_size;
+  bool align_corners;
+  double scales_h;
+  double scales_w;
+} ct__node_upsample_bicubic2d_backward;
+
+static ct_status ct__backward_upsample_bicubic2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_upsample_bicubic2d_backward *ct__nd = (ct__node_upsample_bicubic2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list output_size = ct__ints(&ct__nd->output_size);
+  bool align_corners = ct__nd->align_corners;
+  double scales_h = ct__nd->scales_h;
+  double scales_w = ct__nd->scales_w;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_upsample_bicubic2d(grad, CT__CONV_LIST(output_size), align_corners, scales_h, scales_w);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_upsample_bicubic2d_backward = {"UpsampleBicubic2dBackwardBackward0", ct__backward_upsample_bicubic2d_backward, NULL};
+
+static ct_tensor *ct__autograd_upsample_bicubic2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__node_upsample_bicubic2d_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output)) &&
+      ct__record(&ct__n, &ct__kind_upsample_bicubic2d_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_upsample_bicubic2d_backward *)ct__n;
+  if (ct__nd) {
+    if (ct__save_ints(&ct__nd->output_size, output_size, "upsample_bicubic2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->align_corners = align_corners;
+    ct__nd->scales_h = scales_h;
+    ct__nd->scales_w = scales_w;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bicubic2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_upsample_bicubic2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("upsample_bicubic2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_upsample_bicubic2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) ---- */
+typedef struct ct__node_unfold {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dimension;
+  int64_t size;
+  int64_t step;
+} ct__node_unfold;
+
+static ct_status ct__backward_unfold(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unfold *ct__nd = (ct__node_unfold *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dimension = ct__nd->dimension;
+  int64_t size = ct__nd->size;
+  int64_t step = ct__nd->step;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_unfold_backward(grad, CT__SHAPE(self_sizes), dimension, size, step);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unfold = {"UnfoldBackward0", ct__backward_unfold, NULL};
+
+static ct_tensor *ct__autograd_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__node_unfold *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self)) &&
+      ct__record(&ct__n, &ct__kind_unfold, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unfold *)ct__n;
+  if (ct__nd) {
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dimension = dimension;
+    ct__nd->size = size;
+    ct__nd->step = step;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unfold(ks & CT__BELOW_AUTOGRAD, self, dimension, size, step);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unfold_backward(Tensor grad_in, int[] input_sizes, int dim, int size, int step) -> Tensor ---- */
+typedef struct ct__node_unfold_backward {
+  ct_node base;
+  int64_t dim;
+  int64_t size;
+  int64_t step;
+} ct__node_unfold_backward;
+
+static ct_status ct__backward_unfold_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unfold_backward *ct__nd = (ct__node_unfold_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  int64_t size = ct__nd->size;
+  int64_t step = ct__nd->step;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_unfold(grad, dim, size, step);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unfold_backward = {"UnfoldBackwardBackward0", ct__backward_unfold_backward, NULL};
+
+static ct_tensor *ct__autograd_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__node_unfold_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_in)) &&
+      ct__record(&ct__n, &ct__kind_unfold_backward, sizeof *ct__nd, NULL, 1, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_unfold_backward *)ct__n;
+  if (ct__nd) {
+    ct__nd->dim = dim;
+    ct__nd->size = size;
+    ct__nd->step = step;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unfold_backward(ks & CT__BELOW_AUTOGRAD, grad_in, input_sizes, dim, size, step);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
+/* ---- unfold_backward.out(Tensor grad_in, int[] input_sizes, int dim, int size, int step, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_in) || ct__needs_grad(out))) return ct__out_not_differentiable("unfold_backward.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unfold_backward_out(ks & CT__BELOW_AUTOGRAD, grad_in, input_sizes, dim, size, step, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("pixel_shuffle.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pixel_shuffle_out(ks & CT__BELOW_AUTOGRAD, self, upscale_factor, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("pixel_unshuffle.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pixel_unshuffle_out(ks & CT__BELOW_AUTOGRAD, self, downscale_factor, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor ---- */
 typedef struct ct__node_im2col {
   ct_node base;

@@ -2369,6 +2369,289 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> (Tensor, Tensor)
+ * max_pool2d_with_indices over the (N, C, 1, L) view: indices within L; (N, C, L) or (C, L) */
+CTDEF ct_tensor *ct_max_pool1d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **result1);
+/* max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor
+ * max_pool1d_with_indices without the indices */
+CTDEF ct_tensor *ct_max_pool1d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode);
+/* avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], bool ceil_mode=False, bool count_include_pad=True) -> Tensor
+ * avg_pool2d over the (N, C, 1, L) view */
+CTDEF ct_tensor *ct_avg_pool1d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad);
+/* adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor
+ * adaptive_avg_pool2d over the (N, C, 1, L) view */
+CTDEF ct_tensor *ct_adaptive_avg_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)
+ * the max over windows [floor(i*H/OH), ceil((i+1)*H/OH)) x (the same in W) and its flat index in the H x W plane (int64); a NaN wins */
+CTDEF ct_tensor *ct_adaptive_max_pool2d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1);
+/* adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+CTDEF ct_status ct_adaptive_max_pool2d_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
+ * zeros like self with grad_output added at indices */
+CTDEF ct_tensor *ct_adaptive_max_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
+/* adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_adaptive_max_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
+/* adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)
+ * adaptive_max_pool2d over the (N, C, 1, L) view: indices within L */
+CTDEF ct_tensor *ct_adaptive_max_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1);
+/* max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor
+ * zeros of output_size per plane with each value of self written at its index (max_pool2d_with_indices's); (N, C, H, W) or (C, H, W) */
+CTDEF ct_tensor *ct_max_unpool2d(ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size);
+/* max_unpool2d.out(Tensor self, Tensor indices, int[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_max_unpool2d_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size);
+/* max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding) -> Tensor
+ * max_unpool2d over D x H x W planes; stride and padding are only checked, as PyTorch */
+CTDEF ct_tensor *ct_max_unpool3d(ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding);
+/* max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_max_unpool3d_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding);
+/* adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
+ * adaptive_avg_pool2d over D x H x W; (N, C, D, H, W) or (C, D, H, W) */
+CTDEF ct_tensor *ct_adaptive_avg_pool3d(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_avg_pool3d.out(Tensor self, SymInt[3] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_adaptive_avg_pool3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor */
+CTDEF ct_tensor *ct_adaptive_avg_pool3d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_adaptive_avg_pool3d_backward(ct_tensor *grad_output, ct_tensor *self);
+/* adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)
+ * adaptive_max_pool2d over D x H x W: indices flat within each D x H x W plane */
+CTDEF ct_tensor *ct_adaptive_max_pool3d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1);
+/* adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+CTDEF ct_status ct_adaptive_max_pool3d_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+CTDEF ct_tensor *ct_adaptive_max_pool3d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
+/* adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_adaptive_max_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices);
+/* max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+ * max_pool2d_with_indices over D x H x W: indices flat within each plane; (N, C, D, H, W) or (C, D, H, W) */
+CTDEF ct_tensor *ct_max_pool3d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **result1);
+/* max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+CTDEF ct_status ct_max_pool3d_with_indices_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode);
+/* max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor
+ * max_pool3d_with_indices without the indices */
+CTDEF ct_tensor *ct_max_pool3d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode);
+/* max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor
+ * zeros like self with grad_output added at indices */
+CTDEF ct_tensor *ct_max_pool3d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* max_pool3d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_max_pool3d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+ * avg_pool2d over D x H x W; int64 inputs divide with truncation */
+CTDEF ct_tensor *ct_avg_pool3d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool3d.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_avg_pool3d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+CTDEF ct_tensor *ct_avg_pool3d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool3d_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_avg_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
+ * (N, C, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch; uint8 too */
+CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
+/* upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
+/* upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor
+ * the adjoint of upsample_nearest1d: grad_output scattered through the same taps into input_size (out == in and out == 2 in take PyTorch's shortcuts whatever the scale) */
+CTDEF ct_tensor *ct_upsample_nearest1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
+/* upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
+/* upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, H, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch; uint8 too */
+CTDEF ct_tensor *ct_upsample_nearest2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
+/* upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
+/* upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_nearest2d: grad_output scattered through the same taps into input_size (out == in and out == 2 in take PyTorch's shortcuts whatever the scale) */
+CTDEF ct_tensor *ct_upsample_nearest2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
+/* upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
+/* upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, D, H, W) -> (N, C, output_size): input[floor(o * scale)] per spatial dim, scale = 1/scales if given (> 0) else in/out, in float as PyTorch; uint8 too */
+CTDEF ct_tensor *ct_upsample_nearest3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
+/* upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
+/* upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_nearest3d: grad_output scattered through the same taps into input_size (out == in and out == 2 in take PyTorch's shortcuts whatever the scale) */
+CTDEF ct_tensor *ct_upsample_nearest3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w);
+/* upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w);
+/* _upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
+ * (N, C, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL); uint8 too */
+CTDEF ct_tensor *ct_upsample_nearest_exact1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
+/* _upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales);
+/* _upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor
+ * the adjoint of _upsample_nearest_exact1d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
+/* _upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales);
+/* _upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, H, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL); uint8 too */
+CTDEF ct_tensor *ct_upsample_nearest_exact2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
+/* _upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w);
+/* _upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of _upsample_nearest_exact2d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
+/* _upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w);
+/* _upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, D, H, W) -> (N, C, output_size): input[floor((o + 0.5) * scale)] per spatial dim (scale as upsample_nearest; round half up, as PIL); uint8 too */
+CTDEF ct_tensor *ct_upsample_nearest_exact3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
+/* _upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w);
+/* _upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of _upsample_nearest_exact3d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w);
+/* _upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w);
+/* upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor
+ * (N, C, W) -> (N, C, output_size): linear interpolation per spatial dim: source o * (in-1)/(out-1) with align_corners, else (o + 0.5) * scale - 0.5 clamped at 0, scale = 1/scales if given else in/out */
+CTDEF ct_tensor *ct_upsample_linear1d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales);
+/* upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_linear1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales);
+/* upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor
+ * the adjoint of upsample_linear1d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_linear1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales);
+/* upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_linear1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales);
+/* upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, H, W) -> (N, C, output_size): linear interpolation per spatial dim: source o * (in-1)/(out-1) with align_corners, else (o + 0.5) * scale - 0.5 clamped at 0, scale = 1/scales if given else in/out */
+CTDEF ct_tensor *ct_upsample_bilinear2d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bilinear2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_bilinear2d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_bilinear2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bilinear2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, D, H, W) -> (N, C, output_size): linear interpolation per spatial dim: source o * (in-1)/(out-1) with align_corners, else (o + 0.5) * scale - 0.5 clamped at 0, scale = 1/scales if given else in/out */
+CTDEF ct_tensor *ct_upsample_trilinear3d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_d, double scales_h, double scales_w);
+/* upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_trilinear3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_d, double scales_h, double scales_w);
+/* upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_trilinear3d: grad_output scattered through the same taps into input_size */
+CTDEF ct_tensor *ct_upsample_trilinear3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_d, double scales_h, double scales_w);
+/* upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_trilinear3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_d, double scales_h, double scales_w);
+/* upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+ * (N, C, H, W) -> (N, C, output_size): bicubic (Keys, A = -0.75) interpolation, source index as upsample_bilinear2d (not clamped at 0), edge taps replicated */
+CTDEF ct_tensor *ct_upsample_bicubic2d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bicubic2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+ * the adjoint of upsample_bicubic2d: grad_output scattered through the same taps into input_size (all sizes unchanged: a copy, whatever the scales, as PyTorch) */
+CTDEF ct_tensor *ct_upsample_bicubic2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bicubic2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w);
+/* upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * upsample_nearest1d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * upsample_nearest2d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * upsample_nearest3d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_nearest3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * _upsample_nearest_exact1d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * _upsample_nearest_exact2d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+ * _upsample_nearest_exact3d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* _upsample_nearest_exact3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_nearest_exact3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors);
+/* upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+ * upsample_linear1d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_linear1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_linear1d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_linear1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_linear1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_linear1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_linear1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_linear1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+ * upsample_bilinear2d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_bilinear2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bilinear2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_bilinear2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bilinear2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bilinear2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+ * upsample_trilinear3d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_trilinear3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_trilinear3d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_trilinear3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_trilinear3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_trilinear3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_trilinear3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_trilinear3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+ * upsample_bicubic2d with output_size, or scale_factors: size floor(in * factor), source index from 1/factor */
+CTDEF ct_tensor *ct_upsample_bicubic2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bicubic2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bicubic2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bicubic2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+CTDEF ct_tensor *ct_upsample_bicubic2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* upsample_bicubic2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_upsample_bicubic2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors);
+/* unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
+ * a view: dimension becomes its (size - window) / step + 1 windows, and a last dim of window elements (Tensor.unfold) */
+CTDEF ct_tensor *ct_unfold(ct_tensor *self, int64_t dimension, int64_t size, int64_t step);
+/* unfold_backward(Tensor grad_in, int[] input_sizes, int dim, int size, int step) -> Tensor
+ * zeros of input_sizes with every window of grad_in added back (overlapping windows sum) */
+CTDEF ct_tensor *ct_unfold_backward(ct_tensor *grad_in, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t size, int64_t step);
+/* unfold_backward.out(Tensor grad_in, int[] input_sizes, int dim, int size, int step, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_unfold_backward_out(ct_tensor *out, ct_tensor *grad_in, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t size, int64_t step);
+/* pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
+ * (*, C*r*r, H, W) -> (*, C, H*r, W*r) */
+CTDEF ct_tensor *ct_pixel_shuffle(ct_tensor *self, int64_t upscale_factor);
+/* pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pixel_shuffle_out(ct_tensor *out, ct_tensor *self, int64_t upscale_factor);
+/* pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
+ * (*, C, H*r, W*r) -> (*, C*r*r, H, W), the inverse of pixel_shuffle */
+CTDEF ct_tensor *ct_pixel_unshuffle(ct_tensor *self, int64_t downscale_factor);
+/* pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pixel_unshuffle_out(ct_tensor *out, ct_tensor *self, int64_t downscale_factor);
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
  * (N, C, H, W) -> (N, C*kH*kW, L): one column per sliding block (F.unfold); (C, H, W) -> (C*kH*kW, L) */
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride);
@@ -5264,6 +5547,357 @@ typedef ct_tensor *ct_kernel_avg_pool2d_backward(ct_keyset, ct_tensor *, ct_tens
 typedef ct_status ct_kernel_avg_pool2d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 #define CT__OPNAME_avg_pool2d_backward_grad_input "avg_pool2d_backward.grad_input"
 #define CT__OPSIG_avg_pool2d_backward_grad_input "T,T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_max_pool1d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
+#define CT__OPNAME_max_pool1d_with_indices "max_pool1d_with_indices"
+#define CT__OPSIG_max_pool1d_with_indices "T,I,I,I,I,b->T,T"
+typedef ct_tensor *ct_kernel_max_pool1d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool );
+#define CT__OPNAME_max_pool1d "max_pool1d"
+#define CT__OPSIG_max_pool1d "T,I,I,I,I,b->T"
+typedef ct_tensor *ct_kernel_avg_pool1d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool );
+#define CT__OPNAME_avg_pool1d "avg_pool1d"
+#define CT__OPSIG_avg_pool1d "T,I,I,I,b,b->T"
+typedef ct_tensor *ct_kernel_adaptive_avg_pool1d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_adaptive_avg_pool1d "adaptive_avg_pool1d"
+#define CT__OPSIG_adaptive_avg_pool1d "T,I->T"
+typedef ct_tensor *ct_kernel_adaptive_max_pool2d(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **);
+#define CT__OPNAME_adaptive_max_pool2d "adaptive_max_pool2d"
+#define CT__OPSIG_adaptive_max_pool2d "T,I->T,T"
+typedef ct_status ct_kernel_adaptive_max_pool2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool2d_out "adaptive_max_pool2d.out"
+#define CT__OPSIG_adaptive_max_pool2d_out "T,I,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_adaptive_max_pool2d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool2d_backward "adaptive_max_pool2d_backward"
+#define CT__OPSIG_adaptive_max_pool2d_backward "T,T,T->T"
+typedef ct_status ct_kernel_adaptive_max_pool2d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool2d_backward_grad_input "adaptive_max_pool2d_backward.grad_input"
+#define CT__OPSIG_adaptive_max_pool2d_backward_grad_input "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_adaptive_max_pool1d(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **);
+#define CT__OPNAME_adaptive_max_pool1d "adaptive_max_pool1d"
+#define CT__OPSIG_adaptive_max_pool1d "T,I->T,T"
+typedef ct_tensor *ct_kernel_max_unpool2d(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
+#define CT__OPNAME_max_unpool2d "max_unpool2d"
+#define CT__OPSIG_max_unpool2d "T,T,I->T"
+typedef ct_status ct_kernel_max_unpool2d_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_max_unpool2d_out "max_unpool2d.out"
+#define CT__OPSIG_max_unpool2d_out "T,T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_max_unpool3d(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list );
+#define CT__OPNAME_max_unpool3d "max_unpool3d"
+#define CT__OPSIG_max_unpool3d "T,T,I,I,I->T"
+typedef ct_status ct_kernel_max_unpool3d_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
+#define CT__OPNAME_max_unpool3d_out "max_unpool3d.out"
+#define CT__OPSIG_max_unpool3d_out "T,T,I,I,I,Tw->Tw"
+typedef ct_tensor *ct_kernel_adaptive_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME_adaptive_avg_pool3d "adaptive_avg_pool3d"
+#define CT__OPSIG_adaptive_avg_pool3d "T,I->T"
+typedef ct_status ct_kernel_adaptive_avg_pool3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
+#define CT__OPNAME_adaptive_avg_pool3d_out "adaptive_avg_pool3d.out"
+#define CT__OPSIG_adaptive_avg_pool3d_out "T,I,Tw->Tw"
+typedef ct_tensor *ct_kernel__adaptive_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list );
+#define CT__OPNAME__adaptive_avg_pool3d "_adaptive_avg_pool3d"
+#define CT__OPSIG__adaptive_avg_pool3d "T,I->T"
+typedef ct_tensor *ct_kernel__adaptive_avg_pool3d_backward(ct_keyset, ct_tensor *, ct_tensor *);
+#define CT__OPNAME__adaptive_avg_pool3d_backward "_adaptive_avg_pool3d_backward"
+#define CT__OPSIG__adaptive_avg_pool3d_backward "T,T->T"
+typedef ct_tensor *ct_kernel_adaptive_max_pool3d(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **);
+#define CT__OPNAME_adaptive_max_pool3d "adaptive_max_pool3d"
+#define CT__OPSIG_adaptive_max_pool3d "T,I->T,T"
+typedef ct_status ct_kernel_adaptive_max_pool3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool3d_out "adaptive_max_pool3d.out"
+#define CT__OPSIG_adaptive_max_pool3d_out "T,I,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_adaptive_max_pool3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool3d_backward "adaptive_max_pool3d_backward"
+#define CT__OPSIG_adaptive_max_pool3d_backward "T,T,T->T"
+typedef ct_status ct_kernel_adaptive_max_pool3d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
+#define CT__OPNAME_adaptive_max_pool3d_backward_grad_input "adaptive_max_pool3d_backward.grad_input"
+#define CT__OPSIG_adaptive_max_pool3d_backward_grad_input "T,T,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_max_pool3d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
+#define CT__OPNAME_max_pool3d_with_indices "max_pool3d_with_indices"
+#define CT__OPSIG_max_pool3d_with_indices "T,I,I,I,I,b->T,T"
+typedef ct_status ct_kernel_max_pool3d_with_indices_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_pool3d_with_indices_out "max_pool3d_with_indices.out"
+#define CT__OPSIG_max_pool3d_with_indices_out "T,I,I,I,I,b,Tw,Tw->Tw,Tw"
+typedef ct_tensor *ct_kernel_max_pool3d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool );
+#define CT__OPNAME_max_pool3d "max_pool3d"
+#define CT__OPSIG_max_pool3d "T,I,I,I,I,b->T"
+typedef ct_tensor *ct_kernel_max_pool3d_with_indices_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *);
+#define CT__OPNAME_max_pool3d_with_indices_backward "max_pool3d_with_indices_backward"
+#define CT__OPSIG_max_pool3d_with_indices_backward "T,T,I,I,I,I,b,T->T"
+typedef ct_status ct_kernel_max_pool3d_with_indices_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
+#define CT__OPNAME_max_pool3d_with_indices_backward_grad_input "max_pool3d_with_indices_backward.grad_input"
+#define CT__OPSIG_max_pool3d_with_indices_backward_grad_input "T,T,I,I,I,I,b,T,Tw->Tw"
+typedef ct_tensor *ct_kernel_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t );
+#define CT__OPNAME_avg_pool3d "avg_pool3d"
+#define CT__OPSIG_avg_pool3d "T,I,I,I,b,b,i?->T"
+typedef ct_status ct_kernel_avg_pool3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
+#define CT__OPNAME_avg_pool3d_out "avg_pool3d.out"
+#define CT__OPSIG_avg_pool3d_out "T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_avg_pool3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t );
+#define CT__OPNAME_avg_pool3d_backward "avg_pool3d_backward"
+#define CT__OPSIG_avg_pool3d_backward "T,T,I,I,I,b,b,i?->T"
+typedef ct_status ct_kernel_avg_pool3d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
+#define CT__OPNAME_avg_pool3d_backward_grad_input "avg_pool3d_backward.grad_input"
+#define CT__OPSIG_avg_pool3d_backward_grad_input "T,T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest1d(ct_keyset, ct_tensor *, ct_int_list , double );
+#define CT__OPNAME_upsample_nearest1d "upsample_nearest1d"
+#define CT__OPSIG_upsample_nearest1d "T,I,f?->T"
+typedef ct_status ct_kernel_upsample_nearest1d_out(ct_keyset, ct_tensor *, ct_int_list , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest1d_out "upsample_nearest1d.out"
+#define CT__OPSIG_upsample_nearest1d_out "T,I,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest1d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double );
+#define CT__OPNAME_upsample_nearest1d_backward "upsample_nearest1d_backward"
+#define CT__OPSIG_upsample_nearest1d_backward "T,I,I,f?->T"
+typedef ct_status ct_kernel_upsample_nearest1d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest1d_backward_grad_input "upsample_nearest1d_backward.grad_input"
+#define CT__OPSIG_upsample_nearest1d_backward_grad_input "T,I,I,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest2d(ct_keyset, ct_tensor *, ct_int_list , double , double );
+#define CT__OPNAME_upsample_nearest2d "upsample_nearest2d"
+#define CT__OPSIG_upsample_nearest2d "T,I,f?,f?->T"
+typedef ct_status ct_kernel_upsample_nearest2d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest2d_out "upsample_nearest2d.out"
+#define CT__OPSIG_upsample_nearest2d_out "T,I,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double );
+#define CT__OPNAME_upsample_nearest2d_backward "upsample_nearest2d_backward"
+#define CT__OPSIG_upsample_nearest2d_backward "T,I,I,f?,f?->T"
+typedef ct_status ct_kernel_upsample_nearest2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest2d_backward_grad_input "upsample_nearest2d_backward.grad_input"
+#define CT__OPSIG_upsample_nearest2d_backward_grad_input "T,I,I,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest3d(ct_keyset, ct_tensor *, ct_int_list , double , double , double );
+#define CT__OPNAME_upsample_nearest3d "upsample_nearest3d"
+#define CT__OPSIG_upsample_nearest3d "T,I,f?,f?,f?->T"
+typedef ct_status ct_kernel_upsample_nearest3d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest3d_out "upsample_nearest3d.out"
+#define CT__OPSIG_upsample_nearest3d_out "T,I,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest3d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double );
+#define CT__OPNAME_upsample_nearest3d_backward "upsample_nearest3d_backward"
+#define CT__OPSIG_upsample_nearest3d_backward "T,I,I,f?,f?,f?->T"
+typedef ct_status ct_kernel_upsample_nearest3d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_nearest3d_backward_grad_input "upsample_nearest3d_backward.grad_input"
+#define CT__OPSIG_upsample_nearest3d_backward_grad_input "T,I,I,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact1d(ct_keyset, ct_tensor *, ct_int_list , double );
+#define CT__OPNAME__upsample_nearest_exact1d "_upsample_nearest_exact1d"
+#define CT__OPSIG__upsample_nearest_exact1d "T,I,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact1d_out(ct_keyset, ct_tensor *, ct_int_list , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact1d_out "_upsample_nearest_exact1d.out"
+#define CT__OPSIG__upsample_nearest_exact1d_out "T,I,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact1d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double );
+#define CT__OPNAME__upsample_nearest_exact1d_backward "_upsample_nearest_exact1d_backward"
+#define CT__OPSIG__upsample_nearest_exact1d_backward "T,I,I,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact1d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact1d_backward_grad_input "_upsample_nearest_exact1d_backward.grad_input"
+#define CT__OPSIG__upsample_nearest_exact1d_backward_grad_input "T,I,I,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact2d(ct_keyset, ct_tensor *, ct_int_list , double , double );
+#define CT__OPNAME__upsample_nearest_exact2d "_upsample_nearest_exact2d"
+#define CT__OPSIG__upsample_nearest_exact2d "T,I,f?,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact2d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact2d_out "_upsample_nearest_exact2d.out"
+#define CT__OPSIG__upsample_nearest_exact2d_out "T,I,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double );
+#define CT__OPNAME__upsample_nearest_exact2d_backward "_upsample_nearest_exact2d_backward"
+#define CT__OPSIG__upsample_nearest_exact2d_backward "T,I,I,f?,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact2d_backward_grad_input "_upsample_nearest_exact2d_backward.grad_input"
+#define CT__OPSIG__upsample_nearest_exact2d_backward_grad_input "T,I,I,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact3d(ct_keyset, ct_tensor *, ct_int_list , double , double , double );
+#define CT__OPNAME__upsample_nearest_exact3d "_upsample_nearest_exact3d"
+#define CT__OPSIG__upsample_nearest_exact3d "T,I,f?,f?,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact3d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact3d_out "_upsample_nearest_exact3d.out"
+#define CT__OPSIG__upsample_nearest_exact3d_out "T,I,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact3d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double );
+#define CT__OPNAME__upsample_nearest_exact3d_backward "_upsample_nearest_exact3d_backward"
+#define CT__OPSIG__upsample_nearest_exact3d_backward "T,I,I,f?,f?,f?->T"
+typedef ct_status ct_kernel__upsample_nearest_exact3d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact3d_backward_grad_input "_upsample_nearest_exact3d_backward.grad_input"
+#define CT__OPSIG__upsample_nearest_exact3d_backward_grad_input "T,I,I,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_linear1d(ct_keyset, ct_tensor *, ct_int_list , bool , double );
+#define CT__OPNAME_upsample_linear1d "upsample_linear1d"
+#define CT__OPSIG_upsample_linear1d "T,I,b,f?->T"
+typedef ct_status ct_kernel_upsample_linear1d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , ct_tensor *);
+#define CT__OPNAME_upsample_linear1d_out "upsample_linear1d.out"
+#define CT__OPSIG_upsample_linear1d_out "T,I,b,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_linear1d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double );
+#define CT__OPNAME_upsample_linear1d_backward "upsample_linear1d_backward"
+#define CT__OPSIG_upsample_linear1d_backward "T,I,I,b,f?->T"
+typedef ct_status ct_kernel_upsample_linear1d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *);
+#define CT__OPNAME_upsample_linear1d_backward_grad_input "upsample_linear1d_backward.grad_input"
+#define CT__OPSIG_upsample_linear1d_backward_grad_input "T,I,I,b,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bilinear2d(ct_keyset, ct_tensor *, ct_int_list , bool , double , double );
+#define CT__OPNAME_upsample_bilinear2d "upsample_bilinear2d"
+#define CT__OPSIG_upsample_bilinear2d "T,I,b,f?,f?->T"
+typedef ct_status ct_kernel_upsample_bilinear2d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_bilinear2d_out "upsample_bilinear2d.out"
+#define CT__OPSIG_upsample_bilinear2d_out "T,I,b,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bilinear2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double );
+#define CT__OPNAME_upsample_bilinear2d_backward "upsample_bilinear2d_backward"
+#define CT__OPSIG_upsample_bilinear2d_backward "T,I,I,b,f?,f?->T"
+typedef ct_status ct_kernel_upsample_bilinear2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_bilinear2d_backward_grad_input "upsample_bilinear2d_backward.grad_input"
+#define CT__OPSIG_upsample_bilinear2d_backward_grad_input "T,I,I,b,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_trilinear3d(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double );
+#define CT__OPNAME_upsample_trilinear3d "upsample_trilinear3d"
+#define CT__OPSIG_upsample_trilinear3d "T,I,b,f?,f?,f?->T"
+typedef ct_status ct_kernel_upsample_trilinear3d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_trilinear3d_out "upsample_trilinear3d.out"
+#define CT__OPSIG_upsample_trilinear3d_out "T,I,b,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_trilinear3d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double );
+#define CT__OPNAME_upsample_trilinear3d_backward "upsample_trilinear3d_backward"
+#define CT__OPSIG_upsample_trilinear3d_backward "T,I,I,b,f?,f?,f?->T"
+typedef ct_status ct_kernel_upsample_trilinear3d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_trilinear3d_backward_grad_input "upsample_trilinear3d_backward.grad_input"
+#define CT__OPSIG_upsample_trilinear3d_backward_grad_input "T,I,I,b,f?,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bicubic2d(ct_keyset, ct_tensor *, ct_int_list , bool , double , double );
+#define CT__OPNAME_upsample_bicubic2d "upsample_bicubic2d"
+#define CT__OPSIG_upsample_bicubic2d "T,I,b,f?,f?->T"
+typedef ct_status ct_kernel_upsample_bicubic2d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_bicubic2d_out "upsample_bicubic2d.out"
+#define CT__OPSIG_upsample_bicubic2d_out "T,I,b,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bicubic2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double );
+#define CT__OPNAME_upsample_bicubic2d_backward "upsample_bicubic2d_backward"
+#define CT__OPSIG_upsample_bicubic2d_backward "T,I,I,b,f?,f?->T"
+typedef ct_status ct_kernel_upsample_bicubic2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *);
+#define CT__OPNAME_upsample_bicubic2d_backward_grad_input "upsample_bicubic2d_backward.grad_input"
+#define CT__OPSIG_upsample_bicubic2d_backward_grad_input "T,I,I,b,f?,f?,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest1d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest1d_vec "upsample_nearest1d.vec"
+#define CT__OPSIG_upsample_nearest1d_vec "T,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest1d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest1d_vec_out "upsample_nearest1d.vec_out"
+#define CT__OPSIG_upsample_nearest1d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest1d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest1d_backward_vec "upsample_nearest1d_backward.vec"
+#define CT__OPSIG_upsample_nearest1d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest1d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest1d_backward_vec_out "upsample_nearest1d_backward.vec_out"
+#define CT__OPSIG_upsample_nearest1d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest2d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest2d_vec "upsample_nearest2d.vec"
+#define CT__OPSIG_upsample_nearest2d_vec "T,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest2d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest2d_vec_out "upsample_nearest2d.vec_out"
+#define CT__OPSIG_upsample_nearest2d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest2d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest2d_backward_vec "upsample_nearest2d_backward.vec"
+#define CT__OPSIG_upsample_nearest2d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest2d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest2d_backward_vec_out "upsample_nearest2d_backward.vec_out"
+#define CT__OPSIG_upsample_nearest2d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest3d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest3d_vec "upsample_nearest3d.vec"
+#define CT__OPSIG_upsample_nearest3d_vec "T,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest3d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest3d_vec_out "upsample_nearest3d.vec_out"
+#define CT__OPSIG_upsample_nearest3d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_nearest3d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME_upsample_nearest3d_backward_vec "upsample_nearest3d_backward.vec"
+#define CT__OPSIG_upsample_nearest3d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel_upsample_nearest3d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_nearest3d_backward_vec_out "upsample_nearest3d_backward.vec_out"
+#define CT__OPSIG_upsample_nearest3d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact1d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact1d_vec "_upsample_nearest_exact1d.vec"
+#define CT__OPSIG__upsample_nearest_exact1d_vec "T,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact1d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact1d_vec_out "_upsample_nearest_exact1d.vec_out"
+#define CT__OPSIG__upsample_nearest_exact1d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact1d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact1d_backward_vec "_upsample_nearest_exact1d_backward.vec"
+#define CT__OPSIG__upsample_nearest_exact1d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact1d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact1d_backward_vec_out "_upsample_nearest_exact1d_backward.vec_out"
+#define CT__OPSIG__upsample_nearest_exact1d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact2d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact2d_vec "_upsample_nearest_exact2d.vec"
+#define CT__OPSIG__upsample_nearest_exact2d_vec "T,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact2d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact2d_vec_out "_upsample_nearest_exact2d.vec_out"
+#define CT__OPSIG__upsample_nearest_exact2d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact2d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact2d_backward_vec "_upsample_nearest_exact2d_backward.vec"
+#define CT__OPSIG__upsample_nearest_exact2d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact2d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact2d_backward_vec_out "_upsample_nearest_exact2d_backward.vec_out"
+#define CT__OPSIG__upsample_nearest_exact2d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact3d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact3d_vec "_upsample_nearest_exact3d.vec"
+#define CT__OPSIG__upsample_nearest_exact3d_vec "T,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact3d_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact3d_vec_out "_upsample_nearest_exact3d.vec_out"
+#define CT__OPSIG__upsample_nearest_exact3d_vec_out "T,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel__upsample_nearest_exact3d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list );
+#define CT__OPNAME__upsample_nearest_exact3d_backward_vec "_upsample_nearest_exact3d_backward.vec"
+#define CT__OPSIG__upsample_nearest_exact3d_backward_vec "T,I,I,F->T"
+typedef ct_status ct_kernel__upsample_nearest_exact3d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *);
+#define CT__OPNAME__upsample_nearest_exact3d_backward_vec_out "_upsample_nearest_exact3d_backward.vec_out"
+#define CT__OPSIG__upsample_nearest_exact3d_backward_vec_out "T,I,I,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_linear1d_vec(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_linear1d_vec "upsample_linear1d.vec"
+#define CT__OPSIG_upsample_linear1d_vec "T,I,b,F->T"
+typedef ct_status ct_kernel_upsample_linear1d_vec_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_linear1d_vec_out "upsample_linear1d.vec_out"
+#define CT__OPSIG_upsample_linear1d_vec_out "T,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_linear1d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_linear1d_backward_vec "upsample_linear1d_backward.vec"
+#define CT__OPSIG_upsample_linear1d_backward_vec "T,I,I,b,F->T"
+typedef ct_status ct_kernel_upsample_linear1d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_linear1d_backward_vec_out "upsample_linear1d_backward.vec_out"
+#define CT__OPSIG_upsample_linear1d_backward_vec_out "T,I,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bilinear2d_vec(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_bilinear2d_vec "upsample_bilinear2d.vec"
+#define CT__OPSIG_upsample_bilinear2d_vec "T,I,b,F->T"
+typedef ct_status ct_kernel_upsample_bilinear2d_vec_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_bilinear2d_vec_out "upsample_bilinear2d.vec_out"
+#define CT__OPSIG_upsample_bilinear2d_vec_out "T,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bilinear2d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_bilinear2d_backward_vec "upsample_bilinear2d_backward.vec"
+#define CT__OPSIG_upsample_bilinear2d_backward_vec "T,I,I,b,F->T"
+typedef ct_status ct_kernel_upsample_bilinear2d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_bilinear2d_backward_vec_out "upsample_bilinear2d_backward.vec_out"
+#define CT__OPSIG_upsample_bilinear2d_backward_vec_out "T,I,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_trilinear3d_vec(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_trilinear3d_vec "upsample_trilinear3d.vec"
+#define CT__OPSIG_upsample_trilinear3d_vec "T,I,b,F->T"
+typedef ct_status ct_kernel_upsample_trilinear3d_vec_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_trilinear3d_vec_out "upsample_trilinear3d.vec_out"
+#define CT__OPSIG_upsample_trilinear3d_vec_out "T,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_trilinear3d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_trilinear3d_backward_vec "upsample_trilinear3d_backward.vec"
+#define CT__OPSIG_upsample_trilinear3d_backward_vec "T,I,I,b,F->T"
+typedef ct_status ct_kernel_upsample_trilinear3d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_trilinear3d_backward_vec_out "upsample_trilinear3d_backward.vec_out"
+#define CT__OPSIG_upsample_trilinear3d_backward_vec_out "T,I,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bicubic2d_vec(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_bicubic2d_vec "upsample_bicubic2d.vec"
+#define CT__OPSIG_upsample_bicubic2d_vec "T,I,b,F->T"
+typedef ct_status ct_kernel_upsample_bicubic2d_vec_out(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_bicubic2d_vec_out "upsample_bicubic2d.vec_out"
+#define CT__OPSIG_upsample_bicubic2d_vec_out "T,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_upsample_bicubic2d_backward_vec(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list );
+#define CT__OPNAME_upsample_bicubic2d_backward_vec "upsample_bicubic2d_backward.vec"
+#define CT__OPSIG_upsample_bicubic2d_backward_vec "T,I,I,b,F->T"
+typedef ct_status ct_kernel_upsample_bicubic2d_backward_vec_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *);
+#define CT__OPNAME_upsample_bicubic2d_backward_vec_out "upsample_bicubic2d_backward.vec_out"
+#define CT__OPSIG_upsample_bicubic2d_backward_vec_out "T,I,I,b,F,Tw->Tw"
+typedef ct_tensor *ct_kernel_unfold(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t );
+#define CT__OPNAME_unfold "unfold"
+#define CT__OPSIG_unfold "T,i,i,i->T"
+typedef ct_tensor *ct_kernel_unfold_backward(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t );
+#define CT__OPNAME_unfold_backward "unfold_backward"
+#define CT__OPSIG_unfold_backward "T,I,i,i,i->T"
+typedef ct_status ct_kernel_unfold_backward_out(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *);
+#define CT__OPNAME_unfold_backward_out "unfold_backward.out"
+#define CT__OPSIG_unfold_backward_out "T,I,i,i,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_pixel_shuffle(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_pixel_shuffle "pixel_shuffle"
+#define CT__OPSIG_pixel_shuffle "T,i->T"
+typedef ct_status ct_kernel_pixel_shuffle_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_pixel_shuffle_out "pixel_shuffle.out"
+#define CT__OPSIG_pixel_shuffle_out "T,i,Tw->Tw"
+typedef ct_tensor *ct_kernel_pixel_unshuffle(ct_keyset, ct_tensor *, int64_t );
+#define CT__OPNAME_pixel_unshuffle "pixel_unshuffle"
+#define CT__OPSIG_pixel_unshuffle "T,i->T"
+typedef ct_status ct_kernel_pixel_unshuffle_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
+#define CT__OPNAME_pixel_unshuffle_out "pixel_unshuffle.out"
+#define CT__OPSIG_pixel_unshuffle_out "T,i,Tw->Tw"
 typedef ct_tensor *ct_kernel_im2col(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_im2col "im2col"
 #define CT__OPSIG_im2col "T,I,I,I,I->T"
@@ -6295,6 +6929,123 @@ static struct {
   ct_op *avg_pool2d_out;
   ct_op *avg_pool2d_backward;
   ct_op *avg_pool2d_backward_grad_input;
+  ct_op *max_pool1d_with_indices;
+  ct_op *max_pool1d;
+  ct_op *avg_pool1d;
+  ct_op *adaptive_avg_pool1d;
+  ct_op *adaptive_max_pool2d;
+  ct_op *adaptive_max_pool2d_out;
+  ct_op *adaptive_max_pool2d_backward;
+  ct_op *adaptive_max_pool2d_backward_grad_input;
+  ct_op *adaptive_max_pool1d;
+  ct_op *max_unpool2d;
+  ct_op *max_unpool2d_out;
+  ct_op *max_unpool3d;
+  ct_op *max_unpool3d_out;
+  ct_op *adaptive_avg_pool3d;
+  ct_op *adaptive_avg_pool3d_out;
+  ct_op *_adaptive_avg_pool3d;
+  ct_op *_adaptive_avg_pool3d_backward;
+  ct_op *adaptive_max_pool3d;
+  ct_op *adaptive_max_pool3d_out;
+  ct_op *adaptive_max_pool3d_backward;
+  ct_op *adaptive_max_pool3d_backward_grad_input;
+  ct_op *max_pool3d_with_indices;
+  ct_op *max_pool3d_with_indices_out;
+  ct_op *max_pool3d;
+  ct_op *max_pool3d_with_indices_backward;
+  ct_op *max_pool3d_with_indices_backward_grad_input;
+  ct_op *avg_pool3d;
+  ct_op *avg_pool3d_out;
+  ct_op *avg_pool3d_backward;
+  ct_op *avg_pool3d_backward_grad_input;
+  ct_op *upsample_nearest1d;
+  ct_op *upsample_nearest1d_out;
+  ct_op *upsample_nearest1d_backward;
+  ct_op *upsample_nearest1d_backward_grad_input;
+  ct_op *upsample_nearest2d;
+  ct_op *upsample_nearest2d_out;
+  ct_op *upsample_nearest2d_backward;
+  ct_op *upsample_nearest2d_backward_grad_input;
+  ct_op *upsample_nearest3d;
+  ct_op *upsample_nearest3d_out;
+  ct_op *upsample_nearest3d_backward;
+  ct_op *upsample_nearest3d_backward_grad_input;
+  ct_op *_upsample_nearest_exact1d;
+  ct_op *_upsample_nearest_exact1d_out;
+  ct_op *_upsample_nearest_exact1d_backward;
+  ct_op *_upsample_nearest_exact1d_backward_grad_input;
+  ct_op *_upsample_nearest_exact2d;
+  ct_op *_upsample_nearest_exact2d_out;
+  ct_op *_upsample_nearest_exact2d_backward;
+  ct_op *_upsample_nearest_exact2d_backward_grad_input;
+  ct_op *_upsample_nearest_exact3d;
+  ct_op *_upsample_nearest_exact3d_out;
+  ct_op *_upsample_nearest_exact3d_backward;
+  ct_op *_upsample_nearest_exact3d_backward_grad_input;
+  ct_op *upsample_linear1d;
+  ct_op *upsample_linear1d_out;
+  ct_op *upsample_linear1d_backward;
+  ct_op *upsample_linear1d_backward_grad_input;
+  ct_op *upsample_bilinear2d;
+  ct_op *upsample_bilinear2d_out;
+  ct_op *upsample_bilinear2d_backward;
+  ct_op *upsample_bilinear2d_backward_grad_input;
+  ct_op *upsample_trilinear3d;
+  ct_op *upsample_trilinear3d_out;
+  ct_op *upsample_trilinear3d_backward;
+  ct_op *upsample_trilinear3d_backward_grad_input;
+  ct_op *upsample_bicubic2d;
+  ct_op *upsample_bicubic2d_out;
+  ct_op *upsample_bicubic2d_backward;
+  ct_op *upsample_bicubic2d_backward_grad_input;
+  ct_op *upsample_nearest1d_vec;
+  ct_op *upsample_nearest1d_vec_out;
+  ct_op *upsample_nearest1d_backward_vec;
+  ct_op *upsample_nearest1d_backward_vec_out;
+  ct_op *upsample_nearest2d_vec;
+  ct_op *upsample_nearest2d_vec_out;
+  ct_op *upsample_nearest2d_backward_vec;
+  ct_op *upsample_nearest2d_backward_vec_out;
+  ct_op *upsample_nearest3d_vec;
+  ct_op *upsample_nearest3d_vec_out;
+  ct_op *upsample_nearest3d_backward_vec;
+  ct_op *upsample_nearest3d_backward_vec_out;
+  ct_op *_upsample_nearest_exact1d_vec;
+  ct_op *_upsample_nearest_exact1d_vec_out;
+  ct_op *_upsample_nearest_exact1d_backward_vec;
+  ct_op *_upsample_nearest_exact1d_backward_vec_out;
+  ct_op *_upsample_nearest_exact2d_vec;
+  ct_op *_upsample_nearest_exact2d_vec_out;
+  ct_op *_upsample_nearest_exact2d_backward_vec;
+  ct_op *_upsample_nearest_exact2d_backward_vec_out;
+  ct_op *_upsample_nearest_exact3d_vec;
+  ct_op *_upsample_nearest_exact3d_vec_out;
+  ct_op *_upsample_nearest_exact3d_backward_vec;
+  ct_op *_upsample_nearest_exact3d_backward_vec_out;
+  ct_op *upsample_linear1d_vec;
+  ct_op *upsample_linear1d_vec_out;
+  ct_op *upsample_linear1d_backward_vec;
+  ct_op *upsample_linear1d_backward_vec_out;
+  ct_op *upsample_bilinear2d_vec;
+  ct_op *upsample_bilinear2d_vec_out;
+  ct_op *upsample_bilinear2d_backward_vec;
+  ct_op *upsample_bilinear2d_backward_vec_out;
+  ct_op *upsample_trilinear3d_vec;
+  ct_op *upsample_trilinear3d_vec_out;
+  ct_op *upsample_trilinear3d_backward_vec;
+  ct_op *upsample_trilinear3d_backward_vec_out;
+  ct_op *upsample_bicubic2d_vec;
+  ct_op *upsample_bicubic2d_vec_out;
+  ct_op *upsample_bicubic2d_backward_vec;
+  ct_op *upsample_bicubic2d_backward_vec_out;
+  ct_op *unfold;
+  ct_op *unfold_backward;
+  ct_op *unfold_backward_out;
+  ct_op *pixel_shuffle;
+  ct_op *pixel_shuffle_out;
+  ct_op *pixel_unshuffle;
+  ct_op *pixel_unshuffle_out;
   ct_op *im2col;
   ct_op *col2im;
   ct_op *uniform_;
@@ -11951,6 +12702,817 @@ static ct_status ct__call_TTIIIbbioTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_te
   CT__DISPATCH_DONE(ct__res == CT_OK);
   return ct__res;
 }
+/* T,I,I,I,b,b->T */
+static ct_tensor *ct__call_TIIIbb_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_int_list a3, bool a4, bool a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = ct_value_bool(a4);
+    ct__v[5] = ct_value_bool(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I->T,T */
+static ct_tensor *ct__call_TI_TT(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_tensor **x1) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **))ct__k->unboxed)(ks, a0, a1, x1);
+  } else {
+    ct_value ct__v[2];
+    ct_tensor **ct__extra[1];
+    ct__extra[0] = x1;
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, 2, 2, ct__extra);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TITwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_tensor *a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,I,Tw->Tw */
+static ct_status ct__call_TTITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,T,I,I,I->T */
+static ct_tensor *ct__call_TTIII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3, ct_int_list a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_int_list(a4.data, a4.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,I,I,I,Tw->Tw */
+static ct_status ct__call_TTIIITw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_int_list a2, ct_int_list a3, ct_int_list a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_int_list(a4.data, a4.n);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,I,I,b,Tw,Tw->Tw,Tw */
+static ct_status ct__call_TIIIIbTwTw_TwTw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_int_list a3, ct_int_list a4, bool a5, ct_tensor *a6, ct_tensor *a7) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_int_list(a3.data, a3.n);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_int_list(a4.data, a4.n);
+    ct__v[5] = ct_value_bool(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__v[7] = ct_value_tensor(a7);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,f?->T */
+static ct_tensor *ct__call_TIfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , double ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,f?,Tw->Tw */
+static ct_status ct__call_TIfoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,f?->T */
+static ct_tensor *ct__call_TIIfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,f?,Tw->Tw */
+static ct_status ct__call_TIIfoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,f?,f?->T */
+static ct_tensor *ct__call_TIfofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, double a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,f?,f?,Tw->Tw */
+static ct_status ct__call_TIfofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, double a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,f?,f?->T */
+static ct_tensor *ct__call_TIIfofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, double a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,f?,f?,Tw->Tw */
+static ct_status ct__call_TIIfofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, double a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,f?,f?,f?->T */
+static ct_tensor *ct__call_TIfofofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, double a3, double a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , double , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,f?,f?,f?,Tw->Tw */
+static ct_status ct__call_TIfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, double a2, double a3, double a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , double , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2 != a2 ? ct_value_none() : ct_value_double(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,f?,f?,f?->T */
+static ct_tensor *ct__call_TIIfofofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, double a4, double a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,f?,f?,f?,Tw->Tw */
+static ct_status ct__call_TIIfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, double a3, double a4, double a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,b,f?->T */
+static ct_tensor *ct__call_TIbfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , double ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,b,f?,Tw->Tw */
+static ct_status ct__call_TIbfoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,b,f?->T */
+static ct_tensor *ct__call_TIIbfo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,b,f?,Tw->Tw */
+static ct_status ct__call_TIIbfoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,b,f?,f?->T */
+static ct_tensor *ct__call_TIbfofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, double a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,b,f?,f?,Tw->Tw */
+static ct_status ct__call_TIbfofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, double a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,b,f?,f?->T */
+static ct_tensor *ct__call_TIIbfofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, double a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,b,f?,f?,Tw->Tw */
+static ct_status ct__call_TIIbfofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, double a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,b,f?,f?,f?->T */
+static ct_tensor *ct__call_TIbfofofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, double a4, double a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,b,f?,f?,f?,Tw->Tw */
+static ct_status ct__call_TIbfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, double a3, double a4, double a5, ct_tensor *a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3 != a3 ? ct_value_none() : ct_value_double(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = ct_value_tensor(a6);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,b,f?,f?,f?->T */
+static ct_tensor *ct__call_TIIbfofofo_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, double a5, double a6) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = a6 != a6 ? ct_value_none() : ct_value_double(a6);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,b,f?,f?,f?,Tw->Tw */
+static ct_status ct__call_TIIbfofofoTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, double a4, double a5, double a6, ct_tensor *a7) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5, a6, a7);
+  } else {
+    ct_value ct__v[8];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4 != a4 ? ct_value_none() : ct_value_double(a4);
+    ct__v[5] = a5 != a5 ? ct_value_none() : ct_value_double(a5);
+    ct__v[6] = a6 != a6 ? ct_value_none() : ct_value_double(a6);
+    ct__v[7] = ct_value_tensor(a7);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 8);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,F->T */
+static ct_tensor *ct__call_TIF_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_float_list a2) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_float_list ))ct__k->unboxed)(ks, a0, a1, a2);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_float_list(a2.data, a2.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,F,Tw->Tw */
+static ct_status ct__call_TIFTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_float_list a2, ct_tensor *a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_float_list(a2.data, a2.n);
+    ct__v[3] = ct_value_tensor(a3);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,F->T */
+static ct_tensor *ct__call_TIIF_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_float_list a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_float_list(a3.data, a3.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,F,Tw->Tw */
+static ct_status ct__call_TIIFTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_float_list a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_float_list(a3.data, a3.n);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,b,F->T */
+static ct_tensor *ct__call_TIbF_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, ct_float_list a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_float_list(a3.data, a3.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,b,F,Tw->Tw */
+static ct_status ct__call_TIbFTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, bool a2, ct_float_list a3, ct_tensor *a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_bool(a2);
+    ct__v[3] = a3.n < 0 ? ct_value_none() : ct_value_float_list(a3.data, a3.n);
+    ct__v[4] = ct_value_tensor(a4);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,I,b,F->T */
+static ct_tensor *ct__call_TIIbF_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, ct_float_list a4) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list ))ct__k->unboxed)(ks, a0, a1, a2, a3, a4);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_float_list(a4.data, a4.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,I,I,b,F,Tw->Tw */
+static ct_status ct__call_TIIbFTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, bool a3, ct_float_list a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = a2.n < 0 ? ct_value_none() : ct_value_int_list(a2.data, a2.n);
+    ct__v[3] = ct_value_bool(a3);
+    ct__v[4] = a4.n < 0 ? ct_value_none() : ct_value_float_list(a4.data, a4.n);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
+/* T,I,i,i,i,Tw->Tw */
+static ct_status ct__call_TIiiiTw_Tw(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, int64_t a2, int64_t a3, int64_t a4, ct_tensor *a5) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *))ct__k->unboxed)(ks, a0, a1, a2, a3, a4, a5);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = a1.n < 0 ? ct_value_none() : ct_value_int_list(a1.data, a1.n);
+    ct__v[2] = ct_value_int(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__v[4] = ct_value_int(a4);
+    ct__v[5] = ct_value_tensor(a5);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res == CT_OK);
+  return ct__res;
+}
 /* T,I,I,I,I->T */
 static ct_tensor *ct__call_TIIII_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_int_list a1, ct_int_list a2, ct_int_list a3, ct_int_list a4) {
   const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
@@ -16153,6 +17715,474 @@ static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
 static ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
   return ct__call_TTIIIbbioTw_Tw(ct__op.avg_pool2d_backward_grad_input, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+}
+/* max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_max_pool1d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  return ct__call_TIIIIb_TT(ct__op.max_pool1d_with_indices, ks, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
+}
+/* max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
+  return ct__call_TIIIIb_T(ct__op.max_pool1d, ks, self, kernel_size, stride, padding, dilation, ceil_mode);
+}
+/* avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], bool ceil_mode=False, bool count_include_pad=True) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad) {
+  return ct__call_TIIIbb_T(ct__op.avg_pool1d, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad);
+}
+/* adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor */
+static ct_tensor *ct__dispatch_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  return ct__call_TI_T(ct__op.adaptive_avg_pool1d, ks, self, output_size);
+}
+/* adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  return ct__call_TI_TT(ct__op.adaptive_max_pool2d, ks, self, output_size, result1);
+}
+/* adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+static ct_status ct__dispatch_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  return ct__call_TITwTw_TwTw(ct__op.adaptive_max_pool2d_out, ks, self, output_size, out, indices);
+}
+/* adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+static ct_tensor *ct__dispatch_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  return ct__call_TTT_T(ct__op.adaptive_max_pool2d_backward, ks, grad_output, self, indices);
+}
+/* adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  return ct__call_TTTTw_Tw(ct__op.adaptive_max_pool2d_backward_grad_input, ks, grad_output, self, indices, grad_input);
+}
+/* adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_adaptive_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  return ct__call_TI_TT(ct__op.adaptive_max_pool1d, ks, self, output_size, result1);
+}
+/* max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor */
+static ct_tensor *ct__dispatch_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  return ct__call_TTI_T(ct__op.max_unpool2d, ks, self, indices, output_size);
+}
+/* max_unpool2d.out(Tensor self, Tensor indices, int[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  return ct__call_TTITw_Tw(ct__op.max_unpool2d_out, ks, self, indices, output_size, out);
+}
+/* max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding) -> Tensor */
+static ct_tensor *ct__dispatch_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
+  return ct__call_TTIII_T(ct__op.max_unpool3d, ks, self, indices, output_size, stride, padding);
+}
+/* max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
+  return ct__call_TTIIITw_Tw(ct__op.max_unpool3d_out, ks, self, indices, output_size, stride, padding, out);
+}
+/* adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor */
+static ct_tensor *ct__dispatch_adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  return ct__call_TI_T(ct__op.adaptive_avg_pool3d, ks, self, output_size);
+}
+/* adaptive_avg_pool3d.out(Tensor self, SymInt[3] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  return ct__call_TITw_Tw(ct__op.adaptive_avg_pool3d_out, ks, self, output_size, out);
+}
+/* _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor */
+static ct_tensor *ct__dispatch__adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  return ct__call_TI_T(ct__op._adaptive_avg_pool3d, ks, self, output_size);
+}
+/* _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch__adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  return ct__call_TT_T(ct__op._adaptive_avg_pool3d_backward, ks, grad_output, self);
+}
+/* adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  return ct__call_TI_TT(ct__op.adaptive_max_pool3d, ks, self, output_size, result1);
+}
+/* adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+static ct_status ct__dispatch_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  return ct__call_TITwTw_TwTw(ct__op.adaptive_max_pool3d_out, ks, self, output_size, out, indices);
+}
+/* adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
+static ct_tensor *ct__dispatch_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  return ct__call_TTT_T(ct__op.adaptive_max_pool3d_backward, ks, grad_output, self, indices);
+}
+/* adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  return ct__call_TTTTw_Tw(ct__op.adaptive_max_pool3d_backward_grad_input, ks, grad_output, self, indices, grad_input);
+}
+/* max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  return ct__call_TIIIIb_TT(ct__op.max_pool3d_with_indices, ks, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
+}
+/* max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
+static ct_status ct__dispatch_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  return ct__call_TIIIIbTwTw_TwTw(ct__op.max_pool3d_with_indices_out, ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+}
+/* max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
+  return ct__call_TIIIIb_T(ct__op.max_pool3d, ks, self, kernel_size, stride, padding, dilation, ceil_mode);
+}
+/* max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  return ct__call_TTIIIIbT_T(ct__op.max_pool3d_with_indices_backward, ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+}
+/* max_pool3d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  return ct__call_TTIIIIbTTw_Tw(ct__op.max_pool3d_with_indices_backward_grad_input, ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
+}
+/* avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  return ct__call_TIIIbbio_T(ct__op.avg_pool3d, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+}
+/* avg_pool3d.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  return ct__call_TIIIbbioTw_Tw(ct__op.avg_pool3d_out, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+}
+/* avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  return ct__call_TTIIIbbio_T(ct__op.avg_pool3d_backward, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+}
+/* avg_pool3d_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  return ct__call_TTIIIbbioTw_Tw(ct__op.avg_pool3d_backward_grad_input, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+}
+/* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  return ct__call_TIfo_T(ct__op.upsample_nearest1d, ks, self, output_size, scales);
+}
+/* upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  return ct__call_TIfoTw_Tw(ct__op.upsample_nearest1d_out, ks, self, output_size, scales, out);
+}
+/* upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  return ct__call_TIIfo_T(ct__op.upsample_nearest1d_backward, ks, grad_output, output_size, input_size, scales);
+}
+/* upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  return ct__call_TIIfoTw_Tw(ct__op.upsample_nearest1d_backward_grad_input, ks, grad_output, output_size, input_size, scales, grad_input);
+}
+/* upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  return ct__call_TIfofo_T(ct__op.upsample_nearest2d, ks, self, output_size, scales_h, scales_w);
+}
+/* upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIfofoTw_Tw(ct__op.upsample_nearest2d_out, ks, self, output_size, scales_h, scales_w, out);
+}
+/* upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  return ct__call_TIIfofo_T(ct__op.upsample_nearest2d_backward, ks, grad_output, output_size, input_size, scales_h, scales_w);
+}
+/* upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIfofoTw_Tw(ct__op.upsample_nearest2d_backward_grad_input, ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+}
+/* upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIfofofo_T(ct__op.upsample_nearest3d, ks, self, output_size, scales_d, scales_h, scales_w);
+}
+/* upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIfofofoTw_Tw(ct__op.upsample_nearest3d_out, ks, self, output_size, scales_d, scales_h, scales_w, out);
+}
+/* upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIIfofofo_T(ct__op.upsample_nearest3d_backward, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+}
+/* upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIfofofoTw_Tw(ct__op.upsample_nearest3d_backward_grad_input, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
+}
+/* _upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  return ct__call_TIfo_T(ct__op._upsample_nearest_exact1d, ks, self, output_size, scales);
+}
+/* _upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  return ct__call_TIfoTw_Tw(ct__op._upsample_nearest_exact1d_out, ks, self, output_size, scales, out);
+}
+/* _upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  return ct__call_TIIfo_T(ct__op._upsample_nearest_exact1d_backward, ks, grad_output, output_size, input_size, scales);
+}
+/* _upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  return ct__call_TIIfoTw_Tw(ct__op._upsample_nearest_exact1d_backward_grad_input, ks, grad_output, output_size, input_size, scales, grad_input);
+}
+/* _upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  return ct__call_TIfofo_T(ct__op._upsample_nearest_exact2d, ks, self, output_size, scales_h, scales_w);
+}
+/* _upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIfofoTw_Tw(ct__op._upsample_nearest_exact2d_out, ks, self, output_size, scales_h, scales_w, out);
+}
+/* _upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  return ct__call_TIIfofo_T(ct__op._upsample_nearest_exact2d_backward, ks, grad_output, output_size, input_size, scales_h, scales_w);
+}
+/* _upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIfofoTw_Tw(ct__op._upsample_nearest_exact2d_backward_grad_input, ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+}
+/* _upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIfofofo_T(ct__op._upsample_nearest_exact3d, ks, self, output_size, scales_d, scales_h, scales_w);
+}
+/* _upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIfofofoTw_Tw(ct__op._upsample_nearest_exact3d_out, ks, self, output_size, scales_d, scales_h, scales_w, out);
+}
+/* _upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIIfofofo_T(ct__op._upsample_nearest_exact3d_backward, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+}
+/* _upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIfofofoTw_Tw(ct__op._upsample_nearest_exact3d_backward_grad_input, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
+}
+/* upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_linear1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
+  return ct__call_TIbfo_T(ct__op.upsample_linear1d, ks, self, output_size, align_corners, scales);
+}
+/* upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_linear1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
+  return ct__call_TIbfoTw_Tw(ct__op.upsample_linear1d_out, ks, self, output_size, align_corners, scales, out);
+}
+/* upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_linear1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
+  return ct__call_TIIbfo_T(ct__op.upsample_linear1d_backward, ks, grad_output, output_size, input_size, align_corners, scales);
+}
+/* upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_linear1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
+  return ct__call_TIIbfoTw_Tw(ct__op.upsample_linear1d_backward_grad_input, ks, grad_output, output_size, input_size, align_corners, scales, grad_input);
+}
+/* upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bilinear2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  return ct__call_TIbfofo_T(ct__op.upsample_bilinear2d, ks, self, output_size, align_corners, scales_h, scales_w);
+}
+/* upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bilinear2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIbfofoTw_Tw(ct__op.upsample_bilinear2d_out, ks, self, output_size, align_corners, scales_h, scales_w, out);
+}
+/* upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bilinear2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  return ct__call_TIIbfofo_T(ct__op.upsample_bilinear2d_backward, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+}
+/* upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bilinear2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIbfofoTw_Tw(ct__op.upsample_bilinear2d_backward_grad_input, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
+}
+/* upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_trilinear3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIbfofofo_T(ct__op.upsample_trilinear3d, ks, self, output_size, align_corners, scales_d, scales_h, scales_w);
+}
+/* upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_trilinear3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIbfofofoTw_Tw(ct__op.upsample_trilinear3d_out, ks, self, output_size, align_corners, scales_d, scales_h, scales_w, out);
+}
+/* upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_trilinear3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  return ct__call_TIIbfofofo_T(ct__op.upsample_trilinear3d_backward, ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+}
+/* upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_trilinear3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIbfofofoTw_Tw(ct__op.upsample_trilinear3d_backward_grad_input, ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input);
+}
+/* upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bicubic2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  return ct__call_TIbfofo_T(ct__op.upsample_bicubic2d, ks, self, output_size, align_corners, scales_h, scales_w);
+}
+/* upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bicubic2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  return ct__call_TIbfofoTw_Tw(ct__op.upsample_bicubic2d_out, ks, self, output_size, align_corners, scales_h, scales_w, out);
+}
+/* upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bicubic2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  return ct__call_TIIbfofo_T(ct__op.upsample_bicubic2d_backward, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+}
+/* upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bicubic2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  return ct__call_TIIbfofoTw_Tw(ct__op.upsample_bicubic2d_backward_grad_input, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
+}
+/* upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op.upsample_nearest1d_vec, ks, input, output_size, scale_factors);
+}
+/* upsample_nearest1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op.upsample_nearest1d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op.upsample_nearest1d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* upsample_nearest1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op.upsample_nearest1d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op.upsample_nearest2d_vec, ks, input, output_size, scale_factors);
+}
+/* upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op.upsample_nearest2d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op.upsample_nearest2d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* upsample_nearest2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op.upsample_nearest2d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op.upsample_nearest3d_vec, ks, input, output_size, scale_factors);
+}
+/* upsample_nearest3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op.upsample_nearest3d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* upsample_nearest3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_nearest3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op.upsample_nearest3d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* upsample_nearest3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_nearest3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op.upsample_nearest3d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* _upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op._upsample_nearest_exact1d_vec, ks, input, output_size, scale_factors);
+}
+/* _upsample_nearest_exact1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op._upsample_nearest_exact1d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* _upsample_nearest_exact1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op._upsample_nearest_exact1d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* _upsample_nearest_exact1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op._upsample_nearest_exact1d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* _upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op._upsample_nearest_exact2d_vec, ks, input, output_size, scale_factors);
+}
+/* _upsample_nearest_exact2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op._upsample_nearest_exact2d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* _upsample_nearest_exact2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op._upsample_nearest_exact2d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* _upsample_nearest_exact2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op._upsample_nearest_exact2d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* _upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+  return ct__call_TIF_T(ct__op._upsample_nearest_exact3d_vec, ks, input, output_size, scale_factors);
+}
+/* _upsample_nearest_exact3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIFTw_Tw(ct__op._upsample_nearest_exact3d_vec_out, ks, input, output_size, scale_factors, out);
+}
+/* _upsample_nearest_exact3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch__upsample_nearest_exact3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+  return ct__call_TIIF_T(ct__op._upsample_nearest_exact3d_backward_vec, ks, grad_output, output_size, input_size, scale_factors);
+}
+/* _upsample_nearest_exact3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__upsample_nearest_exact3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIFTw_Tw(ct__op._upsample_nearest_exact3d_backward_vec_out, ks, grad_output, output_size, input_size, scale_factors, out);
+}
+/* upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_linear1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIbF_T(ct__op.upsample_linear1d_vec, ks, input, output_size, align_corners, scale_factors);
+}
+/* upsample_linear1d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_linear1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIbFTw_Tw(ct__op.upsample_linear1d_vec_out, ks, input, output_size, align_corners, scale_factors, out);
+}
+/* upsample_linear1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_linear1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIIbF_T(ct__op.upsample_linear1d_backward_vec, ks, grad_output, output_size, input_size, align_corners, scale_factors);
+}
+/* upsample_linear1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_linear1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIbFTw_Tw(ct__op.upsample_linear1d_backward_vec_out, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
+}
+/* upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bilinear2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIbF_T(ct__op.upsample_bilinear2d_vec, ks, input, output_size, align_corners, scale_factors);
+}
+/* upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bilinear2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIbFTw_Tw(ct__op.upsample_bilinear2d_vec_out, ks, input, output_size, align_corners, scale_factors, out);
+}
+/* upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bilinear2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIIbF_T(ct__op.upsample_bilinear2d_backward_vec, ks, grad_output, output_size, input_size, align_corners, scale_factors);
+}
+/* upsample_bilinear2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bilinear2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIbFTw_Tw(ct__op.upsample_bilinear2d_backward_vec_out, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
+}
+/* upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_trilinear3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIbF_T(ct__op.upsample_trilinear3d_vec, ks, input, output_size, align_corners, scale_factors);
+}
+/* upsample_trilinear3d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_trilinear3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIbFTw_Tw(ct__op.upsample_trilinear3d_vec_out, ks, input, output_size, align_corners, scale_factors, out);
+}
+/* upsample_trilinear3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_trilinear3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIIbF_T(ct__op.upsample_trilinear3d_backward_vec, ks, grad_output, output_size, input_size, align_corners, scale_factors);
+}
+/* upsample_trilinear3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_trilinear3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIbFTw_Tw(ct__op.upsample_trilinear3d_backward_vec_out, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
+}
+/* upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bicubic2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIbF_T(ct__op.upsample_bicubic2d_vec, ks, input, output_size, align_corners, scale_factors);
+}
+/* upsample_bicubic2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bicubic2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIbFTw_Tw(ct__op.upsample_bicubic2d_vec_out, ks, input, output_size, align_corners, scale_factors, out);
+}
+/* upsample_bicubic2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static ct_tensor *ct__dispatch_upsample_bicubic2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+  return ct__call_TIIbF_T(ct__op.upsample_bicubic2d_backward_vec, ks, grad_output, output_size, input_size, align_corners, scale_factors);
+}
+/* upsample_bicubic2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_upsample_bicubic2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+  return ct__call_TIIbFTw_Tw(ct__op.upsample_bicubic2d_backward_vec_out, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
+}
+/* unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) */
+static ct_tensor *ct__dispatch_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+  return ct__call_Tiii_T(ct__op.unfold, ks, self, dimension, size, step);
+}
+/* unfold_backward(Tensor grad_in, int[] input_sizes, int dim, int size, int step) -> Tensor */
+static ct_tensor *ct__dispatch_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  return ct__call_TIiii_T(ct__op.unfold_backward, ks, grad_in, input_sizes, dim, size, step);
+}
+/* unfold_backward.out(Tensor grad_in, int[] input_sizes, int dim, int size, int step, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  return ct__call_TIiiiTw_Tw(ct__op.unfold_backward_out, ks, grad_in, input_sizes, dim, size, step, out);
+}
+/* pixel_shuffle(Tensor self, int upscale_factor) -> Tensor */
+static ct_tensor *ct__dispatch_pixel_shuffle(ct_keyset ks, ct_tensor *self, int64_t upscale_factor) {
+  return ct__call_Ti_T(ct__op.pixel_shuffle, ks, self, upscale_factor);
+}
+/* pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.pixel_shuffle_out, ks, self, upscale_factor, out);
+}
+/* pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor */
+static ct_tensor *ct__dispatch_pixel_unshuffle(ct_keyset ks, ct_tensor *self, int64_t downscale_factor) {
+  return ct__call_Ti_T(ct__op.pixel_unshuffle, ks, self, downscale_factor);
+}
+/* pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  return ct__call_TiTw_Tw(ct__op.pixel_unshuffle_out, ks, self, downscale_factor, out);
 }
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
 static ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
@@ -28510,6 +30540,2702 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   ct__keys |= grad_input->keys;
   if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "avg_pool2d_backward.grad_input", "grad_input"))) return ct_last_error();
   return ct__dispatch_avg_pool2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
+}
+static const ct__frontend_args ct__fa_max_pool1d_with_indices = {"max_pool1d_with_indices", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_max_pool1d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_max_pool1d_with_indices, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool1d_with_indices", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d_with_indices", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool1d_with_indices", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d_with_indices", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool1d_with_indices", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d_with_indices", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool1d_with_indices", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d_with_indices", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  ct__r = ct__dispatch_max_pool1d_with_indices(ct__keys, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_max_pool1d = {"max_pool1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_max_pool1d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_max_pool1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool1d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool1d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool1d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool1d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_max_pool1d(ct__keys, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode));
+}
+static const ct__frontend_args ct__fa_avg_pool1d = {"avg_pool1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_avg_pool1d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_avg_pool1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool1d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool1d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool1d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool1d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool1d(ct__keys, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad));
+}
+static const ct__frontend_args ct__fa_adaptive_avg_pool1d = {"adaptive_avg_pool1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_avg_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_avg_pool1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_adaptive_avg_pool1d(ct__keys, self, output_size_l));
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool2d = {"adaptive_max_pool2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_max_pool2d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  ct__r = ct__dispatch_adaptive_max_pool2d(ct__keys, self, output_size_l, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_status ct_adaptive_max_pool2d_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_max_pool2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_max_pool2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_max_pool2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "adaptive_max_pool2d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("adaptive_max_pool2d.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "adaptive_max_pool2d.out", "indices"))) return ct_last_error();
+  return ct__dispatch_adaptive_max_pool2d_out(ct__call_keys(ct__keys), self, output_size_l, out, indices);
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool2d_backward = {"adaptive_max_pool2d_backward", 3, {1, 1, 1}, {"grad_output", "self", "indices"}};
+CTDEF ct_tensor *ct_adaptive_max_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && indices && ct__same_device(grad_output, self) && ct__same_device(grad_output, indices)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys | indices->keys);
+  else {
+    ct_tensor *const ct__t[3] = {grad_output, self, indices};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_adaptive_max_pool2d_backward(ct__keys, grad_output, self, indices));
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool2d_backward_grad_input = {"adaptive_max_pool2d_backward.grad_input", 4, {1, 1, 1, 2}, {"grad_output", "self", "indices", "grad_input"}};
+CTDEF ct_status ct_adaptive_max_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && indices && grad_input && ct__same_device(grad_output, self) && ct__same_device(grad_output, indices) && ct__same_device(grad_output, grad_input)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys | indices->keys | grad_input->keys);
+  else {
+    ct_tensor *const ct__t[4] = {grad_output, self, indices, grad_input};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool2d_backward_grad_input, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_adaptive_max_pool2d_backward_grad_input(ct__keys, grad_output, self, indices, grad_input);
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool1d = {"adaptive_max_pool1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_max_pool1d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  ct__r = ct__dispatch_adaptive_max_pool1d(ct__keys, self, output_size_l, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+static const ct__frontend_args ct__fa_max_unpool2d = {"max_unpool2d", 2, {1, 1}, {"self", "indices"}};
+CTDEF ct_tensor *ct_max_unpool2d(ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && indices && ct__same_device(self, indices)))
+    ct__keys = ct__call_keys(self->keys | indices->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, indices};
+    if (!ct__frontend_keys(&ct__fa_max_unpool2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("max_unpool2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_max_unpool2d(ct__keys, self, indices, output_size_l));
+}
+CTDEF ct_status ct_max_unpool2d_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_unpool2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_unpool2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_unpool2d.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_unpool2d.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("max_unpool2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("max_unpool2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "max_unpool2d.out", "out"))) return ct_last_error();
+  return ct__dispatch_max_unpool2d_out(ct__call_keys(ct__keys), self, indices, output_size_l, out);
+}
+static const ct__frontend_args ct__fa_max_unpool3d = {"max_unpool3d", 2, {1, 1}, {"self", "indices"}};
+CTDEF ct_tensor *ct_max_unpool3d(ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding) {
+  ct_int_list output_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && indices && ct__same_device(self, indices)))
+    ct__keys = ct__call_keys(self->keys | indices->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, indices};
+    if (!ct__frontend_keys(&ct__fa_max_unpool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("max_unpool3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_unpool3d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_unpool3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_max_unpool3d(ct__keys, self, indices, output_size_l, stride_l, padding_l));
+}
+CTDEF ct_status ct_max_unpool3d_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int output_size_len, const int64_t *output_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding) {
+  ct_int_list output_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_unpool3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_unpool3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_unpool3d.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_unpool3d.out", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("max_unpool3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_unpool3d.out", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d.out", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_unpool3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_unpool3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("max_unpool3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "max_unpool3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_max_unpool3d_out(ct__call_keys(ct__keys), self, indices, output_size_l, stride_l, padding_l, out);
+}
+static const ct__frontend_args ct__fa_adaptive_avg_pool3d = {"adaptive_avg_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_avg_pool3d(ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_avg_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_adaptive_avg_pool3d(ct__keys, self, output_size_l));
+}
+CTDEF ct_status ct_adaptive_avg_pool3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_avg_pool3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_avg_pool3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "adaptive_avg_pool3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_adaptive_avg_pool3d_out(ct__call_keys(ct__keys), self, output_size_l, out);
+}
+static const ct__frontend_args ct__fa__adaptive_avg_pool3d = {"_adaptive_avg_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_avg_pool3d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__adaptive_avg_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_adaptive_avg_pool3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_adaptive_avg_pool3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch__adaptive_avg_pool3d(ct__keys, self, output_size_l));
+}
+static const ct__frontend_args ct__fa__adaptive_avg_pool3d_backward = {"_adaptive_avg_pool3d_backward", 2, {1, 1}, {"grad_output", "self"}};
+CTDEF ct_tensor *ct_adaptive_avg_pool3d_backward(ct_tensor *grad_output, ct_tensor *self) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && ct__same_device(grad_output, self)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys);
+  else {
+    ct_tensor *const ct__t[2] = {grad_output, self};
+    if (!ct__frontend_keys(&ct__fa__adaptive_avg_pool3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch__adaptive_avg_pool3d_backward(ct__keys, grad_output, self));
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool3d = {"adaptive_max_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_adaptive_max_pool3d(ct_tensor *self, int output_size_len, const int64_t *output_size, ct_tensor **result1) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  ct__r = ct__dispatch_adaptive_max_pool3d(ct__keys, self, output_size_l, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_status ct_adaptive_max_pool3d_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_max_pool3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "adaptive_max_pool3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_max_pool3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_max_pool3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_max_pool3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "adaptive_max_pool3d.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("adaptive_max_pool3d.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "adaptive_max_pool3d.out", "indices"))) return ct_last_error();
+  return ct__dispatch_adaptive_max_pool3d_out(ct__call_keys(ct__keys), self, output_size_l, out, indices);
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool3d_backward = {"adaptive_max_pool3d_backward", 3, {1, 1, 1}, {"grad_output", "self", "indices"}};
+CTDEF ct_tensor *ct_adaptive_max_pool3d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && indices && ct__same_device(grad_output, self) && ct__same_device(grad_output, indices)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys | indices->keys);
+  else {
+    ct_tensor *const ct__t[3] = {grad_output, self, indices};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_adaptive_max_pool3d_backward(ct__keys, grad_output, self, indices));
+}
+static const ct__frontend_args ct__fa_adaptive_max_pool3d_backward_grad_input = {"adaptive_max_pool3d_backward.grad_input", 4, {1, 1, 1, 2}, {"grad_output", "self", "indices", "grad_input"}};
+CTDEF ct_status ct_adaptive_max_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && indices && grad_input && ct__same_device(grad_output, self) && ct__same_device(grad_output, indices) && ct__same_device(grad_output, grad_input)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys | indices->keys | grad_input->keys);
+  else {
+    ct_tensor *const ct__t[4] = {grad_output, self, indices, grad_input};
+    if (!ct__frontend_keys(&ct__fa_adaptive_max_pool3d_backward_grad_input, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_adaptive_max_pool3d_backward_grad_input(ct__keys, grad_output, self, indices, grad_input);
+}
+static const ct__frontend_args ct__fa_max_pool3d_with_indices = {"max_pool3d_with_indices", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_max_pool3d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_max_pool3d_with_indices, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d_with_indices", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d_with_indices", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d_with_indices", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d_with_indices", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  ct__r = ct__dispatch_max_pool3d_with_indices(ct__keys, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    if (result1) *result1 = NULL;
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_status ct_max_pool3d_with_indices_out(ct_tensor *out, ct_tensor *indices, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool3d_with_indices.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool3d_with_indices.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d_with_indices.out", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices.out", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d_with_indices.out", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices.out", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d_with_indices.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d_with_indices.out", "dilation"), ct_last_error();
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices.out", "dilation: negative length %d", dilation_len), ct_last_error();
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("max_pool3d_with_indices.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "max_pool3d_with_indices.out", "out"))) return ct_last_error();
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool3d_with_indices.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 2, "max_pool3d_with_indices.out", "indices"))) return ct_last_error();
+  return ct__dispatch_max_pool3d_with_indices_out(ct__call_keys(ct__keys), self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, out, indices);
+}
+static const ct__frontend_args ct__fa_max_pool3d = {"max_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_max_pool3d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_max_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_max_pool3d(ct__keys, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode));
+}
+CTDEF ct_tensor *ct_max_pool3d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool3d_with_indices_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "max_pool3d_with_indices_backward", "grad_output"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool3d_with_indices_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool3d_with_indices_backward", "self"))) return (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d_with_indices_backward", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d_with_indices_backward", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d_with_indices_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d_with_indices_backward", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool3d_with_indices_backward", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool3d_with_indices_backward", "indices"))) return (ct_tensor *)NULL;
+  return ct__track(ct__dispatch_max_pool3d_with_indices_backward(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
+}
+CTDEF ct_status ct_max_pool3d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "max_pool3d_with_indices_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "max_pool3d_with_indices_backward.grad_input", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward.grad_input", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward.grad_input", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "dilation"), ct_last_error();
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool3d_with_indices_backward.grad_input", "dilation: negative length %d", dilation_len), ct_last_error();
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, indices, 1, "max_pool3d_with_indices_backward.grad_input", "indices"))) return ct_last_error();
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("max_pool3d_with_indices_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "max_pool3d_with_indices_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_max_pool3d_with_indices_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices, grad_input);
+}
+static const ct__frontend_args ct__fa_avg_pool3d = {"avg_pool3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_avg_pool3d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_avg_pool3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool3d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool3d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool3d(ct__keys, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_status ct_avg_pool3d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool3d.out", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d.out", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool3d.out", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d.out", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("avg_pool3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "avg_pool3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_avg_pool3d_out(ct__call_keys(ct__keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, out);
+}
+static const ct__frontend_args ct__fa_avg_pool3d_backward = {"avg_pool3d_backward", 2, {1, 1}, {"grad_output", "self"}};
+CTDEF ct_tensor *ct_avg_pool3d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && ct__same_device(grad_output, self)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys);
+  else {
+    ct_tensor *const ct__t[2] = {grad_output, self};
+    if (!ct__frontend_keys(&ct__fa_avg_pool3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool3d_backward", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool3d_backward", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool3d_backward(ct__keys, grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_status ct_avg_pool3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool3d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "avg_pool3d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool3d_backward.grad_input", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "avg_pool3d_backward.grad_input", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool3d_backward.grad_input", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool3d_backward.grad_input", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward.grad_input", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool3d_backward.grad_input", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool3d_backward.grad_input", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("avg_pool3d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "avg_pool3d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_avg_pool3d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_nearest1d = {"upsample_nearest1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_nearest1d(ct__keys, self, output_size_l, scales));
+}
+CTDEF ct_status ct_upsample_nearest1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_nearest1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_nearest1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest1d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest1d_out(ct__call_keys(ct__keys), self, output_size_l, scales, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest1d_backward = {"upsample_nearest1d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest1d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest1d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_nearest1d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales));
+}
+CTDEF ct_status ct_upsample_nearest1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest1d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest1d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest1d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_nearest1d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_nearest1d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest1d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_nearest2d = {"upsample_nearest2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_nearest2d(ct__keys, self, output_size_l, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_nearest2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_nearest2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest2d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest2d_out(ct__call_keys(ct__keys), self, output_size_l, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest2d_backward = {"upsample_nearest2d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest2d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_nearest2d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest2d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_nearest2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_nearest2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_nearest3d = {"upsample_nearest3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_nearest3d(ct__keys, self, output_size_l, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_nearest3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_nearest3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest3d_out(ct__call_keys(ct__keys), self, output_size_l, scales_d, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest3d_backward = {"upsample_nearest3d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest3d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_nearest3d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest3d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest3d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest3d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_nearest3d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_nearest3d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest3d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales_d, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact1d = {"_upsample_nearest_exact1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact1d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact1d(ct__keys, self, output_size_l, scales));
+}
+CTDEF ct_status ct_upsample_nearest_exact1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_upsample_nearest_exact1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_upsample_nearest_exact1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact1d.out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact1d_out(ct__call_keys(ct__keys), self, output_size_l, scales, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact1d_backward = {"_upsample_nearest_exact1d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact1d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact1d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact1d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales));
+}
+CTDEF ct_status ct_upsample_nearest_exact1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact1d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact1d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("_upsample_nearest_exact1d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "_upsample_nearest_exact1d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact1d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales, grad_input);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact2d = {"_upsample_nearest_exact2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact2d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact2d(ct__keys, self, output_size_l, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest_exact2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_upsample_nearest_exact2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_upsample_nearest_exact2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact2d.out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact2d_out(ct__call_keys(ct__keys), self, output_size_l, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact2d_backward = {"_upsample_nearest_exact2d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact2d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact2d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest_exact2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("_upsample_nearest_exact2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "_upsample_nearest_exact2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact3d = {"_upsample_nearest_exact3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact3d(ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact3d(ct__keys, self, output_size_l, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest_exact3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_upsample_nearest_exact3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "_upsample_nearest_exact3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact3d.out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact3d_out(ct__call_keys(ct__keys), self, output_size_l, scales_d, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact3d_backward = {"_upsample_nearest_exact3d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact3d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch__upsample_nearest_exact3d_backward(ct__keys, grad_output, output_size_l, input_size_l, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_nearest_exact3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact3d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact3d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("_upsample_nearest_exact3d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "_upsample_nearest_exact3d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact3d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scales_d, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_linear1d = {"upsample_linear1d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_linear1d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_linear1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_linear1d(ct__keys, self, output_size_l, align_corners, scales));
+}
+CTDEF ct_status ct_upsample_linear1d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_linear1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_linear1d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_linear1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_linear1d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_linear1d_out(ct__call_keys(ct__keys), self, output_size_l, align_corners, scales, out);
+}
+static const ct__frontend_args ct__fa_upsample_linear1d_backward = {"upsample_linear1d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_linear1d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_linear1d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_linear1d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_linear1d_backward(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scales));
+}
+CTDEF ct_status ct_upsample_linear1d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_linear1d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_linear1d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_linear1d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_linear1d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_linear1d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_linear1d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scales, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_bilinear2d = {"upsample_bilinear2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_bilinear2d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_bilinear2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_bilinear2d(ct__keys, self, output_size_l, align_corners, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_bilinear2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_bilinear2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_bilinear2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bilinear2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bilinear2d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bilinear2d_out(ct__call_keys(ct__keys), self, output_size_l, align_corners, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_bilinear2d_backward = {"upsample_bilinear2d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_bilinear2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_bilinear2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bilinear2d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_bilinear2d_backward(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_bilinear2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_bilinear2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_bilinear2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bilinear2d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_bilinear2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_bilinear2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_bilinear2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_trilinear3d = {"upsample_trilinear3d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_trilinear3d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_trilinear3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_trilinear3d(ct__keys, self, output_size_l, align_corners, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_trilinear3d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_trilinear3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_trilinear3d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_trilinear3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_trilinear3d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_trilinear3d_out(ct__call_keys(ct__keys), self, output_size_l, align_corners, scales_d, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_trilinear3d_backward = {"upsample_trilinear3d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_trilinear3d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_trilinear3d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_trilinear3d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_trilinear3d_backward(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scales_d, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_trilinear3d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_trilinear3d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_trilinear3d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_trilinear3d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_trilinear3d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_trilinear3d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_trilinear3d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scales_d, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_bicubic2d = {"upsample_bicubic2d", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_upsample_bicubic2d(ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_upsample_bicubic2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_upsample_bicubic2d(ct__keys, self, output_size_l, align_corners, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_bicubic2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!self)) return ct__fail_null("upsample_bicubic2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, self, 1, "upsample_bicubic2d.out", "self"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bicubic2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bicubic2d.out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bicubic2d_out(ct__call_keys(ct__keys), self, output_size_l, align_corners, scales_h, scales_w, out);
+}
+static const ct__frontend_args ct__fa_upsample_bicubic2d_backward = {"upsample_bicubic2d_backward", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_bicubic2d_backward(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_bicubic2d_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d_backward", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bicubic2d_backward", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  return ct__track(ct__dispatch_upsample_bicubic2d_backward(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scales_h, scales_w));
+}
+CTDEF ct_status ct_upsample_bicubic2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_bicubic2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_bicubic2d_backward.grad_input", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d_backward.grad_input", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.grad_input", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bicubic2d_backward.grad_input", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.grad_input", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("upsample_bicubic2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_input, 2, "upsample_bicubic2d_backward.grad_input", "grad_input"))) return ct_last_error();
+  return ct__dispatch_upsample_bicubic2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scales_h, scales_w, grad_input);
+}
+static const ct__frontend_args ct__fa_upsample_nearest1d_vec = {"upsample_nearest1d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest1d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest1d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest1d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_nearest1d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_nearest1d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest1d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest1d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest1d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest1d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest1d_backward_vec = {"upsample_nearest1d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest1d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest1d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest1d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest1d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest1d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest1d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest1d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest1d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest1d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest2d_vec = {"upsample_nearest2d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest2d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest2d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest2d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_nearest2d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_nearest2d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest2d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest2d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest2d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest2d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest2d_backward_vec = {"upsample_nearest2d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest2d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest2d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest2d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest2d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest2d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest2d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest2d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest2d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest2d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest3d_vec = {"upsample_nearest3d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest3d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest3d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest3d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_nearest3d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_nearest3d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest3d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest3d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest3d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest3d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_nearest3d_backward_vec = {"upsample_nearest3d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_nearest3d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest3d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest3d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_nearest3d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_nearest3d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_nearest3d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_nearest3d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_nearest3d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_nearest3d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact1d_vec = {"_upsample_nearest_exact1d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact1d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact1d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact1d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("_upsample_nearest_exact1d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "_upsample_nearest_exact1d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact1d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact1d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact1d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact1d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact1d_backward_vec = {"_upsample_nearest_exact1d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact1d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact1d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact1d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact1d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact1d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact1d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact1d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact2d_vec = {"_upsample_nearest_exact2d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact2d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact2d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact2d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("_upsample_nearest_exact2d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "_upsample_nearest_exact2d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact2d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact2d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact2d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact2d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact2d_backward_vec = {"_upsample_nearest_exact2d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact2d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact2d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact2d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact2d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact2d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact2d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact2d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact3d_vec = {"_upsample_nearest_exact3d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact3d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact3d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact3d_vec(ct__keys, input, output_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("_upsample_nearest_exact3d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "_upsample_nearest_exact3d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact3d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact3d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact3d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact3d_vec_out(ct__call_keys(ct__keys), input, output_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa__upsample_nearest_exact3d_backward_vec = {"_upsample_nearest_exact3d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_nearest_exact3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa__upsample_nearest_exact3d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch__upsample_nearest_exact3d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_nearest_exact3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "_upsample_nearest_exact3d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_upsample_nearest_exact3d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_upsample_nearest_exact3d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "_upsample_nearest_exact3d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch__upsample_nearest_exact3d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_linear1d_vec = {"upsample_linear1d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_linear1d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_linear1d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_linear1d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_linear1d_vec(ct__keys, input, output_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_linear1d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_linear1d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_linear1d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_linear1d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_linear1d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_linear1d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_linear1d_vec_out(ct__call_keys(ct__keys), input, output_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_linear1d_backward_vec = {"upsample_linear1d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_linear1d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_linear1d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_linear1d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_linear1d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_linear1d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_linear1d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_linear1d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_linear1d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_linear1d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_linear1d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_linear1d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_linear1d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_linear1d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_linear1d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_linear1d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_bilinear2d_vec = {"upsample_bilinear2d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_bilinear2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_bilinear2d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bilinear2d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_bilinear2d_vec(ct__keys, input, output_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_bilinear2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_bilinear2d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_bilinear2d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bilinear2d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bilinear2d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bilinear2d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bilinear2d_vec_out(ct__call_keys(ct__keys), input, output_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_bilinear2d_backward_vec = {"upsample_bilinear2d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_bilinear2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_bilinear2d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bilinear2d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bilinear2d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_bilinear2d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_bilinear2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_bilinear2d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bilinear2d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bilinear2d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bilinear2d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bilinear2d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_trilinear3d_vec = {"upsample_trilinear3d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_trilinear3d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_trilinear3d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_trilinear3d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_trilinear3d_vec(ct__keys, input, output_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_trilinear3d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_trilinear3d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_trilinear3d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_trilinear3d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_trilinear3d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_trilinear3d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_trilinear3d_vec_out(ct__call_keys(ct__keys), input, output_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_trilinear3d_backward_vec = {"upsample_trilinear3d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_trilinear3d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_trilinear3d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_trilinear3d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_trilinear3d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_trilinear3d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_trilinear3d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_trilinear3d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_trilinear3d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_trilinear3d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_trilinear3d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_trilinear3d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_bicubic2d_vec = {"upsample_bicubic2d.vec", 1, {1}, {"input"}};
+CTDEF ct_tensor *ct_upsample_bicubic2d_vec(ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input))
+    ct__keys = ct__call_keys(input->keys);
+  else {
+    ct_tensor *const ct__t[1] = {input};
+    if (!ct__frontend_keys(&ct__fa_upsample_bicubic2d_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bicubic2d.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_bicubic2d_vec(ct__keys, input, output_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_bicubic2d_vec_out(ct_tensor *out, ct_tensor *input, int output_size_len, const int64_t *output_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!input)) return ct__fail_null("upsample_bicubic2d.vec_out", "input"), ct_last_error();
+  ct__keys |= input->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, input, 1, "upsample_bicubic2d.vec_out", "input"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bicubic2d.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bicubic2d.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bicubic2d.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bicubic2d_vec_out(ct__call_keys(ct__keys), input, output_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_upsample_bicubic2d_backward_vec = {"upsample_bicubic2d_backward.vec", 1, {1}, {"grad_output"}};
+CTDEF ct_tensor *ct_upsample_bicubic2d_backward_vec(ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output))
+    ct__keys = ct__call_keys(grad_output->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_output};
+    if (!ct__frontend_keys(&ct__fa_upsample_bicubic2d_backward_vec, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d_backward.vec", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bicubic2d_backward.vec", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bicubic2d_backward.vec", "scale_factors"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec", "scale_factors: negative length %d", scale_factors_len), (ct_tensor *)NULL;
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  return ct__track(ct__dispatch_upsample_bicubic2d_backward_vec(ct__keys, grad_output, output_size_l, input_size_l, align_corners, scale_factors_l));
+}
+CTDEF ct_status ct_upsample_bicubic2d_backward_vec_out(ct_tensor *out, ct_tensor *grad_output, int output_size_len, const int64_t *output_size, int input_size_len, const int64_t *input_size, bool align_corners, int scale_factors_len, const double *scale_factors) {
+  ct_int_list output_size_l;
+  ct_int_list input_size_l;
+  ct_float_list scale_factors_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_output, 1, "upsample_bicubic2d_backward.vec_out", "grad_output"))) return ct_last_error();
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec_out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size ? output_size_len : -1;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "input_size"), ct_last_error();
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec_out", "input_size: negative length %d", input_size_len), ct_last_error();
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(scale_factors_len > 0 && !scale_factors)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "scale_factors"), ct_last_error();
+  if (CT_UNLIKELY(scale_factors_len < 0))
+    return ct_fail(CT_ERR_INVALID, "upsample_bicubic2d_backward.vec_out", "scale_factors: negative length %d", scale_factors_len), ct_last_error();
+  scale_factors_l.data = scale_factors;
+  scale_factors_l.n = scale_factors ? scale_factors_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("upsample_bicubic2d_backward.vec_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "upsample_bicubic2d_backward.vec_out", "out"))) return ct_last_error();
+  return ct__dispatch_upsample_bicubic2d_backward_vec_out(ct__call_keys(ct__keys), grad_output, output_size_l, input_size_l, align_corners, scale_factors_l, out);
+}
+static const ct__frontend_args ct__fa_unfold = {"unfold", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_unfold(ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_unfold, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_unfold(ct__keys, self, dimension, size, step));
+}
+static const ct__frontend_args ct__fa_unfold_backward = {"unfold_backward", 1, {1}, {"grad_in"}};
+CTDEF ct_tensor *ct_unfold_backward(ct_tensor *grad_in, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_int_list input_sizes_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_in))
+    ct__keys = ct__call_keys(grad_in->keys);
+  else {
+    ct_tensor *const ct__t[1] = {grad_in};
+    if (!ct__frontend_keys(&ct__fa_unfold_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("unfold_backward", "input_sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "unfold_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
+  input_sizes_l.data = input_sizes;
+  input_sizes_l.n = input_sizes_len;
+  return ct__track(ct__dispatch_unfold_backward(ct__keys, grad_in, input_sizes_l, dim, size, step));
+}
+CTDEF ct_status ct_unfold_backward_out(ct_tensor *out, ct_tensor *grad_in, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_int_list input_sizes_l;
+  ct_keyset ct__keys = 0;
+  ct__device_join ct__dev = {{0, 0}, NULL};
+  if (CT_UNLIKELY(!grad_in)) return ct__fail_null("unfold_backward.out", "grad_in"), ct_last_error();
+  ct__keys |= grad_in->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, grad_in, 1, "unfold_backward.out", "grad_in"))) return ct_last_error();
+  if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("unfold_backward.out", "input_sizes"), ct_last_error();
+  if (CT_UNLIKELY(input_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "unfold_backward.out", "input_sizes: negative length %d", input_sizes_len), ct_last_error();
+  input_sizes_l.data = input_sizes;
+  input_sizes_l.n = input_sizes_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("unfold_backward.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  if (CT_UNLIKELY(!ct__device_joins(&ct__dev, out, 2, "unfold_backward.out", "out"))) return ct_last_error();
+  return ct__dispatch_unfold_backward_out(ct__call_keys(ct__keys), grad_in, input_sizes_l, dim, size, step, out);
+}
+static const ct__frontend_args ct__fa_pixel_shuffle = {"pixel_shuffle", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_pixel_shuffle(ct_tensor *self, int64_t upscale_factor) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_pixel_shuffle, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_pixel_shuffle(ct__keys, self, upscale_factor));
+}
+static const ct__frontend_args ct__fa_pixel_shuffle_out = {"pixel_shuffle.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_pixel_shuffle_out(ct_tensor *out, ct_tensor *self, int64_t upscale_factor) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_pixel_shuffle_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_pixel_shuffle_out(ct__keys, self, upscale_factor, out);
+}
+static const ct__frontend_args ct__fa_pixel_unshuffle = {"pixel_unshuffle", 1, {1}, {"self"}};
+CTDEF ct_tensor *ct_pixel_unshuffle(ct_tensor *self, int64_t downscale_factor) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self))
+    ct__keys = ct__call_keys(self->keys);
+  else {
+    ct_tensor *const ct__t[1] = {self};
+    if (!ct__frontend_keys(&ct__fa_pixel_unshuffle, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_pixel_unshuffle(ct__keys, self, downscale_factor));
+}
+static const ct__frontend_args ct__fa_pixel_unshuffle_out = {"pixel_unshuffle.out", 2, {1, 2}, {"self", "out"}};
+CTDEF ct_status ct_pixel_unshuffle_out(ct_tensor *out, ct_tensor *self, int64_t downscale_factor) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(self && out && ct__same_device(self, out)))
+    ct__keys = ct__call_keys(self->keys | out->keys);
+  else {
+    ct_tensor *const ct__t[2] = {self, out};
+    if (!ct__frontend_keys(&ct__fa_pixel_unshuffle_out, ct__t, &ct__keys)) return ct_last_error();
+  }
+  return ct__dispatch_pixel_unshuffle_out(ct__keys, self, downscale_factor, out);
 }
 static const ct__frontend_args ct__fa_im2col = {"im2col", 1, {1}, {"self"}};
 CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride) {

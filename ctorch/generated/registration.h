@@ -3317,6 +3317,441 @@ static ct_status ct__adapt_TTIIIbbioTw_Tw(const ct_kernel *k, const ct_op *op, c
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,I,I,I,b,b->T */
+static ct_status ct__adapt_TIIIbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), a[4].v.b, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I->T,T */
+static ct_status ct__adapt_TI_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), &x[0]);
+  ct_stack_drop(s, 2);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,I,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TITwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w[2] = {a[2].v.tensor, a[3].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,T,I,Tw->Tw */
+static ct_status ct__adapt_TTITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,I,I,I->T */
+static ct_status ct__adapt_TTIII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]));
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,I,I,I,Tw->Tw */
+static ct_status ct__adapt_TTIIITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I,I,I,b,Tw,Tw->Tw,Tw */
+static ct_status ct__adapt_TIIIIbTwTw_TwTw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *w[2] = {a[6].v.tensor, a[7].v.tensor};
+  ct_status r;
+  int i;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), a[5].v.b, ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]));
+  ct_stack_drop(s, 8);
+  if (r != CT_OK) return r;
+  for (i = 0; i < 2; i++)
+    if ((r = ct_stack_push(s, ct_value_tensor(w[i]))) != CT_OK) return r;
+  return CT_OK;
+}
+/* T,I,f?->T */
+static ct_status ct__adapt_TIfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.d);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,f?,Tw->Tw */
+static ct_status ct__adapt_TIfoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.d, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I,f?->T */
+static ct_status ct__adapt_TIIfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,f?,Tw->Tw */
+static ct_status ct__adapt_TIIfoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,f?,f?->T */
+static ct_status ct__adapt_TIfofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.d, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TIfofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.d, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I,f?,f?->T */
+static ct_status ct__adapt_TIIfofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.d, a[4].v.d);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TIIfofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.d, a[4].v.d, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,f?,f?,f?->T */
+static ct_status ct__adapt_TIfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.d, a[3].v.d, a[4].v.d);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,f?,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TIfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.d, a[3].v.d, a[4].v.d, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I,f?,f?,f?->T */
+static ct_status ct__adapt_TIIfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.d, a[4].v.d, a[5].v.d);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,f?,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TIIfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.d, a[4].v.d, a[5].v.d, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,f?->T */
+static ct_status ct__adapt_TIbfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,f?,Tw->Tw */
+static ct_status ct__adapt_TIbfoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I,b,f?->T */
+static ct_status ct__adapt_TIIbfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.b, a[4].v.d);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,b,f?,Tw->Tw */
+static ct_status ct__adapt_TIIbfoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.b, a[4].v.d, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,f?,f?->T */
+static ct_status ct__adapt_TIbfofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.d, a[4].v.d);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TIbfofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.d, a[4].v.d, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I,b,f?,f?->T */
+static ct_status ct__adapt_TIIbfofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.b, a[4].v.d, a[5].v.d);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,b,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TIIbfofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.b, a[4].v.d, a[5].v.d, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,f?,f?,f?->T */
+static ct_status ct__adapt_TIbfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,f?,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TIbfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I,b,f?,f?,f?->T */
+static ct_status ct__adapt_TIIbfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d);
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,b,f?,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TIIbfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *w = a[7].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d, ct__unbox_tensor(&a[7]));
+  ct_stack_drop(s, 8);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,F->T */
+static ct_status ct__adapt_TIF_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_float_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.floats);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,F,Tw->Tw */
+static ct_status ct__adapt_TIFTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_float_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.floats, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I,F->T */
+static ct_status ct__adapt_TIIF_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.floats);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,F,Tw->Tw */
+static ct_status ct__adapt_TIIFTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_float_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.floats, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,F->T */
+static ct_status ct__adapt_TIbF_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.floats);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,F,Tw->Tw */
+static ct_status ct__adapt_TIbFTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_float_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.floats, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I,b,F->T */
+static ct_status ct__adapt_TIIbF_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.b, a[4].v.floats);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,b,F,Tw->Tw */
+static ct_status ct__adapt_TIIbFTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , ct_float_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.b, a[4].v.floats, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,i,i,i,Tw->Tw */
+static ct_status ct__adapt_TIiiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,I,I,I,I->T */
 static ct_status ct__adapt_TIIII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -3898,6 +4333,46 @@ static const struct {
     {"T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TIIIbbioTw_Tw},
     {"T,T,I,I,I,b,b,i?->T", ct__adapt_TTIIIbbio_T},
     {"T,T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TTIIIbbioTw_Tw},
+    {"T,I,I,I,b,b->T", ct__adapt_TIIIbb_T},
+    {"T,I->T,T", ct__adapt_TI_TT},
+    {"T,I,Tw,Tw->Tw,Tw", ct__adapt_TITwTw_TwTw},
+    {"T,T,I,Tw->Tw", ct__adapt_TTITw_Tw},
+    {"T,T,I,I,I->T", ct__adapt_TTIII_T},
+    {"T,T,I,I,I,Tw->Tw", ct__adapt_TTIIITw_Tw},
+    {"T,I,I,I,I,b,Tw,Tw->Tw,Tw", ct__adapt_TIIIIbTwTw_TwTw},
+    {"T,I,f?->T", ct__adapt_TIfo_T},
+    {"T,I,f?,Tw->Tw", ct__adapt_TIfoTw_Tw},
+    {"T,I,I,f?->T", ct__adapt_TIIfo_T},
+    {"T,I,I,f?,Tw->Tw", ct__adapt_TIIfoTw_Tw},
+    {"T,I,f?,f?->T", ct__adapt_TIfofo_T},
+    {"T,I,f?,f?,Tw->Tw", ct__adapt_TIfofoTw_Tw},
+    {"T,I,I,f?,f?->T", ct__adapt_TIIfofo_T},
+    {"T,I,I,f?,f?,Tw->Tw", ct__adapt_TIIfofoTw_Tw},
+    {"T,I,f?,f?,f?->T", ct__adapt_TIfofofo_T},
+    {"T,I,f?,f?,f?,Tw->Tw", ct__adapt_TIfofofoTw_Tw},
+    {"T,I,I,f?,f?,f?->T", ct__adapt_TIIfofofo_T},
+    {"T,I,I,f?,f?,f?,Tw->Tw", ct__adapt_TIIfofofoTw_Tw},
+    {"T,I,b,f?->T", ct__adapt_TIbfo_T},
+    {"T,I,b,f?,Tw->Tw", ct__adapt_TIbfoTw_Tw},
+    {"T,I,I,b,f?->T", ct__adapt_TIIbfo_T},
+    {"T,I,I,b,f?,Tw->Tw", ct__adapt_TIIbfoTw_Tw},
+    {"T,I,b,f?,f?->T", ct__adapt_TIbfofo_T},
+    {"T,I,b,f?,f?,Tw->Tw", ct__adapt_TIbfofoTw_Tw},
+    {"T,I,I,b,f?,f?->T", ct__adapt_TIIbfofo_T},
+    {"T,I,I,b,f?,f?,Tw->Tw", ct__adapt_TIIbfofoTw_Tw},
+    {"T,I,b,f?,f?,f?->T", ct__adapt_TIbfofofo_T},
+    {"T,I,b,f?,f?,f?,Tw->Tw", ct__adapt_TIbfofofoTw_Tw},
+    {"T,I,I,b,f?,f?,f?->T", ct__adapt_TIIbfofofo_T},
+    {"T,I,I,b,f?,f?,f?,Tw->Tw", ct__adapt_TIIbfofofoTw_Tw},
+    {"T,I,F->T", ct__adapt_TIF_T},
+    {"T,I,F,Tw->Tw", ct__adapt_TIFTw_Tw},
+    {"T,I,I,F->T", ct__adapt_TIIF_T},
+    {"T,I,I,F,Tw->Tw", ct__adapt_TIIFTw_Tw},
+    {"T,I,b,F->T", ct__adapt_TIbF_T},
+    {"T,I,b,F,Tw->Tw", ct__adapt_TIbFTw_Tw},
+    {"T,I,I,b,F->T", ct__adapt_TIIbF_T},
+    {"T,I,I,b,F,Tw->Tw", ct__adapt_TIIbFTw_Tw},
+    {"T,I,i,i,i,Tw->Tw", ct__adapt_TIiiiTw_Tw},
     {"T,I,I,I,I->T", ct__adapt_TIIII_T},
     {"T,I,I,I,I,I->T", ct__adapt_TIIIII_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
@@ -8053,6 +8528,528 @@ static ct_status ct__frontend_avg_pool2d_backward(const ct_value *a, ct_tensor *
 static ct_status ct__frontend_avg_pool2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_avg_pool2d_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
   *r = st == CT_OK ? a[8].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max_pool1d_with_indices(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_pool1d_with_indices(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_pool1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_avg_pool1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_avg_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_avg_pool1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_avg_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_max_pool2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_max_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_max_pool2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_adaptive_max_pool2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_adaptive_max_pool2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_max_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_max_pool2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_adaptive_max_pool2d_backward_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_adaptive_max_pool1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_max_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_unpool2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_unpool2d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_unpool2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_unpool2d_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max_unpool3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_unpool3d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_unpool3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_unpool3d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_adaptive_avg_pool3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_avg_pool3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_avg_pool3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_adaptive_avg_pool3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__adaptive_avg_pool3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_avg_pool3d_impl(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__adaptive_avg_pool3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_avg_pool3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_max_pool3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_max_pool3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_max_pool3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_adaptive_max_pool3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_adaptive_max_pool3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_max_pool3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_adaptive_max_pool3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_adaptive_max_pool3d_backward_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max_pool3d_with_indices(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_pool3d_with_indices(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_pool3d_with_indices_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_pool3d_with_indices_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max_pool3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_pool3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_pool3d_with_indices_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_pool3d_with_indices_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_pool3d_with_indices_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_pool3d_with_indices_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
+  *r = st == CT_OK ? a[8].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_avg_pool3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_avg_pool3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_avg_pool3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_avg_pool3d_out(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
+  *r = st == CT_OK ? a[7].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_avg_pool3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_avg_pool3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_avg_pool3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_avg_pool3d_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
+  *r = st == CT_OK ? a[8].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest1d_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest1d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest1d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest1d_backward_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest2d_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest2d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest2d_backward_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest3d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest3d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest3d_backward_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact1d_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact1d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact1d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact1d_backward_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact2d_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact2d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact2d_backward_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact3d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact3d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact3d_backward_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_linear1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_linear1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_linear1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_linear1d_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_linear1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_linear1d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_linear1d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_linear1d_backward_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_bilinear2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_bilinear2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_bilinear2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_bilinear2d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_bilinear2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_bilinear2d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_bilinear2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_bilinear2d_backward_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_trilinear3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_trilinear3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_trilinear3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_trilinear3d_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_trilinear3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_trilinear3d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_trilinear3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_trilinear3d_backward_out(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d);
+  *r = st == CT_OK ? a[7].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_bicubic2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_bicubic2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_bicubic2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_bicubic2d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_bicubic2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_bicubic2d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_bicubic2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_bicubic2d_backward_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest1d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest1d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest1d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest1d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest1d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest1d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest1d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest1d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest2d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest2d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest2d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest2d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest2d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest2d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest2d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest2d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest3d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest3d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest3d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest3d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_nearest3d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest3d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_nearest3d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest3d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact1d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact1d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact1d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact1d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact1d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact1d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact1d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact1d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact2d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact2d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact2d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact2d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact2d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact2d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact2d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact2d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact3d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact3d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact3d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact3d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__upsample_nearest_exact3d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_nearest_exact3d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__upsample_nearest_exact3d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_nearest_exact3d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_linear1d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_linear1d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_linear1d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_linear1d_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_linear1d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_linear1d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_linear1d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_linear1d_backward_vec_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_bilinear2d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_bilinear2d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_bilinear2d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_bilinear2d_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_bilinear2d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_bilinear2d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_bilinear2d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_bilinear2d_backward_vec_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_trilinear3d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_trilinear3d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_trilinear3d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_trilinear3d_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_trilinear3d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_trilinear3d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_trilinear3d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_trilinear3d_backward_vec_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_bicubic2d_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_bicubic2d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_bicubic2d_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_bicubic2d_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_upsample_bicubic2d_backward_vec(const ct_value *a, ct_tensor **r) {
+  *r = ct_upsample_bicubic2d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_upsample_bicubic2d_backward_vec_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_upsample_bicubic2d_backward_vec_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_unfold(const ct_value *a, ct_tensor **r) {
+  *r = ct_unfold(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_unfold_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_unfold_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_unfold_backward_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_unfold_backward_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pixel_shuffle(const ct_value *a, ct_tensor **r) {
+  *r = ct_pixel_shuffle(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pixel_shuffle_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pixel_shuffle_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pixel_unshuffle(const ct_value *a, ct_tensor **r) {
+  *r = ct_pixel_unshuffle(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pixel_unshuffle_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pixel_unshuffle_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
 static ct_status ct__frontend_im2col(const ct_value *a, ct_tensor **r) {
@@ -12935,6 +13932,809 @@ static const ct__arg_def ct__generated_args[] = {
     {258, 0, 2, 1, 0, 0},
     {254, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* max_pool1d_with_indices */
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 1},
+    {41, 79, 7, 0, 0, 1},
+    {153, 259, 7, 0, 0, 1},
+    {245, 260, 7, 0, 0, 1},
+    {253, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* max_pool1d */
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 1},
+    {41, 79, 7, 0, 0, 1},
+    {153, 259, 7, 0, 0, 1},
+    {245, 260, 7, 0, 0, 1},
+    {253, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* avg_pool1d */
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 1},
+    {41, 79, 7, 0, 0, 1},
+    {153, 259, 7, 0, 0, 1},
+    {253, 9, 4, 0, 0, 0},
+    {257, 81, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_avg_pool1d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_max_pool2d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_max_pool2d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {5, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {0, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 98, 0},
+    /* adaptive_max_pool2d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_max_pool2d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* adaptive_max_pool1d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* max_unpool2d */
+    {1, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {0, 0, 1, 0, 0, 0},
+    /* max_unpool2d.out */
+    {1, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* max_unpool3d */
+    {1, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {41, 0, 7, 0, 0, 3},
+    {153, 0, 7, 0, 0, 3},
+    {0, 0, 1, 0, 0, 0},
+    /* max_unpool3d.out */
+    {1, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {41, 0, 7, 0, 0, 3},
+    {153, 0, 7, 0, 0, 3},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* adaptive_avg_pool3d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_avg_pool3d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _adaptive_avg_pool3d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {0, 0, 1, 0, 0, 0},
+    /* _adaptive_avg_pool3d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_max_pool3d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_max_pool3d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {5, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {0, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 98, 0},
+    /* adaptive_max_pool3d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* adaptive_max_pool3d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* max_pool3d_with_indices */
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 3},
+    {41, 79, 7, 0, 0, 3},
+    {153, 27, 7, 0, 0, 3},
+    {245, 3, 7, 0, 0, 3},
+    {253, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* max_pool3d_with_indices.out */
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 3},
+    {41, 79, 7, 0, 0, 3},
+    {153, 27, 7, 0, 0, 3},
+    {245, 3, 7, 0, 0, 3},
+    {253, 9, 4, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {86, 0, 1, 6, 98, 0},
+    {0, 0, 1, 2, 97, 0},
+    {0, 0, 1, 2, 98, 0},
+    /* max_pool3d */
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 3},
+    {41, 79, 7, 0, 0, 3},
+    {153, 27, 7, 0, 0, 3},
+    {245, 3, 7, 0, 0, 3},
+    {253, 9, 4, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* max_pool3d_with_indices_backward */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 3},
+    {41, 0, 7, 0, 0, 3},
+    {153, 0, 7, 0, 0, 3},
+    {245, 0, 7, 0, 0, 3},
+    {253, 0, 4, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* max_pool3d_with_indices_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 3},
+    {41, 0, 7, 0, 0, 3},
+    {153, 0, 7, 0, 0, 3},
+    {245, 0, 7, 0, 0, 3},
+    {253, 0, 4, 0, 0, 0},
+    {86, 0, 1, 0, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* avg_pool3d */
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 3},
+    {41, 79, 7, 0, 0, 3},
+    {153, 27, 7, 0, 0, 3},
+    {253, 9, 4, 0, 0, 0},
+    {257, 81, 4, 0, 0, 0},
+    {258, 12, 2, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* avg_pool3d.out */
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 3},
+    {41, 79, 7, 0, 0, 3},
+    {153, 27, 7, 0, 0, 3},
+    {253, 9, 4, 0, 0, 0},
+    {257, 81, 4, 0, 0, 0},
+    {258, 12, 2, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* avg_pool3d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 3},
+    {41, 0, 7, 0, 0, 3},
+    {153, 0, 7, 0, 0, 3},
+    {253, 0, 4, 0, 0, 0},
+    {257, 0, 4, 0, 0, 0},
+    {258, 0, 2, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* avg_pool3d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {252, 0, 7, 0, 0, 3},
+    {41, 0, 7, 0, 0, 3},
+    {153, 0, 7, 0, 0, 3},
+    {253, 0, 4, 0, 0, 0},
+    {257, 0, 4, 0, 0, 0},
+    {258, 0, 2, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest1d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {261, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest1d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {261, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest1d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {249, 0, 7, 0, 0, 3},
+    {261, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest1d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {249, 0, 7, 0, 0, 3},
+    {261, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest2d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest2d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest2d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {249, 0, 7, 0, 0, 4},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest2d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {249, 0, 7, 0, 0, 4},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest3d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest3d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest3d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {249, 0, 7, 0, 0, 5},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest3d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {249, 0, 7, 0, 0, 5},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact1d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {261, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact1d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {261, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact1d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {249, 0, 7, 0, 0, 3},
+    {261, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact1d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {249, 0, 7, 0, 0, 3},
+    {261, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact2d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact2d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact2d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {249, 0, 7, 0, 0, 4},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact2d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {249, 0, 7, 0, 0, 4},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact3d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact3d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact3d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {249, 0, 7, 0, 0, 5},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact3d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {249, 0, 7, 0, 0, 5},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_linear1d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {265, 0, 4, 0, 0, 0},
+    {261, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_linear1d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {265, 0, 4, 0, 0, 0},
+    {261, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_linear1d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {249, 0, 7, 0, 0, 3},
+    {265, 0, 4, 0, 0, 0},
+    {261, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_linear1d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 1},
+    {249, 0, 7, 0, 0, 3},
+    {265, 0, 4, 0, 0, 0},
+    {261, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_bilinear2d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {265, 0, 4, 0, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_bilinear2d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {265, 0, 4, 0, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_bilinear2d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {249, 0, 7, 0, 0, 4},
+    {265, 0, 4, 0, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_bilinear2d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {249, 0, 7, 0, 0, 4},
+    {265, 0, 4, 0, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_trilinear3d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {265, 0, 4, 0, 0, 0},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_trilinear3d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {265, 0, 4, 0, 0, 0},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_trilinear3d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {249, 0, 7, 0, 0, 5},
+    {265, 0, 4, 0, 0, 0},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_trilinear3d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 3},
+    {249, 0, 7, 0, 0, 5},
+    {265, 0, 4, 0, 0, 0},
+    {264, 12, 3, 1, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_bicubic2d */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {265, 0, 4, 0, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_bicubic2d.out */
+    {1, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {265, 0, 4, 0, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_bicubic2d_backward */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {249, 0, 7, 0, 0, 4},
+    {265, 0, 4, 0, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_bicubic2d_backward.grad_input */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 0, 0, 2},
+    {249, 0, 7, 0, 0, 4},
+    {265, 0, 4, 0, 0, 0},
+    {262, 12, 3, 1, 0, 0},
+    {263, 12, 3, 1, 0, 0},
+    {254, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest1d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest1d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest1d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest1d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest2d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest2d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest2d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest2d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest3d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest3d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_nearest3d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_nearest3d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact1d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact1d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact1d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact1d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact2d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact2d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact2d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact2d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact3d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact3d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* _upsample_nearest_exact3d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* _upsample_nearest_exact3d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_linear1d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_linear1d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_linear1d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_linear1d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_bilinear2d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_bilinear2d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_bilinear2d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_bilinear2d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_trilinear3d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_trilinear3d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_trilinear3d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_trilinear3d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_bicubic2d.vec */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_bicubic2d.vec_out */
+    {108, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* upsample_bicubic2d_backward.vec */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* upsample_bicubic2d_backward.vec_out */
+    {6, 0, 1, 0, 0, 0},
+    {167, 0, 7, 1, 0, 0},
+    {249, 0, 7, 0, 0, 0},
+    {265, 0, 4, 0, 0, 0},
+    {266, 0, 12, 1, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* unfold */
+    {1, 0, 1, 0, 97, 0},
+    {267, 0, 2, 0, 0, 0},
+    {16, 0, 2, 0, 0, 0},
+    {35, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 97, 0},
+    /* unfold_backward */
+    {268, 0, 1, 0, 0, 0},
+    {32, 0, 7, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {16, 0, 2, 0, 0, 0},
+    {35, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* unfold_backward.out */
+    {268, 0, 1, 0, 0, 0},
+    {32, 0, 7, 0, 0, 0},
+    {26, 0, 2, 0, 0, 0},
+    {16, 0, 2, 0, 0, 0},
+    {35, 0, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* pixel_shuffle */
+    {1, 0, 1, 0, 0, 0},
+    {269, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* pixel_shuffle.out */
+    {1, 0, 1, 0, 0, 0},
+    {269, 0, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
+    /* pixel_unshuffle */
+    {1, 0, 1, 0, 0, 0},
+    {270, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
+    /* pixel_unshuffle.out */
+    {1, 0, 1, 0, 0, 0},
+    {270, 0, 2, 0, 0, 0},
+    {5, 0, 1, 6, 97, 0},
+    {0, 0, 1, 2, 97, 0},
     /* im2col */
     {1, 0, 1, 0, 0, 0},
     {252, 0, 7, 0, 0, 2},
@@ -12952,25 +14752,25 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* uniform_ */
     {1, 0, 1, 2, 97, 0},
-    {259, 27, 3, 0, 0, 0},
-    {260, 3, 3, 0, 0, 0},
+    {271, 27, 3, 0, 0, 0},
+    {272, 3, 3, 0, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* normal_ */
     {1, 0, 1, 2, 97, 0},
-    {261, 27, 3, 0, 0, 0},
-    {262, 3, 3, 0, 0, 0},
+    {273, 27, 3, 0, 0, 0},
+    {274, 3, 3, 0, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.from */
     {1, 0, 1, 2, 97, 0},
-    {259, 0, 2, 0, 0, 0},
-    {260, 0, 2, 1, 0, 0},
+    {271, 0, 2, 0, 0, 0},
+    {272, 0, 2, 1, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_.to */
     {1, 0, 1, 2, 97, 0},
-    {260, 0, 2, 0, 0, 0},
+    {272, 0, 2, 0, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 2, 97, 0},
     /* random_ */
@@ -12992,18 +14792,18 @@ static const ct__arg_def ct__generated_args[] = {
     {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_float */
-    {261, 0, 1, 0, 0, 0},
-    {262, 3, 3, 0, 0, 0},
+    {273, 0, 1, 0, 0, 0},
+    {274, 3, 3, 0, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.float_Tensor */
-    {261, 0, 3, 0, 0, 0},
-    {262, 0, 1, 0, 0, 0},
+    {273, 0, 3, 0, 0, 0},
+    {274, 0, 1, 0, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* normal.Tensor_Tensor */
-    {261, 0, 1, 0, 0, 0},
-    {262, 0, 1, 0, 0, 0},
+    {273, 0, 1, 0, 0, 0},
+    {274, 0, 1, 0, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* rand_like */
@@ -13029,8 +14829,8 @@ static const ct__arg_def ct__generated_args[] = {
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* randint.low */
-    {263, 0, 2, 0, 0, 0},
-    {264, 0, 2, 0, 0, 0},
+    {275, 0, 2, 0, 0, 0},
+    {276, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {13, 12, 6, 5, 0, 0},
@@ -13049,14 +14849,14 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 0, 0, 0},
     /* eye.m */
     {48, 0, 2, 0, 0, 0},
-    {265, 0, 2, 0, 0, 0},
+    {277, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
     /* linspace */
     {33, 0, 5, 0, 0, 0},
     {34, 0, 5, 0, 0, 0},
-    {266, 0, 2, 0, 0, 0},
+    {278, 0, 2, 0, 0, 0},
     {13, 12, 6, 5, 0, 0},
     {14, 12, 11, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
@@ -13071,8 +14871,8 @@ static const ct__arg_def ct__generated_args[] = {
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* randint.low_generator_out */
-    {263, 0, 2, 0, 0, 0},
-    {264, 0, 2, 0, 0, 0},
+    {275, 0, 2, 0, 0, 0},
+    {276, 0, 2, 0, 0, 0},
     {16, 0, 7, 0, 0, 0},
     {188, 0, 10, 5, 0, 0},
     {5, 0, 1, 6, 97, 0},
@@ -13088,19 +14888,19 @@ static const ct__arg_def ct__generated_args[] = {
     {0, 0, 1, 2, 97, 0},
     /* eye.m_out */
     {48, 0, 2, 0, 0, 0},
-    {265, 0, 2, 0, 0, 0},
+    {277, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* linspace.out */
     {33, 0, 5, 0, 0, 0},
     {34, 0, 5, 0, 0, 0},
-    {266, 0, 2, 0, 0, 0},
+    {278, 0, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
     /* native_dropout */
     {108, 0, 1, 0, 0, 0},
     {85, 0, 3, 0, 0, 0},
-    {267, 0, 4, 0, 0, 0},
+    {279, 0, 4, 0, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {256, 0, 1, 0, 0, 0},
     {71, 0, 1, 0, 0, 0},
@@ -13112,7 +14912,7 @@ static const ct__arg_def ct__generated_args[] = {
     /* dropout */
     {108, 0, 1, 0, 0, 0},
     {85, 0, 3, 0, 0, 0},
-    {267, 0, 4, 0, 0, 0},
+    {279, 0, 4, 0, 0, 0},
     {188, 12, 10, 5, 0, 0},
     {0, 0, 1, 0, 0, 0},
 };
@@ -13125,962 +14925,1079 @@ static const struct {
   ct_status (*frontend)(const ct_value *, ct_tensor **);
   int device_rule, dynamic_output_shape;
 } ct__generated_schemas[] = {
-    {&ct__op.add_Tensor, {270, 269, 268, 0, 3, 1}, ct__frontend_add_Tensor, 1, 0},
-    {&ct__op.add__Tensor, {272, 269, 271, 4, 3, 1}, ct__frontend_add__Tensor, 1, 0},
-    {&ct__op.add_out, {270, 5, 273, 8, 4, 1}, ct__frontend_add_out, 1, 0},
-    {&ct__op.add_Scalar, {270, 275, 274, 13, 3, 1}, ct__frontend_add_Scalar, 0, 0},
-    {&ct__op.add__Scalar, {272, 275, 276, 17, 3, 1}, ct__frontend_add__Scalar, 0, 0},
-    {&ct__op.sub_Tensor, {277, 269, 268, 21, 3, 1}, ct__frontend_sub_Tensor, 1, 0},
-    {&ct__op.sub__Tensor, {278, 269, 271, 25, 3, 1}, ct__frontend_sub__Tensor, 1, 0},
-    {&ct__op.sub_out, {277, 5, 273, 29, 4, 1}, ct__frontend_sub_out, 1, 0},
-    {&ct__op.sub_Scalar, {277, 275, 274, 34, 3, 1}, ct__frontend_sub_Scalar, 0, 0},
-    {&ct__op.sub__Scalar, {278, 275, 276, 38, 3, 1}, ct__frontend_sub__Scalar, 0, 0},
-    {&ct__op.mul_Tensor, {280, 269, 279, 42, 2, 1}, ct__frontend_mul_Tensor, 1, 0},
-    {&ct__op.mul__Tensor, {282, 269, 281, 45, 2, 1}, ct__frontend_mul__Tensor, 1, 0},
-    {&ct__op.mul_out, {280, 5, 283, 48, 3, 1}, ct__frontend_mul_out, 1, 0},
-    {&ct__op.mul_Scalar, {280, 275, 284, 52, 2, 1}, ct__frontend_mul_Scalar, 0, 0},
-    {&ct__op.mul__Scalar, {282, 275, 285, 55, 2, 1}, ct__frontend_mul__Scalar, 0, 0},
-    {&ct__op.div_Tensor, {286, 269, 279, 58, 2, 1}, ct__frontend_div_Tensor, 1, 0},
-    {&ct__op.div__Tensor, {287, 269, 281, 61, 2, 1}, ct__frontend_div__Tensor, 1, 0},
-    {&ct__op.div_out, {286, 5, 283, 64, 3, 1}, ct__frontend_div_out, 1, 0},
-    {&ct__op.div_Scalar, {286, 275, 284, 68, 2, 1}, ct__frontend_div_Scalar, 0, 0},
-    {&ct__op.div__Scalar, {287, 275, 285, 71, 2, 1}, ct__frontend_div__Scalar, 0, 0},
-    {&ct__op.true_divide_Tensor, {288, 269, 279, 74, 2, 1}, ct__frontend_true_divide_Tensor, 0, 0},
-    {&ct__op.true_divide_Scalar, {288, 275, 284, 77, 2, 1}, ct__frontend_true_divide_Scalar, 0, 0},
-    {&ct__op.true_divide_out, {288, 5, 283, 80, 3, 1}, ct__frontend_true_divide_out, 0, 0},
-    {&ct__op.rsub_Tensor, {289, 269, 268, 84, 3, 1}, ct__frontend_rsub_Tensor, 0, 0},
-    {&ct__op.threshold_backward, {290, 0, 268, 88, 3, 1}, ct__frontend_threshold_backward, 1, 0},
-    {&ct__op.copy_, {292, 0, 291, 92, 3, 1}, ct__frontend_copy_, 2, 0},
-    {&ct__op.fill__Scalar, {293, 275, 285, 96, 2, 1}, ct__frontend_fill__Scalar, 0, 0},
-    {&ct__op.clone, {295, 0, 294, 99, 1, 1}, ct__frontend_clone, 0, 0},
-    {&ct__op.contiguous, {296, 0, 294, 101, 1, 1}, ct__frontend_contiguous, 0, 0},
-    {&ct__op._to_copy, {298, 0, 297, 103, 4, 1}, ct__frontend__to_copy, 0, 0},
-    {&ct__op._pin_memory, {300, 0, 299, 108, 2, 1}, ct__frontend__pin_memory, 0, 0},
-    {&ct__op.pin_memory, {43, 0, 299, 111, 2, 1}, ct__frontend_pin_memory, 0, 0},
-    {&ct__op.to_dtype, {260, 13, 301, 114, 2, 1}, ct__frontend_to_dtype, 0, 0},
-    {&ct__op.to_device, {260, 14, 302, 117, 5, 1}, ct__frontend_to_device, 0, 0},
-    {&ct__op.view, {304, 0, 303, 123, 2, 1}, ct__frontend_view, 0, 0},
-    {&ct__op.reshape, {305, 0, 303, 126, 2, 1}, ct__frontend_reshape, 0, 0},
-    {&ct__op.transpose_int, {308, 307, 306, 129, 3, 1}, ct__frontend_transpose_int, 0, 0},
-    {&ct__op.t, {309, 0, 294, 133, 1, 1}, ct__frontend_t, 0, 0},
-    {&ct__op.permute, {310, 0, 303, 135, 2, 1}, ct__frontend_permute, 0, 0},
-    {&ct__op.expand, {312, 0, 311, 138, 3, 1}, ct__frontend_expand, 0, 0},
-    {&ct__op.expand_as, {313, 0, 279, 142, 2, 1}, ct__frontend_expand_as, 0, 0},
-    {&ct__op.view_as, {314, 0, 279, 145, 2, 1}, ct__frontend_view_as, 0, 0},
-    {&ct__op.reshape_as, {315, 0, 279, 148, 2, 1}, ct__frontend_reshape_as, 0, 0},
-    {&ct__op.movedim_intlist, {318, 317, 316, 151, 3, 1}, ct__frontend_movedim_intlist, 0, 0},
-    {&ct__op.movedim_int, {318, 307, 306, 155, 3, 1}, ct__frontend_movedim_int, 0, 0},
-    {&ct__op.broadcast_to, {319, 0, 303, 159, 2, 1}, ct__frontend_broadcast_to, 0, 0},
-    {&ct__op.meshgrid, {321, 0, 320, 162, 1, 1}, NULL, 0, 0},
-    {&ct__op.meshgrid_indexing, {321, 25, 322, 164, 2, 1}, NULL, 0, 0},
-    {&ct__op.cartesian_prod, {324, 0, 323, 167, 1, 1}, ct__frontend_cartesian_prod, 0, 0},
-    {&ct__op.unsqueeze, {326, 0, 325, 169, 2, 1}, ct__frontend_unsqueeze, 0, 0},
-    {&ct__op.squeeze, {327, 0, 294, 172, 1, 1}, ct__frontend_squeeze, 0, 0},
-    {&ct__op.squeeze_dim, {327, 26, 325, 174, 2, 1}, ct__frontend_squeeze_dim, 0, 0},
-    {&ct__op.flatten_using_ints, {329, 328, 306, 177, 3, 1}, ct__frontend_flatten_using_ints, 0, 0},
-    {&ct__op.select_int, {330, 307, 306, 181, 3, 1}, ct__frontend_select_int, 0, 0},
-    {&ct__op.select_backward, {332, 0, 331, 185, 4, 1}, ct__frontend_select_backward, 0, 0},
-    {&ct__op.slice_Tensor, {334, 269, 333, 190, 5, 1}, ct__frontend_slice_Tensor, 0, 0},
-    {&ct__op.slice_backward, {336, 0, 335, 196, 6, 1}, ct__frontend_slice_backward, 0, 0},
-    {&ct__op.select_scatter, {338, 0, 337, 203, 4, 1}, ct__frontend_select_scatter, 0, 0},
-    {&ct__op.select_scatter_out, {338, 5, 339, 208, 5, 1}, ct__frontend_select_scatter_out, 0, 0},
-    {&ct__op.slice_scatter, {341, 0, 340, 214, 6, 1}, ct__frontend_slice_scatter, 0, 0},
-    {&ct__op.slice_scatter_out, {341, 5, 342, 221, 7, 1}, ct__frontend_slice_scatter_out, 0, 0},
-    {&ct__op.diagonal_scatter, {344, 0, 343, 229, 5, 1}, ct__frontend_diagonal_scatter, 0, 0},
-    {&ct__op.diagonal_scatter_out, {344, 5, 345, 235, 6, 1}, ct__frontend_diagonal_scatter_out, 0, 0},
-    {&ct__op.diag_embed, {347, 0, 346, 242, 4, 1}, ct__frontend_diag_embed, 0, 0},
-    {&ct__op.diag_embed_out, {347, 5, 348, 247, 5, 1}, ct__frontend_diag_embed_out, 0, 0},
-    {&ct__op.diag, {349, 0, 325, 253, 2, 1}, ct__frontend_diag, 0, 0},
-    {&ct__op.diag_out, {349, 5, 350, 256, 3, 1}, ct__frontend_diag_out, 0, 0},
-    {&ct__op.trace, {351, 0, 294, 260, 1, 1}, ct__frontend_trace, 0, 0},
-    {&ct__op.trace_out, {351, 5, 352, 262, 2, 1}, ct__frontend_trace_out, 0, 0},
-    {&ct__op.narrow, {353, 0, 346, 265, 4, 1}, ct__frontend_narrow, 0, 0},
-    {&ct__op.narrow_Tensor, {353, 269, 354, 270, 4, 1}, ct__frontend_narrow_Tensor, 0, 0},
-    {&ct__op.diagonal, {39, 0, 346, 275, 4, 1}, ct__frontend_diagonal, 0, 0},
-    {&ct__op.diagonal_backward, {356, 0, 355, 280, 5, 1}, ct__frontend_diagonal_backward, 0, 0},
-    {&ct__op.as_strided, {358, 0, 357, 286, 4, 1}, ct__frontend_as_strided, 0, 0},
-    {&ct__op.alias, {359, 0, 294, 291, 1, 1}, ct__frontend_alias, 0, 0},
-    {&ct__op.detach, {360, 0, 294, 293, 1, 1}, ct__frontend_detach, 0, 0},
-    {&ct__op.empty_memory_format, {363, 362, 361, 295, 4, 1}, ct__frontend_empty_memory_format, 0, 0},
-    {&ct__op.zeros, {365, 0, 364, 300, 3, 1}, ct__frontend_zeros, 0, 0},
-    {&ct__op.ones, {366, 0, 364, 304, 3, 1}, ct__frontend_ones, 0, 0},
-    {&ct__op.full, {222, 0, 367, 308, 4, 1}, ct__frontend_full, 0, 0},
-    {&ct__op.scalar_tensor, {369, 0, 368, 313, 3, 1}, ct__frontend_scalar_tensor, 0, 0},
-    {&ct__op.empty_like, {371, 0, 370, 317, 4, 1}, ct__frontend_empty_like, 0, 0},
-    {&ct__op.zeros_like, {372, 0, 370, 322, 4, 1}, ct__frontend_zeros_like, 0, 0},
-    {&ct__op.ones_like, {373, 0, 370, 327, 4, 1}, ct__frontend_ones_like, 0, 0},
-    {&ct__op.full_like, {375, 0, 374, 332, 5, 1}, ct__frontend_full_like, 0, 0},
-    {&ct__op.new_empty, {377, 0, 376, 338, 5, 1}, ct__frontend_new_empty, 0, 0},
-    {&ct__op.new_zeros, {378, 0, 376, 344, 5, 1}, ct__frontend_new_zeros, 0, 0},
-    {&ct__op.new_ones, {379, 0, 376, 350, 5, 1}, ct__frontend_new_ones, 0, 0},
-    {&ct__op.new_full, {381, 0, 380, 356, 6, 1}, ct__frontend_new_full, 0, 0},
-    {&ct__op.tril_indices, {383, 0, 382, 363, 5, 1}, ct__frontend_tril_indices, 0, 0},
-    {&ct__op.tril_indices_out, {383, 5, 384, 369, 4, 1}, ct__frontend_tril_indices_out, 0, 0},
-    {&ct__op.triu_indices, {385, 0, 382, 374, 5, 1}, ct__frontend_triu_indices, 0, 0},
-    {&ct__op.triu_indices_out, {385, 5, 384, 380, 4, 1}, ct__frontend_triu_indices_out, 0, 0},
-    {&ct__op.arange_start_step, {388, 387, 386, 385, 5, 1}, ct__frontend_arange_start_step, 0, 0},
-    {&ct__op.arange_start_out, {388, 390, 389, 391, 4, 1}, ct__frontend_arange_start_out, 0, 0},
-    {&ct__op.neg, {391, 0, 294, 396, 1, 1}, ct__frontend_neg, 1, 0},
-    {&ct__op.neg_, {393, 0, 392, 398, 1, 1}, ct__frontend_neg_, 1, 0},
-    {&ct__op.neg_out, {391, 5, 352, 400, 2, 1}, ct__frontend_neg_out, 1, 0},
-    {&ct__op.bitwise_not, {394, 0, 294, 403, 1, 1}, ct__frontend_bitwise_not, 1, 0},
-    {&ct__op.bitwise_not_, {395, 0, 392, 405, 1, 1}, ct__frontend_bitwise_not_, 1, 0},
-    {&ct__op.bitwise_not_out, {394, 5, 352, 407, 2, 1}, ct__frontend_bitwise_not_out, 1, 0},
-    {&ct__op.abs, {396, 0, 294, 410, 1, 1}, ct__frontend_abs, 1, 0},
-    {&ct__op.abs_, {397, 0, 392, 412, 1, 1}, ct__frontend_abs_, 1, 0},
-    {&ct__op.abs_out, {396, 5, 352, 414, 2, 1}, ct__frontend_abs_out, 1, 0},
-    {&ct__op.sign, {112, 0, 294, 417, 1, 1}, ct__frontend_sign, 1, 0},
-    {&ct__op.sign_, {398, 0, 392, 419, 1, 1}, ct__frontend_sign_, 1, 0},
-    {&ct__op.sign_out, {112, 5, 352, 421, 2, 1}, ct__frontend_sign_out, 1, 0},
-    {&ct__op.square, {399, 0, 294, 424, 1, 1}, ct__frontend_square, 1, 0},
-    {&ct__op.square_, {400, 0, 392, 426, 1, 1}, ct__frontend_square_, 1, 0},
-    {&ct__op.square_out, {399, 5, 352, 428, 2, 1}, ct__frontend_square_out, 1, 0},
-    {&ct__op.exp, {401, 0, 294, 431, 1, 1}, ct__frontend_exp, 1, 0},
-    {&ct__op.exp_, {402, 0, 392, 433, 1, 1}, ct__frontend_exp_, 1, 0},
-    {&ct__op.exp_out, {401, 5, 352, 435, 2, 1}, ct__frontend_exp_out, 1, 0},
-    {&ct__op.exp2, {403, 0, 294, 438, 1, 1}, ct__frontend_exp2, 1, 0},
-    {&ct__op.exp2_, {404, 0, 392, 440, 1, 1}, ct__frontend_exp2_, 1, 0},
-    {&ct__op.exp2_out, {403, 5, 352, 442, 2, 1}, ct__frontend_exp2_out, 1, 0},
-    {&ct__op.log, {405, 0, 294, 445, 1, 1}, ct__frontend_log, 1, 0},
-    {&ct__op.log_, {406, 0, 392, 447, 1, 1}, ct__frontend_log_, 1, 0},
-    {&ct__op.log_out, {405, 5, 352, 449, 2, 1}, ct__frontend_log_out, 1, 0},
-    {&ct__op.log2, {407, 0, 294, 452, 1, 1}, ct__frontend_log2, 1, 0},
-    {&ct__op.log2_, {408, 0, 392, 454, 1, 1}, ct__frontend_log2_, 1, 0},
-    {&ct__op.log2_out, {407, 5, 352, 456, 2, 1}, ct__frontend_log2_out, 1, 0},
-    {&ct__op.log1p, {409, 0, 294, 459, 1, 1}, ct__frontend_log1p, 1, 0},
-    {&ct__op.log1p_, {410, 0, 392, 461, 1, 1}, ct__frontend_log1p_, 1, 0},
-    {&ct__op.log1p_out, {409, 5, 352, 463, 2, 1}, ct__frontend_log1p_out, 1, 0},
-    {&ct__op.expm1, {411, 0, 294, 466, 1, 1}, ct__frontend_expm1, 1, 0},
-    {&ct__op.expm1_, {412, 0, 392, 468, 1, 1}, ct__frontend_expm1_, 1, 0},
-    {&ct__op.expm1_out, {411, 5, 352, 470, 2, 1}, ct__frontend_expm1_out, 1, 0},
-    {&ct__op.sqrt, {413, 0, 294, 473, 1, 1}, ct__frontend_sqrt, 1, 0},
-    {&ct__op.sqrt_, {414, 0, 392, 475, 1, 1}, ct__frontend_sqrt_, 1, 0},
-    {&ct__op.sqrt_out, {413, 5, 352, 477, 2, 1}, ct__frontend_sqrt_out, 1, 0},
-    {&ct__op.rsqrt, {415, 0, 294, 480, 1, 1}, ct__frontend_rsqrt, 1, 0},
-    {&ct__op.rsqrt_, {416, 0, 392, 482, 1, 1}, ct__frontend_rsqrt_, 1, 0},
-    {&ct__op.rsqrt_out, {415, 5, 352, 484, 2, 1}, ct__frontend_rsqrt_out, 1, 0},
-    {&ct__op.reciprocal, {417, 0, 294, 487, 1, 1}, ct__frontend_reciprocal, 1, 0},
-    {&ct__op.reciprocal_, {418, 0, 392, 489, 1, 1}, ct__frontend_reciprocal_, 1, 0},
-    {&ct__op.reciprocal_out, {417, 5, 352, 491, 2, 1}, ct__frontend_reciprocal_out, 1, 0},
-    {&ct__op.sin, {419, 0, 294, 494, 1, 1}, ct__frontend_sin, 1, 0},
-    {&ct__op.sin_, {420, 0, 392, 496, 1, 1}, ct__frontend_sin_, 1, 0},
-    {&ct__op.sin_out, {419, 5, 352, 498, 2, 1}, ct__frontend_sin_out, 1, 0},
-    {&ct__op.cos, {421, 0, 294, 501, 1, 1}, ct__frontend_cos, 1, 0},
-    {&ct__op.cos_, {422, 0, 392, 503, 1, 1}, ct__frontend_cos_, 1, 0},
-    {&ct__op.cos_out, {421, 5, 352, 505, 2, 1}, ct__frontend_cos_out, 1, 0},
-    {&ct__op.tan, {423, 0, 294, 508, 1, 1}, ct__frontend_tan, 1, 0},
-    {&ct__op.tan_, {424, 0, 392, 510, 1, 1}, ct__frontend_tan_, 1, 0},
-    {&ct__op.tan_out, {423, 5, 352, 512, 2, 1}, ct__frontend_tan_out, 1, 0},
-    {&ct__op.tanh, {425, 0, 294, 515, 1, 1}, ct__frontend_tanh, 1, 0},
-    {&ct__op.tanh_, {426, 0, 392, 517, 1, 1}, ct__frontend_tanh_, 1, 0},
-    {&ct__op.tanh_out, {425, 5, 352, 519, 2, 1}, ct__frontend_tanh_out, 1, 0},
-    {&ct__op.erf, {427, 0, 294, 522, 1, 1}, ct__frontend_erf, 1, 0},
-    {&ct__op.erf_, {428, 0, 392, 524, 1, 1}, ct__frontend_erf_, 1, 0},
-    {&ct__op.erf_out, {427, 5, 352, 526, 2, 1}, ct__frontend_erf_out, 1, 0},
-    {&ct__op.asin, {429, 0, 294, 529, 1, 1}, ct__frontend_asin, 1, 0},
-    {&ct__op.asin_, {430, 0, 392, 531, 1, 1}, ct__frontend_asin_, 1, 0},
-    {&ct__op.asin_out, {429, 5, 352, 533, 2, 1}, ct__frontend_asin_out, 1, 0},
-    {&ct__op.acos, {431, 0, 294, 536, 1, 1}, ct__frontend_acos, 1, 0},
-    {&ct__op.acos_, {432, 0, 392, 538, 1, 1}, ct__frontend_acos_, 1, 0},
-    {&ct__op.acos_out, {431, 5, 352, 540, 2, 1}, ct__frontend_acos_out, 1, 0},
-    {&ct__op.atan, {433, 0, 294, 543, 1, 1}, ct__frontend_atan, 1, 0},
-    {&ct__op.atan_, {434, 0, 392, 545, 1, 1}, ct__frontend_atan_, 1, 0},
-    {&ct__op.atan_out, {433, 5, 352, 547, 2, 1}, ct__frontend_atan_out, 1, 0},
-    {&ct__op.sinh, {435, 0, 294, 550, 1, 1}, ct__frontend_sinh, 1, 0},
-    {&ct__op.sinh_, {436, 0, 392, 552, 1, 1}, ct__frontend_sinh_, 1, 0},
-    {&ct__op.sinh_out, {435, 5, 352, 554, 2, 1}, ct__frontend_sinh_out, 1, 0},
-    {&ct__op.cosh, {437, 0, 294, 557, 1, 1}, ct__frontend_cosh, 1, 0},
-    {&ct__op.cosh_, {438, 0, 392, 559, 1, 1}, ct__frontend_cosh_, 1, 0},
-    {&ct__op.cosh_out, {437, 5, 352, 561, 2, 1}, ct__frontend_cosh_out, 1, 0},
-    {&ct__op.asinh, {439, 0, 294, 564, 1, 1}, ct__frontend_asinh, 1, 0},
-    {&ct__op.asinh_, {440, 0, 392, 566, 1, 1}, ct__frontend_asinh_, 1, 0},
-    {&ct__op.asinh_out, {439, 5, 352, 568, 2, 1}, ct__frontend_asinh_out, 1, 0},
-    {&ct__op.acosh, {441, 0, 294, 571, 1, 1}, ct__frontend_acosh, 1, 0},
-    {&ct__op.acosh_, {442, 0, 392, 573, 1, 1}, ct__frontend_acosh_, 1, 0},
-    {&ct__op.acosh_out, {441, 5, 352, 575, 2, 1}, ct__frontend_acosh_out, 1, 0},
-    {&ct__op.atanh, {443, 0, 294, 578, 1, 1}, ct__frontend_atanh, 1, 0},
-    {&ct__op.atanh_, {444, 0, 392, 580, 1, 1}, ct__frontend_atanh_, 1, 0},
-    {&ct__op.atanh_out, {443, 5, 352, 582, 2, 1}, ct__frontend_atanh_out, 1, 0},
-    {&ct__op.log10, {445, 0, 294, 585, 1, 1}, ct__frontend_log10, 1, 0},
-    {&ct__op.log10_, {446, 0, 392, 587, 1, 1}, ct__frontend_log10_, 1, 0},
-    {&ct__op.log10_out, {445, 5, 352, 589, 2, 1}, ct__frontend_log10_out, 1, 0},
-    {&ct__op.erfc, {447, 0, 294, 592, 1, 1}, ct__frontend_erfc, 1, 0},
-    {&ct__op.erfc_, {448, 0, 392, 594, 1, 1}, ct__frontend_erfc_, 1, 0},
-    {&ct__op.erfc_out, {447, 5, 352, 596, 2, 1}, ct__frontend_erfc_out, 1, 0},
-    {&ct__op.erfinv, {449, 0, 294, 599, 1, 1}, ct__frontend_erfinv, 1, 0},
-    {&ct__op.erfinv_, {450, 0, 392, 601, 1, 1}, ct__frontend_erfinv_, 1, 0},
-    {&ct__op.erfinv_out, {449, 5, 352, 603, 2, 1}, ct__frontend_erfinv_out, 1, 0},
-    {&ct__op.lgamma, {451, 0, 294, 606, 1, 1}, ct__frontend_lgamma, 1, 0},
-    {&ct__op.lgamma_, {452, 0, 392, 608, 1, 1}, ct__frontend_lgamma_, 1, 0},
-    {&ct__op.lgamma_out, {451, 5, 352, 610, 2, 1}, ct__frontend_lgamma_out, 1, 0},
-    {&ct__op.digamma, {453, 0, 294, 613, 1, 1}, ct__frontend_digamma, 1, 0},
-    {&ct__op.digamma_, {454, 0, 392, 615, 1, 1}, ct__frontend_digamma_, 1, 0},
-    {&ct__op.digamma_out, {453, 5, 352, 617, 2, 1}, ct__frontend_digamma_out, 1, 0},
-    {&ct__op.polygamma, {456, 0, 455, 620, 2, 1}, ct__frontend_polygamma, 1, 0},
-    {&ct__op.polygamma_, {458, 0, 457, 623, 2, 1}, ct__frontend_polygamma_, 1, 0},
-    {&ct__op.polygamma_out, {456, 5, 459, 626, 3, 1}, ct__frontend_polygamma_out, 1, 0},
-    {&ct__op.i0, {460, 0, 294, 630, 1, 1}, ct__frontend_i0, 1, 0},
-    {&ct__op.i0_, {461, 0, 392, 632, 1, 1}, ct__frontend_i0_, 1, 0},
-    {&ct__op.i0_out, {460, 5, 352, 634, 2, 1}, ct__frontend_i0_out, 1, 0},
-    {&ct__op.special_i1, {462, 0, 294, 637, 1, 1}, ct__frontend_special_i1, 1, 0},
-    {&ct__op.special_i1_out, {462, 5, 352, 639, 2, 1}, ct__frontend_special_i1_out, 1, 0},
-    {&ct__op.sinc, {463, 0, 294, 642, 1, 1}, ct__frontend_sinc, 1, 0},
-    {&ct__op.sinc_, {464, 0, 392, 644, 1, 1}, ct__frontend_sinc_, 1, 0},
-    {&ct__op.sinc_out, {463, 5, 352, 646, 2, 1}, ct__frontend_sinc_out, 1, 0},
-    {&ct__op.deg2rad, {465, 0, 294, 649, 1, 1}, ct__frontend_deg2rad, 1, 0},
-    {&ct__op.deg2rad_, {466, 0, 392, 651, 1, 1}, ct__frontend_deg2rad_, 1, 0},
-    {&ct__op.deg2rad_out, {465, 5, 352, 653, 2, 1}, ct__frontend_deg2rad_out, 1, 0},
-    {&ct__op.rad2deg, {467, 0, 294, 656, 1, 1}, ct__frontend_rad2deg, 1, 0},
-    {&ct__op.rad2deg_, {468, 0, 392, 658, 1, 1}, ct__frontend_rad2deg_, 1, 0},
-    {&ct__op.rad2deg_out, {467, 5, 352, 660, 2, 1}, ct__frontend_rad2deg_out, 1, 0},
-    {&ct__op.logit, {470, 0, 469, 663, 2, 1}, ct__frontend_logit, 1, 0},
-    {&ct__op.logit_, {472, 0, 471, 666, 2, 1}, ct__frontend_logit_, 1, 0},
-    {&ct__op.logit_out, {470, 5, 473, 669, 3, 1}, ct__frontend_logit_out, 1, 0},
-    {&ct__op.frac, {474, 0, 294, 673, 1, 1}, ct__frontend_frac, 1, 0},
-    {&ct__op.frac_, {475, 0, 392, 675, 1, 1}, ct__frontend_frac_, 1, 0},
-    {&ct__op.frac_out, {474, 5, 352, 677, 2, 1}, ct__frontend_frac_out, 1, 0},
-    {&ct__op.isnan, {476, 0, 294, 680, 1, 1}, ct__frontend_isnan, 1, 0},
-    {&ct__op.isnan_out, {476, 5, 352, 682, 2, 1}, ct__frontend_isnan_out, 1, 0},
-    {&ct__op.isinf, {477, 0, 294, 685, 1, 1}, ct__frontend_isinf, 1, 0},
-    {&ct__op.isinf_out, {477, 5, 352, 687, 2, 1}, ct__frontend_isinf_out, 1, 0},
-    {&ct__op.isfinite, {478, 0, 294, 690, 1, 1}, ct__frontend_isfinite, 1, 0},
-    {&ct__op.isposinf, {479, 0, 294, 692, 1, 1}, ct__frontend_isposinf, 1, 0},
-    {&ct__op.isposinf_out, {479, 5, 352, 694, 2, 1}, ct__frontend_isposinf_out, 1, 0},
-    {&ct__op.isneginf, {480, 0, 294, 697, 1, 1}, ct__frontend_isneginf, 1, 0},
-    {&ct__op.isneginf_out, {480, 5, 352, 699, 2, 1}, ct__frontend_isneginf_out, 1, 0},
-    {&ct__op.sigmoid, {481, 0, 294, 702, 1, 1}, ct__frontend_sigmoid, 1, 0},
-    {&ct__op.sigmoid_, {482, 0, 392, 704, 1, 1}, ct__frontend_sigmoid_, 1, 0},
-    {&ct__op.sigmoid_out, {481, 5, 352, 706, 2, 1}, ct__frontend_sigmoid_out, 1, 0},
-    {&ct__op.relu, {483, 0, 294, 709, 1, 1}, ct__frontend_relu, 1, 0},
-    {&ct__op.relu_, {484, 0, 392, 711, 1, 1}, ct__frontend_relu_, 1, 0},
-    {&ct__op.relu_out, {483, 5, 352, 713, 2, 1}, ct__frontend_relu_out, 1, 0},
-    {&ct__op.hardtanh, {485, 0, 274, 716, 3, 1}, ct__frontend_hardtanh, 1, 0},
-    {&ct__op.hardtanh_, {486, 0, 276, 720, 3, 1}, ct__frontend_hardtanh_, 1, 0},
-    {&ct__op.hardtanh_out, {485, 5, 487, 724, 4, 1}, ct__frontend_hardtanh_out, 1, 0},
-    {&ct__op.relu6, {488, 0, 294, 729, 1, 1}, ct__frontend_relu6, 1, 0},
-    {&ct__op.relu6_, {489, 0, 392, 731, 1, 1}, ct__frontend_relu6_, 1, 0},
-    {&ct__op.leaky_relu, {490, 0, 284, 733, 2, 1}, ct__frontend_leaky_relu, 1, 0},
-    {&ct__op.leaky_relu_, {491, 0, 285, 736, 2, 1}, ct__frontend_leaky_relu_, 1, 0},
-    {&ct__op.leaky_relu_out, {490, 5, 492, 739, 3, 1}, ct__frontend_leaky_relu_out, 1, 0},
-    {&ct__op.elu, {494, 0, 493, 743, 4, 1}, ct__frontend_elu, 1, 0},
-    {&ct__op.elu_, {496, 0, 495, 748, 4, 1}, ct__frontend_elu_, 1, 0},
-    {&ct__op.elu_out, {494, 5, 497, 753, 5, 1}, ct__frontend_elu_out, 1, 0},
-    {&ct__op.gelu, {499, 0, 498, 759, 2, 1}, ct__frontend_gelu, 1, 0},
-    {&ct__op.gelu_, {501, 0, 500, 762, 2, 1}, ct__frontend_gelu_, 1, 0},
-    {&ct__op.gelu_out, {499, 5, 502, 765, 3, 1}, ct__frontend_gelu_out, 1, 0},
-    {&ct__op.silu, {503, 0, 294, 769, 1, 1}, ct__frontend_silu, 1, 0},
-    {&ct__op.silu_, {504, 0, 392, 771, 1, 1}, ct__frontend_silu_, 1, 0},
-    {&ct__op.silu_out, {503, 5, 352, 773, 2, 1}, ct__frontend_silu_out, 1, 0},
-    {&ct__op.softplus, {505, 0, 274, 776, 3, 1}, ct__frontend_softplus, 1, 0},
-    {&ct__op.softplus_out, {505, 5, 487, 780, 4, 1}, ct__frontend_softplus_out, 1, 0},
-    {&ct__op.mish, {506, 0, 294, 785, 1, 1}, ct__frontend_mish, 1, 0},
-    {&ct__op.mish_, {507, 0, 392, 787, 1, 1}, ct__frontend_mish_, 1, 0},
-    {&ct__op.mish_out, {506, 5, 352, 789, 2, 1}, ct__frontend_mish_out, 1, 0},
-    {&ct__op.hardswish, {508, 0, 294, 792, 1, 1}, ct__frontend_hardswish, 1, 0},
-    {&ct__op.hardswish_, {509, 0, 392, 794, 1, 1}, ct__frontend_hardswish_, 1, 0},
-    {&ct__op.hardswish_out, {508, 5, 352, 796, 2, 1}, ct__frontend_hardswish_out, 1, 0},
-    {&ct__op.hardsigmoid, {510, 0, 294, 799, 1, 1}, ct__frontend_hardsigmoid, 1, 0},
-    {&ct__op.hardsigmoid_, {511, 0, 392, 801, 1, 1}, ct__frontend_hardsigmoid_, 1, 0},
-    {&ct__op.hardsigmoid_out, {510, 5, 352, 803, 2, 1}, ct__frontend_hardsigmoid_out, 1, 0},
-    {&ct__op.selu, {512, 0, 294, 806, 1, 1}, ct__frontend_selu, 1, 0},
-    {&ct__op.selu_, {513, 0, 392, 808, 1, 1}, ct__frontend_selu_, 1, 0},
-    {&ct__op.celu, {514, 0, 284, 810, 2, 1}, ct__frontend_celu, 1, 0},
-    {&ct__op.celu_, {515, 0, 285, 813, 2, 1}, ct__frontend_celu_, 1, 0},
-    {&ct__op.celu_out, {514, 5, 492, 816, 3, 1}, ct__frontend_celu_out, 1, 0},
-    {&ct__op.log_sigmoid, {516, 0, 294, 820, 1, 1}, ct__frontend_log_sigmoid, 1, 0},
-    {&ct__op.log_sigmoid_out, {516, 5, 352, 822, 2, 1}, ct__frontend_log_sigmoid_out, 1, 0},
-    {&ct__op.hardshrink, {517, 0, 284, 825, 2, 1}, ct__frontend_hardshrink, 1, 0},
-    {&ct__op.hardshrink_out, {517, 5, 492, 828, 3, 1}, ct__frontend_hardshrink_out, 1, 0},
-    {&ct__op.softshrink, {518, 0, 284, 832, 2, 1}, ct__frontend_softshrink, 1, 0},
-    {&ct__op.softshrink_out, {518, 5, 492, 835, 3, 1}, ct__frontend_softshrink_out, 1, 0},
-    {&ct__op.threshold, {7, 0, 274, 839, 3, 1}, ct__frontend_threshold, 1, 0},
-    {&ct__op.threshold_, {519, 0, 276, 843, 3, 1}, ct__frontend_threshold_, 1, 0},
-    {&ct__op.threshold_out, {7, 5, 487, 847, 4, 1}, ct__frontend_threshold_out, 1, 0},
-    {&ct__op.softsign, {520, 0, 294, 852, 1, 1}, ct__frontend_softsign, 1, 0},
-    {&ct__op.tanhshrink, {521, 0, 294, 854, 1, 1}, ct__frontend_tanhshrink, 1, 0},
-    {&ct__op.floor, {522, 0, 294, 856, 1, 1}, ct__frontend_floor, 1, 0},
-    {&ct__op.floor_, {523, 0, 392, 858, 1, 1}, ct__frontend_floor_, 1, 0},
-    {&ct__op.floor_out, {522, 5, 352, 860, 2, 1}, ct__frontend_floor_out, 1, 0},
-    {&ct__op.ceil, {524, 0, 294, 863, 1, 1}, ct__frontend_ceil, 1, 0},
-    {&ct__op.ceil_, {525, 0, 392, 865, 1, 1}, ct__frontend_ceil_, 1, 0},
-    {&ct__op.ceil_out, {524, 5, 352, 867, 2, 1}, ct__frontend_ceil_out, 1, 0},
-    {&ct__op.round, {526, 0, 294, 870, 1, 1}, ct__frontend_round, 1, 0},
-    {&ct__op.round_, {527, 0, 392, 872, 1, 1}, ct__frontend_round_, 1, 0},
-    {&ct__op.round_out, {526, 5, 352, 874, 2, 1}, ct__frontend_round_out, 1, 0},
-    {&ct__op.round_decimals, {526, 63, 325, 877, 2, 1}, ct__frontend_round_decimals, 1, 0},
-    {&ct__op.round__decimals, {527, 63, 457, 880, 2, 1}, ct__frontend_round__decimals, 1, 0},
-    {&ct__op.round_decimals_out, {526, 528, 350, 883, 3, 1}, ct__frontend_round_decimals_out, 1, 0},
-    {&ct__op.trunc, {529, 0, 294, 887, 1, 1}, ct__frontend_trunc, 1, 0},
-    {&ct__op.trunc_, {530, 0, 392, 889, 1, 1}, ct__frontend_trunc_, 1, 0},
-    {&ct__op.trunc_out, {529, 5, 352, 891, 2, 1}, ct__frontend_trunc_out, 1, 0},
-    {&ct__op.nan_to_num, {532, 0, 531, 894, 4, 1}, ct__frontend_nan_to_num, 1, 0},
-    {&ct__op.nan_to_num_, {534, 0, 533, 899, 4, 1}, ct__frontend_nan_to_num_, 1, 0},
-    {&ct__op.nan_to_num_out, {532, 5, 535, 904, 5, 1}, ct__frontend_nan_to_num_out, 1, 0},
-    {&ct__op.frexp_Tensor, {537, 269, 536, 910, 1, 2}, ct__frontend_frexp_Tensor, 1, 0},
-    {&ct__op.frexp_Tensor_out, {537, 539, 538, 913, 3, 2}, ct__frontend_frexp_Tensor_out, 1, 0},
-    {&ct__op.div_Tensor_mode, {286, 541, 540, 918, 3, 1}, ct__frontend_div_Tensor_mode, 1, 0},
-    {&ct__op.div__Tensor_mode, {287, 541, 542, 922, 3, 1}, ct__frontend_div__Tensor_mode, 1, 0},
-    {&ct__op.div_out_mode, {286, 544, 543, 926, 4, 1}, ct__frontend_div_out_mode, 1, 0},
-    {&ct__op.div_Scalar_mode, {286, 546, 545, 931, 3, 1}, ct__frontend_div_Scalar_mode, 1, 0},
-    {&ct__op.div__Scalar_mode, {287, 546, 547, 935, 3, 1}, ct__frontend_div__Scalar_mode, 1, 0},
-    {&ct__op.floor_divide, {548, 0, 279, 939, 2, 1}, ct__frontend_floor_divide, 1, 0},
-    {&ct__op.floor_divide__Tensor, {549, 269, 281, 942, 2, 1}, ct__frontend_floor_divide__Tensor, 1, 0},
-    {&ct__op.floor_divide_out, {548, 5, 283, 945, 3, 1}, ct__frontend_floor_divide_out, 1, 0},
-    {&ct__op.floor_divide_Scalar, {548, 275, 284, 949, 2, 1}, ct__frontend_floor_divide_Scalar, 1, 0},
-    {&ct__op.floor_divide__Scalar, {549, 275, 285, 952, 2, 1}, ct__frontend_floor_divide__Scalar, 1, 0},
-    {&ct__op.pow_Tensor_Tensor, {551, 550, 279, 955, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1, 0},
-    {&ct__op.pow__Tensor, {552, 269, 281, 958, 2, 1}, ct__frontend_pow__Tensor, 1, 0},
-    {&ct__op.pow_Tensor_Tensor_out, {551, 553, 283, 961, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1, 0},
-    {&ct__op.pow_Tensor_Scalar, {551, 554, 284, 965, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1, 0},
-    {&ct__op.pow__Scalar, {552, 275, 285, 968, 2, 1}, ct__frontend_pow__Scalar, 1, 0},
-    {&ct__op.pow_Tensor_Scalar_out, {551, 555, 492, 971, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1, 0},
-    {&ct__op.pow_Scalar, {551, 275, 556, 975, 2, 1}, ct__frontend_pow_Scalar, 1, 0},
-    {&ct__op.pow_Scalar_out, {551, 558, 557, 978, 3, 1}, ct__frontend_pow_Scalar_out, 1, 0},
-    {&ct__op.remainder_Tensor, {559, 269, 279, 982, 2, 1}, ct__frontend_remainder_Tensor, 1, 0},
-    {&ct__op.remainder__Tensor, {560, 269, 281, 985, 2, 1}, ct__frontend_remainder__Tensor, 1, 0},
-    {&ct__op.remainder_Tensor_out, {559, 539, 283, 988, 3, 1}, ct__frontend_remainder_Tensor_out, 1, 0},
-    {&ct__op.remainder_Scalar, {559, 275, 284, 992, 2, 1}, ct__frontend_remainder_Scalar, 1, 0},
-    {&ct__op.remainder__Scalar, {560, 275, 285, 995, 2, 1}, ct__frontend_remainder__Scalar, 1, 0},
-    {&ct__op.remainder_Scalar_out, {559, 558, 492, 998, 3, 1}, ct__frontend_remainder_Scalar_out, 1, 0},
-    {&ct__op.remainder_Scalar_Tensor, {559, 561, 556, 1002, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1, 0},
-    {&ct__op.remainder_Scalar_Tensor_out, {559, 562, 557, 1005, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1, 0},
-    {&ct__op.fmod_Tensor, {563, 269, 279, 1009, 2, 1}, ct__frontend_fmod_Tensor, 1, 0},
-    {&ct__op.fmod__Tensor, {564, 269, 281, 1012, 2, 1}, ct__frontend_fmod__Tensor, 1, 0},
-    {&ct__op.fmod_Tensor_out, {563, 539, 283, 1015, 3, 1}, ct__frontend_fmod_Tensor_out, 1, 0},
-    {&ct__op.fmod_Scalar, {563, 275, 284, 1019, 2, 1}, ct__frontend_fmod_Scalar, 1, 0},
-    {&ct__op.fmod__Scalar, {564, 275, 285, 1022, 2, 1}, ct__frontend_fmod__Scalar, 1, 0},
-    {&ct__op.fmod_Scalar_out, {563, 558, 492, 1025, 3, 1}, ct__frontend_fmod_Scalar_out, 1, 0},
-    {&ct__op.maximum, {565, 0, 279, 1029, 2, 1}, ct__frontend_maximum, 1, 0},
-    {&ct__op.maximum_out, {565, 5, 283, 1032, 3, 1}, ct__frontend_maximum_out, 1, 0},
-    {&ct__op.minimum, {566, 0, 279, 1036, 2, 1}, ct__frontend_minimum, 1, 0},
-    {&ct__op.minimum_out, {566, 5, 283, 1039, 3, 1}, ct__frontend_minimum_out, 1, 0},
-    {&ct__op.atan2, {567, 0, 279, 1043, 2, 1}, ct__frontend_atan2, 1, 0},
-    {&ct__op.atan2_, {568, 0, 281, 1046, 2, 1}, ct__frontend_atan2_, 1, 0},
-    {&ct__op.atan2_out, {567, 5, 283, 1049, 3, 1}, ct__frontend_atan2_out, 1, 0},
-    {&ct__op.eq_Tensor, {569, 269, 279, 1053, 2, 1}, ct__frontend_eq_Tensor, 1, 0},
-    {&ct__op.eq__Tensor, {570, 269, 281, 1056, 2, 1}, ct__frontend_eq__Tensor, 1, 0},
-    {&ct__op.eq_Tensor_out, {569, 539, 283, 1059, 3, 1}, ct__frontend_eq_Tensor_out, 1, 0},
-    {&ct__op.eq_Scalar, {569, 275, 284, 1063, 2, 1}, ct__frontend_eq_Scalar, 1, 0},
-    {&ct__op.eq__Scalar, {570, 275, 285, 1066, 2, 1}, ct__frontend_eq__Scalar, 1, 0},
-    {&ct__op.eq_Scalar_out, {569, 558, 492, 1069, 3, 1}, ct__frontend_eq_Scalar_out, 1, 0},
-    {&ct__op.ne_Tensor, {571, 269, 279, 1073, 2, 1}, ct__frontend_ne_Tensor, 1, 0},
-    {&ct__op.ne__Tensor, {572, 269, 281, 1076, 2, 1}, ct__frontend_ne__Tensor, 1, 0},
-    {&ct__op.ne_Tensor_out, {571, 539, 283, 1079, 3, 1}, ct__frontend_ne_Tensor_out, 1, 0},
-    {&ct__op.ne_Scalar, {571, 275, 284, 1083, 2, 1}, ct__frontend_ne_Scalar, 1, 0},
-    {&ct__op.ne__Scalar, {572, 275, 285, 1086, 2, 1}, ct__frontend_ne__Scalar, 1, 0},
-    {&ct__op.ne_Scalar_out, {571, 558, 492, 1089, 3, 1}, ct__frontend_ne_Scalar_out, 1, 0},
-    {&ct__op.lt_Tensor, {573, 269, 279, 1093, 2, 1}, ct__frontend_lt_Tensor, 1, 0},
-    {&ct__op.lt__Tensor, {574, 269, 281, 1096, 2, 1}, ct__frontend_lt__Tensor, 1, 0},
-    {&ct__op.lt_Tensor_out, {573, 539, 283, 1099, 3, 1}, ct__frontend_lt_Tensor_out, 1, 0},
-    {&ct__op.lt_Scalar, {573, 275, 284, 1103, 2, 1}, ct__frontend_lt_Scalar, 1, 0},
-    {&ct__op.lt__Scalar, {574, 275, 285, 1106, 2, 1}, ct__frontend_lt__Scalar, 1, 0},
-    {&ct__op.lt_Scalar_out, {573, 558, 492, 1109, 3, 1}, ct__frontend_lt_Scalar_out, 1, 0},
-    {&ct__op.le_Tensor, {575, 269, 279, 1113, 2, 1}, ct__frontend_le_Tensor, 1, 0},
-    {&ct__op.le__Tensor, {576, 269, 281, 1116, 2, 1}, ct__frontend_le__Tensor, 1, 0},
-    {&ct__op.le_Tensor_out, {575, 539, 283, 1119, 3, 1}, ct__frontend_le_Tensor_out, 1, 0},
-    {&ct__op.le_Scalar, {575, 275, 284, 1123, 2, 1}, ct__frontend_le_Scalar, 1, 0},
-    {&ct__op.le__Scalar, {576, 275, 285, 1126, 2, 1}, ct__frontend_le__Scalar, 1, 0},
-    {&ct__op.le_Scalar_out, {575, 558, 492, 1129, 3, 1}, ct__frontend_le_Scalar_out, 1, 0},
-    {&ct__op.gt_Tensor, {577, 269, 279, 1133, 2, 1}, ct__frontend_gt_Tensor, 1, 0},
-    {&ct__op.gt__Tensor, {578, 269, 281, 1136, 2, 1}, ct__frontend_gt__Tensor, 1, 0},
-    {&ct__op.gt_Tensor_out, {577, 539, 283, 1139, 3, 1}, ct__frontend_gt_Tensor_out, 1, 0},
-    {&ct__op.gt_Scalar, {577, 275, 284, 1143, 2, 1}, ct__frontend_gt_Scalar, 1, 0},
-    {&ct__op.gt__Scalar, {578, 275, 285, 1146, 2, 1}, ct__frontend_gt__Scalar, 1, 0},
-    {&ct__op.gt_Scalar_out, {577, 558, 492, 1149, 3, 1}, ct__frontend_gt_Scalar_out, 1, 0},
-    {&ct__op.ge_Tensor, {579, 269, 279, 1153, 2, 1}, ct__frontend_ge_Tensor, 1, 0},
-    {&ct__op.ge__Tensor, {580, 269, 281, 1156, 2, 1}, ct__frontend_ge__Tensor, 1, 0},
-    {&ct__op.ge_Tensor_out, {579, 539, 283, 1159, 3, 1}, ct__frontend_ge_Tensor_out, 1, 0},
-    {&ct__op.ge_Scalar, {579, 275, 284, 1163, 2, 1}, ct__frontend_ge_Scalar, 1, 0},
-    {&ct__op.ge__Scalar, {580, 275, 285, 1166, 2, 1}, ct__frontend_ge__Scalar, 1, 0},
-    {&ct__op.ge_Scalar_out, {579, 558, 492, 1169, 3, 1}, ct__frontend_ge_Scalar_out, 1, 0},
-    {&ct__op.logical_and, {581, 0, 279, 1173, 2, 1}, ct__frontend_logical_and, 1, 0},
-    {&ct__op.logical_and_, {582, 0, 281, 1176, 2, 1}, ct__frontend_logical_and_, 1, 0},
-    {&ct__op.logical_and_out, {581, 5, 283, 1179, 3, 1}, ct__frontend_logical_and_out, 1, 0},
-    {&ct__op.logical_or, {583, 0, 279, 1183, 2, 1}, ct__frontend_logical_or, 1, 0},
-    {&ct__op.logical_or_, {584, 0, 281, 1186, 2, 1}, ct__frontend_logical_or_, 1, 0},
-    {&ct__op.logical_or_out, {583, 5, 283, 1189, 3, 1}, ct__frontend_logical_or_out, 1, 0},
-    {&ct__op.logical_xor, {585, 0, 279, 1193, 2, 1}, ct__frontend_logical_xor, 1, 0},
-    {&ct__op.logical_xor_, {586, 0, 281, 1196, 2, 1}, ct__frontend_logical_xor_, 1, 0},
-    {&ct__op.logical_xor_out, {585, 5, 283, 1199, 3, 1}, ct__frontend_logical_xor_out, 1, 0},
-    {&ct__op.logical_not, {587, 0, 294, 1203, 1, 1}, ct__frontend_logical_not, 1, 0},
-    {&ct__op.logical_not_, {588, 0, 392, 1205, 1, 1}, ct__frontend_logical_not_, 1, 0},
-    {&ct__op.logical_not_out, {587, 5, 352, 1207, 2, 1}, ct__frontend_logical_not_out, 1, 0},
-    {&ct__op.where_self, {590, 1, 589, 1210, 3, 1}, ct__frontend_where_self, 1, 0},
-    {&ct__op.where_self_out, {590, 592, 591, 1214, 4, 1}, ct__frontend_where_self_out, 1, 0},
-    {&ct__op.where_ScalarSelf, {590, 594, 593, 1219, 3, 1}, ct__frontend_where_ScalarSelf, 1, 0},
-    {&ct__op.where_ScalarOther, {590, 595, 268, 1223, 3, 1}, ct__frontend_where_ScalarOther, 1, 0},
-    {&ct__op.where_Scalar, {590, 275, 274, 1227, 3, 1}, ct__frontend_where_Scalar, 1, 0},
-    {&ct__op.masked_fill_Scalar, {596, 275, 268, 1231, 3, 1}, ct__frontend_masked_fill_Scalar, 1, 0},
-    {&ct__op.masked_fill__Scalar, {597, 275, 271, 1235, 3, 1}, ct__frontend_masked_fill__Scalar, 1, 0},
-    {&ct__op.masked_fill_Scalar_out, {596, 558, 273, 1239, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1, 0},
-    {&ct__op.masked_fill_Tensor, {596, 269, 589, 1244, 3, 1}, ct__frontend_masked_fill_Tensor, 1, 0},
-    {&ct__op.masked_fill__Tensor, {597, 269, 598, 1248, 3, 1}, ct__frontend_masked_fill__Tensor, 1, 0},
-    {&ct__op.masked_fill_Tensor_out, {596, 539, 591, 1252, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1, 0},
-    {&ct__op.lerp_Scalar, {599, 275, 268, 1257, 3, 1}, ct__frontend_lerp_Scalar, 1, 0},
-    {&ct__op.lerp__Scalar, {600, 275, 271, 1261, 3, 1}, ct__frontend_lerp__Scalar, 1, 0},
-    {&ct__op.lerp_Scalar_out, {599, 558, 273, 1265, 4, 1}, ct__frontend_lerp_Scalar_out, 1, 0},
-    {&ct__op.lerp_Tensor, {599, 269, 589, 1270, 3, 1}, ct__frontend_lerp_Tensor, 1, 0},
-    {&ct__op.lerp__Tensor, {600, 269, 598, 1274, 3, 1}, ct__frontend_lerp__Tensor, 1, 0},
-    {&ct__op.lerp_Tensor_out, {599, 539, 591, 1278, 4, 1}, ct__frontend_lerp_Tensor_out, 1, 0},
-    {&ct__op.addcmul, {602, 0, 601, 1283, 4, 1}, ct__frontend_addcmul, 1, 0},
-    {&ct__op.addcmul_, {604, 0, 603, 1288, 4, 1}, ct__frontend_addcmul_, 1, 0},
-    {&ct__op.addcmul_out, {602, 5, 605, 1293, 5, 1}, ct__frontend_addcmul_out, 1, 0},
-    {&ct__op.addcdiv, {606, 0, 601, 1299, 4, 1}, ct__frontend_addcdiv, 1, 0},
-    {&ct__op.addcdiv_, {607, 0, 603, 1304, 4, 1}, ct__frontend_addcdiv_, 1, 0},
-    {&ct__op.addcdiv_out, {606, 5, 605, 1309, 5, 1}, ct__frontend_addcdiv_out, 1, 0},
-    {&ct__op.clamp, {609, 0, 608, 1315, 3, 1}, ct__frontend_clamp, 1, 0},
-    {&ct__op.clamp_, {611, 0, 610, 1319, 3, 1}, ct__frontend_clamp_, 1, 0},
-    {&ct__op.clamp_out, {609, 5, 612, 1323, 4, 1}, ct__frontend_clamp_out, 1, 0},
-    {&ct__op.clamp_Tensor, {609, 269, 613, 1328, 3, 1}, ct__frontend_clamp_Tensor, 1, 0},
-    {&ct__op.clamp__Tensor, {611, 269, 614, 1332, 3, 1}, ct__frontend_clamp__Tensor, 1, 0},
-    {&ct__op.clamp_Tensor_out, {609, 539, 615, 1336, 4, 1}, ct__frontend_clamp_Tensor_out, 1, 0},
-    {&ct__op.clamp_min, {616, 0, 284, 1341, 2, 1}, ct__frontend_clamp_min, 1, 0},
-    {&ct__op.clamp_min_, {617, 0, 285, 1344, 2, 1}, ct__frontend_clamp_min_, 1, 0},
-    {&ct__op.clamp_min_out, {616, 5, 492, 1347, 3, 1}, ct__frontend_clamp_min_out, 1, 0},
-    {&ct__op.clamp_min_Tensor, {616, 269, 279, 1351, 2, 1}, ct__frontend_clamp_min_Tensor, 1, 0},
-    {&ct__op.clamp_min__Tensor, {617, 269, 281, 1354, 2, 1}, ct__frontend_clamp_min__Tensor, 1, 0},
-    {&ct__op.clamp_min_Tensor_out, {616, 539, 283, 1357, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1, 0},
-    {&ct__op.clamp_max, {618, 0, 284, 1361, 2, 1}, ct__frontend_clamp_max, 1, 0},
-    {&ct__op.clamp_max_, {619, 0, 285, 1364, 2, 1}, ct__frontend_clamp_max_, 1, 0},
-    {&ct__op.clamp_max_out, {618, 5, 492, 1367, 3, 1}, ct__frontend_clamp_max_out, 1, 0},
-    {&ct__op.clamp_max_Tensor, {618, 269, 279, 1371, 2, 1}, ct__frontend_clamp_max_Tensor, 1, 0},
-    {&ct__op.clamp_max__Tensor, {619, 269, 281, 1374, 2, 1}, ct__frontend_clamp_max__Tensor, 1, 0},
-    {&ct__op.clamp_max_Tensor_out, {618, 539, 283, 1377, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1, 0},
-    {&ct__op.hypot, {620, 0, 279, 1381, 2, 1}, ct__frontend_hypot, 1, 0},
-    {&ct__op.hypot_, {621, 0, 281, 1384, 2, 1}, ct__frontend_hypot_, 1, 0},
-    {&ct__op.hypot_out, {620, 5, 283, 1387, 3, 1}, ct__frontend_hypot_out, 1, 0},
-    {&ct__op.copysign_Tensor, {622, 269, 279, 1391, 2, 1}, ct__frontend_copysign_Tensor, 1, 0},
-    {&ct__op.copysign__Tensor, {623, 269, 281, 1394, 2, 1}, ct__frontend_copysign__Tensor, 1, 0},
-    {&ct__op.copysign_out, {622, 5, 283, 1397, 3, 1}, ct__frontend_copysign_out, 1, 0},
-    {&ct__op.copysign_Scalar, {622, 275, 284, 1401, 2, 1}, ct__frontend_copysign_Scalar, 1, 0},
-    {&ct__op.copysign__Scalar, {623, 275, 285, 1404, 2, 1}, ct__frontend_copysign__Scalar, 1, 0},
-    {&ct__op.copysign_Scalar_out, {622, 558, 492, 1407, 3, 1}, ct__frontend_copysign_Scalar_out, 1, 0},
-    {&ct__op.nextafter, {624, 0, 279, 1411, 2, 1}, ct__frontend_nextafter, 1, 0},
-    {&ct__op.nextafter_, {625, 0, 281, 1414, 2, 1}, ct__frontend_nextafter_, 1, 0},
-    {&ct__op.nextafter_out, {624, 5, 283, 1417, 3, 1}, ct__frontend_nextafter_out, 1, 0},
-    {&ct__op.fmax, {626, 0, 279, 1421, 2, 1}, ct__frontend_fmax, 1, 0},
-    {&ct__op.fmax_out, {626, 5, 283, 1424, 3, 1}, ct__frontend_fmax_out, 1, 0},
-    {&ct__op.fmin, {627, 0, 279, 1428, 2, 1}, ct__frontend_fmin, 1, 0},
-    {&ct__op.fmin_out, {627, 5, 283, 1431, 3, 1}, ct__frontend_fmin_out, 1, 0},
-    {&ct__op.heaviside, {628, 0, 279, 1435, 2, 1}, ct__frontend_heaviside, 1, 0},
-    {&ct__op.heaviside_, {629, 0, 281, 1438, 2, 1}, ct__frontend_heaviside_, 1, 0},
-    {&ct__op.heaviside_out, {628, 5, 283, 1441, 3, 1}, ct__frontend_heaviside_out, 1, 0},
-    {&ct__op.xlogy_Tensor, {630, 269, 279, 1445, 2, 1}, ct__frontend_xlogy_Tensor, 1, 0},
-    {&ct__op.xlogy__Tensor, {631, 269, 281, 1448, 2, 1}, ct__frontend_xlogy__Tensor, 1, 0},
-    {&ct__op.xlogy_OutTensor, {630, 632, 283, 1451, 3, 1}, ct__frontend_xlogy_OutTensor, 1, 0},
-    {&ct__op.xlogy_Scalar_Other, {630, 633, 284, 1455, 2, 1}, ct__frontend_xlogy_Scalar_Other, 1, 0},
-    {&ct__op.xlogy__Scalar_Other, {631, 633, 285, 1458, 2, 1}, ct__frontend_xlogy__Scalar_Other, 1, 0},
-    {&ct__op.xlogy_OutScalar_Other, {630, 634, 492, 1461, 3, 1}, ct__frontend_xlogy_OutScalar_Other, 1, 0},
-    {&ct__op.xlogy_Scalar_Self, {630, 635, 556, 1465, 2, 1}, ct__frontend_xlogy_Scalar_Self, 1, 0},
-    {&ct__op.xlogy_OutScalar_Self, {630, 636, 557, 1468, 3, 1}, ct__frontend_xlogy_OutScalar_Self, 1, 0},
-    {&ct__op.logaddexp, {637, 0, 279, 1472, 2, 1}, ct__frontend_logaddexp, 1, 0},
-    {&ct__op.logaddexp_out, {637, 5, 283, 1475, 3, 1}, ct__frontend_logaddexp_out, 1, 0},
-    {&ct__op.logaddexp2, {638, 0, 279, 1479, 2, 1}, ct__frontend_logaddexp2, 1, 0},
-    {&ct__op.logaddexp2_out, {638, 5, 283, 1482, 3, 1}, ct__frontend_logaddexp2_out, 1, 0},
-    {&ct__op.float_power_Tensor_Tensor, {639, 550, 279, 1486, 2, 1}, ct__frontend_float_power_Tensor_Tensor, 1, 0},
-    {&ct__op.float_power__Tensor, {640, 269, 281, 1489, 2, 1}, ct__frontend_float_power__Tensor, 1, 0},
-    {&ct__op.float_power_Tensor_Tensor_out, {639, 553, 283, 1492, 3, 1}, ct__frontend_float_power_Tensor_Tensor_out, 1, 0},
-    {&ct__op.float_power_Tensor_Scalar, {639, 554, 284, 1496, 2, 1}, ct__frontend_float_power_Tensor_Scalar, 1, 0},
-    {&ct__op.float_power__Scalar, {640, 275, 285, 1499, 2, 1}, ct__frontend_float_power__Scalar, 1, 0},
-    {&ct__op.float_power_Tensor_Scalar_out, {639, 555, 492, 1502, 3, 1}, ct__frontend_float_power_Tensor_Scalar_out, 1, 0},
-    {&ct__op.float_power_Scalar, {639, 275, 556, 1506, 2, 1}, ct__frontend_float_power_Scalar, 1, 0},
-    {&ct__op.float_power_Scalar_out, {639, 558, 557, 1509, 3, 1}, ct__frontend_float_power_Scalar_out, 1, 0},
-    {&ct__op.bitwise_and_Tensor, {641, 269, 279, 1513, 2, 1}, ct__frontend_bitwise_and_Tensor, 1, 0},
-    {&ct__op.bitwise_and__Tensor, {642, 269, 281, 1516, 2, 1}, ct__frontend_bitwise_and__Tensor, 1, 0},
-    {&ct__op.bitwise_and_Tensor_out, {641, 539, 283, 1519, 3, 1}, ct__frontend_bitwise_and_Tensor_out, 1, 0},
-    {&ct__op.bitwise_and_Scalar, {641, 275, 284, 1523, 2, 1}, ct__frontend_bitwise_and_Scalar, 1, 0},
-    {&ct__op.bitwise_and__Scalar, {642, 275, 285, 1526, 2, 1}, ct__frontend_bitwise_and__Scalar, 1, 0},
-    {&ct__op.bitwise_and_Scalar_out, {641, 558, 492, 1529, 3, 1}, ct__frontend_bitwise_and_Scalar_out, 1, 0},
-    {&ct__op.bitwise_and_Scalar_Tensor, {641, 561, 556, 1533, 2, 1}, ct__frontend_bitwise_and_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_and_Scalar_Tensor_out, {641, 562, 557, 1536, 3, 1}, ct__frontend_bitwise_and_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_or_Tensor, {643, 269, 279, 1540, 2, 1}, ct__frontend_bitwise_or_Tensor, 1, 0},
-    {&ct__op.bitwise_or__Tensor, {644, 269, 281, 1543, 2, 1}, ct__frontend_bitwise_or__Tensor, 1, 0},
-    {&ct__op.bitwise_or_Tensor_out, {643, 539, 283, 1546, 3, 1}, ct__frontend_bitwise_or_Tensor_out, 1, 0},
-    {&ct__op.bitwise_or_Scalar, {643, 275, 284, 1550, 2, 1}, ct__frontend_bitwise_or_Scalar, 1, 0},
-    {&ct__op.bitwise_or__Scalar, {644, 275, 285, 1553, 2, 1}, ct__frontend_bitwise_or__Scalar, 1, 0},
-    {&ct__op.bitwise_or_Scalar_out, {643, 558, 492, 1556, 3, 1}, ct__frontend_bitwise_or_Scalar_out, 1, 0},
-    {&ct__op.bitwise_or_Scalar_Tensor, {643, 561, 556, 1560, 2, 1}, ct__frontend_bitwise_or_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_or_Scalar_Tensor_out, {643, 562, 557, 1563, 3, 1}, ct__frontend_bitwise_or_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_xor_Tensor, {645, 269, 279, 1567, 2, 1}, ct__frontend_bitwise_xor_Tensor, 1, 0},
-    {&ct__op.bitwise_xor__Tensor, {646, 269, 281, 1570, 2, 1}, ct__frontend_bitwise_xor__Tensor, 1, 0},
-    {&ct__op.bitwise_xor_Tensor_out, {645, 539, 283, 1573, 3, 1}, ct__frontend_bitwise_xor_Tensor_out, 1, 0},
-    {&ct__op.bitwise_xor_Scalar, {645, 275, 284, 1577, 2, 1}, ct__frontend_bitwise_xor_Scalar, 1, 0},
-    {&ct__op.bitwise_xor__Scalar, {646, 275, 285, 1580, 2, 1}, ct__frontend_bitwise_xor__Scalar, 1, 0},
-    {&ct__op.bitwise_xor_Scalar_out, {645, 558, 492, 1583, 3, 1}, ct__frontend_bitwise_xor_Scalar_out, 1, 0},
-    {&ct__op.bitwise_xor_Scalar_Tensor, {645, 561, 556, 1587, 2, 1}, ct__frontend_bitwise_xor_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_xor_Scalar_Tensor_out, {645, 562, 557, 1590, 3, 1}, ct__frontend_bitwise_xor_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor, {647, 269, 279, 1594, 2, 1}, ct__frontend_bitwise_left_shift_Tensor, 1, 0},
-    {&ct__op.bitwise_left_shift__Tensor, {648, 269, 281, 1597, 2, 1}, ct__frontend_bitwise_left_shift__Tensor, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor_out, {647, 539, 283, 1600, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_out, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor_Scalar, {647, 554, 284, 1604, 2, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_left_shift__Tensor_Scalar, {648, 554, 285, 1607, 2, 1}, ct__frontend_bitwise_left_shift__Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, {647, 555, 492, 1610, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar_out, 1, 0},
-    {&ct__op.bitwise_left_shift_Scalar_Tensor, {647, 561, 556, 1614, 2, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, {647, 562, 557, 1617, 3, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor, {649, 269, 279, 1621, 2, 1}, ct__frontend_bitwise_right_shift_Tensor, 1, 0},
-    {&ct__op.bitwise_right_shift__Tensor, {650, 269, 281, 1624, 2, 1}, ct__frontend_bitwise_right_shift__Tensor, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor_out, {649, 539, 283, 1627, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_out, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor_Scalar, {649, 554, 284, 1631, 2, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_right_shift__Tensor_Scalar, {650, 554, 285, 1634, 2, 1}, ct__frontend_bitwise_right_shift__Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, {649, 555, 492, 1637, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar_out, 1, 0},
-    {&ct__op.bitwise_right_shift_Scalar_Tensor, {649, 561, 556, 1641, 2, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, {649, 562, 557, 1644, 3, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor_out, 1, 0},
-    {&ct__op.gcd, {651, 0, 279, 1648, 2, 1}, ct__frontend_gcd, 1, 0},
-    {&ct__op.gcd_, {652, 0, 281, 1651, 2, 1}, ct__frontend_gcd_, 1, 0},
-    {&ct__op.gcd_out, {651, 5, 283, 1654, 3, 1}, ct__frontend_gcd_out, 1, 0},
-    {&ct__op.lcm, {653, 0, 279, 1658, 2, 1}, ct__frontend_lcm, 1, 0},
-    {&ct__op.lcm_, {654, 0, 281, 1661, 2, 1}, ct__frontend_lcm_, 1, 0},
-    {&ct__op.lcm_out, {653, 5, 283, 1664, 3, 1}, ct__frontend_lcm_out, 1, 0},
-    {&ct__op.ldexp_Tensor, {655, 269, 279, 1668, 2, 1}, ct__frontend_ldexp_Tensor, 1, 0},
-    {&ct__op.ldexp_, {656, 0, 281, 1671, 2, 1}, ct__frontend_ldexp_, 1, 0},
-    {&ct__op.ldexp_out, {655, 5, 283, 1674, 3, 1}, ct__frontend_ldexp_out, 1, 0},
-    {&ct__op.sum, {657, 0, 301, 1678, 2, 1}, ct__frontend_sum, 0, 0},
-    {&ct__op.sum_out, {657, 5, 658, 1681, 3, 1}, ct__frontend_sum_out, 0, 0},
-    {&ct__op.sum_dim_IntList, {657, 660, 659, 1685, 4, 1}, ct__frontend_sum_dim_IntList, 0, 0},
-    {&ct__op.sum_IntList_out, {657, 662, 661, 1690, 5, 1}, ct__frontend_sum_IntList_out, 0, 0},
-    {&ct__op.mean, {261, 0, 301, 1696, 2, 1}, ct__frontend_mean, 0, 0},
-    {&ct__op.mean_dim, {261, 26, 659, 1699, 4, 1}, ct__frontend_mean_dim, 0, 0},
-    {&ct__op.mean_out, {261, 5, 661, 1704, 5, 1}, ct__frontend_mean_out, 0, 0},
-    {&ct__op.prod, {663, 0, 301, 1710, 2, 1}, ct__frontend_prod, 0, 0},
-    {&ct__op.prod_out, {663, 5, 658, 1713, 3, 1}, ct__frontend_prod_out, 0, 0},
-    {&ct__op.prod_dim_int, {663, 665, 664, 1717, 4, 1}, ct__frontend_prod_dim_int, 0, 0},
-    {&ct__op.prod_int_out, {663, 667, 666, 1722, 5, 1}, ct__frontend_prod_int_out, 0, 0},
-    {&ct__op.amax, {668, 0, 311, 1728, 3, 1}, ct__frontend_amax, 0, 0},
-    {&ct__op.amax_out, {668, 5, 669, 1732, 4, 1}, ct__frontend_amax_out, 0, 0},
-    {&ct__op.amin, {670, 0, 311, 1737, 3, 1}, ct__frontend_amin, 0, 0},
-    {&ct__op.amin_out, {670, 5, 669, 1741, 4, 1}, ct__frontend_amin_out, 0, 0},
-    {&ct__op.max, {76, 0, 294, 1746, 1, 1}, ct__frontend_max, 0, 0},
-    {&ct__op.min, {75, 0, 294, 1748, 1, 1}, ct__frontend_min, 0, 0},
-    {&ct__op.var_correction, {223, 80, 671, 1750, 4, 1}, ct__frontend_var_correction, 0, 0},
-    {&ct__op.var_correction_out, {223, 673, 672, 1755, 5, 1}, ct__frontend_var_correction_out, 0, 0},
-    {&ct__op.var, {223, 0, 674, 1761, 2, 1}, ct__frontend_var, 0, 0},
-    {&ct__op.var_dim, {223, 26, 675, 1764, 4, 1}, ct__frontend_var_dim, 0, 0},
-    {&ct__op.var_out, {223, 5, 676, 1769, 5, 1}, ct__frontend_var_out, 0, 0},
-    {&ct__op.std_correction, {262, 80, 671, 1775, 4, 1}, ct__frontend_std_correction, 0, 0},
-    {&ct__op.std_correction_out, {262, 673, 672, 1780, 5, 1}, ct__frontend_std_correction_out, 0, 0},
-    {&ct__op.std, {262, 0, 674, 1786, 2, 1}, ct__frontend_std, 0, 0},
-    {&ct__op.std_dim, {262, 26, 675, 1789, 4, 1}, ct__frontend_std_dim, 0, 0},
-    {&ct__op.std_out, {262, 5, 676, 1794, 5, 1}, ct__frontend_std_out, 0, 0},
-    {&ct__op.linalg_vector_norm, {678, 0, 677, 1800, 5, 1}, ct__frontend_linalg_vector_norm, 0, 0},
-    {&ct__op.linalg_vector_norm_out, {678, 5, 679, 1806, 6, 1}, ct__frontend_linalg_vector_norm_out, 0, 0},
-    {&ct__op.norm_Scalar, {680, 275, 284, 1813, 2, 1}, ct__frontend_norm_Scalar, 0, 0},
-    {&ct__op.norm_ScalarOpt_dim, {680, 682, 681, 1816, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0, 0},
-    {&ct__op.norm_Scalar_out, {680, 558, 492, 1821, 3, 1}, ct__frontend_norm_Scalar_out, 0, 0},
-    {&ct__op.norm_out, {680, 5, 683, 1825, 5, 1}, ct__frontend_norm_out, 0, 0},
-    {&ct__op.logsumexp, {684, 0, 311, 1831, 3, 1}, ct__frontend_logsumexp, 0, 0},
-    {&ct__op.logsumexp_out, {684, 5, 669, 1835, 4, 1}, ct__frontend_logsumexp_out, 0, 0},
-    {&ct__op.all, {685, 0, 294, 1840, 1, 1}, ct__frontend_all, 0, 0},
-    {&ct__op.all_all_out, {685, 686, 352, 1842, 2, 1}, ct__frontend_all_all_out, 0, 0},
-    {&ct__op.all_dim, {685, 26, 687, 1845, 3, 1}, ct__frontend_all_dim, 0, 0},
-    {&ct__op.all_out, {685, 5, 688, 1849, 4, 1}, ct__frontend_all_out, 0, 0},
-    {&ct__op.any, {689, 0, 294, 1854, 1, 1}, ct__frontend_any, 0, 0},
-    {&ct__op.any_all_out, {689, 686, 352, 1856, 2, 1}, ct__frontend_any_all_out, 0, 0},
-    {&ct__op.any_dim, {689, 26, 687, 1859, 3, 1}, ct__frontend_any_dim, 0, 0},
-    {&ct__op.any_out, {689, 5, 688, 1863, 4, 1}, ct__frontend_any_out, 0, 0},
-    {&ct__op.cumsum, {691, 0, 690, 1868, 3, 1}, ct__frontend_cumsum, 0, 0},
-    {&ct__op.cumsum_, {693, 0, 692, 1872, 3, 1}, ct__frontend_cumsum_, 0, 0},
-    {&ct__op.cumsum_out, {691, 5, 694, 1876, 4, 1}, ct__frontend_cumsum_out, 0, 0},
-    {&ct__op.cumprod, {695, 0, 690, 1881, 3, 1}, ct__frontend_cumprod, 0, 0},
-    {&ct__op.cumprod_, {696, 0, 692, 1885, 3, 1}, ct__frontend_cumprod_, 0, 0},
-    {&ct__op.cumprod_out, {695, 5, 694, 1889, 4, 1}, ct__frontend_cumprod_out, 0, 0},
-    {&ct__op.max_dim, {76, 26, 697, 1894, 3, 2}, ct__frontend_max_dim, 0, 0},
-    {&ct__op.max_dim_max, {76, 699, 698, 1899, 5, 2}, ct__frontend_max_dim_max, 0, 0},
-    {&ct__op.min_dim, {75, 26, 697, 1906, 3, 2}, ct__frontend_min_dim, 0, 0},
-    {&ct__op.min_dim_min, {75, 700, 698, 1911, 5, 2}, ct__frontend_min_dim_min, 0, 0},
-    {&ct__op.argmax, {702, 0, 701, 1918, 3, 1}, ct__frontend_argmax, 0, 0},
-    {&ct__op.argmax_out, {702, 5, 703, 1922, 4, 1}, ct__frontend_argmax_out, 0, 0},
-    {&ct__op.argmin, {704, 0, 701, 1927, 3, 1}, ct__frontend_argmin, 0, 0},
-    {&ct__op.argmin_out, {704, 5, 703, 1931, 4, 1}, ct__frontend_argmin_out, 0, 0},
-    {&ct__op.sort, {705, 0, 697, 1936, 3, 2}, ct__frontend_sort, 0, 0},
-    {&ct__op.sort_values, {705, 77, 698, 1941, 5, 2}, ct__frontend_sort_values, 0, 0},
-    {&ct__op.sort_stable, {705, 90, 706, 1948, 4, 2}, ct__frontend_sort_stable, 0, 0},
-    {&ct__op.sort_values_stable, {705, 708, 707, 1954, 6, 2}, ct__frontend_sort_values_stable, 0, 0},
-    {&ct__op.topk, {710, 0, 709, 1962, 5, 2}, ct__frontend_topk, 0, 0},
-    {&ct__op.topk_values, {710, 77, 711, 1969, 7, 2}, ct__frontend_topk_values, 0, 0},
-    {&ct__op.value_selecting_reduction_backward, {713, 0, 712, 1978, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0, 0},
-    {&ct__op._rd_gather, {715, 0, 714, 1984, 4, 1}, ct__frontend__rd_gather, 0, 0},
-    {&ct__op.nansum, {716, 0, 659, 1989, 4, 1}, ct__frontend_nansum, 0, 0},
-    {&ct__op.nansum_out, {716, 5, 661, 1994, 5, 1}, ct__frontend_nansum_out, 0, 0},
-    {&ct__op.nanmean, {717, 0, 659, 2000, 4, 1}, ct__frontend_nanmean, 0, 0},
-    {&ct__op.nanmean_out, {717, 5, 661, 2005, 5, 1}, ct__frontend_nanmean_out, 0, 0},
-    {&ct__op.count_nonzero_dim_IntList, {718, 660, 303, 2011, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0, 0},
-    {&ct__op.count_nonzero_dim_IntList_out, {718, 720, 719, 2014, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0, 0},
-    {&ct__op.count_nonzero, {718, 0, 721, 2018, 2, 1}, ct__frontend_count_nonzero, 0, 0},
-    {&ct__op.count_nonzero_out, {718, 5, 722, 2021, 3, 1}, ct__frontend_count_nonzero_out, 0, 0},
-    {&ct__op.logcumsumexp, {723, 0, 325, 2025, 2, 1}, ct__frontend_logcumsumexp, 0, 0},
-    {&ct__op.logcumsumexp_out, {723, 5, 350, 2028, 3, 1}, ct__frontend_logcumsumexp_out, 0, 0},
-    {&ct__op.cummax, {725, 0, 724, 2032, 2, 2}, ct__frontend_cummax, 0, 0},
-    {&ct__op.cummax_out, {725, 5, 726, 2036, 4, 2}, ct__frontend_cummax_out, 0, 0},
-    {&ct__op.cummin, {727, 0, 724, 2042, 2, 2}, ct__frontend_cummin, 0, 0},
-    {&ct__op.cummin_out, {727, 5, 726, 2046, 4, 2}, ct__frontend_cummin_out, 0, 0},
-    {&ct__op.kthvalue, {729, 0, 728, 2052, 4, 2}, ct__frontend_kthvalue, 0, 0},
-    {&ct__op.kthvalue_values, {729, 77, 730, 2058, 6, 2}, ct__frontend_kthvalue_values, 0, 0},
-    {&ct__op.median, {731, 0, 294, 2066, 1, 1}, ct__frontend_median, 0, 0},
-    {&ct__op.median_out, {731, 5, 352, 2068, 2, 1}, ct__frontend_median_out, 0, 0},
-    {&ct__op.median_dim, {731, 26, 697, 2071, 3, 2}, ct__frontend_median_dim, 0, 0},
-    {&ct__op.median_dim_values, {731, 732, 698, 2076, 5, 2}, ct__frontend_median_dim_values, 0, 0},
-    {&ct__op.nanmedian, {733, 0, 294, 2083, 1, 1}, ct__frontend_nanmedian, 0, 0},
-    {&ct__op.nanmedian_out, {733, 5, 352, 2085, 2, 1}, ct__frontend_nanmedian_out, 0, 0},
-    {&ct__op.nanmedian_dim, {733, 26, 697, 2088, 3, 2}, ct__frontend_nanmedian_dim, 0, 0},
-    {&ct__op.nanmedian_dim_values, {733, 732, 698, 2093, 5, 2}, ct__frontend_nanmedian_dim_values, 0, 0},
-    {&ct__op.argsort, {734, 0, 687, 2100, 3, 1}, ct__frontend_argsort, 0, 0},
-    {&ct__op.argsort_stable, {734, 90, 735, 2104, 4, 1}, ct__frontend_argsort_stable, 0, 0},
-    {&ct__op.msort, {736, 0, 294, 2109, 1, 1}, ct__frontend_msort, 0, 0},
-    {&ct__op.var_mean_correction, {738, 80, 737, 2111, 4, 2}, ct__frontend_var_mean_correction, 0, 0},
-    {&ct__op.std_mean_correction, {739, 80, 737, 2117, 4, 2}, ct__frontend_std_mean_correction, 0, 0},
-    {&ct__op.var_mean, {738, 0, 740, 2123, 2, 2}, ct__frontend_var_mean, 0, 0},
-    {&ct__op.var_mean_dim, {738, 26, 741, 2127, 4, 2}, ct__frontend_var_mean_dim, 0, 0},
-    {&ct__op.std_mean, {739, 0, 740, 2133, 2, 2}, ct__frontend_std_mean, 0, 0},
-    {&ct__op.std_mean_dim, {739, 26, 741, 2137, 4, 2}, ct__frontend_std_mean_dim, 0, 0},
-    {&ct__op.max_other, {76, 2, 279, 2143, 2, 1}, ct__frontend_max_other, 0, 0},
-    {&ct__op.max_out, {76, 5, 283, 2146, 3, 1}, ct__frontend_max_out, 0, 0},
-    {&ct__op.min_other, {75, 2, 279, 2150, 2, 1}, ct__frontend_min_other, 0, 0},
-    {&ct__op.min_out, {75, 5, 283, 2153, 3, 1}, ct__frontend_min_out, 0, 0},
-    {&ct__op.aminmax, {743, 0, 742, 2157, 3, 2}, ct__frontend_aminmax, 0, 0},
-    {&ct__op.dot, {744, 0, 279, 2162, 2, 1}, ct__frontend_dot, 0, 0},
-    {&ct__op.dot_out, {744, 5, 283, 2165, 3, 1}, ct__frontend_dot_out, 0, 0},
-    {&ct__op.mv, {745, 0, 279, 2169, 2, 1}, ct__frontend_mv, 0, 0},
-    {&ct__op.mv_out, {745, 5, 283, 2172, 3, 1}, ct__frontend_mv_out, 0, 0},
-    {&ct__op.mm, {746, 0, 279, 2176, 2, 1}, ct__frontend_mm, 0, 0},
-    {&ct__op.mm_out, {746, 5, 283, 2179, 3, 1}, ct__frontend_mm_out, 0, 0},
-    {&ct__op.bmm, {747, 0, 279, 2183, 2, 1}, ct__frontend_bmm, 0, 0},
-    {&ct__op.bmm_out, {747, 5, 283, 2186, 3, 1}, ct__frontend_bmm_out, 0, 0},
-    {&ct__op.addmm, {749, 0, 748, 2190, 5, 1}, ct__frontend_addmm, 0, 0},
-    {&ct__op.addmm_, {751, 0, 750, 2196, 5, 1}, ct__frontend_addmm_, 0, 0},
-    {&ct__op.addmm_out, {749, 5, 752, 2202, 6, 1}, ct__frontend_addmm_out, 0, 0},
-    {&ct__op.baddbmm, {753, 0, 748, 2209, 5, 1}, ct__frontend_baddbmm, 0, 0},
-    {&ct__op.baddbmm_, {754, 0, 750, 2215, 5, 1}, ct__frontend_baddbmm_, 0, 0},
-    {&ct__op.baddbmm_out, {753, 5, 752, 2221, 6, 1}, ct__frontend_baddbmm_out, 0, 0},
-    {&ct__op.addmv, {755, 0, 748, 2228, 5, 1}, ct__frontend_addmv, 0, 0},
-    {&ct__op.addmv_, {756, 0, 750, 2234, 5, 1}, ct__frontend_addmv_, 0, 0},
-    {&ct__op.addmv_out, {755, 5, 752, 2240, 6, 1}, ct__frontend_addmv_out, 0, 0},
-    {&ct__op.addbmm, {757, 0, 748, 2247, 5, 1}, ct__frontend_addbmm, 0, 0},
-    {&ct__op.addbmm_, {758, 0, 750, 2253, 5, 1}, ct__frontend_addbmm_, 0, 0},
-    {&ct__op.addbmm_out, {757, 5, 752, 2259, 6, 1}, ct__frontend_addbmm_out, 0, 0},
-    {&ct__op.addr, {759, 0, 748, 2266, 5, 1}, ct__frontend_addr, 0, 0},
-    {&ct__op.addr_, {760, 0, 750, 2272, 5, 1}, ct__frontend_addr_, 0, 0},
-    {&ct__op.addr_out, {759, 5, 752, 2278, 6, 1}, ct__frontend_addr_out, 0, 0},
-    {&ct__op.tensordot, {762, 0, 761, 2285, 4, 1}, ct__frontend_tensordot, 0, 0},
-    {&ct__op.tensordot_out, {762, 5, 763, 2290, 5, 1}, ct__frontend_tensordot_out, 0, 0},
-    {&ct__op.kron, {764, 0, 279, 2296, 2, 1}, ct__frontend_kron, 0, 0},
-    {&ct__op.kron_out, {764, 5, 283, 2299, 3, 1}, ct__frontend_kron_out, 0, 0},
-    {&ct__op.einsum, {766, 0, 765, 2303, 3, 1}, ct__frontend_einsum, 0, 0},
-    {&ct__op.outer, {767, 0, 279, 2307, 2, 1}, ct__frontend_outer, 0, 0},
-    {&ct__op.outer_out, {767, 5, 283, 2310, 3, 1}, ct__frontend_outer_out, 0, 0},
-    {&ct__op.matmul, {768, 0, 279, 2314, 2, 1}, ct__frontend_matmul, 0, 0},
-    {&ct__op.matmul_out, {768, 5, 283, 2317, 3, 1}, ct__frontend_matmul_out, 0, 0},
-    {&ct__op.linear, {770, 0, 769, 2321, 3, 1}, ct__frontend_linear, 0, 0},
-    {&ct__op.linear_out, {770, 5, 771, 2325, 4, 1}, ct__frontend_linear_out, 0, 0},
-    {&ct__op.linalg_cross, {773, 0, 772, 2330, 3, 1}, ct__frontend_linalg_cross, 0, 0},
-    {&ct__op.linalg_cross_out, {773, 5, 774, 2334, 4, 1}, ct__frontend_linalg_cross_out, 0, 0},
-    {&ct__op.cross, {776, 0, 775, 2339, 3, 1}, ct__frontend_cross, 0, 0},
-    {&ct__op.cross_out, {776, 5, 777, 2343, 4, 1}, ct__frontend_cross_out, 0, 0},
-    {&ct__op.linalg_det, {778, 0, 294, 2348, 1, 1}, ct__frontend_linalg_det, 0, 0},
-    {&ct__op.linalg_det_out, {778, 5, 352, 2350, 2, 1}, ct__frontend_linalg_det_out, 0, 0},
-    {&ct__op.det, {779, 0, 294, 2353, 1, 1}, ct__frontend_det, 0, 0},
-    {&ct__op._linalg_logabsdet, {780, 0, 536, 2355, 1, 2}, ct__frontend__linalg_logabsdet, 0, 0},
-    {&ct__op.linalg_slogdet, {781, 0, 536, 2358, 1, 2}, ct__frontend_linalg_slogdet, 0, 0},
-    {&ct__op.linalg_slogdet_out, {781, 5, 538, 2361, 3, 2}, ct__frontend_linalg_slogdet_out, 0, 0},
-    {&ct__op.slogdet, {782, 0, 536, 2366, 1, 2}, ct__frontend_slogdet, 0, 0},
-    {&ct__op.slogdet_out, {782, 5, 538, 2369, 3, 2}, ct__frontend_slogdet_out, 0, 0},
-    {&ct__op.linalg_inv_ex, {783, 0, 740, 2374, 2, 2}, ct__frontend_linalg_inv_ex, 0, 0},
-    {&ct__op.linalg_inv_ex_inverse, {783, 114, 784, 2378, 4, 2}, ct__frontend_linalg_inv_ex_inverse, 0, 0},
-    {&ct__op.linalg_inv, {785, 0, 294, 2384, 1, 1}, ct__frontend_linalg_inv, 0, 0},
-    {&ct__op.linalg_inv_out, {785, 5, 352, 2386, 2, 1}, ct__frontend_linalg_inv_out, 0, 0},
-    {&ct__op.inverse, {114, 0, 294, 2389, 1, 1}, ct__frontend_inverse, 0, 0},
-    {&ct__op.inverse_out, {114, 5, 352, 2391, 2, 1}, ct__frontend_inverse_out, 0, 0},
-    {&ct__op.linalg_solve_ex, {787, 0, 786, 2394, 4, 2}, ct__frontend_linalg_solve_ex, 0, 0},
-    {&ct__op.linalg_solve_ex_out, {787, 5, 788, 2400, 6, 2}, ct__frontend_linalg_solve_ex_out, 0, 0},
-    {&ct__op.linalg_solve, {790, 0, 789, 2408, 3, 1}, ct__frontend_linalg_solve, 0, 0},
-    {&ct__op.linalg_solve_out, {790, 5, 791, 2412, 4, 1}, ct__frontend_linalg_solve_out, 0, 0},
-    {&ct__op.linalg_cholesky_ex, {793, 0, 792, 2417, 3, 2}, ct__frontend_linalg_cholesky_ex, 0, 0},
-    {&ct__op.linalg_cholesky_ex_L, {793, 120, 794, 2422, 5, 2}, ct__frontend_linalg_cholesky_ex_L, 0, 0},
-    {&ct__op.linalg_cholesky, {795, 0, 674, 2429, 2, 1}, ct__frontend_linalg_cholesky, 0, 0},
-    {&ct__op.linalg_cholesky_out, {795, 5, 796, 2432, 3, 1}, ct__frontend_linalg_cholesky_out, 0, 0},
-    {&ct__op.cholesky, {797, 0, 674, 2436, 2, 1}, ct__frontend_cholesky, 0, 0},
-    {&ct__op.cholesky_out, {797, 5, 796, 2439, 3, 1}, ct__frontend_cholesky_out, 0, 0},
-    {&ct__op.linalg_matrix_exp, {798, 0, 294, 2443, 1, 1}, ct__frontend_linalg_matrix_exp, 0, 0},
-    {&ct__op.linalg_matrix_exp_out, {798, 5, 352, 2445, 2, 1}, ct__frontend_linalg_matrix_exp_out, 0, 0},
-    {&ct__op.matrix_exp, {799, 0, 294, 2448, 1, 1}, ct__frontend_matrix_exp, 0, 0},
-    {&ct__op.linalg_matrix_power, {800, 0, 325, 2450, 2, 1}, ct__frontend_linalg_matrix_power, 0, 0},
-    {&ct__op.linalg_matrix_power_out, {800, 5, 350, 2453, 3, 1}, ct__frontend_linalg_matrix_power_out, 0, 0},
-    {&ct__op.matrix_power, {801, 0, 325, 2457, 2, 1}, ct__frontend_matrix_power, 0, 0},
-    {&ct__op.matrix_power_out, {801, 5, 350, 2460, 3, 1}, ct__frontend_matrix_power_out, 0, 0},
-    {&ct__op.linalg_svdvals, {803, 0, 802, 2464, 2, 1}, ct__frontend_linalg_svdvals, 0, 0},
-    {&ct__op.linalg_svdvals_out, {803, 5, 804, 2467, 3, 1}, ct__frontend_linalg_svdvals_out, 0, 0},
-    {&ct__op.linalg_matrix_norm, {805, 0, 677, 2471, 5, 1}, ct__frontend_linalg_matrix_norm, 0, 0},
-    {&ct__op.linalg_matrix_norm_out, {805, 5, 679, 2477, 6, 1}, ct__frontend_linalg_matrix_norm_out, 0, 0},
-    {&ct__op.linalg_matrix_norm_str_ord, {805, 807, 806, 2484, 5, 1}, ct__frontend_linalg_matrix_norm_str_ord, 0, 0},
-    {&ct__op.linalg_matrix_norm_str_ord_out, {805, 809, 808, 2490, 6, 1}, ct__frontend_linalg_matrix_norm_str_ord_out, 0, 0},
-    {&ct__op.linalg_norm, {811, 0, 810, 2497, 5, 1}, ct__frontend_linalg_norm, 0, 0},
-    {&ct__op.linalg_norm_out, {811, 5, 812, 2503, 6, 1}, ct__frontend_linalg_norm_out, 0, 0},
-    {&ct__op.linalg_norm_ord_str, {811, 813, 806, 2510, 5, 1}, ct__frontend_linalg_norm_ord_str, 0, 0},
-    {&ct__op.linalg_norm_ord_str_out, {811, 814, 808, 2516, 6, 1}, ct__frontend_linalg_norm_ord_str_out, 0, 0},
-    {&ct__op.linalg_eigvalsh, {815, 0, 498, 2523, 2, 1}, ct__frontend_linalg_eigvalsh, 0, 0},
-    {&ct__op.linalg_eigvalsh_out, {815, 5, 502, 2526, 3, 1}, ct__frontend_linalg_eigvalsh_out, 0, 0},
-    {&ct__op._linalg_eigh_vectors, {816, 0, 498, 2530, 2, 1}, ct__frontend__linalg_eigh_vectors, 0, 0},
-    {&ct__op.linalg_eigh, {818, 0, 817, 2533, 2, 2}, ct__frontend_linalg_eigh, 0, 0},
-    {&ct__op.linalg_eigh_eigvals, {818, 128, 819, 2537, 4, 2}, ct__frontend_linalg_eigh_eigvals, 0, 0},
-    {&ct__op._linalg_qr_Q, {820, 0, 498, 2543, 2, 1}, ct__frontend__linalg_qr_Q, 0, 0},
-    {&ct__op._linalg_qr_R, {821, 0, 498, 2546, 2, 1}, ct__frontend__linalg_qr_R, 0, 0},
-    {&ct__op.linalg_qr, {822, 0, 817, 2549, 2, 2}, ct__frontend_linalg_qr, 0, 0},
-    {&ct__op.linalg_qr_out, {822, 5, 819, 2553, 4, 2}, ct__frontend_linalg_qr_out, 0, 0},
-    {&ct__op._linalg_svd_U, {823, 0, 674, 2559, 2, 1}, ct__frontend__linalg_svd_U, 0, 0},
-    {&ct__op._linalg_svd_Vh, {824, 0, 674, 2562, 2, 1}, ct__frontend__linalg_svd_Vh, 0, 0},
-    {&ct__op.linalg_svd, {826, 0, 825, 2565, 3, 3}, ct__frontend_linalg_svd, 0, 0},
-    {&ct__op.linalg_svd_U, {826, 135, 827, 2571, 6, 3}, ct__frontend_linalg_svd_U, 0, 0},
-    {&ct__op.linalg_pinv_atol_rtol_tensor, {830, 829, 828, 2580, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor, 0, 0},
-    {&ct__op.linalg_pinv_atol_rtol_tensor_out, {830, 832, 831, 2585, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor_out, 0, 0},
-    {&ct__op.linalg_pinv_atol_rtol_float, {830, 834, 833, 2591, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_float, 0, 0},
-    {&ct__op.linalg_pinv_atol_rtol_float_out, {830, 836, 835, 2596, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_float_out, 0, 0},
-    {&ct__op.linalg_pinv, {830, 0, 837, 2602, 3, 1}, ct__frontend_linalg_pinv, 0, 0},
-    {&ct__op.linalg_pinv_out, {830, 5, 838, 2606, 4, 1}, ct__frontend_linalg_pinv_out, 0, 0},
-    {&ct__op.linalg_pinv_rcond_tensor, {830, 839, 789, 2611, 3, 1}, ct__frontend_linalg_pinv_rcond_tensor, 0, 0},
-    {&ct__op.linalg_pinv_out_rcond_tensor, {830, 840, 791, 2615, 4, 1}, ct__frontend_linalg_pinv_out_rcond_tensor, 0, 0},
-    {&ct__op.svd, {842, 0, 841, 2620, 3, 3}, ct__frontend_svd, 0, 0},
-    {&ct__op.svd_U, {842, 135, 843, 2626, 6, 3}, ct__frontend_svd_U, 0, 0},
-    {&ct__op.linalg_lstsq, {845, 0, 844, 2635, 4, 4}, ct__frontend_linalg_lstsq, 0, 0},
-    {&ct__op.linalg_lstsq_out, {845, 5, 846, 2643, 8, 4}, ct__frontend_linalg_lstsq_out, 0, 0},
-    {&ct__op.cat, {848, 0, 847, 2655, 2, 1}, ct__frontend_cat, 0, 0},
-    {&ct__op.cat_out, {848, 5, 849, 2658, 3, 1}, ct__frontend_cat_out, 0, 0},
-    {&ct__op.stack, {850, 0, 847, 2662, 2, 1}, ct__frontend_stack, 0, 0},
-    {&ct__op.stack_out, {850, 5, 849, 2665, 3, 1}, ct__frontend_stack_out, 0, 0},
-    {&ct__op.flip, {851, 0, 303, 2669, 2, 1}, ct__frontend_flip, 0, 0},
-    {&ct__op.flip_out, {851, 5, 719, 2672, 3, 1}, ct__frontend_flip_out, 0, 0},
-    {&ct__op.roll, {852, 0, 316, 2676, 3, 1}, ct__frontend_roll, 0, 0},
-    {&ct__op.roll_out, {852, 5, 853, 2680, 4, 1}, ct__frontend_roll_out, 0, 0},
-    {&ct__op.repeat, {854, 0, 303, 2685, 2, 1}, ct__frontend_repeat, 0, 0},
-    {&ct__op.repeat_out, {854, 5, 719, 2688, 3, 1}, ct__frontend_repeat_out, 0, 0},
-    {&ct__op.tile, {855, 0, 303, 2692, 2, 1}, ct__frontend_tile, 0, 0},
-    {&ct__op.constant_pad_nd, {857, 0, 856, 2695, 3, 1}, ct__frontend_constant_pad_nd, 0, 0},
-    {&ct__op.constant_pad_nd_out, {857, 5, 858, 2699, 4, 1}, ct__frontend_constant_pad_nd_out, 0, 0},
-    {&ct__op.reflection_pad1d, {859, 0, 303, 2704, 2, 1}, ct__frontend_reflection_pad1d, 0, 0},
-    {&ct__op.reflection_pad1d_out, {859, 5, 719, 2707, 3, 1}, ct__frontend_reflection_pad1d_out, 0, 0},
-    {&ct__op.reflection_pad1d_backward, {861, 0, 860, 2711, 3, 1}, ct__frontend_reflection_pad1d_backward, 0, 0},
-    {&ct__op.reflection_pad2d, {862, 0, 303, 2715, 2, 1}, ct__frontend_reflection_pad2d, 0, 0},
-    {&ct__op.reflection_pad2d_out, {862, 5, 719, 2718, 3, 1}, ct__frontend_reflection_pad2d_out, 0, 0},
-    {&ct__op.reflection_pad2d_backward, {863, 0, 860, 2722, 3, 1}, ct__frontend_reflection_pad2d_backward, 0, 0},
-    {&ct__op.reflection_pad3d, {864, 0, 303, 2726, 2, 1}, ct__frontend_reflection_pad3d, 0, 0},
-    {&ct__op.reflection_pad3d_out, {864, 5, 719, 2729, 3, 1}, ct__frontend_reflection_pad3d_out, 0, 0},
-    {&ct__op.reflection_pad3d_backward, {865, 0, 860, 2733, 3, 1}, ct__frontend_reflection_pad3d_backward, 0, 0},
-    {&ct__op.replication_pad1d, {866, 0, 303, 2737, 2, 1}, ct__frontend_replication_pad1d, 0, 0},
-    {&ct__op.replication_pad1d_out, {866, 5, 719, 2740, 3, 1}, ct__frontend_replication_pad1d_out, 0, 0},
-    {&ct__op.replication_pad1d_backward, {867, 0, 860, 2744, 3, 1}, ct__frontend_replication_pad1d_backward, 0, 0},
-    {&ct__op.replication_pad2d, {868, 0, 303, 2748, 2, 1}, ct__frontend_replication_pad2d, 0, 0},
-    {&ct__op.replication_pad2d_out, {868, 5, 719, 2751, 3, 1}, ct__frontend_replication_pad2d_out, 0, 0},
-    {&ct__op.replication_pad2d_backward, {869, 0, 860, 2755, 3, 1}, ct__frontend_replication_pad2d_backward, 0, 0},
-    {&ct__op.replication_pad3d, {870, 0, 303, 2759, 2, 1}, ct__frontend_replication_pad3d, 0, 0},
-    {&ct__op.replication_pad3d_out, {870, 5, 719, 2762, 3, 1}, ct__frontend_replication_pad3d_out, 0, 0},
-    {&ct__op.replication_pad3d_backward, {871, 0, 860, 2766, 3, 1}, ct__frontend_replication_pad3d_backward, 0, 0},
-    {&ct__op.tril, {872, 0, 325, 2770, 2, 1}, ct__frontend_tril, 0, 0},
-    {&ct__op.tril_, {873, 0, 457, 2773, 2, 1}, ct__frontend_tril_, 0, 0},
-    {&ct__op.tril_out, {872, 5, 350, 2776, 3, 1}, ct__frontend_tril_out, 0, 0},
-    {&ct__op.triu, {874, 0, 325, 2780, 2, 1}, ct__frontend_triu, 0, 0},
-    {&ct__op.triu_, {875, 0, 457, 2783, 2, 1}, ct__frontend_triu_, 0, 0},
-    {&ct__op.triu_out, {874, 5, 350, 2786, 3, 1}, ct__frontend_triu_out, 0, 0},
-    {&ct__op.gather, {876, 0, 714, 2790, 4, 1}, ct__frontend_gather, 0, 0},
-    {&ct__op.gather_out, {876, 5, 877, 2795, 5, 1}, ct__frontend_gather_out, 0, 0},
-    {&ct__op.scatter_src, {879, 8, 878, 2801, 4, 1}, ct__frontend_scatter_src, 0, 0},
-    {&ct__op.scatter__src, {881, 8, 880, 2806, 4, 1}, ct__frontend_scatter__src, 0, 0},
-    {&ct__op.scatter_src_out, {879, 883, 882, 2811, 5, 1}, ct__frontend_scatter_src_out, 0, 0},
-    {&ct__op.scatter_value, {879, 11, 884, 2817, 4, 1}, ct__frontend_scatter_value, 0, 0},
-    {&ct__op.scatter__value, {881, 11, 885, 2822, 4, 1}, ct__frontend_scatter__value, 0, 0},
-    {&ct__op.scatter_value_out, {879, 887, 886, 2827, 5, 1}, ct__frontend_scatter_value_out, 0, 0},
-    {&ct__op.scatter_add, {888, 0, 878, 2833, 4, 1}, ct__frontend_scatter_add, 0, 0},
-    {&ct__op.scatter_add_, {889, 0, 880, 2838, 4, 1}, ct__frontend_scatter_add_, 0, 0},
-    {&ct__op.scatter_add_out, {888, 5, 882, 2843, 5, 1}, ct__frontend_scatter_add_out, 0, 0},
-    {&ct__op.scatter_reduce, {879, 155, 890, 2849, 5, 1}, ct__frontend_scatter_reduce, 0, 0},
-    {&ct__op.scatter__reduce, {881, 155, 891, 2855, 5, 1}, ct__frontend_scatter__reduce, 0, 0},
-    {&ct__op.scatter_reduce_out, {879, 893, 892, 2861, 6, 1}, ct__frontend_scatter_reduce_out, 0, 0},
-    {&ct__op.scatter_value_reduce, {879, 895, 894, 2868, 5, 1}, ct__frontend_scatter_value_reduce, 0, 0},
-    {&ct__op.scatter__value_reduce, {881, 895, 896, 2874, 5, 1}, ct__frontend_scatter__value_reduce, 0, 0},
-    {&ct__op.scatter_reduce_two, {899, 898, 897, 2880, 6, 1}, ct__frontend_scatter_reduce_two, 0, 0},
-    {&ct__op.scatter_reduce__two, {901, 898, 900, 2887, 6, 1}, ct__frontend_scatter_reduce__two, 0, 0},
-    {&ct__op.scatter_reduce_two_out, {899, 903, 902, 2894, 7, 1}, ct__frontend_scatter_reduce_two_out, 0, 0},
-    {&ct__op.index_select, {905, 0, 904, 2902, 3, 1}, ct__frontend_index_select, 0, 0},
-    {&ct__op.index_select_out, {905, 5, 906, 2906, 4, 1}, ct__frontend_index_select_out, 0, 0},
-    {&ct__op.index_add, {908, 0, 907, 2911, 5, 1}, ct__frontend_index_add, 0, 0},
-    {&ct__op.index_add_, {910, 0, 909, 2917, 5, 1}, ct__frontend_index_add_, 0, 0},
-    {&ct__op.index_add_out, {908, 5, 911, 2923, 6, 1}, ct__frontend_index_add_out, 0, 0},
-    {&ct__op.index_copy, {912, 0, 878, 2930, 4, 1}, ct__frontend_index_copy, 0, 0},
-    {&ct__op.index_copy_, {913, 0, 880, 2935, 4, 1}, ct__frontend_index_copy_, 0, 0},
-    {&ct__op.index_copy_out, {912, 5, 882, 2940, 5, 1}, ct__frontend_index_copy_out, 0, 0},
-    {&ct__op.index_fill_int_Scalar, {915, 914, 884, 2946, 4, 1}, ct__frontend_index_fill_int_Scalar, 0, 0},
-    {&ct__op.index_fill__int_Scalar, {916, 914, 885, 2951, 4, 1}, ct__frontend_index_fill__int_Scalar, 0, 0},
-    {&ct__op.index_fill_int_Tensor, {915, 917, 878, 2956, 4, 1}, ct__frontend_index_fill_int_Tensor, 0, 0},
-    {&ct__op.index_fill__int_Tensor, {916, 917, 880, 2961, 4, 1}, ct__frontend_index_fill__int_Tensor, 0, 0},
-    {&ct__op.index_fill_int_Tensor_out, {915, 918, 882, 2966, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0, 0},
-    {&ct__op.index_fill_int_Scalar_out, {915, 919, 886, 2972, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0, 0},
-    {&ct__op.index_Tensor, {31, 269, 920, 2978, 2, 1}, ct__frontend_index_Tensor, 2, 0},
-    {&ct__op.index_Tensor_out, {31, 539, 921, 2981, 3, 1}, ct__frontend_index_Tensor_out, 2, 0},
-    {&ct__op.index_put, {923, 0, 922, 2985, 4, 1}, ct__frontend_index_put, 2, 0},
-    {&ct__op.index_put_, {925, 0, 924, 2990, 4, 1}, ct__frontend_index_put_, 2, 0},
-    {&ct__op.index_put_out, {923, 5, 926, 2995, 5, 1}, ct__frontend_index_put_out, 2, 0},
-    {&ct__op.one_hot, {927, 0, 325, 3001, 2, 1}, ct__frontend_one_hot, 0, 0},
-    {&ct__op.embedding, {929, 0, 928, 3004, 5, 1}, ct__frontend_embedding, 0, 0},
-    {&ct__op.embedding_out, {929, 5, 930, 3010, 6, 1}, ct__frontend_embedding_out, 0, 0},
-    {&ct__op.embedding_dense_backward, {932, 0, 931, 3017, 5, 1}, ct__frontend_embedding_dense_backward, 0, 0},
-    {&ct__op.split_Tensor, {934, 269, 933, 3023, 3, 1}, NULL, 0, 0},
-    {&ct__op.split_with_sizes, {936, 0, 935, 3027, 3, 1}, NULL, 0, 0},
-    {&ct__op.split_sizes, {934, 94, 935, 3031, 3, 1}, NULL, 0, 0},
-    {&ct__op.chunk, {937, 0, 933, 3035, 3, 1}, NULL, 0, 0},
-    {&ct__op.unbind_int, {939, 307, 938, 3039, 2, 1}, NULL, 0, 0},
-    {&ct__op.pad, {152, 0, 940, 3042, 4, 1}, ct__frontend_pad, 0, 0},
-    {&ct__op.take_along_dim, {941, 0, 775, 3047, 3, 1}, ct__frontend_take_along_dim, 0, 0},
-    {&ct__op.take_along_dim_out, {941, 5, 777, 3051, 4, 1}, ct__frontend_take_along_dim_out, 0, 0},
-    {&ct__op.nonzero, {942, 0, 294, 3056, 1, 1}, ct__frontend_nonzero, 0, 1},
-    {&ct__op.nonzero_out, {942, 5, 352, 3058, 2, 1}, ct__frontend_nonzero_out, 0, 1},
-    {&ct__op.masked_select, {943, 0, 279, 3061, 2, 1}, ct__frontend_masked_select, 0, 1},
-    {&ct__op.masked_select_out, {943, 5, 283, 3064, 3, 1}, ct__frontend_masked_select_out, 0, 1},
-    {&ct__op.masked_scatter, {944, 0, 589, 3068, 3, 1}, ct__frontend_masked_scatter, 0, 0},
-    {&ct__op.masked_scatter_, {945, 0, 598, 3072, 3, 1}, ct__frontend_masked_scatter_, 0, 0},
-    {&ct__op.masked_scatter_out, {944, 5, 591, 3076, 4, 1}, ct__frontend_masked_scatter_out, 0, 0},
-    {&ct__op.take, {946, 0, 279, 3081, 2, 1}, ct__frontend_take, 0, 0},
-    {&ct__op.take_out, {946, 5, 283, 3084, 3, 1}, ct__frontend_take_out, 0, 0},
-    {&ct__op.put, {948, 0, 947, 3088, 4, 1}, ct__frontend_put, 0, 0},
-    {&ct__op.put_, {950, 0, 949, 3093, 4, 1}, ct__frontend_put_, 0, 0},
-    {&ct__op.put_out, {948, 5, 951, 3098, 5, 1}, ct__frontend_put_out, 0, 0},
-    {&ct__op.repeat_interleave_Tensor, {952, 269, 721, 3104, 2, 1}, ct__frontend_repeat_interleave_Tensor, 0, 1},
-    {&ct__op.repeat_interleave_Tensor_out, {952, 539, 722, 3107, 3, 1}, ct__frontend_repeat_interleave_Tensor_out, 0, 1},
-    {&ct__op.repeat_interleave_self_Tensor, {952, 954, 953, 3111, 4, 1}, ct__frontend_repeat_interleave_self_Tensor, 0, 1},
-    {&ct__op.repeat_interleave_self_int, {952, 956, 955, 3116, 4, 1}, ct__frontend_repeat_interleave_self_int, 0, 0},
-    {&ct__op.searchsorted_Tensor, {958, 269, 957, 3121, 6, 1}, ct__frontend_searchsorted_Tensor, 0, 0},
-    {&ct__op.searchsorted_Tensor_out, {958, 539, 959, 3128, 7, 1}, ct__frontend_searchsorted_Tensor_out, 0, 0},
-    {&ct__op.searchsorted_Scalar, {958, 275, 960, 3136, 6, 1}, ct__frontend_searchsorted_Scalar, 0, 0},
-    {&ct__op.searchsorted_Scalar_out, {958, 558, 961, 3143, 7, 1}, ct__frontend_searchsorted_Scalar_out, 0, 0},
-    {&ct__op.bucketize_Tensor, {963, 269, 962, 3151, 4, 1}, ct__frontend_bucketize_Tensor, 0, 0},
-    {&ct__op.bucketize_Tensor_out, {963, 539, 964, 3156, 5, 1}, ct__frontend_bucketize_Tensor_out, 0, 0},
-    {&ct__op.bucketize_Scalar, {963, 275, 965, 3162, 4, 1}, ct__frontend_bucketize_Scalar, 0, 0},
-    {&ct__op.bucketize_Scalar_out, {963, 558, 966, 3167, 5, 1}, ct__frontend_bucketize_Scalar_out, 0, 0},
-    {&ct__op.bincount, {968, 0, 967, 3173, 3, 1}, ct__frontend_bincount, 0, 1},
-    {&ct__op.bincount_out, {968, 5, 969, 3177, 4, 1}, ct__frontend_bincount_out, 0, 1},
-    {&ct__op.histc, {971, 0, 970, 3182, 4, 1}, ct__frontend_histc, 0, 0},
-    {&ct__op.histc_out, {971, 5, 972, 3187, 5, 1}, ct__frontend_histc_out, 0, 0},
-    {&ct__op._unique2, {974, 0, 973, 3193, 4, 3}, ct__frontend__unique2, 0, 1},
-    {&ct__op._unique2_out, {974, 5, 975, 3200, 7, 3}, ct__frontend__unique2_out, 0, 1},
-    {&ct__op.unique_consecutive, {977, 0, 976, 3210, 4, 3}, ct__frontend_unique_consecutive, 0, 1},
-    {&ct__op.unique_consecutive_out, {977, 5, 978, 3217, 7, 3}, ct__frontend_unique_consecutive_out, 0, 1},
-    {&ct__op.unique_dim, {980, 0, 979, 3227, 5, 3}, ct__frontend_unique_dim, 0, 1},
-    {&ct__op.unique_dim_out, {980, 5, 981, 3235, 8, 3}, ct__frontend_unique_dim_out, 0, 1},
-    {&ct__op.fliplr, {982, 0, 294, 3246, 1, 1}, ct__frontend_fliplr, 0, 0},
-    {&ct__op.flipud, {983, 0, 294, 3248, 1, 1}, ct__frontend_flipud, 0, 0},
-    {&ct__op.rot90, {985, 0, 984, 3250, 3, 1}, ct__frontend_rot90, 0, 0},
-    {&ct__op.rot90_out, {985, 5, 986, 3254, 4, 1}, ct__frontend_rot90_out, 0, 0},
-    {&ct__op.narrow_copy, {987, 0, 346, 3259, 4, 1}, ct__frontend_narrow_copy, 0, 0},
-    {&ct__op.narrow_copy_out, {987, 5, 348, 3264, 5, 1}, ct__frontend_narrow_copy_out, 0, 0},
-    {&ct__op.index_reduce, {988, 0, 897, 3270, 6, 1}, ct__frontend_index_reduce, 0, 0},
-    {&ct__op.index_reduce_, {989, 0, 900, 3277, 6, 1}, ct__frontend_index_reduce_, 0, 0},
-    {&ct__op.index_reduce_out, {988, 5, 902, 3284, 7, 1}, ct__frontend_index_reduce_out, 0, 0},
-    {&ct__op.softmax_int, {990, 307, 690, 3292, 3, 1}, ct__frontend_softmax_int, 0, 0},
-    {&ct__op.softmax_int_out, {990, 667, 694, 3296, 4, 1}, ct__frontend_softmax_int_out, 0, 0},
-    {&ct__op.log_softmax_int, {991, 307, 690, 3301, 3, 1}, ct__frontend_log_softmax_int, 0, 0},
-    {&ct__op.log_softmax_int_out, {991, 667, 694, 3305, 4, 1}, ct__frontend_log_softmax_int_out, 0, 0},
-    {&ct__op.softmin, {992, 0, 690, 3310, 3, 1}, ct__frontend_softmin, 0, 0},
-    {&ct__op.prelu, {993, 0, 279, 3314, 2, 1}, ct__frontend_prelu, 0, 0},
-    {&ct__op.rrelu, {995, 0, 994, 3317, 5, 1}, ct__frontend_rrelu, 0, 0},
-    {&ct__op.rrelu_, {997, 0, 996, 3323, 5, 1}, ct__frontend_rrelu_, 0, 0},
-    {&ct__op._ctc_loss, {999, 0, 998, 3329, 6, 2}, ct__frontend__ctc_loss, 0, 0},
-    {&ct__op._ctc_loss_Tensor, {999, 269, 1000, 3337, 6, 2}, ct__frontend__ctc_loss_Tensor, 0, 0},
-    {&ct__op._ctc_loss_backward, {1002, 0, 1001, 3345, 9, 1}, ct__frontend__ctc_loss_backward, 0, 0},
-    {&ct__op.ctc_loss_IntList, {1005, 1004, 1003, 3355, 7, 1}, ct__frontend_ctc_loss_IntList, 0, 0},
-    {&ct__op.ctc_loss_Tensor, {1005, 269, 1006, 3363, 7, 1}, ct__frontend_ctc_loss_Tensor, 0, 0},
-    {&ct__op.embedding_bag, {1008, 0, 1007, 3371, 8, 4}, ct__frontend_embedding_bag, 0, 0},
-    {&ct__op.embedding_bag_padding_idx, {1008, 159, 1009, 3383, 9, 4}, ct__frontend_embedding_bag_padding_idx, 0, 0},
-    {&ct__op.glu, {1010, 0, 325, 3396, 2, 1}, ct__frontend_glu, 0, 0},
-    {&ct__op.glu_out, {1010, 5, 350, 3399, 3, 1}, ct__frontend_glu_out, 0, 0},
-    {&ct__op.nll_loss, {1012, 0, 1011, 3403, 5, 1}, ct__frontend_nll_loss, 0, 0},
-    {&ct__op.nll_loss_out, {1012, 5, 1013, 3409, 6, 1}, ct__frontend_nll_loss_out, 0, 0},
-    {&ct__op.nll_loss_nd, {1014, 0, 1011, 3416, 5, 1}, ct__frontend_nll_loss_nd, 0, 0},
-    {&ct__op.nll_loss_backward, {1016, 0, 1015, 3422, 7, 1}, ct__frontend_nll_loss_backward, 0, 0},
-    {&ct__op.cross_entropy_loss, {1018, 0, 1017, 3430, 6, 1}, ct__frontend_cross_entropy_loss, 0, 0},
-    {&ct__op.mse_loss, {1019, 0, 772, 3437, 3, 1}, ct__frontend_mse_loss, 0, 0},
-    {&ct__op.mse_loss_out, {1019, 5, 774, 3441, 4, 1}, ct__frontend_mse_loss_out, 0, 0},
-    {&ct__op.l1_loss, {1020, 0, 772, 3446, 3, 1}, ct__frontend_l1_loss, 0, 0},
-    {&ct__op.smooth_l1_loss, {1022, 0, 1021, 3450, 4, 1}, ct__frontend_smooth_l1_loss, 0, 0},
-    {&ct__op.smooth_l1_loss_out, {1022, 5, 1023, 3455, 5, 1}, ct__frontend_smooth_l1_loss_out, 0, 0},
-    {&ct__op.kl_div, {1025, 0, 1024, 3461, 4, 1}, ct__frontend_kl_div, 0, 0},
-    {&ct__op.binary_cross_entropy, {1027, 0, 1026, 3466, 4, 1}, ct__frontend_binary_cross_entropy, 0, 0},
-    {&ct__op.binary_cross_entropy_out, {1027, 5, 1028, 3471, 5, 1}, ct__frontend_binary_cross_entropy_out, 0, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {1030, 0, 1029, 3477, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0, 0},
-    {&ct__op.huber_loss, {1031, 0, 1021, 3483, 4, 1}, ct__frontend_huber_loss, 0, 0},
-    {&ct__op.huber_loss_out, {1031, 5, 1023, 3488, 5, 1}, ct__frontend_huber_loss_out, 0, 0},
-    {&ct__op.soft_margin_loss, {1032, 0, 772, 3494, 3, 1}, ct__frontend_soft_margin_loss, 0, 0},
-    {&ct__op.soft_margin_loss_out, {1032, 5, 774, 3498, 4, 1}, ct__frontend_soft_margin_loss_out, 0, 0},
-    {&ct__op.margin_ranking_loss, {1034, 0, 1033, 3503, 5, 1}, ct__frontend_margin_ranking_loss, 0, 0},
-    {&ct__op.hinge_embedding_loss, {1036, 0, 1035, 3509, 4, 1}, ct__frontend_hinge_embedding_loss, 0, 0},
-    {&ct__op.multilabel_soft_margin_loss, {1037, 0, 1026, 3514, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0, 0},
-    {&ct__op.multi_margin_loss, {1039, 0, 1038, 3519, 6, 1}, ct__frontend_multi_margin_loss, 0, 0},
-    {&ct__op.multi_margin_loss_out, {1039, 5, 1040, 3526, 7, 1}, ct__frontend_multi_margin_loss_out, 0, 0},
-    {&ct__op.triplet_margin_loss, {1042, 0, 1041, 3534, 8, 1}, ct__frontend_triplet_margin_loss, 0, 0},
-    {&ct__op.cosine_embedding_loss, {1043, 0, 1033, 3543, 5, 1}, ct__frontend_cosine_embedding_loss, 0, 0},
-    {&ct__op.poisson_nll_loss, {1045, 0, 1044, 3549, 6, 1}, ct__frontend_poisson_nll_loss, 0, 0},
-    {&ct__op.gaussian_nll_loss, {1047, 0, 1046, 3556, 6, 1}, ct__frontend_gaussian_nll_loss, 0, 0},
-    {&ct__op.cosine_similarity, {1048, 0, 1021, 3563, 4, 1}, ct__frontend_cosine_similarity, 0, 0},
-    {&ct__op.pairwise_distance, {1050, 0, 1049, 3568, 5, 1}, ct__frontend_pairwise_distance, 0, 0},
-    {&ct__op.cdist, {1052, 0, 1051, 3574, 4, 1}, ct__frontend_cdist, 0, 0},
-    {&ct__op.layer_norm, {1054, 0, 1053, 3579, 6, 1}, ct__frontend_layer_norm, 0, 0},
-    {&ct__op.group_norm, {1056, 0, 1055, 3586, 6, 1}, ct__frontend_group_norm, 0, 0},
-    {&ct__op.batch_norm, {1058, 0, 1057, 3593, 9, 1}, ct__frontend_batch_norm, 0, 0},
-    {&ct__op.normalize, {1060, 0, 1059, 3603, 4, 1}, ct__frontend_normalize, 0, 0},
-    {&ct__op.local_response_norm, {1062, 0, 1061, 3608, 5, 1}, ct__frontend_local_response_norm, 0, 0},
-    {&ct__op.instance_norm, {1063, 0, 1057, 3614, 9, 1}, ct__frontend_instance_norm, 0, 0},
-    {&ct__op.bilinear, {1065, 0, 1064, 3624, 4, 1}, ct__frontend_bilinear, 0, 0},
-    {&ct__op.rms_norm, {1067, 0, 1066, 3629, 4, 1}, ct__frontend_rms_norm, 0, 0},
-    {&ct__op.scaled_dot_product_attention, {1069, 0, 1068, 3634, 7, 1}, ct__frontend_scaled_dot_product_attention, 0, 0},
-    {&ct__op.convolution, {1071, 0, 1070, 3642, 9, 1}, ct__frontend_convolution, 0, 0},
-    {&ct__op.convolution_out, {1071, 5, 1072, 3652, 10, 1}, ct__frontend_convolution_out, 0, 0},
-    {&ct__op.convolution_backward_input, {1074, 0, 1073, 3663, 7, 1}, ct__frontend_convolution_backward_input, 0, 0},
-    {&ct__op.convolution_backward_weight, {1075, 0, 1073, 3671, 7, 1}, ct__frontend_convolution_backward_weight, 0, 0},
-    {&ct__op.conv1d, {1077, 0, 1076, 3679, 7, 1}, ct__frontend_conv1d, 0, 0},
-    {&ct__op.conv1d_padding, {1077, 153, 1078, 3687, 7, 1}, ct__frontend_conv1d_padding, 0, 0},
-    {&ct__op.conv2d, {1079, 0, 1076, 3695, 7, 1}, ct__frontend_conv2d, 0, 0},
-    {&ct__op.conv2d_padding, {1079, 153, 1078, 3703, 7, 1}, ct__frontend_conv2d_padding, 0, 0},
-    {&ct__op.conv_transpose2d_input, {1081, 108, 1080, 3711, 8, 1}, ct__frontend_conv_transpose2d_input, 0, 0},
-    {&ct__op.adaptive_avg_pool2d, {1082, 0, 303, 3720, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {1082, 5, 719, 3723, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0, 0},
-    {&ct__op._adaptive_avg_pool2d, {1083, 0, 303, 3727, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {1084, 0, 279, 3730, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {1086, 0, 1085, 3733, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {1086, 254, 1087, 3742, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0, 0},
-    {&ct__op.max_pool2d_double_backward, {1088, 0, 1085, 3752, 8, 1}, ct__frontend_max_pool2d_double_backward, 0, 0},
-    {&ct__op.max_pool2d_with_indices, {1090, 0, 1089, 3761, 6, 2}, ct__frontend_max_pool2d_with_indices, 0, 0},
-    {&ct__op.max_pool2d, {1092, 0, 1091, 3769, 6, 1}, ct__frontend_max_pool2d, 0, 0},
-    {&ct__op.avg_pool2d, {1094, 0, 1093, 3776, 7, 1}, ct__frontend_avg_pool2d, 0, 0},
-    {&ct__op.avg_pool2d_out, {1094, 5, 1095, 3784, 8, 1}, ct__frontend_avg_pool2d_out, 0, 0},
-    {&ct__op.avg_pool2d_backward, {1097, 0, 1096, 3793, 8, 1}, ct__frontend_avg_pool2d_backward, 0, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {1097, 254, 1098, 3802, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0, 0},
-    {&ct__op.im2col, {1100, 0, 1099, 3812, 5, 1}, ct__frontend_im2col, 0, 0},
-    {&ct__op.col2im, {1102, 0, 1101, 3818, 6, 1}, ct__frontend_col2im, 0, 0},
-    {&ct__op.uniform_, {1104, 0, 1103, 3825, 4, 1}, ct__frontend_uniform_, 0, 0},
-    {&ct__op.normal_, {1105, 0, 1103, 3830, 4, 1}, ct__frontend_normal_, 0, 0},
-    {&ct__op.random__from, {1107, 259, 1106, 3835, 4, 1}, ct__frontend_random__from, 0, 0},
-    {&ct__op.random__to, {1107, 260, 1108, 3840, 3, 1}, ct__frontend_random__to, 0, 0},
-    {&ct__op.random_, {1107, 0, 1109, 3844, 2, 1}, ct__frontend_random_, 0, 0},
-    {&ct__op.bernoulli__float, {1112, 1111, 1110, 3847, 3, 1}, ct__frontend_bernoulli__float, 0, 0},
-    {&ct__op.bernoulli, {1114, 0, 1113, 3851, 2, 1}, ct__frontend_bernoulli, 0, 0},
-    {&ct__op.bernoulli_p, {1114, 85, 1115, 3854, 3, 1}, ct__frontend_bernoulli_p, 0, 0},
-    {&ct__op.normal_Tensor_float, {1117, 1116, 1115, 3858, 3, 1}, ct__frontend_normal_Tensor_float, 0, 0},
-    {&ct__op.normal_float_Tensor, {1117, 1119, 1118, 3862, 3, 1}, ct__frontend_normal_float_Tensor, 0, 0},
-    {&ct__op.normal_Tensor_Tensor, {1117, 550, 1120, 3866, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0, 0},
-    {&ct__op.rand_like, {1122, 0, 1121, 3870, 3, 1}, ct__frontend_rand_like, 0, 0},
-    {&ct__op.randn_like, {1123, 0, 1121, 3874, 3, 1}, ct__frontend_randn_like, 0, 0},
-    {&ct__op.rand, {1125, 0, 1124, 3878, 4, 1}, ct__frontend_rand, 0, 0},
-    {&ct__op.randn, {1126, 0, 1124, 3883, 4, 1}, ct__frontend_randn, 0, 0},
-    {&ct__op.randint_low, {1128, 263, 1127, 3888, 6, 1}, ct__frontend_randint_low, 0, 0},
-    {&ct__op.randperm, {1130, 0, 1129, 3895, 4, 1}, ct__frontend_randperm, 0, 0},
-    {&ct__op.eye, {1132, 0, 1131, 3900, 3, 1}, ct__frontend_eye, 0, 0},
-    {&ct__op.eye_m, {1132, 265, 1133, 3904, 4, 1}, ct__frontend_eye_m, 0, 0},
-    {&ct__op.linspace, {1135, 0, 1134, 3909, 5, 1}, ct__frontend_linspace, 0, 0},
-    {&ct__op.rand_generator_out, {1125, 1137, 1136, 3915, 3, 1}, ct__frontend_rand_generator_out, 0, 0},
-    {&ct__op.randn_generator_out, {1126, 1137, 1136, 3919, 3, 1}, ct__frontend_randn_generator_out, 0, 0},
-    {&ct__op.randint_low_generator_out, {1128, 1139, 1138, 3923, 5, 1}, ct__frontend_randint_low_generator_out, 0, 0},
-    {&ct__op.randperm_generator_out, {1130, 1137, 1140, 3929, 3, 1}, ct__frontend_randperm_generator_out, 0, 0},
-    {&ct__op.eye_out, {1132, 5, 1141, 3933, 2, 1}, ct__frontend_eye_out, 0, 0},
-    {&ct__op.eye_m_out, {1132, 1143, 1142, 3936, 3, 1}, ct__frontend_eye_m_out, 0, 0},
-    {&ct__op.linspace_out, {1135, 5, 1144, 3940, 4, 1}, ct__frontend_linspace_out, 0, 0},
-    {&ct__op.native_dropout, {1146, 0, 1145, 3945, 4, 2}, ct__frontend_native_dropout, 0, 0},
-    {&ct__op.native_dropout_backward, {1148, 0, 1147, 3951, 3, 1}, ct__frontend_native_dropout_backward, 0, 0},
-    {&ct__op.dropout, {1150, 0, 1149, 3955, 4, 1}, ct__frontend_dropout, 0, 0},
+    {&ct__op.add_Tensor, {282, 281, 280, 0, 3, 1}, ct__frontend_add_Tensor, 1, 0},
+    {&ct__op.add__Tensor, {284, 281, 283, 4, 3, 1}, ct__frontend_add__Tensor, 1, 0},
+    {&ct__op.add_out, {282, 5, 285, 8, 4, 1}, ct__frontend_add_out, 1, 0},
+    {&ct__op.add_Scalar, {282, 287, 286, 13, 3, 1}, ct__frontend_add_Scalar, 0, 0},
+    {&ct__op.add__Scalar, {284, 287, 288, 17, 3, 1}, ct__frontend_add__Scalar, 0, 0},
+    {&ct__op.sub_Tensor, {289, 281, 280, 21, 3, 1}, ct__frontend_sub_Tensor, 1, 0},
+    {&ct__op.sub__Tensor, {290, 281, 283, 25, 3, 1}, ct__frontend_sub__Tensor, 1, 0},
+    {&ct__op.sub_out, {289, 5, 285, 29, 4, 1}, ct__frontend_sub_out, 1, 0},
+    {&ct__op.sub_Scalar, {289, 287, 286, 34, 3, 1}, ct__frontend_sub_Scalar, 0, 0},
+    {&ct__op.sub__Scalar, {290, 287, 288, 38, 3, 1}, ct__frontend_sub__Scalar, 0, 0},
+    {&ct__op.mul_Tensor, {292, 281, 291, 42, 2, 1}, ct__frontend_mul_Tensor, 1, 0},
+    {&ct__op.mul__Tensor, {294, 281, 293, 45, 2, 1}, ct__frontend_mul__Tensor, 1, 0},
+    {&ct__op.mul_out, {292, 5, 295, 48, 3, 1}, ct__frontend_mul_out, 1, 0},
+    {&ct__op.mul_Scalar, {292, 287, 296, 52, 2, 1}, ct__frontend_mul_Scalar, 0, 0},
+    {&ct__op.mul__Scalar, {294, 287, 297, 55, 2, 1}, ct__frontend_mul__Scalar, 0, 0},
+    {&ct__op.div_Tensor, {298, 281, 291, 58, 2, 1}, ct__frontend_div_Tensor, 1, 0},
+    {&ct__op.div__Tensor, {299, 281, 293, 61, 2, 1}, ct__frontend_div__Tensor, 1, 0},
+    {&ct__op.div_out, {298, 5, 295, 64, 3, 1}, ct__frontend_div_out, 1, 0},
+    {&ct__op.div_Scalar, {298, 287, 296, 68, 2, 1}, ct__frontend_div_Scalar, 0, 0},
+    {&ct__op.div__Scalar, {299, 287, 297, 71, 2, 1}, ct__frontend_div__Scalar, 0, 0},
+    {&ct__op.true_divide_Tensor, {300, 281, 291, 74, 2, 1}, ct__frontend_true_divide_Tensor, 0, 0},
+    {&ct__op.true_divide_Scalar, {300, 287, 296, 77, 2, 1}, ct__frontend_true_divide_Scalar, 0, 0},
+    {&ct__op.true_divide_out, {300, 5, 295, 80, 3, 1}, ct__frontend_true_divide_out, 0, 0},
+    {&ct__op.rsub_Tensor, {301, 281, 280, 84, 3, 1}, ct__frontend_rsub_Tensor, 0, 0},
+    {&ct__op.threshold_backward, {302, 0, 280, 88, 3, 1}, ct__frontend_threshold_backward, 1, 0},
+    {&ct__op.copy_, {304, 0, 303, 92, 3, 1}, ct__frontend_copy_, 2, 0},
+    {&ct__op.fill__Scalar, {305, 287, 297, 96, 2, 1}, ct__frontend_fill__Scalar, 0, 0},
+    {&ct__op.clone, {307, 0, 306, 99, 1, 1}, ct__frontend_clone, 0, 0},
+    {&ct__op.contiguous, {308, 0, 306, 101, 1, 1}, ct__frontend_contiguous, 0, 0},
+    {&ct__op._to_copy, {310, 0, 309, 103, 4, 1}, ct__frontend__to_copy, 0, 0},
+    {&ct__op._pin_memory, {312, 0, 311, 108, 2, 1}, ct__frontend__pin_memory, 0, 0},
+    {&ct__op.pin_memory, {43, 0, 311, 111, 2, 1}, ct__frontend_pin_memory, 0, 0},
+    {&ct__op.to_dtype, {272, 13, 313, 114, 2, 1}, ct__frontend_to_dtype, 0, 0},
+    {&ct__op.to_device, {272, 14, 314, 117, 5, 1}, ct__frontend_to_device, 0, 0},
+    {&ct__op.view, {316, 0, 315, 123, 2, 1}, ct__frontend_view, 0, 0},
+    {&ct__op.reshape, {317, 0, 315, 126, 2, 1}, ct__frontend_reshape, 0, 0},
+    {&ct__op.transpose_int, {320, 319, 318, 129, 3, 1}, ct__frontend_transpose_int, 0, 0},
+    {&ct__op.t, {321, 0, 306, 133, 1, 1}, ct__frontend_t, 0, 0},
+    {&ct__op.permute, {322, 0, 315, 135, 2, 1}, ct__frontend_permute, 0, 0},
+    {&ct__op.expand, {324, 0, 323, 138, 3, 1}, ct__frontend_expand, 0, 0},
+    {&ct__op.expand_as, {325, 0, 291, 142, 2, 1}, ct__frontend_expand_as, 0, 0},
+    {&ct__op.view_as, {326, 0, 291, 145, 2, 1}, ct__frontend_view_as, 0, 0},
+    {&ct__op.reshape_as, {327, 0, 291, 148, 2, 1}, ct__frontend_reshape_as, 0, 0},
+    {&ct__op.movedim_intlist, {330, 329, 328, 151, 3, 1}, ct__frontend_movedim_intlist, 0, 0},
+    {&ct__op.movedim_int, {330, 319, 318, 155, 3, 1}, ct__frontend_movedim_int, 0, 0},
+    {&ct__op.broadcast_to, {331, 0, 315, 159, 2, 1}, ct__frontend_broadcast_to, 0, 0},
+    {&ct__op.meshgrid, {333, 0, 332, 162, 1, 1}, NULL, 0, 0},
+    {&ct__op.meshgrid_indexing, {333, 25, 334, 164, 2, 1}, NULL, 0, 0},
+    {&ct__op.cartesian_prod, {336, 0, 335, 167, 1, 1}, ct__frontend_cartesian_prod, 0, 0},
+    {&ct__op.unsqueeze, {338, 0, 337, 169, 2, 1}, ct__frontend_unsqueeze, 0, 0},
+    {&ct__op.squeeze, {339, 0, 306, 172, 1, 1}, ct__frontend_squeeze, 0, 0},
+    {&ct__op.squeeze_dim, {339, 26, 337, 174, 2, 1}, ct__frontend_squeeze_dim, 0, 0},
+    {&ct__op.flatten_using_ints, {341, 340, 318, 177, 3, 1}, ct__frontend_flatten_using_ints, 0, 0},
+    {&ct__op.select_int, {342, 319, 318, 181, 3, 1}, ct__frontend_select_int, 0, 0},
+    {&ct__op.select_backward, {344, 0, 343, 185, 4, 1}, ct__frontend_select_backward, 0, 0},
+    {&ct__op.slice_Tensor, {346, 281, 345, 190, 5, 1}, ct__frontend_slice_Tensor, 0, 0},
+    {&ct__op.slice_backward, {348, 0, 347, 196, 6, 1}, ct__frontend_slice_backward, 0, 0},
+    {&ct__op.select_scatter, {350, 0, 349, 203, 4, 1}, ct__frontend_select_scatter, 0, 0},
+    {&ct__op.select_scatter_out, {350, 5, 351, 208, 5, 1}, ct__frontend_select_scatter_out, 0, 0},
+    {&ct__op.slice_scatter, {353, 0, 352, 214, 6, 1}, ct__frontend_slice_scatter, 0, 0},
+    {&ct__op.slice_scatter_out, {353, 5, 354, 221, 7, 1}, ct__frontend_slice_scatter_out, 0, 0},
+    {&ct__op.diagonal_scatter, {356, 0, 355, 229, 5, 1}, ct__frontend_diagonal_scatter, 0, 0},
+    {&ct__op.diagonal_scatter_out, {356, 5, 357, 235, 6, 1}, ct__frontend_diagonal_scatter_out, 0, 0},
+    {&ct__op.diag_embed, {359, 0, 358, 242, 4, 1}, ct__frontend_diag_embed, 0, 0},
+    {&ct__op.diag_embed_out, {359, 5, 360, 247, 5, 1}, ct__frontend_diag_embed_out, 0, 0},
+    {&ct__op.diag, {361, 0, 337, 253, 2, 1}, ct__frontend_diag, 0, 0},
+    {&ct__op.diag_out, {361, 5, 362, 256, 3, 1}, ct__frontend_diag_out, 0, 0},
+    {&ct__op.trace, {363, 0, 306, 260, 1, 1}, ct__frontend_trace, 0, 0},
+    {&ct__op.trace_out, {363, 5, 364, 262, 2, 1}, ct__frontend_trace_out, 0, 0},
+    {&ct__op.narrow, {365, 0, 358, 265, 4, 1}, ct__frontend_narrow, 0, 0},
+    {&ct__op.narrow_Tensor, {365, 281, 366, 270, 4, 1}, ct__frontend_narrow_Tensor, 0, 0},
+    {&ct__op.diagonal, {39, 0, 358, 275, 4, 1}, ct__frontend_diagonal, 0, 0},
+    {&ct__op.diagonal_backward, {368, 0, 367, 280, 5, 1}, ct__frontend_diagonal_backward, 0, 0},
+    {&ct__op.as_strided, {370, 0, 369, 286, 4, 1}, ct__frontend_as_strided, 0, 0},
+    {&ct__op.alias, {371, 0, 306, 291, 1, 1}, ct__frontend_alias, 0, 0},
+    {&ct__op.detach, {372, 0, 306, 293, 1, 1}, ct__frontend_detach, 0, 0},
+    {&ct__op.empty_memory_format, {375, 374, 373, 295, 4, 1}, ct__frontend_empty_memory_format, 0, 0},
+    {&ct__op.zeros, {377, 0, 376, 300, 3, 1}, ct__frontend_zeros, 0, 0},
+    {&ct__op.ones, {378, 0, 376, 304, 3, 1}, ct__frontend_ones, 0, 0},
+    {&ct__op.full, {222, 0, 379, 308, 4, 1}, ct__frontend_full, 0, 0},
+    {&ct__op.scalar_tensor, {381, 0, 380, 313, 3, 1}, ct__frontend_scalar_tensor, 0, 0},
+    {&ct__op.empty_like, {383, 0, 382, 317, 4, 1}, ct__frontend_empty_like, 0, 0},
+    {&ct__op.zeros_like, {384, 0, 382, 322, 4, 1}, ct__frontend_zeros_like, 0, 0},
+    {&ct__op.ones_like, {385, 0, 382, 327, 4, 1}, ct__frontend_ones_like, 0, 0},
+    {&ct__op.full_like, {387, 0, 386, 332, 5, 1}, ct__frontend_full_like, 0, 0},
+    {&ct__op.new_empty, {389, 0, 388, 338, 5, 1}, ct__frontend_new_empty, 0, 0},
+    {&ct__op.new_zeros, {390, 0, 388, 344, 5, 1}, ct__frontend_new_zeros, 0, 0},
+    {&ct__op.new_ones, {391, 0, 388, 350, 5, 1}, ct__frontend_new_ones, 0, 0},
+    {&ct__op.new_full, {393, 0, 392, 356, 6, 1}, ct__frontend_new_full, 0, 0},
+    {&ct__op.tril_indices, {395, 0, 394, 363, 5, 1}, ct__frontend_tril_indices, 0, 0},
+    {&ct__op.tril_indices_out, {395, 5, 396, 369, 4, 1}, ct__frontend_tril_indices_out, 0, 0},
+    {&ct__op.triu_indices, {397, 0, 394, 374, 5, 1}, ct__frontend_triu_indices, 0, 0},
+    {&ct__op.triu_indices_out, {397, 5, 396, 380, 4, 1}, ct__frontend_triu_indices_out, 0, 0},
+    {&ct__op.arange_start_step, {400, 399, 398, 385, 5, 1}, ct__frontend_arange_start_step, 0, 0},
+    {&ct__op.arange_start_out, {400, 402, 401, 391, 4, 1}, ct__frontend_arange_start_out, 0, 0},
+    {&ct__op.neg, {403, 0, 306, 396, 1, 1}, ct__frontend_neg, 1, 0},
+    {&ct__op.neg_, {405, 0, 404, 398, 1, 1}, ct__frontend_neg_, 1, 0},
+    {&ct__op.neg_out, {403, 5, 364, 400, 2, 1}, ct__frontend_neg_out, 1, 0},
+    {&ct__op.bitwise_not, {406, 0, 306, 403, 1, 1}, ct__frontend_bitwise_not, 1, 0},
+    {&ct__op.bitwise_not_, {407, 0, 404, 405, 1, 1}, ct__frontend_bitwise_not_, 1, 0},
+    {&ct__op.bitwise_not_out, {406, 5, 364, 407, 2, 1}, ct__frontend_bitwise_not_out, 1, 0},
+    {&ct__op.abs, {408, 0, 306, 410, 1, 1}, ct__frontend_abs, 1, 0},
+    {&ct__op.abs_, {409, 0, 404, 412, 1, 1}, ct__frontend_abs_, 1, 0},
+    {&ct__op.abs_out, {408, 5, 364, 414, 2, 1}, ct__frontend_abs_out, 1, 0},
+    {&ct__op.sign, {112, 0, 306, 417, 1, 1}, ct__frontend_sign, 1, 0},
+    {&ct__op.sign_, {410, 0, 404, 419, 1, 1}, ct__frontend_sign_, 1, 0},
+    {&ct__op.sign_out, {112, 5, 364, 421, 2, 1}, ct__frontend_sign_out, 1, 0},
+    {&ct__op.square, {411, 0, 306, 424, 1, 1}, ct__frontend_square, 1, 0},
+    {&ct__op.square_, {412, 0, 404, 426, 1, 1}, ct__frontend_square_, 1, 0},
+    {&ct__op.square_out, {411, 5, 364, 428, 2, 1}, ct__frontend_square_out, 1, 0},
+    {&ct__op.exp, {413, 0, 306, 431, 1, 1}, ct__frontend_exp, 1, 0},
+    {&ct__op.exp_, {414, 0, 404, 433, 1, 1}, ct__frontend_exp_, 1, 0},
+    {&ct__op.exp_out, {413, 5, 364, 435, 2, 1}, ct__frontend_exp_out, 1, 0},
+    {&ct__op.exp2, {415, 0, 306, 438, 1, 1}, ct__frontend_exp2, 1, 0},
+    {&ct__op.exp2_, {416, 0, 404, 440, 1, 1}, ct__frontend_exp2_, 1, 0},
+    {&ct__op.exp2_out, {415, 5, 364, 442, 2, 1}, ct__frontend_exp2_out, 1, 0},
+    {&ct__op.log, {417, 0, 306, 445, 1, 1}, ct__frontend_log, 1, 0},
+    {&ct__op.log_, {418, 0, 404, 447, 1, 1}, ct__frontend_log_, 1, 0},
+    {&ct__op.log_out, {417, 5, 364, 449, 2, 1}, ct__frontend_log_out, 1, 0},
+    {&ct__op.log2, {419, 0, 306, 452, 1, 1}, ct__frontend_log2, 1, 0},
+    {&ct__op.log2_, {420, 0, 404, 454, 1, 1}, ct__frontend_log2_, 1, 0},
+    {&ct__op.log2_out, {419, 5, 364, 456, 2, 1}, ct__frontend_log2_out, 1, 0},
+    {&ct__op.log1p, {421, 0, 306, 459, 1, 1}, ct__frontend_log1p, 1, 0},
+    {&ct__op.log1p_, {422, 0, 404, 461, 1, 1}, ct__frontend_log1p_, 1, 0},
+    {&ct__op.log1p_out, {421, 5, 364, 463, 2, 1}, ct__frontend_log1p_out, 1, 0},
+    {&ct__op.expm1, {423, 0, 306, 466, 1, 1}, ct__frontend_expm1, 1, 0},
+    {&ct__op.expm1_, {424, 0, 404, 468, 1, 1}, ct__frontend_expm1_, 1, 0},
+    {&ct__op.expm1_out, {423, 5, 364, 470, 2, 1}, ct__frontend_expm1_out, 1, 0},
+    {&ct__op.sqrt, {425, 0, 306, 473, 1, 1}, ct__frontend_sqrt, 1, 0},
+    {&ct__op.sqrt_, {426, 0, 404, 475, 1, 1}, ct__frontend_sqrt_, 1, 0},
+    {&ct__op.sqrt_out, {425, 5, 364, 477, 2, 1}, ct__frontend_sqrt_out, 1, 0},
+    {&ct__op.rsqrt, {427, 0, 306, 480, 1, 1}, ct__frontend_rsqrt, 1, 0},
+    {&ct__op.rsqrt_, {428, 0, 404, 482, 1, 1}, ct__frontend_rsqrt_, 1, 0},
+    {&ct__op.rsqrt_out, {427, 5, 364, 484, 2, 1}, ct__frontend_rsqrt_out, 1, 0},
+    {&ct__op.reciprocal, {429, 0, 306, 487, 1, 1}, ct__frontend_reciprocal, 1, 0},
+    {&ct__op.reciprocal_, {430, 0, 404, 489, 1, 1}, ct__frontend_reciprocal_, 1, 0},
+    {&ct__op.reciprocal_out, {429, 5, 364, 491, 2, 1}, ct__frontend_reciprocal_out, 1, 0},
+    {&ct__op.sin, {431, 0, 306, 494, 1, 1}, ct__frontend_sin, 1, 0},
+    {&ct__op.sin_, {432, 0, 404, 496, 1, 1}, ct__frontend_sin_, 1, 0},
+    {&ct__op.sin_out, {431, 5, 364, 498, 2, 1}, ct__frontend_sin_out, 1, 0},
+    {&ct__op.cos, {433, 0, 306, 501, 1, 1}, ct__frontend_cos, 1, 0},
+    {&ct__op.cos_, {434, 0, 404, 503, 1, 1}, ct__frontend_cos_, 1, 0},
+    {&ct__op.cos_out, {433, 5, 364, 505, 2, 1}, ct__frontend_cos_out, 1, 0},
+    {&ct__op.tan, {435, 0, 306, 508, 1, 1}, ct__frontend_tan, 1, 0},
+    {&ct__op.tan_, {436, 0, 404, 510, 1, 1}, ct__frontend_tan_, 1, 0},
+    {&ct__op.tan_out, {435, 5, 364, 512, 2, 1}, ct__frontend_tan_out, 1, 0},
+    {&ct__op.tanh, {437, 0, 306, 515, 1, 1}, ct__frontend_tanh, 1, 0},
+    {&ct__op.tanh_, {438, 0, 404, 517, 1, 1}, ct__frontend_tanh_, 1, 0},
+    {&ct__op.tanh_out, {437, 5, 364, 519, 2, 1}, ct__frontend_tanh_out, 1, 0},
+    {&ct__op.erf, {439, 0, 306, 522, 1, 1}, ct__frontend_erf, 1, 0},
+    {&ct__op.erf_, {440, 0, 404, 524, 1, 1}, ct__frontend_erf_, 1, 0},
+    {&ct__op.erf_out, {439, 5, 364, 526, 2, 1}, ct__frontend_erf_out, 1, 0},
+    {&ct__op.asin, {441, 0, 306, 529, 1, 1}, ct__frontend_asin, 1, 0},
+    {&ct__op.asin_, {442, 0, 404, 531, 1, 1}, ct__frontend_asin_, 1, 0},
+    {&ct__op.asin_out, {441, 5, 364, 533, 2, 1}, ct__frontend_asin_out, 1, 0},
+    {&ct__op.acos, {443, 0, 306, 536, 1, 1}, ct__frontend_acos, 1, 0},
+    {&ct__op.acos_, {444, 0, 404, 538, 1, 1}, ct__frontend_acos_, 1, 0},
+    {&ct__op.acos_out, {443, 5, 364, 540, 2, 1}, ct__frontend_acos_out, 1, 0},
+    {&ct__op.atan, {445, 0, 306, 543, 1, 1}, ct__frontend_atan, 1, 0},
+    {&ct__op.atan_, {446, 0, 404, 545, 1, 1}, ct__frontend_atan_, 1, 0},
+    {&ct__op.atan_out, {445, 5, 364, 547, 2, 1}, ct__frontend_atan_out, 1, 0},
+    {&ct__op.sinh, {447, 0, 306, 550, 1, 1}, ct__frontend_sinh, 1, 0},
+    {&ct__op.sinh_, {448, 0, 404, 552, 1, 1}, ct__frontend_sinh_, 1, 0},
+    {&ct__op.sinh_out, {447, 5, 364, 554, 2, 1}, ct__frontend_sinh_out, 1, 0},
+    {&ct__op.cosh, {449, 0, 306, 557, 1, 1}, ct__frontend_cosh, 1, 0},
+    {&ct__op.cosh_, {450, 0, 404, 559, 1, 1}, ct__frontend_cosh_, 1, 0},
+    {&ct__op.cosh_out, {449, 5, 364, 561, 2, 1}, ct__frontend_cosh_out, 1, 0},
+    {&ct__op.asinh, {451, 0, 306, 564, 1, 1}, ct__frontend_asinh, 1, 0},
+    {&ct__op.asinh_, {452, 0, 404, 566, 1, 1}, ct__frontend_asinh_, 1, 0},
+    {&ct__op.asinh_out, {451, 5, 364, 568, 2, 1}, ct__frontend_asinh_out, 1, 0},
+    {&ct__op.acosh, {453, 0, 306, 571, 1, 1}, ct__frontend_acosh, 1, 0},
+    {&ct__op.acosh_, {454, 0, 404, 573, 1, 1}, ct__frontend_acosh_, 1, 0},
+    {&ct__op.acosh_out, {453, 5, 364, 575, 2, 1}, ct__frontend_acosh_out, 1, 0},
+    {&ct__op.atanh, {455, 0, 306, 578, 1, 1}, ct__frontend_atanh, 1, 0},
+    {&ct__op.atanh_, {456, 0, 404, 580, 1, 1}, ct__frontend_atanh_, 1, 0},
+    {&ct__op.atanh_out, {455, 5, 364, 582, 2, 1}, ct__frontend_atanh_out, 1, 0},
+    {&ct__op.log10, {457, 0, 306, 585, 1, 1}, ct__frontend_log10, 1, 0},
+    {&ct__op.log10_, {458, 0, 404, 587, 1, 1}, ct__frontend_log10_, 1, 0},
+    {&ct__op.log10_out, {457, 5, 364, 589, 2, 1}, ct__frontend_log10_out, 1, 0},
+    {&ct__op.erfc, {459, 0, 306, 592, 1, 1}, ct__frontend_erfc, 1, 0},
+    {&ct__op.erfc_, {460, 0, 404, 594, 1, 1}, ct__frontend_erfc_, 1, 0},
+    {&ct__op.erfc_out, {459, 5, 364, 596, 2, 1}, ct__frontend_erfc_out, 1, 0},
+    {&ct__op.erfinv, {461, 0, 306, 599, 1, 1}, ct__frontend_erfinv, 1, 0},
+    {&ct__op.erfinv_, {462, 0, 404, 601, 1, 1}, ct__frontend_erfinv_, 1, 0},
+    {&ct__op.erfinv_out, {461, 5, 364, 603, 2, 1}, ct__frontend_erfinv_out, 1, 0},
+    {&ct__op.lgamma, {463, 0, 306, 606, 1, 1}, ct__frontend_lgamma, 1, 0},
+    {&ct__op.lgamma_, {464, 0, 404, 608, 1, 1}, ct__frontend_lgamma_, 1, 0},
+    {&ct__op.lgamma_out, {463, 5, 364, 610, 2, 1}, ct__frontend_lgamma_out, 1, 0},
+    {&ct__op.digamma, {465, 0, 306, 613, 1, 1}, ct__frontend_digamma, 1, 0},
+    {&ct__op.digamma_, {466, 0, 404, 615, 1, 1}, ct__frontend_digamma_, 1, 0},
+    {&ct__op.digamma_out, {465, 5, 364, 617, 2, 1}, ct__frontend_digamma_out, 1, 0},
+    {&ct__op.polygamma, {468, 0, 467, 620, 2, 1}, ct__frontend_polygamma, 1, 0},
+    {&ct__op.polygamma_, {470, 0, 469, 623, 2, 1}, ct__frontend_polygamma_, 1, 0},
+    {&ct__op.polygamma_out, {468, 5, 471, 626, 3, 1}, ct__frontend_polygamma_out, 1, 0},
+    {&ct__op.i0, {472, 0, 306, 630, 1, 1}, ct__frontend_i0, 1, 0},
+    {&ct__op.i0_, {473, 0, 404, 632, 1, 1}, ct__frontend_i0_, 1, 0},
+    {&ct__op.i0_out, {472, 5, 364, 634, 2, 1}, ct__frontend_i0_out, 1, 0},
+    {&ct__op.special_i1, {474, 0, 306, 637, 1, 1}, ct__frontend_special_i1, 1, 0},
+    {&ct__op.special_i1_out, {474, 5, 364, 639, 2, 1}, ct__frontend_special_i1_out, 1, 0},
+    {&ct__op.sinc, {475, 0, 306, 642, 1, 1}, ct__frontend_sinc, 1, 0},
+    {&ct__op.sinc_, {476, 0, 404, 644, 1, 1}, ct__frontend_sinc_, 1, 0},
+    {&ct__op.sinc_out, {475, 5, 364, 646, 2, 1}, ct__frontend_sinc_out, 1, 0},
+    {&ct__op.deg2rad, {477, 0, 306, 649, 1, 1}, ct__frontend_deg2rad, 1, 0},
+    {&ct__op.deg2rad_, {478, 0, 404, 651, 1, 1}, ct__frontend_deg2rad_, 1, 0},
+    {&ct__op.deg2rad_out, {477, 5, 364, 653, 2, 1}, ct__frontend_deg2rad_out, 1, 0},
+    {&ct__op.rad2deg, {479, 0, 306, 656, 1, 1}, ct__frontend_rad2deg, 1, 0},
+    {&ct__op.rad2deg_, {480, 0, 404, 658, 1, 1}, ct__frontend_rad2deg_, 1, 0},
+    {&ct__op.rad2deg_out, {479, 5, 364, 660, 2, 1}, ct__frontend_rad2deg_out, 1, 0},
+    {&ct__op.logit, {482, 0, 481, 663, 2, 1}, ct__frontend_logit, 1, 0},
+    {&ct__op.logit_, {484, 0, 483, 666, 2, 1}, ct__frontend_logit_, 1, 0},
+    {&ct__op.logit_out, {482, 5, 485, 669, 3, 1}, ct__frontend_logit_out, 1, 0},
+    {&ct__op.frac, {486, 0, 306, 673, 1, 1}, ct__frontend_frac, 1, 0},
+    {&ct__op.frac_, {487, 0, 404, 675, 1, 1}, ct__frontend_frac_, 1, 0},
+    {&ct__op.frac_out, {486, 5, 364, 677, 2, 1}, ct__frontend_frac_out, 1, 0},
+    {&ct__op.isnan, {488, 0, 306, 680, 1, 1}, ct__frontend_isnan, 1, 0},
+    {&ct__op.isnan_out, {488, 5, 364, 682, 2, 1}, ct__frontend_isnan_out, 1, 0},
+    {&ct__op.isinf, {489, 0, 306, 685, 1, 1}, ct__frontend_isinf, 1, 0},
+    {&ct__op.isinf_out, {489, 5, 364, 687, 2, 1}, ct__frontend_isinf_out, 1, 0},
+    {&ct__op.isfinite, {490, 0, 306, 690, 1, 1}, ct__frontend_isfinite, 1, 0},
+    {&ct__op.isposinf, {491, 0, 306, 692, 1, 1}, ct__frontend_isposinf, 1, 0},
+    {&ct__op.isposinf_out, {491, 5, 364, 694, 2, 1}, ct__frontend_isposinf_out, 1, 0},
+    {&ct__op.isneginf, {492, 0, 306, 697, 1, 1}, ct__frontend_isneginf, 1, 0},
+    {&ct__op.isneginf_out, {492, 5, 364, 699, 2, 1}, ct__frontend_isneginf_out, 1, 0},
+    {&ct__op.sigmoid, {493, 0, 306, 702, 1, 1}, ct__frontend_sigmoid, 1, 0},
+    {&ct__op.sigmoid_, {494, 0, 404, 704, 1, 1}, ct__frontend_sigmoid_, 1, 0},
+    {&ct__op.sigmoid_out, {493, 5, 364, 706, 2, 1}, ct__frontend_sigmoid_out, 1, 0},
+    {&ct__op.relu, {495, 0, 306, 709, 1, 1}, ct__frontend_relu, 1, 0},
+    {&ct__op.relu_, {496, 0, 404, 711, 1, 1}, ct__frontend_relu_, 1, 0},
+    {&ct__op.relu_out, {495, 5, 364, 713, 2, 1}, ct__frontend_relu_out, 1, 0},
+    {&ct__op.hardtanh, {497, 0, 286, 716, 3, 1}, ct__frontend_hardtanh, 1, 0},
+    {&ct__op.hardtanh_, {498, 0, 288, 720, 3, 1}, ct__frontend_hardtanh_, 1, 0},
+    {&ct__op.hardtanh_out, {497, 5, 499, 724, 4, 1}, ct__frontend_hardtanh_out, 1, 0},
+    {&ct__op.relu6, {500, 0, 306, 729, 1, 1}, ct__frontend_relu6, 1, 0},
+    {&ct__op.relu6_, {501, 0, 404, 731, 1, 1}, ct__frontend_relu6_, 1, 0},
+    {&ct__op.leaky_relu, {502, 0, 296, 733, 2, 1}, ct__frontend_leaky_relu, 1, 0},
+    {&ct__op.leaky_relu_, {503, 0, 297, 736, 2, 1}, ct__frontend_leaky_relu_, 1, 0},
+    {&ct__op.leaky_relu_out, {502, 5, 504, 739, 3, 1}, ct__frontend_leaky_relu_out, 1, 0},
+    {&ct__op.elu, {506, 0, 505, 743, 4, 1}, ct__frontend_elu, 1, 0},
+    {&ct__op.elu_, {508, 0, 507, 748, 4, 1}, ct__frontend_elu_, 1, 0},
+    {&ct__op.elu_out, {506, 5, 509, 753, 5, 1}, ct__frontend_elu_out, 1, 0},
+    {&ct__op.gelu, {511, 0, 510, 759, 2, 1}, ct__frontend_gelu, 1, 0},
+    {&ct__op.gelu_, {513, 0, 512, 762, 2, 1}, ct__frontend_gelu_, 1, 0},
+    {&ct__op.gelu_out, {511, 5, 514, 765, 3, 1}, ct__frontend_gelu_out, 1, 0},
+    {&ct__op.silu, {515, 0, 306, 769, 1, 1}, ct__frontend_silu, 1, 0},
+    {&ct__op.silu_, {516, 0, 404, 771, 1, 1}, ct__frontend_silu_, 1, 0},
+    {&ct__op.silu_out, {515, 5, 364, 773, 2, 1}, ct__frontend_silu_out, 1, 0},
+    {&ct__op.softplus, {517, 0, 286, 776, 3, 1}, ct__frontend_softplus, 1, 0},
+    {&ct__op.softplus_out, {517, 5, 499, 780, 4, 1}, ct__frontend_softplus_out, 1, 0},
+    {&ct__op.mish, {518, 0, 306, 785, 1, 1}, ct__frontend_mish, 1, 0},
+    {&ct__op.mish_, {519, 0, 404, 787, 1, 1}, ct__frontend_mish_, 1, 0},
+    {&ct__op.mish_out, {518, 5, 364, 789, 2, 1}, ct__frontend_mish_out, 1, 0},
+    {&ct__op.hardswish, {520, 0, 306, 792, 1, 1}, ct__frontend_hardswish, 1, 0},
+    {&ct__op.hardswish_, {521, 0, 404, 794, 1, 1}, ct__frontend_hardswish_, 1, 0},
+    {&ct__op.hardswish_out, {520, 5, 364, 796, 2, 1}, ct__frontend_hardswish_out, 1, 0},
+    {&ct__op.hardsigmoid, {522, 0, 306, 799, 1, 1}, ct__frontend_hardsigmoid, 1, 0},
+    {&ct__op.hardsigmoid_, {523, 0, 404, 801, 1, 1}, ct__frontend_hardsigmoid_, 1, 0},
+    {&ct__op.hardsigmoid_out, {522, 5, 364, 803, 2, 1}, ct__frontend_hardsigmoid_out, 1, 0},
+    {&ct__op.selu, {524, 0, 306, 806, 1, 1}, ct__frontend_selu, 1, 0},
+    {&ct__op.selu_, {525, 0, 404, 808, 1, 1}, ct__frontend_selu_, 1, 0},
+    {&ct__op.celu, {526, 0, 296, 810, 2, 1}, ct__frontend_celu, 1, 0},
+    {&ct__op.celu_, {527, 0, 297, 813, 2, 1}, ct__frontend_celu_, 1, 0},
+    {&ct__op.celu_out, {526, 5, 504, 816, 3, 1}, ct__frontend_celu_out, 1, 0},
+    {&ct__op.log_sigmoid, {528, 0, 306, 820, 1, 1}, ct__frontend_log_sigmoid, 1, 0},
+    {&ct__op.log_sigmoid_out, {528, 5, 364, 822, 2, 1}, ct__frontend_log_sigmoid_out, 1, 0},
+    {&ct__op.hardshrink, {529, 0, 296, 825, 2, 1}, ct__frontend_hardshrink, 1, 0},
+    {&ct__op.hardshrink_out, {529, 5, 504, 828, 3, 1}, ct__frontend_hardshrink_out, 1, 0},
+    {&ct__op.softshrink, {530, 0, 296, 832, 2, 1}, ct__frontend_softshrink, 1, 0},
+    {&ct__op.softshrink_out, {530, 5, 504, 835, 3, 1}, ct__frontend_softshrink_out, 1, 0},
+    {&ct__op.threshold, {7, 0, 286, 839, 3, 1}, ct__frontend_threshold, 1, 0},
+    {&ct__op.threshold_, {531, 0, 288, 843, 3, 1}, ct__frontend_threshold_, 1, 0},
+    {&ct__op.threshold_out, {7, 5, 499, 847, 4, 1}, ct__frontend_threshold_out, 1, 0},
+    {&ct__op.softsign, {532, 0, 306, 852, 1, 1}, ct__frontend_softsign, 1, 0},
+    {&ct__op.tanhshrink, {533, 0, 306, 854, 1, 1}, ct__frontend_tanhshrink, 1, 0},
+    {&ct__op.floor, {534, 0, 306, 856, 1, 1}, ct__frontend_floor, 1, 0},
+    {&ct__op.floor_, {535, 0, 404, 858, 1, 1}, ct__frontend_floor_, 1, 0},
+    {&ct__op.floor_out, {534, 5, 364, 860, 2, 1}, ct__frontend_floor_out, 1, 0},
+    {&ct__op.ceil, {536, 0, 306, 863, 1, 1}, ct__frontend_ceil, 1, 0},
+    {&ct__op.ceil_, {537, 0, 404, 865, 1, 1}, ct__frontend_ceil_, 1, 0},
+    {&ct__op.ceil_out, {536, 5, 364, 867, 2, 1}, ct__frontend_ceil_out, 1, 0},
+    {&ct__op.round, {538, 0, 306, 870, 1, 1}, ct__frontend_round, 1, 0},
+    {&ct__op.round_, {539, 0, 404, 872, 1, 1}, ct__frontend_round_, 1, 0},
+    {&ct__op.round_out, {538, 5, 364, 874, 2, 1}, ct__frontend_round_out, 1, 0},
+    {&ct__op.round_decimals, {538, 63, 337, 877, 2, 1}, ct__frontend_round_decimals, 1, 0},
+    {&ct__op.round__decimals, {539, 63, 469, 880, 2, 1}, ct__frontend_round__decimals, 1, 0},
+    {&ct__op.round_decimals_out, {538, 540, 362, 883, 3, 1}, ct__frontend_round_decimals_out, 1, 0},
+    {&ct__op.trunc, {541, 0, 306, 887, 1, 1}, ct__frontend_trunc, 1, 0},
+    {&ct__op.trunc_, {542, 0, 404, 889, 1, 1}, ct__frontend_trunc_, 1, 0},
+    {&ct__op.trunc_out, {541, 5, 364, 891, 2, 1}, ct__frontend_trunc_out, 1, 0},
+    {&ct__op.nan_to_num, {544, 0, 543, 894, 4, 1}, ct__frontend_nan_to_num, 1, 0},
+    {&ct__op.nan_to_num_, {546, 0, 545, 899, 4, 1}, ct__frontend_nan_to_num_, 1, 0},
+    {&ct__op.nan_to_num_out, {544, 5, 547, 904, 5, 1}, ct__frontend_nan_to_num_out, 1, 0},
+    {&ct__op.frexp_Tensor, {549, 281, 548, 910, 1, 2}, ct__frontend_frexp_Tensor, 1, 0},
+    {&ct__op.frexp_Tensor_out, {549, 551, 550, 913, 3, 2}, ct__frontend_frexp_Tensor_out, 1, 0},
+    {&ct__op.div_Tensor_mode, {298, 553, 552, 918, 3, 1}, ct__frontend_div_Tensor_mode, 1, 0},
+    {&ct__op.div__Tensor_mode, {299, 553, 554, 922, 3, 1}, ct__frontend_div__Tensor_mode, 1, 0},
+    {&ct__op.div_out_mode, {298, 556, 555, 926, 4, 1}, ct__frontend_div_out_mode, 1, 0},
+    {&ct__op.div_Scalar_mode, {298, 558, 557, 931, 3, 1}, ct__frontend_div_Scalar_mode, 1, 0},
+    {&ct__op.div__Scalar_mode, {299, 558, 559, 935, 3, 1}, ct__frontend_div__Scalar_mode, 1, 0},
+    {&ct__op.floor_divide, {560, 0, 291, 939, 2, 1}, ct__frontend_floor_divide, 1, 0},
+    {&ct__op.floor_divide__Tensor, {561, 281, 293, 942, 2, 1}, ct__frontend_floor_divide__Tensor, 1, 0},
+    {&ct__op.floor_divide_out, {560, 5, 295, 945, 3, 1}, ct__frontend_floor_divide_out, 1, 0},
+    {&ct__op.floor_divide_Scalar, {560, 287, 296, 949, 2, 1}, ct__frontend_floor_divide_Scalar, 1, 0},
+    {&ct__op.floor_divide__Scalar, {561, 287, 297, 952, 2, 1}, ct__frontend_floor_divide__Scalar, 1, 0},
+    {&ct__op.pow_Tensor_Tensor, {563, 562, 291, 955, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1, 0},
+    {&ct__op.pow__Tensor, {564, 281, 293, 958, 2, 1}, ct__frontend_pow__Tensor, 1, 0},
+    {&ct__op.pow_Tensor_Tensor_out, {563, 565, 295, 961, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1, 0},
+    {&ct__op.pow_Tensor_Scalar, {563, 566, 296, 965, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1, 0},
+    {&ct__op.pow__Scalar, {564, 287, 297, 968, 2, 1}, ct__frontend_pow__Scalar, 1, 0},
+    {&ct__op.pow_Tensor_Scalar_out, {563, 567, 504, 971, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1, 0},
+    {&ct__op.pow_Scalar, {563, 287, 568, 975, 2, 1}, ct__frontend_pow_Scalar, 1, 0},
+    {&ct__op.pow_Scalar_out, {563, 570, 569, 978, 3, 1}, ct__frontend_pow_Scalar_out, 1, 0},
+    {&ct__op.remainder_Tensor, {571, 281, 291, 982, 2, 1}, ct__frontend_remainder_Tensor, 1, 0},
+    {&ct__op.remainder__Tensor, {572, 281, 293, 985, 2, 1}, ct__frontend_remainder__Tensor, 1, 0},
+    {&ct__op.remainder_Tensor_out, {571, 551, 295, 988, 3, 1}, ct__frontend_remainder_Tensor_out, 1, 0},
+    {&ct__op.remainder_Scalar, {571, 287, 296, 992, 2, 1}, ct__frontend_remainder_Scalar, 1, 0},
+    {&ct__op.remainder__Scalar, {572, 287, 297, 995, 2, 1}, ct__frontend_remainder__Scalar, 1, 0},
+    {&ct__op.remainder_Scalar_out, {571, 570, 504, 998, 3, 1}, ct__frontend_remainder_Scalar_out, 1, 0},
+    {&ct__op.remainder_Scalar_Tensor, {571, 573, 568, 1002, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1, 0},
+    {&ct__op.remainder_Scalar_Tensor_out, {571, 574, 569, 1005, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1, 0},
+    {&ct__op.fmod_Tensor, {575, 281, 291, 1009, 2, 1}, ct__frontend_fmod_Tensor, 1, 0},
+    {&ct__op.fmod__Tensor, {576, 281, 293, 1012, 2, 1}, ct__frontend_fmod__Tensor, 1, 0},
+    {&ct__op.fmod_Tensor_out, {575, 551, 295, 1015, 3, 1}, ct__frontend_fmod_Tensor_out, 1, 0},
+    {&ct__op.fmod_Scalar, {575, 287, 296, 1019, 2, 1}, ct__frontend_fmod_Scalar, 1, 0},
+    {&ct__op.fmod__Scalar, {576, 287, 297, 1022, 2, 1}, ct__frontend_fmod__Scalar, 1, 0},
+    {&ct__op.fmod_Scalar_out, {575, 570, 504, 1025, 3, 1}, ct__frontend_fmod_Scalar_out, 1, 0},
+    {&ct__op.maximum, {577, 0, 291, 1029, 2, 1}, ct__frontend_maximum, 1, 0},
+    {&ct__op.maximum_out, {577, 5, 295, 1032, 3, 1}, ct__frontend_maximum_out, 1, 0},
+    {&ct__op.minimum, {578, 0, 291, 1036, 2, 1}, ct__frontend_minimum, 1, 0},
+    {&ct__op.minimum_out, {578, 5, 295, 1039, 3, 1}, ct__frontend_minimum_out, 1, 0},
+    {&ct__op.atan2, {579, 0, 291, 1043, 2, 1}, ct__frontend_atan2, 1, 0},
+    {&ct__op.atan2_, {580, 0, 293, 1046, 2, 1}, ct__frontend_atan2_, 1, 0},
+    {&ct__op.atan2_out, {579, 5, 295, 1049, 3, 1}, ct__frontend_atan2_out, 1, 0},
+    {&ct__op.eq_Tensor, {581, 281, 291, 1053, 2, 1}, ct__frontend_eq_Tensor, 1, 0},
+    {&ct__op.eq__Tensor, {582, 281, 293, 1056, 2, 1}, ct__frontend_eq__Tensor, 1, 0},
+    {&ct__op.eq_Tensor_out, {581, 551, 295, 1059, 3, 1}, ct__frontend_eq_Tensor_out, 1, 0},
+    {&ct__op.eq_Scalar, {581, 287, 296, 1063, 2, 1}, ct__frontend_eq_Scalar, 1, 0},
+    {&ct__op.eq__Scalar, {582, 287, 297, 1066, 2, 1}, ct__frontend_eq__Scalar, 1, 0},
+    {&ct__op.eq_Scalar_out, {581, 570, 504, 1069, 3, 1}, ct__frontend_eq_Scalar_out, 1, 0},
+    {&ct__op.ne_Tensor, {583, 281, 291, 1073, 2, 1}, ct__frontend_ne_Tensor, 1, 0},
+    {&ct__op.ne__Tensor, {584, 281, 293, 1076, 2, 1}, ct__frontend_ne__Tensor, 1, 0},
+    {&ct__op.ne_Tensor_out, {583, 551, 295, 1079, 3, 1}, ct__frontend_ne_Tensor_out, 1, 0},
+    {&ct__op.ne_Scalar, {583, 287, 296, 1083, 2, 1}, ct__frontend_ne_Scalar, 1, 0},
+    {&ct__op.ne__Scalar, {584, 287, 297, 1086, 2, 1}, ct__frontend_ne__Scalar, 1, 0},
+    {&ct__op.ne_Scalar_out, {583, 570, 504, 1089, 3, 1}, ct__frontend_ne_Scalar_out, 1, 0},
+    {&ct__op.lt_Tensor, {585, 281, 291, 1093, 2, 1}, ct__frontend_lt_Tensor, 1, 0},
+    {&ct__op.lt__Tensor, {586, 281, 293, 1096, 2, 1}, ct__frontend_lt__Tensor, 1, 0},
+    {&ct__op.lt_Tensor_out, {585, 551, 295, 1099, 3, 1}, ct__frontend_lt_Tensor_out, 1, 0},
+    {&ct__op.lt_Scalar, {585, 287, 296, 1103, 2, 1}, ct__frontend_lt_Scalar, 1, 0},
+    {&ct__op.lt__Scalar, {586, 287, 297, 1106, 2, 1}, ct__frontend_lt__Scalar, 1, 0},
+    {&ct__op.lt_Scalar_out, {585, 570, 504, 1109, 3, 1}, ct__frontend_lt_Scalar_out, 1, 0},
+    {&ct__op.le_Tensor, {587, 281, 291, 1113, 2, 1}, ct__frontend_le_Tensor, 1, 0},
+    {&ct__op.le__Tensor, {588, 281, 293, 1116, 2, 1}, ct__frontend_le__Tensor, 1, 0},
+    {&ct__op.le_Tensor_out, {587, 551, 295, 1119, 3, 1}, ct__frontend_le_Tensor_out, 1, 0},
+    {&ct__op.le_Scalar, {587, 287, 296, 1123, 2, 1}, ct__frontend_le_Scalar, 1, 0},
+    {&ct__op.le__Scalar, {588, 287, 297, 1126, 2, 1}, ct__frontend_le__Scalar, 1, 0},
+    {&ct__op.le_Scalar_out, {587, 570, 504, 1129, 3, 1}, ct__frontend_le_Scalar_out, 1, 0},
+    {&ct__op.gt_Tensor, {589, 281, 291, 1133, 2, 1}, ct__frontend_gt_Tensor, 1, 0},
+    {&ct__op.gt__Tensor, {590, 281, 293, 1136, 2, 1}, ct__frontend_gt__Tensor, 1, 0},
+    {&ct__op.gt_Tensor_out, {589, 551, 295, 1139, 3, 1}, ct__frontend_gt_Tensor_out, 1, 0},
+    {&ct__op.gt_Scalar, {589, 287, 296, 1143, 2, 1}, ct__frontend_gt_Scalar, 1, 0},
+    {&ct__op.gt__Scalar, {590, 287, 297, 1146, 2, 1}, ct__frontend_gt__Scalar, 1, 0},
+    {&ct__op.gt_Scalar_out, {589, 570, 504, 1149, 3, 1}, ct__frontend_gt_Scalar_out, 1, 0},
+    {&ct__op.ge_Tensor, {591, 281, 291, 1153, 2, 1}, ct__frontend_ge_Tensor, 1, 0},
+    {&ct__op.ge__Tensor, {592, 281, 293, 1156, 2, 1}, ct__frontend_ge__Tensor, 1, 0},
+    {&ct__op.ge_Tensor_out, {591, 551, 295, 1159, 3, 1}, ct__frontend_ge_Tensor_out, 1, 0},
+    {&ct__op.ge_Scalar, {591, 287, 296, 1163, 2, 1}, ct__frontend_ge_Scalar, 1, 0},
+    {&ct__op.ge__Scalar, {592, 287, 297, 1166, 2, 1}, ct__frontend_ge__Scalar, 1, 0},
+    {&ct__op.ge_Scalar_out, {591, 570, 504, 1169, 3, 1}, ct__frontend_ge_Scalar_out, 1, 0},
+    {&ct__op.logical_and, {593, 0, 291, 1173, 2, 1}, ct__frontend_logical_and, 1, 0},
+    {&ct__op.logical_and_, {594, 0, 293, 1176, 2, 1}, ct__frontend_logical_and_, 1, 0},
+    {&ct__op.logical_and_out, {593, 5, 295, 1179, 3, 1}, ct__frontend_logical_and_out, 1, 0},
+    {&ct__op.logical_or, {595, 0, 291, 1183, 2, 1}, ct__frontend_logical_or, 1, 0},
+    {&ct__op.logical_or_, {596, 0, 293, 1186, 2, 1}, ct__frontend_logical_or_, 1, 0},
+    {&ct__op.logical_or_out, {595, 5, 295, 1189, 3, 1}, ct__frontend_logical_or_out, 1, 0},
+    {&ct__op.logical_xor, {597, 0, 291, 1193, 2, 1}, ct__frontend_logical_xor, 1, 0},
+    {&ct__op.logical_xor_, {598, 0, 293, 1196, 2, 1}, ct__frontend_logical_xor_, 1, 0},
+    {&ct__op.logical_xor_out, {597, 5, 295, 1199, 3, 1}, ct__frontend_logical_xor_out, 1, 0},
+    {&ct__op.logical_not, {599, 0, 306, 1203, 1, 1}, ct__frontend_logical_not, 1, 0},
+    {&ct__op.logical_not_, {600, 0, 404, 1205, 1, 1}, ct__frontend_logical_not_, 1, 0},
+    {&ct__op.logical_not_out, {599, 5, 364, 1207, 2, 1}, ct__frontend_logical_not_out, 1, 0},
+    {&ct__op.where_self, {602, 1, 601, 1210, 3, 1}, ct__frontend_where_self, 1, 0},
+    {&ct__op.where_self_out, {602, 604, 603, 1214, 4, 1}, ct__frontend_where_self_out, 1, 0},
+    {&ct__op.where_ScalarSelf, {602, 606, 605, 1219, 3, 1}, ct__frontend_where_ScalarSelf, 1, 0},
+    {&ct__op.where_ScalarOther, {602, 607, 280, 1223, 3, 1}, ct__frontend_where_ScalarOther, 1, 0},
+    {&ct__op.where_Scalar, {602, 287, 286, 1227, 3, 1}, ct__frontend_where_Scalar, 1, 0},
+    {&ct__op.masked_fill_Scalar, {608, 287, 280, 1231, 3, 1}, ct__frontend_masked_fill_Scalar, 1, 0},
+    {&ct__op.masked_fill__Scalar, {609, 287, 283, 1235, 3, 1}, ct__frontend_masked_fill__Scalar, 1, 0},
+    {&ct__op.masked_fill_Scalar_out, {608, 570, 285, 1239, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1, 0},
+    {&ct__op.masked_fill_Tensor, {608, 281, 601, 1244, 3, 1}, ct__frontend_masked_fill_Tensor, 1, 0},
+    {&ct__op.masked_fill__Tensor, {609, 281, 610, 1248, 3, 1}, ct__frontend_masked_fill__Tensor, 1, 0},
+    {&ct__op.masked_fill_Tensor_out, {608, 551, 603, 1252, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1, 0},
+    {&ct__op.lerp_Scalar, {611, 287, 280, 1257, 3, 1}, ct__frontend_lerp_Scalar, 1, 0},
+    {&ct__op.lerp__Scalar, {612, 287, 283, 1261, 3, 1}, ct__frontend_lerp__Scalar, 1, 0},
+    {&ct__op.lerp_Scalar_out, {611, 570, 285, 1265, 4, 1}, ct__frontend_lerp_Scalar_out, 1, 0},
+    {&ct__op.lerp_Tensor, {611, 281, 601, 1270, 3, 1}, ct__frontend_lerp_Tensor, 1, 0},
+    {&ct__op.lerp__Tensor, {612, 281, 610, 1274, 3, 1}, ct__frontend_lerp__Tensor, 1, 0},
+    {&ct__op.lerp_Tensor_out, {611, 551, 603, 1278, 4, 1}, ct__frontend_lerp_Tensor_out, 1, 0},
+    {&ct__op.addcmul, {614, 0, 613, 1283, 4, 1}, ct__frontend_addcmul, 1, 0},
+    {&ct__op.addcmul_, {616, 0, 615, 1288, 4, 1}, ct__frontend_addcmul_, 1, 0},
+    {&ct__op.addcmul_out, {614, 5, 617, 1293, 5, 1}, ct__frontend_addcmul_out, 1, 0},
+    {&ct__op.addcdiv, {618, 0, 613, 1299, 4, 1}, ct__frontend_addcdiv, 1, 0},
+    {&ct__op.addcdiv_, {619, 0, 615, 1304, 4, 1}, ct__frontend_addcdiv_, 1, 0},
+    {&ct__op.addcdiv_out, {618, 5, 617, 1309, 5, 1}, ct__frontend_addcdiv_out, 1, 0},
+    {&ct__op.clamp, {621, 0, 620, 1315, 3, 1}, ct__frontend_clamp, 1, 0},
+    {&ct__op.clamp_, {623, 0, 622, 1319, 3, 1}, ct__frontend_clamp_, 1, 0},
+    {&ct__op.clamp_out, {621, 5, 624, 1323, 4, 1}, ct__frontend_clamp_out, 1, 0},
+    {&ct__op.clamp_Tensor, {621, 281, 625, 1328, 3, 1}, ct__frontend_clamp_Tensor, 1, 0},
+    {&ct__op.clamp__Tensor, {623, 281, 626, 1332, 3, 1}, ct__frontend_clamp__Tensor, 1, 0},
+    {&ct__op.clamp_Tensor_out, {621, 551, 627, 1336, 4, 1}, ct__frontend_clamp_Tensor_out, 1, 0},
+    {&ct__op.clamp_min, {628, 0, 296, 1341, 2, 1}, ct__frontend_clamp_min, 1, 0},
+    {&ct__op.clamp_min_, {629, 0, 297, 1344, 2, 1}, ct__frontend_clamp_min_, 1, 0},
+    {&ct__op.clamp_min_out, {628, 5, 504, 1347, 3, 1}, ct__frontend_clamp_min_out, 1, 0},
+    {&ct__op.clamp_min_Tensor, {628, 281, 291, 1351, 2, 1}, ct__frontend_clamp_min_Tensor, 1, 0},
+    {&ct__op.clamp_min__Tensor, {629, 281, 293, 1354, 2, 1}, ct__frontend_clamp_min__Tensor, 1, 0},
+    {&ct__op.clamp_min_Tensor_out, {628, 551, 295, 1357, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1, 0},
+    {&ct__op.clamp_max, {630, 0, 296, 1361, 2, 1}, ct__frontend_clamp_max, 1, 0},
+    {&ct__op.clamp_max_, {631, 0, 297, 1364, 2, 1}, ct__frontend_clamp_max_, 1, 0},
+    {&ct__op.clamp_max_out, {630, 5, 504, 1367, 3, 1}, ct__frontend_clamp_max_out, 1, 0},
+    {&ct__op.clamp_max_Tensor, {630, 281, 291, 1371, 2, 1}, ct__frontend_clamp_max_Tensor, 1, 0},
+    {&ct__op.clamp_max__Tensor, {631, 281, 293, 1374, 2, 1}, ct__frontend_clamp_max__Tensor, 1, 0},
+    {&ct__op.clamp_max_Tensor_out, {630, 551, 295, 1377, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1, 0},
+    {&ct__op.hypot, {632, 0, 291, 1381, 2, 1}, ct__frontend_hypot, 1, 0},
+    {&ct__op.hypot_, {633, 0, 293, 1384, 2, 1}, ct__frontend_hypot_, 1, 0},
+    {&ct__op.hypot_out, {632, 5, 295, 1387, 3, 1}, ct__frontend_hypot_out, 1, 0},
+    {&ct__op.copysign_Tensor, {634, 281, 291, 1391, 2, 1}, ct__frontend_copysign_Tensor, 1, 0},
+    {&ct__op.copysign__Tensor, {635, 281, 293, 1394, 2, 1}, ct__frontend_copysign__Tensor, 1, 0},
+    {&ct__op.copysign_out, {634, 5, 295, 1397, 3, 1}, ct__frontend_copysign_out, 1, 0},
+    {&ct__op.copysign_Scalar, {634, 287, 296, 1401, 2, 1}, ct__frontend_copysign_Scalar, 1, 0},
+    {&ct__op.copysign__Scalar, {635, 287, 297, 1404, 2, 1}, ct__frontend_copysign__Scalar, 1, 0},
+    {&ct__op.copysign_Scalar_out, {634, 570, 504, 1407, 3, 1}, ct__frontend_copysign_Scalar_out, 1, 0},
+    {&ct__op.nextafter, {636, 0, 291, 1411, 2, 1}, ct__frontend_nextafter, 1, 0},
+    {&ct__op.nextafter_, {637, 0, 293, 1414, 2, 1}, ct__frontend_nextafter_, 1, 0},
+    {&ct__op.nextafter_out, {636, 5, 295, 1417, 3, 1}, ct__frontend_nextafter_out, 1, 0},
+    {&ct__op.fmax, {638, 0, 291, 1421, 2, 1}, ct__frontend_fmax, 1, 0},
+    {&ct__op.fmax_out, {638, 5, 295, 1424, 3, 1}, ct__frontend_fmax_out, 1, 0},
+    {&ct__op.fmin, {639, 0, 291, 1428, 2, 1}, ct__frontend_fmin, 1, 0},
+    {&ct__op.fmin_out, {639, 5, 295, 1431, 3, 1}, ct__frontend_fmin_out, 1, 0},
+    {&ct__op.heaviside, {640, 0, 291, 1435, 2, 1}, ct__frontend_heaviside, 1, 0},
+    {&ct__op.heaviside_, {641, 0, 293, 1438, 2, 1}, ct__frontend_heaviside_, 1, 0},
+    {&ct__op.heaviside_out, {640, 5, 295, 1441, 3, 1}, ct__frontend_heaviside_out, 1, 0},
+    {&ct__op.xlogy_Tensor, {642, 281, 291, 1445, 2, 1}, ct__frontend_xlogy_Tensor, 1, 0},
+    {&ct__op.xlogy__Tensor, {643, 281, 293, 1448, 2, 1}, ct__frontend_xlogy__Tensor, 1, 0},
+    {&ct__op.xlogy_OutTensor, {642, 644, 295, 1451, 3, 1}, ct__frontend_xlogy_OutTensor, 1, 0},
+    {&ct__op.xlogy_Scalar_Other, {642, 645, 296, 1455, 2, 1}, ct__frontend_xlogy_Scalar_Other, 1, 0},
+    {&ct__op.xlogy__Scalar_Other, {643, 645, 297, 1458, 2, 1}, ct__frontend_xlogy__Scalar_Other, 1, 0},
+    {&ct__op.xlogy_OutScalar_Other, {642, 646, 504, 1461, 3, 1}, ct__frontend_xlogy_OutScalar_Other, 1, 0},
+    {&ct__op.xlogy_Scalar_Self, {642, 647, 568, 1465, 2, 1}, ct__frontend_xlogy_Scalar_Self, 1, 0},
+    {&ct__op.xlogy_OutScalar_Self, {642, 648, 569, 1468, 3, 1}, ct__frontend_xlogy_OutScalar_Self, 1, 0},
+    {&ct__op.logaddexp, {649, 0, 291, 1472, 2, 1}, ct__frontend_logaddexp, 1, 0},
+    {&ct__op.logaddexp_out, {649, 5, 295, 1475, 3, 1}, ct__frontend_logaddexp_out, 1, 0},
+    {&ct__op.logaddexp2, {650, 0, 291, 1479, 2, 1}, ct__frontend_logaddexp2, 1, 0},
+    {&ct__op.logaddexp2_out, {650, 5, 295, 1482, 3, 1}, ct__frontend_logaddexp2_out, 1, 0},
+    {&ct__op.float_power_Tensor_Tensor, {651, 562, 291, 1486, 2, 1}, ct__frontend_float_power_Tensor_Tensor, 1, 0},
+    {&ct__op.float_power__Tensor, {652, 281, 293, 1489, 2, 1}, ct__frontend_float_power__Tensor, 1, 0},
+    {&ct__op.float_power_Tensor_Tensor_out, {651, 565, 295, 1492, 3, 1}, ct__frontend_float_power_Tensor_Tensor_out, 1, 0},
+    {&ct__op.float_power_Tensor_Scalar, {651, 566, 296, 1496, 2, 1}, ct__frontend_float_power_Tensor_Scalar, 1, 0},
+    {&ct__op.float_power__Scalar, {652, 287, 297, 1499, 2, 1}, ct__frontend_float_power__Scalar, 1, 0},
+    {&ct__op.float_power_Tensor_Scalar_out, {651, 567, 504, 1502, 3, 1}, ct__frontend_float_power_Tensor_Scalar_out, 1, 0},
+    {&ct__op.float_power_Scalar, {651, 287, 568, 1506, 2, 1}, ct__frontend_float_power_Scalar, 1, 0},
+    {&ct__op.float_power_Scalar_out, {651, 570, 569, 1509, 3, 1}, ct__frontend_float_power_Scalar_out, 1, 0},
+    {&ct__op.bitwise_and_Tensor, {653, 281, 291, 1513, 2, 1}, ct__frontend_bitwise_and_Tensor, 1, 0},
+    {&ct__op.bitwise_and__Tensor, {654, 281, 293, 1516, 2, 1}, ct__frontend_bitwise_and__Tensor, 1, 0},
+    {&ct__op.bitwise_and_Tensor_out, {653, 551, 295, 1519, 3, 1}, ct__frontend_bitwise_and_Tensor_out, 1, 0},
+    {&ct__op.bitwise_and_Scalar, {653, 287, 296, 1523, 2, 1}, ct__frontend_bitwise_and_Scalar, 1, 0},
+    {&ct__op.bitwise_and__Scalar, {654, 287, 297, 1526, 2, 1}, ct__frontend_bitwise_and__Scalar, 1, 0},
+    {&ct__op.bitwise_and_Scalar_out, {653, 570, 504, 1529, 3, 1}, ct__frontend_bitwise_and_Scalar_out, 1, 0},
+    {&ct__op.bitwise_and_Scalar_Tensor, {653, 573, 568, 1533, 2, 1}, ct__frontend_bitwise_and_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_and_Scalar_Tensor_out, {653, 574, 569, 1536, 3, 1}, ct__frontend_bitwise_and_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_or_Tensor, {655, 281, 291, 1540, 2, 1}, ct__frontend_bitwise_or_Tensor, 1, 0},
+    {&ct__op.bitwise_or__Tensor, {656, 281, 293, 1543, 2, 1}, ct__frontend_bitwise_or__Tensor, 1, 0},
+    {&ct__op.bitwise_or_Tensor_out, {655, 551, 295, 1546, 3, 1}, ct__frontend_bitwise_or_Tensor_out, 1, 0},
+    {&ct__op.bitwise_or_Scalar, {655, 287, 296, 1550, 2, 1}, ct__frontend_bitwise_or_Scalar, 1, 0},
+    {&ct__op.bitwise_or__Scalar, {656, 287, 297, 1553, 2, 1}, ct__frontend_bitwise_or__Scalar, 1, 0},
+    {&ct__op.bitwise_or_Scalar_out, {655, 570, 504, 1556, 3, 1}, ct__frontend_bitwise_or_Scalar_out, 1, 0},
+    {&ct__op.bitwise_or_Scalar_Tensor, {655, 573, 568, 1560, 2, 1}, ct__frontend_bitwise_or_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_or_Scalar_Tensor_out, {655, 574, 569, 1563, 3, 1}, ct__frontend_bitwise_or_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_xor_Tensor, {657, 281, 291, 1567, 2, 1}, ct__frontend_bitwise_xor_Tensor, 1, 0},
+    {&ct__op.bitwise_xor__Tensor, {658, 281, 293, 1570, 2, 1}, ct__frontend_bitwise_xor__Tensor, 1, 0},
+    {&ct__op.bitwise_xor_Tensor_out, {657, 551, 295, 1573, 3, 1}, ct__frontend_bitwise_xor_Tensor_out, 1, 0},
+    {&ct__op.bitwise_xor_Scalar, {657, 287, 296, 1577, 2, 1}, ct__frontend_bitwise_xor_Scalar, 1, 0},
+    {&ct__op.bitwise_xor__Scalar, {658, 287, 297, 1580, 2, 1}, ct__frontend_bitwise_xor__Scalar, 1, 0},
+    {&ct__op.bitwise_xor_Scalar_out, {657, 570, 504, 1583, 3, 1}, ct__frontend_bitwise_xor_Scalar_out, 1, 0},
+    {&ct__op.bitwise_xor_Scalar_Tensor, {657, 573, 568, 1587, 2, 1}, ct__frontend_bitwise_xor_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_xor_Scalar_Tensor_out, {657, 574, 569, 1590, 3, 1}, ct__frontend_bitwise_xor_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor, {659, 281, 291, 1594, 2, 1}, ct__frontend_bitwise_left_shift_Tensor, 1, 0},
+    {&ct__op.bitwise_left_shift__Tensor, {660, 281, 293, 1597, 2, 1}, ct__frontend_bitwise_left_shift__Tensor, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_out, {659, 551, 295, 1600, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_out, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar, {659, 566, 296, 1604, 2, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_left_shift__Tensor_Scalar, {660, 566, 297, 1607, 2, 1}, ct__frontend_bitwise_left_shift__Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, {659, 567, 504, 1610, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar_out, 1, 0},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor, {659, 573, 568, 1614, 2, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, {659, 574, 569, 1617, 3, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor_out, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor, {661, 281, 291, 1621, 2, 1}, ct__frontend_bitwise_right_shift_Tensor, 1, 0},
+    {&ct__op.bitwise_right_shift__Tensor, {662, 281, 293, 1624, 2, 1}, ct__frontend_bitwise_right_shift__Tensor, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_out, {661, 551, 295, 1627, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_out, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar, {661, 566, 296, 1631, 2, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_right_shift__Tensor_Scalar, {662, 566, 297, 1634, 2, 1}, ct__frontend_bitwise_right_shift__Tensor_Scalar, 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, {661, 567, 504, 1637, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar_out, 1, 0},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor, {661, 573, 568, 1641, 2, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor, 1, 0},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, {661, 574, 569, 1644, 3, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor_out, 1, 0},
+    {&ct__op.gcd, {663, 0, 291, 1648, 2, 1}, ct__frontend_gcd, 1, 0},
+    {&ct__op.gcd_, {664, 0, 293, 1651, 2, 1}, ct__frontend_gcd_, 1, 0},
+    {&ct__op.gcd_out, {663, 5, 295, 1654, 3, 1}, ct__frontend_gcd_out, 1, 0},
+    {&ct__op.lcm, {665, 0, 291, 1658, 2, 1}, ct__frontend_lcm, 1, 0},
+    {&ct__op.lcm_, {666, 0, 293, 1661, 2, 1}, ct__frontend_lcm_, 1, 0},
+    {&ct__op.lcm_out, {665, 5, 295, 1664, 3, 1}, ct__frontend_lcm_out, 1, 0},
+    {&ct__op.ldexp_Tensor, {667, 281, 291, 1668, 2, 1}, ct__frontend_ldexp_Tensor, 1, 0},
+    {&ct__op.ldexp_, {668, 0, 293, 1671, 2, 1}, ct__frontend_ldexp_, 1, 0},
+    {&ct__op.ldexp_out, {667, 5, 295, 1674, 3, 1}, ct__frontend_ldexp_out, 1, 0},
+    {&ct__op.sum, {669, 0, 313, 1678, 2, 1}, ct__frontend_sum, 0, 0},
+    {&ct__op.sum_out, {669, 5, 670, 1681, 3, 1}, ct__frontend_sum_out, 0, 0},
+    {&ct__op.sum_dim_IntList, {669, 672, 671, 1685, 4, 1}, ct__frontend_sum_dim_IntList, 0, 0},
+    {&ct__op.sum_IntList_out, {669, 674, 673, 1690, 5, 1}, ct__frontend_sum_IntList_out, 0, 0},
+    {&ct__op.mean, {273, 0, 313, 1696, 2, 1}, ct__frontend_mean, 0, 0},
+    {&ct__op.mean_dim, {273, 26, 671, 1699, 4, 1}, ct__frontend_mean_dim, 0, 0},
+    {&ct__op.mean_out, {273, 5, 673, 1704, 5, 1}, ct__frontend_mean_out, 0, 0},
+    {&ct__op.prod, {675, 0, 313, 1710, 2, 1}, ct__frontend_prod, 0, 0},
+    {&ct__op.prod_out, {675, 5, 670, 1713, 3, 1}, ct__frontend_prod_out, 0, 0},
+    {&ct__op.prod_dim_int, {675, 677, 676, 1717, 4, 1}, ct__frontend_prod_dim_int, 0, 0},
+    {&ct__op.prod_int_out, {675, 679, 678, 1722, 5, 1}, ct__frontend_prod_int_out, 0, 0},
+    {&ct__op.amax, {680, 0, 323, 1728, 3, 1}, ct__frontend_amax, 0, 0},
+    {&ct__op.amax_out, {680, 5, 681, 1732, 4, 1}, ct__frontend_amax_out, 0, 0},
+    {&ct__op.amin, {682, 0, 323, 1737, 3, 1}, ct__frontend_amin, 0, 0},
+    {&ct__op.amin_out, {682, 5, 681, 1741, 4, 1}, ct__frontend_amin_out, 0, 0},
+    {&ct__op.max, {76, 0, 306, 1746, 1, 1}, ct__frontend_max, 0, 0},
+    {&ct__op.min, {75, 0, 306, 1748, 1, 1}, ct__frontend_min, 0, 0},
+    {&ct__op.var_correction, {223, 80, 683, 1750, 4, 1}, ct__frontend_var_correction, 0, 0},
+    {&ct__op.var_correction_out, {223, 685, 684, 1755, 5, 1}, ct__frontend_var_correction_out, 0, 0},
+    {&ct__op.var, {223, 0, 686, 1761, 2, 1}, ct__frontend_var, 0, 0},
+    {&ct__op.var_dim, {223, 26, 687, 1764, 4, 1}, ct__frontend_var_dim, 0, 0},
+    {&ct__op.var_out, {223, 5, 688, 1769, 5, 1}, ct__frontend_var_out, 0, 0},
+    {&ct__op.std_correction, {274, 80, 683, 1775, 4, 1}, ct__frontend_std_correction, 0, 0},
+    {&ct__op.std_correction_out, {274, 685, 684, 1780, 5, 1}, ct__frontend_std_correction_out, 0, 0},
+    {&ct__op.std, {274, 0, 686, 1786, 2, 1}, ct__frontend_std, 0, 0},
+    {&ct__op.std_dim, {274, 26, 687, 1789, 4, 1}, ct__frontend_std_dim, 0, 0},
+    {&ct__op.std_out, {274, 5, 688, 1794, 5, 1}, ct__frontend_std_out, 0, 0},
+    {&ct__op.linalg_vector_norm, {690, 0, 689, 1800, 5, 1}, ct__frontend_linalg_vector_norm, 0, 0},
+    {&ct__op.linalg_vector_norm_out, {690, 5, 691, 1806, 6, 1}, ct__frontend_linalg_vector_norm_out, 0, 0},
+    {&ct__op.norm_Scalar, {692, 287, 296, 1813, 2, 1}, ct__frontend_norm_Scalar, 0, 0},
+    {&ct__op.norm_ScalarOpt_dim, {692, 694, 693, 1816, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0, 0},
+    {&ct__op.norm_Scalar_out, {692, 570, 504, 1821, 3, 1}, ct__frontend_norm_Scalar_out, 0, 0},
+    {&ct__op.norm_out, {692, 5, 695, 1825, 5, 1}, ct__frontend_norm_out, 0, 0},
+    {&ct__op.logsumexp, {696, 0, 323, 1831, 3, 1}, ct__frontend_logsumexp, 0, 0},
+    {&ct__op.logsumexp_out, {696, 5, 681, 1835, 4, 1}, ct__frontend_logsumexp_out, 0, 0},
+    {&ct__op.all, {697, 0, 306, 1840, 1, 1}, ct__frontend_all, 0, 0},
+    {&ct__op.all_all_out, {697, 698, 364, 1842, 2, 1}, ct__frontend_all_all_out, 0, 0},
+    {&ct__op.all_dim, {697, 26, 699, 1845, 3, 1}, ct__frontend_all_dim, 0, 0},
+    {&ct__op.all_out, {697, 5, 700, 1849, 4, 1}, ct__frontend_all_out, 0, 0},
+    {&ct__op.any, {701, 0, 306, 1854, 1, 1}, ct__frontend_any, 0, 0},
+    {&ct__op.any_all_out, {701, 698, 364, 1856, 2, 1}, ct__frontend_any_all_out, 0, 0},
+    {&ct__op.any_dim, {701, 26, 699, 1859, 3, 1}, ct__frontend_any_dim, 0, 0},
+    {&ct__op.any_out, {701, 5, 700, 1863, 4, 1}, ct__frontend_any_out, 0, 0},
+    {&ct__op.cumsum, {703, 0, 702, 1868, 3, 1}, ct__frontend_cumsum, 0, 0},
+    {&ct__op.cumsum_, {705, 0, 704, 1872, 3, 1}, ct__frontend_cumsum_, 0, 0},
+    {&ct__op.cumsum_out, {703, 5, 706, 1876, 4, 1}, ct__frontend_cumsum_out, 0, 0},
+    {&ct__op.cumprod, {707, 0, 702, 1881, 3, 1}, ct__frontend_cumprod, 0, 0},
+    {&ct__op.cumprod_, {708, 0, 704, 1885, 3, 1}, ct__frontend_cumprod_, 0, 0},
+    {&ct__op.cumprod_out, {707, 5, 706, 1889, 4, 1}, ct__frontend_cumprod_out, 0, 0},
+    {&ct__op.max_dim, {76, 26, 709, 1894, 3, 2}, ct__frontend_max_dim, 0, 0},
+    {&ct__op.max_dim_max, {76, 711, 710, 1899, 5, 2}, ct__frontend_max_dim_max, 0, 0},
+    {&ct__op.min_dim, {75, 26, 709, 1906, 3, 2}, ct__frontend_min_dim, 0, 0},
+    {&ct__op.min_dim_min, {75, 712, 710, 1911, 5, 2}, ct__frontend_min_dim_min, 0, 0},
+    {&ct__op.argmax, {714, 0, 713, 1918, 3, 1}, ct__frontend_argmax, 0, 0},
+    {&ct__op.argmax_out, {714, 5, 715, 1922, 4, 1}, ct__frontend_argmax_out, 0, 0},
+    {&ct__op.argmin, {716, 0, 713, 1927, 3, 1}, ct__frontend_argmin, 0, 0},
+    {&ct__op.argmin_out, {716, 5, 715, 1931, 4, 1}, ct__frontend_argmin_out, 0, 0},
+    {&ct__op.sort, {717, 0, 709, 1936, 3, 2}, ct__frontend_sort, 0, 0},
+    {&ct__op.sort_values, {717, 77, 710, 1941, 5, 2}, ct__frontend_sort_values, 0, 0},
+    {&ct__op.sort_stable, {717, 90, 718, 1948, 4, 2}, ct__frontend_sort_stable, 0, 0},
+    {&ct__op.sort_values_stable, {717, 720, 719, 1954, 6, 2}, ct__frontend_sort_values_stable, 0, 0},
+    {&ct__op.topk, {722, 0, 721, 1962, 5, 2}, ct__frontend_topk, 0, 0},
+    {&ct__op.topk_values, {722, 77, 723, 1969, 7, 2}, ct__frontend_topk_values, 0, 0},
+    {&ct__op.value_selecting_reduction_backward, {725, 0, 724, 1978, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0, 0},
+    {&ct__op._rd_gather, {727, 0, 726, 1984, 4, 1}, ct__frontend__rd_gather, 0, 0},
+    {&ct__op.nansum, {728, 0, 671, 1989, 4, 1}, ct__frontend_nansum, 0, 0},
+    {&ct__op.nansum_out, {728, 5, 673, 1994, 5, 1}, ct__frontend_nansum_out, 0, 0},
+    {&ct__op.nanmean, {729, 0, 671, 2000, 4, 1}, ct__frontend_nanmean, 0, 0},
+    {&ct__op.nanmean_out, {729, 5, 673, 2005, 5, 1}, ct__frontend_nanmean_out, 0, 0},
+    {&ct__op.count_nonzero_dim_IntList, {730, 672, 315, 2011, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, {730, 732, 731, 2014, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0, 0},
+    {&ct__op.count_nonzero, {730, 0, 733, 2018, 2, 1}, ct__frontend_count_nonzero, 0, 0},
+    {&ct__op.count_nonzero_out, {730, 5, 734, 2021, 3, 1}, ct__frontend_count_nonzero_out, 0, 0},
+    {&ct__op.logcumsumexp, {735, 0, 337, 2025, 2, 1}, ct__frontend_logcumsumexp, 0, 0},
+    {&ct__op.logcumsumexp_out, {735, 5, 362, 2028, 3, 1}, ct__frontend_logcumsumexp_out, 0, 0},
+    {&ct__op.cummax, {737, 0, 736, 2032, 2, 2}, ct__frontend_cummax, 0, 0},
+    {&ct__op.cummax_out, {737, 5, 738, 2036, 4, 2}, ct__frontend_cummax_out, 0, 0},
+    {&ct__op.cummin, {739, 0, 736, 2042, 2, 2}, ct__frontend_cummin, 0, 0},
+    {&ct__op.cummin_out, {739, 5, 738, 2046, 4, 2}, ct__frontend_cummin_out, 0, 0},
+    {&ct__op.kthvalue, {741, 0, 740, 2052, 4, 2}, ct__frontend_kthvalue, 0, 0},
+    {&ct__op.kthvalue_values, {741, 77, 742, 2058, 6, 2}, ct__frontend_kthvalue_values, 0, 0},
+    {&ct__op.median, {743, 0, 306, 2066, 1, 1}, ct__frontend_median, 0, 0},
+    {&ct__op.median_out, {743, 5, 364, 2068, 2, 1}, ct__frontend_median_out, 0, 0},
+    {&ct__op.median_dim, {743, 26, 709, 2071, 3, 2}, ct__frontend_median_dim, 0, 0},
+    {&ct__op.median_dim_values, {743, 744, 710, 2076, 5, 2}, ct__frontend_median_dim_values, 0, 0},
+    {&ct__op.nanmedian, {745, 0, 306, 2083, 1, 1}, ct__frontend_nanmedian, 0, 0},
+    {&ct__op.nanmedian_out, {745, 5, 364, 2085, 2, 1}, ct__frontend_nanmedian_out, 0, 0},
+    {&ct__op.nanmedian_dim, {745, 26, 709, 2088, 3, 2}, ct__frontend_nanmedian_dim, 0, 0},
+    {&ct__op.nanmedian_dim_values, {745, 744, 710, 2093, 5, 2}, ct__frontend_nanmedian_dim_values, 0, 0},
+    {&ct__op.argsort, {746, 0, 699, 2100, 3, 1}, ct__frontend_argsort, 0, 0},
+    {&ct__op.argsort_stable, {746, 90, 747, 2104, 4, 1}, ct__frontend_argsort_stable, 0, 0},
+    {&ct__op.msort, {748, 0, 306, 2109, 1, 1}, ct__frontend_msort, 0, 0},
+    {&ct__op.var_mean_correction, {750, 80, 749, 2111, 4, 2}, ct__frontend_var_mean_correction, 0, 0},
+    {&ct__op.std_mean_correction, {751, 80, 749, 2117, 4, 2}, ct__frontend_std_mean_correction, 0, 0},
+    {&ct__op.var_mean, {750, 0, 752, 2123, 2, 2}, ct__frontend_var_mean, 0, 0},
+    {&ct__op.var_mean_dim, {750, 26, 753, 2127, 4, 2}, ct__frontend_var_mean_dim, 0, 0},
+    {&ct__op.std_mean, {751, 0, 752, 2133, 2, 2}, ct__frontend_std_mean, 0, 0},
+    {&ct__op.std_mean_dim, {751, 26, 753, 2137, 4, 2}, ct__frontend_std_mean_dim, 0, 0},
+    {&ct__op.max_other, {76, 2, 291, 2143, 2, 1}, ct__frontend_max_other, 0, 0},
+    {&ct__op.max_out, {76, 5, 295, 2146, 3, 1}, ct__frontend_max_out, 0, 0},
+    {&ct__op.min_other, {75, 2, 291, 2150, 2, 1}, ct__frontend_min_other, 0, 0},
+    {&ct__op.min_out, {75, 5, 295, 2153, 3, 1}, ct__frontend_min_out, 0, 0},
+    {&ct__op.aminmax, {755, 0, 754, 2157, 3, 2}, ct__frontend_aminmax, 0, 0},
+    {&ct__op.dot, {756, 0, 291, 2162, 2, 1}, ct__frontend_dot, 0, 0},
+    {&ct__op.dot_out, {756, 5, 295, 2165, 3, 1}, ct__frontend_dot_out, 0, 0},
+    {&ct__op.mv, {757, 0, 291, 2169, 2, 1}, ct__frontend_mv, 0, 0},
+    {&ct__op.mv_out, {757, 5, 295, 2172, 3, 1}, ct__frontend_mv_out, 0, 0},
+    {&ct__op.mm, {758, 0, 291, 2176, 2, 1}, ct__frontend_mm, 0, 0},
+    {&ct__op.mm_out, {758, 5, 295, 2179, 3, 1}, ct__frontend_mm_out, 0, 0},
+    {&ct__op.bmm, {759, 0, 291, 2183, 2, 1}, ct__frontend_bmm, 0, 0},
+    {&ct__op.bmm_out, {759, 5, 295, 2186, 3, 1}, ct__frontend_bmm_out, 0, 0},
+    {&ct__op.addmm, {761, 0, 760, 2190, 5, 1}, ct__frontend_addmm, 0, 0},
+    {&ct__op.addmm_, {763, 0, 762, 2196, 5, 1}, ct__frontend_addmm_, 0, 0},
+    {&ct__op.addmm_out, {761, 5, 764, 2202, 6, 1}, ct__frontend_addmm_out, 0, 0},
+    {&ct__op.baddbmm, {765, 0, 760, 2209, 5, 1}, ct__frontend_baddbmm, 0, 0},
+    {&ct__op.baddbmm_, {766, 0, 762, 2215, 5, 1}, ct__frontend_baddbmm_, 0, 0},
+    {&ct__op.baddbmm_out, {765, 5, 764, 2221, 6, 1}, ct__frontend_baddbmm_out, 0, 0},
+    {&ct__op.addmv, {767, 0, 760, 2228, 5, 1}, ct__frontend_addmv, 0, 0},
+    {&ct__op.addmv_, {768, 0, 762, 2234, 5, 1}, ct__frontend_addmv_, 0, 0},
+    {&ct__op.addmv_out, {767, 5, 764, 2240, 6, 1}, ct__frontend_addmv_out, 0, 0},
+    {&ct__op.addbmm, {769, 0, 760, 2247, 5, 1}, ct__frontend_addbmm, 0, 0},
+    {&ct__op.addbmm_, {770, 0, 762, 2253, 5, 1}, ct__frontend_addbmm_, 0, 0},
+    {&ct__op.addbmm_out, {769, 5, 764, 2259, 6, 1}, ct__frontend_addbmm_out, 0, 0},
+    {&ct__op.addr, {771, 0, 760, 2266, 5, 1}, ct__frontend_addr, 0, 0},
+    {&ct__op.addr_, {772, 0, 762, 2272, 5, 1}, ct__frontend_addr_, 0, 0},
+    {&ct__op.addr_out, {771, 5, 764, 2278, 6, 1}, ct__frontend_addr_out, 0, 0},
+    {&ct__op.tensordot, {774, 0, 773, 2285, 4, 1}, ct__frontend_tensordot, 0, 0},
+    {&ct__op.tensordot_out, {774, 5, 775, 2290, 5, 1}, ct__frontend_tensordot_out, 0, 0},
+    {&ct__op.kron, {776, 0, 291, 2296, 2, 1}, ct__frontend_kron, 0, 0},
+    {&ct__op.kron_out, {776, 5, 295, 2299, 3, 1}, ct__frontend_kron_out, 0, 0},
+    {&ct__op.einsum, {778, 0, 777, 2303, 3, 1}, ct__frontend_einsum, 0, 0},
+    {&ct__op.outer, {779, 0, 291, 2307, 2, 1}, ct__frontend_outer, 0, 0},
+    {&ct__op.outer_out, {779, 5, 295, 2310, 3, 1}, ct__frontend_outer_out, 0, 0},
+    {&ct__op.matmul, {780, 0, 291, 2314, 2, 1}, ct__frontend_matmul, 0, 0},
+    {&ct__op.matmul_out, {780, 5, 295, 2317, 3, 1}, ct__frontend_matmul_out, 0, 0},
+    {&ct__op.linear, {782, 0, 781, 2321, 3, 1}, ct__frontend_linear, 0, 0},
+    {&ct__op.linear_out, {782, 5, 783, 2325, 4, 1}, ct__frontend_linear_out, 0, 0},
+    {&ct__op.linalg_cross, {785, 0, 784, 2330, 3, 1}, ct__frontend_linalg_cross, 0, 0},
+    {&ct__op.linalg_cross_out, {785, 5, 786, 2334, 4, 1}, ct__frontend_linalg_cross_out, 0, 0},
+    {&ct__op.cross, {788, 0, 787, 2339, 3, 1}, ct__frontend_cross, 0, 0},
+    {&ct__op.cross_out, {788, 5, 789, 2343, 4, 1}, ct__frontend_cross_out, 0, 0},
+    {&ct__op.linalg_det, {790, 0, 306, 2348, 1, 1}, ct__frontend_linalg_det, 0, 0},
+    {&ct__op.linalg_det_out, {790, 5, 364, 2350, 2, 1}, ct__frontend_linalg_det_out, 0, 0},
+    {&ct__op.det, {791, 0, 306, 2353, 1, 1}, ct__frontend_det, 0, 0},
+    {&ct__op._linalg_logabsdet, {792, 0, 548, 2355, 1, 2}, ct__frontend__linalg_logabsdet, 0, 0},
+    {&ct__op.linalg_slogdet, {793, 0, 548, 2358, 1, 2}, ct__frontend_linalg_slogdet, 0, 0},
+    {&ct__op.linalg_slogdet_out, {793, 5, 550, 2361, 3, 2}, ct__frontend_linalg_slogdet_out, 0, 0},
+    {&ct__op.slogdet, {794, 0, 548, 2366, 1, 2}, ct__frontend_slogdet, 0, 0},
+    {&ct__op.slogdet_out, {794, 5, 550, 2369, 3, 2}, ct__frontend_slogdet_out, 0, 0},
+    {&ct__op.linalg_inv_ex, {795, 0, 752, 2374, 2, 2}, ct__frontend_linalg_inv_ex, 0, 0},
+    {&ct__op.linalg_inv_ex_inverse, {795, 114, 796, 2378, 4, 2}, ct__frontend_linalg_inv_ex_inverse, 0, 0},
+    {&ct__op.linalg_inv, {797, 0, 306, 2384, 1, 1}, ct__frontend_linalg_inv, 0, 0},
+    {&ct__op.linalg_inv_out, {797, 5, 364, 2386, 2, 1}, ct__frontend_linalg_inv_out, 0, 0},
+    {&ct__op.inverse, {114, 0, 306, 2389, 1, 1}, ct__frontend_inverse, 0, 0},
+    {&ct__op.inverse_out, {114, 5, 364, 2391, 2, 1}, ct__frontend_inverse_out, 0, 0},
+    {&ct__op.linalg_solve_ex, {799, 0, 798, 2394, 4, 2}, ct__frontend_linalg_solve_ex, 0, 0},
+    {&ct__op.linalg_solve_ex_out, {799, 5, 800, 2400, 6, 2}, ct__frontend_linalg_solve_ex_out, 0, 0},
+    {&ct__op.linalg_solve, {802, 0, 801, 2408, 3, 1}, ct__frontend_linalg_solve, 0, 0},
+    {&ct__op.linalg_solve_out, {802, 5, 803, 2412, 4, 1}, ct__frontend_linalg_solve_out, 0, 0},
+    {&ct__op.linalg_cholesky_ex, {805, 0, 804, 2417, 3, 2}, ct__frontend_linalg_cholesky_ex, 0, 0},
+    {&ct__op.linalg_cholesky_ex_L, {805, 120, 806, 2422, 5, 2}, ct__frontend_linalg_cholesky_ex_L, 0, 0},
+    {&ct__op.linalg_cholesky, {807, 0, 686, 2429, 2, 1}, ct__frontend_linalg_cholesky, 0, 0},
+    {&ct__op.linalg_cholesky_out, {807, 5, 808, 2432, 3, 1}, ct__frontend_linalg_cholesky_out, 0, 0},
+    {&ct__op.cholesky, {809, 0, 686, 2436, 2, 1}, ct__frontend_cholesky, 0, 0},
+    {&ct__op.cholesky_out, {809, 5, 808, 2439, 3, 1}, ct__frontend_cholesky_out, 0, 0},
+    {&ct__op.linalg_matrix_exp, {810, 0, 306, 2443, 1, 1}, ct__frontend_linalg_matrix_exp, 0, 0},
+    {&ct__op.linalg_matrix_exp_out, {810, 5, 364, 2445, 2, 1}, ct__frontend_linalg_matrix_exp_out, 0, 0},
+    {&ct__op.matrix_exp, {811, 0, 306, 2448, 1, 1}, ct__frontend_matrix_exp, 0, 0},
+    {&ct__op.linalg_matrix_power, {812, 0, 337, 2450, 2, 1}, ct__frontend_linalg_matrix_power, 0, 0},
+    {&ct__op.linalg_matrix_power_out, {812, 5, 362, 2453, 3, 1}, ct__frontend_linalg_matrix_power_out, 0, 0},
+    {&ct__op.matrix_power, {813, 0, 337, 2457, 2, 1}, ct__frontend_matrix_power, 0, 0},
+    {&ct__op.matrix_power_out, {813, 5, 362, 2460, 3, 1}, ct__frontend_matrix_power_out, 0, 0},
+    {&ct__op.linalg_svdvals, {815, 0, 814, 2464, 2, 1}, ct__frontend_linalg_svdvals, 0, 0},
+    {&ct__op.linalg_svdvals_out, {815, 5, 816, 2467, 3, 1}, ct__frontend_linalg_svdvals_out, 0, 0},
+    {&ct__op.linalg_matrix_norm, {817, 0, 689, 2471, 5, 1}, ct__frontend_linalg_matrix_norm, 0, 0},
+    {&ct__op.linalg_matrix_norm_out, {817, 5, 691, 2477, 6, 1}, ct__frontend_linalg_matrix_norm_out, 0, 0},
+    {&ct__op.linalg_matrix_norm_str_ord, {817, 819, 818, 2484, 5, 1}, ct__frontend_linalg_matrix_norm_str_ord, 0, 0},
+    {&ct__op.linalg_matrix_norm_str_ord_out, {817, 821, 820, 2490, 6, 1}, ct__frontend_linalg_matrix_norm_str_ord_out, 0, 0},
+    {&ct__op.linalg_norm, {823, 0, 822, 2497, 5, 1}, ct__frontend_linalg_norm, 0, 0},
+    {&ct__op.linalg_norm_out, {823, 5, 824, 2503, 6, 1}, ct__frontend_linalg_norm_out, 0, 0},
+    {&ct__op.linalg_norm_ord_str, {823, 825, 818, 2510, 5, 1}, ct__frontend_linalg_norm_ord_str, 0, 0},
+    {&ct__op.linalg_norm_ord_str_out, {823, 826, 820, 2516, 6, 1}, ct__frontend_linalg_norm_ord_str_out, 0, 0},
+    {&ct__op.linalg_eigvalsh, {827, 0, 510, 2523, 2, 1}, ct__frontend_linalg_eigvalsh, 0, 0},
+    {&ct__op.linalg_eigvalsh_out, {827, 5, 514, 2526, 3, 1}, ct__frontend_linalg_eigvalsh_out, 0, 0},
+    {&ct__op._linalg_eigh_vectors, {828, 0, 510, 2530, 2, 1}, ct__frontend__linalg_eigh_vectors, 0, 0},
+    {&ct__op.linalg_eigh, {830, 0, 829, 2533, 2, 2}, ct__frontend_linalg_eigh, 0, 0},
+    {&ct__op.linalg_eigh_eigvals, {830, 128, 831, 2537, 4, 2}, ct__frontend_linalg_eigh_eigvals, 0, 0},
+    {&ct__op._linalg_qr_Q, {832, 0, 510, 2543, 2, 1}, ct__frontend__linalg_qr_Q, 0, 0},
+    {&ct__op._linalg_qr_R, {833, 0, 510, 2546, 2, 1}, ct__frontend__linalg_qr_R, 0, 0},
+    {&ct__op.linalg_qr, {834, 0, 829, 2549, 2, 2}, ct__frontend_linalg_qr, 0, 0},
+    {&ct__op.linalg_qr_out, {834, 5, 831, 2553, 4, 2}, ct__frontend_linalg_qr_out, 0, 0},
+    {&ct__op._linalg_svd_U, {835, 0, 686, 2559, 2, 1}, ct__frontend__linalg_svd_U, 0, 0},
+    {&ct__op._linalg_svd_Vh, {836, 0, 686, 2562, 2, 1}, ct__frontend__linalg_svd_Vh, 0, 0},
+    {&ct__op.linalg_svd, {838, 0, 837, 2565, 3, 3}, ct__frontend_linalg_svd, 0, 0},
+    {&ct__op.linalg_svd_U, {838, 135, 839, 2571, 6, 3}, ct__frontend_linalg_svd_U, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_tensor, {842, 841, 840, 2580, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_tensor_out, {842, 844, 843, 2585, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor_out, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_float, {842, 846, 845, 2591, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_float, 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_float_out, {842, 848, 847, 2596, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_float_out, 0, 0},
+    {&ct__op.linalg_pinv, {842, 0, 849, 2602, 3, 1}, ct__frontend_linalg_pinv, 0, 0},
+    {&ct__op.linalg_pinv_out, {842, 5, 850, 2606, 4, 1}, ct__frontend_linalg_pinv_out, 0, 0},
+    {&ct__op.linalg_pinv_rcond_tensor, {842, 851, 801, 2611, 3, 1}, ct__frontend_linalg_pinv_rcond_tensor, 0, 0},
+    {&ct__op.linalg_pinv_out_rcond_tensor, {842, 852, 803, 2615, 4, 1}, ct__frontend_linalg_pinv_out_rcond_tensor, 0, 0},
+    {&ct__op.svd, {854, 0, 853, 2620, 3, 3}, ct__frontend_svd, 0, 0},
+    {&ct__op.svd_U, {854, 135, 855, 2626, 6, 3}, ct__frontend_svd_U, 0, 0},
+    {&ct__op.linalg_lstsq, {857, 0, 856, 2635, 4, 4}, ct__frontend_linalg_lstsq, 0, 0},
+    {&ct__op.linalg_lstsq_out, {857, 5, 858, 2643, 8, 4}, ct__frontend_linalg_lstsq_out, 0, 0},
+    {&ct__op.cat, {860, 0, 859, 2655, 2, 1}, ct__frontend_cat, 0, 0},
+    {&ct__op.cat_out, {860, 5, 861, 2658, 3, 1}, ct__frontend_cat_out, 0, 0},
+    {&ct__op.stack, {862, 0, 859, 2662, 2, 1}, ct__frontend_stack, 0, 0},
+    {&ct__op.stack_out, {862, 5, 861, 2665, 3, 1}, ct__frontend_stack_out, 0, 0},
+    {&ct__op.flip, {863, 0, 315, 2669, 2, 1}, ct__frontend_flip, 0, 0},
+    {&ct__op.flip_out, {863, 5, 731, 2672, 3, 1}, ct__frontend_flip_out, 0, 0},
+    {&ct__op.roll, {864, 0, 328, 2676, 3, 1}, ct__frontend_roll, 0, 0},
+    {&ct__op.roll_out, {864, 5, 865, 2680, 4, 1}, ct__frontend_roll_out, 0, 0},
+    {&ct__op.repeat, {866, 0, 315, 2685, 2, 1}, ct__frontend_repeat, 0, 0},
+    {&ct__op.repeat_out, {866, 5, 731, 2688, 3, 1}, ct__frontend_repeat_out, 0, 0},
+    {&ct__op.tile, {867, 0, 315, 2692, 2, 1}, ct__frontend_tile, 0, 0},
+    {&ct__op.constant_pad_nd, {869, 0, 868, 2695, 3, 1}, ct__frontend_constant_pad_nd, 0, 0},
+    {&ct__op.constant_pad_nd_out, {869, 5, 870, 2699, 4, 1}, ct__frontend_constant_pad_nd_out, 0, 0},
+    {&ct__op.reflection_pad1d, {871, 0, 315, 2704, 2, 1}, ct__frontend_reflection_pad1d, 0, 0},
+    {&ct__op.reflection_pad1d_out, {871, 5, 731, 2707, 3, 1}, ct__frontend_reflection_pad1d_out, 0, 0},
+    {&ct__op.reflection_pad1d_backward, {873, 0, 872, 2711, 3, 1}, ct__frontend_reflection_pad1d_backward, 0, 0},
+    {&ct__op.reflection_pad2d, {874, 0, 315, 2715, 2, 1}, ct__frontend_reflection_pad2d, 0, 0},
+    {&ct__op.reflection_pad2d_out, {874, 5, 731, 2718, 3, 1}, ct__frontend_reflection_pad2d_out, 0, 0},
+    {&ct__op.reflection_pad2d_backward, {875, 0, 872, 2722, 3, 1}, ct__frontend_reflection_pad2d_backward, 0, 0},
+    {&ct__op.reflection_pad3d, {876, 0, 315, 2726, 2, 1}, ct__frontend_reflection_pad3d, 0, 0},
+    {&ct__op.reflection_pad3d_out, {876, 5, 731, 2729, 3, 1}, ct__frontend_reflection_pad3d_out, 0, 0},
+    {&ct__op.reflection_pad3d_backward, {877, 0, 872, 2733, 3, 1}, ct__frontend_reflection_pad3d_backward, 0, 0},
+    {&ct__op.replication_pad1d, {878, 0, 315, 2737, 2, 1}, ct__frontend_replication_pad1d, 0, 0},
+    {&ct__op.replication_pad1d_out, {878, 5, 731, 2740, 3, 1}, ct__frontend_replication_pad1d_out, 0, 0},
+    {&ct__op.replication_pad1d_backward, {879, 0, 872, 2744, 3, 1}, ct__frontend_replication_pad1d_backward, 0, 0},
+    {&ct__op.replication_pad2d, {880, 0, 315, 2748, 2, 1}, ct__frontend_replication_pad2d, 0, 0},
+    {&ct__op.replication_pad2d_out, {880, 5, 731, 2751, 3, 1}, ct__frontend_replication_pad2d_out, 0, 0},
+    {&ct__op.replication_pad2d_backward, {881, 0, 872, 2755, 3, 1}, ct__frontend_replication_pad2d_backward, 0, 0},
+    {&ct__op.replication_pad3d, {882, 0, 315, 2759, 2, 1}, ct__frontend_replication_pad3d, 0, 0},
+    {&ct__op.replication_pad3d_out, {882, 5, 731, 2762, 3, 1}, ct__frontend_replication_pad3d_out, 0, 0},
+    {&ct__op.replication_pad3d_backward, {883, 0, 872, 2766, 3, 1}, ct__frontend_replication_pad3d_backward, 0, 0},
+    {&ct__op.tril, {884, 0, 337, 2770, 2, 1}, ct__frontend_tril, 0, 0},
+    {&ct__op.tril_, {885, 0, 469, 2773, 2, 1}, ct__frontend_tril_, 0, 0},
+    {&ct__op.tril_out, {884, 5, 362, 2776, 3, 1}, ct__frontend_tril_out, 0, 0},
+    {&ct__op.triu, {886, 0, 337, 2780, 2, 1}, ct__frontend_triu, 0, 0},
+    {&ct__op.triu_, {887, 0, 469, 2783, 2, 1}, ct__frontend_triu_, 0, 0},
+    {&ct__op.triu_out, {886, 5, 362, 2786, 3, 1}, ct__frontend_triu_out, 0, 0},
+    {&ct__op.gather, {888, 0, 726, 2790, 4, 1}, ct__frontend_gather, 0, 0},
+    {&ct__op.gather_out, {888, 5, 889, 2795, 5, 1}, ct__frontend_gather_out, 0, 0},
+    {&ct__op.scatter_src, {891, 8, 890, 2801, 4, 1}, ct__frontend_scatter_src, 0, 0},
+    {&ct__op.scatter__src, {893, 8, 892, 2806, 4, 1}, ct__frontend_scatter__src, 0, 0},
+    {&ct__op.scatter_src_out, {891, 895, 894, 2811, 5, 1}, ct__frontend_scatter_src_out, 0, 0},
+    {&ct__op.scatter_value, {891, 11, 896, 2817, 4, 1}, ct__frontend_scatter_value, 0, 0},
+    {&ct__op.scatter__value, {893, 11, 897, 2822, 4, 1}, ct__frontend_scatter__value, 0, 0},
+    {&ct__op.scatter_value_out, {891, 899, 898, 2827, 5, 1}, ct__frontend_scatter_value_out, 0, 0},
+    {&ct__op.scatter_add, {900, 0, 890, 2833, 4, 1}, ct__frontend_scatter_add, 0, 0},
+    {&ct__op.scatter_add_, {901, 0, 892, 2838, 4, 1}, ct__frontend_scatter_add_, 0, 0},
+    {&ct__op.scatter_add_out, {900, 5, 894, 2843, 5, 1}, ct__frontend_scatter_add_out, 0, 0},
+    {&ct__op.scatter_reduce, {891, 155, 902, 2849, 5, 1}, ct__frontend_scatter_reduce, 0, 0},
+    {&ct__op.scatter__reduce, {893, 155, 903, 2855, 5, 1}, ct__frontend_scatter__reduce, 0, 0},
+    {&ct__op.scatter_reduce_out, {891, 905, 904, 2861, 6, 1}, ct__frontend_scatter_reduce_out, 0, 0},
+    {&ct__op.scatter_value_reduce, {891, 907, 906, 2868, 5, 1}, ct__frontend_scatter_value_reduce, 0, 0},
+    {&ct__op.scatter__value_reduce, {893, 907, 908, 2874, 5, 1}, ct__frontend_scatter__value_reduce, 0, 0},
+    {&ct__op.scatter_reduce_two, {911, 910, 909, 2880, 6, 1}, ct__frontend_scatter_reduce_two, 0, 0},
+    {&ct__op.scatter_reduce__two, {913, 910, 912, 2887, 6, 1}, ct__frontend_scatter_reduce__two, 0, 0},
+    {&ct__op.scatter_reduce_two_out, {911, 915, 914, 2894, 7, 1}, ct__frontend_scatter_reduce_two_out, 0, 0},
+    {&ct__op.index_select, {917, 0, 916, 2902, 3, 1}, ct__frontend_index_select, 0, 0},
+    {&ct__op.index_select_out, {917, 5, 918, 2906, 4, 1}, ct__frontend_index_select_out, 0, 0},
+    {&ct__op.index_add, {920, 0, 919, 2911, 5, 1}, ct__frontend_index_add, 0, 0},
+    {&ct__op.index_add_, {922, 0, 921, 2917, 5, 1}, ct__frontend_index_add_, 0, 0},
+    {&ct__op.index_add_out, {920, 5, 923, 2923, 6, 1}, ct__frontend_index_add_out, 0, 0},
+    {&ct__op.index_copy, {924, 0, 890, 2930, 4, 1}, ct__frontend_index_copy, 0, 0},
+    {&ct__op.index_copy_, {925, 0, 892, 2935, 4, 1}, ct__frontend_index_copy_, 0, 0},
+    {&ct__op.index_copy_out, {924, 5, 894, 2940, 5, 1}, ct__frontend_index_copy_out, 0, 0},
+    {&ct__op.index_fill_int_Scalar, {927, 926, 896, 2946, 4, 1}, ct__frontend_index_fill_int_Scalar, 0, 0},
+    {&ct__op.index_fill__int_Scalar, {928, 926, 897, 2951, 4, 1}, ct__frontend_index_fill__int_Scalar, 0, 0},
+    {&ct__op.index_fill_int_Tensor, {927, 929, 890, 2956, 4, 1}, ct__frontend_index_fill_int_Tensor, 0, 0},
+    {&ct__op.index_fill__int_Tensor, {928, 929, 892, 2961, 4, 1}, ct__frontend_index_fill__int_Tensor, 0, 0},
+    {&ct__op.index_fill_int_Tensor_out, {927, 930, 894, 2966, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0, 0},
+    {&ct__op.index_fill_int_Scalar_out, {927, 931, 898, 2972, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0, 0},
+    {&ct__op.index_Tensor, {31, 281, 932, 2978, 2, 1}, ct__frontend_index_Tensor, 2, 0},
+    {&ct__op.index_Tensor_out, {31, 551, 933, 2981, 3, 1}, ct__frontend_index_Tensor_out, 2, 0},
+    {&ct__op.index_put, {935, 0, 934, 2985, 4, 1}, ct__frontend_index_put, 2, 0},
+    {&ct__op.index_put_, {937, 0, 936, 2990, 4, 1}, ct__frontend_index_put_, 2, 0},
+    {&ct__op.index_put_out, {935, 5, 938, 2995, 5, 1}, ct__frontend_index_put_out, 2, 0},
+    {&ct__op.one_hot, {939, 0, 337, 3001, 2, 1}, ct__frontend_one_hot, 0, 0},
+    {&ct__op.embedding, {941, 0, 940, 3004, 5, 1}, ct__frontend_embedding, 0, 0},
+    {&ct__op.embedding_out, {941, 5, 942, 3010, 6, 1}, ct__frontend_embedding_out, 0, 0},
+    {&ct__op.embedding_dense_backward, {944, 0, 943, 3017, 5, 1}, ct__frontend_embedding_dense_backward, 0, 0},
+    {&ct__op.split_Tensor, {946, 281, 945, 3023, 3, 1}, NULL, 0, 0},
+    {&ct__op.split_with_sizes, {948, 0, 947, 3027, 3, 1}, NULL, 0, 0},
+    {&ct__op.split_sizes, {946, 94, 947, 3031, 3, 1}, NULL, 0, 0},
+    {&ct__op.chunk, {949, 0, 945, 3035, 3, 1}, NULL, 0, 0},
+    {&ct__op.unbind_int, {951, 319, 950, 3039, 2, 1}, NULL, 0, 0},
+    {&ct__op.pad, {152, 0, 952, 3042, 4, 1}, ct__frontend_pad, 0, 0},
+    {&ct__op.take_along_dim, {953, 0, 787, 3047, 3, 1}, ct__frontend_take_along_dim, 0, 0},
+    {&ct__op.take_along_dim_out, {953, 5, 789, 3051, 4, 1}, ct__frontend_take_along_dim_out, 0, 0},
+    {&ct__op.nonzero, {954, 0, 306, 3056, 1, 1}, ct__frontend_nonzero, 0, 1},
+    {&ct__op.nonzero_out, {954, 5, 364, 3058, 2, 1}, ct__frontend_nonzero_out, 0, 1},
+    {&ct__op.masked_select, {955, 0, 291, 3061, 2, 1}, ct__frontend_masked_select, 0, 1},
+    {&ct__op.masked_select_out, {955, 5, 295, 3064, 3, 1}, ct__frontend_masked_select_out, 0, 1},
+    {&ct__op.masked_scatter, {956, 0, 601, 3068, 3, 1}, ct__frontend_masked_scatter, 0, 0},
+    {&ct__op.masked_scatter_, {957, 0, 610, 3072, 3, 1}, ct__frontend_masked_scatter_, 0, 0},
+    {&ct__op.masked_scatter_out, {956, 5, 603, 3076, 4, 1}, ct__frontend_masked_scatter_out, 0, 0},
+    {&ct__op.take, {958, 0, 291, 3081, 2, 1}, ct__frontend_take, 0, 0},
+    {&ct__op.take_out, {958, 5, 295, 3084, 3, 1}, ct__frontend_take_out, 0, 0},
+    {&ct__op.put, {960, 0, 959, 3088, 4, 1}, ct__frontend_put, 0, 0},
+    {&ct__op.put_, {962, 0, 961, 3093, 4, 1}, ct__frontend_put_, 0, 0},
+    {&ct__op.put_out, {960, 5, 963, 3098, 5, 1}, ct__frontend_put_out, 0, 0},
+    {&ct__op.repeat_interleave_Tensor, {964, 281, 733, 3104, 2, 1}, ct__frontend_repeat_interleave_Tensor, 0, 1},
+    {&ct__op.repeat_interleave_Tensor_out, {964, 551, 734, 3107, 3, 1}, ct__frontend_repeat_interleave_Tensor_out, 0, 1},
+    {&ct__op.repeat_interleave_self_Tensor, {964, 966, 965, 3111, 4, 1}, ct__frontend_repeat_interleave_self_Tensor, 0, 1},
+    {&ct__op.repeat_interleave_self_int, {964, 968, 967, 3116, 4, 1}, ct__frontend_repeat_interleave_self_int, 0, 0},
+    {&ct__op.searchsorted_Tensor, {970, 281, 969, 3121, 6, 1}, ct__frontend_searchsorted_Tensor, 0, 0},
+    {&ct__op.searchsorted_Tensor_out, {970, 551, 971, 3128, 7, 1}, ct__frontend_searchsorted_Tensor_out, 0, 0},
+    {&ct__op.searchsorted_Scalar, {970, 287, 972, 3136, 6, 1}, ct__frontend_searchsorted_Scalar, 0, 0},
+    {&ct__op.searchsorted_Scalar_out, {970, 570, 973, 3143, 7, 1}, ct__frontend_searchsorted_Scalar_out, 0, 0},
+    {&ct__op.bucketize_Tensor, {975, 281, 974, 3151, 4, 1}, ct__frontend_bucketize_Tensor, 0, 0},
+    {&ct__op.bucketize_Tensor_out, {975, 551, 976, 3156, 5, 1}, ct__frontend_bucketize_Tensor_out, 0, 0},
+    {&ct__op.bucketize_Scalar, {975, 287, 977, 3162, 4, 1}, ct__frontend_bucketize_Scalar, 0, 0},
+    {&ct__op.bucketize_Scalar_out, {975, 570, 978, 3167, 5, 1}, ct__frontend_bucketize_Scalar_out, 0, 0},
+    {&ct__op.bincount, {980, 0, 979, 3173, 3, 1}, ct__frontend_bincount, 0, 1},
+    {&ct__op.bincount_out, {980, 5, 981, 3177, 4, 1}, ct__frontend_bincount_out, 0, 1},
+    {&ct__op.histc, {983, 0, 982, 3182, 4, 1}, ct__frontend_histc, 0, 0},
+    {&ct__op.histc_out, {983, 5, 984, 3187, 5, 1}, ct__frontend_histc_out, 0, 0},
+    {&ct__op._unique2, {986, 0, 985, 3193, 4, 3}, ct__frontend__unique2, 0, 1},
+    {&ct__op._unique2_out, {986, 5, 987, 3200, 7, 3}, ct__frontend__unique2_out, 0, 1},
+    {&ct__op.unique_consecutive, {989, 0, 988, 3210, 4, 3}, ct__frontend_unique_consecutive, 0, 1},
+    {&ct__op.unique_consecutive_out, {989, 5, 990, 3217, 7, 3}, ct__frontend_unique_consecutive_out, 0, 1},
+    {&ct__op.unique_dim, {992, 0, 991, 3227, 5, 3}, ct__frontend_unique_dim, 0, 1},
+    {&ct__op.unique_dim_out, {992, 5, 993, 3235, 8, 3}, ct__frontend_unique_dim_out, 0, 1},
+    {&ct__op.fliplr, {994, 0, 306, 3246, 1, 1}, ct__frontend_fliplr, 0, 0},
+    {&ct__op.flipud, {995, 0, 306, 3248, 1, 1}, ct__frontend_flipud, 0, 0},
+    {&ct__op.rot90, {997, 0, 996, 3250, 3, 1}, ct__frontend_rot90, 0, 0},
+    {&ct__op.rot90_out, {997, 5, 998, 3254, 4, 1}, ct__frontend_rot90_out, 0, 0},
+    {&ct__op.narrow_copy, {999, 0, 358, 3259, 4, 1}, ct__frontend_narrow_copy, 0, 0},
+    {&ct__op.narrow_copy_out, {999, 5, 360, 3264, 5, 1}, ct__frontend_narrow_copy_out, 0, 0},
+    {&ct__op.index_reduce, {1000, 0, 909, 3270, 6, 1}, ct__frontend_index_reduce, 0, 0},
+    {&ct__op.index_reduce_, {1001, 0, 912, 3277, 6, 1}, ct__frontend_index_reduce_, 0, 0},
+    {&ct__op.index_reduce_out, {1000, 5, 914, 3284, 7, 1}, ct__frontend_index_reduce_out, 0, 0},
+    {&ct__op.softmax_int, {1002, 319, 702, 3292, 3, 1}, ct__frontend_softmax_int, 0, 0},
+    {&ct__op.softmax_int_out, {1002, 679, 706, 3296, 4, 1}, ct__frontend_softmax_int_out, 0, 0},
+    {&ct__op.log_softmax_int, {1003, 319, 702, 3301, 3, 1}, ct__frontend_log_softmax_int, 0, 0},
+    {&ct__op.log_softmax_int_out, {1003, 679, 706, 3305, 4, 1}, ct__frontend_log_softmax_int_out, 0, 0},
+    {&ct__op.softmin, {1004, 0, 702, 3310, 3, 1}, ct__frontend_softmin, 0, 0},
+    {&ct__op.prelu, {1005, 0, 291, 3314, 2, 1}, ct__frontend_prelu, 0, 0},
+    {&ct__op.rrelu, {1007, 0, 1006, 3317, 5, 1}, ct__frontend_rrelu, 0, 0},
+    {&ct__op.rrelu_, {1009, 0, 1008, 3323, 5, 1}, ct__frontend_rrelu_, 0, 0},
+    {&ct__op._ctc_loss, {1011, 0, 1010, 3329, 6, 2}, ct__frontend__ctc_loss, 0, 0},
+    {&ct__op._ctc_loss_Tensor, {1011, 281, 1012, 3337, 6, 2}, ct__frontend__ctc_loss_Tensor, 0, 0},
+    {&ct__op._ctc_loss_backward, {1014, 0, 1013, 3345, 9, 1}, ct__frontend__ctc_loss_backward, 0, 0},
+    {&ct__op.ctc_loss_IntList, {1017, 1016, 1015, 3355, 7, 1}, ct__frontend_ctc_loss_IntList, 0, 0},
+    {&ct__op.ctc_loss_Tensor, {1017, 281, 1018, 3363, 7, 1}, ct__frontend_ctc_loss_Tensor, 0, 0},
+    {&ct__op.embedding_bag, {1020, 0, 1019, 3371, 8, 4}, ct__frontend_embedding_bag, 0, 0},
+    {&ct__op.embedding_bag_padding_idx, {1020, 159, 1021, 3383, 9, 4}, ct__frontend_embedding_bag_padding_idx, 0, 0},
+    {&ct__op.glu, {1022, 0, 337, 3396, 2, 1}, ct__frontend_glu, 0, 0},
+    {&ct__op.glu_out, {1022, 5, 362, 3399, 3, 1}, ct__frontend_glu_out, 0, 0},
+    {&ct__op.nll_loss, {1024, 0, 1023, 3403, 5, 1}, ct__frontend_nll_loss, 0, 0},
+    {&ct__op.nll_loss_out, {1024, 5, 1025, 3409, 6, 1}, ct__frontend_nll_loss_out, 0, 0},
+    {&ct__op.nll_loss_nd, {1026, 0, 1023, 3416, 5, 1}, ct__frontend_nll_loss_nd, 0, 0},
+    {&ct__op.nll_loss_backward, {1028, 0, 1027, 3422, 7, 1}, ct__frontend_nll_loss_backward, 0, 0},
+    {&ct__op.cross_entropy_loss, {1030, 0, 1029, 3430, 6, 1}, ct__frontend_cross_entropy_loss, 0, 0},
+    {&ct__op.mse_loss, {1031, 0, 784, 3437, 3, 1}, ct__frontend_mse_loss, 0, 0},
+    {&ct__op.mse_loss_out, {1031, 5, 786, 3441, 4, 1}, ct__frontend_mse_loss_out, 0, 0},
+    {&ct__op.l1_loss, {1032, 0, 784, 3446, 3, 1}, ct__frontend_l1_loss, 0, 0},
+    {&ct__op.smooth_l1_loss, {1034, 0, 1033, 3450, 4, 1}, ct__frontend_smooth_l1_loss, 0, 0},
+    {&ct__op.smooth_l1_loss_out, {1034, 5, 1035, 3455, 5, 1}, ct__frontend_smooth_l1_loss_out, 0, 0},
+    {&ct__op.kl_div, {1037, 0, 1036, 3461, 4, 1}, ct__frontend_kl_div, 0, 0},
+    {&ct__op.binary_cross_entropy, {1039, 0, 1038, 3466, 4, 1}, ct__frontend_binary_cross_entropy, 0, 0},
+    {&ct__op.binary_cross_entropy_out, {1039, 5, 1040, 3471, 5, 1}, ct__frontend_binary_cross_entropy_out, 0, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {1042, 0, 1041, 3477, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0, 0},
+    {&ct__op.huber_loss, {1043, 0, 1033, 3483, 4, 1}, ct__frontend_huber_loss, 0, 0},
+    {&ct__op.huber_loss_out, {1043, 5, 1035, 3488, 5, 1}, ct__frontend_huber_loss_out, 0, 0},
+    {&ct__op.soft_margin_loss, {1044, 0, 784, 3494, 3, 1}, ct__frontend_soft_margin_loss, 0, 0},
+    {&ct__op.soft_margin_loss_out, {1044, 5, 786, 3498, 4, 1}, ct__frontend_soft_margin_loss_out, 0, 0},
+    {&ct__op.margin_ranking_loss, {1046, 0, 1045, 3503, 5, 1}, ct__frontend_margin_ranking_loss, 0, 0},
+    {&ct__op.hinge_embedding_loss, {1048, 0, 1047, 3509, 4, 1}, ct__frontend_hinge_embedding_loss, 0, 0},
+    {&ct__op.multilabel_soft_margin_loss, {1049, 0, 1038, 3514, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0, 0},
+    {&ct__op.multi_margin_loss, {1051, 0, 1050, 3519, 6, 1}, ct__frontend_multi_margin_loss, 0, 0},
+    {&ct__op.multi_margin_loss_out, {1051, 5, 1052, 3526, 7, 1}, ct__frontend_multi_margin_loss_out, 0, 0},
+    {&ct__op.triplet_margin_loss, {1054, 0, 1053, 3534, 8, 1}, ct__frontend_triplet_margin_loss, 0, 0},
+    {&ct__op.cosine_embedding_loss, {1055, 0, 1045, 3543, 5, 1}, ct__frontend_cosine_embedding_loss, 0, 0},
+    {&ct__op.poisson_nll_loss, {1057, 0, 1056, 3549, 6, 1}, ct__frontend_poisson_nll_loss, 0, 0},
+    {&ct__op.gaussian_nll_loss, {1059, 0, 1058, 3556, 6, 1}, ct__frontend_gaussian_nll_loss, 0, 0},
+    {&ct__op.cosine_similarity, {1060, 0, 1033, 3563, 4, 1}, ct__frontend_cosine_similarity, 0, 0},
+    {&ct__op.pairwise_distance, {1062, 0, 1061, 3568, 5, 1}, ct__frontend_pairwise_distance, 0, 0},
+    {&ct__op.cdist, {1064, 0, 1063, 3574, 4, 1}, ct__frontend_cdist, 0, 0},
+    {&ct__op.layer_norm, {1066, 0, 1065, 3579, 6, 1}, ct__frontend_layer_norm, 0, 0},
+    {&ct__op.group_norm, {1068, 0, 1067, 3586, 6, 1}, ct__frontend_group_norm, 0, 0},
+    {&ct__op.batch_norm, {1070, 0, 1069, 3593, 9, 1}, ct__frontend_batch_norm, 0, 0},
+    {&ct__op.normalize, {1072, 0, 1071, 3603, 4, 1}, ct__frontend_normalize, 0, 0},
+    {&ct__op.local_response_norm, {1074, 0, 1073, 3608, 5, 1}, ct__frontend_local_response_norm, 0, 0},
+    {&ct__op.instance_norm, {1075, 0, 1069, 3614, 9, 1}, ct__frontend_instance_norm, 0, 0},
+    {&ct__op.bilinear, {1077, 0, 1076, 3624, 4, 1}, ct__frontend_bilinear, 0, 0},
+    {&ct__op.rms_norm, {1079, 0, 1078, 3629, 4, 1}, ct__frontend_rms_norm, 0, 0},
+    {&ct__op.scaled_dot_product_attention, {1081, 0, 1080, 3634, 7, 1}, ct__frontend_scaled_dot_product_attention, 0, 0},
+    {&ct__op.convolution, {1083, 0, 1082, 3642, 9, 1}, ct__frontend_convolution, 0, 0},
+    {&ct__op.convolution_out, {1083, 5, 1084, 3652, 10, 1}, ct__frontend_convolution_out, 0, 0},
+    {&ct__op.convolution_backward_input, {1086, 0, 1085, 3663, 7, 1}, ct__frontend_convolution_backward_input, 0, 0},
+    {&ct__op.convolution_backward_weight, {1087, 0, 1085, 3671, 7, 1}, ct__frontend_convolution_backward_weight, 0, 0},
+    {&ct__op.conv1d, {1089, 0, 1088, 3679, 7, 1}, ct__frontend_conv1d, 0, 0},
+    {&ct__op.conv1d_padding, {1089, 153, 1090, 3687, 7, 1}, ct__frontend_conv1d_padding, 0, 0},
+    {&ct__op.conv2d, {1091, 0, 1088, 3695, 7, 1}, ct__frontend_conv2d, 0, 0},
+    {&ct__op.conv2d_padding, {1091, 153, 1090, 3703, 7, 1}, ct__frontend_conv2d_padding, 0, 0},
+    {&ct__op.conv_transpose2d_input, {1093, 108, 1092, 3711, 8, 1}, ct__frontend_conv_transpose2d_input, 0, 0},
+    {&ct__op.adaptive_avg_pool2d, {1094, 0, 315, 3720, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {1094, 5, 731, 3723, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0, 0},
+    {&ct__op._adaptive_avg_pool2d, {1095, 0, 315, 3727, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {1096, 0, 291, 3730, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {1098, 0, 1097, 3733, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {1098, 254, 1099, 3742, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0, 0},
+    {&ct__op.max_pool2d_double_backward, {1100, 0, 1097, 3752, 8, 1}, ct__frontend_max_pool2d_double_backward, 0, 0},
+    {&ct__op.max_pool2d_with_indices, {1102, 0, 1101, 3761, 6, 2}, ct__frontend_max_pool2d_with_indices, 0, 0},
+    {&ct__op.max_pool2d, {1104, 0, 1103, 3769, 6, 1}, ct__frontend_max_pool2d, 0, 0},
+    {&ct__op.avg_pool2d, {1106, 0, 1105, 3776, 7, 1}, ct__frontend_avg_pool2d, 0, 0},
+    {&ct__op.avg_pool2d_out, {1106, 5, 1107, 3784, 8, 1}, ct__frontend_avg_pool2d_out, 0, 0},
+    {&ct__op.avg_pool2d_backward, {1109, 0, 1108, 3793, 8, 1}, ct__frontend_avg_pool2d_backward, 0, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {1109, 254, 1110, 3802, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0, 0},
+    {&ct__op.max_pool1d_with_indices, {1111, 0, 1101, 3812, 6, 2}, ct__frontend_max_pool1d_with_indices, 0, 0},
+    {&ct__op.max_pool1d, {1112, 0, 1103, 3820, 6, 1}, ct__frontend_max_pool1d, 0, 0},
+    {&ct__op.avg_pool1d, {1114, 0, 1113, 3827, 6, 1}, ct__frontend_avg_pool1d, 0, 0},
+    {&ct__op.adaptive_avg_pool1d, {1115, 0, 315, 3834, 2, 1}, ct__frontend_adaptive_avg_pool1d, 0, 0},
+    {&ct__op.adaptive_max_pool2d, {1117, 0, 1116, 3837, 2, 2}, ct__frontend_adaptive_max_pool2d, 0, 0},
+    {&ct__op.adaptive_max_pool2d_out, {1117, 5, 1118, 3841, 4, 2}, ct__frontend_adaptive_max_pool2d_out, 0, 0},
+    {&ct__op.adaptive_max_pool2d_backward, {1119, 0, 601, 3847, 3, 1}, ct__frontend_adaptive_max_pool2d_backward, 0, 0},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, {1119, 254, 603, 3851, 4, 1}, ct__frontend_adaptive_max_pool2d_backward_grad_input, 0, 0},
+    {&ct__op.adaptive_max_pool1d, {1120, 0, 1116, 3856, 2, 2}, ct__frontend_adaptive_max_pool1d, 0, 0},
+    {&ct__op.max_unpool2d, {1121, 0, 872, 3860, 3, 1}, ct__frontend_max_unpool2d, 0, 0},
+    {&ct__op.max_unpool2d_out, {1121, 5, 1122, 3864, 4, 1}, ct__frontend_max_unpool2d_out, 0, 0},
+    {&ct__op.max_unpool3d, {1124, 0, 1123, 3869, 5, 1}, ct__frontend_max_unpool3d, 0, 0},
+    {&ct__op.max_unpool3d_out, {1124, 5, 1125, 3875, 6, 1}, ct__frontend_max_unpool3d_out, 0, 0},
+    {&ct__op.adaptive_avg_pool3d, {1126, 0, 315, 3882, 2, 1}, ct__frontend_adaptive_avg_pool3d, 0, 0},
+    {&ct__op.adaptive_avg_pool3d_out, {1126, 5, 731, 3885, 3, 1}, ct__frontend_adaptive_avg_pool3d_out, 0, 0},
+    {&ct__op._adaptive_avg_pool3d, {1127, 0, 315, 3889, 2, 1}, ct__frontend__adaptive_avg_pool3d, 0, 0},
+    {&ct__op._adaptive_avg_pool3d_backward, {1128, 0, 291, 3892, 2, 1}, ct__frontend__adaptive_avg_pool3d_backward, 0, 0},
+    {&ct__op.adaptive_max_pool3d, {1129, 0, 1116, 3895, 2, 2}, ct__frontend_adaptive_max_pool3d, 0, 0},
+    {&ct__op.adaptive_max_pool3d_out, {1129, 5, 1118, 3899, 4, 2}, ct__frontend_adaptive_max_pool3d_out, 0, 0},
+    {&ct__op.adaptive_max_pool3d_backward, {1130, 0, 601, 3905, 3, 1}, ct__frontend_adaptive_max_pool3d_backward, 0, 0},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, {1130, 254, 603, 3909, 4, 1}, ct__frontend_adaptive_max_pool3d_backward_grad_input, 0, 0},
+    {&ct__op.max_pool3d_with_indices, {1131, 0, 1101, 3914, 6, 2}, ct__frontend_max_pool3d_with_indices, 0, 0},
+    {&ct__op.max_pool3d_with_indices_out, {1131, 5, 1132, 3922, 8, 2}, ct__frontend_max_pool3d_with_indices_out, 0, 0},
+    {&ct__op.max_pool3d, {1133, 0, 1103, 3932, 6, 1}, ct__frontend_max_pool3d, 0, 0},
+    {&ct__op.max_pool3d_with_indices_backward, {1134, 0, 1097, 3939, 8, 1}, ct__frontend_max_pool3d_with_indices_backward, 0, 0},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, {1134, 254, 1099, 3948, 9, 1}, ct__frontend_max_pool3d_with_indices_backward_grad_input, 0, 0},
+    {&ct__op.avg_pool3d, {1135, 0, 1105, 3958, 7, 1}, ct__frontend_avg_pool3d, 0, 0},
+    {&ct__op.avg_pool3d_out, {1135, 5, 1107, 3966, 8, 1}, ct__frontend_avg_pool3d_out, 0, 0},
+    {&ct__op.avg_pool3d_backward, {1136, 0, 1108, 3975, 8, 1}, ct__frontend_avg_pool3d_backward, 0, 0},
+    {&ct__op.avg_pool3d_backward_grad_input, {1136, 254, 1110, 3984, 9, 1}, ct__frontend_avg_pool3d_backward_grad_input, 0, 0},
+    {&ct__op.upsample_nearest1d, {1138, 0, 1137, 3994, 3, 1}, ct__frontend_upsample_nearest1d, 0, 0},
+    {&ct__op.upsample_nearest1d_out, {1138, 5, 1139, 3998, 4, 1}, ct__frontend_upsample_nearest1d_out, 0, 0},
+    {&ct__op.upsample_nearest1d_backward, {1141, 0, 1140, 4003, 4, 1}, ct__frontend_upsample_nearest1d_backward, 0, 0},
+    {&ct__op.upsample_nearest1d_backward_grad_input, {1141, 254, 1142, 4008, 5, 1}, ct__frontend_upsample_nearest1d_backward_grad_input, 0, 0},
+    {&ct__op.upsample_nearest2d, {1144, 0, 1143, 4014, 4, 1}, ct__frontend_upsample_nearest2d, 0, 0},
+    {&ct__op.upsample_nearest2d_out, {1144, 5, 1145, 4019, 5, 1}, ct__frontend_upsample_nearest2d_out, 0, 0},
+    {&ct__op.upsample_nearest2d_backward, {1147, 0, 1146, 4025, 5, 1}, ct__frontend_upsample_nearest2d_backward, 0, 0},
+    {&ct__op.upsample_nearest2d_backward_grad_input, {1147, 254, 1148, 4031, 6, 1}, ct__frontend_upsample_nearest2d_backward_grad_input, 0, 0},
+    {&ct__op.upsample_nearest3d, {1150, 0, 1149, 4038, 5, 1}, ct__frontend_upsample_nearest3d, 0, 0},
+    {&ct__op.upsample_nearest3d_out, {1150, 5, 1151, 4044, 6, 1}, ct__frontend_upsample_nearest3d_out, 0, 0},
+    {&ct__op.upsample_nearest3d_backward, {1153, 0, 1152, 4051, 6, 1}, ct__frontend_upsample_nearest3d_backward, 0, 0},
+    {&ct__op.upsample_nearest3d_backward_grad_input, {1153, 254, 1154, 4058, 7, 1}, ct__frontend_upsample_nearest3d_backward_grad_input, 0, 0},
+    {&ct__op._upsample_nearest_exact1d, {1155, 0, 1137, 4066, 3, 1}, ct__frontend__upsample_nearest_exact1d, 0, 0},
+    {&ct__op._upsample_nearest_exact1d_out, {1155, 5, 1139, 4070, 4, 1}, ct__frontend__upsample_nearest_exact1d_out, 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward, {1156, 0, 1140, 4075, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward, 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, {1156, 254, 1142, 4080, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_grad_input, 0, 0},
+    {&ct__op._upsample_nearest_exact2d, {1157, 0, 1143, 4086, 4, 1}, ct__frontend__upsample_nearest_exact2d, 0, 0},
+    {&ct__op._upsample_nearest_exact2d_out, {1157, 5, 1145, 4091, 5, 1}, ct__frontend__upsample_nearest_exact2d_out, 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward, {1158, 0, 1146, 4097, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward, 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, {1158, 254, 1148, 4103, 6, 1}, ct__frontend__upsample_nearest_exact2d_backward_grad_input, 0, 0},
+    {&ct__op._upsample_nearest_exact3d, {1159, 0, 1149, 4110, 5, 1}, ct__frontend__upsample_nearest_exact3d, 0, 0},
+    {&ct__op._upsample_nearest_exact3d_out, {1159, 5, 1151, 4116, 6, 1}, ct__frontend__upsample_nearest_exact3d_out, 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward, {1160, 0, 1152, 4123, 6, 1}, ct__frontend__upsample_nearest_exact3d_backward, 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, {1160, 254, 1154, 4130, 7, 1}, ct__frontend__upsample_nearest_exact3d_backward_grad_input, 0, 0},
+    {&ct__op.upsample_linear1d, {1162, 0, 1161, 4138, 4, 1}, ct__frontend_upsample_linear1d, 0, 0},
+    {&ct__op.upsample_linear1d_out, {1162, 5, 1163, 4143, 5, 1}, ct__frontend_upsample_linear1d_out, 0, 0},
+    {&ct__op.upsample_linear1d_backward, {1165, 0, 1164, 4149, 5, 1}, ct__frontend_upsample_linear1d_backward, 0, 0},
+    {&ct__op.upsample_linear1d_backward_grad_input, {1165, 254, 1166, 4155, 6, 1}, ct__frontend_upsample_linear1d_backward_grad_input, 0, 0},
+    {&ct__op.upsample_bilinear2d, {1168, 0, 1167, 4162, 5, 1}, ct__frontend_upsample_bilinear2d, 0, 0},
+    {&ct__op.upsample_bilinear2d_out, {1168, 5, 1169, 4168, 6, 1}, ct__frontend_upsample_bilinear2d_out, 0, 0},
+    {&ct__op.upsample_bilinear2d_backward, {1171, 0, 1170, 4175, 6, 1}, ct__frontend_upsample_bilinear2d_backward, 0, 0},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, {1171, 254, 1172, 4182, 7, 1}, ct__frontend_upsample_bilinear2d_backward_grad_input, 0, 0},
+    {&ct__op.upsample_trilinear3d, {1174, 0, 1173, 4190, 6, 1}, ct__frontend_upsample_trilinear3d, 0, 0},
+    {&ct__op.upsample_trilinear3d_out, {1174, 5, 1175, 4197, 7, 1}, ct__frontend_upsample_trilinear3d_out, 0, 0},
+    {&ct__op.upsample_trilinear3d_backward, {1177, 0, 1176, 4205, 7, 1}, ct__frontend_upsample_trilinear3d_backward, 0, 0},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, {1177, 254, 1178, 4213, 8, 1}, ct__frontend_upsample_trilinear3d_backward_grad_input, 0, 0},
+    {&ct__op.upsample_bicubic2d, {1179, 0, 1167, 4222, 5, 1}, ct__frontend_upsample_bicubic2d, 0, 0},
+    {&ct__op.upsample_bicubic2d_out, {1179, 5, 1169, 4228, 6, 1}, ct__frontend_upsample_bicubic2d_out, 0, 0},
+    {&ct__op.upsample_bicubic2d_backward, {1180, 0, 1170, 4235, 6, 1}, ct__frontend_upsample_bicubic2d_backward, 0, 0},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, {1180, 254, 1172, 4242, 7, 1}, ct__frontend_upsample_bicubic2d_backward_grad_input, 0, 0},
+    {&ct__op.upsample_nearest1d_vec, {1138, 96, 1181, 4250, 3, 1}, ct__frontend_upsample_nearest1d_vec, 0, 0},
+    {&ct__op.upsample_nearest1d_vec_out, {1138, 1183, 1182, 4254, 4, 1}, ct__frontend_upsample_nearest1d_vec_out, 0, 0},
+    {&ct__op.upsample_nearest1d_backward_vec, {1141, 96, 1184, 4259, 4, 1}, ct__frontend_upsample_nearest1d_backward_vec, 0, 0},
+    {&ct__op.upsample_nearest1d_backward_vec_out, {1141, 1183, 1185, 4264, 5, 1}, ct__frontend_upsample_nearest1d_backward_vec_out, 0, 0},
+    {&ct__op.upsample_nearest2d_vec, {1144, 96, 1181, 4270, 3, 1}, ct__frontend_upsample_nearest2d_vec, 0, 0},
+    {&ct__op.upsample_nearest2d_vec_out, {1144, 1183, 1182, 4274, 4, 1}, ct__frontend_upsample_nearest2d_vec_out, 0, 0},
+    {&ct__op.upsample_nearest2d_backward_vec, {1147, 96, 1184, 4279, 4, 1}, ct__frontend_upsample_nearest2d_backward_vec, 0, 0},
+    {&ct__op.upsample_nearest2d_backward_vec_out, {1147, 1183, 1185, 4284, 5, 1}, ct__frontend_upsample_nearest2d_backward_vec_out, 0, 0},
+    {&ct__op.upsample_nearest3d_vec, {1150, 96, 1181, 4290, 3, 1}, ct__frontend_upsample_nearest3d_vec, 0, 0},
+    {&ct__op.upsample_nearest3d_vec_out, {1150, 1183, 1182, 4294, 4, 1}, ct__frontend_upsample_nearest3d_vec_out, 0, 0},
+    {&ct__op.upsample_nearest3d_backward_vec, {1153, 96, 1184, 4299, 4, 1}, ct__frontend_upsample_nearest3d_backward_vec, 0, 0},
+    {&ct__op.upsample_nearest3d_backward_vec_out, {1153, 1183, 1185, 4304, 5, 1}, ct__frontend_upsample_nearest3d_backward_vec_out, 0, 0},
+    {&ct__op._upsample_nearest_exact1d_vec, {1155, 96, 1181, 4310, 3, 1}, ct__frontend__upsample_nearest_exact1d_vec, 0, 0},
+    {&ct__op._upsample_nearest_exact1d_vec_out, {1155, 1183, 1182, 4314, 4, 1}, ct__frontend__upsample_nearest_exact1d_vec_out, 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec, {1156, 96, 1184, 4319, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec, 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec_out, {1156, 1183, 1185, 4324, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec_out, 0, 0},
+    {&ct__op._upsample_nearest_exact2d_vec, {1157, 96, 1181, 4330, 3, 1}, ct__frontend__upsample_nearest_exact2d_vec, 0, 0},
+    {&ct__op._upsample_nearest_exact2d_vec_out, {1157, 1183, 1182, 4334, 4, 1}, ct__frontend__upsample_nearest_exact2d_vec_out, 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec, {1158, 96, 1184, 4339, 4, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec, 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec_out, {1158, 1183, 1185, 4344, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec_out, 0, 0},
+    {&ct__op._upsample_nearest_exact3d_vec, {1159, 96, 1181, 4350, 3, 1}, ct__frontend__upsample_nearest_exact3d_vec, 0, 0},
+    {&ct__op._upsample_nearest_exact3d_vec_out, {1159, 1183, 1182, 4354, 4, 1}, ct__frontend__upsample_nearest_exact3d_vec_out, 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec, {1160, 96, 1184, 4359, 4, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec, 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec_out, {1160, 1183, 1185, 4364, 5, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec_out, 0, 0},
+    {&ct__op.upsample_linear1d_vec, {1162, 96, 1186, 4370, 4, 1}, ct__frontend_upsample_linear1d_vec, 0, 0},
+    {&ct__op.upsample_linear1d_vec_out, {1162, 1183, 1187, 4375, 5, 1}, ct__frontend_upsample_linear1d_vec_out, 0, 0},
+    {&ct__op.upsample_linear1d_backward_vec, {1165, 96, 1188, 4381, 5, 1}, ct__frontend_upsample_linear1d_backward_vec, 0, 0},
+    {&ct__op.upsample_linear1d_backward_vec_out, {1165, 1183, 1189, 4387, 6, 1}, ct__frontend_upsample_linear1d_backward_vec_out, 0, 0},
+    {&ct__op.upsample_bilinear2d_vec, {1168, 96, 1186, 4394, 4, 1}, ct__frontend_upsample_bilinear2d_vec, 0, 0},
+    {&ct__op.upsample_bilinear2d_vec_out, {1168, 1183, 1187, 4399, 5, 1}, ct__frontend_upsample_bilinear2d_vec_out, 0, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec, {1171, 96, 1188, 4405, 5, 1}, ct__frontend_upsample_bilinear2d_backward_vec, 0, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec_out, {1171, 1183, 1189, 4411, 6, 1}, ct__frontend_upsample_bilinear2d_backward_vec_out, 0, 0},
+    {&ct__op.upsample_trilinear3d_vec, {1174, 96, 1186, 4418, 4, 1}, ct__frontend_upsample_trilinear3d_vec, 0, 0},
+    {&ct__op.upsample_trilinear3d_vec_out, {1174, 1183, 1187, 4423, 5, 1}, ct__frontend_upsample_trilinear3d_vec_out, 0, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec, {1177, 96, 1188, 4429, 5, 1}, ct__frontend_upsample_trilinear3d_backward_vec, 0, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec_out, {1177, 1183, 1189, 4435, 6, 1}, ct__frontend_upsample_trilinear3d_backward_vec_out, 0, 0},
+    {&ct__op.upsample_bicubic2d_vec, {1179, 96, 1186, 4442, 4, 1}, ct__frontend_upsample_bicubic2d_vec, 0, 0},
+    {&ct__op.upsample_bicubic2d_vec_out, {1179, 1183, 1187, 4447, 5, 1}, ct__frontend_upsample_bicubic2d_vec_out, 0, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec, {1180, 96, 1188, 4453, 5, 1}, ct__frontend_upsample_bicubic2d_backward_vec, 0, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec_out, {1180, 1183, 1189, 4459, 6, 1}, ct__frontend_upsample_bicubic2d_backward_vec_out, 0, 0},
+    {&ct__op.unfold, {1190, 0, 358, 4466, 4, 1}, ct__frontend_unfold, 0, 0},
+    {&ct__op.unfold_backward, {1191, 0, 367, 4471, 5, 1}, ct__frontend_unfold_backward, 0, 0},
+    {&ct__op.unfold_backward_out, {1191, 5, 1192, 4477, 6, 1}, ct__frontend_unfold_backward_out, 0, 0},
+    {&ct__op.pixel_shuffle, {1193, 0, 337, 4484, 2, 1}, ct__frontend_pixel_shuffle, 0, 0},
+    {&ct__op.pixel_shuffle_out, {1193, 5, 362, 4487, 3, 1}, ct__frontend_pixel_shuffle_out, 0, 0},
+    {&ct__op.pixel_unshuffle, {1194, 0, 337, 4491, 2, 1}, ct__frontend_pixel_unshuffle, 0, 0},
+    {&ct__op.pixel_unshuffle_out, {1194, 5, 362, 4494, 3, 1}, ct__frontend_pixel_unshuffle_out, 0, 0},
+    {&ct__op.im2col, {1196, 0, 1195, 4498, 5, 1}, ct__frontend_im2col, 0, 0},
+    {&ct__op.col2im, {1198, 0, 1197, 4504, 6, 1}, ct__frontend_col2im, 0, 0},
+    {&ct__op.uniform_, {1200, 0, 1199, 4511, 4, 1}, ct__frontend_uniform_, 0, 0},
+    {&ct__op.normal_, {1201, 0, 1199, 4516, 4, 1}, ct__frontend_normal_, 0, 0},
+    {&ct__op.random__from, {1203, 271, 1202, 4521, 4, 1}, ct__frontend_random__from, 0, 0},
+    {&ct__op.random__to, {1203, 272, 1204, 4526, 3, 1}, ct__frontend_random__to, 0, 0},
+    {&ct__op.random_, {1203, 0, 1205, 4530, 2, 1}, ct__frontend_random_, 0, 0},
+    {&ct__op.bernoulli__float, {1208, 1207, 1206, 4533, 3, 1}, ct__frontend_bernoulli__float, 0, 0},
+    {&ct__op.bernoulli, {1210, 0, 1209, 4537, 2, 1}, ct__frontend_bernoulli, 0, 0},
+    {&ct__op.bernoulli_p, {1210, 85, 1211, 4540, 3, 1}, ct__frontend_bernoulli_p, 0, 0},
+    {&ct__op.normal_Tensor_float, {1213, 1212, 1211, 4544, 3, 1}, ct__frontend_normal_Tensor_float, 0, 0},
+    {&ct__op.normal_float_Tensor, {1213, 1215, 1214, 4548, 3, 1}, ct__frontend_normal_float_Tensor, 0, 0},
+    {&ct__op.normal_Tensor_Tensor, {1213, 562, 1216, 4552, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0, 0},
+    {&ct__op.rand_like, {1218, 0, 1217, 4556, 3, 1}, ct__frontend_rand_like, 0, 0},
+    {&ct__op.randn_like, {1219, 0, 1217, 4560, 3, 1}, ct__frontend_randn_like, 0, 0},
+    {&ct__op.rand, {1221, 0, 1220, 4564, 4, 1}, ct__frontend_rand, 0, 0},
+    {&ct__op.randn, {1222, 0, 1220, 4569, 4, 1}, ct__frontend_randn, 0, 0},
+    {&ct__op.randint_low, {1224, 275, 1223, 4574, 6, 1}, ct__frontend_randint_low, 0, 0},
+    {&ct__op.randperm, {1226, 0, 1225, 4581, 4, 1}, ct__frontend_randperm, 0, 0},
+    {&ct__op.eye, {1228, 0, 1227, 4586, 3, 1}, ct__frontend_eye, 0, 0},
+    {&ct__op.eye_m, {1228, 277, 1229, 4590, 4, 1}, ct__frontend_eye_m, 0, 0},
+    {&ct__op.linspace, {1231, 0, 1230, 4595, 5, 1}, ct__frontend_linspace, 0, 0},
+    {&ct__op.rand_generator_out, {1221, 1233, 1232, 4601, 3, 1}, ct__frontend_rand_generator_out, 0, 0},
+    {&ct__op.randn_generator_out, {1222, 1233, 1232, 4605, 3, 1}, ct__frontend_randn_generator_out, 0, 0},
+    {&ct__op.randint_low_generator_out, {1224, 1235, 1234, 4609, 5, 1}, ct__frontend_randint_low_generator_out, 0, 0},
+    {&ct__op.randperm_generator_out, {1226, 1233, 1236, 4615, 3, 1}, ct__frontend_randperm_generator_out, 0, 0},
+    {&ct__op.eye_out, {1228, 5, 1237, 4619, 2, 1}, ct__frontend_eye_out, 0, 0},
+    {&ct__op.eye_m_out, {1228, 1239, 1238, 4622, 3, 1}, ct__frontend_eye_m_out, 0, 0},
+    {&ct__op.linspace_out, {1231, 5, 1240, 4626, 4, 1}, ct__frontend_linspace_out, 0, 0},
+    {&ct__op.native_dropout, {1242, 0, 1241, 4631, 4, 2}, ct__frontend_native_dropout, 0, 0},
+    {&ct__op.native_dropout_backward, {1244, 0, 1243, 4637, 3, 1}, ct__frontend_native_dropout_backward, 0, 0},
+    {&ct__op.dropout, {1246, 0, 1245, 4641, 4, 1}, ct__frontend_dropout, 0, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -14344,6 +16261,18 @@ static const char *const ct__generated_strings[] = {
     "output",
     "count_include_pad",
     "divisor_override",
+    "[0]",
+    "[1]",
+    "scales",
+    "scales_h",
+    "scales_w",
+    "scales_d",
+    "align_corners",
+    "scale_factors",
+    "dimension",
+    "grad_in",
+    "upscale_factor",
+    "downscale_factor",
     "from",
     "to",
     "mean",
@@ -15184,6 +17113,90 @@ static const char *const ct__generated_strings[] = {
     "T,T,I,I,I,b,b,i?->T",
     "avg_pool2d_backward",
     "T,T,I,I,I,b,b,i?,Tw->Tw",
+    "max_pool1d_with_indices",
+    "max_pool1d",
+    "T,I,I,I,b,b->T",
+    "avg_pool1d",
+    "adaptive_avg_pool1d",
+    "T,I->T,T",
+    "adaptive_max_pool2d",
+    "T,I,Tw,Tw->Tw,Tw",
+    "adaptive_max_pool2d_backward",
+    "adaptive_max_pool1d",
+    "max_unpool2d",
+    "T,T,I,Tw->Tw",
+    "T,T,I,I,I->T",
+    "max_unpool3d",
+    "T,T,I,I,I,Tw->Tw",
+    "adaptive_avg_pool3d",
+    "_adaptive_avg_pool3d",
+    "_adaptive_avg_pool3d_backward",
+    "adaptive_max_pool3d",
+    "adaptive_max_pool3d_backward",
+    "max_pool3d_with_indices",
+    "T,I,I,I,I,b,Tw,Tw->Tw,Tw",
+    "max_pool3d",
+    "max_pool3d_with_indices_backward",
+    "avg_pool3d",
+    "avg_pool3d_backward",
+    "T,I,f?->T",
+    "upsample_nearest1d",
+    "T,I,f?,Tw->Tw",
+    "T,I,I,f?->T",
+    "upsample_nearest1d_backward",
+    "T,I,I,f?,Tw->Tw",
+    "T,I,f?,f?->T",
+    "upsample_nearest2d",
+    "T,I,f?,f?,Tw->Tw",
+    "T,I,I,f?,f?->T",
+    "upsample_nearest2d_backward",
+    "T,I,I,f?,f?,Tw->Tw",
+    "T,I,f?,f?,f?->T",
+    "upsample_nearest3d",
+    "T,I,f?,f?,f?,Tw->Tw",
+    "T,I,I,f?,f?,f?->T",
+    "upsample_nearest3d_backward",
+    "T,I,I,f?,f?,f?,Tw->Tw",
+    "_upsample_nearest_exact1d",
+    "_upsample_nearest_exact1d_backward",
+    "_upsample_nearest_exact2d",
+    "_upsample_nearest_exact2d_backward",
+    "_upsample_nearest_exact3d",
+    "_upsample_nearest_exact3d_backward",
+    "T,I,b,f?->T",
+    "upsample_linear1d",
+    "T,I,b,f?,Tw->Tw",
+    "T,I,I,b,f?->T",
+    "upsample_linear1d_backward",
+    "T,I,I,b,f?,Tw->Tw",
+    "T,I,b,f?,f?->T",
+    "upsample_bilinear2d",
+    "T,I,b,f?,f?,Tw->Tw",
+    "T,I,I,b,f?,f?->T",
+    "upsample_bilinear2d_backward",
+    "T,I,I,b,f?,f?,Tw->Tw",
+    "T,I,b,f?,f?,f?->T",
+    "upsample_trilinear3d",
+    "T,I,b,f?,f?,f?,Tw->Tw",
+    "T,I,I,b,f?,f?,f?->T",
+    "upsample_trilinear3d_backward",
+    "T,I,I,b,f?,f?,f?,Tw->Tw",
+    "upsample_bicubic2d",
+    "upsample_bicubic2d_backward",
+    "T,I,F->T",
+    "T,I,F,Tw->Tw",
+    "vec_out",
+    "T,I,I,F->T",
+    "T,I,I,F,Tw->Tw",
+    "T,I,b,F->T",
+    "T,I,b,F,Tw->Tw",
+    "T,I,I,b,F->T",
+    "T,I,I,b,F,Tw->Tw",
+    "unfold",
+    "unfold_backward",
+    "T,I,i,i,i,Tw->Tw",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "T,I,I,I,I->T",
     "im2col",
     "T,I,I,I,I,I->T",
@@ -17579,6 +19592,258 @@ static const struct {
     {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
     {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
     {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward_grad_input), "autograd"},
+    {&ct__op.max_pool1d_with_indices, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool1d_with_indices), "composite"},
+    {&ct__op.max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool1d), "composite"},
+    {&ct__op.avg_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_avg_pool1d), "composite"},
+    {&ct__op.adaptive_avg_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool1d), "composite"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d), "reference"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d), "reference"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d), "autograd"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_out), "reference"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_out), "reference"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_out), "autograd"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_backward), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_backward), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward), "autograd"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward_grad_input), "autograd"},
+    {&ct__op.adaptive_max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_max_pool1d), "composite"},
+    {&ct__op.max_unpool2d, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d), "reference"},
+    {&ct__op.max_unpool2d, CT_KEY_META, CT_FN(ct__k_max_unpool2d), "reference"},
+    {&ct__op.max_unpool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool2d), "autograd"},
+    {&ct__op.max_unpool2d_out, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d_out), "reference"},
+    {&ct__op.max_unpool2d_out, CT_KEY_META, CT_FN(ct__k_max_unpool2d_out), "reference"},
+    {&ct__op.max_unpool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool2d_out), "autograd"},
+    {&ct__op.max_unpool3d, CT_KEY_CPU, CT_FN(ct__k_max_unpool3d), "reference"},
+    {&ct__op.max_unpool3d, CT_KEY_META, CT_FN(ct__k_max_unpool3d), "reference"},
+    {&ct__op.max_unpool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d), "autograd"},
+    {&ct__op.max_unpool3d_out, CT_KEY_CPU, CT_FN(ct__k_max_unpool3d_out), "reference"},
+    {&ct__op.max_unpool3d_out, CT_KEY_META, CT_FN(ct__k_max_unpool3d_out), "reference"},
+    {&ct__op.max_unpool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d_out), "autograd"},
+    {&ct__op.adaptive_avg_pool3d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool3d), "composite"},
+    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool3d_out), "reference"},
+    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool3d_out), "reference"},
+    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_avg_pool3d_out), "autograd"},
+    {&ct__op._adaptive_avg_pool3d, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool3d_), "reference"},
+    {&ct__op._adaptive_avg_pool3d, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool3d_), "reference"},
+    {&ct__op._adaptive_avg_pool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool3d), "autograd"},
+    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool3d_backward), "reference"},
+    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool3d_backward), "reference"},
+    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool3d_backward), "autograd"},
+    {&ct__op.adaptive_max_pool3d, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d), "reference"},
+    {&ct__op.adaptive_max_pool3d, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d), "reference"},
+    {&ct__op.adaptive_max_pool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d), "autograd"},
+    {&ct__op.adaptive_max_pool3d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d_out), "reference"},
+    {&ct__op.adaptive_max_pool3d_out, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d_out), "reference"},
+    {&ct__op.adaptive_max_pool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d_out), "autograd"},
+    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d_backward), "reference"},
+    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d_backward), "reference"},
+    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d_backward), "autograd"},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d_backward_grad_input), "autograd"},
+    {&ct__op.max_pool3d_with_indices, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices), "reference"},
+    {&ct__op.max_pool3d_with_indices, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices), "reference"},
+    {&ct__op.max_pool3d_with_indices, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices), "autograd"},
+    {&ct__op.max_pool3d_with_indices_out, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices_out), "reference"},
+    {&ct__op.max_pool3d_with_indices_out, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices_out), "reference"},
+    {&ct__op.max_pool3d_with_indices_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices_out), "autograd"},
+    {&ct__op.max_pool3d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool3d), "composite"},
+    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices_backward), "reference"},
+    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices_backward), "reference"},
+    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices_backward), "autograd"},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices_backward_grad_input), "reference"},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices_backward_grad_input), "reference"},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices_backward_grad_input), "autograd"},
+    {&ct__op.avg_pool3d, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d), "reference"},
+    {&ct__op.avg_pool3d, CT_KEY_META, CT_FN(ct__k_avg_pool3d), "reference"},
+    {&ct__op.avg_pool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d), "autograd"},
+    {&ct__op.avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_out), "reference"},
+    {&ct__op.avg_pool3d_out, CT_KEY_META, CT_FN(ct__k_avg_pool3d_out), "reference"},
+    {&ct__op.avg_pool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_out), "autograd"},
+    {&ct__op.avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_backward), "reference"},
+    {&ct__op.avg_pool3d_backward, CT_KEY_META, CT_FN(ct__k_avg_pool3d_backward), "reference"},
+    {&ct__op.avg_pool3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_backward), "autograd"},
+    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_backward_grad_input), "reference"},
+    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_avg_pool3d_backward_grad_input), "reference"},
+    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_backward_grad_input), "autograd"},
+    {&ct__op.upsample_nearest1d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d), "reference"},
+    {&ct__op.upsample_nearest1d, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d), "reference"},
+    {&ct__op.upsample_nearest1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d), "autograd"},
+    {&ct__op.upsample_nearest1d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d_out), "reference"},
+    {&ct__op.upsample_nearest1d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d_out), "reference"},
+    {&ct__op.upsample_nearest1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d_out), "autograd"},
+    {&ct__op.upsample_nearest1d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d_backward), "reference"},
+    {&ct__op.upsample_nearest1d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d_backward), "reference"},
+    {&ct__op.upsample_nearest1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d_backward), "autograd"},
+    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d_backward_out), "reference"},
+    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d_backward_out), "reference"},
+    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d_backward_grad_input), "autograd"},
+    {&ct__op.upsample_nearest2d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d), "reference"},
+    {&ct__op.upsample_nearest2d, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d), "reference"},
+    {&ct__op.upsample_nearest2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d), "autograd"},
+    {&ct__op.upsample_nearest2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d_out), "reference"},
+    {&ct__op.upsample_nearest2d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d_out), "reference"},
+    {&ct__op.upsample_nearest2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d_out), "autograd"},
+    {&ct__op.upsample_nearest2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d_backward), "reference"},
+    {&ct__op.upsample_nearest2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d_backward), "reference"},
+    {&ct__op.upsample_nearest2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d_backward), "autograd"},
+    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d_backward_out), "reference"},
+    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d_backward_out), "reference"},
+    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d_backward_grad_input), "autograd"},
+    {&ct__op.upsample_nearest3d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d), "reference"},
+    {&ct__op.upsample_nearest3d, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d), "reference"},
+    {&ct__op.upsample_nearest3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d), "autograd"},
+    {&ct__op.upsample_nearest3d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d_out), "reference"},
+    {&ct__op.upsample_nearest3d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d_out), "reference"},
+    {&ct__op.upsample_nearest3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d_out), "autograd"},
+    {&ct__op.upsample_nearest3d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d_backward), "reference"},
+    {&ct__op.upsample_nearest3d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d_backward), "reference"},
+    {&ct__op.upsample_nearest3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d_backward), "autograd"},
+    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d_backward_out), "reference"},
+    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d_backward_out), "reference"},
+    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d_backward_grad_input), "autograd"},
+    {&ct__op._upsample_nearest_exact1d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d), "reference"},
+    {&ct__op._upsample_nearest_exact1d, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d), "reference"},
+    {&ct__op._upsample_nearest_exact1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d), "autograd"},
+    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d_out), "reference"},
+    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d_out), "reference"},
+    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d_out), "autograd"},
+    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d_backward), "autograd"},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d_backward_grad_input), "autograd"},
+    {&ct__op._upsample_nearest_exact2d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d), "reference"},
+    {&ct__op._upsample_nearest_exact2d, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d), "reference"},
+    {&ct__op._upsample_nearest_exact2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d), "autograd"},
+    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d_out), "reference"},
+    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d_out), "reference"},
+    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d_out), "autograd"},
+    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d_backward), "autograd"},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d_backward_grad_input), "autograd"},
+    {&ct__op._upsample_nearest_exact3d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d), "reference"},
+    {&ct__op._upsample_nearest_exact3d, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d), "reference"},
+    {&ct__op._upsample_nearest_exact3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d), "autograd"},
+    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d_out), "reference"},
+    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d_out), "reference"},
+    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d_out), "autograd"},
+    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d_backward), "autograd"},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d_backward_grad_input), "autograd"},
+    {&ct__op.upsample_linear1d, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d), "reference"},
+    {&ct__op.upsample_linear1d, CT_KEY_META, CT_FN(ct__k_upsample_linear1d), "reference"},
+    {&ct__op.upsample_linear1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d), "autograd"},
+    {&ct__op.upsample_linear1d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d_out), "reference"},
+    {&ct__op.upsample_linear1d_out, CT_KEY_META, CT_FN(ct__k_upsample_linear1d_out), "reference"},
+    {&ct__op.upsample_linear1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d_out), "autograd"},
+    {&ct__op.upsample_linear1d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d_backward), "reference"},
+    {&ct__op.upsample_linear1d_backward, CT_KEY_META, CT_FN(ct__k_upsample_linear1d_backward), "reference"},
+    {&ct__op.upsample_linear1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d_backward), "autograd"},
+    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d_backward_out), "reference"},
+    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_linear1d_backward_out), "reference"},
+    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d_backward_grad_input), "autograd"},
+    {&ct__op.upsample_bilinear2d, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d), "reference"},
+    {&ct__op.upsample_bilinear2d, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d), "reference"},
+    {&ct__op.upsample_bilinear2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d), "autograd"},
+    {&ct__op.upsample_bilinear2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d_out), "reference"},
+    {&ct__op.upsample_bilinear2d_out, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d_out), "reference"},
+    {&ct__op.upsample_bilinear2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d_out), "autograd"},
+    {&ct__op.upsample_bilinear2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d_backward), "reference"},
+    {&ct__op.upsample_bilinear2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d_backward), "reference"},
+    {&ct__op.upsample_bilinear2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d_backward), "autograd"},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d_backward_out), "reference"},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d_backward_out), "reference"},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d_backward_grad_input), "autograd"},
+    {&ct__op.upsample_trilinear3d, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d), "reference"},
+    {&ct__op.upsample_trilinear3d, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d), "reference"},
+    {&ct__op.upsample_trilinear3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d), "autograd"},
+    {&ct__op.upsample_trilinear3d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d_out), "reference"},
+    {&ct__op.upsample_trilinear3d_out, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d_out), "reference"},
+    {&ct__op.upsample_trilinear3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d_out), "autograd"},
+    {&ct__op.upsample_trilinear3d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d_backward), "reference"},
+    {&ct__op.upsample_trilinear3d_backward, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d_backward), "reference"},
+    {&ct__op.upsample_trilinear3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d_backward), "autograd"},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d_backward_out), "reference"},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d_backward_out), "reference"},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d_backward_grad_input), "autograd"},
+    {&ct__op.upsample_bicubic2d, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d), "reference"},
+    {&ct__op.upsample_bicubic2d, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d), "reference"},
+    {&ct__op.upsample_bicubic2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d), "autograd"},
+    {&ct__op.upsample_bicubic2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d_out), "reference"},
+    {&ct__op.upsample_bicubic2d_out, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d_out), "reference"},
+    {&ct__op.upsample_bicubic2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d_out), "autograd"},
+    {&ct__op.upsample_bicubic2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d_backward), "reference"},
+    {&ct__op.upsample_bicubic2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d_backward), "reference"},
+    {&ct__op.upsample_bicubic2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d_backward), "autograd"},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d_backward_out), "reference"},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d_backward_out), "reference"},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d_backward_grad_input), "autograd"},
+    {&ct__op.upsample_nearest1d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest1d_vec), "composite"},
+    {&ct__op.upsample_nearest1d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest1d_vec_out), "composite"},
+    {&ct__op.upsample_nearest1d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest1d_backward_vec), "composite"},
+    {&ct__op.upsample_nearest1d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest1d_backward_vec_out), "composite"},
+    {&ct__op.upsample_nearest2d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest2d_vec), "composite"},
+    {&ct__op.upsample_nearest2d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest2d_vec_out), "composite"},
+    {&ct__op.upsample_nearest2d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest2d_backward_vec), "composite"},
+    {&ct__op.upsample_nearest2d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest2d_backward_vec_out), "composite"},
+    {&ct__op.upsample_nearest3d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest3d_vec), "composite"},
+    {&ct__op.upsample_nearest3d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest3d_vec_out), "composite"},
+    {&ct__op.upsample_nearest3d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest3d_backward_vec), "composite"},
+    {&ct__op.upsample_nearest3d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest3d_backward_vec_out), "composite"},
+    {&ct__op._upsample_nearest_exact1d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact1d_vec), "composite"},
+    {&ct__op._upsample_nearest_exact1d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact1d_vec_out), "composite"},
+    {&ct__op._upsample_nearest_exact1d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact1d_backward_vec), "composite"},
+    {&ct__op._upsample_nearest_exact1d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact1d_backward_vec_out), "composite"},
+    {&ct__op._upsample_nearest_exact2d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact2d_vec), "composite"},
+    {&ct__op._upsample_nearest_exact2d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact2d_vec_out), "composite"},
+    {&ct__op._upsample_nearest_exact2d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact2d_backward_vec), "composite"},
+    {&ct__op._upsample_nearest_exact2d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact2d_backward_vec_out), "composite"},
+    {&ct__op._upsample_nearest_exact3d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact3d_vec), "composite"},
+    {&ct__op._upsample_nearest_exact3d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact3d_vec_out), "composite"},
+    {&ct__op._upsample_nearest_exact3d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact3d_backward_vec), "composite"},
+    {&ct__op._upsample_nearest_exact3d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest_exact3d_backward_vec_out), "composite"},
+    {&ct__op.upsample_linear1d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_linear1d_vec), "composite"},
+    {&ct__op.upsample_linear1d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_linear1d_vec_out), "composite"},
+    {&ct__op.upsample_linear1d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_linear1d_backward_vec), "composite"},
+    {&ct__op.upsample_linear1d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_linear1d_backward_vec_out), "composite"},
+    {&ct__op.upsample_bilinear2d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bilinear2d_vec), "composite"},
+    {&ct__op.upsample_bilinear2d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bilinear2d_vec_out), "composite"},
+    {&ct__op.upsample_bilinear2d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bilinear2d_backward_vec), "composite"},
+    {&ct__op.upsample_bilinear2d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bilinear2d_backward_vec_out), "composite"},
+    {&ct__op.upsample_trilinear3d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_trilinear3d_vec), "composite"},
+    {&ct__op.upsample_trilinear3d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_trilinear3d_vec_out), "composite"},
+    {&ct__op.upsample_trilinear3d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_trilinear3d_backward_vec), "composite"},
+    {&ct__op.upsample_trilinear3d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_trilinear3d_backward_vec_out), "composite"},
+    {&ct__op.upsample_bicubic2d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bicubic2d_vec), "composite"},
+    {&ct__op.upsample_bicubic2d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bicubic2d_vec_out), "composite"},
+    {&ct__op.upsample_bicubic2d_backward_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bicubic2d_backward_vec), "composite"},
+    {&ct__op.upsample_bicubic2d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bicubic2d_backward_vec_out), "composite"},
+    {&ct__op.unfold, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_unfold), "composite"},
+    {&ct__op.unfold, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unfold), "autograd"},
+    {&ct__op.unfold_backward, CT_KEY_CPU, CT_FN(ct__k_unfold_backward), "reference"},
+    {&ct__op.unfold_backward, CT_KEY_META, CT_FN(ct__k_unfold_backward), "reference"},
+    {&ct__op.unfold_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unfold_backward), "autograd"},
+    {&ct__op.unfold_backward_out, CT_KEY_CPU, CT_FN(ct__k_unfold_backward_out), "reference"},
+    {&ct__op.unfold_backward_out, CT_KEY_META, CT_FN(ct__k_unfold_backward_out), "reference"},
+    {&ct__op.unfold_backward_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unfold_backward_out), "autograd"},
+    {&ct__op.pixel_shuffle, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pixel_shuffle), "composite"},
+    {&ct__op.pixel_shuffle_out, CT_KEY_CPU, CT_FN(ct__k_pixel_shuffle_out), "reference"},
+    {&ct__op.pixel_shuffle_out, CT_KEY_META, CT_FN(ct__k_pixel_shuffle_out), "reference"},
+    {&ct__op.pixel_shuffle_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pixel_shuffle_out), "autograd"},
+    {&ct__op.pixel_unshuffle, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pixel_unshuffle), "composite"},
+    {&ct__op.pixel_unshuffle_out, CT_KEY_CPU, CT_FN(ct__k_pixel_unshuffle_out), "reference"},
+    {&ct__op.pixel_unshuffle_out, CT_KEY_META, CT_FN(ct__k_pixel_unshuffle_out), "reference"},
+    {&ct__op.pixel_unshuffle_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pixel_unshuffle_out), "autograd"},
     {&ct__op.im2col, CT_KEY_CPU, CT_FN(ct__k_im2col), "reference"},
     {&ct__op.im2col, CT_KEY_META, CT_FN(ct__k_im2col), "reference"},
     {&ct__op.im2col, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_im2col), "autograd"},

@@ -17,10 +17,14 @@
  * The three products are each other's derivatives (convolution is
  * bilinear), so derivatives of every order are ct ops.
  *
- * Pooling (max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d) runs
- * over the N*C planes of a contiguous copy in the compute dtype; each
- * backward op is itself differentiable (max pool's through
- * max_pool2d_double_backward, a gather at the saved indices).
+ * Pooling (max, avg, adaptive avg / max, max_unpool) runs over the N*C
+ * planes of a contiguous copy in the compute dtype; one kernel per kind
+ * covers 2-D and 3-D (D x H x W planes, depth 1 in 2-D), and the 1-D ops are
+ * PyTorch's composites over a height-1 view. Each backward op is itself
+ * differentiable (max pool's through a gather at the saved indices).
+ * Upsampling (nearest, nearest-exact, linear, cubic; 1-D to 3-D) is one
+ * separable tap mechanism: each output position reads weighted taps of the
+ * input along each dim, and the backward scatters through the same taps.
  */
 #ifndef CT_OPS_CONV_H
 #define CT_OPS_CONV_H
@@ -788,19 +792,32 @@ static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *in
 
 typedef struct ct__pool_geom {
   int64_t B, H, W, OH, OW; /* B = N*C planes of H x W; output OH x OW */
+  int64_t D, OD;           /* 3-D pools: planes D x H x W, output OD x OH x OW (D = OD = 1 in 2-D) */
   int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+  int64_t kd, sd, pd, dd; /* the depth's window (1, 1, 0, 1 in 2-D) */
   bool count_include_pad;
   int64_t divisor; /* CT_INT_NONE: none */
 } ct__pool_geom;
 
-/* kernel_size / stride / padding / dilation: one value or two (stride: also none = kernel_size) */
-static ct_status ct__pool_list(const char *op, ct_int_list l, const char *what, int may_omit, int64_t out[2]) {
-  if (l.n == 1 || l.n == 2) {
-    out[0] = l.data[0], out[1] = l.data[l.n - 1];
+/* kernel_size / stride / padding / dilation: one value or nsp (stride: also none = kernel_size) */
+static ct_status ct__pool_list(const char *op, ct_int_list l, const char *what, int may_omit, int nsp, int64_t *out) {
+  int i;
+  if (l.n == 1 || l.n == nsp) {
+    for (i = 0; i < nsp; i++) out[i] = l.data[l.n == 1 ? 0 : i];
     return CT_OK;
   }
   if (may_omit && l.n <= 0) return CT_OK; /* the caller keeps its default */
   return ct_fail(CT_ERR_INVALID, op, "%s: %s", op, what);
+}
+/* "kH: 1 kW: 2" (2-D) or "kT: 1 kH: 2 kW: 3" (3-D), as PyTorch's messages name the dims */
+static const char *ct__pool_dims(const char *prefix, int nsp, const int64_t *v, char *buf, size_t cap) {
+  static const char *const names[3] = {"T", "H", "W"};
+  size_t n = 0;
+  int i;
+  buf[0] = 0;
+  for (i = 0; i < nsp && n < cap; i++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s%s: %lld", i ? " " : "", prefix, names[3 - nsp + i], (long long)v[i]);
+  return buf;
 }
 /* PyTorch's pooling_output_shape: floor or ceil, and a last window must
  * start inside the input or left padding; false when a step overflows */
@@ -812,57 +829,81 @@ static bool ct__pool_out_len(int64_t in, int64_t k, int64_t pad, int64_t s, int6
   *out = o;
   return true;
 }
-/* The checks of max_pool2d / avg_pool2d (pool2d_shape_check); fills g and the output shape. */
-static ct_status ct__pool_setup(const char *op, const ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+/* in place: "a x b" -> "axb" */
+static void ct__strip_spaces(char *b) {
+  char *r = b, *w = b;
+  for (; *r; r++)
+    if (*r != ' ') *w++ = *r;
+  *w = 0;
+}
+/* The checks of max_pool2d / avg_pool2d and their 3-D forms (pool2d_shape_check, pool3d_shape_check) over
+ * nsp spatial dims; fills g (depth 1 in 2-D) and the output shape. */
+static ct_status ct__pool_setup(const char *op, int nsp, const ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
                                 ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct__pool_geom *g, int64_t *shape) {
-  int64_t k[2] = {0, 0}, s[2] = {0, 0}, p[2] = {0, 0}, d[2] = {1, 1};
-  char buf[160];
+  int64_t k[3] = {0, 0, 0}, s[3] = {0, 0, 0}, p[3] = {0, 0, 0}, d[3] = {1, 1, 1}, in[3], out[3];
+  const char *count = nsp == 2 ? "two" : "three";
+  char buf[160], msg[120];
   int i, nd = self->ndim;
   memset(g, 0, sizeof *g);
-  if (ct__pool_list(op, kernel_size, "kernel_size must either be a single int, or a tuple of two ints", 0, k) != CT_OK)
-    return ct_last_error();
-  s[0] = k[0], s[1] = k[1];
-  if (ct__pool_list(op, stride, "stride must either be omitted, a single int, or a tuple of two ints", 1, s) != CT_OK ||
-      ct__pool_list(op, padding, op[0] == 'm' ? "padding must be either be a single int, or a tuple of two ints"
-                                              : "padding must either be a single int, or a tuple of two ints", 0, p) != CT_OK ||
-      (dilation.data && ct__pool_list(op, dilation, "dilation must be either a single int, or a tuple of two ints", 0, d) != CT_OK))
-    return ct_last_error();
-  if (nd != 3 && nd != 4) return ct_fail(CT_ERR_RANK, op, "non-empty 3D or 4D (batch mode) tensor expected for input");
-  if (k[0] <= 0 || k[1] <= 0)
-    return ct_fail(CT_ERR_INVALID, op, "kernel size should be greater than zero, but got kH: %lld kW: %lld", (long long)k[0],
-                   (long long)k[1]);
-  for (i = 0; i < 2; i++) {
+  snprintf(msg, sizeof msg, "kernel_size must either be a single int, or a tuple of %s ints", count);
+  if (ct__pool_list(op, kernel_size, msg, 0, nsp, k) != CT_OK) return ct_last_error();
+  for (i = 0; i < nsp; i++) s[i] = k[i];
+  snprintf(msg, sizeof msg, "stride must either be omitted, a single int, or a tuple of %s ints", count);
+  if (ct__pool_list(op, stride, msg, 1, nsp, s) != CT_OK) return ct_last_error();
+  snprintf(msg, sizeof msg, "padding must %sbe a single int, or a tuple of %s ints", op[0] == 'm' ? "be either " : "either ", count);
+  if (ct__pool_list(op, padding, msg, 0, nsp, p) != CT_OK) return ct_last_error();
+  snprintf(msg, sizeof msg, "dilation must be either a single int, or a tuple of %s ints", count);
+  if (dilation.data && ct__pool_list(op, dilation, msg, 0, nsp, d) != CT_OK) return ct_last_error();
+  if (nd != nsp + 1 && nd != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "non-empty %dD or %dD (batch mode) tensor expected for input", nsp + 1, nsp + 2);
+  if (k[0] <= 0 || k[1] <= 0 || k[nsp - 1] <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "kernel size should be greater than zero, but got %s", ct__pool_dims("k", nsp, k, buf, sizeof buf));
+  for (i = 0; i < nsp; i++) {
     if (s[i] == 0) return ct_fail(CT_ERR_INVALID, op, "stride should not be zero");
     if (p[i] < 0) return ct_fail(CT_ERR_INVALID, op, "pad must be non-negative, but got pad: %lld", (long long)p[i]);
     if (p[i] > k[i] / 2)
       return ct_fail(CT_ERR_INVALID, op, "pad should be at most half of kernel size, but got pad=%lld and kernel_size=%lld",
                      (long long)p[i], (long long)k[i]);
   }
-  if (s[0] < 0 || s[1] < 0)
-    return ct_fail(CT_ERR_INVALID, op, "stride should be greater than zero, but got dH: %lld dW: %lld", (long long)s[0], (long long)s[1]);
-  if (d[0] <= 0 || d[1] <= 0)
-    return ct_fail(CT_ERR_INVALID, op, "dilation should be greater than zero, but got dilationH: %lld dilationW: %lld",
-                   (long long)d[0], (long long)d[1]);
+  for (i = 0; i < nsp; i++)
+    if (s[i] < 0) return ct_fail(CT_ERR_INVALID, op, "stride should be greater than zero, but got %s", ct__pool_dims("d", nsp, s, buf, sizeof buf));
+  for (i = 0; i < nsp; i++)
+    if (d[i] <= 0)
+      return ct_fail(CT_ERR_INVALID, op, "dilation should be greater than zero, but got %s", ct__pool_dims("dilation", nsp, d, buf, sizeof buf));
   for (i = 1; i < nd; i++)
-    if (self->sizes[i] == 0 && (i > 1 || nd == 4))
-      return ct_fail(CT_ERR_SHAPE, op, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
-                     ct_shape_format(nd, self->sizes, buf, sizeof buf));
-  if (nd == 3 && self->sizes[0] == 0)
-    return ct_fail(CT_ERR_SHAPE, op, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
-                   ct_shape_format(nd, self->sizes, buf, sizeof buf));
-  g->kh = k[0], g->kw = k[1], g->sh = s[0], g->sw = s[1], g->ph = p[0], g->pw = p[1], g->dh = d[0], g->dw = d[1];
-  g->H = self->sizes[nd - 2], g->W = self->sizes[nd - 1];
-  g->B = nd == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
-  if (!ct__pool_out_len(g->H, g->kh, g->ph, g->sh, g->dh, ceil_mode, &g->OH))
-    return ct__conv_overflow(op, g->H, g->kh, g->sh, g->ph, g->dh);
-  if (!ct__pool_out_len(g->W, g->kw, g->pw, g->sw, g->dw, ceil_mode, &g->OW))
-    return ct__conv_overflow(op, g->W, g->kw, g->sw, g->pw, g->dw);
-  if (g->OH < 1 || g->OW < 1)
-    return ct_fail(CT_ERR_SHAPE, op, "Given input size: (%lldx%lldx%lld). Calculated output size: (%lldx%lldx%lld). Output size is too small",
-                   (long long)self->sizes[nd - 3], (long long)g->H, (long long)g->W, (long long)self->sizes[nd - 3],
-                   (long long)(g->OH < 0 ? 0 : g->OH), (long long)(g->OW < 0 ? 0 : g->OW));
-  for (i = 0; i < nd - 2; i++) shape[i] = self->sizes[i];
-  shape[nd - 2] = g->OH, shape[nd - 1] = g->OW;
+    if (self->sizes[i] == 0 && (i > 1 || nd == nsp + 2))
+      return ct_fail(CT_ERR_SHAPE, op, "Expected %dD or %dD (batch mode) tensor with optional 0 dim batch size for input, but got:%s", nsp + 1,
+                     nsp + 2, ct_shape_format(nd, self->sizes, buf, sizeof buf));
+  if (nd == nsp + 1 && self->sizes[0] == 0)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected %dD or %dD (batch mode) tensor with optional 0 dim batch size for input, but got:%s", nsp + 1,
+                   nsp + 2, ct_shape_format(nd, self->sizes, buf, sizeof buf));
+  for (i = 0; i < nsp; i++) {
+    in[i] = self->sizes[nd - nsp + i];
+    if (!ct__pool_out_len(in[i], k[i], p[i], s[i], d[i], ceil_mode, &out[i])) return ct__conv_overflow(op, in[i], k[i], s[i], p[i], d[i]);
+  }
+  for (i = 0; i < nsp; i++)
+    if (out[i] < 1) {
+      char b1[96], b2[96];
+      int64_t ins[4], outs[4];
+      ins[0] = outs[0] = self->sizes[nd - nsp - 1];
+      for (i = 0; i < nsp; i++) ins[i + 1] = in[i], outs[i + 1] = out[i] < 0 ? 0 : out[i];
+      ct_shape_format(nsp + 1, ins, b1, sizeof b1), ct_shape_format(nsp + 1, outs, b2, sizeof b2);
+      { /* "(2x3x4)", as PyTorch prints them */
+        char *q;
+        for (q = b1; *q; q++) *q = *q == '[' ? '(' : *q == ']' ? ')' : *q == ',' ? 'x' : *q;
+        for (q = b2; *q; q++) *q = *q == '[' ? '(' : *q == ']' ? ')' : *q == ',' ? 'x' : *q;
+      }
+      ct__strip_spaces(b1), ct__strip_spaces(b2);
+      return ct_fail(CT_ERR_SHAPE, op, "Given input size: %s. Calculated output size: %s. Output size is too small", b1, b2);
+    }
+  g->D = g->OD = 1, g->kd = g->sd = g->dd = 1;
+  if (nsp == 3) g->D = in[0], g->OD = out[0], g->kd = k[0], g->sd = s[0], g->pd = p[0], g->dd = d[0];
+  g->kh = k[nsp - 2], g->kw = k[nsp - 1], g->sh = s[nsp - 2], g->sw = s[nsp - 1], g->ph = p[nsp - 2], g->pw = p[nsp - 1];
+  g->dh = d[nsp - 2], g->dw = d[nsp - 1];
+  g->H = in[nsp - 2], g->W = in[nsp - 1], g->OH = out[nsp - 2], g->OW = out[nsp - 1];
+  g->B = nd == nsp + 2 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
+  for (i = 0; i < nd - nsp; i++) shape[i] = self->sizes[i];
+  for (i = 0; i < nsp; i++) shape[nd - nsp + i] = out[i];
   g->count_include_pad = true;
   g->divisor = CT_INT_NONE;
   return CT_OK;
@@ -889,28 +930,36 @@ static void ct__pool_taps(int64_t start, int64_t n, int64_t k, int64_t d, int64_
   *lo = l < k ? l : k;
   *hi = h < k ? h : k;
 }
-#define CT__MAXPOOL(NAME, T)                                                                    \
-  static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                    \
-    int64_t b, oh, ow, i, j;                                                                    \
-    for (b = 0; b < g->B; b++, x += g->H * g->W)                                                \
-      for (oh = 0; oh < g->OH; oh++)                                                            \
-        for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                            \
-          int64_t hs = oh * g->sh - g->ph, ws = ow * g->sw - g->pw, h0, w0, ilo, ihi, jlo, jhi; \
-          T best = (T)-INFINITY;                                                                \
-          ct__pool_taps(hs, g->H, g->kh, g->dh, &ilo, &ihi, &h0);                               \
-          ct__pool_taps(ws, g->W, g->kw, g->dw, &jlo, &jhi, &w0);                               \
-          /* a window of padding only keeps PyTorch's index (past the plane), saturated */      \
-          if (ct__mul_ovf(h0, g->W, idx) || ct__add_ovf(*idx, w0, idx)) *idx = INT64_MAX;       \
-          for (i = ilo; i < ihi; i++) {                                                         \
-            int64_t ih = hs + i * g->dh;                                                        \
-            for (j = jlo; j < jhi; j++) {                                                       \
-              int64_t iw = ws + j * g->dw;                                                      \
-              T v = x[ih * g->W + iw];                                                          \
-              if (v > best || v != v) best = v, *idx = ih * g->W + iw;                          \
-            }                                                                                   \
-          }                                                                                     \
-          *y = best;                                                                            \
-        }                                                                                       \
+#define CT__MAXPOOL(NAME, T)                                                                                     \
+  static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                                     \
+    int64_t b, od, oh, ow, i, j, k;                                                                              \
+    for (b = 0; b < g->B; b++, x += g->D * g->H * g->W)                                                          \
+      for (od = 0; od < g->OD; od++)                                                                             \
+        for (oh = 0; oh < g->OH; oh++)                                                                           \
+          for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                                           \
+            int64_t ds = od * g->sd - g->pd, hs = oh * g->sh - g->ph, ws = ow * g->sw - g->pw, d0, h0, w0;       \
+            int64_t klo, khi, ilo, ihi, jlo, jhi;                                                                \
+            T best = (T)-INFINITY;                                                                               \
+            ct__pool_taps(ds, g->D, g->kd, g->dd, &klo, &khi, &d0);                                              \
+            ct__pool_taps(hs, g->H, g->kh, g->dh, &ilo, &ihi, &h0);                                              \
+            ct__pool_taps(ws, g->W, g->kw, g->dw, &jlo, &jhi, &w0);                                              \
+            /* a window of padding only keeps PyTorch's index (past the plane), saturated */                     \
+            if (ct__mul_ovf(d0, g->H, idx) || ct__add_ovf(*idx, h0, idx) || ct__mul_ovf(*idx, g->W, idx) ||      \
+                ct__add_ovf(*idx, w0, idx))                                                                      \
+              *idx = INT64_MAX;                                                                                  \
+            for (k = klo; k < khi; k++) {                                                                        \
+              int64_t id = ds + k * g->dd;                                                                       \
+              for (i = ilo; i < ihi; i++) {                                                                      \
+                int64_t ih = hs + i * g->dh;                                                                     \
+                for (j = jlo; j < jhi; j++) {                                                                    \
+                  int64_t iw = ws + j * g->dw, at = (id * g->H + ih) * g->W + iw;                                \
+                  T v = x[at];                                                                                   \
+                  if (v > best || v != v) best = v, *idx = at;                                                   \
+                }                                                                                                \
+              }                                                                                                  \
+            }                                                                                                    \
+            *y = best;                                                                                           \
+          }                                                                                                      \
   }
 CT__MAXPOOL(ct__maxpool_f32, float)
 CT__MAXPOOL(ct__maxpool_f64, double)
@@ -928,59 +977,75 @@ CT__MAXPOOL_BW(ct__maxpool_bw_f32, float)
 CT__MAXPOOL_BW(ct__maxpool_bw_f64, double)
 
 /* ---- avg_pool2d: window sums over the divisor PyTorch uses ---- */
-static int64_t ct__avg_window(const ct__pool_geom *g, int64_t oh, int64_t ow, int64_t *h0, int64_t *h1, int64_t *w0, int64_t *w1) {
-  int64_t pool;
-  *h0 = oh * g->sh - g->ph, *w0 = ow * g->sw - g->pw; /* (>= -pad; H + 2 pad fits: ct__pool_setup) */
-  *h1 = g->kh < g->H + g->ph - *h0 ? *h0 + g->kh : g->H + g->ph;
-  *w1 = g->kw < g->W + g->pw - *w0 ? *w0 + g->kw : g->W + g->pw;
-  pool = (*h1 - *h0) * (*w1 - *w0);
-  if (*h0 < 0) *h0 = 0;
-  if (*w0 < 0) *w0 = 0;
-  if (*h1 > g->H) *h1 = g->H;
-  if (*w1 > g->W) *w1 = g->W;
-  if (g->divisor != CT_INT_NONE) return g->divisor;
-  return g->count_include_pad ? pool : (*h1 - *h0) * (*w1 - *w0);
+/* one dim of an avg_pool window: [*lo, *hi) clipped to the input; returns its length within the padded input */
+static int64_t ct__avg_span(int64_t o, int64_t s, int64_t p, int64_t k, int64_t n, int64_t *lo, int64_t *hi) {
+  int64_t len;
+  *lo = o * s - p; /* (>= -pad; n + 2 pad fits: ct__avg_pool_impl) */
+  *hi = k < n + p - *lo ? *lo + k : n + p;
+  len = *hi - *lo;
+  if (*lo < 0) *lo = 0;
+  if (*hi > n) *hi = n;
+  return len;
 }
-#define CT__AVGPOOL(NAME, T, ACC, U)                                                         \
-  static void NAME(const ct__pool_geom *g, T *x, T *y, int backward) {                       \
-    int64_t b, oh, ow, i, j, h0, h1, w0, w1, div;                                            \
-    for (b = 0; b < g->B; b++, x += g->H * g->W)                                             \
-      for (oh = 0; oh < g->OH; oh++)                                                         \
-        for (ow = 0; ow < g->OW; ow++, y++) {                                                \
-          div = ct__avg_window(g, oh, ow, &h0, &h1, &w0, &w1);                               \
-          if (backward) {                                                                    \
-            T v = (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)*y) : *y / (ACC)div); /* (INT64_MIN / -1 wraps) */ \
-            for (i = h0; i < h1; i++)                                                        \
-              for (j = w0; j < w1; j++) x[i * g->W + j] = (T)(U)((U)x[i * g->W + j] + (U)v); \
-          } else {                                                                           \
-            ACC sum = 0;                                                                     \
-            for (i = h0; i < h1; i++)                                                        \
-              for (j = w0; j < w1; j++) sum = (ACC)(U)((U)sum + (U)x[i * g->W + j]);         \
-            *y = h0 < h1 && w0 < w1 ? (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)sum) : sum / (ACC)div) : (T)0; \
-          }                                                                                  \
-        }                                                                                    \
+static int64_t ct__avg_window(const ct__pool_geom *g, int64_t od, int64_t oh, int64_t ow, int64_t *d0, int64_t *d1, int64_t *h0,
+                              int64_t *h1, int64_t *w0, int64_t *w1) {
+  int64_t pool = ct__avg_span(od, g->sd, g->pd, g->kd, g->D, d0, d1) * ct__avg_span(oh, g->sh, g->ph, g->kh, g->H, h0, h1) *
+                 ct__avg_span(ow, g->sw, g->pw, g->kw, g->W, w0, w1);
+  if (g->divisor != CT_INT_NONE) return g->divisor;
+  return g->count_include_pad ? pool : (*d1 - *d0) * (*h1 - *h0) * (*w1 - *w0);
+}
+#define CT__AVGPOOL(NAME, T, ACC, U)                                                                      \
+  static void NAME(const ct__pool_geom *g, T *x, T *y, int backward) {                                    \
+    int64_t b, od, oh, ow, i, j, k, d0, d1, h0, h1, w0, w1, div;                                          \
+    for (b = 0; b < g->B; b++, x += g->D * g->H * g->W)                                                   \
+      for (od = 0; od < g->OD; od++)                                                                      \
+        for (oh = 0; oh < g->OH; oh++)                                                                    \
+          for (ow = 0; ow < g->OW; ow++, y++) {                                                           \
+            div = ct__avg_window(g, od, oh, ow, &d0, &d1, &h0, &h1, &w0, &w1);                            \
+            if (backward) {                                                                               \
+              T v = (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)*y) : *y / (ACC)div); /* (INT64_MIN / -1 wraps) */ \
+              for (k = d0; k < d1; k++)                                                                   \
+                for (i = h0; i < h1; i++)                                                                 \
+                  for (j = w0; j < w1; j++) {                                                             \
+                    T *at = &x[(k * g->H + i) * g->W + j];                                                \
+                    *at = (T)(U)((U)*at + (U)v);                                                          \
+                  }                                                                                       \
+            } else {                                                                                      \
+              ACC sum = 0;                                                                                \
+              for (k = d0; k < d1; k++)                                                                   \
+                for (i = h0; i < h1; i++)                                                                 \
+                  for (j = w0; j < w1; j++) sum = (ACC)(U)((U)sum + (U)x[(k * g->H + i) * g->W + j]);     \
+              *y = d0 < d1 && h0 < h1 && w0 < w1 ? (T)((ACC)div == -1 ? (ACC)(U)((U)0 - (U)sum) : sum / (ACC)div) : (T)0; \
+            }                                                                                             \
+          }                                                                                               \
   }
 CT__AVGPOOL(ct__avgpool_f32, float, double, double)
 CT__AVGPOOL(ct__avgpool_f64, double, double, double)
 CT__AVGPOOL(ct__avgpool_i64, int64_t, int64_t, uint64_t)
 
-/* ---- adaptive_avg_pool2d: window [floor(o*I/O), ceil((o+1)*I/O)) ---- */
+/* ---- adaptive_avg_pool2d / 3d: window [floor(o*I/O), ceil((o+1)*I/O)) in each dim ---- */
+#define CT__ADAPTIVE_WINDOW(o, I, O, lo, hi) ((lo) = (o) * (I) / (O), (hi) = (((o) + 1) * (I) + (O) - 1) / (O))
 #define CT__ADAPTIVE(NAME, T)                                                                  \
   static void NAME(const ct__pool_geom *g, T *x, T *y, int backward) {                         \
-    int64_t b, oh, ow, i, j;                                                                   \
-    for (b = 0; b < g->B; b++, x += g->H * g->W)                                               \
-      for (oh = 0; oh < g->OH; oh++)                                                           \
-        for (ow = 0; ow < g->OW; ow++, y++) {                                                  \
-          int64_t h0 = oh * g->H / g->OH, h1 = ((oh + 1) * g->H + g->OH - 1) / g->OH;          \
-          int64_t w0 = ow * g->W / g->OW, w1 = ((ow + 1) * g->W + g->OW - 1) / g->OW;          \
-          double n = (double)((h1 - h0) * (w1 - w0)), sum = 0;                                 \
-          for (i = h0; i < h1; i++)                                                            \
-            for (j = w0; j < w1; j++) {                                                        \
-              if (backward) x[i * g->W + j] += (T)(*y / n);                                    \
-              else sum += x[i * g->W + j];                                                     \
-            }                                                                                  \
-          if (!backward) *y = (T)(sum / n);                                                    \
-        }                                                                                      \
+    int64_t b, od, oh, ow, i, j, k;                                                            \
+    for (b = 0; b < g->B; b++, x += g->D * g->H * g->W)                                        \
+      for (od = 0; od < g->OD; od++)                                                           \
+        for (oh = 0; oh < g->OH; oh++)                                                         \
+          for (ow = 0; ow < g->OW; ow++, y++) {                                                \
+            int64_t d0, d1, h0, h1, w0, w1;                                                    \
+            double n, sum = 0;                                                                 \
+            CT__ADAPTIVE_WINDOW(od, g->D, g->OD, d0, d1);                                      \
+            CT__ADAPTIVE_WINDOW(oh, g->H, g->OH, h0, h1);                                      \
+            CT__ADAPTIVE_WINDOW(ow, g->W, g->OW, w0, w1);                                      \
+            n = (double)((d1 - d0) * (h1 - h0) * (w1 - w0));                                   \
+            for (k = d0; k < d1; k++)                                                          \
+              for (i = h0; i < h1; i++)                                                        \
+                for (j = w0; j < w1; j++) {                                                    \
+                  if (backward) x[(k * g->H + i) * g->W + j] += (T)(*y / n);                   \
+                  else sum += x[(k * g->H + i) * g->W + j];                                    \
+                }                                                                              \
+            if (!backward) *y = (T)(sum / n);                                                  \
+          }                                                                                    \
   }
 CT__ADAPTIVE(ct__adaptive_f32, float)
 CT__ADAPTIVE(ct__adaptive_f64, double)
@@ -991,17 +1056,21 @@ static void ct__pool_shape(const ct_tensor *t, int64_t oh, int64_t ow, int64_t *
   for (i = 0; i < t->ndim; i++) shape[i] = t->sizes[i];
   shape[t->ndim - 2] = oh, shape[t->ndim - 1] = ow;
 }
+/* an adaptive pool's output shape: t's with the last 2 or 3 sizes from g */
+static void ct__adaptive_shape(const ct_tensor *t, int nsp, const ct__pool_geom *g, int64_t *shape) {
+  ct__pool_shape(t, g->OH, g->OW, shape);
+  if (nsp == 3) shape[t->ndim - 3] = g->OD;
+}
 
 /* ---- max_pool2d_with_indices and its backward ---- */
-static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                      ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
-  static const char *op = "max_pool2d";
+static ct_tensor *ct__max_pool_impl(const char *op, int nsp, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                    ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   ct__pool_geom g;
-  int64_t shape[4];
+  int64_t shape[5];
   ct_tensor *res, *acc, *x = NULL, *idx;
   ct_status st = CT_OK;
   if (indices) *indices = NULL;
-  if (ct__pool_setup(op, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
+  if (ct__pool_setup(op, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
       ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
     return NULL;
   idx = ct__empty(op, self->ndim, shape, CT_I64, self->device);
@@ -1025,12 +1094,11 @@ static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, 
   return res;
 }
 /* checks of max_pool2d_with_indices_backward / max_pool2d_double_backward: the pool's output shape */
-static ct_status ct__max_pool2d_bw_setup(const char *op, ct_tensor *self, ct_tensor *gy, ct_tensor *indices, ct_int_list kernel_size,
-                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
-                                         ct__pool_geom *g) {
-  int64_t shape[4];
+static ct_status ct__max_pool_bw_setup(const char *op, int nsp, ct_tensor *self, ct_tensor *gy, ct_tensor *indices, ct_int_list kernel_size,
+                                       ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct__pool_geom *g) {
+  int64_t shape[5];
   char b1[160], b2[160], b3[160];
-  if (ct__pool_setup(op, self, kernel_size, stride, padding, dilation, ceil_mode, g, shape) != CT_OK ||
+  if (ct__pool_setup(op, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, g, shape) != CT_OK ||
       ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
     return ct_last_error();
   if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim) != 0 || !ct_same_shape(gy, indices))
@@ -1053,14 +1121,14 @@ static ct_status ct__max_pool2d_check_indices(const char *op, const ct_tensor *i
   return CT_OK;
 }
 /* scatter (backward: result shaped like self) or gather (double backward: result shaped like indices) */
-static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tensor *self, ct_tensor *indices, ct_int_list kernel_size,
+static ct_tensor *ct__max_pool_bw_impl(const char *op, int nsp, ct_tensor *src, ct_tensor *self, ct_tensor *indices, ct_int_list kernel_size,
                                          ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, int scatter) {
   ct__pool_geom g;
   ct_tensor *res, *acc, *s = NULL, *idx = NULL;
   memset(&g, 0, sizeof g);
   ct_status st = CT_OK;
   const ct_tensor *like = scatter ? self : indices;
-  if (ct__max_pool2d_bw_setup(op, self, scatter ? src : indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK)
+  if (ct__max_pool_bw_setup(op, nsp, self, scatter ? src : indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK)
     return NULL;
   if (!scatter && src->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected input_grad of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
@@ -1076,10 +1144,10 @@ static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tens
   if (acc && acc->numel) {
     s = ct__pool_operand(op, src);
     idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
-    if (!idx || (st = ct__max_pool2d_check_indices(op, idx, g.H * g.W)) != CT_OK) {
+    if (!idx || (st = ct__max_pool2d_check_indices(op, idx, g.D * g.H * g.W)) != CT_OK) {
       st = ct_last_error();
     } else {
-      int64_t out_plane = g.OH * g.OW, in_plane = g.H * g.W;
+      int64_t out_plane = g.OD * g.OH * g.OW, in_plane = g.D * g.H * g.W;
       if (scatter) st = ct__k_fill_(0, acc, ct_int(0));
       if (st == CT_OK && acc->dtype == CT_F32)
         ct__maxpool_bw_f32(g.B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(scatter ? acc : s),
@@ -1094,21 +1162,21 @@ static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tens
 }
 
 /* ---- avg_pool2d and its backward ---- */
-static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size, ct_int_list stride,
-                                      ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+static ct_tensor *ct__avg_pool_impl(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
+                                    ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct__pool_geom g;
-  int64_t shape[4];
+  int64_t shape[5];
   ct_int_list nodil;
   ct_tensor *res, *acc, *x = NULL;
   ct_status st = CT_OK;
   nodil.data = NULL, nodil.n = -1;
-  if (ct__pool_setup("avg_pool2d", self, kernel_size, stride, padding, nodil, ceil_mode, &g, shape) != CT_OK ||
-      ct__pool_dtype("avg_pool2d", (ct_dtype)self->dtype, 1) != CT_OK)
+  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, nodil, ceil_mode, &g, shape) != CT_OK ||
+      ct__pool_dtype(name, (ct_dtype)self->dtype, 1) != CT_OK)
     return NULL;
   if (divisor_override == 0) return ct_fail(CT_ERR_INVALID, op, "divisor must be not zero"), (ct_tensor *)NULL;
   { /* a window's divisor is at most the padded plane's size */
     int64_t area;
-    if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area))
+    if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area) || ct__mul_ovf(area, g.D + 2 * g.pd, &area))
       return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)g.H + 2 * (long long)g.ph,
                      (long long)g.W + 2 * (long long)g.pw),
              (ct_tensor *)NULL;
@@ -1147,21 +1215,21 @@ static ct_tensor *ct__k_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor
                                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
                                                         ct_tensor *indices) {
   (void)ks;
-  return ct__max_pool2d_bw_impl("max_pool2d_with_indices_backward", grad_output, self, indices, kernel_size, stride, padding,
+  return ct__max_pool_bw_impl("max_pool2d_with_indices_backward", 2, grad_output, self, indices, kernel_size, stride, padding,
                                 dilation, ceil_mode, 1);
 }
 static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
                                                    ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
                                                    ct_tensor *indices) {
   (void)ks;
-  return ct__max_pool2d_bw_impl("max_pool2d_double_backward", grad, self, indices, kernel_size, stride, padding, dilation,
+  return ct__max_pool_bw_impl("max_pool2d_double_backward", 2, grad, self, indices, kernel_size, stride, padding, dilation,
                                 ceil_mode, 0);
 }
 
 static ct_tensor *ct__k_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
                                                 ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   (void)ks;
-  return ct__max_pool2d_impl(self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__max_pool_impl("max_pool2d", 2, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
 }
 /* max_pool2d (CompositeImplicitAutograd): max_pool2d_with_indices without the indices */
 static ct_tensor *ct__k_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
@@ -1173,48 +1241,141 @@ static ct_tensor *ct__k_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list ke
 static ct_tensor *ct__k_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                    bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   (void)ks;
-  return ct__avg_pool2d_impl("avg_pool2d", self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__avg_pool_impl("avg_pool2d", "avg_pool2d", 2, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
 }
 static ct_tensor *ct__k_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
                                             ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
                                             int64_t divisor_override) {
   (void)ks;
-  return ct__avg_pool2d_impl("avg_pool2d_backward", self, grad_output, kernel_size, stride, padding, ceil_mode, count_include_pad,
+  return ct__avg_pool_impl("avg_pool2d_backward", "avg_pool2d", 2, self, grad_output, kernel_size, stride, padding, ceil_mode, count_include_pad,
                              divisor_override);
 }
 
+/* ---- max_pool3d / avg_pool3d: the pooling mechanism above over D x H x W planes ---- */
+/* values and indices into out= tensors (the functional results released) */
+static ct_status ct__values_indices_to_out(const char *op, ct_tensor *r, ct_tensor *ind, ct_tensor *out, ct_tensor *indices) {
+  ct_status st;
+  if (!r) return ct_release(ind), ct_last_error();
+  if (indices->dtype != CT_I64) {
+    ct_release(r), ct_release(ind);
+    return ct_fail(CT_ERR_DTYPE, op, "expected indices out tensor of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
+  }
+  st = ct__result_to_out(op, out, r);
+  if (st == CT_OK) return ct__result_to_out(op, indices, ind);
+  ct_release(ind);
+  return st;
+}
+static ct_tensor *ct__k_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  (void)ks;
+  return ct__max_pool_impl("max_pool3d", 3, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+}
+static ct_status ct__k_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                                  ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *ind = NULL, *r = ct__k_max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ceil_mode, &ind);
+  return ct__values_indices_to_out("max_pool3d_with_indices", r, ind, out, indices);
+}
+/* max_pool3d (CompositeImplicitAutograd): max_pool3d_with_indices without the indices */
+static ct_tensor *ct__k_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   ct_int_list dilation, bool ceil_mode) {
+  (void)ks;
+  return ct_max_pool3d_with_indices(self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding),
+                                    CT__CONV_LIST(dilation), ceil_mode, NULL);
+}
+static ct_tensor *ct__k_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                                        ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
+                                                        ct_tensor *indices) {
+  (void)ks;
+  return ct__max_pool_bw_impl("max_pool3d_with_indices_backward", 3, grad_output, self, indices, kernel_size, stride, padding, dilation,
+                              ceil_mode, 1);
+}
+static ct_status ct__k_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self,
+                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
+                                                                   ct_tensor *grad_input) {
+  return ct__result_to_out("max_pool3d_with_indices_backward", grad_input,
+                           ct__k_max_pool3d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
+                                                                  indices));
+}
+static ct_tensor *ct__k_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  (void)ks;
+  return ct__avg_pool_impl("avg_pool3d", "avg_pool3d", 3, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                           divisor_override);
+}
+static ct_status ct__k_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                      bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  return ct__result_to_out("avg_pool3d", out, ct__k_avg_pool3d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                             divisor_override));
+}
+static ct_tensor *ct__k_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                            ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
+                                            int64_t divisor_override) {
+  (void)ks;
+  return ct__avg_pool_impl("avg_pool3d_backward", "avg_pool3d", 3, self, grad_output, kernel_size, stride, padding, ceil_mode,
+                           count_include_pad, divisor_override);
+}
+static ct_status ct__k_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
+                                                      int64_t divisor_override, ct_tensor *grad_input) {
+  return ct__result_to_out("avg_pool3d_backward", grad_input,
+                           ct__k_avg_pool3d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                     divisor_override));
+}
+
 /* ---- adaptive_avg_pool2d ---- */
-static ct_status ct__adaptive_setup(const char *op, const ct_tensor *self, ct_int_list output_size, ct__pool_geom *g) {
+/* The checks of adaptive_avg_pool2d / 3d and adaptive_max_pool2d / 3d (nsp spatial dims); fills g. */
+static ct_status ct__adaptive_setup(const char *op, const char *name, int nsp, const ct_tensor *self, ct_int_list output_size,
+                                    ct__pool_geom *g) {
   char buf[160];
-  int i;
-  if (output_size.n != 2) return ct_fail(CT_ERR_INVALID, op, "adaptive_avg_pool2d: output_size must be 2");
-  if (output_size.data[0] < 0 || output_size.data[1] < 0)
-    return ct_fail(CT_ERR_INVALID, op, "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {%lld, %lld}",
-                   (long long)output_size.data[0], (long long)output_size.data[1]);
-  if (self->ndim != 3 && self->ndim != 4)
-    return ct_fail(CT_ERR_RANK, op, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s",
-                   ct_shape_format(self->ndim, self->sizes, buf, sizeof buf));
-  for (i = 1; i < self->ndim; i++)
+  int i, nd = self->ndim;
+  bool is_max = name[9] == 'm'; /* adaptive_max_... */
+  if (!is_max && output_size.n != nsp) return ct_fail(CT_ERR_INVALID, op, "%s: output_size must be %d", name, nsp);
+  for (i = 0; !is_max && i < nsp; i++)
+    if (output_size.data[i] < 0) { /* (PyTorch prints the sizes in braces) */
+      ct_shape_format(nsp, output_size.data, buf, sizeof buf);
+      buf[0] = '{', buf[strlen(buf) - 1] = '}';
+      return ct_fail(CT_ERR_INVALID, op, "%s: elements of output_size must be greater than or equal to 0 but received %s", name, buf);
+    }
+  if (nd != nsp + 1 && nd != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "%s(): Expected %dD or %dD tensor, but got %s", name, nsp + 1, nsp + 2,
+                   ct_shape_format(nd, self->sizes, buf, sizeof buf));
+  for (i = 1; i < nd; i++)
     if (self->sizes[i] == 0)
-      return ct_fail(CT_ERR_SHAPE, op, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has "
-                     "sizes %s with dimension %d being empty", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf), i);
-  if (ct__pool_dtype("adaptive_avg_pool2d", (ct_dtype)self->dtype, 0) != CT_OK) return ct_last_error();
+      return ct_fail(CT_ERR_SHAPE, op, "%s(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                     "sizes %s with dimension %d being empty", name, ct_shape_format(nd, self->sizes, buf, sizeof buf), i);
+  if (is_max && output_size.n != nsp) return ct_fail(CT_ERR_INVALID, op, "%s(): internal error: output_size.size() must be %d", name, nsp);
+  for (i = 0; is_max && i < nsp; i++)
+    if (output_size.data[i] < 0)
+      return ct_fail(CT_ERR_SIZE, op, "Trying to create tensor with negative dimension in output_size %s",
+                     ct_shape_format(nsp, output_size.data, buf, sizeof buf));
+  if (ct__pool_dtype(name, (ct_dtype)self->dtype, 0) != CT_OK) return ct_last_error();
   memset(g, 0, sizeof *g);
-  g->H = self->sizes[self->ndim - 2], g->W = self->sizes[self->ndim - 1];
-  g->B = self->ndim == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
-  g->OH = output_size.data[0], g->OW = output_size.data[1];
+  g->D = nsp == 3 ? self->sizes[nd - 3] : 1, g->H = self->sizes[nd - 2], g->W = self->sizes[nd - 1];
+  g->B = nd == nsp + 2 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
+  g->OD = nsp == 3 ? output_size.data[0] : 1, g->OH = output_size.data[nsp - 2], g->OW = output_size.data[nsp - 1];
   return CT_OK;
 }
-static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
+/* before a kernel runs (its result allocated, so the output sizes are sane): the window bounds (o + 1) * I + O - 1 fit */
+static ct_status ct__adaptive_bounds(const char *op, const ct__pool_geom *g) {
+  int64_t t;
+  if (ct__mul_ovf(g->OD, g->D, &t) || ct__add_ovf(t, g->OD, &t) || ct__mul_ovf(g->OH, g->H, &t) || ct__add_ovf(t, g->OH, &t) ||
+      ct__mul_ovf(g->OW, g->W, &t) || ct__add_ovf(t, g->OW, &t))
+    return ct_fail(CT_ERR_SIZE, op, "output size %lld x %lld x %lld times input size %lld x %lld x %lld overflows int64", (long long)g->OD,
+                   (long long)g->OH, (long long)g->OW, (long long)g->D, (long long)g->H, (long long)g->W);
+  return CT_OK;
+}
+/* _adaptive_avg_pool2d / 3d (gy NULL) and their backward (gy: grad_output) over nsp spatial dims */
+static ct_tensor *ct__adaptive_impl(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
   ct__pool_geom g;
-  int64_t shape[4], t;
+  int64_t shape[5];
   ct_tensor *res, *acc, *x = NULL;
   ct_status st = CT_OK;
-  if (ct__adaptive_setup(op, self, output_size, &g) != CT_OK) return NULL;
-  ct__pool_shape(self, g.OH, g.OW, shape);
+  if (ct__adaptive_setup(op, name, nsp, self, output_size, &g) != CT_OK) return NULL;
+  ct__adaptive_shape(self, nsp, &g, shape);
   if (gy) {
     char b1[160], b2[160];
-    if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim - 2 * sizeof(int64_t)) != 0 ||
+    if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)(self->ndim - nsp)) != 0 ||
         gy->dtype != self->dtype)
       return ct_fail(CT_ERR_SHAPE, op, "grad_output %s (%s) does not match self %s (%s)", ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1),
                      ct_dtype_name((ct_dtype)gy->dtype), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
@@ -1225,13 +1386,9 @@ static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *
     return NULL;
   if (acc && acc->numel) {
     x = ct__pool_operand(op, gy ? gy : self);
-    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK)) {
+    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK) || ct__adaptive_bounds(op, &g) != CT_OK) {
       st = ct_last_error();
-    } else if (g.OH > 0 && g.OW > 0 && (ct__mul_ovf(g.OH, g.H, &t) || ct__add_ovf(t, g.OH, &t) || ct__mul_ovf(g.OW, g.W, &t) ||
-                                        ct__add_ovf(t, g.OW, &t))) { /* the window bounds (o + 1) * I + O - 1 */
-      st = ct_fail(CT_ERR_SIZE, op, "output size %lld x %lld times input size %lld x %lld overflows int64", (long long)g.OH,
-                   (long long)g.OW, (long long)g.H, (long long)g.W);
-    } else if (g.OH > 0 && g.OW > 0) {
+    } else {
       void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
       if (x->dtype == CT_F32) ct__adaptive_f32(&g, (float *)in, (float *)out, gy != NULL);
       else ct__adaptive_f64(&g, (double *)in, (double *)out, gy != NULL);
@@ -1240,25 +1397,41 @@ static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *
   }
   return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
 }
+/* the backward: the output size is grad_output's last nsp sizes */
+static ct_tensor *ct__adaptive_backward(const char *op, const char *name, int nsp, ct_tensor *grad_output, ct_tensor *self) {
+  ct_int_list l;
+  if (grad_output->ndim < nsp) return ct_fail(CT_ERR_RANK, op, "grad_output must be %dD or %dD", nsp + 1, nsp + 2), (ct_tensor *)NULL;
+  l.data = grad_output->sizes + grad_output->ndim - nsp, l.n = nsp;
+  return ct__adaptive_impl(op, name, nsp, self, grad_output, l);
+}
 static ct_tensor *ct__k_adaptive_avg_pool2d_(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   (void)ks;
-  return ct__adaptive_impl("_adaptive_avg_pool2d", self, NULL, output_size);
+  return ct__adaptive_impl("_adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, NULL, output_size);
 }
 static ct_tensor *ct__k_adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
-  int64_t os[2];
-  ct_int_list l;
   (void)ks;
-  if (grad_output->ndim < 2) return ct_fail(CT_ERR_RANK, "_adaptive_avg_pool2d_backward", "grad_output must be 3D or 4D"), (ct_tensor *)NULL;
-  os[0] = grad_output->sizes[grad_output->ndim - 2], os[1] = grad_output->sizes[grad_output->ndim - 1];
-  l.data = os, l.n = 2;
-  return ct__adaptive_impl("_adaptive_avg_pool2d_backward", self, grad_output, l);
+  return ct__adaptive_backward("_adaptive_avg_pool2d_backward", "adaptive_avg_pool2d", 2, grad_output, self);
 }
-/* adaptive_avg_pool2d (CompositeImplicitAutograd, as PyTorch): _adaptive_avg_pool2d */
+static ct_tensor *ct__k_adaptive_avg_pool3d_(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  (void)ks;
+  return ct__adaptive_impl("_adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, NULL, output_size);
+}
+static ct_tensor *ct__k_adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  (void)ks;
+  return ct__adaptive_backward("_adaptive_avg_pool3d_backward", "adaptive_avg_pool3d", 3, grad_output, self);
+}
+/* adaptive_avg_pool2d / 3d (CompositeImplicitAutograd, as PyTorch): _adaptive_avg_pool2d / 3d */
 static ct_tensor *ct__k_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__pool_geom g;
   (void)ks;
-  if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return NULL;
+  if (ct__adaptive_setup("adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, output_size, &g) != CT_OK) return NULL;
   return ct_adaptive_avg_pool2d_impl(self, 2, output_size.data);
+}
+static ct_tensor *ct__k_adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct__pool_geom g;
+  (void)ks;
+  if (ct__adaptive_setup("adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, output_size, &g) != CT_OK) return NULL;
+  return ct_adaptive_avg_pool3d_impl(self, 3, output_size.data);
 }
 static ct_status ct__k_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                       bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
@@ -1266,10 +1439,12 @@ static ct_status ct__k_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list
                                                              divisor_override));
 }
 static ct_status ct__k_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
-  ct__pool_geom g;
   (void)ks;
-  if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return ct_last_error();
-  return ct__result_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", self, NULL, output_size));
+  return ct__result_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, NULL, output_size));
+}
+static ct_status ct__k_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  (void)ks;
+  return ct__result_to_out("adaptive_avg_pool3d", out, ct__adaptive_impl("adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, NULL, output_size));
 }
 static ct_status ct__k_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
                                                       ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
@@ -1286,12 +1461,819 @@ static ct_status ct__k_max_pool2d_with_indices_backward_grad_input(ct_keyset ks,
                          ct__k_max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation,
                                                                 ceil_mode, indices));
 }
-/* derivative of _adaptive_avg_pool2d_backward wrt grad_output: pool grad to grad_output's size */
+/* derivative of _adaptive_avg_pool2d / 3d_backward wrt grad_output: pool grad to grad_output's size */
 static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   if (!grad) return NULL;
   return ct_adaptive_avg_pool2d_impl(grad, 2, to->sizes + to->ndim - 2);
 }
+static ct_tensor *ct__adaptive_pool3d_to(ct_tensor *grad, const ct__shape *to) {
+  if (!grad) return NULL;
+  return ct_adaptive_avg_pool3d_impl(grad, 3, to->sizes + to->ndim - 3);
+}
 
+/* ---- 1-D pooling (CompositeImplicitAutograd, as PyTorch): the 2-D op over
+ * a height-1 view (N, C, 1, L), its results squeezed back ---- */
+/* an int[1] argument as the 2-D pair (height_value, value); an omitted stride stays omitted (n = 0) */
+static ct_status ct__pool1d_arg(const char *op, const char *what, ct_int_list l, int may_omit, int64_t height_value, int64_t out[2],
+                                int *n) {
+  *n = 0;
+  if (may_omit && l.n <= 0) return CT_OK;
+  if (l.n != 1)
+    return ct_fail(CT_ERR_INVALID, op, "%s() argument '%s' should contain one int (got %lld)", op, what, (long long)(l.n < 0 ? 0 : l.n));
+  out[0] = height_value, out[1] = l.data[0], *n = 2;
+  return CT_OK;
+}
+/* the (N, C, 1, L) or (C, 1, L) view of a 2-D or 3-D input */
+static ct_tensor *ct__pool1d_input(const char *op, ct_tensor *self) {
+  char buf[160];
+  if (self->ndim != 2 && self->ndim != 3)
+    return ct_fail(CT_ERR_RANK, op, "%s() Expected 2D or 3D input tensor, but got %s", op, ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  return ct_unsqueeze(self, -2);
+}
+/* t squeezed at dim -2, t released (NULL passes through) */
+static ct_tensor *ct__pool1d_output(ct_tensor *t) {
+  ct_tensor *r = t ? ct_squeeze_dim(t, -2) : NULL;
+  ct_release(t);
+  return r;
+}
+static ct_tensor *ct__k_max_pool1d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  static const char *op = "max_pool1d";
+  int64_t k[2], s[2], p[2], d[2];
+  int nk, ns, np, nd;
+  ct_tensor *x, *y, *ind = NULL;
+  (void)ks;
+  if (ct__pool1d_arg(op, "kernel_size", kernel_size, 0, 1, k, &nk) != CT_OK || ct__pool1d_arg(op, "stride", stride, 1, 1, s, &ns) != CT_OK ||
+      ct__pool1d_arg(op, "padding", padding, 0, 0, p, &np) != CT_OK || ct__pool1d_arg(op, "dilation", dilation, 0, 1, d, &nd) != CT_OK ||
+      !(x = ct__pool1d_input(op, self)))
+    return NULL;
+  y = ct_max_pool2d_with_indices(x, nk, k, ns, s, np, p, nd, d, ceil_mode, &ind);
+  ct_release(x);
+  y = ct__pool1d_output(y), ind = ct__pool1d_output(ind);
+  if (y && indices) *indices = ind;
+  else ct_release(ind);
+  return y;
+}
+static ct_tensor *ct__k_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   ct_int_list dilation, bool ceil_mode) {
+  (void)ks;
+  return ct_max_pool1d_with_indices(self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding),
+                                    CT__CONV_LIST(dilation), ceil_mode, NULL);
+}
+static ct_tensor *ct__k_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   bool ceil_mode, bool count_include_pad) {
+  static const char *op = "avg_pool1d";
+  int64_t k[2], s[2], p[2];
+  int nk, ns, np;
+  ct_tensor *x, *y;
+  (void)ks;
+  if (ct__pool1d_arg(op, "kernel_size", kernel_size, 0, 1, k, &nk) != CT_OK || ct__pool1d_arg(op, "stride", stride, 1, 1, s, &ns) != CT_OK ||
+      ct__pool1d_arg(op, "padding", padding, 0, 0, p, &np) != CT_OK || !(x = ct__pool1d_input(op, self)))
+    return NULL;
+  y = ct_avg_pool2d(x, nk, k, ns, s, np, p, ceil_mode, count_include_pad, CT_INT_NONE);
+  ct_release(x);
+  return ct__pool1d_output(y);
+}
+static ct_tensor *ct__k_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  static const char *op = "adaptive_avg_pool1d";
+  int64_t o[2];
+  int no;
+  ct_tensor *x, *y;
+  (void)ks;
+  if (ct__pool1d_arg(op, "output_size", output_size, 0, 1, o, &no) != CT_OK || !(x = ct__pool1d_input(op, self))) return NULL;
+  y = ct_adaptive_avg_pool2d(x, no, o);
+  ct_release(x);
+  return ct__pool1d_output(y);
+}
+
+/* ---- adaptive_max_pool2d / 3d: the max of each adaptive window (as adaptive_avg_pool) and its flat
+ * index in the plane; a NaN wins, ties keep the first (as max_pool2d) ---- */
+#define CT__ADAPTIVE_MAX(NAME, T)                                                              \
+  static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                   \
+    int64_t b, od, oh, ow, i, j, k;                                                            \
+    for (b = 0; b < g->B; b++, x += g->D * g->H * g->W)                                        \
+      for (od = 0; od < g->OD; od++)                                                           \
+        for (oh = 0; oh < g->OH; oh++)                                                         \
+          for (ow = 0; ow < g->OW; ow++, y++, idx++) {                                         \
+            int64_t d0, d1, h0, h1, w0, w1;                                                    \
+            T best = (T)-INFINITY;                                                             \
+            CT__ADAPTIVE_WINDOW(od, g->D, g->OD, d0, d1);                                      \
+            CT__ADAPTIVE_WINDOW(oh, g->H, g->OH, h0, h1);                                      \
+            CT__ADAPTIVE_WINDOW(ow, g->W, g->OW, w0, w1);                                      \
+            *idx = (d0 * g->H + h0) * g->W + w0;                                               \
+            for (k = d0; k < d1; k++)                                                          \
+              for (i = h0; i < h1; i++)                                                        \
+                for (j = w0; j < w1; j++) {                                                    \
+                  T v = x[(k * g->H + i) * g->W + j];                                          \
+                  if (v > best || v != v) best = v, *idx = (k * g->H + i) * g->W + j;          \
+                }                                                                              \
+            *y = best;                                                                         \
+          }                                                                                    \
+  }
+CT__ADAPTIVE_MAX(ct__adaptive_max_f32, float)
+CT__ADAPTIVE_MAX(ct__adaptive_max_f64, double)
+
+static ct_tensor *ct__adaptive_max_impl(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  ct_tensor *res, *acc, *ind = NULL, *x = NULL;
+  ct_status st = CT_OK;
+  if (ct__adaptive_setup(op, op, nsp, self, output_size, &g) != CT_OK) return NULL;
+  ct__adaptive_shape(self, nsp, &g, shape);
+  if (ct__conv_result(op, NULL, self->ndim, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  ind = ct__empty(op, self->ndim, shape, CT_I64, self->device);
+  if (!ind) st = ct_last_error();
+  else if (acc && acc->numel) {
+    x = ct__pool_operand(op, self);
+    if (!x || ct__adaptive_bounds(op, &g) != CT_OK) st = ct_last_error();
+    else if (x->dtype == CT_F32) ct__adaptive_max_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
+    else ct__adaptive_max_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
+    ct_release(x);
+  }
+  if (ct__conv_finish(st, NULL, res, acc, &res) != CT_OK) {
+    ct_release(ind);
+    return NULL;
+  }
+  if (indices) *indices = ind;
+  else ct_release(ind);
+  return res;
+}
+static ct_status ct__adaptive_max_out(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *ind = NULL, *r = ct__adaptive_max_impl(op, nsp, self, output_size, &ind);
+  return ct__values_indices_to_out(op, r, ind, out, indices);
+}
+/* the backward: zeros like self with grad_output added at indices (flat positions within each plane of nsp dims) */
+static ct_tensor *ct__adaptive_max_backward(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *res, *acc, *s = NULL, *idx = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  int64_t planes = 1, out_plane = 1, in_plane = 1;
+  int i, nd = self->ndim;
+  if (nd != nsp + 1 && nd != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "%s(): Expected %dD or %dD self, but got: %s", op, nsp + 1, nsp + 2, ct_shape_format(nd, self->sizes, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (!ct_same_shape(grad_output, indices) || grad_output->ndim != nd || memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)(nd - nsp)) != 0)
+    return ct_fail(CT_ERR_SHAPE, op, "expected grad_output %s of the shape of indices %s, with self's leading dims",
+                   ct_shape_format(grad_output->ndim, grad_output->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (indices->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "expected indices of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype)), (ct_tensor *)NULL;
+  if (grad_output->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype), ct_dtype_name((ct_dtype)grad_output->dtype)),
+           (ct_tensor *)NULL;
+  if (ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK) return NULL;
+  if (ct__conv_result(op, NULL, nd, self->sizes, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  if (acc && acc->numel) {
+    for (i = 0; i < nd; i++) {
+      if (i < nd - nsp) planes *= self->sizes[i];
+      else in_plane *= self->sizes[i], out_plane *= grad_output->sizes[i];
+    }
+    s = ct__pool_operand(op, grad_output);
+    idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
+    if (!idx || ct__max_pool2d_check_indices(op, idx, in_plane) != CT_OK || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
+    else if (acc->dtype == CT_F32)
+      ct__maxpool_bw_f32(planes, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(acc), (float *)ct_data_ptr(s), 1);
+    else
+      ct__maxpool_bw_f64(planes, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (double *)ct_data_ptr(acc), (double *)ct_data_ptr(s), 1);
+    ct_release(s), ct_release(idx);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_tensor *ct__k_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+  (void)ks;
+  return ct__adaptive_max_impl("adaptive_max_pool2d", 2, self, output_size, indices);
+}
+static ct_tensor *ct__k_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+  (void)ks;
+  return ct__adaptive_max_impl("adaptive_max_pool3d", 3, self, output_size, indices);
+}
+static ct_status ct__k_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  (void)ks;
+  return ct__adaptive_max_out("adaptive_max_pool2d", 2, self, output_size, out, indices);
+}
+static ct_status ct__k_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  (void)ks;
+  return ct__adaptive_max_out("adaptive_max_pool3d", 3, self, output_size, out, indices);
+}
+static ct_tensor *ct__k_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  (void)ks;
+  return ct__adaptive_max_backward("adaptive_max_pool2d_backward", 2, grad_output, self, indices);
+}
+static ct_tensor *ct__k_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  (void)ks;
+  return ct__adaptive_max_backward("adaptive_max_pool3d_backward", 3, grad_output, self, indices);
+}
+static ct_status ct__k_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,
+                                                               ct_tensor *grad_input) {
+  return ct__result_to_out("adaptive_max_pool2d_backward", grad_input, ct__k_adaptive_max_pool2d_backward(ks, grad_output, self, indices));
+}
+static ct_status ct__k_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,
+                                                               ct_tensor *grad_input) {
+  return ct__result_to_out("adaptive_max_pool3d_backward", grad_input, ct__k_adaptive_max_pool3d_backward(ks, grad_output, self, indices));
+}
+/* derivative of adaptive_max_pool2d_backward wrt grad_output and of max_unpool wrt self: grad gathered at
+ * the indices over the last nsp dims (PyTorch's max_pool_double_backward). (A formula: the engine's scope releases the intermediate results.) */
+static ct_tensor *ct__max_pool_gather(ct_tensor *grad, ct_tensor *indices, int nsp) {
+  ct_tensor *g, *i, *r;
+  if (!grad || !indices) return NULL;
+  g = ct_flatten(grad, -nsp, -1);
+  i = g ? ct_flatten(indices, -nsp, -1) : NULL;
+  r = i ? ct_gather(g, -1, i) : NULL;
+  return r ? ct_reshape(r, indices->ndim, indices->sizes) : NULL;
+}
+/* ---- max_unpool2d / max_unpool3d: zeros of output_size per plane, each input value written at its index
+ * (a flat position within the output plane, as max_pool returns them; a repeated index keeps the last) ---- */
+#define CT__UNPOOL(NAME, T)                                                                                         \
+  static void NAME(int64_t B, int64_t in_plane, int64_t out_plane, const int64_t *idx, const T *x, T *y) {          \
+    int64_t b, o;                                                                                                   \
+    for (b = 0; b < B; b++, x += in_plane, y += out_plane, idx += in_plane)                                        \
+      for (o = 0; o < in_plane; o++) y[idx[o]] = x[o];                                                              \
+  }
+CT__UNPOOL(ct__unpool_f32, float)
+CT__UNPOOL(ct__unpool_f64, double)
+static ct_tensor *ct__max_unpool_impl(const char *op, int nsp, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  static const char *const dims[2] = {"two elements (height, width)", "three elements (depth, height, width)"};
+  int64_t shape[5], in_plane = 1, out_plane = 1, planes = 1;
+  ct_tensor *res, *acc, *x = NULL, *idx = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  int i, nd = self->ndim;
+  if (indices->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "elements in indices should be type int64 but got: %s", ct__dtype_torch_name((ct_dtype)indices->dtype)),
+           (ct_tensor *)NULL;
+  if (output_size.n != nsp)
+    return ct_fail(CT_ERR_INVALID, op, "There should be exactly %s in output_size, but got %lld elements.", dims[nsp - 2],
+                   (long long)(output_size.n < 0 ? 0 : output_size.n)),
+           (ct_tensor *)NULL;
+  if (nd != nsp + 1 && nd != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "Input to max_unpooling%dd should be a %dd or %dd Tensor, but got a tensor with %d dimensions.", nsp, nsp + 1,
+                   nsp + 2, nd),
+           (ct_tensor *)NULL;
+  if (!ct_same_shape(self, indices))
+    return ct_fail(CT_ERR_SHAPE, op, "Expected shape of indices to be same as that of the input tensor (%s) but got indices tensor with shape: %s",
+                   ct_shape_format(nd, self->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  for (i = 1; i < nd; i++)
+    if (self->sizes[i] == 0)
+      return ct_fail(CT_ERR_SHAPE, op, "max_unpooling%dd(): Expected input to have non-zero size for non-batch dimensions, but got %s with "
+                     "dimension %d being empty.", nsp, ct_shape_format(nd, self->sizes, b1, sizeof b1), i),
+             (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)self->dtype)), (ct_tensor *)NULL;
+  for (i = 0; i < nd - nsp; i++) shape[i] = self->sizes[i], planes *= self->sizes[i];
+  for (i = 0; i < nsp; i++) {
+    shape[nd - nsp + i] = output_size.data[i];
+    in_plane *= self->sizes[nd - nsp + i];
+  }
+  if (ct__conv_result(op, NULL, nd, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL; /* (checks the sizes) */
+  if (acc && acc->numel) {
+    for (i = 0; i < nsp; i++) out_plane *= output_size.data[i]; /* (fits: the result was allocated) */
+    x = ct__pool_operand(op, self);
+    idx = x ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
+    if (!idx || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) {
+      st = ct_last_error();
+    } else {
+      const int64_t *p = (const int64_t *)ct_data_ptr(idx);
+      int64_t k;
+      for (k = 0; k < idx->numel && st == CT_OK; k++)
+        if (p[k] < 0 || p[k] >= out_plane)
+          st = ct_fail(CT_ERR_INDEX, op, "Found an invalid max index: %lld (output volumes are of size %s)", (long long)p[k],
+                       ct_shape_format(nsp, output_size.data, b1, sizeof b1));
+      if (st == CT_OK && acc->dtype == CT_F32)
+        ct__unpool_f32(planes, in_plane, out_plane, p, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc));
+      else if (st == CT_OK)
+        ct__unpool_f64(planes, in_plane, out_plane, p, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc));
+    }
+    ct_release(x), ct_release(idx);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_tensor *ct__k_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  (void)ks;
+  return ct__max_unpool_impl("max_unpool2d", 2, self, indices, output_size);
+}
+static ct_status ct__k_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  return ct__result_to_out("max_unpool2d", out, ct__k_max_unpool2d(ks, self, indices, output_size));
+}
+/* max_unpool3d: stride and padding are only checked, as PyTorch (the indices say where each value goes) */
+static ct_tensor *ct__k_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride,
+                                     ct_int_list padding) {
+  static const char *op = "max_unpool3d";
+  (void)ks;
+  if (stride.n != 3)
+    return ct_fail(CT_ERR_INVALID, op, "There should be exactly three elements (depth, height, width) in stride, but got: %lld elements.",
+                   (long long)(stride.n < 0 ? 0 : stride.n)),
+           (ct_tensor *)NULL;
+  if (padding.n != 3)
+    return ct_fail(CT_ERR_INVALID, op, "There should be exactly three elements (depth, height, width) in padding, but got: %lld elements.",
+                   (long long)(padding.n < 0 ? 0 : padding.n)),
+           (ct_tensor *)NULL;
+  if (stride.data[0] <= 0 || stride.data[1] <= 0 || stride.data[2] <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "strides should be greater than zero, but got stride: [%lld, %lld, %lld]", (long long)stride.data[0],
+                   (long long)stride.data[1], (long long)stride.data[2]),
+           (ct_tensor *)NULL;
+  return ct__max_unpool_impl(op, 3, self, indices, output_size);
+}
+static ct_status ct__k_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride,
+                                        ct_int_list padding, ct_tensor *out) {
+  return ct__result_to_out("max_unpool3d", out, ct__k_max_unpool3d(ks, self, indices, output_size, stride, padding));
+}
+/* adaptive_max_pool1d (CompositeImplicitAutograd): adaptive_max_pool2d over the (N, C, 1, L) view */
+static ct_tensor *ct__k_adaptive_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+  static const char *op = "adaptive_max_pool1d";
+  int64_t o[2];
+  int no;
+  ct_tensor *x, *y, *ind = NULL;
+  (void)ks;
+  if (ct__pool1d_arg(op, "output_size", output_size, 0, 1, o, &no) != CT_OK || !(x = ct__pool1d_input(op, self))) return NULL;
+  y = ct_adaptive_max_pool2d(x, no, o, &ind);
+  ct_release(x);
+  y = ct__pool1d_output(y), ind = ct__pool1d_output(ind);
+  if (y && indices) *indices = ind;
+  else ct_release(ind);
+  return y;
+}
+
+/* ================= upsampling =================
+ * One mechanism for every mode and rank. Along each spatial dim, output
+ * position o reads T taps of the input dim (nearest 1, linear 2, cubic 4)
+ * with weights, from PyTorch's source-index formulas; the N-D result is the
+ * separable product of the dims' taps (a 1-D or 2-D op has leading dims of
+ * size 1 with one tap of weight 1). The backward op scatters grad_output
+ * through the same taps; both are linear, so each is the other's derivative. */
+enum { CT__UP_NEAREST, CT__UP_NEAREST_EXACT, CT__UP_LINEAR, CT__UP_CUBIC };
+
+typedef struct ct__up_geom {
+  int64_t B, in[3], out[3]; /* B = N*C planes; spatial dims padded in front with 1 */
+  int taps[3];              /* taps per output position */
+  int64_t *idx[3];          /* out[d] * T[d] input positions */
+  double *w[3];             /* and their weights */
+} ct__up_geom;
+
+static int ct__up_ntaps(int mode) { return mode == CT__UP_LINEAR ? 2 : mode == CT__UP_CUBIC ? 4 : 1; }
+
+/* PyTorch's area_pixel_compute_scale: with align_corners (linear, cubic)
+ * (in-1)/(out-1); else 1/scale when a positive scale was given (not in/out:
+ * the scale-factor path), else in/out. In float for f32 (and always for
+ * nearest, whose index math is float for every dtype). */
+static double ct__up_scale(int64_t in, int64_t out, bool align_corners, double scale, bool f32) {
+  if (align_corners) return out > 1 ? (f32 ? (double)((float)(in - 1) / (float)(out - 1)) : (double)(in - 1) / (double)(out - 1)) : 0;
+  if (scale > 0) return f32 ? (double)(float)(1.0 / scale) : 1.0 / scale; /* (NaN, None, fails the test) */
+  return f32 ? (double)((float)in / (float)out) : (double)in / (double)out;
+}
+/* area_pixel_compute_source_index: the (fractional) input position of output o */
+static double ct__up_source(double scale, int64_t o, bool align_corners, bool cubic, bool f32) {
+  double src;
+  if (align_corners) return f32 ? (double)((float)scale * (float)o) : scale * (double)o;
+  src = scale * ((double)o + 0.5) - 0.5;
+  if (f32) src = (double)(float)src;
+  return !cubic && src < 0 ? 0 : src;
+}
+/* Keys' cubic convolution kernel with A = -0.75, as PyTorch: weights of the taps at i-1, i, i+1, i+2 for offset t in [0, 1) */
+static void ct__up_cubic_weights(double t, double w[4]) {
+  const double A = -0.75;
+  double x1 = t + 1, x2 = 1 - t, x3 = 2 - t;
+  w[0] = ((A * x1 - 5 * A) * x1 + 8 * A) * x1 - 4 * A;
+  w[1] = ((A + 2) * t - (A + 3)) * t * t + 1;
+  w[2] = ((A + 2) * x2 - (A + 3)) * x2 * x2 + 1;
+  w[3] = ((A * x3 - 5 * A) * x3 + 8 * A) * x3 - 4 * A;
+}
+/* The taps of one dim. Indices are clamped to the input (PyTorch 1.13 reads
+ * past the input when a given scale maps outputs beyond it; this keeps to the
+ * edge instead, as later PyTorch versions do). `backward` selects the backward
+ * kernels' index rules where they differ from the forward's: nearest's
+ * out == in and out == 2 in shortcuts (which ignore a given scale). */
+static void ct__up_taps(int mode, int64_t in, int64_t out, bool align_corners, double scale, bool f32, bool backward, int64_t *idx,
+                        double *w) {
+  int64_t o, i, j;
+  int T = ct__up_ntaps(mode);
+  bool nearest = mode == CT__UP_NEAREST || mode == CT__UP_NEAREST_EXACT;
+  double sc = ct__up_scale(in, out, align_corners && !nearest, scale, f32 || nearest);
+  for (o = 0; o < out; o++, idx += T, w += T) {
+    if (nearest) {
+      if (mode == CT__UP_NEAREST && backward && out == in) i = o;
+      else if (mode == CT__UP_NEAREST && backward && out == 2 * in) i = o >> 1;
+      else if (mode == CT__UP_NEAREST) i = (int64_t)floorf((float)o * (float)sc);
+      else i = (int64_t)floorf((float)(((double)o + 0.5) * sc));
+      idx[0] = i < in - 1 ? i : in - 1, w[0] = 1;
+    } else if (mode == CT__UP_LINEAR) {
+      double real, l1;
+      if (out == in) { /* PyTorch copies (whatever scale was given) */
+        idx[0] = idx[1] = o, w[0] = 1, w[1] = 0;
+        continue;
+      }
+      real = ct__up_source(sc, o, align_corners, false, f32);
+      i = (int64_t)real;
+      if (i > in - 1) i = in - 1;
+      l1 = f32 ? (double)((float)real - (float)i) : real - (double)i;
+      l1 = l1 < 0 ? 0 : l1 > 1 ? 1 : l1;
+      idx[0] = i, idx[1] = i < in - 1 ? i + 1 : i;
+      w[0] = f32 ? (double)(1.0f - (float)l1) : 1 - l1, w[1] = l1;
+    } else {
+      double real = ct__up_source(sc, o, align_corners, true, f32), t;
+      i = (int64_t)floor(real);
+      t = real - (double)i;
+      ct__up_cubic_weights(f32 ? (double)(float)t : t, w);
+      for (j = 0; j < 4; j++) idx[j] = i - 1 + j < 0 ? 0 : i - 1 + j > in - 1 ? in - 1 : i - 1 + j;
+    }
+  }
+}
+/* y[b][o] = sum of weighted taps of x[b] (forward), or x[b][taps] += weight * y[b][o] (backward) */
+#define CT__UPSAMPLE(NAME, T)                                                                                 \
+  static void NAME(const ct__up_geom *g, T *x, T *y, int backward) {                                          \
+    int64_t b, od, oh, ow, plane = g->in[0] * g->in[1] * g->in[2];                                            \
+    int td, th, tw;                                                                                           \
+    for (b = 0; b < g->B; b++, x += plane)                                                                    \
+      for (od = 0; od < g->out[0]; od++)                                                                      \
+        for (oh = 0; oh < g->out[1]; oh++)                                                                    \
+          for (ow = 0; ow < g->out[2]; ow++, y++) {                                                           \
+            const int64_t *id = g->idx[0] + od * g->taps[0], *ih = g->idx[1] + oh * g->taps[1], *iw = g->idx[2] + ow * g->taps[2]; \
+            const double *wd = g->w[0] + od * g->taps[0], *wh = g->w[1] + oh * g->taps[1], *ww = g->w[2] + ow * g->taps[2]; \
+            double acc = 0;                                                                                   \
+            for (td = 0; td < g->taps[0]; td++)                                                                  \
+              for (th = 0; th < g->taps[1]; th++) {                                                              \
+                T *row = x + (id[td] * g->in[1] + ih[th]) * g->in[2];                                         \
+                double wdh = wd[td] * wh[th];                                                                 \
+                for (tw = 0; tw < g->taps[2]; tw++) {                                                            \
+                  if (backward) row[iw[tw]] += (T)(wdh * ww[tw] * (double)*y);                                \
+                  else acc += wdh * ww[tw] * (double)row[iw[tw]];                                             \
+                }                                                                                             \
+              }                                                                                               \
+            if (!backward) *y = (T)acc;                                                                       \
+          }                                                                                                   \
+  }
+CT__UPSAMPLE(ct__upsample_f32, float)
+CT__UPSAMPLE(ct__upsample_f64, double)
+CT__UPSAMPLE(ct__upsample_u8, uint8_t) /* (nearest forward only: weights 1, the values copied) */
+
+static const char *const ct__up_dim_names[3] = {"D", "H", "W"};
+/* "(D: 1, H: 2, W: 3)" of the last nsp sizes */
+static void ct__up_format(int nsp, const int64_t *sizes, char *buf, size_t cap) {
+  size_t n = 0;
+  int i;
+  buf[0] = 0;
+  for (i = 0; i < nsp && n < cap; i++)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s: %lld%s", i ? ", " : "(", ct__up_dim_names[3 - nsp + i], (long long)sizes[i],
+                          i == nsp - 1 ? ")" : "");
+}
+
+/* Forward (src = self, input_size NULL) or backward (src = grad_output,
+ * input_size the forward's input shape) of an nsp-D upsampling; scales[d]
+ * NaN for None. PyTorch's upsample_Nd_common_check and meta checks. */
+static ct_tensor *ct__upsample_impl(const char *op, int mode, int nsp, ct_tensor *src, ct_int_list output_size,
+                                    const ct_int_list *input_size, bool align_corners, const double *scales) {
+  const int64_t *in_sizes = input_size ? input_size->data : src->sizes;
+  int64_t in_rank = input_size ? input_size->n : src->ndim, shape[5];
+  ct__up_geom g;
+  ct_tensor *res, *acc, *x = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  int d, i;
+  if (output_size.n != nsp)
+    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to %d, but got size %lld", nsp, (long long)output_size.n),
+           (ct_tensor *)NULL;
+  if (in_rank != nsp + 2)
+    return ct_fail(input_size ? CT_ERR_INVALID : CT_ERR_RANK, op, "It is expected input_size equals to %d, but got size %lld", nsp + 2,
+                   (long long)in_rank),
+           (ct_tensor *)NULL;
+  for (d = 0; d < nsp; d++)
+    if (in_sizes[2 + d] <= 0 || output_size.data[d] <= 0) {
+      ct__up_format(nsp, in_sizes + 2, b1, sizeof b1), ct__up_format(nsp, output_size.data, b2, sizeof b2);
+      return ct_fail(in_sizes[2 + d] <= 0 ? CT_ERR_SHAPE : CT_ERR_INVALID, op,
+                     "Input and output sizes should be greater than 0, but got input %s and output %s", b1, b2),
+             (ct_tensor *)NULL;
+    }
+  /* floating types; uint8 also for the nearest forwards, as PyTorch */
+  if (!ct_dtype_is_floating((ct_dtype)src->dtype) &&
+      !(src->dtype == CT_U8 && !input_size && (mode == CT__UP_NEAREST || mode == CT__UP_NEAREST_EXACT)))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)src->dtype)), (ct_tensor *)NULL;
+  shape[0] = in_sizes[0], shape[1] = in_sizes[1];
+  for (d = 0; d < nsp; d++) shape[2 + d] = output_size.data[d];
+  if (!input_size && src->numel == 0 && in_sizes[1] == 0)
+    return ct_fail(CT_ERR_SHAPE, op, "Non-empty %dD data tensor expected but got a tensor with sizes %s", nsp + 2,
+                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (input_size) { /* grad_output must have the forward's output shape */
+    if (src->ndim != nsp + 2)
+      return ct_fail(CT_ERR_RANK, op, "Expected grad_output to be a tensor of dimension %d but got: dimension %d", nsp + 2, src->ndim),
+             (ct_tensor *)NULL;
+    for (i = 0; i < nsp + 2; i++)
+      if (src->sizes[i] != shape[i])
+        return ct_fail(CT_ERR_SHAPE, op, "Expected grad_output to have the same shape as output; output.size(%d) = %lld but got "
+                       "grad_output.size(%d) = %lld", i, (long long)shape[i], i, (long long)src->sizes[i]),
+               (ct_tensor *)NULL;
+  }
+  if (ct__conv_result(op, NULL, nsp + 2, input_size ? in_sizes : shape, (ct_dtype)src->dtype, src->device, &res, &acc) != CT_OK)
+    return NULL;
+  memset(&g, 0, sizeof g);
+  if (acc && acc->numel) {
+    /* PyTorch's bicubic backward copies when every size is unchanged (whatever the scales): nearest's identity taps */
+    bool f32 = acc->dtype == CT_F32, copy = mode == CT__UP_CUBIC && input_size;
+    g.B = shape[0] * shape[1];
+    for (d = 0; d < 3; d++) {
+      int k = d - (3 - nsp); /* the op's spatial dim, or < 0 for a padding dim */
+      g.in[d] = k < 0 ? 1 : in_sizes[2 + k], g.out[d] = k < 0 ? 1 : shape[2 + k];
+      if (g.in[d] != g.out[d]) copy = false;
+    }
+    for (d = 0; d < 3 && st == CT_OK; d++) {
+      int k = d - (3 - nsp);
+      g.taps[d] = k < 0 || copy ? 1 : ct__up_ntaps(mode);
+      g.idx[d] = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(g.out[d] * g.taps[d]));
+      g.w[d] = (double *)CT_MALLOC(sizeof(double) * (size_t)(g.out[d] * g.taps[d]));
+      if (!g.idx[d] || !g.w[d]) st = ct_fail(CT_ERR_OOM, op, "out of memory");
+      else if (k < 0) g.idx[d][0] = 0, g.w[d][0] = 1;
+      else ct__up_taps(copy ? CT__UP_NEAREST : mode, g.in[d], g.out[d], align_corners, scales[k], f32, input_size != NULL, g.idx[d],
+                       g.w[d]);
+    }
+    if (st == CT_OK) {
+      x = ct__pool_operand(op, src);
+      if (!x || (input_size && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) st = ct_last_error();
+      else if (acc->dtype == CT_U8) ct__upsample_u8(&g, (uint8_t *)ct_data_ptr(x), (uint8_t *)ct_data_ptr(acc), 0);
+      else if (f32) ct__upsample_f32(&g, (float *)ct_data_ptr(input_size ? acc : x), (float *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
+      else ct__upsample_f64(&g, (double *)ct_data_ptr(input_size ? acc : x), (double *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
+    }
+    for (d = 0; d < 3; d++) CT_FREE(g.idx[d]), CT_FREE(g.w[d]);
+    ct_release(x);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+
+/* The ops of one upsampling family: forward, its out=, backward and its
+ * grad_input= (the argument lists differ only in align_corners and the
+ * number of scales, spelled by the parameter macros below). */
+#define CT__UP_S1_P , double scales
+#define CT__UP_S1_V {scales, NAN, NAN}
+#define CT__UP_S2_P , double scales_h, double scales_w
+#define CT__UP_S2_V {scales_h, scales_w, NAN}
+#define CT__UP_S3_P , double scales_d, double scales_h, double scales_w
+#define CT__UP_S3_V {scales_d, scales_h, scales_w}
+#define CT__UP_AC_P , bool align_corners
+#define CT__UP_AC_V align_corners
+#define CT__UP_NOAC_P
+#define CT__UP_NOAC_V false
+#define CT__UP_OPS(NAME, OP, MODE, NSP, AC, S)                                                                                   \
+  static ct_tensor *ct__k_##NAME(ct_keyset ks, ct_tensor *self, ct_int_list output_size AC##_P S##_P) {                        \
+    const double sc[3] = S##_V;                                                                                                 \
+    (void)ks;                                                                                                                   \
+    return ct__upsample_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc);                                               \
+  }                                                                                                                             \
+  static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size AC##_P S##_P, ct_tensor *out) {   \
+    const double sc[3] = S##_V;                                                                                                 \
+    (void)ks;                                                                                                                   \
+    return ct__result_to_out(OP, out, ct__upsample_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc));                   \
+  }                                                                                                                             \
+  static ct_tensor *ct__k_##NAME##_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size \
+                                            AC##_P S##_P) {                                                                     \
+    const double sc[3] = S##_V;                                                                                                 \
+    (void)ks;                                                                                                                   \
+    return ct__upsample_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc);                     \
+  }                                                                                                                             \
+  static ct_status ct__k_##NAME##_backward_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size,                  \
+                                               ct_int_list input_size AC##_P S##_P, ct_tensor *grad_input) {                    \
+    const double sc[3] = S##_V;                                                                                                 \
+    (void)ks;                                                                                                                   \
+    return ct__result_to_out(OP "_backward", grad_input,                                                                        \
+                             ct__upsample_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc));  \
+  }
+CT__UP_OPS(upsample_nearest1d, "upsample_nearest1d", CT__UP_NEAREST, 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_OPS(upsample_nearest2d, "upsample_nearest2d", CT__UP_NEAREST, 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_OPS(upsample_nearest3d, "upsample_nearest3d", CT__UP_NEAREST, 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_OPS(upsample_nearest_exact1d, "_upsample_nearest_exact1d", CT__UP_NEAREST_EXACT, 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_OPS(upsample_nearest_exact2d, "_upsample_nearest_exact2d", CT__UP_NEAREST_EXACT, 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_OPS(upsample_nearest_exact3d, "_upsample_nearest_exact3d", CT__UP_NEAREST_EXACT, 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_OPS(upsample_linear1d, "upsample_linear1d", CT__UP_LINEAR, 1, CT__UP_AC, CT__UP_S1)
+CT__UP_OPS(upsample_bilinear2d, "upsample_bilinear2d", CT__UP_LINEAR, 2, CT__UP_AC, CT__UP_S2)
+CT__UP_OPS(upsample_trilinear3d, "upsample_trilinear3d", CT__UP_LINEAR, 3, CT__UP_AC, CT__UP_S3)
+CT__UP_OPS(upsample_bicubic2d, "upsample_bicubic2d", CT__UP_CUBIC, 2, CT__UP_AC, CT__UP_S2)
+
+/* ---- the .vec overloads (F.interpolate's): CompositeImplicitAutograd ----
+ * PyTorch's upsample::compute_output_size: exactly one of output_size and
+ * scale_factors; a scale factor gives size floor(in * factor) and is passed
+ * on as the op's scale (so the source index uses 1/factor, not in/out). */
+static ct_status ct__up_vec_sizes(const char *op, int nsp, int rank, const int64_t *in_sizes, ct_int_list output_size,
+                                  ct_float_list scale_factors, int64_t out[3], double sc[3]) {
+  int d;
+  if (rank != nsp + 2) return ct_fail(CT_ERR_RANK, op, "It is expected input_size equals to %d, but got size %d", nsp + 2, rank);
+  if ((output_size.n >= 0) == (scale_factors.n >= 0))
+    return ct_fail(CT_ERR_INVALID, op, "Must specify exactly one of output_size and scale_factors");
+  if ((output_size.n >= 0 ? output_size.n : scale_factors.n) != nsp)
+    return ct_fail(CT_ERR_INVALID, op, "expected %s of %d values, got %lld", output_size.n >= 0 ? "output_size" : "scale_factors", nsp,
+                   (long long)(output_size.n >= 0 ? output_size.n : scale_factors.n));
+  for (d = 0; d < nsp; d++) {
+    if (output_size.n >= 0) {
+      out[d] = output_size.data[d], sc[d] = (double)NAN;
+    } else {
+      double v = (double)in_sizes[2 + d] * scale_factors.data[d];
+      out[d] = v >= 0 && v < 9.2e18 ? (int64_t)v : -1; /* (a NaN or negative size: the op's size check fails) */
+      sc[d] = scale_factors.data[d];
+    }
+  }
+  return CT_OK;
+}
+#define CT__UP_S1_C sc[0]
+#define CT__UP_S2_C sc[0], sc[1]
+#define CT__UP_S3_C sc[0], sc[1], sc[2]
+#define CT__UP_AC_C align_corners,
+#define CT__UP_NOAC_C
+#define CT__UP_VEC_OPS(NAME, OP, NSP, AC, S)                                                                                      \
+  static ct_tensor *ct__k_##NAME##_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size AC##_P,                           \
+                                       ct_float_list scale_factors) {                                                            \
+    int64_t os[3];                                                                                                              \
+    double sc[3];                                                                                                               \
+    (void)ks;                                                                                                                   \
+    if (ct__up_vec_sizes(OP, NSP, input->ndim, input->sizes, output_size, scale_factors, os, sc) != CT_OK) return NULL;          \
+    return ct_##NAME(input, NSP, os, AC##_C S##_C);                                                                             \
+  }                                                                                                                             \
+  static ct_status ct__k_##NAME##_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size AC##_P,                        \
+                                          ct_float_list scale_factors, ct_tensor *out) {                                        \
+    int64_t os[3];                                                                                                              \
+    double sc[3];                                                                                                               \
+    (void)ks;                                                                                                                   \
+    if (ct__up_vec_sizes(OP, NSP, input->ndim, input->sizes, output_size, scale_factors, os, sc) != CT_OK) return ct_last_error(); \
+    return ct_##NAME##_out(out, input, NSP, os, AC##_C S##_C);                                                                  \
+  }                                                                                                                             \
+  static ct_tensor *ct__k_##NAME##_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size,                  \
+                                                ct_int_list input_size AC##_P, ct_float_list scale_factors) {                   \
+    int64_t os[3];                                                                                                              \
+    double sc[3];                                                                                                               \
+    (void)ks;                                                                                                                   \
+    if (ct__up_vec_sizes(OP "_backward", NSP, (int)input_size.n, input_size.data, output_size, scale_factors, os, sc) != CT_OK)  \
+      return NULL;                                                                                                              \
+    return ct_##NAME##_backward(grad_output, NSP, os, (int)input_size.n, input_size.data, AC##_C S##_C);                        \
+  }                                                                                                                             \
+  static ct_status ct__k_##NAME##_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size,               \
+                                                   ct_int_list input_size AC##_P, ct_float_list scale_factors, ct_tensor *out) { \
+    int64_t os[3];                                                                                                              \
+    double sc[3];                                                                                                               \
+    (void)ks;                                                                                                                   \
+    if (ct__up_vec_sizes(OP "_backward", NSP, (int)input_size.n, input_size.data, output_size, scale_factors, os, sc) != CT_OK)  \
+      return ct_last_error();                                                                                                   \
+    return ct_##NAME##_backward_out(out, grad_output, NSP, os, (int)input_size.n, input_size.data, AC##_C S##_C);               \
+  }
+CT__UP_VEC_OPS(upsample_nearest1d, "upsample_nearest1d", 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_VEC_OPS(upsample_nearest2d, "upsample_nearest2d", 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_VEC_OPS(upsample_nearest3d, "upsample_nearest3d", 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_VEC_OPS(upsample_nearest_exact1d, "_upsample_nearest_exact1d", 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_VEC_OPS(upsample_nearest_exact2d, "_upsample_nearest_exact2d", 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_VEC_OPS(upsample_nearest_exact3d, "_upsample_nearest_exact3d", 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_VEC_OPS(upsample_linear1d, "upsample_linear1d", 1, CT__UP_AC, CT__UP_S1)
+CT__UP_VEC_OPS(upsample_bilinear2d, "upsample_bilinear2d", 2, CT__UP_AC, CT__UP_S2)
+CT__UP_VEC_OPS(upsample_trilinear3d, "upsample_trilinear3d", 3, CT__UP_AC, CT__UP_S3)
+CT__UP_VEC_OPS(upsample_bicubic2d, "upsample_bicubic2d", 2, CT__UP_AC, CT__UP_S2)
+
+
+/* ================= Tensor.unfold and pixel (un)shuffle ================= */
+/* unfold: a view; dimension d of size L becomes (L - size) / step + 1 windows
+ * (stride step * stride[d]) and a last dim of the window's size elements. A
+ * 0-dim tensor counts as one element: its unfold is 1-D (size 0 or 1). */
+static ct_status ct__unfold_geometry(const char *op, int ndim, const int64_t *in_sizes, int64_t dimension, int64_t size, int64_t step,
+                                     int64_t *d, int64_t *windows) {
+  int64_t len;
+  if ((*d = ct__wrap_dim(op, dimension, ndim)) < 0) return ct_last_error();
+  len = ndim == 0 ? 1 : in_sizes[*d];
+  if (size < 0) return ct_fail(CT_ERR_INVALID, op, "size is %lld but must be >= 0", (long long)size);
+  if (size > len)
+    return ct_fail(CT_ERR_INVALID, op, "maximum size for tensor at dimension %lld is %lld but size is %lld", (long long)*d, (long long)len,
+                   (long long)size);
+  if (step <= 0) return ct_fail(CT_ERR_INVALID, op, "step is %lld but must be > 0", (long long)step);
+  if (ndim + 1 > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "unfold of a %d-dim tensor exceeds %d dims", ndim, CT_MAX_DIMS);
+  *windows = (len - size) / step + 1;
+  return CT_OK;
+}
+static ct_tensor *ct__k_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], d, n;
+  int i, nd = self->ndim;
+  (void)ks;
+  if (ct__unfold_geometry("unfold", nd, self->sizes, dimension, size, step, &d, &n) != CT_OK) return NULL;
+  if (nd == 0) {
+    sizes[0] = size, strides[0] = 1;
+    return ct__as_view(self, ct__make_view(self, 1, sizes, strides, self->offset));
+  }
+  for (i = 0; i < nd; i++) sizes[i] = self->sizes[i], strides[i] = self->strides[i];
+  sizes[d] = n, sizes[nd] = size, strides[nd] = self->strides[d];
+  if (ct__mul_ovf(step, self->strides[d], &strides[d])) strides[d] = self->strides[d] < 0 ? INT64_MIN : INT64_MAX; /* (one window: unused) */
+  return ct__as_view(self, ct__make_view(self, nd + 1, sizes, strides, self->offset));
+}
+/* unfold_backward: zeros of input_sizes with each window of grad_in added back (windows overlap when step < size) */
+#define CT__UNFOLD_BW(NAME, T, U)                                                                                       \
+  static void NAME(const T *g, T *x, int64_t outer, int64_t len, int64_t inner, int64_t n, int64_t size, int64_t step) { \
+    int64_t o, w, i, j;                                                                                                  \
+    for (o = 0; o < outer; o++, x += len * inner)                                                                        \
+      for (w = 0; w < n; w++)                                                                                            \
+        for (i = 0; i < inner; i++)                                                                                      \
+          for (j = 0; j < size; j++, g++) {                                                                              \
+            T *p = x + (w * step + j) * inner + i;                                                                       \
+            *p = (T)(U)((U)*p + (U)*g);                                                                                  \
+          }                                                                                                              \
+  }
+CT__UNFOLD_BW(ct__unfold_bw_f32, float, float)
+CT__UNFOLD_BW(ct__unfold_bw_f64, double, double)
+CT__UNFOLD_BW(ct__unfold_bw_i64, int64_t, uint64_t)
+static ct_tensor *ct__k_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  static const char *op = "unfold_backward";
+  int64_t d, n, expect[CT_MAX_DIMS], outer = 1, inner = 1, len = 1;
+  int i, nd = (int)input_sizes.n;
+  ct_tensor *res, *acc, *g = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  (void)ks;
+  if (nd < 0 || nd >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "input_sizes of %d dims", nd), (ct_tensor *)NULL;
+  for (i = 0; i < nd; i++)
+    if (input_sizes.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "negative size %lld in input_sizes", (long long)input_sizes.data[i]), (ct_tensor *)NULL;
+  if (ct__unfold_geometry(op, nd, input_sizes.data, dim, size, step, &d, &n) != CT_OK) return NULL;
+  if (nd == 0) n = 1; /* (a 0-dim input's unfold has one window, and no dim for it) */
+  /* PyTorch reads grad_in as unfold(input_sizes) without checking it: here it must have that shape */
+  for (i = 0; i < nd; i++) expect[i] = i == d ? n : input_sizes.data[i];
+  expect[nd > 0 ? nd : 0] = size;
+  if (grad_in->ndim != (nd > 0 ? nd + 1 : 1) || memcmp(grad_in->sizes, expect, sizeof(int64_t) * (size_t)grad_in->ndim) != 0)
+    return ct_fail(CT_ERR_SHAPE, op, "expected grad_in of the unfolded shape %s, got %s",
+                   ct_shape_format(nd > 0 ? nd + 1 : 1, expect, b1, sizeof b1), ct_shape_format(grad_in->ndim, grad_in->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)grad_in->dtype) && grad_in->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad_in->dtype)), (ct_tensor *)NULL;
+  if (ct__conv_result(op, NULL, nd, input_sizes.data, (ct_dtype)grad_in->dtype, grad_in->device, &res, &acc) != CT_OK) return NULL;
+  if (acc && acc->numel) {
+    for (i = 0; i < nd; i++) {
+      if (i < d) outer *= input_sizes.data[i];
+      else if (i > d) inner *= input_sizes.data[i];
+    }
+    if (nd > 0) len = input_sizes.data[d];
+    g = ct__pool_operand(op, grad_in);
+    if (!g || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
+    else if (acc->dtype == CT_F32) ct__unfold_bw_f32((const float *)ct_data_ptr(g), (float *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+    else if (acc->dtype == CT_F64) ct__unfold_bw_f64((const double *)ct_data_ptr(g), (double *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+    else ct__unfold_bw_i64((const int64_t *)ct_data_ptr(g), (int64_t *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+    ct_release(g);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_status ct__k_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size,
+                                           int64_t step, ct_tensor *out) {
+  return ct__result_to_out("unfold_backward", out, ct__k_unfold_backward(ks, grad_in, input_sizes, dim, size, step));
+}
+
+/* pixel_shuffle (..., C*r*r, H, W) -> (..., C, H*r, W*r) and pixel_unshuffle
+ * (its inverse), CompositeImplicitAutograd: a reshape, a permute and a
+ * reshape; the result is new memory, as PyTorch's, even when r = 1. */
+static ct_tensor *ct__pixel_shuffle(const char *op, ct_tensor *self, int64_t r, bool shuffle) {
+  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS];
+  int i, nd = self->ndim, lead = nd - 3;
+  ct_tensor *a, *b, *c;
+  if (nd < 3)
+    return ct_fail(CT_ERR_RANK, op, "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)", op, nd),
+           (ct_tensor *)NULL;
+  if (r <= 0) return ct_fail(CT_ERR_INVALID, op, "%s expects a positive %s, but got %lld", op, shuffle ? "upscale_factor" : "downscale_factor",
+                             (long long)r), (ct_tensor *)NULL;
+  if (nd + 2 > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "%s of a %d-dim tensor exceeds %d dims", op, nd, CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (i = 0; i < lead; i++) split[i] = merged[i] = self->sizes[i], perm[i] = i;
+  if (shuffle) {
+    int64_t c2, C = self->sizes[lead], H = self->sizes[lead + 1], W = self->sizes[lead + 2];
+    if (ct__mul_ovf(r, r, &c2) || C % c2 != 0)
+      return ct_fail(CT_ERR_SHAPE, op, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
+                     "but input.size(-3)=%lld is not divisible by %lld", (long long)C, (long long)(ct__mul_ovf(r, r, &c2) ? INT64_MAX : c2)),
+             (ct_tensor *)NULL;
+    /* (C/r^2, r, r, H, W) -> (C/r^2, H, r, W, r); H*r, W*r fit: they are counts of the same elements */
+    split[lead] = C / c2, split[lead + 1] = r, split[lead + 2] = r, split[lead + 3] = H, split[lead + 4] = W;
+    perm[lead] = lead, perm[lead + 1] = lead + 3, perm[lead + 2] = lead + 1, perm[lead + 3] = lead + 4, perm[lead + 4] = lead + 2;
+    merged[lead] = C / c2, merged[lead + 1] = H * r, merged[lead + 2] = W * r;
+  } else {
+    int64_t C = self->sizes[lead], H = self->sizes[lead + 1], W = self->sizes[lead + 2];
+    if (H % r != 0 || W % r != 0)
+      return ct_fail(CT_ERR_SHAPE, op, "pixel_unshuffle expects %s to be divisible by downscale_factor, but input.size(%d)=%lld is not divisible by %lld",
+                     H % r ? "height" : "width", H % r ? -2 : -1, (long long)(H % r ? H : W), (long long)r),
+             (ct_tensor *)NULL;
+    /* (C, H/r, r, W/r, r) -> (C, r, r, H/r, W/r) */
+    split[lead] = C, split[lead + 1] = H / r, split[lead + 2] = r, split[lead + 3] = W / r, split[lead + 4] = r;
+    perm[lead] = lead, perm[lead + 1] = lead + 2, perm[lead + 2] = lead + 4, perm[lead + 3] = lead + 1, perm[lead + 4] = lead + 3;
+    if (ct__mul_ovf(C, r * r, &merged[lead]))
+      return ct_fail(CT_ERR_SIZE, op, "channels %lld times downscale_factor^2 overflows int64", (long long)C), (ct_tensor *)NULL;
+    merged[lead + 1] = H / r, merged[lead + 2] = W / r;
+  }
+  a = ct_reshape(self, nd + 2, split);
+  b = a ? ct_permute(a, nd + 2, perm) : NULL;
+  c = b ? ct_reshape(b, nd, merged) : NULL;
+  ct_release(a), ct_release(b);
+  if (c && c->storage == self->storage) { /* (r = 1: the reshapes were views) */
+    ct_tensor *copy = ct_clone(c);
+    ct_release(c);
+    c = copy;
+  }
+  return c;
+}
+static ct_tensor *ct__k_pixel_shuffle(ct_keyset ks, ct_tensor *self, int64_t upscale_factor) {
+  (void)ks;
+  return ct__pixel_shuffle("pixel_shuffle", self, upscale_factor, true);
+}
+static ct_tensor *ct__k_pixel_unshuffle(ct_keyset ks, ct_tensor *self, int64_t downscale_factor) {
+  (void)ks;
+  return ct__pixel_shuffle("pixel_unshuffle", self, downscale_factor, false);
+}
+static ct_status ct__k_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  return ct__result_to_out("pixel_shuffle", out, ct__k_pixel_shuffle(ks, self, upscale_factor));
+}
+static ct_status ct__k_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  return ct__result_to_out("pixel_unshuffle", out, ct__k_pixel_unshuffle(ks, self, downscale_factor));
+}
 
 /* ---- im2col / col2im as ops (torch.nn.functional.unfold / fold) ----
  * im2col: (N, C, H, W) -> (N, C*kh*kw, L), one column per sliding block;
