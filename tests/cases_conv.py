@@ -558,4 +558,24 @@ cs.error("im2col", E(1, 2, 4, 5).long(), [2, 2], [1, 1], [0, 0], [1, 1], code="C
 cs.error("col2im", E(1, 13, 12), [4, 5], [2, 2], [1, 1], [0, 0], [1, 1], code="CT_ERR_SHAPE")
 cs.error("col2im", E(1, 12, 11), [4, 5], [2, 2], [1, 1], [0, 0], [1, 1], code="CT_ERR_SHAPE")
 
+
+# ---- conv3d, conv_transpose1d, conv_transpose3d (composites of the 2-D ops) ----
+cs.add("conv3d", g(R(2, 3, 5, 4, 4)), g(R(4, 3, 2, 3, 2)), g(R(4)))
+cs.add("conv3d", g(R(1, 4, 6, 5, 5)), g(R(6, 2, 3, 2, 2)), None, [2, 1, 2], [1, 0, 1], [2, 1, 1], 2)   # groups, stride, padding, dilation
+cs.add("conv3d", g(R(3, 4, 4, 4)), g(R(2, 3, 1, 2, 2)), g(R(2)), 1, 1)                                 # unbatched, int lists
+cs.add("conv3d", g(R(2, 5, 4, 4, 3).transpose(1, 2)), g(R(2, 4, 2, 2, 2)))                            # non-contiguous
+cs.add("conv3d", R(1, 2, 4, 4, 4, dtype=f32), R(3, 2, 3, 3, 3, dtype=f32), R(3, dtype=f32), 1, 1)
+cs.error("conv3d", R(2, 3, 4, 4), R(4, 3, 2, 2, 2, 2), code="CT_ERR_RANK")
+cs.error("conv3d", R(1, 3, 2, 4, 4), R(4, 3, 3, 2, 2), code="CT_ERR_SHAPE")
+cs.error("conv3d", R(1, 3, 4, 4, 4), R(4, 2, 2, 2, 2), code="CT_ERR_SHAPE")
+cs.add("conv_transpose1d", g(R(2, 3, 5)), g(R(3, 4, 3)), g(R(4)))
+cs.add("conv_transpose1d", g(R(1, 4, 6)), g(R(4, 3, 2)), None, 2, 1, 1, 2, 2)          # stride, padding, output_padding, groups, dilation
+cs.add("conv_transpose1d", g(R(3, 5)), g(R(3, 2, 3)))                                   # unbatched
+cs.add("conv_transpose3d.input", g(R(2, 3, 3, 4, 4)), g(R(3, 2, 2, 3, 2)), g(R(2)))
+cs.add("conv_transpose3d.input", g(R(1, 4, 3, 3, 3)), g(R(4, 2, 3, 2, 2)), None, [2, 1, 2], [1, 0, 1], [1, 0, 1], 2, [1, 2, 1])
+cs.add("conv_transpose3d.input", g(R(3, 2, 3, 3)), g(R(3, 2, 2, 2, 2)), None, 1, 1)          # unbatched
+cs.add("conv_transpose3d.input", R(1, 2, 3, 3, 3, dtype=f32), R(2, 3, 3, 3, 3, dtype=f32), R(3, dtype=f32), 2, 1, 1)
+cs.error("conv_transpose3d.input", R(1, 3, 3, 3, 3), R(2, 2, 2, 2, 2), code="CT_ERR_SHAPE")
+cs.error("conv_transpose3d.input", R(1, 3, 3, 3, 3), R(3, 2, 2, 2, 2), None, 1, 0, 2, code="CT_ERR_INVALID")
+
 cs.write()

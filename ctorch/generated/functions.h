@@ -2334,6 +2334,15 @@ CTDEF ct_tensor *ct_conv2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias,
 /* conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor
  * padding "valid" or "same", as conv1d.padding */
 CTDEF ct_tensor *ct_conv2d_padding(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, const char *padding, int dilation_len, const int64_t *dilation, int64_t groups);
+/* conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] dilation=1, int groups=1) -> Tensor
+ * (N, C, D, H, W) or unbatched (C, D, H, W) input: the depth windows unfolded into channels, one conv2d */
+CTDEF ct_tensor *ct_conv3d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups);
+/* conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] output_padding=0, int groups=1, int[1] dilation=1) -> Tensor
+ * weight (C_in, C_out / groups, kL); (N, C, L) or unbatched (C, L) input */
+CTDEF ct_tensor *ct_conv_transpose1d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int output_padding_len, const int64_t *output_padding, int64_t groups, int dilation_len, const int64_t *dilation);
+/* conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor
+ * weight (C_in, C_out / groups, kD, kH, kW): each depth tap's conv_transpose2d added into the depth rows it reaches */
+CTDEF ct_tensor *ct_conv_transpose3d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int output_padding_len, const int64_t *output_padding, int64_t groups, int dilation_len, const int64_t *dilation);
 /* conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor
  * weight (C_in, C_out / groups, kH, kW); (N, C, H, W) or unbatched (C, H, W) input */
 CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int output_padding_len, const int64_t *output_padding, int64_t groups, int dilation_len, const int64_t *dilation);
@@ -5505,6 +5514,15 @@ typedef ct_tensor *ct_kernel_conv2d(ct_keyset, ct_tensor *, ct_tensor *, ct_tens
 typedef ct_tensor *ct_kernel_conv2d_padding(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , const char *, ct_int_list , int64_t );
 #define CT__OPNAME_conv2d_padding "conv2d.padding"
 #define CT__OPSIG_conv2d_padding "T,T,T?,I,s,I,i->T"
+typedef ct_tensor *ct_kernel_conv3d(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t );
+#define CT__OPNAME_conv3d "conv3d"
+#define CT__OPSIG_conv3d "T,T,T?,I,I,I,i->T"
+typedef ct_tensor *ct_kernel_conv_transpose1d(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t , ct_int_list );
+#define CT__OPNAME_conv_transpose1d "conv_transpose1d"
+#define CT__OPSIG_conv_transpose1d "T,T,T?,I,I,I,i,I->T"
+typedef ct_tensor *ct_kernel_conv_transpose3d_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t , ct_int_list );
+#define CT__OPNAME_conv_transpose3d_input "conv_transpose3d.input"
+#define CT__OPSIG_conv_transpose3d_input "T,T,T?,I,I,I,i,I->T"
 typedef ct_tensor *ct_kernel_conv_transpose2d_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t , ct_int_list );
 #define CT__OPNAME_conv_transpose2d_input "conv_transpose2d.input"
 #define CT__OPSIG_conv_transpose2d_input "T,T,T?,I,I,I,i,I->T"
@@ -6915,6 +6933,9 @@ static struct {
   ct_op *conv1d_padding;
   ct_op *conv2d;
   ct_op *conv2d_padding;
+  ct_op *conv3d;
+  ct_op *conv_transpose1d;
+  ct_op *conv_transpose3d_input;
   ct_op *conv_transpose2d_input;
   ct_op *adaptive_avg_pool2d;
   ct_op *adaptive_avg_pool2d_out;
@@ -17659,6 +17680,18 @@ static ct_tensor *ct__dispatch_conv2d(ct_keyset ks, ct_tensor *input, ct_tensor 
 /* conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor */
 static ct_tensor *ct__dispatch_conv2d_padding(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, const char *padding, ct_int_list dilation, int64_t groups) {
   return ct__call_TTToIsIi_T(ct__op.conv2d_padding, ks, input, weight, bias, stride, padding, dilation, groups);
+}
+/* conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] dilation=1, int groups=1) -> Tensor */
+static ct_tensor *ct__dispatch_conv3d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  return ct__call_TTToIIIi_T(ct__op.conv3d, ks, input, weight, bias, stride, padding, dilation, groups);
+}
+/* conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] output_padding=0, int groups=1, int[1] dilation=1) -> Tensor */
+static ct_tensor *ct__dispatch_conv_transpose1d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
+  return ct__call_TTToIIIiI_T(ct__op.conv_transpose1d, ks, input, weight, bias, stride, padding, output_padding, groups, dilation);
+}
+/* conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor */
+static ct_tensor *ct__dispatch_conv_transpose3d_input(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
+  return ct__call_TTToIIIiI_T(ct__op.conv_transpose3d_input, ks, input, weight, bias, stride, padding, output_padding, groups, dilation);
 }
 /* conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor */
 static ct_tensor *ct__dispatch_conv_transpose2d_input(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
@@ -30127,6 +30160,105 @@ CTDEF ct_tensor *ct_conv2d_padding(ct_tensor *input, ct_tensor *weight, ct_tenso
   dilation_l.data = dilation;
   dilation_l.n = dilation_len;
   return ct__track(ct__dispatch_conv2d_padding(ct__keys, input, weight, bias, stride_l, padding, dilation_l, groups));
+}
+static const ct__frontend_args ct__fa_conv3d = {"conv3d", 3, {1, 1, 5}, {"input", "weight", "bias"}};
+CTDEF ct_tensor *ct_conv3d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input && weight && ct__same_device(input, weight) && (!bias || ct__same_device(input, bias))))
+    ct__keys = ct__call_keys(input->keys | weight->keys | (bias ? bias->keys : 0));
+  else {
+    ct_tensor *const ct__t[3] = {input, weight, bias};
+    if (!ct__frontend_keys(&ct__fa_conv3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv3d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv3d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("conv3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("conv3d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv3d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_conv3d(ct__keys, input, weight, bias, stride_l, padding_l, dilation_l, groups));
+}
+static const ct__frontend_args ct__fa_conv_transpose1d = {"conv_transpose1d", 3, {1, 1, 5}, {"input", "weight", "bias"}};
+CTDEF ct_tensor *ct_conv_transpose1d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int output_padding_len, const int64_t *output_padding, int64_t groups, int dilation_len, const int64_t *dilation) {
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list output_padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input && weight && ct__same_device(input, weight) && (!bias || ct__same_device(input, bias))))
+    ct__keys = ct__call_keys(input->keys | weight->keys | (bias ? bias->keys : 0));
+  else {
+    ct_tensor *const ct__t[3] = {input, weight, bias};
+    if (!ct__frontend_keys(&ct__fa_conv_transpose1d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv_transpose1d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose1d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("conv_transpose1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(output_padding_len > 0 && !output_padding)) return ct__fail_null("conv_transpose1d", "output_padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose1d", "output_padding: negative length %d", output_padding_len), (ct_tensor *)NULL;
+  output_padding_l.data = output_padding;
+  output_padding_l.n = output_padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("conv_transpose1d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose1d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_conv_transpose1d(ct__keys, input, weight, bias, stride_l, padding_l, output_padding_l, groups, dilation_l));
+}
+static const ct__frontend_args ct__fa_conv_transpose3d_input = {"conv_transpose3d.input", 3, {1, 1, 5}, {"input", "weight", "bias"}};
+CTDEF ct_tensor *ct_conv_transpose3d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int output_padding_len, const int64_t *output_padding, int64_t groups, int dilation_len, const int64_t *dilation) {
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list output_padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input && weight && ct__same_device(input, weight) && (!bias || ct__same_device(input, bias))))
+    ct__keys = ct__call_keys(input->keys | weight->keys | (bias ? bias->keys : 0));
+  else {
+    ct_tensor *const ct__t[3] = {input, weight, bias};
+    if (!ct__frontend_keys(&ct__fa_conv_transpose3d_input, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv_transpose3d.input", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose3d.input", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("conv_transpose3d.input", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose3d.input", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(output_padding_len > 0 && !output_padding)) return ct__fail_null("conv_transpose3d.input", "output_padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose3d.input", "output_padding: negative length %d", output_padding_len), (ct_tensor *)NULL;
+  output_padding_l.data = output_padding;
+  output_padding_l.n = output_padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("conv_transpose3d.input", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose3d.input", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_conv_transpose3d_input(ct__keys, input, weight, bias, stride_l, padding_l, output_padding_l, groups, dilation_l));
 }
 static const ct__frontend_args ct__fa_conv_transpose2d_input = {"conv_transpose2d.input", 3, {1, 1, 5}, {"input", "weight", "bias"}};
 CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int output_padding_len, const int64_t *output_padding, int64_t groups, int dilation_len, const int64_t *dilation) {

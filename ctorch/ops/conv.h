@@ -684,6 +684,163 @@ static ct_tensor *ct__k_conv_transpose2d(ct_keyset ks, ct_tensor *input, ct_tens
   (void)ks;
   return ct__conv_nd("conv_transpose2d", 2, input, weight, bias, stride, padding, dilation, true, output_padding, groups);
 }
+static ct_tensor *ct__k_conv_transpose1d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                                         ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
+  (void)ks;
+  return ct__conv_nd("conv_transpose1d", 1, input, weight, bias, stride, padding, dilation, true, output_padding, groups);
+}
+
+/* ---- 3-D convolutions as composites of the 2-D ones ----
+ * conv3d: the depth windows become channels - the (padded) input unfolded along depth (a view),
+ * its kD taps moved next to each channel, so that (N * Dout, C * kD, H, W) convolved in 2-D with
+ * weight (O, C/g * kD, kH, kW) is the 3-D convolution; conv_transpose3d: each depth tap's 2-D
+ * transposed convolution added into the depth rows it reaches. Autograd records the 2-D ops. */
+static int ct__conv3_list(const char *op, const char *what, ct_int_list l, int64_t dflt, int64_t v[3]) {
+  int i;
+  if (l.n == 1 || l.n == 3) {
+    for (i = 0; i < 3; i++) v[i] = l.data[l.n == 1 ? 0 : i];
+    return 1;
+  }
+  if (l.n <= 0) {
+    v[0] = v[1] = v[2] = dflt;
+    return 1;
+  }
+  ct_fail(CT_ERR_SHAPE, op, "expected %s to be a single integer value or a list of 3 values to match the convolution dimensions, but got "
+          "%s=[%lld values]", what, what, (long long)l.n);
+  return 0;
+}
+static int ct__conv3_check(const char *op, ct_tensor *input, ct_tensor *weight) {
+  char buf[160];
+  if (input->ndim != 4 && input->ndim != 5) {
+    ct_fail(CT_ERR_RANK, op, "Expected 4D (unbatched) or 5D (batched) input to %s, but got input of size: %s", op,
+            ct_shape_format(input->ndim, input->sizes, buf, sizeof buf));
+    return 0;
+  }
+  if (weight->ndim != 5) {
+    ct_fail(CT_ERR_RANK, op, "Expected 5-dimensional weight for 5-dimensional input, but got weight of size %s",
+            ct_shape_format(weight->ndim, weight->sizes, buf, sizeof buf));
+    return 0;
+  }
+  return 1;
+}
+static ct_tensor *ct__k_conv3d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding,
+                               ct_int_list dilation, int64_t groups) {
+  static const char *op = "conv3d";
+  int64_t s[3], p[3], d[3], N, C, D, H, W, O, kD, span, Dout, dp;
+  int unbatched;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!ct__conv3_check(op, input, weight) || !ct__conv3_list(op, "stride", stride, 1, s) || !ct__conv3_list(op, "padding", padding, 0, p) ||
+      !ct__conv3_list(op, "dilation", dilation, 1, d))
+    return NULL;
+  if (s[0] < 1 || d[0] < 1 || p[0] < 0)
+    return ct_fail(CT_ERR_INVALID, op, "stride and dilation must be positive and padding non-negative"), (ct_tensor *)NULL;
+  if (groups < 1 || weight->sizes[0] % groups)
+    return ct_fail(CT_ERR_INVALID, op, "Given groups=%lld, expected weight to be divisible by %lld at dimension 0, but got weight of "
+                   "size [%lld, ...] instead", (long long)groups, (long long)groups, (long long)weight->sizes[0]),
+           (ct_tensor *)NULL;
+  unbatched = input->ndim == 4;
+  N = unbatched ? 1 : input->sizes[0];
+  C = input->sizes[unbatched ? 0 : 1], D = input->sizes[unbatched ? 1 : 2], H = input->sizes[unbatched ? 2 : 3], W = input->sizes[unbatched ? 3 : 4];
+  O = weight->sizes[0], kD = weight->sizes[2];
+  if (weight->sizes[1] * groups != C)
+    return ct_fail(CT_ERR_SHAPE, op, "Given groups=%lld, weight of size [%lld, %lld, %lld, %lld, %lld], expected input[%lld, %lld, %lld, %lld, "
+                   "%lld] to have %lld channels, but got %lld channels instead", (long long)groups, (long long)O, (long long)weight->sizes[1],
+                   (long long)kD, (long long)weight->sizes[3], (long long)weight->sizes[4], (long long)N, (long long)C, (long long)D,
+                   (long long)H, (long long)W, (long long)(weight->sizes[1] * groups), (long long)C),
+           (ct_tensor *)NULL;
+  span = d[0] * (kD - 1) + 1, dp = D + 2 * p[0];
+  if (kD < 1 || dp < span)
+    return ct_fail(CT_ERR_SHAPE, op, "Calculated padded input size per channel: (%lld x ...). Kernel size: (%lld x ...). Kernel size "
+                   "can't be greater than actual input size", (long long)dp, (long long)span),
+           (ct_tensor *)NULL;
+  Dout = (dp - span) / s[0] + 1;
+  CT_SCOPE {
+    int64_t pad[6] = {0, 0, 0, 0, 0, 0}, perm[6] = {0, 2, 1, 5, 3, 4}, x4[4], w4[4], y5[5], back[5] = {0, 2, 1, 3, 4};
+    ct_tensor *x = unbatched ? ct_unsqueeze(input, 0) : input, *y = NULL;
+    pad[4] = pad[5] = p[0];
+    if (x && p[0]) x = ct_constant_pad_nd(x, 6, pad, ct_int(0));
+    if (x) x = ct_unfold(x, 2, span, s[0]); /* (N, C, Dout, H, W, span) */
+    if (x && d[0] > 1) x = ct_slice(x, 5, 0, INT64_MAX, d[0]);
+    x4[0] = N * Dout, x4[1] = C * kD, x4[2] = H, x4[3] = W;
+    w4[0] = O, w4[1] = weight->sizes[1] * kD, w4[2] = weight->sizes[3], w4[3] = weight->sizes[4];
+    if (x) x = ct_reshape(ct_permute(x, 6, perm), 4, x4);
+    if (x) y = ct_conv2d(x, ct_reshape(weight, 4, w4), bias, 2, s + 1, 2, p + 1, 2, d + 1, groups);
+    if (y) {
+      y5[0] = N, y5[1] = Dout, y5[2] = O, y5[3] = y->sizes[2], y5[4] = y->sizes[3];
+      y = ct_contiguous(ct_permute(ct_reshape(y, 5, y5), 5, back));
+    }
+    if (y && unbatched) y = ct_squeeze_dim(y, 0);
+    r = ct_keep(y);
+  }
+  return r;
+}
+static ct_tensor *ct__k_conv_transpose3d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                                         ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
+  static const char *op = "conv_transpose3d";
+  int64_t s[3], p[3], op3[3], d[3], N, C, D, O, kD, full, Dout, k;
+  int unbatched;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!ct__conv3_check(op, input, weight) || !ct__conv3_list(op, "stride", stride, 1, s) || !ct__conv3_list(op, "padding", padding, 0, p) ||
+      !ct__conv3_list(op, "output_padding", output_padding, 0, op3) || !ct__conv3_list(op, "dilation", dilation, 1, d))
+    return NULL;
+  if (s[0] < 1 || d[0] < 1 || p[0] < 0)
+    return ct_fail(CT_ERR_INVALID, op, "stride and dilation must be positive and padding non-negative"), (ct_tensor *)NULL;
+  if (op3[0] < 0 || (op3[0] >= s[0] && op3[0] >= d[0]))
+    return ct_fail(CT_ERR_INVALID, op, "output padding must be smaller than either stride or dilation, but got output_padding_depth: "
+                   "%lld stride_depth: %lld dilation_depth: %lld", (long long)op3[0], (long long)s[0], (long long)d[0]),
+           (ct_tensor *)NULL;
+  if (groups < 1) return ct_fail(CT_ERR_INVALID, op, "non-positive groups is not supported"), (ct_tensor *)NULL;
+  unbatched = input->ndim == 4;
+  N = unbatched ? 1 : input->sizes[0];
+  C = input->sizes[unbatched ? 0 : 1], D = input->sizes[unbatched ? 1 : 2];
+  kD = weight->sizes[2], O = weight->sizes[1] * groups;
+  if (weight->sizes[0] != C)
+    return ct_fail(CT_ERR_SHAPE, op, "Given transposed=1, weight of size [%lld, ...], expected input to have %lld channels, but got %lld "
+                   "channels instead", (long long)weight->sizes[0], (long long)weight->sizes[0], (long long)C),
+           (ct_tensor *)NULL;
+  full = (D - 1) * s[0] + d[0] * (kD - 1) + 1 + op3[0];
+  Dout = full - 2 * p[0];
+  if (Dout < 1) return ct_fail(CT_ERR_SHAPE, op, "the output depth would be %lld", (long long)Dout), (ct_tensor *)NULL;
+  CT_SCOPE {
+    int64_t x4[4], perm[5] = {0, 2, 1, 3, 4}, y5[5], back[5] = {0, 2, 1, 3, 4}, *pos;
+    ct_tensor *x = unbatched ? ct_unsqueeze(input, 0) : input, *acc = NULL;
+    x4[0] = N * D, x4[1] = C, x4[2] = input->sizes[input->ndim - 2], x4[3] = input->sizes[input->ndim - 1];
+    if (x) x = ct_reshape(ct_permute(x, 5, perm), 4, x4); /* (N * D, C, H, W) */
+    pos = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(D + 1));
+    for (k = 0; x && pos && k < kD; k++) { /* tap k of depth reaches rows k * d + i * s */
+      ct_tensor *w = ct_select(weight, 2, k), *y, *idx;
+      int64_t i;
+      y = w ? ct_conv_transpose2d(x, w, NULL, 2, s + 1, 2, p + 1, 2, op3 + 1, groups, 2, d + 1) : NULL;
+      if (!y) {
+        acc = NULL;
+        break;
+      }
+      y5[0] = N, y5[1] = D, y5[2] = O, y5[3] = y->sizes[2], y5[4] = y->sizes[3];
+      y = ct_permute(ct_reshape(y, 5, y5), 5, back); /* (N, O, D, H', W') */
+      if (!acc) {
+        int64_t z5[5];
+        z5[0] = N, z5[1] = O, z5[2] = full, z5[3] = y5[3], z5[4] = y5[4];
+        acc = ct_new_zeros(y, 5, z5);
+      }
+      for (i = 0; i < D; i++) pos[i] = k * d[0] + i * s[0];
+      idx = ct_from_array_ex(1, &D, CT_I64, pos, y->device);
+      acc = acc && idx ? ct_index_add(acc, 2, idx, y) : NULL;
+    }
+    CT_FREE(pos);
+    if (acc) acc = ct_contiguous(ct_narrow(acc, 2, p[0], Dout));
+    if (acc && bias) {
+      int64_t b5[5];
+      b5[0] = 1, b5[1] = O, b5[2] = b5[3] = b5[4] = 1;
+      acc = ct_add(acc, ct_reshape(bias, 5, b5));
+    }
+    if (acc && unbatched) acc = ct_squeeze_dim(acc, 0);
+    r = ct_keep(acc);
+  }
+  return r;
+}
+
 /* padding="valid" | "same" (PyTorch's _convolution_mode): "same" pads
  * dilation*(k-1) in total, half on each side; an odd total puts the extra
  * element at the end, computed here as one more on both sides and the first
