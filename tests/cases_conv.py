@@ -578,4 +578,36 @@ cs.add("conv_transpose3d.input", R(1, 2, 3, 3, 3, dtype=f32), R(2, 3, 3, 3, 3, d
 cs.error("conv_transpose3d.input", R(1, 3, 3, 3, 3), R(2, 2, 2, 2, 2), code="CT_ERR_SHAPE")
 cs.error("conv_transpose3d.input", R(1, 3, 3, 3, 3), R(3, 2, 2, 2, 2), None, 1, 0, 2, code="CT_ERR_INVALID")
 
+
+# ---- affine_grid_generator, grid_sampler_2d ----
+def grid(*shape, scale=1.1):
+    return (torch.rand(*shape, dtype=torch.float64, generator=cs.gen) * 2 - 1) * scale
+
+
+cs.add("affine_grid_generator", g(R(2, 2, 3)), [2, 3, 4, 5], False)
+cs.add("affine_grid_generator", g(R(2, 2, 3)), [2, 3, 4, 5], True)
+cs.add("affine_grid_generator", g(R(1, 2, 3)), [1, 1, 1, 3], False)
+cs.add("affine_grid_generator", g(R(2, 3, 4)), [2, 1, 2, 3, 4], False)
+cs.add("affine_grid_generator", R(2, 2, 3, dtype=f32), [2, 3, 4, 5], True)
+cs.error("affine_grid_generator", R(2, 2, 3), [2, 3, 4], False, code="CT_ERR_INVALID")
+cs.error("affine_grid_generator", R(2, 3, 3), [2, 3, 4, 5], False, code="CT_ERR_SHAPE")
+for interp in (0, 1, 2):
+    for pad in (0, 1, 2):
+        for ac in (False, True):
+            cs.add("grid_sampler_2d", g(R(2, 3, 4, 5)), g(grid(2, 3, 6, 2)), interp, pad, ac,
+                   gradcheck=interp != 1)   # (nearest: piecewise constant in grid)
+cs.add("grid_sampler_2d", g(R(1, 2, 5, 4).transpose(2, 3)), g(grid(1, 4, 2, 2, scale=3.0)), 0, 2, False)   # far outside: reflections
+cs.add("grid_sampler_2d", g(R(1, 2, 3, 3)), g(grid(1, 2, 2, 2, scale=3.0)), 2, 2, True)
+cs.add("grid_sampler_2d", R(1, 2, 3, 3, dtype=f32), grid(1, 2, 2, 2).float(), 0, 0, False)
+cs.add("grid_sampler_2d", g(R(1, 1, 1, 1)), g(grid(1, 2, 2, 2)), 0, 1, True)
+cs.add("grid_sampler", g(R(2, 3, 4, 5)), g(grid(2, 3, 6, 2)), 0, 0, False)
+nan_grid = grid(1, 2, 2, 2)
+nan_grid[0, 0, 1, 0] = float("nan")
+nan_grid[0, 1, 0, 1] = float("inf")
+for interp in (0, 1, 2):
+    cs.add("grid_sampler_2d", R(1, 2, 3, 3), nan_grid, interp, 0, False)     # NaN / inf positions: zeros
+cs.error("grid_sampler_2d", R(2, 3, 4, 5), grid(1, 3, 6, 2), 0, 0, False, code="CT_ERR_SHAPE")
+cs.error("grid_sampler_2d", R(2, 3, 4, 5), grid(2, 3, 6, 2).float(), 0, 0, False, code="CT_ERR_DTYPE")
+cs.error("grid_sampler_2d", R(2, 3, 0, 5), grid(2, 3, 6, 2), 0, 0, False, code="CT_ERR_SHAPE")
+
 cs.write()

@@ -2667,6 +2667,15 @@ CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *
 /* col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
  * the adjoint of im2col: columns summed back into (N, C, output_size) (F.fold) */
 CTDEF ct_tensor *ct_col2im(ct_tensor *self, int output_size_len, const int64_t *output_size, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride);
+/* affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor
+ * F.affine_grid: the normalised (x, y[, z], 1) grid of size (N, C, H, W) or (N, C, D, H, W) times theta^T: (N, H, W, 2) or (N, D, H, W, 3) */
+CTDEF ct_tensor *ct_affine_grid_generator(ct_tensor *theta, int size_len, const int64_t *size, bool align_corners);
+/* grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+ * F.grid_sample of (N, C, H, W) at grid (N, Ho, Wo, 2): interpolation 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection */
+CTDEF ct_tensor *ct_grid_sampler_2d(ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners);
+/* grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+ * grid_sampler_2d for 4-D input (5-D: not implemented) */
+CTDEF ct_tensor *ct_grid_sampler(ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -5922,6 +5931,15 @@ typedef ct_tensor *ct_kernel_im2col(ct_keyset, ct_tensor *, ct_int_list , ct_int
 typedef ct_tensor *ct_kernel_col2im(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_col2im "col2im"
 #define CT__OPSIG_col2im "T,I,I,I,I,I->T"
+typedef ct_tensor *ct_kernel_affine_grid_generator(ct_keyset, ct_tensor *, ct_int_list , bool );
+#define CT__OPNAME_affine_grid_generator "affine_grid_generator"
+#define CT__OPSIG_affine_grid_generator "T,I,b->T"
+typedef ct_tensor *ct_kernel_grid_sampler_2d(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool );
+#define CT__OPNAME_grid_sampler_2d "grid_sampler_2d"
+#define CT__OPSIG_grid_sampler_2d "T,T,i,i,b->T"
+typedef ct_tensor *ct_kernel_grid_sampler(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool );
+#define CT__OPNAME_grid_sampler "grid_sampler"
+#define CT__OPSIG_grid_sampler "T,T,i,i,b->T"
 typedef ct_status ct_kernel_uniform_(ct_keyset, ct_tensor *, double , double , ct_generator *);
 #define CT__OPNAME_uniform_ "uniform_"
 #define CT__OPSIG_uniform_ "Tw,f,f,G->Tw"
@@ -7069,6 +7087,9 @@ static struct {
   ct_op *pixel_unshuffle_out;
   ct_op *im2col;
   ct_op *col2im;
+  ct_op *affine_grid_generator;
+  ct_op *grid_sampler_2d;
+  ct_op *grid_sampler;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
@@ -18224,6 +18245,18 @@ static ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list
 /* col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
 static ct_tensor *ct__dispatch_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   return ct__call_TIIIII_T(ct__op.col2im, ks, self, output_size, kernel_size, dilation, padding, stride);
+}
+/* affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor */
+static ct_tensor *ct__dispatch_affine_grid_generator(ct_keyset ks, ct_tensor *theta, ct_int_list size, bool align_corners) {
+  return ct__call_TIb_T(ct__op.affine_grid_generator, ks, theta, size, align_corners);
+}
+/* grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
+static ct_tensor *ct__dispatch_grid_sampler_2d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+  return ct__call_TTiib_T(ct__op.grid_sampler_2d, ks, input, grid, interpolation_mode, padding_mode, align_corners);
+}
+/* grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
+static ct_tensor *ct__dispatch_grid_sampler(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+  return ct__call_TTiib_T(ct__op.grid_sampler, ks, input, grid, interpolation_mode, padding_mode, align_corners);
 }
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
@@ -33444,6 +33477,45 @@ CTDEF ct_tensor *ct_col2im(ct_tensor *self, int output_size_len, const int64_t *
   stride_l.data = stride;
   stride_l.n = stride_len;
   return ct__track(ct__dispatch_col2im(ct__keys, self, output_size_l, kernel_size_l, dilation_l, padding_l, stride_l));
+}
+static const ct__frontend_args ct__fa_affine_grid_generator = {"affine_grid_generator", 1, {1}, {"theta"}};
+CTDEF ct_tensor *ct_affine_grid_generator(ct_tensor *theta, int size_len, const int64_t *size, bool align_corners) {
+  ct_int_list size_l;
+  ct_keyset ct__keys;
+  if (CT_LIKELY(theta))
+    ct__keys = ct__call_keys(theta->keys);
+  else {
+    ct_tensor *const ct__t[1] = {theta};
+    if (!ct__frontend_keys(&ct__fa_affine_grid_generator, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("affine_grid_generator", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "affine_grid_generator", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_affine_grid_generator(ct__keys, theta, size_l, align_corners));
+}
+static const ct__frontend_args ct__fa_grid_sampler_2d = {"grid_sampler_2d", 2, {1, 1}, {"input", "grid"}};
+CTDEF ct_tensor *ct_grid_sampler_2d(ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input && grid && ct__same_device(input, grid)))
+    ct__keys = ct__call_keys(input->keys | grid->keys);
+  else {
+    ct_tensor *const ct__t[2] = {input, grid};
+    if (!ct__frontend_keys(&ct__fa_grid_sampler_2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_grid_sampler_2d(ct__keys, input, grid, interpolation_mode, padding_mode, align_corners));
+}
+static const ct__frontend_args ct__fa_grid_sampler = {"grid_sampler", 2, {1, 1}, {"input", "grid"}};
+CTDEF ct_tensor *ct_grid_sampler(ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input && grid && ct__same_device(input, grid)))
+    ct__keys = ct__call_keys(input->keys | grid->keys);
+  else {
+    ct_tensor *const ct__t[2] = {input, grid};
+    if (!ct__frontend_keys(&ct__fa_grid_sampler, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_grid_sampler(ct__keys, input, grid, interpolation_mode, padding_mode, align_corners));
 }
 static const ct__frontend_args ct__fa_uniform_ = {"uniform_", 1, {2}, {"self"}};
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {

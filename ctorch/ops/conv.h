@@ -2594,5 +2594,195 @@ static ct_tensor *ct__im2col_backward(ct_tensor *grad, const ct__shape *self_siz
                    CT__CONV_LIST(padding), CT__CONV_LIST(stride));
 }
 
+/* ---- affine_grid_generator and grid_sampler_2d (CompositeImplicitAutograd) ----
+ * affine_grid: the base grid of normalised pixel centres ([-1, 1], or the centres of cells that
+ * tile it when align_corners is false), one (x, y[, z], 1) row per output position, times theta^T.
+ * grid_sample: each output position's source coordinate unnormalised, padded (border clamps,
+ * reflection mirrors), then interpolated from the corners that fall inside the input (zeros
+ * elsewhere): bilinear and nearest as gathers from the flattened planes, so the gradients of input
+ * (through gather) and of grid (through the weights) come from those ops, as PyTorch's kernels. */
+static ct_tensor *ct__grid_base(ct_tensor *theta, int64_t steps, bool align_corners) {
+  ct_tensor *l;
+  if (steps <= 1) return ct_new_zeros(theta, 1, &steps);
+  l = ct_linspace_ex(ct_float(-1.0), ct_float(1.0), steps, (ct_dtype)theta->dtype, theta->device);
+  return l && !align_corners ? ct_mul_scalar(l, ct_float((double)(steps - 1) / (double)steps)) : l;
+}
+static ct_tensor *ct__k_affine_grid_generator(ct_keyset ks, ct_tensor *theta, ct_int_list size, bool align_corners) {
+  static const char *op = "affine_grid_generator";
+  int64_t n, sp, i, k, npos = 1;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (size.n != 4 && size.n != 5)
+    return ct_fail(CT_ERR_INVALID, op, "AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs."), (ct_tensor *)NULL;
+  sp = size.n - 2;
+  n = size.data[0];
+  if (!ct_dtype_is_floating((ct_dtype)theta->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "Expected theta to have floating point type, but got %s", ct__dtype_torch_name((ct_dtype)theta->dtype)),
+           (ct_tensor *)NULL;
+  if (theta->ndim != 3 || theta->sizes[0] != n || theta->sizes[1] != sp || theta->sizes[2] != sp + 1)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected a batch of %lldD affine matrices of shape Nx%lldx%lld for size of %lld dims; got theta of "
+                   "%d dims", (long long)sp, (long long)sp, (long long)sp + 1, (long long)size.n, theta->ndim),
+           (ct_tensor *)NULL;
+  for (i = 2; i < size.n; i++) {
+    if (size.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "negative size %lld", (long long)size.data[i]), (ct_tensor *)NULL;
+    npos = ct__mul_sat(npos, size.data[i]);
+  }
+  CT_SCOPE {
+    /* the base grid (spatial..., sp + 1): component 0 varies along the last dim (x), then y, z */
+    ct_tensor *cols[4], *base;
+    int64_t bshape[CT_MAX_DIMS], fl[3], o[CT_MAX_DIMS];
+    for (i = 0; i < sp; i++) bshape[i] = size.data[2 + i];
+    for (k = 0; k < sp; k++) { /* coordinate k (x = 0) runs along spatial dim sp - 1 - k */
+      int64_t vs[CT_MAX_DIMS], d = sp - 1 - k;
+      ct_tensor *l = ct__grid_base(theta, size.data[2 + d], align_corners);
+      for (i = 0; i < sp; i++) vs[i] = i == d ? size.data[2 + d] : 1;
+      cols[k] = l ? ct_expand(ct_view(l, (int)sp, vs), (int)sp, bshape) : NULL;
+    }
+    cols[sp] = ct_new_ones(theta, (int)sp, bshape);
+    base = cols[sp] ? ct_stack_tensors((int)sp + 1, cols, (int64_t)sp) : NULL;
+    fl[0] = 1, fl[1] = npos, fl[2] = sp + 1;
+    if (base) base = ct_reshape(base, 3, fl);
+    o[0] = n;
+    for (i = 0; i < sp; i++) o[1 + i] = size.data[2 + i];
+    o[1 + sp] = sp;
+    r = ct_keep(base ? ct_reshape(ct_matmul(base, ct_transpose(theta, 1, 2)), (int)sp + 2, o) : NULL);
+  }
+  return r;
+}
+/* PyTorch's reflect_coordinates: fold c into [twice_low / 2, twice_high / 2] by mirroring */
+static ct_tensor *ct__grid_reflect(ct_tensor *c, double twice_low, double twice_high) {
+  double lo = twice_low / 2, span = (twice_high - twice_low) / 2;
+  ct_tensor *in, *extra, *flips, *even;
+  if (span <= 0) return ct_zeros_like(c);
+  in = ct_abs(ct_sub_scalar(c, ct_float(lo)));
+  extra = ct_fmod_scalar(in, ct_float(span));
+  flips = ct_floor(ct_div_scalar(in, ct_float(span)));
+  even = ct_eq_scalar(ct_remainder_scalar(flips, ct_int(2)), ct_int(0));
+  return ct_where(even, ct_add_scalar(extra, ct_float(lo)), ct_add_scalar(ct_neg(extra), ct_float(span + lo)));
+}
+/* c - t */
+static ct_tensor *ct__grid_from(ct_tensor *t, int64_t c) { return ct_add_scalar(ct_neg(t), ct_int(c)); }
+/* padding applied to a coordinate already in pixels (PyTorch's compute_coordinates) */
+static ct_tensor *ct__grid_pad_tap(ct_tensor *x, int64_t size, int64_t padding_mode, bool align_corners) {
+  if (!x || padding_mode == 0) return x;
+  if (padding_mode == 2) x = align_corners ? ct__grid_reflect(x, 0, 2.0 * (double)(size - 1)) : ct__grid_reflect(x, -1, 2.0 * (double)size - 1);
+  return x ? ct_clamp(x, ct_int(0), ct_int(size - 1)) : NULL;
+}
+/* the source coordinate along a dim of `size` for normalised c, with padding applied */
+static ct_tensor *ct__grid_coord(ct_tensor *c, int64_t size, int64_t padding_mode, bool align_corners) {
+  ct_tensor *x = align_corners ? ct_mul_scalar(ct_add_scalar(c, ct_int(1)), ct_float((double)(size - 1) / 2))
+                               : ct_div_scalar(ct_sub_scalar(ct_mul_scalar(ct_add_scalar(c, ct_int(1)), ct_int(size)), ct_int(1)), ct_int(2));
+  return ct__grid_pad_tap(x, size, padding_mode, align_corners);
+}
+/* w * input at integer source positions (xi, yi) (N, Ho, Wo), 0 where they fall outside (N, C, Ho, Wo) */
+static ct_tensor *ct__grid_tap(ct_tensor *flat, int64_t H, int64_t W, ct_tensor *xi, ct_tensor *yi, ct_tensor *w) {
+  ct_tensor *inside, *idx, *v;
+  int64_t N = flat->sizes[0], C = flat->sizes[1], L = xi->numel / (N ? N : 1), ish[3], osh[4];
+  inside = ct_logical_and(ct_logical_and(ct_ge_scalar(xi, ct_int(0)), ct_lt_scalar(xi, ct_int(W))),
+                          ct_logical_and(ct_ge_scalar(yi, ct_int(0)), ct_lt_scalar(yi, ct_int(H))));
+  /* (positions outside, NaN included, read element 0 and weigh 0: PyTorch skips them) */
+  idx = inside ? ct_add(ct_mul_scalar(ct_where(inside, yi, ct_zeros_like(yi)), ct_int(W)), ct_where(inside, xi, ct_zeros_like(xi))) : NULL;
+  ish[0] = N, ish[1] = 1, ish[2] = L;
+  idx = ct_to_dtype(ct_reshape(idx, 3, ish), CT_I64);
+  ish[1] = C;
+  v = idx ? ct_gather(flat, 2, ct_expand(idx, 3, ish)) : NULL;
+  osh[0] = N, osh[1] = C, osh[2] = xi->ndim > 1 ? xi->sizes[1] : 1, osh[3] = xi->ndim > 2 ? xi->sizes[2] : 1;
+  if (!v || !inside) return NULL;
+  /* a weight computed from a NaN or infinite coordinate stays NaN (PyTorch's vectorised
+   * bilinear and bicubic multiply it by 0); nearest's weight is 1 and outside reads nothing */
+  w = ct_mul(w, ct_to_dtype(inside, (ct_dtype)w->dtype));
+  return ct_mul(ct_reshape(v, 4, osh), ct_unsqueeze(w, 1));
+}
+static ct_tensor *ct__k_grid_sampler_2d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode,
+                                        bool align_corners) {
+  static const char *op = "grid_sampler_2d";
+  ct_tensor *r = NULL;
+  char b1[160], b2[160];
+  (void)ks;
+  if (input->ndim != 4 || grid->ndim != 4 || grid->sizes[3] != 2 || grid->sizes[0] != input->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected 4D input (N, C, H, W) and grid (N, H_out, W_out, 2) with the same batch, "
+                   "but got input %s and grid %s", ct_shape_format(input->ndim, input->sizes, b1, sizeof b1),
+                   ct_shape_format(grid->ndim, grid->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (input->dtype != grid->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "grid_sampler(): expected input and grid to have same dtype, but input has %s and grid has %s",
+                   ct__dtype_torch_name((ct_dtype)input->dtype), ct__dtype_torch_name((ct_dtype)grid->dtype)),
+           (ct_tensor *)NULL;
+  if (input->dtype != CT_F32 && input->dtype != CT_F64)
+    return ct_fail(CT_ERR_DTYPE, op, "\"grid_sampler_2d_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)input->dtype)),
+           (ct_tensor *)NULL;
+  if (input->sizes[2] == 0 || input->sizes[3] == 0)
+    return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s",
+                   ct_shape_format(input->ndim, input->sizes, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (interpolation_mode < 0 || interpolation_mode > 2 || padding_mode < 0 || padding_mode > 2)
+    return ct_fail(CT_ERR_INVALID, op, "grid_sampler(): interpolation_mode must be 0 (bilinear), 1 (nearest) or 2 (bicubic) and "
+                   "padding_mode 0 (zeros), 1 (border) or 2 (reflection)"),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    int64_t H = input->sizes[2], W = input->sizes[3], fsh[3], N = input->sizes[0], C = input->sizes[1];
+    ct_tensor *flat, *o = NULL;
+    fsh[0] = N, fsh[1] = C, fsh[2] = H * W;
+    flat = ct_reshape(input, 3, fsh);
+    if (interpolation_mode == 2) { /* bicubic: 4 x 4 taps around floor(x), each tap's coordinate padded on its own */
+      ct_tensor *x = ct__grid_coord(ct_select(grid, 3, 0), W, 0, align_corners), *y = ct__grid_coord(ct_select(grid, 3, 1), H, 0, align_corners);
+      ct_tensor *x0 = x ? ct_floor(x) : NULL, *y0 = y ? ct_floor(y) : NULL, *tx, *ty, *wx[4], *wy[4];
+      int i, j;
+      static const double A = -0.75;
+      tx = x0 ? ct_sub(x, x0) : NULL, ty = y0 ? ct_sub(y, y0) : NULL;
+      for (i = 0; tx && ty && i < 4; i++) { /* cubic convolution weights of the taps at distance 1 + t, t, 1 - t, 2 - t */
+        ct_tensor *t[2];
+        int k;
+        t[0] = tx, t[1] = ty;
+        for (k = 0; k < 2; k++) {
+          ct_tensor *d = i == 0 ? ct_add_scalar(t[k], ct_int(1)) : i == 1 ? t[k] : i == 2 ? ct__grid_from(t[k], 1) : ct__grid_from(t[k], 2), *wv;
+          if (i == 1 || i == 2) /* |d| <= 1: ((A + 2) d - (A + 3)) d^2 + 1 */
+            wv = ct_add_scalar(ct_mul(ct_sub_scalar(ct_mul_scalar(d, ct_float(A + 2)), ct_float(A + 3)), ct_mul(d, d)), ct_int(1));
+          else /* 1 < |d| < 2: ((A d - 5 A) d + 8 A) d - 4 A */
+            wv = ct_sub_scalar(ct_mul(ct_add_scalar(ct_mul(ct_sub_scalar(ct_mul_scalar(d, ct_float(A)), ct_float(5 * A)), d), ct_float(8 * A)), d),
+                               ct_float(4 * A));
+          if (k == 0) wx[i] = wv;
+          else wy[i] = wv;
+        }
+      }
+      for (i = 0; tx && ty && i < 4; i++)
+        for (j = 0; j < 4; j++) {
+          ct_tensor *xi = ct__grid_pad_tap(ct_add_scalar(x0, ct_int(j - 1)), W, padding_mode, align_corners);
+          ct_tensor *yi = ct__grid_pad_tap(ct_add_scalar(y0, ct_int(i - 1)), H, padding_mode, align_corners);
+          ct_tensor *v = xi && yi ? ct__grid_tap(flat, H, W, xi, yi, ct_mul(wx[j], wy[i])) : NULL;
+          o = v ? (o ? ct_add(o, v) : v) : NULL;
+          if (!o) i = 4, j = 4;
+        }
+    } else {
+      ct_tensor *x = ct__grid_coord(ct_select(grid, 3, 0), W, padding_mode, align_corners);
+      ct_tensor *y = ct__grid_coord(ct_select(grid, 3, 1), H, padding_mode, align_corners);
+      if (x && y && interpolation_mode == 1) { /* nearest: round half to even, as nearbyint */
+        ct_tensor *xi = ct_round(ct_detach(x)), *yi = ct_round(ct_detach(y));
+        /* the weight 1, tied to grid with a zero gradient (PyTorch's grid gradient is zeros) */
+        ct_tensor *one = ct_clamp(ct_add_scalar(ct_abs(x), ct_int(2)), ct_int(1), ct_int(1));
+        if (one) one = ct_where(ct_isnan(x), ct_ones_like(x), one); /* (1, also for NaN x) */
+        o = xi && yi && one ? ct__grid_tap(flat, H, W, xi, yi, one) : NULL;
+      } else if (x && y) {
+        ct_tensor *x0 = ct_floor(ct_detach(x)), *y0 = ct_floor(ct_detach(y)), *x1, *y1, *wx1, *wy1, *wx0, *wy0, *t[4];
+        x1 = ct_add_scalar(x0, ct_int(1)), y1 = ct_add_scalar(y0, ct_int(1));
+        wx1 = ct_sub(x, x0), wy1 = ct_sub(y, y0), wx0 = ct_sub(x1, x), wy0 = ct_sub(y1, y);
+        t[0] = ct__grid_tap(flat, H, W, x0, y0, ct_mul(wx0, wy0));
+        t[1] = ct__grid_tap(flat, H, W, x1, y0, ct_mul(wx1, wy0));
+        t[2] = ct__grid_tap(flat, H, W, x0, y1, ct_mul(wx0, wy1));
+        t[3] = ct__grid_tap(flat, H, W, x1, y1, ct_mul(wx1, wy1));
+        o = t[0] && t[1] && t[2] && t[3] ? ct_add(ct_add(t[0], t[1]), ct_add(t[2], t[3])) : NULL;
+      }
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+static ct_tensor *ct__k_grid_sampler(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode,
+                                     bool align_corners) {
+  if (input->ndim == 5)
+    return ct_fail(CT_ERR_UNSUPPORTED, "grid_sampler", "grid_sampler_3d (5-D input) is not implemented"), (ct_tensor *)NULL;
+  return ct__k_grid_sampler_2d(ks, input, grid, interpolation_mode, padding_mode, align_corners);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_CONV_IMPL */
