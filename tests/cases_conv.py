@@ -606,6 +606,13 @@ nan_grid[0, 0, 1, 0] = float("nan")
 nan_grid[0, 1, 0, 1] = float("inf")
 for interp in (0, 1, 2):
     cs.add("grid_sampler_2d", R(1, 2, 3, 3), nan_grid, interp, 0, False)     # NaN / inf positions: zeros
+for interp in (0, 1):
+    for pad in (0, 1, 2):
+        for ac in (False, True):
+            cs.add("grid_sampler_3d", g(R(2, 2, 3, 4, 3)), g(grid(2, 2, 3, 2, 3)), interp, pad, ac, gradcheck=interp != 1)
+cs.add("grid_sampler_3d", g(R(1, 2, 3, 3, 4).transpose(3, 4)), g(grid(1, 2, 2, 2, 3, scale=3.0)), 0, 2, False)
+cs.add("grid_sampler", g(R(1, 2, 3, 3, 3)), g(grid(1, 2, 2, 2, 3)), 0, 0, True)
+cs.error("grid_sampler_3d", R(1, 2, 3, 3, 3), grid(1, 2, 2, 2, 3), 2, 0, False, code="CT_ERR_INVALID")
 cs.error("grid_sampler_2d", R(2, 3, 4, 5), grid(1, 3, 6, 2), 0, 0, False, code="CT_ERR_SHAPE")
 cs.error("grid_sampler_2d", R(2, 3, 4, 5), grid(2, 3, 6, 2).float(), 0, 0, False, code="CT_ERR_DTYPE")
 cs.error("grid_sampler_2d", R(2, 3, 0, 5), grid(2, 3, 6, 2), 0, 0, False, code="CT_ERR_SHAPE")

@@ -2673,8 +2673,11 @@ CTDEF ct_tensor *ct_affine_grid_generator(ct_tensor *theta, int size_len, const 
 /* grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
  * F.grid_sample of (N, C, H, W) at grid (N, Ho, Wo, 2): interpolation 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection */
 CTDEF ct_tensor *ct_grid_sampler_2d(ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners);
+/* grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+ * F.grid_sample of (N, C, D, H, W) at grid (N, Do, Ho, Wo, 3): trilinear (0) or nearest (1); padding as grid_sampler_2d */
+CTDEF ct_tensor *ct_grid_sampler_3d(ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners);
 /* grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
- * grid_sampler_2d for 4-D input (5-D: not implemented) */
+ * grid_sampler_2d for 4-D input, grid_sampler_3d for 5-D */
 CTDEF ct_tensor *ct_grid_sampler(ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
@@ -5937,6 +5940,9 @@ typedef ct_tensor *ct_kernel_affine_grid_generator(ct_keyset, ct_tensor *, ct_in
 typedef ct_tensor *ct_kernel_grid_sampler_2d(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool );
 #define CT__OPNAME_grid_sampler_2d "grid_sampler_2d"
 #define CT__OPSIG_grid_sampler_2d "T,T,i,i,b->T"
+typedef ct_tensor *ct_kernel_grid_sampler_3d(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool );
+#define CT__OPNAME_grid_sampler_3d "grid_sampler_3d"
+#define CT__OPSIG_grid_sampler_3d "T,T,i,i,b->T"
 typedef ct_tensor *ct_kernel_grid_sampler(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool );
 #define CT__OPNAME_grid_sampler "grid_sampler"
 #define CT__OPSIG_grid_sampler "T,T,i,i,b->T"
@@ -7089,6 +7095,7 @@ static struct {
   ct_op *col2im;
   ct_op *affine_grid_generator;
   ct_op *grid_sampler_2d;
+  ct_op *grid_sampler_3d;
   ct_op *grid_sampler;
   ct_op *uniform_;
   ct_op *normal_;
@@ -18253,6 +18260,10 @@ static ct_tensor *ct__dispatch_affine_grid_generator(ct_keyset ks, ct_tensor *th
 /* grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
 static ct_tensor *ct__dispatch_grid_sampler_2d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
   return ct__call_TTiib_T(ct__op.grid_sampler_2d, ks, input, grid, interpolation_mode, padding_mode, align_corners);
+}
+/* grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
+static ct_tensor *ct__dispatch_grid_sampler_3d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+  return ct__call_TTiib_T(ct__op.grid_sampler_3d, ks, input, grid, interpolation_mode, padding_mode, align_corners);
 }
 /* grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
 static ct_tensor *ct__dispatch_grid_sampler(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
@@ -33505,6 +33516,17 @@ CTDEF ct_tensor *ct_grid_sampler_2d(ct_tensor *input, ct_tensor *grid, int64_t i
     if (!ct__frontend_keys(&ct__fa_grid_sampler_2d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
   }
   return ct__track(ct__dispatch_grid_sampler_2d(ct__keys, input, grid, interpolation_mode, padding_mode, align_corners));
+}
+static const ct__frontend_args ct__fa_grid_sampler_3d = {"grid_sampler_3d", 2, {1, 1}, {"input", "grid"}};
+CTDEF ct_tensor *ct_grid_sampler_3d(ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(input && grid && ct__same_device(input, grid)))
+    ct__keys = ct__call_keys(input->keys | grid->keys);
+  else {
+    ct_tensor *const ct__t[2] = {input, grid};
+    if (!ct__frontend_keys(&ct__fa_grid_sampler_3d, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_grid_sampler_3d(ct__keys, input, grid, interpolation_mode, padding_mode, align_corners));
 }
 static const ct__frontend_args ct__fa_grid_sampler = {"grid_sampler", 2, {1, 1}, {"input", "grid"}};
 CTDEF ct_tensor *ct_grid_sampler(ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {

@@ -2777,10 +2777,96 @@ static ct_tensor *ct__k_grid_sampler_2d(ct_keyset ks, ct_tensor *input, ct_tenso
   }
   return r;
 }
+/* grid_sampler_3d: the same over (N, C, D, H, W) at grid (N, Do, Ho, Wo, 3), trilinear or nearest:
+ * the planes flattened to D * H * W, a tap's position z * H * W + y * W + x */
+static ct_tensor *ct__grid_tap3(ct_tensor *flat, const int64_t dhw[3], ct_tensor *xi, ct_tensor *yi, ct_tensor *zi, ct_tensor *w) {
+  ct_tensor *inside, *idx, *v, *c[3];
+  int64_t N = flat->sizes[0], C = flat->sizes[1], L = xi->numel / (N ? N : 1), ish[3], osh[5];
+  int k;
+  c[0] = xi, c[1] = yi, c[2] = zi;
+  inside = NULL;
+  for (k = 0; k < 3; k++) {
+    ct_tensor *in_k = ct_logical_and(ct_ge_scalar(c[k], ct_int(0)), ct_lt_scalar(c[k], ct_int(dhw[2 - k])));
+    inside = inside ? ct_logical_and(inside, in_k) : in_k;
+  }
+  if (!inside) return NULL;
+  idx = ct_add(ct_add(ct_mul_scalar(ct_where(inside, zi, ct_zeros_like(zi)), ct_int(dhw[1] * dhw[2])),
+                      ct_mul_scalar(ct_where(inside, yi, ct_zeros_like(yi)), ct_int(dhw[2]))),
+               ct_where(inside, xi, ct_zeros_like(xi)));
+  ish[0] = N, ish[1] = 1, ish[2] = L;
+  idx = ct_to_dtype(ct_reshape(idx, 3, ish), CT_I64);
+  ish[1] = C;
+  v = idx ? ct_gather(flat, 2, ct_expand(idx, 3, ish)) : NULL;
+  osh[0] = N, osh[1] = C, osh[2] = xi->sizes[1], osh[3] = xi->sizes[2], osh[4] = xi->sizes[3];
+  if (!v) return NULL;
+  w = ct_mul(w, ct_to_dtype(inside, (ct_dtype)w->dtype));
+  return ct_mul(ct_reshape(v, 5, osh), ct_unsqueeze(w, 1));
+}
+static ct_tensor *ct__k_grid_sampler_3d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode,
+                                        bool align_corners) {
+  static const char *op = "grid_sampler_3d";
+  ct_tensor *r = NULL;
+  char b1[160], b2[160];
+  (void)ks;
+  if (input->ndim != 5 || grid->ndim != 5 || grid->sizes[4] != 3 || grid->sizes[0] != input->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected 5D input (N, C, D, H, W) and grid (N, D_out, H_out, W_out, 3) with the "
+                   "same batch, but got input %s and grid %s", ct_shape_format(input->ndim, input->sizes, b1, sizeof b1),
+                   ct_shape_format(grid->ndim, grid->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (input->dtype != grid->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "grid_sampler(): expected input and grid to have same dtype, but input has %s and grid has %s",
+                   ct__dtype_torch_name((ct_dtype)input->dtype), ct__dtype_torch_name((ct_dtype)grid->dtype)),
+           (ct_tensor *)NULL;
+  if (input->dtype != CT_F32 && input->dtype != CT_F64)
+    return ct_fail(CT_ERR_DTYPE, op, "\"grid_sampler_3d_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)input->dtype)),
+           (ct_tensor *)NULL;
+  if (input->sizes[2] == 0 || input->sizes[3] == 0 || input->sizes[4] == 0)
+    return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s",
+                   ct_shape_format(input->ndim, input->sizes, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (interpolation_mode == 2)
+    return ct_fail(CT_ERR_INVALID, op, "grid_sampler(): bicubic interpolation only supports 4D input"), (ct_tensor *)NULL;
+  if (interpolation_mode < 0 || interpolation_mode > 1 || padding_mode < 0 || padding_mode > 2)
+    return ct_fail(CT_ERR_INVALID, op, "grid_sampler(): interpolation_mode must be 0 (bilinear) or 1 (nearest) and padding_mode 0 "
+                   "(zeros), 1 (border) or 2 (reflection)"),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    int64_t dhw[3], fsh[3], N = input->sizes[0], C = input->sizes[1];
+    ct_tensor *flat, *o = NULL, *x, *y, *z;
+    dhw[0] = input->sizes[2], dhw[1] = input->sizes[3], dhw[2] = input->sizes[4];
+    fsh[0] = N, fsh[1] = C, fsh[2] = dhw[0] * dhw[1] * dhw[2];
+    flat = ct_reshape(input, 3, fsh);
+    x = ct__grid_coord(ct_select(grid, 4, 0), dhw[2], padding_mode, align_corners);
+    y = ct__grid_coord(ct_select(grid, 4, 1), dhw[1], padding_mode, align_corners);
+    z = ct__grid_coord(ct_select(grid, 4, 2), dhw[0], padding_mode, align_corners);
+    if (flat && x && y && z && interpolation_mode == 1) {
+      ct_tensor *one = ct_clamp(ct_add_scalar(ct_abs(x), ct_int(2)), ct_int(1), ct_int(1));
+      if (one) one = ct_where(ct_isnan(x), ct_ones_like(x), one); /* (1 with a zero gradient to grid) */
+      o = one ? ct__grid_tap3(flat, dhw, ct_round(ct_detach(x)), ct_round(ct_detach(y)), ct_round(ct_detach(z)), one) : NULL;
+    } else if (flat && x && y && z) { /* trilinear: the 8 corners, each weighed by its opposite's distances */
+      ct_tensor *lo[3], *hi[3], *wl[3], *wh[3], *cs[3];
+      int k, corner;
+      cs[0] = x, cs[1] = y, cs[2] = z;
+      for (k = 0; k < 3; k++) {
+        lo[k] = ct_floor(ct_detach(cs[k]));
+        hi[k] = ct_add_scalar(lo[k], ct_int(1));
+        wh[k] = ct_sub(cs[k], lo[k]), wl[k] = ct_sub(hi[k], cs[k]);
+      }
+      for (corner = 0; corner < 8; corner++) {
+        int bx = corner & 1, by = (corner >> 1) & 1, bz = (corner >> 2) & 1;
+        ct_tensor *w = ct_mul(ct_mul(bx ? wh[0] : wl[0], by ? wh[1] : wl[1]), bz ? wh[2] : wl[2]);
+        ct_tensor *v = w ? ct__grid_tap3(flat, dhw, bx ? hi[0] : lo[0], by ? hi[1] : lo[1], bz ? hi[2] : lo[2], w) : NULL;
+        o = v ? (o ? ct_add(o, v) : v) : NULL;
+        if (!o) break;
+      }
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
 static ct_tensor *ct__k_grid_sampler(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode,
                                      bool align_corners) {
-  if (input->ndim == 5)
-    return ct_fail(CT_ERR_UNSUPPORTED, "grid_sampler", "grid_sampler_3d (5-D input) is not implemented"), (ct_tensor *)NULL;
+  if (input->ndim == 5) return ct__k_grid_sampler_3d(ks, input, grid, interpolation_mode, padding_mode, align_corners);
   return ct__k_grid_sampler_2d(ks, input, grid, interpolation_mode, padding_mode, align_corners);
 }
 
