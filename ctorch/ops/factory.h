@@ -91,7 +91,7 @@ static ct_tensor *ct__k_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype,
 
 /* ---- _like and new_ (CompositeImplicitAutograd): the factories with self's dtype and device as defaults ---- */
 static ct_tensor *ct__factory_like(ct_tensor *self, const ct_scalar *fill, ct_dtype dtype, ct_device device, bool pin_memory) {
-  int64_t order[CT_MAX_DIMS], sizes[CT_MAX_DIMS], st[CT_MAX_DIMS], dense[CT_MAX_DIMS];
+  int64_t order[CT_MAX_DIMS] = {0}, sizes[CT_MAX_DIMS] = {0}, st[CT_MAX_DIMS] = {0}, dense[CT_MAX_DIMS] = {0};
   int i, j, n = self->ndim, permuted = self->numel > 1 && !ct_is_contiguous(self) && ct__non_overlapping_and_dense(self);
   ct_tensor *r = NULL;
   if (dtype == CT_DTYPE_NONE) dtype = (ct_dtype)self->dtype;
