@@ -1622,6 +1622,7 @@ static void gen_coverage(void) {
         lead = &ops[j];
     }
     ngroups++;
+    if (!lead) lead = o; /* (never: ops[i] itself is one of the group) */
     p(" | %s | %s | %s | %s |\n", cov_derivative(lead), cov_backend(lead, 0), cov_backend(lead, 1),
       lead->dynamic_shape ? "refused" : lead->cia || keys_have(lead, "Meta") || keys_have(lead, "CompositeExplicitAutograd") ? "yes" : "-");
   }

@@ -703,6 +703,10 @@ TEST(shape_index_ops_autograd) {
 /* int64 values compared in float32 round once, as aten's promotion: 2^60 + 2^36 + 1 becomes 2^60 + 2^37
  * (through double it would tie to 2^60); torch 1.13 gives [1, 0]. (The fixtures read int64 through double.) */
 TEST(shape_searchsorted_int64_in_float32) {
+#ifdef CT_TEST_VALGRIND /* (valgrind emulates int64 -> float32 conversions through double: the case it tells apart) */
+  harness_skip("valgrind rounds int64 -> float32 through double");
+  return;
+#endif
   CT_SCOPE {
     ct_tensor *seq = ct_from_array(CT_DIMS(2), CT_F32, (const float[]){1152921504606846976.0f, 1152921642045800448.0f});
     ct_tensor *v = sh_long(2, (const int64_t[]){((int64_t)1 << 60) + ((int64_t)1 << 36) + 1, ((int64_t)1 << 60) + ((int64_t)1 << 36)});

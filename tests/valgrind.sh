@@ -15,7 +15,7 @@ if ! command -v valgrind > /dev/null 2>&1; then
   exit 0
 fi
 WARN="-Wall -Wextra -Wpedantic -Werror"
-CFLAGS_VG="-std=c11 $WARN -O1 -g -DCT_CPU_CACHE_LIMIT=0 -I."
+CFLAGS_VG="-std=c11 $WARN -O1 -g -DCT_CPU_CACHE_LIMIT=0 -DCT_TEST_VALGRIND -I."
 VG="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible
     --errors-for-leak-kinds=definite,indirect,possible --track-origins=yes"
 passed=0 failed=0 skipped=0

@@ -747,7 +747,7 @@ static ct_tensor *ct__k_conv3d(ct_keyset ks, ct_tensor *input, ct_tensor *weight
     return ct_fail(CT_ERR_SHAPE, op, "Given groups=%lld, weight of size [%lld, %lld, %lld, %lld, %lld], expected input[%lld, %lld, %lld, %lld, "
                    "%lld] to have %lld channels, but got %lld channels instead", (long long)groups, (long long)O, (long long)weight->sizes[1],
                    (long long)kD, (long long)weight->sizes[3], (long long)weight->sizes[4], (long long)N, (long long)C, (long long)D,
-                   (long long)H, (long long)W, (long long)(weight->sizes[1] * groups), (long long)C),
+                   (long long)H, (long long)W, (long long)weight->sizes[1] * groups, (long long)C),
            (ct_tensor *)NULL;
   span = d[0] * (kD - 1) + 1, dp = D + 2 * p[0];
   if (kD < 1 || dp < span)
@@ -1047,8 +1047,8 @@ static ct_status ct__pool_setup(const char *op, int nsp, const ct_tensor *self, 
       ct_shape_format(nsp + 1, ins, b1, sizeof b1), ct_shape_format(nsp + 1, outs, b2, sizeof b2);
       { /* "(2x3x4)", as PyTorch prints them */
         char *q;
-        for (q = b1; *q; q++) *q = *q == '[' ? '(' : *q == ']' ? ')' : *q == ',' ? 'x' : *q;
-        for (q = b2; *q; q++) *q = *q == '[' ? '(' : *q == ']' ? ')' : *q == ',' ? 'x' : *q;
+        for (q = b1; *q; q++) *q = (char)(*q == '[' ? '(' : *q == ']' ? ')' : *q == ',' ? 'x' : *q);
+        for (q = b2; *q; q++) *q = (char)(*q == '[' ? '(' : *q == ']' ? ')' : *q == ',' ? 'x' : *q);
       }
       ct__strip_spaces(b1), ct__strip_spaces(b2);
       return ct_fail(CT_ERR_SHAPE, op, "Given input size: %s. Calculated output size: %s. Output size is too small", b1, b2);
@@ -2397,7 +2397,7 @@ static ct_tensor *ct__pixel_shuffle(const char *op, ct_tensor *self, int64_t r, 
     int64_t C = self->sizes[lead], H = self->sizes[lead + 1], W = self->sizes[lead + 2];
     if (H % r != 0 || W % r != 0)
       return ct_fail(CT_ERR_SHAPE, op, "pixel_unshuffle expects %s to be divisible by downscale_factor, but input.size(%d)=%lld is not divisible by %lld",
-                     H % r ? "height" : "width", H % r ? -2 : -1, (long long)(H % r ? H : W), (long long)r),
+                     (H % r) ? "height" : "width", (H % r) ? -2 : -1, (long long)((H % r) ? H : W), (long long)r),
              (ct_tensor *)NULL;
     /* (C, H/r, r, W/r, r) -> (C, r, r, H/r, W/r) */
     split[lead] = C, split[lead + 1] = H / r, split[lead + 2] = r, split[lead + 3] = W / r, split[lead + 4] = r;

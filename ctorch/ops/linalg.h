@@ -711,7 +711,7 @@ enum { CT__EIN_LABELS = 52, CT__EIN_MAX_OPS = 64 };
 static int ct__ein_label(char c) { return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : -1; }
 typedef struct ct__ein_operand {
   int nlab;                      /* its subscripts, in order (-1 marks where the ellipsis is) */
-  signed char lab[CT_MAX_DIMS + 1];
+  int lab[CT_MAX_DIMS + 1];
   int has_ellipsis;
 } ct__ein_operand;
 /* contract left and right (aligned, nd dims); sum[i]: dim i is summed (it stays, size 1) */
@@ -789,7 +789,7 @@ static ct_tensor *ct__la_einsum(const char *equation, ct_tensor_list tensors) {
                (ct_tensor *)NULL;
       if (o->nlab > CT_MAX_DIMS)
         return ct_fail(CT_ERR_RANK, op, "einsum(): operand %d has more subscripts than %d dims", nops - 1, CT_MAX_DIMS), (ct_tensor *)NULL;
-      o->lab[o->nlab++] = (signed char)ct__ein_label(*p);
+      o->lab[o->nlab++] = ct__ein_label(*p);
     }
     if (*p != ',') break;
   }

@@ -1680,7 +1680,8 @@ static ct_tensor *ct__k_prelu(ct_keyset ks, ct_tensor *self, ct_tensor *weight) 
              (ct_tensor *)NULL;
   }
   /* the weight along dim 1 (or one value) */
-  for (i = 0; i + 1 < self->ndim; i++) shape[i] = i == 0 && weight->numel != 1 ? weight->numel : 1;
+  for (i = 0; i + 1 < self->ndim; i++) shape[i] = 1;
+  if (self->ndim > 1) shape[0] = weight->numel; /* (one value: reshaped to 0 dims below) */
   CT_SCOPE {
     ct_tensor *w = ct_reshape(weight, weight->numel != 1 && self->ndim > 1 ? self->ndim - 1 : 0, shape);
     r = ct_keep(ct_where(ct_gt_scalar(self, ct_int(0)), self, ct_mul(w, self)));
