@@ -2693,28 +2693,31 @@ static ct_tensor *ct__grid_tap(ct_tensor *flat, int64_t H, int64_t W, ct_tensor 
   w = ct_mul(w, ct_to_dtype(inside, (ct_dtype)w->dtype));
   return ct_mul(ct_reshape(v, 4, osh), ct_unsqueeze(w, 1));
 }
+/* grid_sample's checks for nsp spatial dims: input (N, C, spatial...) and grid (N, out..., nsp) */
+static ct_status ct__grid_check(const char *op, const ct_tensor *input, const ct_tensor *grid, int nsp) {
+  char b1[160], b2[160];
+  int i;
+  if (input->ndim != nsp + 2 || grid->ndim != nsp + 2 || grid->sizes[nsp + 1] != nsp || grid->sizes[0] != input->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected %dD input and grid (N, spatial..., %d) with the same batch, but got input "
+                   "%s and grid %s", nsp + 2, nsp, ct_shape_format(input->ndim, input->sizes, b1, sizeof b1),
+                   ct_shape_format(grid->ndim, grid->sizes, b2, sizeof b2));
+  if (input->dtype != grid->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "grid_sampler(): expected input and grid to have same dtype, but input has %s and grid has %s",
+                   ct__dtype_torch_name((ct_dtype)input->dtype), ct__dtype_torch_name((ct_dtype)grid->dtype));
+  if (input->dtype != CT_F32 && input->dtype != CT_F64)
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s_cpu\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)input->dtype));
+  for (i = 2; i < input->ndim; i++)
+    if (input->sizes[i] == 0)
+      return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s",
+                     ct_shape_format(input->ndim, input->sizes, b1, sizeof b1));
+  return CT_OK;
+}
 static ct_tensor *ct__k_grid_sampler_2d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode,
                                         bool align_corners) {
   static const char *op = "grid_sampler_2d";
   ct_tensor *r = NULL;
-  char b1[160], b2[160];
   (void)ks;
-  if (input->ndim != 4 || grid->ndim != 4 || grid->sizes[3] != 2 || grid->sizes[0] != input->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected 4D input (N, C, H, W) and grid (N, H_out, W_out, 2) with the same batch, "
-                   "but got input %s and grid %s", ct_shape_format(input->ndim, input->sizes, b1, sizeof b1),
-                   ct_shape_format(grid->ndim, grid->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  if (input->dtype != grid->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "grid_sampler(): expected input and grid to have same dtype, but input has %s and grid has %s",
-                   ct__dtype_torch_name((ct_dtype)input->dtype), ct__dtype_torch_name((ct_dtype)grid->dtype)),
-           (ct_tensor *)NULL;
-  if (input->dtype != CT_F32 && input->dtype != CT_F64)
-    return ct_fail(CT_ERR_DTYPE, op, "\"grid_sampler_2d_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)input->dtype)),
-           (ct_tensor *)NULL;
-  if (input->sizes[2] == 0 || input->sizes[3] == 0)
-    return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s",
-                   ct_shape_format(input->ndim, input->sizes, b1, sizeof b1)),
-           (ct_tensor *)NULL;
+  if (ct__grid_check(op, input, grid, 2) != CT_OK) return NULL;
   if (interpolation_mode < 0 || interpolation_mode > 2 || padding_mode < 0 || padding_mode > 2)
     return ct_fail(CT_ERR_INVALID, op, "grid_sampler(): interpolation_mode must be 0 (bilinear), 1 (nearest) or 2 (bicubic) and "
                    "padding_mode 0 (zeros), 1 (border) or 2 (reflection)"),
@@ -2806,24 +2809,8 @@ static ct_tensor *ct__k_grid_sampler_3d(ct_keyset ks, ct_tensor *input, ct_tenso
                                         bool align_corners) {
   static const char *op = "grid_sampler_3d";
   ct_tensor *r = NULL;
-  char b1[160], b2[160];
   (void)ks;
-  if (input->ndim != 5 || grid->ndim != 5 || grid->sizes[4] != 3 || grid->sizes[0] != input->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected 5D input (N, C, D, H, W) and grid (N, D_out, H_out, W_out, 3) with the "
-                   "same batch, but got input %s and grid %s", ct_shape_format(input->ndim, input->sizes, b1, sizeof b1),
-                   ct_shape_format(grid->ndim, grid->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  if (input->dtype != grid->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "grid_sampler(): expected input and grid to have same dtype, but input has %s and grid has %s",
-                   ct__dtype_torch_name((ct_dtype)input->dtype), ct__dtype_torch_name((ct_dtype)grid->dtype)),
-           (ct_tensor *)NULL;
-  if (input->dtype != CT_F32 && input->dtype != CT_F64)
-    return ct_fail(CT_ERR_DTYPE, op, "\"grid_sampler_3d_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)input->dtype)),
-           (ct_tensor *)NULL;
-  if (input->sizes[2] == 0 || input->sizes[3] == 0 || input->sizes[4] == 0)
-    return ct_fail(CT_ERR_SHAPE, op, "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s",
-                   ct_shape_format(input->ndim, input->sizes, b1, sizeof b1)),
-           (ct_tensor *)NULL;
+  if (ct__grid_check(op, input, grid, 3) != CT_OK) return NULL;
   if (interpolation_mode == 2)
     return ct_fail(CT_ERR_INVALID, op, "grid_sampler(): bicubic interpolation only supports 4D input"), (ct_tensor *)NULL;
   if (interpolation_mode < 0 || interpolation_mode > 1 || padding_mode < 0 || padding_mode > 2)
