@@ -45,6 +45,9 @@
  *   autograd  tape autograd: nodes, saved tensors, backward, grad
  *   ops       kernel plumbing, copy_ and fill_, the views' geometry and
  *             kernels, derivative helpers
+ *   ops/structured structured kernels: an op family's meta step (checks,
+ *             output sizes, dtype, device) written once, an impl step per
+ *             backend, glue generated per variant (functional, in-place, out=)
  *   ops/pointwise the pointwise engine: every elementwise op's meta step
  *             (checks, promotion, broadcasting, output layout) and impl
  *             step, through a loop per device type (ct_set_pointwise_loop)
@@ -95,7 +98,7 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/pointwise ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/matrix ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print optim safetensors nn */
+/* ctorch:components base parallel dtype keys schema device tensor dispatch backend guard iter autograd ops ops/structured ops/pointwise ops/factory ops/unary ops/binary ops/reduce ops/linalg ops/matrix ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom fallback check print optim safetensors nn */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
@@ -111,6 +114,7 @@
 #include "ctorch/iter.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ops.h"
+#include "ctorch/ops/structured.h"
 #include "ctorch/ops/pointwise.h"
 #include "ctorch/ops/factory.h"
 #include "ctorch/ops/unary.h"
@@ -155,6 +159,7 @@
 #include "ctorch/iter.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ops.h"
+#include "ctorch/ops/structured.h"
 #include "ctorch/ops/pointwise.h"
 #include "ctorch/ops/factory.h"
 #include "ctorch/ops/unary.h"

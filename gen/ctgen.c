@@ -64,6 +64,11 @@ typedef struct op {
   int device_rule;  /* device_check: 0 strict, 1 cpu_scalars, 2 no (dispatch.h, ct__device_joins) */
   int dynamic_shape; /* tags: dynamic_output_shape (the result's shape depends on the data) */
   int kind;         /* K_FUNCTIONAL, K_VIEW, K_INPLACE, K_OUT */
+  char meta[96];    /* structured: the meta step (on the out= op; ctorch/ops/structured.h) */
+  char delegate[96]; /* structured_delegate: the out= op whose meta and impls this variant runs */
+  struct op *st;    /* structured ops: the out= op of the family (itself for the out= op) */
+  kernel_line impls[MAX_KERNELS]; /* structured out= ops: the impl step per key */
+  int nimpls;
   deriv *d;
   const char *file;
   int line;
@@ -160,6 +165,8 @@ static void read_ops(const char *path) {
     if (!strcmp(key, "c")) copy(cur->cname, sizeof cur->cname, val, path, line);
     else if (!strcmp(key, "short")) copy(cur->shortargs, sizeof cur->shortargs, val, path, line), cur->has_short = 1;
     else if (!strcmp(key, "doc")) copy(cur->doc, sizeof cur->doc, val, path, line);
+    else if (!strcmp(key, "structured")) copy(cur->meta, sizeof cur->meta, val, path, line);
+    else if (!strcmp(key, "structured_delegate")) copy(cur->delegate, sizeof cur->delegate, val, path, line);
     else if (!strcmp(key, "device_check")) {
       if (!strcmp(val, "no")) cur->device_rule = 2;
       else if (!strcmp(val, "cpu_scalars")) cur->device_rule = 1;
@@ -1225,6 +1232,17 @@ static const char *unbox_expr(const ct_arg *a, int i, char *buf, size_t cap) {
   return buf;
 }
 
+/* the key names of a kernel: line as written ("CPU Meta" -> CPU, Meta) */
+static void key_spec_list(const char *keys, char names[][48], int max, int *n) {
+  char buf[128], *tok;
+  *n = 0;
+  snprintf(buf, sizeof buf, "%s", keys);
+  for (tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
+    if (*n == max) die("gen/ops.spec", 0, "more than %d keys in '%s'", max, keys);
+    snprintf(names[(*n)++], 48, "%s", tok);
+  }
+}
+
 static void key_list(const char *keys, char names[][48], int max, int *n) {
   char buf[128], *tok;
   static const struct {
@@ -1266,6 +1284,70 @@ static int str_index(const char *t) {
   if (nstrs == MAX_STRS || strlen(t) >= sizeof strs[0]) die("gen/ops.spec", 0, "schema string table full at '%s'", t);
   strcpy(strs[nstrs], t);
   return nstrs++;
+}
+
+/* The glue of a structured family (ctorch/ops/structured.h), per variant and
+ * key: begin, the meta step, the impl step (not at Meta), finish. */
+static void gen_structured_glue(void) {
+  int i, j, k;
+  p("/* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i], *t = o->st;
+    int variant, nin = 0, nout = 0;
+    if (!t) continue;
+    variant = returns_status(o) ? (o->s.args[0].is_write ? 1 : 2) : 0;
+    for (j = 0; j < o->s.nargs; j++) {
+      if (is_tensor(&o->s.args[j]) && (variant == 1 || !o->s.args[j].is_write)) nin++;
+    }
+    nout = variant == 1 ? 1 : t->s.nrets;
+    if (variant == 1 && t->s.nrets != 1) die(o->file, o->line, "%s: an in-place structured op has one output", o->full);
+    if (variant == 0 && nextra(o) > 2) die(o->file, o->line, "%s: at most 3 outputs", o->full);
+    for (k = 0; k < o->nkernels; k++) {
+      const char *key = o->kernels[k].keys, *impl = NULL;
+      int meta_only = !strcmp(key, "Meta"), m;
+      for (m = 0; !meta_only && m < t->nimpls; m++) {
+        char keys[8][48];
+        int n, q;
+        key_spec_list(t->impls[m].keys, keys, 8, &n);
+        for (q = 0; q < n; q++)
+          if (!strcmp(keys[q], key)) impl = t->impls[m].fn;
+      }
+      p("static %s%s(", ret_ctype(o), o->kernels[k].fn);
+      kernel_params(o);
+      p(") {\n");
+      if (nin) {
+        int first = 1;
+        p("  ct_tensor *const ct__in[%d] = {", nin);
+        for (j = 0; j < o->s.nargs; j++)
+          if (is_tensor(&o->s.args[j]) && (variant == 1 || !o->s.args[j].is_write)) p("%s%s", first ? "" : ", ", o->s.args[j].name), first = 0;
+        p("};\n");
+      }
+      p("  ct__structured st;\n  ct_status s;\n  (void)ks;\n");
+      p("  ct__st_begin(&st, \"%s\", %s, %d, %d, %s);\n", o->s.name,
+        variant == 0 ? "CT__ST_FUNCTIONAL" : variant == 1 ? "CT__ST_INPLACE" : "CT__ST_OUT", meta_only, nin, nin ? "ct__in" : "NULL");
+      if (variant == 1) p("  st.given[0] = self;\n");
+      if (variant == 2)
+        for (j = 0, m = 0; j < o->s.nargs; j++)
+          if (o->s.args[j].is_write) p("  st.given[%d] = %s;\n", m++, o->s.args[j].name);
+      p("  s = %s(&st", t->meta);
+      for (j = 0; j < o->s.nargs; j++)
+        if (variant == 1 || !o->s.args[j].is_write) p(", %s", o->s.args[j].name);
+      p(");\n");
+      if (!meta_only) {
+        p("  if (s == CT_OK) s = %s(", impl);
+        for (j = 0, m = 0; j < o->s.nargs; j++)
+          if (variant == 1 || !o->s.args[j].is_write) p("%s%s", m++ ? ", " : "", o->s.args[j].name);
+        for (j = 0; j < nout; j++) p("%sst.out[%d]", m++ ? ", " : "", j);
+        p(");\n");
+      }
+      if (variant == 0) {
+        p("  return ct__st_result(&st, s, %d", nout);
+        for (j = 1; j <= 2; j++) p(", %s", j <= nextra(o) ? ret_name(o, j) : "NULL");
+        p(");\n}\n");
+      } else p("  return ct__st_finish(&st, s, %d);\n}\n", nout);
+    }
+  }
+  p("\n");
 }
 
 static void gen_registration(void) {
@@ -1424,6 +1506,7 @@ static void gen_registration(void) {
     p("\",\n");
   }
   p("};\n\n");
+  gen_structured_glue();
   p("/* ---- kernels: (op, key, function, where it comes from) ---- */\n");
   p("static const struct {\n  ct_op **op;\n  ct_key key;\n  ct_unboxed_fn fn;\n  const char *source;\n}"
     " ct__generated_kernels[] = {\n");
@@ -1436,7 +1519,7 @@ static void gen_registration(void) {
       for (j = 0; j < n; j++)
         if (strncmp(names[j], "CT__ENGINE_", 11))
           p("    {&ct__op.%s, %s, CT_FN(%s), \"%s\"},\n", o->handle, names[j], o->kernels[k].fn,
-            strstr(names[j], "COMPOSITE") ? "composite" : "reference");
+            strstr(names[j], "COMPOSITE") ? "composite" : o->st ? "structured" : "reference");
     }
     if (!o->cia && !is_factory(o)) p("    {&ct__op.%s, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_%s), \"autograd\"},\n", o->handle, o->handle);
     if (is_factory(o)) p("    {&ct__op.%s, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_%s), \"backend select\"},\n", o->handle, o->handle);
@@ -1702,8 +1785,63 @@ static void gen_readme_list(void) {
   free(text);
 }
 
+/* Structured families (ctorch/ops/structured.h): the out= op names the meta
+ * step and an impl per key; it and its delegates (functional, in-place) get
+ * generated glue at each of those keys and at Meta (the meta step alone). */
+static void link_structured(void) {
+  int i, j, k, pass;
+  for (pass = 0; pass < 2; pass++) /* the out= ops first: their delegates take their impls */
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i], *t = NULL;
+    char keys[8][48];
+    int n;
+    if (o->meta[0] && pass == 0) {
+      if (o->s.nargs && o->s.args[0].is_write) /* (an op without an out= form is a family of one) */
+        die(o->file, o->line, "%s: structured: goes on the out= op of the family", o->full);
+      if (returns_list(o) || (!returns_status(o) && o->s.rets[0].alias)) die(o->file, o->line, "%s: structured ops return new tensors", o->full);
+      if (o->delegate[0]) die(o->file, o->line, "%s: structured and structured_delegate", o->full);
+      t = o;
+      memcpy(o->impls, o->kernels, sizeof o->kernels);
+      o->nimpls = o->nkernels;
+      for (k = 0; k < o->nimpls; k++) {
+        key_spec_list(o->impls[k].keys, keys, 8, &n);
+        for (j = 0; j < n; j++)
+          if (!strcmp(keys[j], "Meta") || !strcmp(keys[j], "CompositeImplicitAutograd") || !strcmp(keys[j], "CompositeExplicitAutograd"))
+            die(o->file, o->line, "%s: a structured op's kernel: lines name impl steps of backend keys (Meta runs the meta step)", o->full);
+      }
+    } else if (o->delegate[0] && pass == 1) {
+      for (j = 0; j < nops; j++)
+        if (!strcmp(ops[j].full, o->delegate)) t = &ops[j];
+      if (!t || !t->meta[0]) die(o->file, o->line, "%s: structured_delegate: '%s' is not a structured op", o->full, o->delegate);
+      if (o->nkernels) die(o->file, o->line, "%s: a structured_delegate takes its kernels from %s", o->full, t->full);
+      for (j = 0, k = 0; j < t->s.nargs; j++) { /* the delegate's arguments are the out= op's inputs, in order */
+        if (t->s.args[j].is_write) continue;
+        if (k >= o->s.nargs || strcmp(o->s.args[k].name, t->s.args[j].name) || o->s.args[k].type != t->s.args[j].type)
+          die(o->file, o->line, "%s: arguments differ from %s's inputs", o->full, t->full);
+        k++;
+      }
+      if (k != o->s.nargs) die(o->file, o->line, "%s: arguments differ from %s's inputs", o->full, t->full);
+    } else continue;
+    o->st = t;
+    o->nkernels = 0;
+    for (k = 0; k < t->nimpls; k++) {
+      key_spec_list(t->impls[k].keys, keys, 8, &n);
+      for (j = 0; j < n; j++) {
+        kernel_line *kl = &o->kernels[o->nkernels++];
+        if (o->nkernels > MAX_KERNELS) die(o->file, o->line, "%s: too many impl keys", o->full);
+        snprintf(kl->keys, sizeof kl->keys, "%.47s", keys[j]);
+        snprintf(kl->fn, sizeof kl->fn, "ct__st_%.60s_%.20s", o->handle, keys[j]);
+      }
+    }
+    if (o->nkernels == MAX_KERNELS) die(o->file, o->line, "%s: too many impl keys", o->full);
+    snprintf(o->kernels[o->nkernels].keys, sizeof o->kernels[0].keys, "Meta");
+    snprintf(o->kernels[o->nkernels++].fn, sizeof o->kernels[0].fn, "ct__st_%.60s_Meta", o->handle);
+  }
+}
+
 static void link_ops(void) {
   int i, j;
+  link_structured();
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
     int nw = 0;

@@ -17352,6 +17352,130 @@ static const char *const ct__generated_strings[] = {
     "dropout",
 };
 
+/* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */
+static ct_tensor *ct__st_tril_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "tril", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_tri(&st, self, diagonal);
+  if (s == CT_OK) s = ct__impl_tril(self, diagonal, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_tril_Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "tril", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_tril__CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "tril_", CT__ST_INPLACE, 0, 1, ct__in);
+  st.given[0] = self;
+  s = ct__meta_tri(&st, self, diagonal);
+  if (s == CT_OK) s = ct__impl_tril(self, diagonal, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_tril__Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "tril_", CT__ST_INPLACE, 1, 1, ct__in);
+  st.given[0] = self;
+  s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_tril_out_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "tril", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_tri(&st, self, diagonal);
+  if (s == CT_OK) s = ct__impl_tril(self, diagonal, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_tril_out_Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "tril", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_triu_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "triu", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_tri(&st, self, diagonal);
+  if (s == CT_OK) s = ct__impl_triu(self, diagonal, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_triu_Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "triu", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_triu__CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "triu_", CT__ST_INPLACE, 0, 1, ct__in);
+  st.given[0] = self;
+  s = ct__meta_tri(&st, self, diagonal);
+  if (s == CT_OK) s = ct__impl_triu(self, diagonal, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_triu__Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "triu_", CT__ST_INPLACE, 1, 1, ct__in);
+  st.given[0] = self;
+  s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_triu_out_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "triu", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_tri(&st, self, diagonal);
+  if (s == CT_OK) s = ct__impl_triu(self, diagonal, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_triu_out_Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "triu", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_finish(&st, s, 1);
+}
+
 /* ---- kernels: (op, key, function, where it comes from) ---- */
 static const struct {
   ct_op **op;
@@ -19290,23 +19414,23 @@ static const struct {
     {&ct__op.replication_pad3d_backward, CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_backward), "reference"},
     {&ct__op.replication_pad3d_backward, CT_KEY_META, CT_FN(ct__k_replication_pad3d_backward), "reference"},
     {&ct__op.replication_pad3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_backward), "autograd"},
-    {&ct__op.tril, CT_KEY_CPU, CT_FN(ct__k_tril), "reference"},
-    {&ct__op.tril, CT_KEY_META, CT_FN(ct__k_tril), "reference"},
+    {&ct__op.tril, CT_KEY_CPU, CT_FN(ct__st_tril_CPU), "structured"},
+    {&ct__op.tril, CT_KEY_META, CT_FN(ct__st_tril_Meta), "structured"},
     {&ct__op.tril, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril), "autograd"},
-    {&ct__op.tril_, CT_KEY_CPU, CT_FN(ct__k_tril_), "reference"},
-    {&ct__op.tril_, CT_KEY_META, CT_FN(ct__k_tril_), "reference"},
+    {&ct__op.tril_, CT_KEY_CPU, CT_FN(ct__st_tril__CPU), "structured"},
+    {&ct__op.tril_, CT_KEY_META, CT_FN(ct__st_tril__Meta), "structured"},
     {&ct__op.tril_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_), "autograd"},
-    {&ct__op.tril_out, CT_KEY_CPU, CT_FN(ct__k_tril_out), "reference"},
-    {&ct__op.tril_out, CT_KEY_META, CT_FN(ct__k_tril_out), "reference"},
+    {&ct__op.tril_out, CT_KEY_CPU, CT_FN(ct__st_tril_out_CPU), "structured"},
+    {&ct__op.tril_out, CT_KEY_META, CT_FN(ct__st_tril_out_Meta), "structured"},
     {&ct__op.tril_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_out), "autograd"},
-    {&ct__op.triu, CT_KEY_CPU, CT_FN(ct__k_triu), "reference"},
-    {&ct__op.triu, CT_KEY_META, CT_FN(ct__k_triu), "reference"},
+    {&ct__op.triu, CT_KEY_CPU, CT_FN(ct__st_triu_CPU), "structured"},
+    {&ct__op.triu, CT_KEY_META, CT_FN(ct__st_triu_Meta), "structured"},
     {&ct__op.triu, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu), "autograd"},
-    {&ct__op.triu_, CT_KEY_CPU, CT_FN(ct__k_triu_), "reference"},
-    {&ct__op.triu_, CT_KEY_META, CT_FN(ct__k_triu_), "reference"},
+    {&ct__op.triu_, CT_KEY_CPU, CT_FN(ct__st_triu__CPU), "structured"},
+    {&ct__op.triu_, CT_KEY_META, CT_FN(ct__st_triu__Meta), "structured"},
     {&ct__op.triu_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_), "autograd"},
-    {&ct__op.triu_out, CT_KEY_CPU, CT_FN(ct__k_triu_out), "reference"},
-    {&ct__op.triu_out, CT_KEY_META, CT_FN(ct__k_triu_out), "reference"},
+    {&ct__op.triu_out, CT_KEY_CPU, CT_FN(ct__st_triu_out_CPU), "structured"},
+    {&ct__op.triu_out, CT_KEY_META, CT_FN(ct__st_triu_out_Meta), "structured"},
     {&ct__op.triu_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_out), "autograd"},
     {&ct__op.gather, CT_KEY_CPU, CT_FN(ct__k_gather), "reference"},
     {&ct__op.gather, CT_KEY_META, CT_FN(ct__k_gather), "reference"},

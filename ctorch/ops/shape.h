@@ -562,26 +562,19 @@ static void ct__shape_tri_zero(ct_tensor *t, int64_t diag, int upper) {
     }
   } while (nb > 0 && ct__shape_next(idx, nb, t->sizes));
 }
-static ct_tensor *ct__shape_tri(const char *op, ct_tensor *self, int64_t diag, int upper) {
-  ct_tensor *r;
-  if (self->ndim < 2) return ct_fail(CT_ERR_RANK, op, "%s: input tensor must have at least 2 dimensions", op), (ct_tensor *)NULL;
-  r = ct__shape_clone(op, self);
-  if (r) ct__shape_tri_zero(r, diag, upper);
-  return r;
+/* structured (ops/structured.h): one meta step for both, an impl each */
+static ct_status ct__meta_tri(ct__structured *st, ct_tensor *self, int64_t diagonal) {
+  (void)diagonal;
+  if (self->ndim < 2) return ct_fail(CT_ERR_RANK, st->op, "input tensor must have at least 2 dimensions");
+  return ct__set_output(st, 0, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
 }
-#define CT__TRI_KERNELS(name, UPPER)                                                                         \
-  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self, int64_t diagonal) {                          \
-    (void)ks;                                                                                                \
-    return ct__shape_tri(#name, self, diagonal, UPPER);                                                      \
-  }                                                                                                          \
-  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {                        \
-    return ct__shape_inplace(#name "_", self, ct__k_##name(ks, self, diagonal));                             \
-  }                                                                                                          \
-  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {     \
-    return ct__shape_out(#name, out, ct__k_##name(ks, self, diagonal));                                      \
-  }
-CT__TRI_KERNELS(tril, 0)
-CT__TRI_KERNELS(triu, 1)
+static ct_status ct__impl_tri(ct_tensor *self, int64_t diagonal, ct_tensor *out, int upper) {
+  ct_status s = ct__copy_impl(out, self);
+  if (s == CT_OK) ct__shape_tri_zero(out, diagonal, upper);
+  return s;
+}
+static ct_status ct__impl_tril(ct_tensor *self, int64_t diagonal, ct_tensor *out) { return ct__impl_tri(self, diagonal, out, 0); }
+static ct_status ct__impl_triu(ct_tensor *self, int64_t diagonal, ct_tensor *out) { return ct__impl_tri(self, diagonal, out, 1); }
 
 /* ================= cat and stack =================
  * cat takes a Tensor[]: the generator's formulas cannot name list inputs, so
