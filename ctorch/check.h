@@ -430,7 +430,7 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
     if (st == CT_OK && op->frontend) {
       ct_tensor *r = NULL;
       mark = ct__error_mark();
-      if (op->frontend(a, &r) != CT_OK || !r)
+      if (op->frontend(op->frontend_fn, a, &r) != CT_OK || !r)
         st = ct_fail(CT_ERR_STATE, fn, "%s: the typed frontend failed where the boxed call succeeded: %s", name,
                      CT__LAST);
       else if (!ct__close(r, ref, 0, 0, why, sizeof why))

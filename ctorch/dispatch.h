@@ -128,6 +128,7 @@ typedef struct ct_op ct_op;
 typedef struct ct_kernel ct_kernel;
 typedef void (*ct_unboxed_fn)(void); /* cast to the op's C signature to call */
 typedef ct_status (*ct_boxed_fn)(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *stack);
+typedef ct_status (*ct__boxed_frontend_fn)(ct_unboxed_fn frontend, const ct_value *args, ct_tensor **result);
 
 struct ct_kernel {
   ct_unboxed_fn unboxed; /* typed entry, or NULL for a boxed-only kernel */
@@ -174,11 +175,14 @@ struct ct_op {
   int nregistered, registered_cap;          /* most ops have 2-4, so a list, not an array over every key) */
   ct_keyset fallthrough;                    /* op-specific fallthrough keys */
   ct_boxed_fn adapter;                      /* boxed entry for unboxed kernels; NULL if none */
-  /* The op's typed frontend called with boxed arguments (checked against the
-   * schema): *result is what the frontend returns (a new tensor, tracked by
-   * a temporaries scope like any; for in-place and out= ops the written
-   * argument, borrowed). NULL if the op has none. */
-  ct_status (*frontend)(const ct_value *args, ct_tensor **result);
+  /* The op's typed frontend (frontend_fn, e.g. ct_add_ex) called with boxed
+   * arguments (checked against the schema) through frontend, which unboxes
+   * them for frontends of that C signature: *result is what the frontend
+   * returns (a new tensor, tracked by a temporaries scope like any; for
+   * in-place and out= ops the written argument, borrowed). NULL if the op
+   * has none. */
+  ct__boxed_frontend_fn frontend;
+  ct_unboxed_fn frontend_fn;
   ct_schema schema;
   char full_name[100];                      /* "add.Tensor" */
   uint8_t device_rule; /* 0 strict, 1 CPU scalars join any device, 2 no check (copy_, indexing); ct__device_joins */

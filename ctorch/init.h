@@ -73,7 +73,8 @@ static void ct__init(void) {
     ct__schema_expand(&ct__generated_schemas[i].schema, ct__generated_args, ct__generated_strings, &s);
     op = ct__def_schema_locked(&s, "ct_init");
     if (op) {
-      op->frontend = ct__generated_schemas[i].frontend, op->device_rule = (uint8_t)ct__generated_schemas[i].device_rule;
+      op->frontend = ct__generated_schemas[i].frontend, op->frontend_fn = ct__generated_schemas[i].frontend_fn;
+      op->device_rule = (uint8_t)ct__generated_schemas[i].device_rule;
       op->dynamic_output_shape = (uint8_t)ct__generated_schemas[i].dynamic_output_shape;
     }
     *ct__generated_schemas[i].handle = op;

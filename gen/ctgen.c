@@ -1286,6 +1286,33 @@ static int str_index(const char *t) {
   return nstrs++;
 }
 
+/* What a boxed frontend depends on (gen_registration): the public C
+ * parameter types in order, the boxed argument each comes from, the return
+ * and the discarded extra results. Ops alike share one function. */
+static char fe_key[MAX_OPS][160];
+static int fe_index[MAX_OPS], nfe;
+static void frontend_shape(const op *o, char *buf, size_t cap) {
+  int pass, j;
+  size_t n;
+  snprintf(buf, cap, "%s%d:", returns_status(o) ? "st" : "T", nextra(o));
+  for (pass = 0; pass < 2; pass++)
+    for (j = 0; j < o->s.nargs; j++) {
+      const ct_arg *a = &o->s.args[j];
+      if ((pass == 0) != is_out_arg(o, j)) continue;
+      n = strlen(buf);
+      snprintf(buf + n, cap - n, "%s%d%s", j ? " " : "", (int)a->type, a->optional ? "?" : "");
+      n = strlen(buf);
+      snprintf(buf + n, cap - n, "@%d", j);
+    }
+  if (strlen(buf) + 1 >= cap) die(o->file, o->line, "%s: frontend shape too long", o->full);
+  if (returns_status(o)) {
+    for (j = 0; j < o->s.nargs && !o->s.args[j].is_write; j++) {
+    }
+    n = strlen(buf);
+    snprintf(buf + n, cap - n, " w%d", j);
+  }
+}
+
 /* The glue of a structured family (ctorch/ops/structured.h), per variant and
  * key: begin, the meta step, the impl step (not at Meta), finish. */
 static void gen_structured_glue(void) {
@@ -1436,15 +1463,35 @@ static void gen_registration(void) {
     p("    {\"%s\", ct__adapt_%s},\n", seen[i], id);
   }
   p("};\n\n");
-  p("/* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */\n");
+  p("/* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck): one function per public\n"
+    " * C signature, given the op's frontend (ct_op.frontend_fn) ---- */\n");
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
-    char exn[96], ub[96];
-    int pass, first = 1;
-    ex_name(o, exn, sizeof exn);
+    char ub[96];
+    int pass, first = 1, f;
     if (returns_list(o)) continue; /* no single result to compare: opcheck skips the frontend */
-    p("static ct_status ct__frontend_%s(const ct_value *a, ct_tensor **r) {\n", o->handle);
-    p(returns_status(o) ? "  ct_status st = ct_%s(" : "  *r = ct_%s(", has_ex(o) ? exn : o->cname);
+    frontend_shape(o, fe_key[i], sizeof fe_key[i]);
+    for (f = 0; f < i && (returns_list(&ops[f]) || strcmp(fe_key[f], fe_key[i])); f++) {
+    }
+    fe_index[i] = f < i ? fe_index[f] : nfe++;
+    if (f < i) continue;
+    p("/* %s */\nstatic ct_status ct__frontend_%d(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {\n", fe_key[i], fe_index[i]);
+    p(returns_status(o) ? "  ct_status st = ((ct_status (*)(" : "  *r = ((ct_tensor *(*)(");
+    for (pass = 0; pass < 2; pass++) /* the public parameter types: written arguments first */
+      for (j = 0; j < o->s.nargs; j++) {
+        const ct_arg *a = &o->s.args[j];
+        if ((pass == 0) != is_out_arg(o, j)) continue;
+        p("%s", first ? "" : ", ");
+        first = 0;
+        if (a->type == CT_TYPE_INT_LIST) p("int, const int64_t *");
+        else if (a->type == CT_TYPE_FLOAT_LIST) p("int, const double *");
+        else if (a->type == CT_TYPE_TENSOR_LIST) p("int, ct_tensor *const *");
+        else p("%s", kernel_ctype(a));
+      }
+    for (j = 1; j <= nextra(o); j++) p("%sct_tensor **", first ? "" : ", "), first = 0;
+    if (first) p("void");
+    p("))fn)(");
+    first = 1;
     for (pass = 0; pass < 2; pass++)
       for (j = 0; j < o->s.nargs; j++) {
         const ct_arg *a = &o->s.args[j];
@@ -1459,7 +1506,7 @@ static void gen_registration(void) {
           p("a[%d].tag == CT_VALUE_NONE ? 0 : (int)a[%d].v.floats.n, a[%d].tag == CT_VALUE_NONE ? NULL : a[%d].v.floats.data", j, j, j, j);
         else p("%s", unbox_expr(a, j, ub, sizeof ub));
       }
-    for (j = 1; j <= nextra(o); j++) p(", (ct_tensor **)NULL"); /* the first result only */
+    for (j = 1; j <= nextra(o); j++) p("%s(ct_tensor **)NULL", first ? "" : ", "), first = 0; /* the first result only */
     if (returns_status(o)) {
       int w = -1;
       for (j = 0; j < o->s.nargs; j++)
@@ -1487,15 +1534,20 @@ static void gen_registration(void) {
   p("};\n\n");
   p("/* ---- ops, in spec order: handle, pre-parsed schema (name, overload, C signature, first argument, counts),\n"
     " * boxed frontend, device rule, dynamic output shape ---- */\n");
-  p("static const struct {\n  ct_op **handle;\n  ct__schema_def schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n"
+  p("static const struct {\n  ct_op **handle;\n  ct__schema_def schema;\n  ct__boxed_frontend_fn frontend;\n  ct_unboxed_fn frontend_fn;\n"
     "  int device_rule, dynamic_output_shape;\n} ct__generated_schemas[] = {\n");
   for (i = 0, j = 0; i < nops; i++) {
     const ct_schema *sc = &ops[i].s;
     p("    {&ct__op.%s, {%d, %d, %d, %d, %d, %d}, ", ops[i].handle, str_index(sc->name), str_index(sc->overload),
       str_index(sc->signature), j, sc->nargs, sc->nrets);
     j += sc->nargs + sc->nrets;
-    if (returns_list(&ops[i])) p("NULL, %d, %d},\n", ops[i].device_rule, ops[i].dynamic_shape);
-    else p("ct__frontend_%s, %d, %d},\n", ops[i].handle, ops[i].device_rule, ops[i].dynamic_shape);
+    if (returns_list(&ops[i])) p("NULL, NULL, %d, %d},\n", ops[i].device_rule, ops[i].dynamic_shape);
+    else {
+      char exn[96];
+      ex_name(&ops[i], exn, sizeof exn);
+      p("ct__frontend_%d, CT_FN(ct_%s), %d, %d},\n", fe_index[i], has_ex(&ops[i]) ? exn : ops[i].cname, ops[i].device_rule,
+        ops[i].dynamic_shape);
+    }
   }
   p("};\n\n");
   p("/* ---- the schemas' strings, by index ---- */\nstatic const char *const ct__generated_strings[] = {\n");

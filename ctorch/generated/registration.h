@@ -4402,4823 +4402,1932 @@ static const struct {
     {"T,f,b,G->T", ct__adapt_TfbG_T},
 };
 
-/* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
-static ct_status ct__frontend_add_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_add_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+/* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck): one function per public
+ * C signature, given the op's frontend (ct_op.frontend_fn) ---- */
+/* T0:1@0 1@1 5@2 */
+static ct_status ct__frontend_0(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_add__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_add_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+/* st0:1@0 1@1 5@2 w0 */
+static ct_status ct__frontend_1(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_add_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_add_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+/* st0: 1@31@0 1@1 5@2 w3 */
+static ct_status ct__frontend_2(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_add_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_add_scalar_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+/* T0:1@0 5@1 5@2 */
+static ct_status ct__frontend_3(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_add__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_add_scalar_ex_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+/* st0:1@0 5@1 5@2 w0 */
+static ct_status ct__frontend_4(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_sub_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_sub_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+/* T0:1@0 1@1 */
+static ct_status ct__frontend_5(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_sub__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sub_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+/* st0:1@0 1@1 w0 */
+static ct_status ct__frontend_6(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_sub_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sub_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sub_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_sub_scalar_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sub__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sub_scalar_ex_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mul_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_mul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mul__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mul_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mul_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mul_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+/* st0: 1@21@0 1@1 w2 */
+static ct_status ct__frontend_7(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_mul_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_mul_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+/* T0:1@0 5@1 */
+static ct_status ct__frontend_8(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_mul__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mul_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+/* st0:1@0 5@1 w0 */
+static ct_status ct__frontend_9(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_div_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_div(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_div__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_div_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+/* st0:1@0 1@1 4@2 w0 */
+static ct_status ct__frontend_10(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_div_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_div_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_div_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_div_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+/* T0:1@0 */
+static ct_status ct__frontend_11(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *))fn)(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_div_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_true_divide_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_true_divide(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+/* T0:1@0 6?@1 11?@2 4@3 */
+static ct_status ct__frontend_12(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_dtype , ct_device , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_true_divide_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_true_divide_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+/* T0:1@0 11?@1 */
+static ct_status ct__frontend_13(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_device ))fn)(ct__unbox_tensor(&a[0]), a[1].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_true_divide_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_true_divide_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_rsub_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_rsub_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+/* T0:1@0 6@1 */
+static ct_status ct__frontend_14(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+/* T0:1@0 11@1 6?@2 4@3 4@4 */
+static ct_status ct__frontend_15(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_device , ct_dtype , bool , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.device, a[2].v.dtype, a[3].v.b, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_copy_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_fill__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_fill_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_clone(const ct_value *a, ct_tensor **r) {
-  *r = ct_clone(ct__unbox_tensor(&a[0]));
+/* T0:1@0 7@1 */
+static ct_status ct__frontend_16(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_contiguous(const ct_value *a, ct_tensor **r) {
-  *r = ct_contiguous(ct__unbox_tensor(&a[0]));
+/* T0:1@0 2@1 2@2 */
+static ct_status ct__frontend_17(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend__to_copy(const ct_value *a, ct_tensor **r) {
-  *r = ct_to_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
+/* T0:1@0 7@1 4@2 */
+static ct_status ct__frontend_18(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend__pin_memory(const ct_value *a, ct_tensor **r) {
-  *r = ct_pinned_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.device);
+/* T0:1@0 7@1 7@2 */
+static ct_status ct__frontend_19(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_pin_memory(const ct_value *a, ct_tensor **r) {
-  *r = ct_pin_memory_ex(ct__unbox_tensor(&a[0]), a[1].v.device);
+/* T0:8@0 */
+static ct_status ct__frontend_20(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int, ct_tensor *const *))fn)((int)a[0].v.tensors.n, a[0].v.tensors.data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_to_dtype(const ct_value *a, ct_tensor **r) {
-  *r = ct_to_dtype(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+/* T0:1@0 2@1 */
+static ct_status ct__frontend_21(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_to_device(const ct_value *a, ct_tensor **r) {
-  *r = ct_to_device_ex(ct__unbox_tensor(&a[0]), a[1].v.device, a[2].v.dtype, a[3].v.b, a[4].v.b);
+/* T0:1@0 7@1 2@2 2@3 */
+static ct_status ct__frontend_22(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_view(const ct_value *a, ct_tensor **r) {
-  *r = ct_view(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+/* T0:1@0 2@1 2?@2 2?@3 2@4 */
+static ct_status ct__frontend_23(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_reshape(const ct_value *a, ct_tensor **r) {
-  *r = ct_reshape(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+/* T0:1@0 7@1 2@2 2@3 2@4 2@5 */
+static ct_status ct__frontend_24(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int64_t , int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_transpose_int(const ct_value *a, ct_tensor **r) {
-  *r = ct_transpose(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
+/* T0:1@0 1@1 2@2 2@3 */
+static ct_status ct__frontend_25(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_t(const ct_value *a, ct_tensor **r) {
-  *r = ct_t(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_permute(const ct_value *a, ct_tensor **r) {
-  *r = ct_permute(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_expand(const ct_value *a, ct_tensor **r) {
-  *r = ct_expand_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_expand_as(const ct_value *a, ct_tensor **r) {
-  *r = ct_expand_as(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_view_as(const ct_value *a, ct_tensor **r) {
-  *r = ct_view_as(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_reshape_as(const ct_value *a, ct_tensor **r) {
-  *r = ct_reshape_as(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_movedim_intlist(const ct_value *a, ct_tensor **r) {
-  *r = ct_movedim_list(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_movedim_int(const ct_value *a, ct_tensor **r) {
-  *r = ct_movedim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_broadcast_to(const ct_value *a, ct_tensor **r) {
-  *r = ct_broadcast_to(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_cartesian_prod(const ct_value *a, ct_tensor **r) {
-  *r = ct_cartesian_prod((int)a[0].v.tensors.n, a[0].v.tensors.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_unsqueeze(const ct_value *a, ct_tensor **r) {
-  *r = ct_unsqueeze(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_squeeze(const ct_value *a, ct_tensor **r) {
-  *r = ct_squeeze(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_squeeze_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_squeeze_dim(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_flatten_using_ints(const ct_value *a, ct_tensor **r) {
-  *r = ct_flatten(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_select_int(const ct_value *a, ct_tensor **r) {
-  *r = ct_select(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_select_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_select_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_slice_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_slice(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i, a[4].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_slice_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_slice_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_select_scatter(const ct_value *a, ct_tensor **r) {
-  *r = ct_select_scatter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_select_scatter_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_select_scatter_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
+/* st0: 1@41@0 1@1 2@2 2@3 w4 */
+static ct_status ct__frontend_26(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_slice_scatter(const ct_value *a, ct_tensor **r) {
-  *r = ct_slice_scatter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
+/* T0:1@0 1@1 2@2 2?@3 2?@4 2@5 */
+static ct_status ct__frontend_27(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_slice_scatter_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_slice_scatter_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
+/* st0: 1@61@0 1@1 2@2 2?@3 2?@4 2@5 w6 */
+static ct_status ct__frontend_28(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_diagonal_scatter(const ct_value *a, ct_tensor **r) {
-  *r = ct_diagonal_scatter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i);
+/* T0:1@0 1@1 2@2 2@3 2@4 */
+static ct_status ct__frontend_29(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_diagonal_scatter_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_diagonal_scatter_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i);
+/* st0: 1@51@0 1@1 2@2 2@3 2@4 w5 */
+static ct_status ct__frontend_30(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_diag_embed(const ct_value *a, ct_tensor **r) {
-  *r = ct_diag_embed(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+/* T0:1@0 2@1 2@2 2@3 */
+static ct_status ct__frontend_31(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_diag_embed_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_diag_embed_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+/* st0: 1@41@0 2@1 2@2 2@3 w4 */
+static ct_status ct__frontend_32(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_diag(const ct_value *a, ct_tensor **r) {
-  *r = ct_diag(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_diag_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_diag_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+/* st0: 1@21@0 2@1 w2 */
+static ct_status ct__frontend_33(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_trace(const ct_value *a, ct_tensor **r) {
-  *r = ct_trace(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_trace_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_trace_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+/* st0: 1@11@0 w1 */
+static ct_status ct__frontend_34(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_narrow(const ct_value *a, ct_tensor **r) {
-  *r = ct_narrow(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+/* T0:1@0 2@1 1@2 2@3 */
+static ct_status ct__frontend_35(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_narrow_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_narrow_tensor(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.i);
+/* T0:1@0 7@1 2@2 2@3 2@4 */
+static ct_status ct__frontend_36(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_diagonal(const ct_value *a, ct_tensor **r) {
-  *r = ct_diagonal(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+/* T0:1@0 7@1 7@2 2@3 */
+static ct_status ct__frontend_37(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_diagonal_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_diagonal_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i);
+/* T0:7@0 6?@1 11?@2 4?@3 */
+static ct_status ct__frontend_38(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int, const int64_t *, ct_dtype , ct_device , bool ))fn)(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_as_strided(const ct_value *a, ct_tensor **r) {
-  *r = ct_as_strided(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.i);
+/* T0:7@0 6?@1 11?@2 */
+static ct_status ct__frontend_39(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int, const int64_t *, ct_dtype , ct_device ))fn)(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_alias(const ct_value *a, ct_tensor **r) {
-  *r = ct_alias(ct__unbox_tensor(&a[0]));
+/* T0:7@0 5@1 6?@2 11?@3 */
+static ct_status ct__frontend_40(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int, const int64_t *, ct_scalar , ct_dtype , ct_device ))fn)(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.scalar, a[2].v.dtype, a[3].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
-  *r = ct_detach(ct__unbox_tensor(&a[0]));
+/* T0:5@0 6?@1 11?@2 */
+static ct_status ct__frontend_41(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_scalar , ct_dtype , ct_device ))fn)(a[0].v.scalar, a[1].v.dtype, a[2].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_empty_memory_format(const ct_value *a, ct_tensor **r) {
-  *r = ct_empty_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device, a[3].v.b);
+/* T0:1@0 6?@1 11?@2 4?@3 */
+static ct_status ct__frontend_42(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_dtype , ct_device , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_zeros(const ct_value *a, ct_tensor **r) {
-  *r = ct_zeros_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+/* T0:1@0 5@1 6?@2 11?@3 4?@4 */
+static ct_status ct__frontend_43(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , ct_dtype , ct_device , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_ones(const ct_value *a, ct_tensor **r) {
-  *r = ct_ones_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.dtype, a[2].v.device);
+/* T0:1@0 7@1 6?@2 11?@3 4?@4 */
+static ct_status ct__frontend_44(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_dtype , ct_device , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.dtype, a[3].v.device, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_full(const ct_value *a, ct_tensor **r) {
-  *r = ct_full_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].v.scalar, a[2].v.dtype, a[3].v.device);
+/* T0:1@0 7@1 5@2 6?@3 11?@4 4?@5 */
+static ct_status ct__frontend_45(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_scalar , ct_dtype , ct_device , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.dtype, a[4].v.device, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_scalar_tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_scalar_tensor_ex(a[0].v.scalar, a[1].v.dtype, a[2].v.device);
+/* T0:2@0 2@1 2@2 6?@3 11?@4 */
+static ct_status ct__frontend_46(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int64_t , int64_t , int64_t , ct_dtype , ct_device ))fn)(a[0].v.i, a[1].v.i, a[2].v.i, a[3].v.dtype, a[4].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_empty_like(const ct_value *a, ct_tensor **r) {
-  *r = ct_empty_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_zeros_like(const ct_value *a, ct_tensor **r) {
-  *r = ct_zeros_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ones_like(const ct_value *a, ct_tensor **r) {
-  *r = ct_ones_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].v.device, a[3].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_full_like(const ct_value *a, ct_tensor **r) {
-  *r = ct_full_like_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.dtype, a[3].v.device, a[4].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_new_empty(const ct_value *a, ct_tensor **r) {
-  *r = ct_new_empty_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.dtype, a[3].v.device, a[4].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_new_zeros(const ct_value *a, ct_tensor **r) {
-  *r = ct_new_zeros_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.dtype, a[3].v.device, a[4].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_new_ones(const ct_value *a, ct_tensor **r) {
-  *r = ct_new_ones_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.dtype, a[3].v.device, a[4].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_new_full(const ct_value *a, ct_tensor **r) {
-  *r = ct_new_full_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.dtype, a[4].v.device, a[5].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tril_indices(const ct_value *a, ct_tensor **r) {
-  *r = ct_tril_indices_ex(a[0].v.i, a[1].v.i, a[2].v.i, a[3].v.dtype, a[4].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tril_indices_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tril_indices_out(ct__unbox_tensor(&a[3]), a[0].v.i, a[1].v.i, a[2].v.i);
+/* st0: 1@32@0 2@1 2@2 w3 */
+static ct_status ct__frontend_47(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[3]), a[0].v.i, a[1].v.i, a[2].v.i);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_triu_indices(const ct_value *a, ct_tensor **r) {
-  *r = ct_triu_indices_ex(a[0].v.i, a[1].v.i, a[2].v.i, a[3].v.dtype, a[4].v.device);
+/* T0:5@0 5@1 5@2 6?@3 11?@4 */
+static ct_status ct__frontend_48(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device ))fn)(a[0].v.scalar, a[1].v.scalar, a[2].v.scalar, a[3].v.dtype, a[4].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_triu_indices_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_triu_indices_out(ct__unbox_tensor(&a[3]), a[0].v.i, a[1].v.i, a[2].v.i);
+/* st0: 1@35@0 5@1 5@2 w3 */
+static ct_status ct__frontend_49(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.scalar);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_arange_start_step(const ct_value *a, ct_tensor **r) {
-  *r = ct_arange_start_step_ex(a[0].v.scalar, a[1].v.scalar, a[2].v.scalar, a[3].v.dtype, a[4].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_arange_start_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_arange_out(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.scalar);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
-  *r = ct_neg(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_neg_(ct__unbox_tensor(&a[0]));
+/* st0:1@0 w0 */
+static ct_status ct__frontend_50(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *))fn)(ct__unbox_tensor(&a[0]));
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_not(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_not(ct__unbox_tensor(&a[0]));
+/* T0:2@0 1@1 */
+static ct_status ct__frontend_51(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int64_t , ct_tensor *))fn)(a[0].v.i, ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_bitwise_not_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_not_(ct__unbox_tensor(&a[0]));
+/* st0:1@0 2@1 w0 */
+static ct_status ct__frontend_52(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_bitwise_not_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_not_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_abs(const ct_value *a, ct_tensor **r) {
-  *r = ct_abs(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_abs_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_abs_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_abs_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_abs_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sign(const ct_value *a, ct_tensor **r) {
-  *r = ct_sign(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sign_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sign_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sign_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sign_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_square(const ct_value *a, ct_tensor **r) {
-  *r = ct_square(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_square_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_square_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_square_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_square_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_exp(const ct_value *a, ct_tensor **r) {
-  *r = ct_exp(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_exp_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_exp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_exp2(const ct_value *a, ct_tensor **r) {
-  *r = ct_exp2(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_exp2_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp2_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_exp2_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp2_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log(const ct_value *a, ct_tensor **r) {
-  *r = ct_log(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_log_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log2(const ct_value *a, ct_tensor **r) {
-  *r = ct_log2(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_log2_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log2_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log2_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log2_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log1p(const ct_value *a, ct_tensor **r) {
-  *r = ct_log1p(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_log1p_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log1p_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log1p_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log1p_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_expm1(const ct_value *a, ct_tensor **r) {
-  *r = ct_expm1(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_expm1_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_expm1_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_expm1_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_expm1_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sqrt(const ct_value *a, ct_tensor **r) {
-  *r = ct_sqrt(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sqrt_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sqrt_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sqrt_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sqrt_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_rsqrt(const ct_value *a, ct_tensor **r) {
-  *r = ct_rsqrt(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_rsqrt_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_rsqrt_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_rsqrt_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_rsqrt_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_reciprocal(const ct_value *a, ct_tensor **r) {
-  *r = ct_reciprocal(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_reciprocal_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_reciprocal_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_reciprocal_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_reciprocal_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sin(const ct_value *a, ct_tensor **r) {
-  *r = ct_sin(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sin_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sin_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sin_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sin_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_cos(const ct_value *a, ct_tensor **r) {
-  *r = ct_cos(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_cos_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cos_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_cos_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cos_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tan(const ct_value *a, ct_tensor **r) {
-  *r = ct_tan(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tan_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tan_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tan_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tanh(const ct_value *a, ct_tensor **r) {
-  *r = ct_tanh(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tanh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tanh_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tanh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_erf(const ct_value *a, ct_tensor **r) {
-  *r = ct_erf(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_erf_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_erf_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_erf_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_erf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_asin(const ct_value *a, ct_tensor **r) {
-  *r = ct_asin(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_asin_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_asin_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_asin_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_asin_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_acos(const ct_value *a, ct_tensor **r) {
-  *r = ct_acos(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_acos_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_acos_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_acos_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_acos_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_atan(const ct_value *a, ct_tensor **r) {
-  *r = ct_atan(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_atan_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_atan_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_atan_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_atan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sinh(const ct_value *a, ct_tensor **r) {
-  *r = ct_sinh(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sinh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sinh_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sinh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sinh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_cosh(const ct_value *a, ct_tensor **r) {
-  *r = ct_cosh(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_cosh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cosh_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_cosh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cosh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_asinh(const ct_value *a, ct_tensor **r) {
-  *r = ct_asinh(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_asinh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_asinh_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_asinh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_asinh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_acosh(const ct_value *a, ct_tensor **r) {
-  *r = ct_acosh(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_acosh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_acosh_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_acosh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_acosh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_atanh(const ct_value *a, ct_tensor **r) {
-  *r = ct_atanh(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_atanh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_atanh_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_atanh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_atanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log10(const ct_value *a, ct_tensor **r) {
-  *r = ct_log10(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_log10_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log10_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log10_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log10_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_erfc(const ct_value *a, ct_tensor **r) {
-  *r = ct_erfc(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_erfc_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_erfc_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_erfc_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_erfc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_erfinv(const ct_value *a, ct_tensor **r) {
-  *r = ct_erfinv(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_erfinv_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_erfinv_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_erfinv_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_erfinv_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lgamma(const ct_value *a, ct_tensor **r) {
-  *r = ct_lgamma(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_lgamma_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lgamma_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lgamma_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lgamma_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_digamma(const ct_value *a, ct_tensor **r) {
-  *r = ct_digamma(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_digamma_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_digamma_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_digamma_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_digamma_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_polygamma(const ct_value *a, ct_tensor **r) {
-  *r = ct_polygamma(a[0].v.i, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_polygamma_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_polygamma_(ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_polygamma_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_polygamma_out(ct__unbox_tensor(&a[2]), a[0].v.i, ct__unbox_tensor(&a[1]));
+/* st0: 1@22@0 1@1 w2 */
+static ct_status ct__frontend_53(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))fn)(ct__unbox_tensor(&a[2]), a[0].v.i, ct__unbox_tensor(&a[1]));
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_i0(const ct_value *a, ct_tensor **r) {
-  *r = ct_i0(ct__unbox_tensor(&a[0]));
+/* T0:1@0 3?@1 */
+static ct_status ct__frontend_54(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, double ))fn)(ct__unbox_tensor(&a[0]), a[1].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_i0_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_i0_(ct__unbox_tensor(&a[0]));
+/* st0:1@0 3?@1 w0 */
+static ct_status ct__frontend_55(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, double ))fn)(ct__unbox_tensor(&a[0]), a[1].v.d);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_i0_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_i0_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_special_i1(const ct_value *a, ct_tensor **r) {
-  *r = ct_special_i1(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_special_i1_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_special_i1_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sinc(const ct_value *a, ct_tensor **r) {
-  *r = ct_sinc(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sinc_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sinc_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sinc_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sinc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_deg2rad(const ct_value *a, ct_tensor **r) {
-  *r = ct_deg2rad(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_deg2rad_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_deg2rad_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_deg2rad_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_deg2rad_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_rad2deg(const ct_value *a, ct_tensor **r) {
-  *r = ct_rad2deg(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_rad2deg_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_rad2deg_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_rad2deg_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_rad2deg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logit(const ct_value *a, ct_tensor **r) {
-  *r = ct_logit(ct__unbox_tensor(&a[0]), a[1].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_logit_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logit_(ct__unbox_tensor(&a[0]), a[1].v.d);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logit_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logit_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.d);
+/* st0: 1@21@0 3?@1 w2 */
+static ct_status ct__frontend_56(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, double ))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.d);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_frac(const ct_value *a, ct_tensor **r) {
-  *r = ct_frac(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_frac_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_frac_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_frac_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_frac_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_isnan(const ct_value *a, ct_tensor **r) {
-  *r = ct_isnan(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_isnan_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_isnan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_isinf(const ct_value *a, ct_tensor **r) {
-  *r = ct_isinf(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_isinf_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_isinf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_isfinite(const ct_value *a, ct_tensor **r) {
-  *r = ct_isfinite(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_isposinf(const ct_value *a, ct_tensor **r) {
-  *r = ct_isposinf(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_isposinf_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_isposinf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_isneginf(const ct_value *a, ct_tensor **r) {
-  *r = ct_isneginf(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_isneginf_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_isneginf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sigmoid(const ct_value *a, ct_tensor **r) {
-  *r = ct_sigmoid(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sigmoid_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sigmoid_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_relu(const ct_value *a, ct_tensor **r) {
-  *r = ct_relu(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_relu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_relu_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_relu_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_relu_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_hardtanh(const ct_value *a, ct_tensor **r) {
-  *r = ct_hardtanh(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_hardtanh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_hardtanh_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_hardtanh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_hardtanh_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+/* st0: 1@31@0 5@1 5@2 w3 */
+static ct_status ct__frontend_57(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_relu6(const ct_value *a, ct_tensor **r) {
-  *r = ct_relu6(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_relu6_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_relu6_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_leaky_relu(const ct_value *a, ct_tensor **r) {
-  *r = ct_leaky_relu(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_leaky_relu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_leaky_relu_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_leaky_relu_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_leaky_relu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+/* st0: 1@21@0 5@1 w2 */
+static ct_status ct__frontend_58(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_elu(const ct_value *a, ct_tensor **r) {
-  *r = ct_elu(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+/* T0:1@0 5@1 5@2 5@3 */
+static ct_status ct__frontend_59(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_elu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_elu_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+/* st0:1@0 5@1 5@2 5@3 w0 */
+static ct_status ct__frontend_60(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_elu_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_elu_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+/* st0: 1@41@0 5@1 5@2 5@3 w4 */
+static ct_status ct__frontend_61(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_gelu(const ct_value *a, ct_tensor **r) {
-  *r = ct_gelu_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+/* T0:1@0 9@1 */
+static ct_status ct__frontend_62(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_gelu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gelu_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+/* st0:1@0 9@1 w0 */
+static ct_status ct__frontend_63(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_gelu_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gelu_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+/* st0: 1@21@0 9@1 w2 */
+static ct_status ct__frontend_64(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_silu(const ct_value *a, ct_tensor **r) {
-  *r = ct_silu(ct__unbox_tensor(&a[0]));
+/* T0:1@0 3?@1 3?@2 3?@3 */
+static ct_status ct__frontend_65(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_silu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_silu_(ct__unbox_tensor(&a[0]));
+/* st0:1@0 3?@1 3?@2 3?@3 w0 */
+static ct_status ct__frontend_66(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_silu_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_silu_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_softplus(const ct_value *a, ct_tensor **r) {
-  *r = ct_softplus(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_softplus_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_softplus_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mish(const ct_value *a, ct_tensor **r) {
-  *r = ct_mish(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mish_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mish_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mish_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mish_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_hardswish(const ct_value *a, ct_tensor **r) {
-  *r = ct_hardswish(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_hardswish_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_hardswish_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_hardswish_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_hardswish_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_hardsigmoid(const ct_value *a, ct_tensor **r) {
-  *r = ct_hardsigmoid(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_hardsigmoid_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_hardsigmoid_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_hardsigmoid_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_hardsigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_selu(const ct_value *a, ct_tensor **r) {
-  *r = ct_selu(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_selu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_selu_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_celu(const ct_value *a, ct_tensor **r) {
-  *r = ct_celu(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_celu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_celu_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_celu_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_celu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log_sigmoid(const ct_value *a, ct_tensor **r) {
-  *r = ct_log_sigmoid(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_log_sigmoid_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_hardshrink(const ct_value *a, ct_tensor **r) {
-  *r = ct_hardshrink(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_hardshrink_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_hardshrink_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_softshrink(const ct_value *a, ct_tensor **r) {
-  *r = ct_softshrink(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_softshrink_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_softshrink_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_threshold(const ct_value *a, ct_tensor **r) {
-  *r = ct_threshold(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_threshold_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_threshold_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_threshold_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_threshold_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_softsign(const ct_value *a, ct_tensor **r) {
-  *r = ct_softsign(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tanhshrink(const ct_value *a, ct_tensor **r) {
-  *r = ct_tanhshrink(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_floor(const ct_value *a, ct_tensor **r) {
-  *r = ct_floor(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_floor_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_floor_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_floor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_floor_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ceil(const ct_value *a, ct_tensor **r) {
-  *r = ct_ceil(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ceil_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ceil_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ceil_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ceil_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_round(const ct_value *a, ct_tensor **r) {
-  *r = ct_round(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_round_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_round_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_round_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_round_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_round_decimals(const ct_value *a, ct_tensor **r) {
-  *r = ct_round_decimals(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_round__decimals(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_round_decimals_(ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_round_decimals_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_round_decimals_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_trunc(const ct_value *a, ct_tensor **r) {
-  *r = ct_trunc(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_trunc_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_trunc_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_trunc_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_trunc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_nan_to_num(const ct_value *a, ct_tensor **r) {
-  *r = ct_nan_to_num(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_nan_to_num_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nan_to_num_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nan_to_num_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+/* st0: 1@41@0 3?@1 3?@2 3?@3 w4 */
+static ct_status ct__frontend_67(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, double , double , double ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_frexp_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_frexp(ct__unbox_tensor(&a[0]), (ct_tensor **)NULL);
+/* T1:1@0 */
+static ct_status ct__frontend_68(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_frexp_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_frexp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]));
+/* st0: 1@1 1@21@0 w1 */
+static ct_status ct__frontend_69(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]));
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_div_Tensor_mode(const ct_value *a, ct_tensor **r) {
-  *r = ct_div_mode(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+/* T0:1@0 1@1 9?@2 */
+static ct_status ct__frontend_70(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_div__Tensor_mode(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_div_mode_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+/* st0:1@0 1@1 9?@2 w0 */
+static ct_status ct__frontend_71(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_div_out_mode(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_div_mode_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+/* st0: 1@31@0 1@1 9?@2 w3 */
+static ct_status ct__frontend_72(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_div_Scalar_mode(const ct_value *a, ct_tensor **r) {
-  *r = ct_div_scalar_mode(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+/* T0:1@0 5@1 9?@2 */
+static ct_status ct__frontend_73(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , const char *))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_div__Scalar_mode(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_div_scalar_mode_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+/* st0:1@0 5@1 9?@2 w0 */
+static ct_status ct__frontend_74(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , const char *))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_floor_divide(const ct_value *a, ct_tensor **r) {
-  *r = ct_floor_divide(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+/* T0:5@0 1@1 */
+static ct_status ct__frontend_75(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_scalar , ct_tensor *))fn)(a[0].v.scalar, ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_floor_divide__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_floor_divide_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_floor_divide_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_floor_divide_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+/* st0: 1@25@0 1@1 w2 */
+static ct_status ct__frontend_76(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , ct_tensor *))fn)(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_floor_divide_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_floor_divide_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+/* T0:1@0 1@1 1@2 */
+static ct_status ct__frontend_77(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_floor_divide__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_floor_divide_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_pow_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_pow(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_pow__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_pow_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_pow_Tensor_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_pow_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_pow_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_pow_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_pow__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_pow_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_pow_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_pow_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_pow_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_pow_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_pow_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_pow_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_remainder_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_remainder(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_remainder__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_remainder_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_remainder_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_remainder_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_remainder_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_remainder_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_remainder__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_remainder_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_remainder_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_remainder_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_remainder_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_remainder_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_remainder_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_remainder_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_fmod_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_fmod(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_fmod__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_fmod_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_fmod_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_fmod_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_fmod_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_fmod_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_fmod__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_fmod_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_fmod_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_fmod_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_maximum(const ct_value *a, ct_tensor **r) {
-  *r = ct_maximum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_maximum_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_maximum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_minimum(const ct_value *a, ct_tensor **r) {
-  *r = ct_minimum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_minimum_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_minimum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_atan2(const ct_value *a, ct_tensor **r) {
-  *r = ct_atan2(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_atan2_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_atan2_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_atan2_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_atan2_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_eq_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_eq(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_eq__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_eq_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_eq_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_eq_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_eq_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_eq_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_eq__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_eq_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_eq_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_eq_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ne_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_ne(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ne__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ne_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ne_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ne_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ne_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_ne_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ne__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ne_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ne_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ne_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lt_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_lt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_lt__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lt_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lt_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_lt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_lt__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lt_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_le_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_le(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_le__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_le_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_le_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_le_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_le_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_le_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_le__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_le_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_le_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_le_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_gt_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_gt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_gt__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_gt_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_gt_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_gt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_gt__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_gt_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ge_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_ge(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ge__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ge_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ge_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ge_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ge_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_ge_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ge__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ge_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ge_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ge_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logical_and(const ct_value *a, ct_tensor **r) {
-  *r = ct_logical_and(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_logical_and_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logical_and_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logical_and_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logical_and_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logical_or(const ct_value *a, ct_tensor **r) {
-  *r = ct_logical_or(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_logical_or_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logical_or_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logical_or_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logical_or_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logical_xor(const ct_value *a, ct_tensor **r) {
-  *r = ct_logical_xor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_logical_xor_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logical_xor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logical_xor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logical_xor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logical_not(const ct_value *a, ct_tensor **r) {
-  *r = ct_logical_not(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_logical_not_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logical_not_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logical_not_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logical_not_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_where_self(const ct_value *a, ct_tensor **r) {
-  *r = ct_where(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_where_self_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_where_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+/* st0: 1@31@0 1@1 1@2 w3 */
+static ct_status ct__frontend_78(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_where_ScalarSelf(const ct_value *a, ct_tensor **r) {
-  *r = ct_where_scalar_self(ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+/* T0:1@0 5@1 1@2 */
+static ct_status ct__frontend_79(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , ct_tensor *))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_where_ScalarOther(const ct_value *a, ct_tensor **r) {
-  *r = ct_where_scalar_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_where_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_where_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_masked_fill_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_masked_fill(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_masked_fill__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_masked_fill_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+/* st0:1@0 1@1 1@2 w0 */
+static ct_status ct__frontend_80(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_masked_fill_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_masked_fill_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_masked_fill_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_masked_fill_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+/* T0:1@0 1@1 1@2 5@3 */
+static ct_status ct__frontend_81(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_masked_fill__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_masked_fill_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+/* st0:1@0 1@1 1@2 5@3 w0 */
+static ct_status ct__frontend_82(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_masked_fill_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_masked_fill_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lerp_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_lerp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_lerp__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lerp_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lerp_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lerp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lerp_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_lerp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_lerp__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lerp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lerp_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lerp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_addcmul(const ct_value *a, ct_tensor **r) {
-  *r = ct_addcmul_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_addcmul_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addcmul_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_addcmul_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addcmul_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+/* st0: 1@41@0 1@1 1@2 5@3 w4 */
+static ct_status ct__frontend_83(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_addcdiv(const ct_value *a, ct_tensor **r) {
-  *r = ct_addcdiv_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+/* T0:1@0 5?@1 5?@2 */
+static ct_status ct__frontend_84(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_addcdiv_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addcdiv_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+/* st0:1@0 5?@1 5?@2 w0 */
+static ct_status ct__frontend_85(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_addcdiv_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addcdiv_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_clamp(const ct_value *a, ct_tensor **r) {
-  *r = ct_clamp(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_clamp_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_clamp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+/* st0: 1@31@0 5?@1 5?@2 w3 */
+static ct_status ct__frontend_86(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_clamp_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_clamp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+/* T0:1@0 1?@1 1?@2 */
+static ct_status ct__frontend_87(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_clamp__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+/* st0:1@0 1?@1 1?@2 w0 */
+static ct_status ct__frontend_88(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_clamp_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+/* st0: 1@31@0 1?@1 1?@2 w3 */
+static ct_status ct__frontend_89(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_clamp_min(const ct_value *a, ct_tensor **r) {
-  *r = ct_clamp_min(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+/* T0:1@0 6?@1 */
+static ct_status ct__frontend_90(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_clamp_min_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_min_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_clamp_min_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_min_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+/* st0: 1@21@0 6?@1 w2 */
+static ct_status ct__frontend_91(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_dtype ))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_clamp_min_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_clamp_min_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+/* T0:1@0 7?@1 4@2 6?@3 */
+static ct_status ct__frontend_92(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_clamp_min__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_min_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_clamp_min_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_min_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_clamp_max(const ct_value *a, ct_tensor **r) {
-  *r = ct_clamp_max(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_clamp_max_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_max_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_clamp_max_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_max_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_clamp_max_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_clamp_max_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_clamp_max__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_max_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_clamp_max_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_hypot(const ct_value *a, ct_tensor **r) {
-  *r = ct_hypot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_hypot_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_hypot_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_hypot_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_hypot_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_copysign_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_copysign(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_copysign__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_copysign_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_copysign_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_copysign_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_copysign_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_copysign_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_copysign__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_copysign_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_copysign_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_copysign_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_nextafter(const ct_value *a, ct_tensor **r) {
-  *r = ct_nextafter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_nextafter_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nextafter_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_nextafter_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nextafter_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_fmax(const ct_value *a, ct_tensor **r) {
-  *r = ct_fmax(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_fmax_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_fmax_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_fmin(const ct_value *a, ct_tensor **r) {
-  *r = ct_fmin(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_fmin_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_fmin_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_heaviside(const ct_value *a, ct_tensor **r) {
-  *r = ct_heaviside(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_heaviside_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_heaviside_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_heaviside_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_heaviside_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_xlogy_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_xlogy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_xlogy__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_xlogy_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_xlogy_OutTensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_xlogy_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_xlogy_Scalar_Other(const ct_value *a, ct_tensor **r) {
-  *r = ct_xlogy_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_xlogy__Scalar_Other(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_xlogy_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_xlogy_OutScalar_Other(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_xlogy_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_xlogy_Scalar_Self(const ct_value *a, ct_tensor **r) {
-  *r = ct_xlogy_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_xlogy_OutScalar_Self(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_xlogy_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logaddexp(const ct_value *a, ct_tensor **r) {
-  *r = ct_logaddexp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_logaddexp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logaddexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logaddexp2(const ct_value *a, ct_tensor **r) {
-  *r = ct_logaddexp2(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_logaddexp2_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logaddexp2_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_float_power_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_float_power(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_float_power__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_float_power_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_float_power_Tensor_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_float_power_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_float_power_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_float_power_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_float_power__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_float_power_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_float_power_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_float_power_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_float_power_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_float_power_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_float_power_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_float_power_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_and_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_and(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_and__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_and_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_and_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_and_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_and_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_and_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_and__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_and_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_and_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_and_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_and_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_and_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_and_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_and_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_or_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_or(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_or__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_or_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_or_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_or_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_or_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_or_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_or__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_or_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_or_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_or_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_or_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_or_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_or_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_or_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_xor_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_xor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_xor__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_xor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_xor_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_xor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_xor_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_xor_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_xor__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_xor_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_xor_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_xor_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_xor_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_xor_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_xor_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_xor_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_left_shift_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_left_shift(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_left_shift__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_left_shift_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_left_shift_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_left_shift_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_left_shift_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_left_shift_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_left_shift__Tensor_Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_left_shift_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_left_shift_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_left_shift_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_left_shift_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_left_shift_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_left_shift_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_left_shift_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_right_shift_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_right_shift(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_right_shift__Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_right_shift_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_right_shift_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_right_shift_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_right_shift_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_right_shift_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_right_shift__Tensor_Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_right_shift_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_right_shift_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_right_shift_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bitwise_right_shift_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bitwise_right_shift_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bitwise_right_shift_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bitwise_right_shift_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_gcd(const ct_value *a, ct_tensor **r) {
-  *r = ct_gcd(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_gcd_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gcd_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_gcd_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gcd_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lcm(const ct_value *a, ct_tensor **r) {
-  *r = ct_lcm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_lcm_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lcm_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_lcm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_lcm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ldexp_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_ldexp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ldexp_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ldexp_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_ldexp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_ldexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sum_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+/* st0: 1@41@0 7?@1 4@2 6?@3 w4 */
+static ct_status ct__frontend_93(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+/* T0:1@0 2@1 4@2 6?@3 */
+static ct_status ct__frontend_94(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , bool , ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mean_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+/* st0: 1@41@0 2@1 4@2 6?@3 w4 */
+static ct_status ct__frontend_95(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , bool , ct_dtype ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_prod(const ct_value *a, ct_tensor **r) {
-  *r = ct_prod_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_prod_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_prod_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_prod_dim_int(const ct_value *a, ct_tensor **r) {
-  *r = ct_prod_dim_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_prod_int_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_prod_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_amax(const ct_value *a, ct_tensor **r) {
-  *r = ct_amax(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_amax_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_amax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+/* st0: 1@31@0 7@1 4@2 w3 */
+static ct_status ct__frontend_96(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_amin(const ct_value *a, ct_tensor **r) {
-  *r = ct_amin(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+/* T0:1@0 7?@1 5?@2 4@3 */
+static ct_status ct__frontend_97(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_scalar , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_amin_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_amin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_max(const ct_value *a, ct_tensor **r) {
-  *r = ct_max(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_min(const ct_value *a, ct_tensor **r) {
-  *r = ct_min(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_var_correction(const ct_value *a, ct_tensor **r) {
-  *r = ct_var_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_var_correction_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_var_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+/* st0: 1@41@0 7?@1 5?@2 4@3 w4 */
+static ct_status ct__frontend_98(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, ct_scalar , bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_var(const ct_value *a, ct_tensor **r) {
-  *r = ct_var_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+/* T0:1@0 4@1 */
+static ct_status ct__frontend_99(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_var_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_var_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+/* T0:1@0 7?@1 4@2 4@3 */
+static ct_status ct__frontend_100(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_var_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_var_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+/* st0: 1@41@0 7?@1 4@2 4@3 w4 */
+static ct_status ct__frontend_101(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_std_correction(const ct_value *a, ct_tensor **r) {
-  *r = ct_std_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+/* T0:1@0 5@1 7?@2 4@3 6?@4 */
+static ct_status ct__frontend_102(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_std_correction_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_std_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_std(const ct_value *a, ct_tensor **r) {
-  *r = ct_std_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_std_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_std_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_std_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_std_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_linalg_vector_norm(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_vector_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_vector_norm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_vector_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+/* st0: 1@51@0 5@1 7?@2 4@3 6?@4 w5 */
+static ct_status ct__frontend_103(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_norm_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_norm(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+/* T0:1@0 5?@1 7@2 4@3 */
+static ct_status ct__frontend_104(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , int, const int64_t *, bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_norm_ScalarOpt_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_norm_dim(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_norm_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_norm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_norm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_norm_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+/* st0: 1@41@0 5?@1 7@2 4@3 w4 */
+static ct_status ct__frontend_105(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , int, const int64_t *, bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_logsumexp(const ct_value *a, ct_tensor **r) {
-  *r = ct_logsumexp(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+/* T0:1@0 2@1 4@2 */
+static ct_status ct__frontend_106(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_logsumexp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logsumexp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+/* st0: 1@31@0 2@1 4@2 w3 */
+static ct_status ct__frontend_107(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , bool ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_all(const ct_value *a, ct_tensor **r) {
-  *r = ct_all(ct__unbox_tensor(&a[0]));
+/* T0:1@0 2@1 6?@2 */
+static ct_status ct__frontend_108(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_all_all_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_all_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_all_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_all_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_all_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_all_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_any(const ct_value *a, ct_tensor **r) {
-  *r = ct_any(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_any_all_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_any_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_any_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_any_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_any_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_any_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_cumsum(const ct_value *a, ct_tensor **r) {
-  *r = ct_cumsum_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_cumsum_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cumsum_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+/* st0:1@0 2@1 6?@2 w0 */
+static ct_status ct__frontend_109(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_cumsum_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cumsum_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+/* st0: 1@31@0 2@1 6?@2 w3 */
+static ct_status ct__frontend_110(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_dtype ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_cumprod(const ct_value *a, ct_tensor **r) {
-  *r = ct_cumprod_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+/* T1:1@0 2@1 4@2 */
+static ct_status ct__frontend_111(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_cumprod_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cumprod_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_cumprod_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cumprod_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+/* st0: 1@3 1@41@0 2@1 4@2 w3 */
+static ct_status ct__frontend_112(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , bool ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_max_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+/* T0:1@0 2?@1 4@2 */
+static ct_status ct__frontend_113(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_max_dim_max(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_max_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+/* st0: 1@31@0 2?@1 4@2 w3 */
+static ct_status ct__frontend_114(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , bool ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_min_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_min_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+/* T1:1@0 4?@1 2@2 4@3 */
+static ct_status ct__frontend_115(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, bool , int64_t , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_min_dim_min(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_min_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_argmax(const ct_value *a, ct_tensor **r) {
-  *r = ct_argmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_argmax_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_argmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_argmin(const ct_value *a, ct_tensor **r) {
-  *r = ct_argmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_argmin_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_argmin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sort(const ct_value *a, ct_tensor **r) {
-  *r = ct_sort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sort_values(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sort_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sort_stable(const ct_value *a, ct_tensor **r) {
-  *r = ct_sort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sort_values_stable(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sort_stable_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+/* st0: 1@4 1@51@0 4?@1 2@2 4@3 w4 */
+static ct_status ct__frontend_116(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_topk(const ct_value *a, ct_tensor **r) {
-  *r = ct_topk(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, (ct_tensor **)NULL);
+/* T1:1@0 2@1 2@2 4@3 4@4 */
+static ct_status ct__frontend_117(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_topk_values(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_topk_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b);
+/* st0: 1@5 1@61@0 2@1 2@2 4@3 4@4 w5 */
+static ct_status ct__frontend_118(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , bool , bool ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_value_selecting_reduction_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_value_selecting_reduction_backward(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b);
+/* T0:1@0 2@1 1@2 7@3 4@4 */
+static ct_status ct__frontend_119(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, int, const int64_t *, bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend__rd_gather(const ct_value *a, ct_tensor **r) {
-  *r = ct_rd_gather(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+/* T0:1@0 2@1 1@2 4@3 */
+static ct_status ct__frontend_120(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_nansum(const ct_value *a, ct_tensor **r) {
-  *r = ct_nansum_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+/* st0: 1@21@0 7@1 w2 */
+static ct_status ct__frontend_121(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 2?@1 */
+static ct_status ct__frontend_122(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_nansum_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nansum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+/* st0: 1@21@0 2?@1 w2 */
+static ct_status ct__frontend_123(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+/* T1:1@0 2@1 */
+static ct_status ct__frontend_124(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@2 1@31@0 2@1 w2 */
+static ct_status ct__frontend_125(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+/* T1:1@0 2@1 2@2 4@3 */
+static ct_status ct__frontend_126(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , int64_t , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@4 1@51@0 2@1 2@2 4@3 w4 */
+static ct_status ct__frontend_127(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_nanmean(const ct_value *a, ct_tensor **r) {
-  *r = ct_nanmean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+/* T0:1@0 4@1 2@2 4@3 */
+static ct_status ct__frontend_128(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, bool , int64_t , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_nanmean_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nanmean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_count_nonzero_dim_IntList(const ct_value *a, ct_tensor **r) {
-  *r = ct_count_nonzero_dims(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+/* T1:1@0 7?@1 5?@2 4@3 */
+static ct_status ct__frontend_129(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_scalar , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_count_nonzero_dim_IntList_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_count_nonzero_dims_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_count_nonzero(const ct_value *a, ct_tensor **r) {
-  *r = ct_count_nonzero(ct__unbox_tensor(&a[0]), a[1].v.i);
+/* T1:1@0 4@1 */
+static ct_status ct__frontend_130(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_count_nonzero_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_count_nonzero_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_logcumsumexp(const ct_value *a, ct_tensor **r) {
-  *r = ct_logcumsumexp(ct__unbox_tensor(&a[0]), a[1].v.i);
+/* T1:1@0 7?@1 4@2 4@3 */
+static ct_status ct__frontend_131(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_logcumsumexp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_logcumsumexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_cummax(const ct_value *a, ct_tensor **r) {
-  *r = ct_cummax(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+/* T1:1@0 2?@1 4@2 */
+static ct_status ct__frontend_132(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_cummax_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cummax_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_cummin(const ct_value *a, ct_tensor **r) {
-  *r = ct_cummin(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+/* T0:1@0 1@1 1@2 5@3 5@4 */
+static ct_status ct__frontend_133(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_cummin_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cummin_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_kthvalue(const ct_value *a, ct_tensor **r) {
-  *r = ct_kthvalue(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_kthvalue_values(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_kthvalue_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_median(const ct_value *a, ct_tensor **r) {
-  *r = ct_median(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_median_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_median_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_median_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_median_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_median_dim_values(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_median_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_nanmedian(const ct_value *a, ct_tensor **r) {
-  *r = ct_nanmedian(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_nanmedian_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nanmedian_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_nanmedian_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_nanmedian_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_nanmedian_dim_values(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nanmedian_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_argsort(const ct_value *a, ct_tensor **r) {
-  *r = ct_argsort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_argsort_stable(const ct_value *a, ct_tensor **r) {
-  *r = ct_argsort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_msort(const ct_value *a, ct_tensor **r) {
-  *r = ct_msort(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_var_mean_correction(const ct_value *a, ct_tensor **r) {
-  *r = ct_var_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_std_mean_correction(const ct_value *a, ct_tensor **r) {
-  *r = ct_std_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_var_mean(const ct_value *a, ct_tensor **r) {
-  *r = ct_var_mean_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_var_mean_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_var_mean_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_std_mean(const ct_value *a, ct_tensor **r) {
-  *r = ct_std_mean_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_std_mean_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_std_mean_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_max_other(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_max_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_max_other_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_min_other(const ct_value *a, ct_tensor **r) {
-  *r = ct_min_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_min_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_min_other_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_aminmax(const ct_value *a, ct_tensor **r) {
-  *r = ct_aminmax_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_dot(const ct_value *a, ct_tensor **r) {
-  *r = ct_dot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_dot_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_dot_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mv(const ct_value *a, ct_tensor **r) {
-  *r = ct_mv(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mv_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mv_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
-  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bmm(const ct_value *a, ct_tensor **r) {
-  *r = ct_bmm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bmm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bmm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_addmm(const ct_value *a, ct_tensor **r) {
-  *r = ct_addmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_addmm_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+/* st0:1@0 1@1 1@2 5@3 5@4 w0 */
+static ct_status ct__frontend_134(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_addmm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+/* st0: 1@51@0 1@1 1@2 5@3 5@4 w5 */
+static ct_status ct__frontend_135(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_baddbmm(const ct_value *a, ct_tensor **r) {
-  *r = ct_baddbmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+/* T0:1@0 1@1 7@2 7@3 */
+static ct_status ct__frontend_136(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_baddbmm_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_baddbmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_baddbmm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_baddbmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_addmv(const ct_value *a, ct_tensor **r) {
-  *r = ct_addmv_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_addmv_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addmv_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_addmv_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addmv_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_addbmm(const ct_value *a, ct_tensor **r) {
-  *r = ct_addbmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_addbmm_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addbmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_addbmm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addbmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_addr(const ct_value *a, ct_tensor **r) {
-  *r = ct_addr_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_addr_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addr_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_addr_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_addr_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tensordot(const ct_value *a, ct_tensor **r) {
-  *r = ct_tensordot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tensordot_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tensordot_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data);
+/* st0: 1@41@0 1@1 7@2 7@3 w4 */
+static ct_status ct__frontend_137(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_kron(const ct_value *a, ct_tensor **r) {
-  *r = ct_kron(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+/* T0:9@0 8@1 7?@2 */
+static ct_status ct__frontend_138(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(const char *, int, ct_tensor *const *, int, const int64_t *))fn)(a[0].tag == CT_VALUE_STRING ? a[0].v.str : NULL, (int)a[1].v.tensors.n, a[1].v.tensors.data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_kron_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_kron_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_einsum(const ct_value *a, ct_tensor **r) {
-  *r = ct_einsum_ex(a[0].tag == CT_VALUE_STRING ? a[0].v.str : NULL, (int)a[1].v.tensors.n, a[1].v.tensors.data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+/* T0:1@0 1@1 1?@2 */
+static ct_status ct__frontend_139(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_outer(const ct_value *a, ct_tensor **r) {
-  *r = ct_outer(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_outer_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_outer_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
-  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_matmul_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_matmul_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_linear(const ct_value *a, ct_tensor **r) {
-  *r = ct_linear(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linear_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linear_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+/* st0: 1@31@0 1@1 1?@2 w3 */
+static ct_status ct__frontend_140(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_cross(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_cross_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+/* T0:1@0 1@1 2@2 */
+static ct_status ct__frontend_141(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_cross_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_cross_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+/* st0: 1@31@0 1@1 2@2 w3 */
+static ct_status ct__frontend_142(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_cross(const ct_value *a, ct_tensor **r) {
-  *r = ct_cross(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+/* T0:1@0 1@1 2?@2 */
+static ct_status ct__frontend_143(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_cross_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cross_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+/* st0: 1@31@0 1@1 2?@2 w3 */
+static ct_status ct__frontend_144(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_det(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_det(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_det_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_det_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_det(const ct_value *a, ct_tensor **r) {
-  *r = ct_det(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__linalg_logabsdet(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_logabsdet(ct__unbox_tensor(&a[0]), (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_slogdet(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_slogdet(ct__unbox_tensor(&a[0]), (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_slogdet_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_slogdet_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_slogdet(const ct_value *a, ct_tensor **r) {
-  *r = ct_slogdet(ct__unbox_tensor(&a[0]), (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_slogdet_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_slogdet_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_linalg_inv_ex(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_inv_ex(ct__unbox_tensor(&a[0]), a[1].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_inv_ex_inverse(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_inv_ex_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.b);
+/* st0: 1@2 1@31@0 4@1 w2 */
+static ct_status ct__frontend_145(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.b);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_inv(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_inv(ct__unbox_tensor(&a[0]));
+/* T1:1@0 1@1 4@2 4@3 */
+static ct_status ct__frontend_146(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, bool , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_inv_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_inv_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_inverse(const ct_value *a, ct_tensor **r) {
-  *r = ct_inverse(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_inverse_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_inverse_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_linalg_solve_ex(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_solve_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_solve_ex_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_solve_ex_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+/* st0: 1@4 1@51@0 1@1 4@2 4@3 w4 */
+static ct_status ct__frontend_147(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_solve(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_solve(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+/* T0:1@0 1@1 4@2 */
+static ct_status ct__frontend_148(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_solve_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_solve_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+/* st0: 1@31@0 1@1 4@2 w3 */
+static ct_status ct__frontend_149(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_cholesky_ex(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_cholesky_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, (ct_tensor **)NULL);
+/* T1:1@0 4@1 4@2 */
+static ct_status ct__frontend_150(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, bool , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_cholesky_ex_L(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_cholesky_ex_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b);
+/* st0: 1@3 1@41@0 4@1 4@2 w3 */
+static ct_status ct__frontend_151(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , bool ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_cholesky(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_cholesky(ct__unbox_tensor(&a[0]), a[1].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_cholesky_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_cholesky_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.b);
+/* st0: 1@21@0 4@1 w2 */
+static ct_status ct__frontend_152(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.b);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_cholesky(const ct_value *a, ct_tensor **r) {
-  *r = ct_cholesky(ct__unbox_tensor(&a[0]), a[1].v.b);
+/* T0:1@0 9?@1 */
+static ct_status ct__frontend_153(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_cholesky_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cholesky_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.b);
+/* st0: 1@21@0 9?@1 w2 */
+static ct_status ct__frontend_154(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_matrix_exp(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_matrix_exp(ct__unbox_tensor(&a[0]));
+/* T0:1@0 5@1 7@2 4@3 6?@4 */
+static ct_status ct__frontend_155(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_matrix_exp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_matrix_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_matrix_exp(const ct_value *a, ct_tensor **r) {
-  *r = ct_matrix_exp(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_matrix_power(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_matrix_power(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_matrix_power_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_matrix_power_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_matrix_power(const ct_value *a, ct_tensor **r) {
-  *r = ct_matrix_power(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_matrix_power_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_matrix_power_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_linalg_svdvals(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_svdvals_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_svdvals_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_svdvals_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_linalg_matrix_norm(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_matrix_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_matrix_norm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_matrix_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+/* st0: 1@51@0 5@1 7@2 4@3 6?@4 w5 */
+static ct_status ct__frontend_156(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_matrix_norm_str_ord(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_matrix_norm_str_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+/* T0:1@0 9@1 7@2 4@3 6?@4 */
+static ct_status ct__frontend_157(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, const char *, int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_matrix_norm_str_ord_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_matrix_norm_str_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+/* st0: 1@51@0 9@1 7@2 4@3 6?@4 w5 */
+static ct_status ct__frontend_158(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, const char *, int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_norm(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+/* T0:1@0 5?@1 7?@2 4@3 6?@4 */
+static ct_status ct__frontend_159(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_norm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+/* st0: 1@51@0 5?@1 7?@2 4@3 6?@4 w5 */
+static ct_status ct__frontend_160(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_norm_ord_str(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_norm_str_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+/* T0:1@0 9@1 7?@2 4@3 6?@4 */
+static ct_status ct__frontend_161(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, const char *, int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_norm_ord_str_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_norm_str_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+/* st0: 1@51@0 9@1 7?@2 4@3 6?@4 w5 */
+static ct_status ct__frontend_162(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, const char *, int, const int64_t *, bool , ct_dtype ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_eigvalsh(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_eigvalsh(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+/* T1:1@0 9@1 */
+static ct_status ct__frontend_163(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, const char *, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_eigvalsh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_eigvalsh_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+/* st0: 1@2 1@31@0 9@1 w2 */
+static ct_status ct__frontend_164(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__linalg_eigh_vectors(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_eigh_vectors(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+/* T2:1@0 4@1 9?@2 */
+static ct_status ct__frontend_165(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, bool , const char *, ct_tensor **, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_eigh(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_eigh(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_eigh_eigvals(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_eigh_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__linalg_qr_Q(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_qr_Q(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__linalg_qr_R(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_qr_R(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_qr(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_qr(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_qr_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_qr_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__linalg_svd_U(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_svd_U(ct__unbox_tensor(&a[0]), a[1].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__linalg_svd_Vh(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_svd_Vh(ct__unbox_tensor(&a[0]), a[1].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_svd(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_svd_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linalg_svd_U(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_svd_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+/* st0: 1@3 1@4 1@51@0 4@1 9?@2 w3 */
+static ct_status ct__frontend_166(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , const char *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_pinv_atol_rtol_tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_pinv_tol_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+/* T0:1@0 1?@1 1?@2 4@3 */
+static ct_status ct__frontend_167(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_pinv_atol_rtol_tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_pinv_tol_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+/* st0: 1@41@0 1?@1 1?@2 4@3 w4 */
+static ct_status ct__frontend_168(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_pinv_atol_rtol_float(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_pinv_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.b);
+/* T0:1@0 3?@1 3?@2 4@3 */
+static ct_status ct__frontend_169(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, double , double , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_pinv_atol_rtol_float_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_pinv_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.b);
+/* st0: 1@41@0 3?@1 3?@2 4@3 w4 */
+static ct_status ct__frontend_170(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, double , double , bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_pinv(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_pinv_rcond(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b);
+/* T0:1@0 3@1 4@2 */
+static ct_status ct__frontend_171(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, double , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_pinv_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_pinv_rcond_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b);
+/* st0: 1@31@0 3@1 4@2 w3 */
+static ct_status ct__frontend_172(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, double , bool ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_pinv_rcond_tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_pinv_rcond_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+/* T2:1@0 4@1 4@2 */
+static ct_status ct__frontend_173(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, bool , bool , ct_tensor **, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_pinv_out_rcond_tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_pinv_rcond_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+/* st0: 1@3 1@4 1@51@0 4@1 4@2 w3 */
+static ct_status ct__frontend_174(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , bool ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_svd(const ct_value *a, ct_tensor **r) {
-  *r = ct_svd(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL);
+/* T3:1@0 1@1 3?@2 9?@3 */
+static ct_status ct__frontend_175(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, double , const char *, ct_tensor **, ct_tensor **, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].tag == CT_VALUE_STRING ? a[3].v.str : NULL, (ct_tensor **)NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_svd_U(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_svd_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b);
+/* st0: 1@4 1@5 1@6 1@71@0 1@1 3?@2 9?@3 w4 */
+static ct_status ct__frontend_176(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , const char *))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].tag == CT_VALUE_STRING ? a[3].v.str : NULL);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+/* T0:8@0 2@1 */
+static ct_status ct__frontend_177(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int, ct_tensor *const *, int64_t ))fn)((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@28@0 2@1 w2 */
+static ct_status ct__frontend_178(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int, ct_tensor *const *, int64_t ))fn)(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+/* st0: 1@31@0 7@1 7@2 w3 */
+static ct_status ct__frontend_179(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linalg_lstsq(const ct_value *a, ct_tensor **r) {
-  *r = ct_linalg_lstsq_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].tag == CT_VALUE_STRING ? a[3].v.str : NULL, (ct_tensor **)NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
+/* T0:1@0 7@1 5@2 */
+static ct_status ct__frontend_180(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_linalg_lstsq_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linalg_lstsq_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].tag == CT_VALUE_STRING ? a[3].v.str : NULL);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_cat(const ct_value *a, ct_tensor **r) {
-  *r = ct_cat((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_cat_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_cat_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_stack(const ct_value *a, ct_tensor **r) {
-  *r = ct_stack_tensors((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_stack_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_stack_tensors_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_flip(const ct_value *a, ct_tensor **r) {
-  *r = ct_flip(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_flip_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_flip_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_roll(const ct_value *a, ct_tensor **r) {
-  *r = ct_roll(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_roll_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_roll_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+/* st0: 1@31@0 7@1 5@2 w3 */
+static ct_status ct__frontend_181(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, ct_scalar ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_repeat(const ct_value *a, ct_tensor **r) {
-  *r = ct_repeat(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+/* T0:1@0 1@1 7@2 */
+static ct_status ct__frontend_182(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_repeat_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_repeat_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tile(const ct_value *a, ct_tensor **r) {
-  *r = ct_tile(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_constant_pad_nd(const ct_value *a, ct_tensor **r) {
-  *r = ct_constant_pad_nd(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_constant_pad_nd_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_constant_pad_nd_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_reflection_pad1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_reflection_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_reflection_pad1d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_reflection_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_reflection_pad1d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_reflection_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_reflection_pad2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_reflection_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_reflection_pad2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_reflection_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_reflection_pad2d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_reflection_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_reflection_pad3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_reflection_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_reflection_pad3d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_reflection_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_reflection_pad3d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_reflection_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_replication_pad1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_replication_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_replication_pad1d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_replication_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_replication_pad1d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_replication_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_replication_pad2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_replication_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_replication_pad2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_replication_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_replication_pad2d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_replication_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_replication_pad3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_replication_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_replication_pad3d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_replication_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_replication_pad3d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_replication_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tril(const ct_value *a, ct_tensor **r) {
-  *r = ct_tril(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tril_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tril_(ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tril_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tril_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_triu(const ct_value *a, ct_tensor **r) {
-  *r = ct_triu(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_triu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_triu_(ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_triu_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_triu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_gather(const ct_value *a, ct_tensor **r) {
-  *r = ct_gather_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_gather_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gather_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+/* st0: 1@41@0 2@1 1@2 4@3 w4 */
+static ct_status ct__frontend_183(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_scatter_src(const ct_value *a, ct_tensor **r) {
-  *r = ct_scatter(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+/* T0:1@0 2@1 1@2 1@3 */
+static ct_status ct__frontend_184(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_scatter__src(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+/* st0:1@0 2@1 1@2 1@3 w0 */
+static ct_status ct__frontend_185(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_scatter_src_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+/* st0: 1@41@0 2@1 1@2 1@3 w4 */
+static ct_status ct__frontend_186(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_scatter_value(const ct_value *a, ct_tensor **r) {
-  *r = ct_scatter_value(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+/* T0:1@0 2@1 1@2 5@3 */
+static ct_status ct__frontend_187(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_scatter__value(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_value_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+/* st0:1@0 2@1 1@2 5@3 w0 */
+static ct_status ct__frontend_188(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_scatter_value_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_value_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+/* st0: 1@41@0 2@1 1@2 5@3 w4 */
+static ct_status ct__frontend_189(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_scatter_add(const ct_value *a, ct_tensor **r) {
-  *r = ct_scatter_add(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+/* T0:1@0 2@1 1@2 1@3 9@4 */
+static ct_status ct__frontend_190(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_scatter_add_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_add_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+/* st0:1@0 2@1 1@2 1@3 9@4 w0 */
+static ct_status ct__frontend_191(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_scatter_add_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_add_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_scatter_reduce(const ct_value *a, ct_tensor **r) {
-  *r = ct_scatter_reduce_legacy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_scatter__reduce(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_reduce_legacy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_scatter_reduce_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_reduce_legacy_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+/* st0: 1@51@0 2@1 1@2 1@3 9@4 w5 */
+static ct_status ct__frontend_192(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_scatter_value_reduce(const ct_value *a, ct_tensor **r) {
-  *r = ct_scatter_value_reduce(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+/* T0:1@0 2@1 1@2 5@3 9@4 */
+static ct_status ct__frontend_193(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_scatter__value_reduce(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_value_reduce_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+/* st0:1@0 2@1 1@2 5@3 9@4 w0 */
+static ct_status ct__frontend_194(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_scatter_reduce_two(const ct_value *a, ct_tensor **r) {
-  *r = ct_scatter_reduce_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+/* T0:1@0 2@1 1@2 1@3 9@4 4@5 */
+static ct_status ct__frontend_195(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_scatter_reduce__two(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_reduce_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+/* st0:1@0 2@1 1@2 1@3 9@4 4@5 w0 */
+static ct_status ct__frontend_196(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_scatter_reduce_two_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_scatter_reduce_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+/* st0: 1@61@0 2@1 1@2 1@3 9@4 4@5 w6 */
+static ct_status ct__frontend_197(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_index_select(const ct_value *a, ct_tensor **r) {
-  *r = ct_index_select(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+/* T0:1@0 2@1 1@2 */
+static ct_status ct__frontend_198(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_index_select_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_select_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+/* st0: 1@31@0 2@1 1@2 w3 */
+static ct_status ct__frontend_199(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_index_add(const ct_value *a, ct_tensor **r) {
-  *r = ct_index_add_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+/* T0:1@0 2@1 1@2 1@3 5@4 */
+static ct_status ct__frontend_200(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_index_add_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_add_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+/* st0:1@0 2@1 1@2 1@3 5@4 w0 */
+static ct_status ct__frontend_201(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_index_add_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_add_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+/* st0: 1@51@0 2@1 1@2 1@3 5@4 w5 */
+static ct_status ct__frontend_202(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_index_copy(const ct_value *a, ct_tensor **r) {
-  *r = ct_index_copy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+/* T0:1@0 8@1 */
+static ct_status ct__frontend_203(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, ct_tensor *const *))fn)(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_index_copy_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_copy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_index_copy_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_copy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_index_fill_int_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_index_fill(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_index_fill__int_Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_fill_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_index_fill_int_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_index_fill_tensor(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_index_fill__int_Tensor(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_fill_tensor_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_index_fill_int_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_fill_tensor_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_index_fill_int_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_fill_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_index_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_index(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_index_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+/* st0: 1@21@0 8@1 w2 */
+static ct_status ct__frontend_204(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, ct_tensor *const *))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_index_put(const ct_value *a, ct_tensor **r) {
-  *r = ct_index_put(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+/* T0:1@0 8@1 1@2 4@3 */
+static ct_status ct__frontend_205(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, ct_tensor *const *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_index_put_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_put_(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+/* st0:1@0 8@1 1@2 4@3 w0 */
+static ct_status ct__frontend_206(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int, ct_tensor *const *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_index_put_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_put_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+/* st0: 1@41@0 8@1 1@2 4@3 w4 */
+static ct_status ct__frontend_207(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, ct_tensor *const *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_one_hot(const ct_value *a, ct_tensor **r) {
-  *r = ct_one_hot(ct__unbox_tensor(&a[0]), a[1].v.i);
+/* T0:1@0 1@1 2@2 4@3 4@4 */
+static ct_status ct__frontend_208(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , bool , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_embedding(const ct_value *a, ct_tensor **r) {
-  *r = ct_embedding_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_embedding_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_embedding_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+/* st0: 1@51@0 1@1 2@2 4@3 4@4 w5 */
+static ct_status ct__frontend_209(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , bool , bool ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_embedding_dense_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_embedding_dense_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
+/* T0:1@0 1@1 2@2 2@3 4@4 */
+static ct_status ct__frontend_210(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_pad(const ct_value *a, ct_tensor **r) {
-  *r = ct_pad(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+/* T0:1@0 7@1 9@2 3?@3 */
+static ct_status ct__frontend_211(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, const char *, double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_take_along_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_take_along_dim(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+/* T0:1@0 1@1 1@2 4@3 */
+static ct_status ct__frontend_212(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_take_along_dim_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_take_along_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_nonzero(const ct_value *a, ct_tensor **r) {
-  *r = ct_nonzero(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_nonzero_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nonzero_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_masked_select(const ct_value *a, ct_tensor **r) {
-  *r = ct_masked_select(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_masked_select_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_masked_select_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_masked_scatter(const ct_value *a, ct_tensor **r) {
-  *r = ct_masked_scatter(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_masked_scatter_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_masked_scatter_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+/* st0:1@0 1@1 1@2 4@3 w0 */
+static ct_status ct__frontend_213(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_masked_scatter_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_masked_scatter_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_take(const ct_value *a, ct_tensor **r) {
-  *r = ct_take(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_take_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_take_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_put(const ct_value *a, ct_tensor **r) {
-  *r = ct_put(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_put_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_put_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_put_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_put_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
+/* st0: 1@41@0 1@1 1@2 4@3 w4 */
+static ct_status ct__frontend_214(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_repeat_interleave_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_repeat_interleave_ex(ct__unbox_tensor(&a[0]), a[1].v.i);
+/* T0:1@0 1@1 2?@2 2?@3 */
+static ct_status ct__frontend_215(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_repeat_interleave_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_repeat_interleave_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_repeat_interleave_self_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_repeat_interleave_self_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i);
+/* T0:1@0 2@1 2?@2 2?@3 */
+static ct_status ct__frontend_216(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_repeat_interleave_self_int(const ct_value *a, ct_tensor **r) {
-  *r = ct_repeat_interleave_self_int_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+/* T0:1@0 1@1 4@2 4@3 9?@4 1?@5 */
+static ct_status ct__frontend_217(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_searchsorted_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_searchsorted_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_searchsorted_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_searchsorted_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+/* st0: 1@61@0 1@1 4@2 4@3 9?@4 1?@5 w6 */
+static ct_status ct__frontend_218(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_searchsorted_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_searchsorted_scalar_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+/* T0:1@0 5@1 4@2 4@3 9?@4 1?@5 */
+static ct_status ct__frontend_219(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_searchsorted_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_searchsorted_scalar_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+/* st0: 1@61@0 5@1 4@2 4@3 9?@4 1?@5 w6 */
+static ct_status ct__frontend_220(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.b, a[3].v.b, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_bucketize_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_bucketize_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+/* T0:1@0 1@1 4@2 4@3 */
+static ct_status ct__frontend_221(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, bool , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_bucketize_Tensor_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bucketize_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+/* st0: 1@41@0 1@1 4@2 4@3 w4 */
+static ct_status ct__frontend_222(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_bucketize_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct_bucketize_scalar_ex(a[0].v.scalar, ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+/* T0:5@0 1@1 4@2 4@3 */
+static ct_status ct__frontend_223(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_scalar , ct_tensor *, bool , bool ))fn)(a[0].v.scalar, ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_bucketize_Scalar_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bucketize_scalar_out_ex(ct__unbox_tensor(&a[4]), a[0].v.scalar, ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
+/* st0: 1@45@0 1@1 4@2 4@3 w4 */
+static ct_status ct__frontend_224(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , ct_tensor *, bool , bool ))fn)(ct__unbox_tensor(&a[4]), a[0].v.scalar, ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_bincount(const ct_value *a, ct_tensor **r) {
-  *r = ct_bincount(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+/* T0:1@0 1?@1 2@2 */
+static ct_status ct__frontend_225(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_bincount_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bincount_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+/* st0: 1@31@0 1?@1 2@2 w3 */
+static ct_status ct__frontend_226(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_histc(const ct_value *a, ct_tensor **r) {
-  *r = ct_histc(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.scalar, a[3].v.scalar);
+/* T0:1@0 2@1 5@2 5@3 */
+static ct_status ct__frontend_227(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.scalar, a[3].v.scalar);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_histc_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_histc_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.scalar, a[3].v.scalar);
+/* st0: 1@41@0 2@1 5@2 5@3 w4 */
+static ct_status ct__frontend_228(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_scalar , ct_scalar ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.scalar, a[3].v.scalar);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__unique2(const ct_value *a, ct_tensor **r) {
-  *r = ct_unique2(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL);
+/* T2:1@0 4@1 4@2 4@3 */
+static ct_status ct__frontend_229(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend__unique2_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_unique2_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.b);
+/* st0: 1@4 1@5 1@61@0 4@1 4@2 4@3 w4 */
+static ct_status ct__frontend_230(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , bool , bool ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.b);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_unique_consecutive(const ct_value *a, ct_tensor **r) {
-  *r = ct_unique_consecutive(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.i, (ct_tensor **)NULL, (ct_tensor **)NULL);
+/* T2:1@0 4@1 4@2 2?@3 */
+static ct_status ct__frontend_231(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, bool , bool , int64_t , ct_tensor **, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.i, (ct_tensor **)NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_unique_consecutive_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_unique_consecutive_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.i);
+/* st0: 1@4 1@5 1@61@0 4@1 4@2 2?@3 w4 */
+static ct_status ct__frontend_232(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , bool , int64_t ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.b, a[3].v.i);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_unique_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_unique_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.b, a[4].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL);
+/* T2:1@0 2@1 4@2 4@3 4@4 */
+static ct_status ct__frontend_233(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , bool , bool , bool , ct_tensor **, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.b, a[4].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_unique_dim_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_unique_dim_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.b, a[4].v.b);
+/* st0: 1@5 1@6 1@71@0 2@1 4@2 4@3 4@4 w5 */
+static ct_status ct__frontend_234(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , bool , bool , bool ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.b, a[4].v.b);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_fliplr(const ct_value *a, ct_tensor **r) {
-  *r = ct_fliplr(ct__unbox_tensor(&a[0]));
+/* T0:1@0 2@1 7@2 */
+static ct_status ct__frontend_235(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_flipud(const ct_value *a, ct_tensor **r) {
-  *r = ct_flipud(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_rot90(const ct_value *a, ct_tensor **r) {
-  *r = ct_rot90(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_rot90_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_rot90_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+/* st0: 1@31@0 2@1 7@2 w3 */
+static ct_status ct__frontend_236(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , int, const int64_t *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_narrow_copy(const ct_value *a, ct_tensor **r) {
-  *r = ct_narrow_copy(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+/* T0:1@0 5@1 5@2 4@3 10?@4 */
+static ct_status ct__frontend_237(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.b, a[4].tag == CT_VALUE_GENERATOR ? a[4].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_narrow_copy_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_narrow_copy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_index_reduce(const ct_value *a, ct_tensor **r) {
-  *r = ct_index_reduce_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_index_reduce_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_reduce_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+/* st0:1@0 5@1 5@2 4@3 10?@4 w0 */
+static ct_status ct__frontend_238(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , ct_scalar , bool , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.b, a[4].tag == CT_VALUE_GENERATOR ? a[4].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_index_reduce_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_index_reduce_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
-  *r = st == CT_OK ? a[6].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
-  *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+/* T1:1@0 1@1 7@2 7@3 2@4 4@5 */
+static ct_status ct__frontend_239(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int64_t , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.i, a[5].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_softmax_int_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_log_softmax_int(const ct_value *a, ct_tensor **r) {
-  *r = ct_log_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+/* T1:1@0 1@1 1@2 1@3 2@4 4@5 */
+static ct_status ct__frontend_240(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_log_softmax_int_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_log_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_softmin(const ct_value *a, ct_tensor **r) {
-  *r = ct_softmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+/* T0:1@0 1@1 1@2 7@3 7@4 1@5 1@6 2@7 4@8 */
+static ct_status ct__frontend_241(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, ct_tensor *, ct_tensor *, int64_t , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), a[7].v.i, a[8].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_prelu(const ct_value *a, ct_tensor **r) {
-  *r = ct_prelu(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+/* T0:1@0 1@1 7@2 7@3 2@4 2@5 4@6 */
+static ct_status ct__frontend_242(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int64_t , int64_t , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.i, a[5].v.i, a[6].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_rrelu(const ct_value *a, ct_tensor **r) {
-  *r = ct_rrelu_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.b, a[4].tag == CT_VALUE_GENERATOR ? a[4].v.gen : NULL);
+/* T0:1@0 1@1 1@2 1@3 2@4 2@5 4@6 */
+static ct_status ct__frontend_243(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, a[6].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_rrelu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_rrelu_ex_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.b, a[4].tag == CT_VALUE_GENERATOR ? a[4].v.gen : NULL);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__ctc_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_ctc_loss_forward_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.i, a[5].v.b, (ct_tensor **)NULL);
+/* T3:1@0 1@1 1@2 4@3 2@4 4@5 1?@6 4@7 */
+static ct_status ct__frontend_244(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , ct_tensor **, ct_tensor **, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.i, a[5].v.b, ct__unbox_tensor(&a[6]), a[7].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend__ctc_loss_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_ctc_loss_forward_tensor_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.b, (ct_tensor **)NULL);
+/* T3:1@0 1@1 1@2 4@3 2@4 4@5 1?@6 4@7 2?@8 */
+static ct_status ct__frontend_245(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , int64_t , bool , ct_tensor *, bool , int64_t , ct_tensor **, ct_tensor **, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.i, a[5].v.b, ct__unbox_tensor(&a[6]), a[7].v.b, a[8].v.i, (ct_tensor **)NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend__ctc_loss_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_ctc_loss_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[6]), a[7].v.i, a[8].v.b);
+/* T0:1@0 1@1 1?@2 2@3 2@4 */
+static ct_status ct__frontend_246(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_ctc_loss_IntList(const ct_value *a, ct_tensor **r) {
-  *r = ct_ctc_loss_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.i, a[5].v.i, a[6].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_ctc_loss_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_ctc_loss_tensor_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, a[6].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_embedding_bag(const ct_value *a, ct_tensor **r) {
-  *r = ct_embedding_bag_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.i, a[5].v.b, ct__unbox_tensor(&a[6]), a[7].v.b, (ct_tensor **)NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_embedding_bag_padding_idx(const ct_value *a, ct_tensor **r) {
-  *r = ct_embedding_bag_padding_idx(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.i, a[5].v.b, ct__unbox_tensor(&a[6]), a[7].v.b, a[8].v.i, (ct_tensor **)NULL, (ct_tensor **)NULL, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_glu(const ct_value *a, ct_tensor **r) {
-  *r = ct_glu(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_glu_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_glu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_nll_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_nll_loss_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nll_loss_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+/* st0: 1@51@0 1@1 1?@2 2@3 2@4 w5 */
+static ct_status ct__frontend_247(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_nll_loss_nd(const ct_value *a, ct_tensor **r) {
-  *r = ct_nll_loss_nd(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+/* T0:1@0 1@1 1@2 1?@3 2@4 2@5 1@6 */
+static ct_status ct__frontend_248(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_nll_loss_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_nll_loss_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+/* T0:1@0 1@1 1?@2 2@3 2@4 3@5 */
+static ct_status ct__frontend_249(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_cross_entropy_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+/* T0:1@0 1@1 2@2 3@3 */
+static ct_status ct__frontend_250(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , double ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_mse_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_mse_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mse_loss_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mse_loss_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_l1_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_smooth_l1_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_smooth_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_smooth_l1_loss_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_smooth_l1_loss_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+/* st0: 1@41@0 1@1 2@2 3@3 w4 */
+static ct_status ct__frontend_251(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , double ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_kl_div(const ct_value *a, ct_tensor **r) {
-  *r = ct_kl_div_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+/* T0:1@0 1@1 2@2 4@3 */
+static ct_status ct__frontend_252(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_binary_cross_entropy(const ct_value *a, ct_tensor **r) {
-  *r = ct_binary_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+/* T0:1@0 1@1 1?@2 2@3 */
+static ct_status ct__frontend_253(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_binary_cross_entropy_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_binary_cross_entropy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+/* st0: 1@41@0 1@1 1?@2 2@3 w4 */
+static ct_status ct__frontend_254(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_binary_cross_entropy_with_logits(const ct_value *a, ct_tensor **r) {
-  *r = ct_binary_cross_entropy_with_logits(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+/* T0:1@0 1@1 1?@2 1?@3 2@4 */
+static ct_status ct__frontend_255(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_huber_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_huber_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+/* T0:1@0 1@1 1@2 3@3 2@4 */
+static ct_status ct__frontend_256(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_huber_loss_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_huber_loss_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_soft_margin_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_soft_margin_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+/* T0:1@0 1@1 3@2 2@3 */
+static ct_status ct__frontend_257(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_soft_margin_loss_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_soft_margin_loss_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_margin_ranking_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_margin_ranking_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.i);
+/* T0:1@0 1@1 5@2 5@3 1?@4 2@5 */
+static ct_status ct__frontend_258(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_hinge_embedding_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_hinge_embedding_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_multilabel_soft_margin_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_multilabel_soft_margin_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_multi_margin_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_multi_margin_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_multi_margin_loss_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_multi_margin_loss_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i);
+/* st0: 1@61@0 1@1 5@2 5@3 1?@4 2@5 w6 */
+static ct_status ct__frontend_259(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i);
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_triplet_margin_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_triplet_margin_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.d, a[5].v.d, a[6].v.b, a[7].v.i);
+/* T0:1@0 1@1 1@2 3@3 3@4 3@5 4@6 2@7 */
+static ct_status ct__frontend_260(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, double , double , double , bool , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.d, a[5].v.d, a[6].v.b, a[7].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_cosine_embedding_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_cosine_embedding_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.i);
+/* T0:1@0 1@1 4@2 4@3 3@4 2@5 */
+static ct_status ct__frontend_261(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, bool , bool , double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].v.d, a[5].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_poisson_nll_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_poisson_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].v.d, a[5].v.i);
+/* T0:1@0 1@1 1@2 4@3 3@4 2@5 */
+static ct_status ct__frontend_262(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.d, a[5].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_gaussian_nll_loss(const ct_value *a, ct_tensor **r) {
-  *r = ct_gaussian_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.d, a[5].v.i);
+/* T0:1@0 1@1 3@2 3@3 4@4 */
+static ct_status ct__frontend_263(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, double , double , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.d, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_cosine_similarity(const ct_value *a, ct_tensor **r) {
-  *r = ct_cosine_similarity(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+/* T0:1@0 1@1 3@2 2?@3 */
+static ct_status ct__frontend_264(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_pairwise_distance(const ct_value *a, ct_tensor **r) {
-  *r = ct_pairwise_distance(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.d, a[4].v.b);
+/* T0:1@0 7@1 1?@2 1?@3 3@4 4@5 */
+static ct_status ct__frontend_265(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_tensor *, ct_tensor *, double , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_cdist(const ct_value *a, ct_tensor **r) {
-  *r = ct_cdist(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
+/* T0:1@0 2@1 1?@2 1?@3 3@4 4@5 */
+static ct_status ct__frontend_266(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_layer_norm(const ct_value *a, ct_tensor **r) {
-  *r = ct_layer_norm_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+/* T0:1@0 1?@1 1?@2 1?@3 1?@4 4@5 3@6 3@7 4@8 */
+static ct_status ct__frontend_267(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_group_norm(const ct_value *a, ct_tensor **r) {
-  *r = ct_group_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+/* T0:1@0 3@1 2@2 3@3 */
+static ct_status ct__frontend_268(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, double , int64_t , double ))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.i, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_batch_norm(const ct_value *a, ct_tensor **r) {
-  *r = ct_batch_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+/* T0:1@0 2@1 3@2 3@3 3@4 */
+static ct_status ct__frontend_269(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int64_t , double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.d, a[3].v.d, a[4].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_normalize(const ct_value *a, ct_tensor **r) {
-  *r = ct_normalize(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.i, a[3].v.d);
+/* T0:1@0 1@1 1@2 1?@3 */
+static ct_status ct__frontend_270(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_local_response_norm(const ct_value *a, ct_tensor **r) {
-  *r = ct_local_response_norm(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.d, a[3].v.d, a[4].v.d);
+/* T0:1@0 7@1 1?@2 3?@3 */
+static ct_status ct__frontend_271(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_tensor *, double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_instance_norm(const ct_value *a, ct_tensor **r) {
-  *r = ct_instance_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+/* T0:1@0 1@1 1@2 1?@3 3@4 4@5 3?@6 */
+static ct_status ct__frontend_272(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_bilinear(const ct_value *a, ct_tensor **r) {
-  *r = ct_bilinear(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+/* T0:1@0 1@1 1?@2 7@3 7@4 7@5 4@6 7@7 2@8 */
+static ct_status ct__frontend_273(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data, a[8].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
-  *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_scaled_dot_product_attention(const ct_value *a, ct_tensor **r) {
-  *r = ct_scaled_dot_product_attention_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_convolution(const ct_value *a, ct_tensor **r) {
-  *r = ct_convolution(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data, a[8].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_convolution_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_convolution_out(ct__unbox_tensor(&a[9]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data, a[8].v.i);
+/* st0: 1@91@0 1@1 1?@2 7@3 7@4 7@5 4@6 7@7 2@8 w9 */
+static ct_status ct__frontend_274(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[9]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data, a[8].v.i);
   *r = st == CT_OK ? a[9].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_convolution_backward_input(const ct_value *a, ct_tensor **r) {
-  *r = ct_convolution_backward_input(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+/* T0:1@0 1@1 7@2 7@3 7@4 7@5 2@6 */
+static ct_status ct__frontend_275(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_convolution_backward_weight(const ct_value *a, ct_tensor **r) {
-  *r = ct_convolution_backward_weight(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+/* T0:1@0 1@1 1?@2 7@3 7@4 7@5 2@6 */
+static ct_status ct__frontend_276(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_conv1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_conv1d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+/* T0:1@0 1@1 1?@2 7@3 9@4 7@5 2@6 */
+static ct_status ct__frontend_277(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, const char *, int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_conv1d_padding(const ct_value *a, ct_tensor **r) {
-  *r = ct_conv1d_padding(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+/* T0:1@0 1@1 1?@2 7@3 7@4 7@5 2@6 7@7 */
+static ct_status ct__frontend_278(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int64_t , int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_conv2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_conv2d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+/* T0:1@0 1@1 7@2 7@3 7@4 7@5 4@6 1@7 */
+static ct_status ct__frontend_279(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_conv2d_padding(const ct_value *a, ct_tensor **r) {
-  *r = ct_conv2d_padding(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_conv3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_conv3d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_conv_transpose1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_conv_transpose1d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_conv_transpose3d_input(const ct_value *a, ct_tensor **r) {
-  *r = ct_conv_transpose3d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_conv_transpose2d_input(const ct_value *a, ct_tensor **r) {
-  *r = ct_conv_transpose2d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_avg_pool2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_avg_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_avg_pool2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_adaptive_avg_pool2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__adaptive_avg_pool2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_avg_pool2d_impl(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__adaptive_avg_pool2d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_avg_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_max_pool2d_with_indices_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_pool2d_with_indices_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_max_pool2d_with_indices_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_max_pool2d_with_indices_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
+/* st0: 1@81@0 1@1 7@2 7@3 7@4 7@5 4@6 1@7 w8 */
+static ct_status ct__frontend_280(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , ct_tensor *))fn)(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   *r = st == CT_OK ? a[8].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_max_pool2d_double_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_pool2d_double_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
+/* T1:1@0 7@1 7@2 7@3 7@4 4@5 */
+static ct_status ct__frontend_281(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_max_pool2d_with_indices(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_pool2d_with_indices(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, (ct_tensor **)NULL);
+/* T0:1@0 7@1 7@2 7@3 7@4 4@5 */
+static ct_status ct__frontend_282(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_max_pool2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
+/* T0:1@0 7@1 7@2 7@3 4@4 4@5 2?@6 */
+static ct_status ct__frontend_283(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool , int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_avg_pool2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_avg_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_avg_pool2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_avg_pool2d_out(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
+/* st0: 1@71@0 7@1 7@2 7@3 4@4 4@5 2?@6 w7 */
+static ct_status ct__frontend_284(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool , int64_t ))fn)(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
   *r = st == CT_OK ? a[7].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_avg_pool2d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_avg_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
+/* T0:1@0 1@1 7@2 7@3 7@4 4@5 4@6 2?@7 */
+static ct_status ct__frontend_285(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_avg_pool2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_avg_pool2d_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
+/* st0: 1@81@0 1@1 7@2 7@3 7@4 4@5 4@6 2?@7 w8 */
+static ct_status ct__frontend_286(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool , int64_t ))fn)(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
   *r = st == CT_OK ? a[8].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_max_pool1d_with_indices(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_pool1d_with_indices(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, (ct_tensor **)NULL);
+/* T0:1@0 7@1 7@2 7@3 4@4 4@5 */
+static ct_status ct__frontend_287(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_max_pool1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
+/* T1:1@0 7@1 */
+static ct_status ct__frontend_288(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_avg_pool1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_avg_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_avg_pool1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_avg_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_max_pool2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_max_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_max_pool2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_adaptive_max_pool2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+/* st0: 1@2 1@31@0 7@1 w2 */
+static ct_status ct__frontend_289(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_adaptive_max_pool2d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_max_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_max_pool2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_adaptive_max_pool2d_backward_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+/* st0: 1@31@0 1@1 7@2 w3 */
+static ct_status ct__frontend_290(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_adaptive_max_pool1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_max_pool1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
+/* T0:1@0 1@1 7@2 7@3 7@4 */
+static ct_status ct__frontend_291(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_max_unpool2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_unpool2d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_max_unpool2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_max_unpool2d_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_max_unpool3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_unpool3d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_max_unpool3d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_max_unpool3d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
+/* st0: 1@51@0 1@1 7@2 7@3 7@4 w5 */
+static ct_status ct__frontend_292(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_adaptive_avg_pool3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_avg_pool3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_avg_pool3d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_adaptive_avg_pool3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__adaptive_avg_pool3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_avg_pool3d_impl(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__adaptive_avg_pool3d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_avg_pool3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_max_pool3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_max_pool3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_max_pool3d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_adaptive_max_pool3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_adaptive_max_pool3d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_adaptive_max_pool3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_adaptive_max_pool3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_adaptive_max_pool3d_backward_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_max_pool3d_with_indices(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_pool3d_with_indices(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, (ct_tensor **)NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_max_pool3d_with_indices_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_max_pool3d_with_indices_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
+/* st0: 1@6 1@71@0 7@1 7@2 7@3 7@4 4@5 w6 */
+static ct_status ct__frontend_293(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_max_pool3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_pool3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
+/* T0:1@0 7@1 3?@2 */
+static ct_status ct__frontend_294(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_max_pool3d_with_indices_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_max_pool3d_with_indices_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_max_pool3d_with_indices_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_max_pool3d_with_indices_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
-  *r = st == CT_OK ? a[8].v.tensor : NULL;
+/* st0: 1@31@0 7@1 3?@2 w3 */
+static ct_status ct__frontend_295(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, double ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_avg_pool3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_avg_pool3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
+/* T0:1@0 7@1 7@2 3?@3 */
+static ct_status ct__frontend_296(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_avg_pool3d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_avg_pool3d_out(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
+/* st0: 1@41@0 7@1 7@2 3?@3 w4 */
+static ct_status ct__frontend_297(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, double ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 3?@2 3?@3 */
+static ct_status ct__frontend_298(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@41@0 7@1 3?@2 3?@3 w4 */
+static ct_status ct__frontend_299(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, double , double ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 7@2 3?@3 3?@4 */
+static ct_status ct__frontend_300(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@51@0 7@1 7@2 3?@3 3?@4 w5 */
+static ct_status ct__frontend_301(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, double , double ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 3?@2 3?@3 3?@4 */
+static ct_status ct__frontend_302(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@51@0 7@1 3?@2 3?@3 3?@4 w5 */
+static ct_status ct__frontend_303(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, double , double , double ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 7@2 3?@3 3?@4 3?@5 */
+static ct_status ct__frontend_304(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@61@0 7@1 7@2 3?@3 3?@4 3?@5 w6 */
+static ct_status ct__frontend_305(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, double , double , double ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 4@2 3?@3 */
+static ct_status ct__frontend_306(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@41@0 7@1 4@2 3?@3 w4 */
+static ct_status ct__frontend_307(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , double ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 7@2 4@3 3?@4 */
+static ct_status ct__frontend_308(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@51@0 7@1 7@2 4@3 3?@4 w5 */
+static ct_status ct__frontend_309(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 4@2 3?@3 3?@4 */
+static ct_status ct__frontend_310(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@51@0 7@1 4@2 3?@3 3?@4 w5 */
+static ct_status ct__frontend_311(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , double , double ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 7@2 4@3 3?@4 3?@5 */
+static ct_status ct__frontend_312(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@61@0 7@1 7@2 4@3 3?@4 3?@5 w6 */
+static ct_status ct__frontend_313(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double , double ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 4@2 3?@3 3?@4 3?@5 */
+static ct_status ct__frontend_314(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@61@0 7@1 4@2 3?@3 3?@4 3?@5 w6 */
+static ct_status ct__frontend_315(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , double , double , double ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+/* T0:1@0 7@1 7@2 4@3 3?@4 3?@5 3?@6 */
+static ct_status ct__frontend_316(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0: 1@71@0 7@1 7@2 4@3 3?@4 3?@5 3?@6 w7 */
+static ct_status ct__frontend_317(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double , double , double ))fn)(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d);
   *r = st == CT_OK ? a[7].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_avg_pool3d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_avg_pool3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
+/* T0:1@0 7?@1 12?@2 */
+static ct_status ct__frontend_318(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const double *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_avg_pool3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_avg_pool3d_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
-  *r = st == CT_OK ? a[8].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_nearest1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_nearest1d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest1d_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
+/* st0: 1@31@0 7?@1 12?@2 w3 */
+static ct_status ct__frontend_319(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const double *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_upsample_nearest1d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest1d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
+/* T0:1@0 7?@1 7@2 12?@3 */
+static ct_status ct__frontend_320(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const double *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_nearest1d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest1d_backward_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
+/* st0: 1@41@0 7?@1 7@2 12?@3 w4 */
+static ct_status ct__frontend_321(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const double *))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_upsample_nearest2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
+/* T0:1@0 7?@1 4@2 12?@3 */
+static ct_status ct__frontend_322(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , int, const double *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_nearest2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest2d_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
+/* st0: 1@41@0 7?@1 4@2 12?@3 w4 */
+static ct_status ct__frontend_323(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , int, const double *))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_upsample_nearest2d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest2d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
+/* T0:1@0 7?@1 7@2 4@3 12?@4 */
+static ct_status ct__frontend_324(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, bool , int, const double *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_nearest2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest2d_backward_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
+/* st0: 1@51@0 7?@1 7@2 4@3 12?@4 w5 */
+static ct_status ct__frontend_325(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, bool , int, const double *))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_upsample_nearest3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_nearest3d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest3d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
+/* st0: 1@51@0 7@1 2@2 2@3 2@4 w5 */
+static ct_status ct__frontend_326(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_upsample_nearest3d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest3d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
+/* T0:1@0 7@1 7@2 7@3 7@4 */
+static ct_status ct__frontend_327(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_nearest3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest3d_backward_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
-  *r = st == CT_OK ? a[6].v.tensor : NULL;
+/* T0:1@0 7@1 7@2 7@3 7@4 7@5 */
+static ct_status ct__frontend_328(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+/* st0:1@0 3@1 3@2 10?@3 w0 */
+static ct_status ct__frontend_329(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, double , double , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__upsample_nearest_exact1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact1d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact1d_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
+/* st0:1@0 2@1 2?@2 10?@3 w0 */
+static ct_status ct__frontend_330(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , int64_t , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__upsample_nearest_exact1d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact1d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact1d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact1d_backward_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
+/* st0:1@0 2@1 10?@2 w0 */
+static ct_status ct__frontend_331(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__upsample_nearest_exact2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact2d_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
+/* st0:1@0 10?@1 w0 */
+static ct_status ct__frontend_332(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__upsample_nearest_exact2d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact2d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact2d_backward_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
+/* st0:1@0 3@1 10?@2 w0 */
+static ct_status ct__frontend_333(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, double , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__upsample_nearest_exact3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
+/* T0:1@0 10?@1 */
+static ct_status ct__frontend_334(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend__upsample_nearest_exact3d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact3d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__upsample_nearest_exact3d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact3d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
+/* T0:1@0 3@1 10?@2 */
+static ct_status ct__frontend_335(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, double , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend__upsample_nearest_exact3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact3d_backward_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
-  *r = st == CT_OK ? a[6].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_linear1d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_linear1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d);
+/* T0:3@0 1@1 10?@2 */
+static ct_status ct__frontend_336(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(double , ct_tensor *, ct_generator *))fn)(a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_linear1d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_linear1d_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_linear1d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_linear1d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d);
+/* T0:1@0 1@1 10?@2 */
+static ct_status ct__frontend_337(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_generator *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_linear1d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_linear1d_backward_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_bilinear2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_bilinear2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
+/* T0:1@0 6?@1 10?@2 */
+static ct_status ct__frontend_338(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_dtype , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_bilinear2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_bilinear2d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_bilinear2d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_bilinear2d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
+/* T0:7@0 10?@1 6?@2 11?@3 */
+static ct_status ct__frontend_339(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int, const int64_t *, ct_generator *, ct_dtype , ct_device ))fn)(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_bilinear2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_bilinear2d_backward_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
-  *r = st == CT_OK ? a[6].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_trilinear3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_trilinear3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d);
+/* T0:2@0 2@1 7@2 10?@3 6?@4 11?@5 */
+static ct_status ct__frontend_340(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int64_t , int64_t , int, const int64_t *, ct_generator *, ct_dtype , ct_device ))fn)(a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, a[4].v.dtype, a[5].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_trilinear3d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_trilinear3d_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d);
-  *r = st == CT_OK ? a[6].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_trilinear3d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_trilinear3d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d);
+/* T0:2@0 10?@1 6?@2 11?@3 */
+static ct_status ct__frontend_341(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int64_t , ct_generator *, ct_dtype , ct_device ))fn)(a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_trilinear3d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_trilinear3d_backward_out(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d);
-  *r = st == CT_OK ? a[7].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_bicubic2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_bicubic2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
+/* T0:2@0 6?@1 11?@2 */
+static ct_status ct__frontend_342(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int64_t , ct_dtype , ct_device ))fn)(a[0].v.i, a[1].v.dtype, a[2].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_bicubic2d_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_bicubic2d_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_bicubic2d_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_bicubic2d_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
+/* T0:2@0 2@1 6?@2 11?@3 */
+static ct_status ct__frontend_343(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(int64_t , int64_t , ct_dtype , ct_device ))fn)(a[0].v.i, a[1].v.i, a[2].v.dtype, a[3].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_bicubic2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_bicubic2d_backward_out(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
-  *r = st == CT_OK ? a[6].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_nearest1d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest1d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
+/* T0:5@0 5@1 2@2 6?@3 11?@4 */
+static ct_status ct__frontend_344(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_scalar , ct_scalar , int64_t , ct_dtype , ct_device ))fn)(a[0].v.scalar, a[1].v.scalar, a[2].v.i, a[3].v.dtype, a[4].v.device);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_upsample_nearest1d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest1d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_nearest1d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest1d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_nearest1d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest1d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_nearest2d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest2d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_nearest2d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest2d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_nearest2d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest2d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_nearest2d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest2d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_nearest3d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest3d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_nearest3d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest3d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_nearest3d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest3d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_nearest3d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest3d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__upsample_nearest_exact1d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact1d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact1d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact1d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__upsample_nearest_exact1d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact1d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact1d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact1d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__upsample_nearest_exact2d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact2d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact2d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact2d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__upsample_nearest_exact2d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact2d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact2d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact2d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__upsample_nearest_exact3d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact3d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact3d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact3d_vec_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__upsample_nearest_exact3d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_nearest_exact3d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__upsample_nearest_exact3d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_nearest_exact3d_backward_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_linear1d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_linear1d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_linear1d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_linear1d_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_linear1d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_linear1d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_linear1d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_linear1d_backward_vec_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_bilinear2d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_bilinear2d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_bilinear2d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_bilinear2d_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_bilinear2d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_bilinear2d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_bilinear2d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_bilinear2d_backward_vec_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_trilinear3d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_trilinear3d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_trilinear3d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_trilinear3d_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_trilinear3d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_trilinear3d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_trilinear3d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_trilinear3d_backward_vec_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_bicubic2d_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_bicubic2d_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_bicubic2d_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_bicubic2d_vec_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_upsample_bicubic2d_backward_vec(const ct_value *a, ct_tensor **r) {
-  *r = ct_upsample_bicubic2d_backward_vec(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_upsample_bicubic2d_backward_vec_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_upsample_bicubic2d_backward_vec_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_unfold(const ct_value *a, ct_tensor **r) {
-  *r = ct_unfold(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_unfold_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_unfold_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_unfold_backward_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_unfold_backward_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i);
-  *r = st == CT_OK ? a[5].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_pixel_shuffle(const ct_value *a, ct_tensor **r) {
-  *r = ct_pixel_shuffle(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_pixel_shuffle_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_pixel_shuffle_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+/* st0: 1@27@0 10?@1 w2 */
+static ct_status ct__frontend_345(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int, const int64_t *, ct_generator *))fn)(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_pixel_unshuffle(const ct_value *a, ct_tensor **r) {
-  *r = ct_pixel_unshuffle(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_pixel_unshuffle_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_pixel_unshuffle_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_im2col(const ct_value *a, ct_tensor **r) {
-  *r = ct_im2col(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_col2im(const ct_value *a, ct_tensor **r) {
-  *r = ct_col2im(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_affine_grid_generator(const ct_value *a, ct_tensor **r) {
-  *r = ct_affine_grid_generator(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_grid_sampler_2d(const ct_value *a, ct_tensor **r) {
-  *r = ct_grid_sampler_2d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_grid_sampler_3d(const ct_value *a, ct_tensor **r) {
-  *r = ct_grid_sampler_3d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_grid_sampler(const ct_value *a, ct_tensor **r) {
-  *r = ct_grid_sampler(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_normal_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_normal_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_random__from(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_random_from_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_random__to(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_random_to_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_random_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_random_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bernoulli__float(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_bernoulli_float_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_bernoulli(const ct_value *a, ct_tensor **r) {
-  *r = ct_bernoulli_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_bernoulli_p(const ct_value *a, ct_tensor **r) {
-  *r = ct_bernoulli_p_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_normal_Tensor_float(const ct_value *a, ct_tensor **r) {
-  *r = ct_normal_tensor_float_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_normal_float_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_normal_float_tensor_ex(a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_normal_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
-  *r = ct_normal_tensor_tensor_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_rand_like(const ct_value *a, ct_tensor **r) {
-  *r = ct_rand_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_randn_like(const ct_value *a, ct_tensor **r) {
-  *r = ct_randn_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_rand(const ct_value *a, ct_tensor **r) {
-  *r = ct_rand_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_randn(const ct_value *a, ct_tensor **r) {
-  *r = ct_randn_ex(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_randint_low(const ct_value *a, ct_tensor **r) {
-  *r = ct_randint_ex(a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, a[4].v.dtype, a[5].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_randperm(const ct_value *a, ct_tensor **r) {
-  *r = ct_randperm_ex(a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_eye(const ct_value *a, ct_tensor **r) {
-  *r = ct_eye_ex(a[0].v.i, a[1].v.dtype, a[2].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_eye_m(const ct_value *a, ct_tensor **r) {
-  *r = ct_eye_m_ex(a[0].v.i, a[1].v.i, a[2].v.dtype, a[3].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_linspace(const ct_value *a, ct_tensor **r) {
-  *r = ct_linspace_ex(a[0].v.scalar, a[1].v.scalar, a[2].v.i, a[3].v.dtype, a[4].v.device);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_rand_generator_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_rand_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_randn_generator_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_randn_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_randint_low_generator_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_randint_out(ct__unbox_tensor(&a[4]), a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+/* st0: 1@42@0 2@1 7@2 10?@3 w4 */
+static ct_status ct__frontend_346(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , int64_t , int, const int64_t *, ct_generator *))fn)(ct__unbox_tensor(&a[4]), a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_randperm_generator_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_randperm_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+/* st0: 1@22@0 10?@1 w2 */
+static ct_status ct__frontend_347(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_generator *))fn)(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_eye_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_eye_out(ct__unbox_tensor(&a[1]), a[0].v.i);
+/* st0: 1@12@0 w1 */
+static ct_status ct__frontend_348(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[1]), a[0].v.i);
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_eye_m_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_eye_m_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].v.i);
+/* st0: 1@22@0 2@1 w2 */
+static ct_status ct__frontend_349(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, int64_t , int64_t ))fn)(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].v.i);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_linspace_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_linspace_out(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.i);
+/* st0: 1@35@0 5@1 2@2 w3 */
+static ct_status ct__frontend_350(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , ct_scalar , int64_t ))fn)(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.i);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_native_dropout(const ct_value *a, ct_tensor **r) {
-  *r = ct_native_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, (ct_tensor **)NULL);
+/* T1:1@0 3@1 4@2 10?@3 */
+static ct_status ct__frontend_351(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, double , bool , ct_generator *, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_native_dropout_backward(const ct_value *a, ct_tensor **r) {
-  *r = ct_native_dropout_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
+/* T0:1@0 1@1 3@2 */
+static ct_status ct__frontend_352(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, double ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_dropout(const ct_value *a, ct_tensor **r) {
-  *r = ct_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+/* T0:1@0 3@1 4@2 10?@3 */
+static ct_status ct__frontend_353(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, double , bool , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
 
@@ -15005,1089 +12114,1090 @@ static const ct__arg_def ct__generated_args[] = {
 static const struct {
   ct_op **handle;
   ct__schema_def schema;
-  ct_status (*frontend)(const ct_value *, ct_tensor **);
+  ct__boxed_frontend_fn frontend;
+  ct_unboxed_fn frontend_fn;
   int device_rule, dynamic_output_shape;
 } ct__generated_schemas[] = {
-    {&ct__op.add_Tensor, {286, 285, 284, 0, 3, 1}, ct__frontend_add_Tensor, 1, 0},
-    {&ct__op.add__Tensor, {288, 285, 287, 4, 3, 1}, ct__frontend_add__Tensor, 1, 0},
-    {&ct__op.add_out, {286, 5, 289, 8, 4, 1}, ct__frontend_add_out, 1, 0},
-    {&ct__op.add_Scalar, {286, 291, 290, 13, 3, 1}, ct__frontend_add_Scalar, 0, 0},
-    {&ct__op.add__Scalar, {288, 291, 292, 17, 3, 1}, ct__frontend_add__Scalar, 0, 0},
-    {&ct__op.sub_Tensor, {293, 285, 284, 21, 3, 1}, ct__frontend_sub_Tensor, 1, 0},
-    {&ct__op.sub__Tensor, {294, 285, 287, 25, 3, 1}, ct__frontend_sub__Tensor, 1, 0},
-    {&ct__op.sub_out, {293, 5, 289, 29, 4, 1}, ct__frontend_sub_out, 1, 0},
-    {&ct__op.sub_Scalar, {293, 291, 290, 34, 3, 1}, ct__frontend_sub_Scalar, 0, 0},
-    {&ct__op.sub__Scalar, {294, 291, 292, 38, 3, 1}, ct__frontend_sub__Scalar, 0, 0},
-    {&ct__op.mul_Tensor, {296, 285, 295, 42, 2, 1}, ct__frontend_mul_Tensor, 1, 0},
-    {&ct__op.mul__Tensor, {298, 285, 297, 45, 2, 1}, ct__frontend_mul__Tensor, 1, 0},
-    {&ct__op.mul_out, {296, 5, 299, 48, 3, 1}, ct__frontend_mul_out, 1, 0},
-    {&ct__op.mul_Scalar, {296, 291, 300, 52, 2, 1}, ct__frontend_mul_Scalar, 0, 0},
-    {&ct__op.mul__Scalar, {298, 291, 301, 55, 2, 1}, ct__frontend_mul__Scalar, 0, 0},
-    {&ct__op.div_Tensor, {302, 285, 295, 58, 2, 1}, ct__frontend_div_Tensor, 1, 0},
-    {&ct__op.div__Tensor, {303, 285, 297, 61, 2, 1}, ct__frontend_div__Tensor, 1, 0},
-    {&ct__op.div_out, {302, 5, 299, 64, 3, 1}, ct__frontend_div_out, 1, 0},
-    {&ct__op.div_Scalar, {302, 291, 300, 68, 2, 1}, ct__frontend_div_Scalar, 0, 0},
-    {&ct__op.div__Scalar, {303, 291, 301, 71, 2, 1}, ct__frontend_div__Scalar, 0, 0},
-    {&ct__op.true_divide_Tensor, {304, 285, 295, 74, 2, 1}, ct__frontend_true_divide_Tensor, 0, 0},
-    {&ct__op.true_divide_Scalar, {304, 291, 300, 77, 2, 1}, ct__frontend_true_divide_Scalar, 0, 0},
-    {&ct__op.true_divide_out, {304, 5, 299, 80, 3, 1}, ct__frontend_true_divide_out, 0, 0},
-    {&ct__op.rsub_Tensor, {305, 285, 284, 84, 3, 1}, ct__frontend_rsub_Tensor, 0, 0},
-    {&ct__op.threshold_backward, {306, 0, 284, 88, 3, 1}, ct__frontend_threshold_backward, 1, 0},
-    {&ct__op.copy_, {308, 0, 307, 92, 3, 1}, ct__frontend_copy_, 2, 0},
-    {&ct__op.fill__Scalar, {309, 291, 301, 96, 2, 1}, ct__frontend_fill__Scalar, 0, 0},
-    {&ct__op.clone, {311, 0, 310, 99, 1, 1}, ct__frontend_clone, 0, 0},
-    {&ct__op.contiguous, {312, 0, 310, 101, 1, 1}, ct__frontend_contiguous, 0, 0},
-    {&ct__op._to_copy, {314, 0, 313, 103, 4, 1}, ct__frontend__to_copy, 0, 0},
-    {&ct__op._pin_memory, {316, 0, 315, 108, 2, 1}, ct__frontend__pin_memory, 0, 0},
-    {&ct__op.pin_memory, {43, 0, 315, 111, 2, 1}, ct__frontend_pin_memory, 0, 0},
-    {&ct__op.to_dtype, {276, 13, 317, 114, 2, 1}, ct__frontend_to_dtype, 0, 0},
-    {&ct__op.to_device, {276, 14, 318, 117, 5, 1}, ct__frontend_to_device, 0, 0},
-    {&ct__op.view, {320, 0, 319, 123, 2, 1}, ct__frontend_view, 0, 0},
-    {&ct__op.reshape, {321, 0, 319, 126, 2, 1}, ct__frontend_reshape, 0, 0},
-    {&ct__op.transpose_int, {324, 323, 322, 129, 3, 1}, ct__frontend_transpose_int, 0, 0},
-    {&ct__op.t, {325, 0, 310, 133, 1, 1}, ct__frontend_t, 0, 0},
-    {&ct__op.permute, {326, 0, 319, 135, 2, 1}, ct__frontend_permute, 0, 0},
-    {&ct__op.expand, {328, 0, 327, 138, 3, 1}, ct__frontend_expand, 0, 0},
-    {&ct__op.expand_as, {329, 0, 295, 142, 2, 1}, ct__frontend_expand_as, 0, 0},
-    {&ct__op.view_as, {330, 0, 295, 145, 2, 1}, ct__frontend_view_as, 0, 0},
-    {&ct__op.reshape_as, {331, 0, 295, 148, 2, 1}, ct__frontend_reshape_as, 0, 0},
-    {&ct__op.movedim_intlist, {334, 333, 332, 151, 3, 1}, ct__frontend_movedim_intlist, 0, 0},
-    {&ct__op.movedim_int, {334, 323, 322, 155, 3, 1}, ct__frontend_movedim_int, 0, 0},
-    {&ct__op.broadcast_to, {335, 0, 319, 159, 2, 1}, ct__frontend_broadcast_to, 0, 0},
-    {&ct__op.meshgrid, {337, 0, 336, 162, 1, 1}, NULL, 0, 0},
-    {&ct__op.meshgrid_indexing, {337, 25, 338, 164, 2, 1}, NULL, 0, 0},
-    {&ct__op.cartesian_prod, {340, 0, 339, 167, 1, 1}, ct__frontend_cartesian_prod, 0, 0},
-    {&ct__op.unsqueeze, {342, 0, 341, 169, 2, 1}, ct__frontend_unsqueeze, 0, 0},
-    {&ct__op.squeeze, {343, 0, 310, 172, 1, 1}, ct__frontend_squeeze, 0, 0},
-    {&ct__op.squeeze_dim, {343, 26, 341, 174, 2, 1}, ct__frontend_squeeze_dim, 0, 0},
-    {&ct__op.flatten_using_ints, {345, 344, 322, 177, 3, 1}, ct__frontend_flatten_using_ints, 0, 0},
-    {&ct__op.select_int, {346, 323, 322, 181, 3, 1}, ct__frontend_select_int, 0, 0},
-    {&ct__op.select_backward, {348, 0, 347, 185, 4, 1}, ct__frontend_select_backward, 0, 0},
-    {&ct__op.slice_Tensor, {350, 285, 349, 190, 5, 1}, ct__frontend_slice_Tensor, 0, 0},
-    {&ct__op.slice_backward, {352, 0, 351, 196, 6, 1}, ct__frontend_slice_backward, 0, 0},
-    {&ct__op.select_scatter, {354, 0, 353, 203, 4, 1}, ct__frontend_select_scatter, 0, 0},
-    {&ct__op.select_scatter_out, {354, 5, 355, 208, 5, 1}, ct__frontend_select_scatter_out, 0, 0},
-    {&ct__op.slice_scatter, {357, 0, 356, 214, 6, 1}, ct__frontend_slice_scatter, 0, 0},
-    {&ct__op.slice_scatter_out, {357, 5, 358, 221, 7, 1}, ct__frontend_slice_scatter_out, 0, 0},
-    {&ct__op.diagonal_scatter, {360, 0, 359, 229, 5, 1}, ct__frontend_diagonal_scatter, 0, 0},
-    {&ct__op.diagonal_scatter_out, {360, 5, 361, 235, 6, 1}, ct__frontend_diagonal_scatter_out, 0, 0},
-    {&ct__op.diag_embed, {363, 0, 362, 242, 4, 1}, ct__frontend_diag_embed, 0, 0},
-    {&ct__op.diag_embed_out, {363, 5, 364, 247, 5, 1}, ct__frontend_diag_embed_out, 0, 0},
-    {&ct__op.diag, {365, 0, 341, 253, 2, 1}, ct__frontend_diag, 0, 0},
-    {&ct__op.diag_out, {365, 5, 366, 256, 3, 1}, ct__frontend_diag_out, 0, 0},
-    {&ct__op.trace, {367, 0, 310, 260, 1, 1}, ct__frontend_trace, 0, 0},
-    {&ct__op.trace_out, {367, 5, 368, 262, 2, 1}, ct__frontend_trace_out, 0, 0},
-    {&ct__op.narrow, {369, 0, 362, 265, 4, 1}, ct__frontend_narrow, 0, 0},
-    {&ct__op.narrow_Tensor, {369, 285, 370, 270, 4, 1}, ct__frontend_narrow_Tensor, 0, 0},
-    {&ct__op.diagonal, {39, 0, 362, 275, 4, 1}, ct__frontend_diagonal, 0, 0},
-    {&ct__op.diagonal_backward, {372, 0, 371, 280, 5, 1}, ct__frontend_diagonal_backward, 0, 0},
-    {&ct__op.as_strided, {374, 0, 373, 286, 4, 1}, ct__frontend_as_strided, 0, 0},
-    {&ct__op.alias, {375, 0, 310, 291, 1, 1}, ct__frontend_alias, 0, 0},
-    {&ct__op.detach, {376, 0, 310, 293, 1, 1}, ct__frontend_detach, 0, 0},
-    {&ct__op.empty_memory_format, {379, 378, 377, 295, 4, 1}, ct__frontend_empty_memory_format, 0, 0},
-    {&ct__op.zeros, {381, 0, 380, 300, 3, 1}, ct__frontend_zeros, 0, 0},
-    {&ct__op.ones, {382, 0, 380, 304, 3, 1}, ct__frontend_ones, 0, 0},
-    {&ct__op.full, {222, 0, 383, 308, 4, 1}, ct__frontend_full, 0, 0},
-    {&ct__op.scalar_tensor, {385, 0, 384, 313, 3, 1}, ct__frontend_scalar_tensor, 0, 0},
-    {&ct__op.empty_like, {387, 0, 386, 317, 4, 1}, ct__frontend_empty_like, 0, 0},
-    {&ct__op.zeros_like, {388, 0, 386, 322, 4, 1}, ct__frontend_zeros_like, 0, 0},
-    {&ct__op.ones_like, {389, 0, 386, 327, 4, 1}, ct__frontend_ones_like, 0, 0},
-    {&ct__op.full_like, {391, 0, 390, 332, 5, 1}, ct__frontend_full_like, 0, 0},
-    {&ct__op.new_empty, {393, 0, 392, 338, 5, 1}, ct__frontend_new_empty, 0, 0},
-    {&ct__op.new_zeros, {394, 0, 392, 344, 5, 1}, ct__frontend_new_zeros, 0, 0},
-    {&ct__op.new_ones, {395, 0, 392, 350, 5, 1}, ct__frontend_new_ones, 0, 0},
-    {&ct__op.new_full, {397, 0, 396, 356, 6, 1}, ct__frontend_new_full, 0, 0},
-    {&ct__op.tril_indices, {399, 0, 398, 363, 5, 1}, ct__frontend_tril_indices, 0, 0},
-    {&ct__op.tril_indices_out, {399, 5, 400, 369, 4, 1}, ct__frontend_tril_indices_out, 0, 0},
-    {&ct__op.triu_indices, {401, 0, 398, 374, 5, 1}, ct__frontend_triu_indices, 0, 0},
-    {&ct__op.triu_indices_out, {401, 5, 400, 380, 4, 1}, ct__frontend_triu_indices_out, 0, 0},
-    {&ct__op.arange_start_step, {404, 403, 402, 385, 5, 1}, ct__frontend_arange_start_step, 0, 0},
-    {&ct__op.arange_start_out, {404, 406, 405, 391, 4, 1}, ct__frontend_arange_start_out, 0, 0},
-    {&ct__op.neg, {407, 0, 310, 396, 1, 1}, ct__frontend_neg, 1, 0},
-    {&ct__op.neg_, {409, 0, 408, 398, 1, 1}, ct__frontend_neg_, 1, 0},
-    {&ct__op.neg_out, {407, 5, 368, 400, 2, 1}, ct__frontend_neg_out, 1, 0},
-    {&ct__op.bitwise_not, {410, 0, 310, 403, 1, 1}, ct__frontend_bitwise_not, 1, 0},
-    {&ct__op.bitwise_not_, {411, 0, 408, 405, 1, 1}, ct__frontend_bitwise_not_, 1, 0},
-    {&ct__op.bitwise_not_out, {410, 5, 368, 407, 2, 1}, ct__frontend_bitwise_not_out, 1, 0},
-    {&ct__op.abs, {412, 0, 310, 410, 1, 1}, ct__frontend_abs, 1, 0},
-    {&ct__op.abs_, {413, 0, 408, 412, 1, 1}, ct__frontend_abs_, 1, 0},
-    {&ct__op.abs_out, {412, 5, 368, 414, 2, 1}, ct__frontend_abs_out, 1, 0},
-    {&ct__op.sign, {112, 0, 310, 417, 1, 1}, ct__frontend_sign, 1, 0},
-    {&ct__op.sign_, {414, 0, 408, 419, 1, 1}, ct__frontend_sign_, 1, 0},
-    {&ct__op.sign_out, {112, 5, 368, 421, 2, 1}, ct__frontend_sign_out, 1, 0},
-    {&ct__op.square, {415, 0, 310, 424, 1, 1}, ct__frontend_square, 1, 0},
-    {&ct__op.square_, {416, 0, 408, 426, 1, 1}, ct__frontend_square_, 1, 0},
-    {&ct__op.square_out, {415, 5, 368, 428, 2, 1}, ct__frontend_square_out, 1, 0},
-    {&ct__op.exp, {417, 0, 310, 431, 1, 1}, ct__frontend_exp, 1, 0},
-    {&ct__op.exp_, {418, 0, 408, 433, 1, 1}, ct__frontend_exp_, 1, 0},
-    {&ct__op.exp_out, {417, 5, 368, 435, 2, 1}, ct__frontend_exp_out, 1, 0},
-    {&ct__op.exp2, {419, 0, 310, 438, 1, 1}, ct__frontend_exp2, 1, 0},
-    {&ct__op.exp2_, {420, 0, 408, 440, 1, 1}, ct__frontend_exp2_, 1, 0},
-    {&ct__op.exp2_out, {419, 5, 368, 442, 2, 1}, ct__frontend_exp2_out, 1, 0},
-    {&ct__op.log, {421, 0, 310, 445, 1, 1}, ct__frontend_log, 1, 0},
-    {&ct__op.log_, {422, 0, 408, 447, 1, 1}, ct__frontend_log_, 1, 0},
-    {&ct__op.log_out, {421, 5, 368, 449, 2, 1}, ct__frontend_log_out, 1, 0},
-    {&ct__op.log2, {423, 0, 310, 452, 1, 1}, ct__frontend_log2, 1, 0},
-    {&ct__op.log2_, {424, 0, 408, 454, 1, 1}, ct__frontend_log2_, 1, 0},
-    {&ct__op.log2_out, {423, 5, 368, 456, 2, 1}, ct__frontend_log2_out, 1, 0},
-    {&ct__op.log1p, {425, 0, 310, 459, 1, 1}, ct__frontend_log1p, 1, 0},
-    {&ct__op.log1p_, {426, 0, 408, 461, 1, 1}, ct__frontend_log1p_, 1, 0},
-    {&ct__op.log1p_out, {425, 5, 368, 463, 2, 1}, ct__frontend_log1p_out, 1, 0},
-    {&ct__op.expm1, {427, 0, 310, 466, 1, 1}, ct__frontend_expm1, 1, 0},
-    {&ct__op.expm1_, {428, 0, 408, 468, 1, 1}, ct__frontend_expm1_, 1, 0},
-    {&ct__op.expm1_out, {427, 5, 368, 470, 2, 1}, ct__frontend_expm1_out, 1, 0},
-    {&ct__op.sqrt, {429, 0, 310, 473, 1, 1}, ct__frontend_sqrt, 1, 0},
-    {&ct__op.sqrt_, {430, 0, 408, 475, 1, 1}, ct__frontend_sqrt_, 1, 0},
-    {&ct__op.sqrt_out, {429, 5, 368, 477, 2, 1}, ct__frontend_sqrt_out, 1, 0},
-    {&ct__op.rsqrt, {431, 0, 310, 480, 1, 1}, ct__frontend_rsqrt, 1, 0},
-    {&ct__op.rsqrt_, {432, 0, 408, 482, 1, 1}, ct__frontend_rsqrt_, 1, 0},
-    {&ct__op.rsqrt_out, {431, 5, 368, 484, 2, 1}, ct__frontend_rsqrt_out, 1, 0},
-    {&ct__op.reciprocal, {433, 0, 310, 487, 1, 1}, ct__frontend_reciprocal, 1, 0},
-    {&ct__op.reciprocal_, {434, 0, 408, 489, 1, 1}, ct__frontend_reciprocal_, 1, 0},
-    {&ct__op.reciprocal_out, {433, 5, 368, 491, 2, 1}, ct__frontend_reciprocal_out, 1, 0},
-    {&ct__op.sin, {435, 0, 310, 494, 1, 1}, ct__frontend_sin, 1, 0},
-    {&ct__op.sin_, {436, 0, 408, 496, 1, 1}, ct__frontend_sin_, 1, 0},
-    {&ct__op.sin_out, {435, 5, 368, 498, 2, 1}, ct__frontend_sin_out, 1, 0},
-    {&ct__op.cos, {437, 0, 310, 501, 1, 1}, ct__frontend_cos, 1, 0},
-    {&ct__op.cos_, {438, 0, 408, 503, 1, 1}, ct__frontend_cos_, 1, 0},
-    {&ct__op.cos_out, {437, 5, 368, 505, 2, 1}, ct__frontend_cos_out, 1, 0},
-    {&ct__op.tan, {439, 0, 310, 508, 1, 1}, ct__frontend_tan, 1, 0},
-    {&ct__op.tan_, {440, 0, 408, 510, 1, 1}, ct__frontend_tan_, 1, 0},
-    {&ct__op.tan_out, {439, 5, 368, 512, 2, 1}, ct__frontend_tan_out, 1, 0},
-    {&ct__op.tanh, {441, 0, 310, 515, 1, 1}, ct__frontend_tanh, 1, 0},
-    {&ct__op.tanh_, {442, 0, 408, 517, 1, 1}, ct__frontend_tanh_, 1, 0},
-    {&ct__op.tanh_out, {441, 5, 368, 519, 2, 1}, ct__frontend_tanh_out, 1, 0},
-    {&ct__op.erf, {443, 0, 310, 522, 1, 1}, ct__frontend_erf, 1, 0},
-    {&ct__op.erf_, {444, 0, 408, 524, 1, 1}, ct__frontend_erf_, 1, 0},
-    {&ct__op.erf_out, {443, 5, 368, 526, 2, 1}, ct__frontend_erf_out, 1, 0},
-    {&ct__op.asin, {445, 0, 310, 529, 1, 1}, ct__frontend_asin, 1, 0},
-    {&ct__op.asin_, {446, 0, 408, 531, 1, 1}, ct__frontend_asin_, 1, 0},
-    {&ct__op.asin_out, {445, 5, 368, 533, 2, 1}, ct__frontend_asin_out, 1, 0},
-    {&ct__op.acos, {447, 0, 310, 536, 1, 1}, ct__frontend_acos, 1, 0},
-    {&ct__op.acos_, {448, 0, 408, 538, 1, 1}, ct__frontend_acos_, 1, 0},
-    {&ct__op.acos_out, {447, 5, 368, 540, 2, 1}, ct__frontend_acos_out, 1, 0},
-    {&ct__op.atan, {449, 0, 310, 543, 1, 1}, ct__frontend_atan, 1, 0},
-    {&ct__op.atan_, {450, 0, 408, 545, 1, 1}, ct__frontend_atan_, 1, 0},
-    {&ct__op.atan_out, {449, 5, 368, 547, 2, 1}, ct__frontend_atan_out, 1, 0},
-    {&ct__op.sinh, {451, 0, 310, 550, 1, 1}, ct__frontend_sinh, 1, 0},
-    {&ct__op.sinh_, {452, 0, 408, 552, 1, 1}, ct__frontend_sinh_, 1, 0},
-    {&ct__op.sinh_out, {451, 5, 368, 554, 2, 1}, ct__frontend_sinh_out, 1, 0},
-    {&ct__op.cosh, {453, 0, 310, 557, 1, 1}, ct__frontend_cosh, 1, 0},
-    {&ct__op.cosh_, {454, 0, 408, 559, 1, 1}, ct__frontend_cosh_, 1, 0},
-    {&ct__op.cosh_out, {453, 5, 368, 561, 2, 1}, ct__frontend_cosh_out, 1, 0},
-    {&ct__op.asinh, {455, 0, 310, 564, 1, 1}, ct__frontend_asinh, 1, 0},
-    {&ct__op.asinh_, {456, 0, 408, 566, 1, 1}, ct__frontend_asinh_, 1, 0},
-    {&ct__op.asinh_out, {455, 5, 368, 568, 2, 1}, ct__frontend_asinh_out, 1, 0},
-    {&ct__op.acosh, {457, 0, 310, 571, 1, 1}, ct__frontend_acosh, 1, 0},
-    {&ct__op.acosh_, {458, 0, 408, 573, 1, 1}, ct__frontend_acosh_, 1, 0},
-    {&ct__op.acosh_out, {457, 5, 368, 575, 2, 1}, ct__frontend_acosh_out, 1, 0},
-    {&ct__op.atanh, {459, 0, 310, 578, 1, 1}, ct__frontend_atanh, 1, 0},
-    {&ct__op.atanh_, {460, 0, 408, 580, 1, 1}, ct__frontend_atanh_, 1, 0},
-    {&ct__op.atanh_out, {459, 5, 368, 582, 2, 1}, ct__frontend_atanh_out, 1, 0},
-    {&ct__op.log10, {461, 0, 310, 585, 1, 1}, ct__frontend_log10, 1, 0},
-    {&ct__op.log10_, {462, 0, 408, 587, 1, 1}, ct__frontend_log10_, 1, 0},
-    {&ct__op.log10_out, {461, 5, 368, 589, 2, 1}, ct__frontend_log10_out, 1, 0},
-    {&ct__op.erfc, {463, 0, 310, 592, 1, 1}, ct__frontend_erfc, 1, 0},
-    {&ct__op.erfc_, {464, 0, 408, 594, 1, 1}, ct__frontend_erfc_, 1, 0},
-    {&ct__op.erfc_out, {463, 5, 368, 596, 2, 1}, ct__frontend_erfc_out, 1, 0},
-    {&ct__op.erfinv, {465, 0, 310, 599, 1, 1}, ct__frontend_erfinv, 1, 0},
-    {&ct__op.erfinv_, {466, 0, 408, 601, 1, 1}, ct__frontend_erfinv_, 1, 0},
-    {&ct__op.erfinv_out, {465, 5, 368, 603, 2, 1}, ct__frontend_erfinv_out, 1, 0},
-    {&ct__op.lgamma, {467, 0, 310, 606, 1, 1}, ct__frontend_lgamma, 1, 0},
-    {&ct__op.lgamma_, {468, 0, 408, 608, 1, 1}, ct__frontend_lgamma_, 1, 0},
-    {&ct__op.lgamma_out, {467, 5, 368, 610, 2, 1}, ct__frontend_lgamma_out, 1, 0},
-    {&ct__op.digamma, {469, 0, 310, 613, 1, 1}, ct__frontend_digamma, 1, 0},
-    {&ct__op.digamma_, {470, 0, 408, 615, 1, 1}, ct__frontend_digamma_, 1, 0},
-    {&ct__op.digamma_out, {469, 5, 368, 617, 2, 1}, ct__frontend_digamma_out, 1, 0},
-    {&ct__op.polygamma, {472, 0, 471, 620, 2, 1}, ct__frontend_polygamma, 1, 0},
-    {&ct__op.polygamma_, {474, 0, 473, 623, 2, 1}, ct__frontend_polygamma_, 1, 0},
-    {&ct__op.polygamma_out, {472, 5, 475, 626, 3, 1}, ct__frontend_polygamma_out, 1, 0},
-    {&ct__op.i0, {476, 0, 310, 630, 1, 1}, ct__frontend_i0, 1, 0},
-    {&ct__op.i0_, {477, 0, 408, 632, 1, 1}, ct__frontend_i0_, 1, 0},
-    {&ct__op.i0_out, {476, 5, 368, 634, 2, 1}, ct__frontend_i0_out, 1, 0},
-    {&ct__op.special_i1, {478, 0, 310, 637, 1, 1}, ct__frontend_special_i1, 1, 0},
-    {&ct__op.special_i1_out, {478, 5, 368, 639, 2, 1}, ct__frontend_special_i1_out, 1, 0},
-    {&ct__op.sinc, {479, 0, 310, 642, 1, 1}, ct__frontend_sinc, 1, 0},
-    {&ct__op.sinc_, {480, 0, 408, 644, 1, 1}, ct__frontend_sinc_, 1, 0},
-    {&ct__op.sinc_out, {479, 5, 368, 646, 2, 1}, ct__frontend_sinc_out, 1, 0},
-    {&ct__op.deg2rad, {481, 0, 310, 649, 1, 1}, ct__frontend_deg2rad, 1, 0},
-    {&ct__op.deg2rad_, {482, 0, 408, 651, 1, 1}, ct__frontend_deg2rad_, 1, 0},
-    {&ct__op.deg2rad_out, {481, 5, 368, 653, 2, 1}, ct__frontend_deg2rad_out, 1, 0},
-    {&ct__op.rad2deg, {483, 0, 310, 656, 1, 1}, ct__frontend_rad2deg, 1, 0},
-    {&ct__op.rad2deg_, {484, 0, 408, 658, 1, 1}, ct__frontend_rad2deg_, 1, 0},
-    {&ct__op.rad2deg_out, {483, 5, 368, 660, 2, 1}, ct__frontend_rad2deg_out, 1, 0},
-    {&ct__op.logit, {486, 0, 485, 663, 2, 1}, ct__frontend_logit, 1, 0},
-    {&ct__op.logit_, {488, 0, 487, 666, 2, 1}, ct__frontend_logit_, 1, 0},
-    {&ct__op.logit_out, {486, 5, 489, 669, 3, 1}, ct__frontend_logit_out, 1, 0},
-    {&ct__op.frac, {490, 0, 310, 673, 1, 1}, ct__frontend_frac, 1, 0},
-    {&ct__op.frac_, {491, 0, 408, 675, 1, 1}, ct__frontend_frac_, 1, 0},
-    {&ct__op.frac_out, {490, 5, 368, 677, 2, 1}, ct__frontend_frac_out, 1, 0},
-    {&ct__op.isnan, {492, 0, 310, 680, 1, 1}, ct__frontend_isnan, 1, 0},
-    {&ct__op.isnan_out, {492, 5, 368, 682, 2, 1}, ct__frontend_isnan_out, 1, 0},
-    {&ct__op.isinf, {493, 0, 310, 685, 1, 1}, ct__frontend_isinf, 1, 0},
-    {&ct__op.isinf_out, {493, 5, 368, 687, 2, 1}, ct__frontend_isinf_out, 1, 0},
-    {&ct__op.isfinite, {494, 0, 310, 690, 1, 1}, ct__frontend_isfinite, 1, 0},
-    {&ct__op.isposinf, {495, 0, 310, 692, 1, 1}, ct__frontend_isposinf, 1, 0},
-    {&ct__op.isposinf_out, {495, 5, 368, 694, 2, 1}, ct__frontend_isposinf_out, 1, 0},
-    {&ct__op.isneginf, {496, 0, 310, 697, 1, 1}, ct__frontend_isneginf, 1, 0},
-    {&ct__op.isneginf_out, {496, 5, 368, 699, 2, 1}, ct__frontend_isneginf_out, 1, 0},
-    {&ct__op.sigmoid, {497, 0, 310, 702, 1, 1}, ct__frontend_sigmoid, 1, 0},
-    {&ct__op.sigmoid_, {498, 0, 408, 704, 1, 1}, ct__frontend_sigmoid_, 1, 0},
-    {&ct__op.sigmoid_out, {497, 5, 368, 706, 2, 1}, ct__frontend_sigmoid_out, 1, 0},
-    {&ct__op.relu, {499, 0, 310, 709, 1, 1}, ct__frontend_relu, 1, 0},
-    {&ct__op.relu_, {500, 0, 408, 711, 1, 1}, ct__frontend_relu_, 1, 0},
-    {&ct__op.relu_out, {499, 5, 368, 713, 2, 1}, ct__frontend_relu_out, 1, 0},
-    {&ct__op.hardtanh, {501, 0, 290, 716, 3, 1}, ct__frontend_hardtanh, 1, 0},
-    {&ct__op.hardtanh_, {502, 0, 292, 720, 3, 1}, ct__frontend_hardtanh_, 1, 0},
-    {&ct__op.hardtanh_out, {501, 5, 503, 724, 4, 1}, ct__frontend_hardtanh_out, 1, 0},
-    {&ct__op.relu6, {504, 0, 310, 729, 1, 1}, ct__frontend_relu6, 1, 0},
-    {&ct__op.relu6_, {505, 0, 408, 731, 1, 1}, ct__frontend_relu6_, 1, 0},
-    {&ct__op.leaky_relu, {506, 0, 300, 733, 2, 1}, ct__frontend_leaky_relu, 1, 0},
-    {&ct__op.leaky_relu_, {507, 0, 301, 736, 2, 1}, ct__frontend_leaky_relu_, 1, 0},
-    {&ct__op.leaky_relu_out, {506, 5, 508, 739, 3, 1}, ct__frontend_leaky_relu_out, 1, 0},
-    {&ct__op.elu, {510, 0, 509, 743, 4, 1}, ct__frontend_elu, 1, 0},
-    {&ct__op.elu_, {512, 0, 511, 748, 4, 1}, ct__frontend_elu_, 1, 0},
-    {&ct__op.elu_out, {510, 5, 513, 753, 5, 1}, ct__frontend_elu_out, 1, 0},
-    {&ct__op.gelu, {515, 0, 514, 759, 2, 1}, ct__frontend_gelu, 1, 0},
-    {&ct__op.gelu_, {517, 0, 516, 762, 2, 1}, ct__frontend_gelu_, 1, 0},
-    {&ct__op.gelu_out, {515, 5, 518, 765, 3, 1}, ct__frontend_gelu_out, 1, 0},
-    {&ct__op.silu, {519, 0, 310, 769, 1, 1}, ct__frontend_silu, 1, 0},
-    {&ct__op.silu_, {520, 0, 408, 771, 1, 1}, ct__frontend_silu_, 1, 0},
-    {&ct__op.silu_out, {519, 5, 368, 773, 2, 1}, ct__frontend_silu_out, 1, 0},
-    {&ct__op.softplus, {521, 0, 290, 776, 3, 1}, ct__frontend_softplus, 1, 0},
-    {&ct__op.softplus_out, {521, 5, 503, 780, 4, 1}, ct__frontend_softplus_out, 1, 0},
-    {&ct__op.mish, {522, 0, 310, 785, 1, 1}, ct__frontend_mish, 1, 0},
-    {&ct__op.mish_, {523, 0, 408, 787, 1, 1}, ct__frontend_mish_, 1, 0},
-    {&ct__op.mish_out, {522, 5, 368, 789, 2, 1}, ct__frontend_mish_out, 1, 0},
-    {&ct__op.hardswish, {524, 0, 310, 792, 1, 1}, ct__frontend_hardswish, 1, 0},
-    {&ct__op.hardswish_, {525, 0, 408, 794, 1, 1}, ct__frontend_hardswish_, 1, 0},
-    {&ct__op.hardswish_out, {524, 5, 368, 796, 2, 1}, ct__frontend_hardswish_out, 1, 0},
-    {&ct__op.hardsigmoid, {526, 0, 310, 799, 1, 1}, ct__frontend_hardsigmoid, 1, 0},
-    {&ct__op.hardsigmoid_, {527, 0, 408, 801, 1, 1}, ct__frontend_hardsigmoid_, 1, 0},
-    {&ct__op.hardsigmoid_out, {526, 5, 368, 803, 2, 1}, ct__frontend_hardsigmoid_out, 1, 0},
-    {&ct__op.selu, {528, 0, 310, 806, 1, 1}, ct__frontend_selu, 1, 0},
-    {&ct__op.selu_, {529, 0, 408, 808, 1, 1}, ct__frontend_selu_, 1, 0},
-    {&ct__op.celu, {530, 0, 300, 810, 2, 1}, ct__frontend_celu, 1, 0},
-    {&ct__op.celu_, {531, 0, 301, 813, 2, 1}, ct__frontend_celu_, 1, 0},
-    {&ct__op.celu_out, {530, 5, 508, 816, 3, 1}, ct__frontend_celu_out, 1, 0},
-    {&ct__op.log_sigmoid, {532, 0, 310, 820, 1, 1}, ct__frontend_log_sigmoid, 1, 0},
-    {&ct__op.log_sigmoid_out, {532, 5, 368, 822, 2, 1}, ct__frontend_log_sigmoid_out, 1, 0},
-    {&ct__op.hardshrink, {533, 0, 300, 825, 2, 1}, ct__frontend_hardshrink, 1, 0},
-    {&ct__op.hardshrink_out, {533, 5, 508, 828, 3, 1}, ct__frontend_hardshrink_out, 1, 0},
-    {&ct__op.softshrink, {534, 0, 300, 832, 2, 1}, ct__frontend_softshrink, 1, 0},
-    {&ct__op.softshrink_out, {534, 5, 508, 835, 3, 1}, ct__frontend_softshrink_out, 1, 0},
-    {&ct__op.threshold, {7, 0, 290, 839, 3, 1}, ct__frontend_threshold, 1, 0},
-    {&ct__op.threshold_, {535, 0, 292, 843, 3, 1}, ct__frontend_threshold_, 1, 0},
-    {&ct__op.threshold_out, {7, 5, 503, 847, 4, 1}, ct__frontend_threshold_out, 1, 0},
-    {&ct__op.softsign, {536, 0, 310, 852, 1, 1}, ct__frontend_softsign, 1, 0},
-    {&ct__op.tanhshrink, {537, 0, 310, 854, 1, 1}, ct__frontend_tanhshrink, 1, 0},
-    {&ct__op.floor, {538, 0, 310, 856, 1, 1}, ct__frontend_floor, 1, 0},
-    {&ct__op.floor_, {539, 0, 408, 858, 1, 1}, ct__frontend_floor_, 1, 0},
-    {&ct__op.floor_out, {538, 5, 368, 860, 2, 1}, ct__frontend_floor_out, 1, 0},
-    {&ct__op.ceil, {540, 0, 310, 863, 1, 1}, ct__frontend_ceil, 1, 0},
-    {&ct__op.ceil_, {541, 0, 408, 865, 1, 1}, ct__frontend_ceil_, 1, 0},
-    {&ct__op.ceil_out, {540, 5, 368, 867, 2, 1}, ct__frontend_ceil_out, 1, 0},
-    {&ct__op.round, {542, 0, 310, 870, 1, 1}, ct__frontend_round, 1, 0},
-    {&ct__op.round_, {543, 0, 408, 872, 1, 1}, ct__frontend_round_, 1, 0},
-    {&ct__op.round_out, {542, 5, 368, 874, 2, 1}, ct__frontend_round_out, 1, 0},
-    {&ct__op.round_decimals, {542, 63, 341, 877, 2, 1}, ct__frontend_round_decimals, 1, 0},
-    {&ct__op.round__decimals, {543, 63, 473, 880, 2, 1}, ct__frontend_round__decimals, 1, 0},
-    {&ct__op.round_decimals_out, {542, 544, 366, 883, 3, 1}, ct__frontend_round_decimals_out, 1, 0},
-    {&ct__op.trunc, {545, 0, 310, 887, 1, 1}, ct__frontend_trunc, 1, 0},
-    {&ct__op.trunc_, {546, 0, 408, 889, 1, 1}, ct__frontend_trunc_, 1, 0},
-    {&ct__op.trunc_out, {545, 5, 368, 891, 2, 1}, ct__frontend_trunc_out, 1, 0},
-    {&ct__op.nan_to_num, {548, 0, 547, 894, 4, 1}, ct__frontend_nan_to_num, 1, 0},
-    {&ct__op.nan_to_num_, {550, 0, 549, 899, 4, 1}, ct__frontend_nan_to_num_, 1, 0},
-    {&ct__op.nan_to_num_out, {548, 5, 551, 904, 5, 1}, ct__frontend_nan_to_num_out, 1, 0},
-    {&ct__op.frexp_Tensor, {553, 285, 552, 910, 1, 2}, ct__frontend_frexp_Tensor, 1, 0},
-    {&ct__op.frexp_Tensor_out, {553, 555, 554, 913, 3, 2}, ct__frontend_frexp_Tensor_out, 1, 0},
-    {&ct__op.div_Tensor_mode, {302, 557, 556, 918, 3, 1}, ct__frontend_div_Tensor_mode, 1, 0},
-    {&ct__op.div__Tensor_mode, {303, 557, 558, 922, 3, 1}, ct__frontend_div__Tensor_mode, 1, 0},
-    {&ct__op.div_out_mode, {302, 560, 559, 926, 4, 1}, ct__frontend_div_out_mode, 1, 0},
-    {&ct__op.div_Scalar_mode, {302, 562, 561, 931, 3, 1}, ct__frontend_div_Scalar_mode, 1, 0},
-    {&ct__op.div__Scalar_mode, {303, 562, 563, 935, 3, 1}, ct__frontend_div__Scalar_mode, 1, 0},
-    {&ct__op.floor_divide, {564, 0, 295, 939, 2, 1}, ct__frontend_floor_divide, 1, 0},
-    {&ct__op.floor_divide__Tensor, {565, 285, 297, 942, 2, 1}, ct__frontend_floor_divide__Tensor, 1, 0},
-    {&ct__op.floor_divide_out, {564, 5, 299, 945, 3, 1}, ct__frontend_floor_divide_out, 1, 0},
-    {&ct__op.floor_divide_Scalar, {564, 291, 300, 949, 2, 1}, ct__frontend_floor_divide_Scalar, 1, 0},
-    {&ct__op.floor_divide__Scalar, {565, 291, 301, 952, 2, 1}, ct__frontend_floor_divide__Scalar, 1, 0},
-    {&ct__op.pow_Tensor_Tensor, {567, 566, 295, 955, 2, 1}, ct__frontend_pow_Tensor_Tensor, 1, 0},
-    {&ct__op.pow__Tensor, {568, 285, 297, 958, 2, 1}, ct__frontend_pow__Tensor, 1, 0},
-    {&ct__op.pow_Tensor_Tensor_out, {567, 569, 299, 961, 3, 1}, ct__frontend_pow_Tensor_Tensor_out, 1, 0},
-    {&ct__op.pow_Tensor_Scalar, {567, 570, 300, 965, 2, 1}, ct__frontend_pow_Tensor_Scalar, 1, 0},
-    {&ct__op.pow__Scalar, {568, 291, 301, 968, 2, 1}, ct__frontend_pow__Scalar, 1, 0},
-    {&ct__op.pow_Tensor_Scalar_out, {567, 571, 508, 971, 3, 1}, ct__frontend_pow_Tensor_Scalar_out, 1, 0},
-    {&ct__op.pow_Scalar, {567, 291, 572, 975, 2, 1}, ct__frontend_pow_Scalar, 1, 0},
-    {&ct__op.pow_Scalar_out, {567, 574, 573, 978, 3, 1}, ct__frontend_pow_Scalar_out, 1, 0},
-    {&ct__op.remainder_Tensor, {575, 285, 295, 982, 2, 1}, ct__frontend_remainder_Tensor, 1, 0},
-    {&ct__op.remainder__Tensor, {576, 285, 297, 985, 2, 1}, ct__frontend_remainder__Tensor, 1, 0},
-    {&ct__op.remainder_Tensor_out, {575, 555, 299, 988, 3, 1}, ct__frontend_remainder_Tensor_out, 1, 0},
-    {&ct__op.remainder_Scalar, {575, 291, 300, 992, 2, 1}, ct__frontend_remainder_Scalar, 1, 0},
-    {&ct__op.remainder__Scalar, {576, 291, 301, 995, 2, 1}, ct__frontend_remainder__Scalar, 1, 0},
-    {&ct__op.remainder_Scalar_out, {575, 574, 508, 998, 3, 1}, ct__frontend_remainder_Scalar_out, 1, 0},
-    {&ct__op.remainder_Scalar_Tensor, {575, 577, 572, 1002, 2, 1}, ct__frontend_remainder_Scalar_Tensor, 1, 0},
-    {&ct__op.remainder_Scalar_Tensor_out, {575, 578, 573, 1005, 3, 1}, ct__frontend_remainder_Scalar_Tensor_out, 1, 0},
-    {&ct__op.fmod_Tensor, {579, 285, 295, 1009, 2, 1}, ct__frontend_fmod_Tensor, 1, 0},
-    {&ct__op.fmod__Tensor, {580, 285, 297, 1012, 2, 1}, ct__frontend_fmod__Tensor, 1, 0},
-    {&ct__op.fmod_Tensor_out, {579, 555, 299, 1015, 3, 1}, ct__frontend_fmod_Tensor_out, 1, 0},
-    {&ct__op.fmod_Scalar, {579, 291, 300, 1019, 2, 1}, ct__frontend_fmod_Scalar, 1, 0},
-    {&ct__op.fmod__Scalar, {580, 291, 301, 1022, 2, 1}, ct__frontend_fmod__Scalar, 1, 0},
-    {&ct__op.fmod_Scalar_out, {579, 574, 508, 1025, 3, 1}, ct__frontend_fmod_Scalar_out, 1, 0},
-    {&ct__op.maximum, {581, 0, 295, 1029, 2, 1}, ct__frontend_maximum, 1, 0},
-    {&ct__op.maximum_out, {581, 5, 299, 1032, 3, 1}, ct__frontend_maximum_out, 1, 0},
-    {&ct__op.minimum, {582, 0, 295, 1036, 2, 1}, ct__frontend_minimum, 1, 0},
-    {&ct__op.minimum_out, {582, 5, 299, 1039, 3, 1}, ct__frontend_minimum_out, 1, 0},
-    {&ct__op.atan2, {583, 0, 295, 1043, 2, 1}, ct__frontend_atan2, 1, 0},
-    {&ct__op.atan2_, {584, 0, 297, 1046, 2, 1}, ct__frontend_atan2_, 1, 0},
-    {&ct__op.atan2_out, {583, 5, 299, 1049, 3, 1}, ct__frontend_atan2_out, 1, 0},
-    {&ct__op.eq_Tensor, {585, 285, 295, 1053, 2, 1}, ct__frontend_eq_Tensor, 1, 0},
-    {&ct__op.eq__Tensor, {586, 285, 297, 1056, 2, 1}, ct__frontend_eq__Tensor, 1, 0},
-    {&ct__op.eq_Tensor_out, {585, 555, 299, 1059, 3, 1}, ct__frontend_eq_Tensor_out, 1, 0},
-    {&ct__op.eq_Scalar, {585, 291, 300, 1063, 2, 1}, ct__frontend_eq_Scalar, 1, 0},
-    {&ct__op.eq__Scalar, {586, 291, 301, 1066, 2, 1}, ct__frontend_eq__Scalar, 1, 0},
-    {&ct__op.eq_Scalar_out, {585, 574, 508, 1069, 3, 1}, ct__frontend_eq_Scalar_out, 1, 0},
-    {&ct__op.ne_Tensor, {587, 285, 295, 1073, 2, 1}, ct__frontend_ne_Tensor, 1, 0},
-    {&ct__op.ne__Tensor, {588, 285, 297, 1076, 2, 1}, ct__frontend_ne__Tensor, 1, 0},
-    {&ct__op.ne_Tensor_out, {587, 555, 299, 1079, 3, 1}, ct__frontend_ne_Tensor_out, 1, 0},
-    {&ct__op.ne_Scalar, {587, 291, 300, 1083, 2, 1}, ct__frontend_ne_Scalar, 1, 0},
-    {&ct__op.ne__Scalar, {588, 291, 301, 1086, 2, 1}, ct__frontend_ne__Scalar, 1, 0},
-    {&ct__op.ne_Scalar_out, {587, 574, 508, 1089, 3, 1}, ct__frontend_ne_Scalar_out, 1, 0},
-    {&ct__op.lt_Tensor, {589, 285, 295, 1093, 2, 1}, ct__frontend_lt_Tensor, 1, 0},
-    {&ct__op.lt__Tensor, {590, 285, 297, 1096, 2, 1}, ct__frontend_lt__Tensor, 1, 0},
-    {&ct__op.lt_Tensor_out, {589, 555, 299, 1099, 3, 1}, ct__frontend_lt_Tensor_out, 1, 0},
-    {&ct__op.lt_Scalar, {589, 291, 300, 1103, 2, 1}, ct__frontend_lt_Scalar, 1, 0},
-    {&ct__op.lt__Scalar, {590, 291, 301, 1106, 2, 1}, ct__frontend_lt__Scalar, 1, 0},
-    {&ct__op.lt_Scalar_out, {589, 574, 508, 1109, 3, 1}, ct__frontend_lt_Scalar_out, 1, 0},
-    {&ct__op.le_Tensor, {591, 285, 295, 1113, 2, 1}, ct__frontend_le_Tensor, 1, 0},
-    {&ct__op.le__Tensor, {592, 285, 297, 1116, 2, 1}, ct__frontend_le__Tensor, 1, 0},
-    {&ct__op.le_Tensor_out, {591, 555, 299, 1119, 3, 1}, ct__frontend_le_Tensor_out, 1, 0},
-    {&ct__op.le_Scalar, {591, 291, 300, 1123, 2, 1}, ct__frontend_le_Scalar, 1, 0},
-    {&ct__op.le__Scalar, {592, 291, 301, 1126, 2, 1}, ct__frontend_le__Scalar, 1, 0},
-    {&ct__op.le_Scalar_out, {591, 574, 508, 1129, 3, 1}, ct__frontend_le_Scalar_out, 1, 0},
-    {&ct__op.gt_Tensor, {593, 285, 295, 1133, 2, 1}, ct__frontend_gt_Tensor, 1, 0},
-    {&ct__op.gt__Tensor, {594, 285, 297, 1136, 2, 1}, ct__frontend_gt__Tensor, 1, 0},
-    {&ct__op.gt_Tensor_out, {593, 555, 299, 1139, 3, 1}, ct__frontend_gt_Tensor_out, 1, 0},
-    {&ct__op.gt_Scalar, {593, 291, 300, 1143, 2, 1}, ct__frontend_gt_Scalar, 1, 0},
-    {&ct__op.gt__Scalar, {594, 291, 301, 1146, 2, 1}, ct__frontend_gt__Scalar, 1, 0},
-    {&ct__op.gt_Scalar_out, {593, 574, 508, 1149, 3, 1}, ct__frontend_gt_Scalar_out, 1, 0},
-    {&ct__op.ge_Tensor, {595, 285, 295, 1153, 2, 1}, ct__frontend_ge_Tensor, 1, 0},
-    {&ct__op.ge__Tensor, {596, 285, 297, 1156, 2, 1}, ct__frontend_ge__Tensor, 1, 0},
-    {&ct__op.ge_Tensor_out, {595, 555, 299, 1159, 3, 1}, ct__frontend_ge_Tensor_out, 1, 0},
-    {&ct__op.ge_Scalar, {595, 291, 300, 1163, 2, 1}, ct__frontend_ge_Scalar, 1, 0},
-    {&ct__op.ge__Scalar, {596, 291, 301, 1166, 2, 1}, ct__frontend_ge__Scalar, 1, 0},
-    {&ct__op.ge_Scalar_out, {595, 574, 508, 1169, 3, 1}, ct__frontend_ge_Scalar_out, 1, 0},
-    {&ct__op.logical_and, {597, 0, 295, 1173, 2, 1}, ct__frontend_logical_and, 1, 0},
-    {&ct__op.logical_and_, {598, 0, 297, 1176, 2, 1}, ct__frontend_logical_and_, 1, 0},
-    {&ct__op.logical_and_out, {597, 5, 299, 1179, 3, 1}, ct__frontend_logical_and_out, 1, 0},
-    {&ct__op.logical_or, {599, 0, 295, 1183, 2, 1}, ct__frontend_logical_or, 1, 0},
-    {&ct__op.logical_or_, {600, 0, 297, 1186, 2, 1}, ct__frontend_logical_or_, 1, 0},
-    {&ct__op.logical_or_out, {599, 5, 299, 1189, 3, 1}, ct__frontend_logical_or_out, 1, 0},
-    {&ct__op.logical_xor, {601, 0, 295, 1193, 2, 1}, ct__frontend_logical_xor, 1, 0},
-    {&ct__op.logical_xor_, {602, 0, 297, 1196, 2, 1}, ct__frontend_logical_xor_, 1, 0},
-    {&ct__op.logical_xor_out, {601, 5, 299, 1199, 3, 1}, ct__frontend_logical_xor_out, 1, 0},
-    {&ct__op.logical_not, {603, 0, 310, 1203, 1, 1}, ct__frontend_logical_not, 1, 0},
-    {&ct__op.logical_not_, {604, 0, 408, 1205, 1, 1}, ct__frontend_logical_not_, 1, 0},
-    {&ct__op.logical_not_out, {603, 5, 368, 1207, 2, 1}, ct__frontend_logical_not_out, 1, 0},
-    {&ct__op.where_self, {606, 1, 605, 1210, 3, 1}, ct__frontend_where_self, 1, 0},
-    {&ct__op.where_self_out, {606, 608, 607, 1214, 4, 1}, ct__frontend_where_self_out, 1, 0},
-    {&ct__op.where_ScalarSelf, {606, 610, 609, 1219, 3, 1}, ct__frontend_where_ScalarSelf, 1, 0},
-    {&ct__op.where_ScalarOther, {606, 611, 284, 1223, 3, 1}, ct__frontend_where_ScalarOther, 1, 0},
-    {&ct__op.where_Scalar, {606, 291, 290, 1227, 3, 1}, ct__frontend_where_Scalar, 1, 0},
-    {&ct__op.masked_fill_Scalar, {612, 291, 284, 1231, 3, 1}, ct__frontend_masked_fill_Scalar, 1, 0},
-    {&ct__op.masked_fill__Scalar, {613, 291, 287, 1235, 3, 1}, ct__frontend_masked_fill__Scalar, 1, 0},
-    {&ct__op.masked_fill_Scalar_out, {612, 574, 289, 1239, 4, 1}, ct__frontend_masked_fill_Scalar_out, 1, 0},
-    {&ct__op.masked_fill_Tensor, {612, 285, 605, 1244, 3, 1}, ct__frontend_masked_fill_Tensor, 1, 0},
-    {&ct__op.masked_fill__Tensor, {613, 285, 614, 1248, 3, 1}, ct__frontend_masked_fill__Tensor, 1, 0},
-    {&ct__op.masked_fill_Tensor_out, {612, 555, 607, 1252, 4, 1}, ct__frontend_masked_fill_Tensor_out, 1, 0},
-    {&ct__op.lerp_Scalar, {615, 291, 284, 1257, 3, 1}, ct__frontend_lerp_Scalar, 1, 0},
-    {&ct__op.lerp__Scalar, {616, 291, 287, 1261, 3, 1}, ct__frontend_lerp__Scalar, 1, 0},
-    {&ct__op.lerp_Scalar_out, {615, 574, 289, 1265, 4, 1}, ct__frontend_lerp_Scalar_out, 1, 0},
-    {&ct__op.lerp_Tensor, {615, 285, 605, 1270, 3, 1}, ct__frontend_lerp_Tensor, 1, 0},
-    {&ct__op.lerp__Tensor, {616, 285, 614, 1274, 3, 1}, ct__frontend_lerp__Tensor, 1, 0},
-    {&ct__op.lerp_Tensor_out, {615, 555, 607, 1278, 4, 1}, ct__frontend_lerp_Tensor_out, 1, 0},
-    {&ct__op.addcmul, {618, 0, 617, 1283, 4, 1}, ct__frontend_addcmul, 1, 0},
-    {&ct__op.addcmul_, {620, 0, 619, 1288, 4, 1}, ct__frontend_addcmul_, 1, 0},
-    {&ct__op.addcmul_out, {618, 5, 621, 1293, 5, 1}, ct__frontend_addcmul_out, 1, 0},
-    {&ct__op.addcdiv, {622, 0, 617, 1299, 4, 1}, ct__frontend_addcdiv, 1, 0},
-    {&ct__op.addcdiv_, {623, 0, 619, 1304, 4, 1}, ct__frontend_addcdiv_, 1, 0},
-    {&ct__op.addcdiv_out, {622, 5, 621, 1309, 5, 1}, ct__frontend_addcdiv_out, 1, 0},
-    {&ct__op.clamp, {625, 0, 624, 1315, 3, 1}, ct__frontend_clamp, 1, 0},
-    {&ct__op.clamp_, {627, 0, 626, 1319, 3, 1}, ct__frontend_clamp_, 1, 0},
-    {&ct__op.clamp_out, {625, 5, 628, 1323, 4, 1}, ct__frontend_clamp_out, 1, 0},
-    {&ct__op.clamp_Tensor, {625, 285, 629, 1328, 3, 1}, ct__frontend_clamp_Tensor, 1, 0},
-    {&ct__op.clamp__Tensor, {627, 285, 630, 1332, 3, 1}, ct__frontend_clamp__Tensor, 1, 0},
-    {&ct__op.clamp_Tensor_out, {625, 555, 631, 1336, 4, 1}, ct__frontend_clamp_Tensor_out, 1, 0},
-    {&ct__op.clamp_min, {632, 0, 300, 1341, 2, 1}, ct__frontend_clamp_min, 1, 0},
-    {&ct__op.clamp_min_, {633, 0, 301, 1344, 2, 1}, ct__frontend_clamp_min_, 1, 0},
-    {&ct__op.clamp_min_out, {632, 5, 508, 1347, 3, 1}, ct__frontend_clamp_min_out, 1, 0},
-    {&ct__op.clamp_min_Tensor, {632, 285, 295, 1351, 2, 1}, ct__frontend_clamp_min_Tensor, 1, 0},
-    {&ct__op.clamp_min__Tensor, {633, 285, 297, 1354, 2, 1}, ct__frontend_clamp_min__Tensor, 1, 0},
-    {&ct__op.clamp_min_Tensor_out, {632, 555, 299, 1357, 3, 1}, ct__frontend_clamp_min_Tensor_out, 1, 0},
-    {&ct__op.clamp_max, {634, 0, 300, 1361, 2, 1}, ct__frontend_clamp_max, 1, 0},
-    {&ct__op.clamp_max_, {635, 0, 301, 1364, 2, 1}, ct__frontend_clamp_max_, 1, 0},
-    {&ct__op.clamp_max_out, {634, 5, 508, 1367, 3, 1}, ct__frontend_clamp_max_out, 1, 0},
-    {&ct__op.clamp_max_Tensor, {634, 285, 295, 1371, 2, 1}, ct__frontend_clamp_max_Tensor, 1, 0},
-    {&ct__op.clamp_max__Tensor, {635, 285, 297, 1374, 2, 1}, ct__frontend_clamp_max__Tensor, 1, 0},
-    {&ct__op.clamp_max_Tensor_out, {634, 555, 299, 1377, 3, 1}, ct__frontend_clamp_max_Tensor_out, 1, 0},
-    {&ct__op.hypot, {636, 0, 295, 1381, 2, 1}, ct__frontend_hypot, 1, 0},
-    {&ct__op.hypot_, {637, 0, 297, 1384, 2, 1}, ct__frontend_hypot_, 1, 0},
-    {&ct__op.hypot_out, {636, 5, 299, 1387, 3, 1}, ct__frontend_hypot_out, 1, 0},
-    {&ct__op.copysign_Tensor, {638, 285, 295, 1391, 2, 1}, ct__frontend_copysign_Tensor, 1, 0},
-    {&ct__op.copysign__Tensor, {639, 285, 297, 1394, 2, 1}, ct__frontend_copysign__Tensor, 1, 0},
-    {&ct__op.copysign_out, {638, 5, 299, 1397, 3, 1}, ct__frontend_copysign_out, 1, 0},
-    {&ct__op.copysign_Scalar, {638, 291, 300, 1401, 2, 1}, ct__frontend_copysign_Scalar, 1, 0},
-    {&ct__op.copysign__Scalar, {639, 291, 301, 1404, 2, 1}, ct__frontend_copysign__Scalar, 1, 0},
-    {&ct__op.copysign_Scalar_out, {638, 574, 508, 1407, 3, 1}, ct__frontend_copysign_Scalar_out, 1, 0},
-    {&ct__op.nextafter, {640, 0, 295, 1411, 2, 1}, ct__frontend_nextafter, 1, 0},
-    {&ct__op.nextafter_, {641, 0, 297, 1414, 2, 1}, ct__frontend_nextafter_, 1, 0},
-    {&ct__op.nextafter_out, {640, 5, 299, 1417, 3, 1}, ct__frontend_nextafter_out, 1, 0},
-    {&ct__op.fmax, {642, 0, 295, 1421, 2, 1}, ct__frontend_fmax, 1, 0},
-    {&ct__op.fmax_out, {642, 5, 299, 1424, 3, 1}, ct__frontend_fmax_out, 1, 0},
-    {&ct__op.fmin, {643, 0, 295, 1428, 2, 1}, ct__frontend_fmin, 1, 0},
-    {&ct__op.fmin_out, {643, 5, 299, 1431, 3, 1}, ct__frontend_fmin_out, 1, 0},
-    {&ct__op.heaviside, {644, 0, 295, 1435, 2, 1}, ct__frontend_heaviside, 1, 0},
-    {&ct__op.heaviside_, {645, 0, 297, 1438, 2, 1}, ct__frontend_heaviside_, 1, 0},
-    {&ct__op.heaviside_out, {644, 5, 299, 1441, 3, 1}, ct__frontend_heaviside_out, 1, 0},
-    {&ct__op.xlogy_Tensor, {646, 285, 295, 1445, 2, 1}, ct__frontend_xlogy_Tensor, 1, 0},
-    {&ct__op.xlogy__Tensor, {647, 285, 297, 1448, 2, 1}, ct__frontend_xlogy__Tensor, 1, 0},
-    {&ct__op.xlogy_OutTensor, {646, 648, 299, 1451, 3, 1}, ct__frontend_xlogy_OutTensor, 1, 0},
-    {&ct__op.xlogy_Scalar_Other, {646, 649, 300, 1455, 2, 1}, ct__frontend_xlogy_Scalar_Other, 1, 0},
-    {&ct__op.xlogy__Scalar_Other, {647, 649, 301, 1458, 2, 1}, ct__frontend_xlogy__Scalar_Other, 1, 0},
-    {&ct__op.xlogy_OutScalar_Other, {646, 650, 508, 1461, 3, 1}, ct__frontend_xlogy_OutScalar_Other, 1, 0},
-    {&ct__op.xlogy_Scalar_Self, {646, 651, 572, 1465, 2, 1}, ct__frontend_xlogy_Scalar_Self, 1, 0},
-    {&ct__op.xlogy_OutScalar_Self, {646, 652, 573, 1468, 3, 1}, ct__frontend_xlogy_OutScalar_Self, 1, 0},
-    {&ct__op.logaddexp, {653, 0, 295, 1472, 2, 1}, ct__frontend_logaddexp, 1, 0},
-    {&ct__op.logaddexp_out, {653, 5, 299, 1475, 3, 1}, ct__frontend_logaddexp_out, 1, 0},
-    {&ct__op.logaddexp2, {654, 0, 295, 1479, 2, 1}, ct__frontend_logaddexp2, 1, 0},
-    {&ct__op.logaddexp2_out, {654, 5, 299, 1482, 3, 1}, ct__frontend_logaddexp2_out, 1, 0},
-    {&ct__op.float_power_Tensor_Tensor, {655, 566, 295, 1486, 2, 1}, ct__frontend_float_power_Tensor_Tensor, 1, 0},
-    {&ct__op.float_power__Tensor, {656, 285, 297, 1489, 2, 1}, ct__frontend_float_power__Tensor, 1, 0},
-    {&ct__op.float_power_Tensor_Tensor_out, {655, 569, 299, 1492, 3, 1}, ct__frontend_float_power_Tensor_Tensor_out, 1, 0},
-    {&ct__op.float_power_Tensor_Scalar, {655, 570, 300, 1496, 2, 1}, ct__frontend_float_power_Tensor_Scalar, 1, 0},
-    {&ct__op.float_power__Scalar, {656, 291, 301, 1499, 2, 1}, ct__frontend_float_power__Scalar, 1, 0},
-    {&ct__op.float_power_Tensor_Scalar_out, {655, 571, 508, 1502, 3, 1}, ct__frontend_float_power_Tensor_Scalar_out, 1, 0},
-    {&ct__op.float_power_Scalar, {655, 291, 572, 1506, 2, 1}, ct__frontend_float_power_Scalar, 1, 0},
-    {&ct__op.float_power_Scalar_out, {655, 574, 573, 1509, 3, 1}, ct__frontend_float_power_Scalar_out, 1, 0},
-    {&ct__op.bitwise_and_Tensor, {657, 285, 295, 1513, 2, 1}, ct__frontend_bitwise_and_Tensor, 1, 0},
-    {&ct__op.bitwise_and__Tensor, {658, 285, 297, 1516, 2, 1}, ct__frontend_bitwise_and__Tensor, 1, 0},
-    {&ct__op.bitwise_and_Tensor_out, {657, 555, 299, 1519, 3, 1}, ct__frontend_bitwise_and_Tensor_out, 1, 0},
-    {&ct__op.bitwise_and_Scalar, {657, 291, 300, 1523, 2, 1}, ct__frontend_bitwise_and_Scalar, 1, 0},
-    {&ct__op.bitwise_and__Scalar, {658, 291, 301, 1526, 2, 1}, ct__frontend_bitwise_and__Scalar, 1, 0},
-    {&ct__op.bitwise_and_Scalar_out, {657, 574, 508, 1529, 3, 1}, ct__frontend_bitwise_and_Scalar_out, 1, 0},
-    {&ct__op.bitwise_and_Scalar_Tensor, {657, 577, 572, 1533, 2, 1}, ct__frontend_bitwise_and_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_and_Scalar_Tensor_out, {657, 578, 573, 1536, 3, 1}, ct__frontend_bitwise_and_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_or_Tensor, {659, 285, 295, 1540, 2, 1}, ct__frontend_bitwise_or_Tensor, 1, 0},
-    {&ct__op.bitwise_or__Tensor, {660, 285, 297, 1543, 2, 1}, ct__frontend_bitwise_or__Tensor, 1, 0},
-    {&ct__op.bitwise_or_Tensor_out, {659, 555, 299, 1546, 3, 1}, ct__frontend_bitwise_or_Tensor_out, 1, 0},
-    {&ct__op.bitwise_or_Scalar, {659, 291, 300, 1550, 2, 1}, ct__frontend_bitwise_or_Scalar, 1, 0},
-    {&ct__op.bitwise_or__Scalar, {660, 291, 301, 1553, 2, 1}, ct__frontend_bitwise_or__Scalar, 1, 0},
-    {&ct__op.bitwise_or_Scalar_out, {659, 574, 508, 1556, 3, 1}, ct__frontend_bitwise_or_Scalar_out, 1, 0},
-    {&ct__op.bitwise_or_Scalar_Tensor, {659, 577, 572, 1560, 2, 1}, ct__frontend_bitwise_or_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_or_Scalar_Tensor_out, {659, 578, 573, 1563, 3, 1}, ct__frontend_bitwise_or_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_xor_Tensor, {661, 285, 295, 1567, 2, 1}, ct__frontend_bitwise_xor_Tensor, 1, 0},
-    {&ct__op.bitwise_xor__Tensor, {662, 285, 297, 1570, 2, 1}, ct__frontend_bitwise_xor__Tensor, 1, 0},
-    {&ct__op.bitwise_xor_Tensor_out, {661, 555, 299, 1573, 3, 1}, ct__frontend_bitwise_xor_Tensor_out, 1, 0},
-    {&ct__op.bitwise_xor_Scalar, {661, 291, 300, 1577, 2, 1}, ct__frontend_bitwise_xor_Scalar, 1, 0},
-    {&ct__op.bitwise_xor__Scalar, {662, 291, 301, 1580, 2, 1}, ct__frontend_bitwise_xor__Scalar, 1, 0},
-    {&ct__op.bitwise_xor_Scalar_out, {661, 574, 508, 1583, 3, 1}, ct__frontend_bitwise_xor_Scalar_out, 1, 0},
-    {&ct__op.bitwise_xor_Scalar_Tensor, {661, 577, 572, 1587, 2, 1}, ct__frontend_bitwise_xor_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_xor_Scalar_Tensor_out, {661, 578, 573, 1590, 3, 1}, ct__frontend_bitwise_xor_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor, {663, 285, 295, 1594, 2, 1}, ct__frontend_bitwise_left_shift_Tensor, 1, 0},
-    {&ct__op.bitwise_left_shift__Tensor, {664, 285, 297, 1597, 2, 1}, ct__frontend_bitwise_left_shift__Tensor, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor_out, {663, 555, 299, 1600, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_out, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor_Scalar, {663, 570, 300, 1604, 2, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_left_shift__Tensor_Scalar, {664, 570, 301, 1607, 2, 1}, ct__frontend_bitwise_left_shift__Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, {663, 571, 508, 1610, 3, 1}, ct__frontend_bitwise_left_shift_Tensor_Scalar_out, 1, 0},
-    {&ct__op.bitwise_left_shift_Scalar_Tensor, {663, 577, 572, 1614, 2, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, {663, 578, 573, 1617, 3, 1}, ct__frontend_bitwise_left_shift_Scalar_Tensor_out, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor, {665, 285, 295, 1621, 2, 1}, ct__frontend_bitwise_right_shift_Tensor, 1, 0},
-    {&ct__op.bitwise_right_shift__Tensor, {666, 285, 297, 1624, 2, 1}, ct__frontend_bitwise_right_shift__Tensor, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor_out, {665, 555, 299, 1627, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_out, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor_Scalar, {665, 570, 300, 1631, 2, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_right_shift__Tensor_Scalar, {666, 570, 301, 1634, 2, 1}, ct__frontend_bitwise_right_shift__Tensor_Scalar, 1, 0},
-    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, {665, 571, 508, 1637, 3, 1}, ct__frontend_bitwise_right_shift_Tensor_Scalar_out, 1, 0},
-    {&ct__op.bitwise_right_shift_Scalar_Tensor, {665, 577, 572, 1641, 2, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor, 1, 0},
-    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, {665, 578, 573, 1644, 3, 1}, ct__frontend_bitwise_right_shift_Scalar_Tensor_out, 1, 0},
-    {&ct__op.gcd, {667, 0, 295, 1648, 2, 1}, ct__frontend_gcd, 1, 0},
-    {&ct__op.gcd_, {668, 0, 297, 1651, 2, 1}, ct__frontend_gcd_, 1, 0},
-    {&ct__op.gcd_out, {667, 5, 299, 1654, 3, 1}, ct__frontend_gcd_out, 1, 0},
-    {&ct__op.lcm, {669, 0, 295, 1658, 2, 1}, ct__frontend_lcm, 1, 0},
-    {&ct__op.lcm_, {670, 0, 297, 1661, 2, 1}, ct__frontend_lcm_, 1, 0},
-    {&ct__op.lcm_out, {669, 5, 299, 1664, 3, 1}, ct__frontend_lcm_out, 1, 0},
-    {&ct__op.ldexp_Tensor, {671, 285, 295, 1668, 2, 1}, ct__frontend_ldexp_Tensor, 1, 0},
-    {&ct__op.ldexp_, {672, 0, 297, 1671, 2, 1}, ct__frontend_ldexp_, 1, 0},
-    {&ct__op.ldexp_out, {671, 5, 299, 1674, 3, 1}, ct__frontend_ldexp_out, 1, 0},
-    {&ct__op.sum, {673, 0, 317, 1678, 2, 1}, ct__frontend_sum, 0, 0},
-    {&ct__op.sum_out, {673, 5, 674, 1681, 3, 1}, ct__frontend_sum_out, 0, 0},
-    {&ct__op.sum_dim_IntList, {673, 676, 675, 1685, 4, 1}, ct__frontend_sum_dim_IntList, 0, 0},
-    {&ct__op.sum_IntList_out, {673, 678, 677, 1690, 5, 1}, ct__frontend_sum_IntList_out, 0, 0},
-    {&ct__op.mean, {277, 0, 317, 1696, 2, 1}, ct__frontend_mean, 0, 0},
-    {&ct__op.mean_dim, {277, 26, 675, 1699, 4, 1}, ct__frontend_mean_dim, 0, 0},
-    {&ct__op.mean_out, {277, 5, 677, 1704, 5, 1}, ct__frontend_mean_out, 0, 0},
-    {&ct__op.prod, {679, 0, 317, 1710, 2, 1}, ct__frontend_prod, 0, 0},
-    {&ct__op.prod_out, {679, 5, 674, 1713, 3, 1}, ct__frontend_prod_out, 0, 0},
-    {&ct__op.prod_dim_int, {679, 681, 680, 1717, 4, 1}, ct__frontend_prod_dim_int, 0, 0},
-    {&ct__op.prod_int_out, {679, 683, 682, 1722, 5, 1}, ct__frontend_prod_int_out, 0, 0},
-    {&ct__op.amax, {684, 0, 327, 1728, 3, 1}, ct__frontend_amax, 0, 0},
-    {&ct__op.amax_out, {684, 5, 685, 1732, 4, 1}, ct__frontend_amax_out, 0, 0},
-    {&ct__op.amin, {686, 0, 327, 1737, 3, 1}, ct__frontend_amin, 0, 0},
-    {&ct__op.amin_out, {686, 5, 685, 1741, 4, 1}, ct__frontend_amin_out, 0, 0},
-    {&ct__op.max, {76, 0, 310, 1746, 1, 1}, ct__frontend_max, 0, 0},
-    {&ct__op.min, {75, 0, 310, 1748, 1, 1}, ct__frontend_min, 0, 0},
-    {&ct__op.var_correction, {223, 80, 687, 1750, 4, 1}, ct__frontend_var_correction, 0, 0},
-    {&ct__op.var_correction_out, {223, 689, 688, 1755, 5, 1}, ct__frontend_var_correction_out, 0, 0},
-    {&ct__op.var, {223, 0, 690, 1761, 2, 1}, ct__frontend_var, 0, 0},
-    {&ct__op.var_dim, {223, 26, 691, 1764, 4, 1}, ct__frontend_var_dim, 0, 0},
-    {&ct__op.var_out, {223, 5, 692, 1769, 5, 1}, ct__frontend_var_out, 0, 0},
-    {&ct__op.std_correction, {278, 80, 687, 1775, 4, 1}, ct__frontend_std_correction, 0, 0},
-    {&ct__op.std_correction_out, {278, 689, 688, 1780, 5, 1}, ct__frontend_std_correction_out, 0, 0},
-    {&ct__op.std, {278, 0, 690, 1786, 2, 1}, ct__frontend_std, 0, 0},
-    {&ct__op.std_dim, {278, 26, 691, 1789, 4, 1}, ct__frontend_std_dim, 0, 0},
-    {&ct__op.std_out, {278, 5, 692, 1794, 5, 1}, ct__frontend_std_out, 0, 0},
-    {&ct__op.linalg_vector_norm, {694, 0, 693, 1800, 5, 1}, ct__frontend_linalg_vector_norm, 0, 0},
-    {&ct__op.linalg_vector_norm_out, {694, 5, 695, 1806, 6, 1}, ct__frontend_linalg_vector_norm_out, 0, 0},
-    {&ct__op.norm_Scalar, {696, 291, 300, 1813, 2, 1}, ct__frontend_norm_Scalar, 0, 0},
-    {&ct__op.norm_ScalarOpt_dim, {696, 698, 697, 1816, 4, 1}, ct__frontend_norm_ScalarOpt_dim, 0, 0},
-    {&ct__op.norm_Scalar_out, {696, 574, 508, 1821, 3, 1}, ct__frontend_norm_Scalar_out, 0, 0},
-    {&ct__op.norm_out, {696, 5, 699, 1825, 5, 1}, ct__frontend_norm_out, 0, 0},
-    {&ct__op.logsumexp, {700, 0, 327, 1831, 3, 1}, ct__frontend_logsumexp, 0, 0},
-    {&ct__op.logsumexp_out, {700, 5, 685, 1835, 4, 1}, ct__frontend_logsumexp_out, 0, 0},
-    {&ct__op.all, {701, 0, 310, 1840, 1, 1}, ct__frontend_all, 0, 0},
-    {&ct__op.all_all_out, {701, 702, 368, 1842, 2, 1}, ct__frontend_all_all_out, 0, 0},
-    {&ct__op.all_dim, {701, 26, 703, 1845, 3, 1}, ct__frontend_all_dim, 0, 0},
-    {&ct__op.all_out, {701, 5, 704, 1849, 4, 1}, ct__frontend_all_out, 0, 0},
-    {&ct__op.any, {705, 0, 310, 1854, 1, 1}, ct__frontend_any, 0, 0},
-    {&ct__op.any_all_out, {705, 702, 368, 1856, 2, 1}, ct__frontend_any_all_out, 0, 0},
-    {&ct__op.any_dim, {705, 26, 703, 1859, 3, 1}, ct__frontend_any_dim, 0, 0},
-    {&ct__op.any_out, {705, 5, 704, 1863, 4, 1}, ct__frontend_any_out, 0, 0},
-    {&ct__op.cumsum, {707, 0, 706, 1868, 3, 1}, ct__frontend_cumsum, 0, 0},
-    {&ct__op.cumsum_, {709, 0, 708, 1872, 3, 1}, ct__frontend_cumsum_, 0, 0},
-    {&ct__op.cumsum_out, {707, 5, 710, 1876, 4, 1}, ct__frontend_cumsum_out, 0, 0},
-    {&ct__op.cumprod, {711, 0, 706, 1881, 3, 1}, ct__frontend_cumprod, 0, 0},
-    {&ct__op.cumprod_, {712, 0, 708, 1885, 3, 1}, ct__frontend_cumprod_, 0, 0},
-    {&ct__op.cumprod_out, {711, 5, 710, 1889, 4, 1}, ct__frontend_cumprod_out, 0, 0},
-    {&ct__op.max_dim, {76, 26, 713, 1894, 3, 2}, ct__frontend_max_dim, 0, 0},
-    {&ct__op.max_dim_max, {76, 715, 714, 1899, 5, 2}, ct__frontend_max_dim_max, 0, 0},
-    {&ct__op.min_dim, {75, 26, 713, 1906, 3, 2}, ct__frontend_min_dim, 0, 0},
-    {&ct__op.min_dim_min, {75, 716, 714, 1911, 5, 2}, ct__frontend_min_dim_min, 0, 0},
-    {&ct__op.argmax, {718, 0, 717, 1918, 3, 1}, ct__frontend_argmax, 0, 0},
-    {&ct__op.argmax_out, {718, 5, 719, 1922, 4, 1}, ct__frontend_argmax_out, 0, 0},
-    {&ct__op.argmin, {720, 0, 717, 1927, 3, 1}, ct__frontend_argmin, 0, 0},
-    {&ct__op.argmin_out, {720, 5, 719, 1931, 4, 1}, ct__frontend_argmin_out, 0, 0},
-    {&ct__op.sort, {721, 0, 713, 1936, 3, 2}, ct__frontend_sort, 0, 0},
-    {&ct__op.sort_values, {721, 77, 714, 1941, 5, 2}, ct__frontend_sort_values, 0, 0},
-    {&ct__op.sort_stable, {721, 90, 722, 1948, 4, 2}, ct__frontend_sort_stable, 0, 0},
-    {&ct__op.sort_values_stable, {721, 724, 723, 1954, 6, 2}, ct__frontend_sort_values_stable, 0, 0},
-    {&ct__op.topk, {726, 0, 725, 1962, 5, 2}, ct__frontend_topk, 0, 0},
-    {&ct__op.topk_values, {726, 77, 727, 1969, 7, 2}, ct__frontend_topk_values, 0, 0},
-    {&ct__op.value_selecting_reduction_backward, {729, 0, 728, 1978, 5, 1}, ct__frontend_value_selecting_reduction_backward, 0, 0},
-    {&ct__op._rd_gather, {731, 0, 730, 1984, 4, 1}, ct__frontend__rd_gather, 0, 0},
-    {&ct__op.nansum, {732, 0, 675, 1989, 4, 1}, ct__frontend_nansum, 0, 0},
-    {&ct__op.nansum_out, {732, 5, 677, 1994, 5, 1}, ct__frontend_nansum_out, 0, 0},
-    {&ct__op.nanmean, {733, 0, 675, 2000, 4, 1}, ct__frontend_nanmean, 0, 0},
-    {&ct__op.nanmean_out, {733, 5, 677, 2005, 5, 1}, ct__frontend_nanmean_out, 0, 0},
-    {&ct__op.count_nonzero_dim_IntList, {734, 676, 319, 2011, 2, 1}, ct__frontend_count_nonzero_dim_IntList, 0, 0},
-    {&ct__op.count_nonzero_dim_IntList_out, {734, 736, 735, 2014, 3, 1}, ct__frontend_count_nonzero_dim_IntList_out, 0, 0},
-    {&ct__op.count_nonzero, {734, 0, 737, 2018, 2, 1}, ct__frontend_count_nonzero, 0, 0},
-    {&ct__op.count_nonzero_out, {734, 5, 738, 2021, 3, 1}, ct__frontend_count_nonzero_out, 0, 0},
-    {&ct__op.logcumsumexp, {739, 0, 341, 2025, 2, 1}, ct__frontend_logcumsumexp, 0, 0},
-    {&ct__op.logcumsumexp_out, {739, 5, 366, 2028, 3, 1}, ct__frontend_logcumsumexp_out, 0, 0},
-    {&ct__op.cummax, {741, 0, 740, 2032, 2, 2}, ct__frontend_cummax, 0, 0},
-    {&ct__op.cummax_out, {741, 5, 742, 2036, 4, 2}, ct__frontend_cummax_out, 0, 0},
-    {&ct__op.cummin, {743, 0, 740, 2042, 2, 2}, ct__frontend_cummin, 0, 0},
-    {&ct__op.cummin_out, {743, 5, 742, 2046, 4, 2}, ct__frontend_cummin_out, 0, 0},
-    {&ct__op.kthvalue, {745, 0, 744, 2052, 4, 2}, ct__frontend_kthvalue, 0, 0},
-    {&ct__op.kthvalue_values, {745, 77, 746, 2058, 6, 2}, ct__frontend_kthvalue_values, 0, 0},
-    {&ct__op.median, {747, 0, 310, 2066, 1, 1}, ct__frontend_median, 0, 0},
-    {&ct__op.median_out, {747, 5, 368, 2068, 2, 1}, ct__frontend_median_out, 0, 0},
-    {&ct__op.median_dim, {747, 26, 713, 2071, 3, 2}, ct__frontend_median_dim, 0, 0},
-    {&ct__op.median_dim_values, {747, 748, 714, 2076, 5, 2}, ct__frontend_median_dim_values, 0, 0},
-    {&ct__op.nanmedian, {749, 0, 310, 2083, 1, 1}, ct__frontend_nanmedian, 0, 0},
-    {&ct__op.nanmedian_out, {749, 5, 368, 2085, 2, 1}, ct__frontend_nanmedian_out, 0, 0},
-    {&ct__op.nanmedian_dim, {749, 26, 713, 2088, 3, 2}, ct__frontend_nanmedian_dim, 0, 0},
-    {&ct__op.nanmedian_dim_values, {749, 748, 714, 2093, 5, 2}, ct__frontend_nanmedian_dim_values, 0, 0},
-    {&ct__op.argsort, {750, 0, 703, 2100, 3, 1}, ct__frontend_argsort, 0, 0},
-    {&ct__op.argsort_stable, {750, 90, 751, 2104, 4, 1}, ct__frontend_argsort_stable, 0, 0},
-    {&ct__op.msort, {752, 0, 310, 2109, 1, 1}, ct__frontend_msort, 0, 0},
-    {&ct__op.var_mean_correction, {754, 80, 753, 2111, 4, 2}, ct__frontend_var_mean_correction, 0, 0},
-    {&ct__op.std_mean_correction, {755, 80, 753, 2117, 4, 2}, ct__frontend_std_mean_correction, 0, 0},
-    {&ct__op.var_mean, {754, 0, 756, 2123, 2, 2}, ct__frontend_var_mean, 0, 0},
-    {&ct__op.var_mean_dim, {754, 26, 757, 2127, 4, 2}, ct__frontend_var_mean_dim, 0, 0},
-    {&ct__op.std_mean, {755, 0, 756, 2133, 2, 2}, ct__frontend_std_mean, 0, 0},
-    {&ct__op.std_mean_dim, {755, 26, 757, 2137, 4, 2}, ct__frontend_std_mean_dim, 0, 0},
-    {&ct__op.max_other, {76, 2, 295, 2143, 2, 1}, ct__frontend_max_other, 0, 0},
-    {&ct__op.max_out, {76, 5, 299, 2146, 3, 1}, ct__frontend_max_out, 0, 0},
-    {&ct__op.min_other, {75, 2, 295, 2150, 2, 1}, ct__frontend_min_other, 0, 0},
-    {&ct__op.min_out, {75, 5, 299, 2153, 3, 1}, ct__frontend_min_out, 0, 0},
-    {&ct__op.aminmax, {759, 0, 758, 2157, 3, 2}, ct__frontend_aminmax, 0, 0},
-    {&ct__op.dot, {760, 0, 295, 2162, 2, 1}, ct__frontend_dot, 0, 0},
-    {&ct__op.dot_out, {760, 5, 299, 2165, 3, 1}, ct__frontend_dot_out, 0, 0},
-    {&ct__op.mv, {761, 0, 295, 2169, 2, 1}, ct__frontend_mv, 0, 0},
-    {&ct__op.mv_out, {761, 5, 299, 2172, 3, 1}, ct__frontend_mv_out, 0, 0},
-    {&ct__op.mm, {762, 0, 295, 2176, 2, 1}, ct__frontend_mm, 0, 0},
-    {&ct__op.mm_out, {762, 5, 299, 2179, 3, 1}, ct__frontend_mm_out, 0, 0},
-    {&ct__op.bmm, {763, 0, 295, 2183, 2, 1}, ct__frontend_bmm, 0, 0},
-    {&ct__op.bmm_out, {763, 5, 299, 2186, 3, 1}, ct__frontend_bmm_out, 0, 0},
-    {&ct__op.addmm, {765, 0, 764, 2190, 5, 1}, ct__frontend_addmm, 0, 0},
-    {&ct__op.addmm_, {767, 0, 766, 2196, 5, 1}, ct__frontend_addmm_, 0, 0},
-    {&ct__op.addmm_out, {765, 5, 768, 2202, 6, 1}, ct__frontend_addmm_out, 0, 0},
-    {&ct__op.baddbmm, {769, 0, 764, 2209, 5, 1}, ct__frontend_baddbmm, 0, 0},
-    {&ct__op.baddbmm_, {770, 0, 766, 2215, 5, 1}, ct__frontend_baddbmm_, 0, 0},
-    {&ct__op.baddbmm_out, {769, 5, 768, 2221, 6, 1}, ct__frontend_baddbmm_out, 0, 0},
-    {&ct__op.addmv, {771, 0, 764, 2228, 5, 1}, ct__frontend_addmv, 0, 0},
-    {&ct__op.addmv_, {772, 0, 766, 2234, 5, 1}, ct__frontend_addmv_, 0, 0},
-    {&ct__op.addmv_out, {771, 5, 768, 2240, 6, 1}, ct__frontend_addmv_out, 0, 0},
-    {&ct__op.addbmm, {773, 0, 764, 2247, 5, 1}, ct__frontend_addbmm, 0, 0},
-    {&ct__op.addbmm_, {774, 0, 766, 2253, 5, 1}, ct__frontend_addbmm_, 0, 0},
-    {&ct__op.addbmm_out, {773, 5, 768, 2259, 6, 1}, ct__frontend_addbmm_out, 0, 0},
-    {&ct__op.addr, {775, 0, 764, 2266, 5, 1}, ct__frontend_addr, 0, 0},
-    {&ct__op.addr_, {776, 0, 766, 2272, 5, 1}, ct__frontend_addr_, 0, 0},
-    {&ct__op.addr_out, {775, 5, 768, 2278, 6, 1}, ct__frontend_addr_out, 0, 0},
-    {&ct__op.tensordot, {778, 0, 777, 2285, 4, 1}, ct__frontend_tensordot, 0, 0},
-    {&ct__op.tensordot_out, {778, 5, 779, 2290, 5, 1}, ct__frontend_tensordot_out, 0, 0},
-    {&ct__op.kron, {780, 0, 295, 2296, 2, 1}, ct__frontend_kron, 0, 0},
-    {&ct__op.kron_out, {780, 5, 299, 2299, 3, 1}, ct__frontend_kron_out, 0, 0},
-    {&ct__op.einsum, {782, 0, 781, 2303, 3, 1}, ct__frontend_einsum, 0, 0},
-    {&ct__op.outer, {783, 0, 295, 2307, 2, 1}, ct__frontend_outer, 0, 0},
-    {&ct__op.outer_out, {783, 5, 299, 2310, 3, 1}, ct__frontend_outer_out, 0, 0},
-    {&ct__op.matmul, {784, 0, 295, 2314, 2, 1}, ct__frontend_matmul, 0, 0},
-    {&ct__op.matmul_out, {784, 5, 299, 2317, 3, 1}, ct__frontend_matmul_out, 0, 0},
-    {&ct__op.linear, {786, 0, 785, 2321, 3, 1}, ct__frontend_linear, 0, 0},
-    {&ct__op.linear_out, {786, 5, 787, 2325, 4, 1}, ct__frontend_linear_out, 0, 0},
-    {&ct__op.linalg_cross, {789, 0, 788, 2330, 3, 1}, ct__frontend_linalg_cross, 0, 0},
-    {&ct__op.linalg_cross_out, {789, 5, 790, 2334, 4, 1}, ct__frontend_linalg_cross_out, 0, 0},
-    {&ct__op.cross, {792, 0, 791, 2339, 3, 1}, ct__frontend_cross, 0, 0},
-    {&ct__op.cross_out, {792, 5, 793, 2343, 4, 1}, ct__frontend_cross_out, 0, 0},
-    {&ct__op.linalg_det, {794, 0, 310, 2348, 1, 1}, ct__frontend_linalg_det, 0, 0},
-    {&ct__op.linalg_det_out, {794, 5, 368, 2350, 2, 1}, ct__frontend_linalg_det_out, 0, 0},
-    {&ct__op.det, {795, 0, 310, 2353, 1, 1}, ct__frontend_det, 0, 0},
-    {&ct__op._linalg_logabsdet, {796, 0, 552, 2355, 1, 2}, ct__frontend__linalg_logabsdet, 0, 0},
-    {&ct__op.linalg_slogdet, {797, 0, 552, 2358, 1, 2}, ct__frontend_linalg_slogdet, 0, 0},
-    {&ct__op.linalg_slogdet_out, {797, 5, 554, 2361, 3, 2}, ct__frontend_linalg_slogdet_out, 0, 0},
-    {&ct__op.slogdet, {798, 0, 552, 2366, 1, 2}, ct__frontend_slogdet, 0, 0},
-    {&ct__op.slogdet_out, {798, 5, 554, 2369, 3, 2}, ct__frontend_slogdet_out, 0, 0},
-    {&ct__op.linalg_inv_ex, {799, 0, 756, 2374, 2, 2}, ct__frontend_linalg_inv_ex, 0, 0},
-    {&ct__op.linalg_inv_ex_inverse, {799, 114, 800, 2378, 4, 2}, ct__frontend_linalg_inv_ex_inverse, 0, 0},
-    {&ct__op.linalg_inv, {801, 0, 310, 2384, 1, 1}, ct__frontend_linalg_inv, 0, 0},
-    {&ct__op.linalg_inv_out, {801, 5, 368, 2386, 2, 1}, ct__frontend_linalg_inv_out, 0, 0},
-    {&ct__op.inverse, {114, 0, 310, 2389, 1, 1}, ct__frontend_inverse, 0, 0},
-    {&ct__op.inverse_out, {114, 5, 368, 2391, 2, 1}, ct__frontend_inverse_out, 0, 0},
-    {&ct__op.linalg_solve_ex, {803, 0, 802, 2394, 4, 2}, ct__frontend_linalg_solve_ex, 0, 0},
-    {&ct__op.linalg_solve_ex_out, {803, 5, 804, 2400, 6, 2}, ct__frontend_linalg_solve_ex_out, 0, 0},
-    {&ct__op.linalg_solve, {806, 0, 805, 2408, 3, 1}, ct__frontend_linalg_solve, 0, 0},
-    {&ct__op.linalg_solve_out, {806, 5, 807, 2412, 4, 1}, ct__frontend_linalg_solve_out, 0, 0},
-    {&ct__op.linalg_cholesky_ex, {809, 0, 808, 2417, 3, 2}, ct__frontend_linalg_cholesky_ex, 0, 0},
-    {&ct__op.linalg_cholesky_ex_L, {809, 120, 810, 2422, 5, 2}, ct__frontend_linalg_cholesky_ex_L, 0, 0},
-    {&ct__op.linalg_cholesky, {811, 0, 690, 2429, 2, 1}, ct__frontend_linalg_cholesky, 0, 0},
-    {&ct__op.linalg_cholesky_out, {811, 5, 812, 2432, 3, 1}, ct__frontend_linalg_cholesky_out, 0, 0},
-    {&ct__op.cholesky, {813, 0, 690, 2436, 2, 1}, ct__frontend_cholesky, 0, 0},
-    {&ct__op.cholesky_out, {813, 5, 812, 2439, 3, 1}, ct__frontend_cholesky_out, 0, 0},
-    {&ct__op.linalg_matrix_exp, {814, 0, 310, 2443, 1, 1}, ct__frontend_linalg_matrix_exp, 0, 0},
-    {&ct__op.linalg_matrix_exp_out, {814, 5, 368, 2445, 2, 1}, ct__frontend_linalg_matrix_exp_out, 0, 0},
-    {&ct__op.matrix_exp, {815, 0, 310, 2448, 1, 1}, ct__frontend_matrix_exp, 0, 0},
-    {&ct__op.linalg_matrix_power, {816, 0, 341, 2450, 2, 1}, ct__frontend_linalg_matrix_power, 0, 0},
-    {&ct__op.linalg_matrix_power_out, {816, 5, 366, 2453, 3, 1}, ct__frontend_linalg_matrix_power_out, 0, 0},
-    {&ct__op.matrix_power, {817, 0, 341, 2457, 2, 1}, ct__frontend_matrix_power, 0, 0},
-    {&ct__op.matrix_power_out, {817, 5, 366, 2460, 3, 1}, ct__frontend_matrix_power_out, 0, 0},
-    {&ct__op.linalg_svdvals, {819, 0, 818, 2464, 2, 1}, ct__frontend_linalg_svdvals, 0, 0},
-    {&ct__op.linalg_svdvals_out, {819, 5, 820, 2467, 3, 1}, ct__frontend_linalg_svdvals_out, 0, 0},
-    {&ct__op.linalg_matrix_norm, {821, 0, 693, 2471, 5, 1}, ct__frontend_linalg_matrix_norm, 0, 0},
-    {&ct__op.linalg_matrix_norm_out, {821, 5, 695, 2477, 6, 1}, ct__frontend_linalg_matrix_norm_out, 0, 0},
-    {&ct__op.linalg_matrix_norm_str_ord, {821, 823, 822, 2484, 5, 1}, ct__frontend_linalg_matrix_norm_str_ord, 0, 0},
-    {&ct__op.linalg_matrix_norm_str_ord_out, {821, 825, 824, 2490, 6, 1}, ct__frontend_linalg_matrix_norm_str_ord_out, 0, 0},
-    {&ct__op.linalg_norm, {827, 0, 826, 2497, 5, 1}, ct__frontend_linalg_norm, 0, 0},
-    {&ct__op.linalg_norm_out, {827, 5, 828, 2503, 6, 1}, ct__frontend_linalg_norm_out, 0, 0},
-    {&ct__op.linalg_norm_ord_str, {827, 829, 822, 2510, 5, 1}, ct__frontend_linalg_norm_ord_str, 0, 0},
-    {&ct__op.linalg_norm_ord_str_out, {827, 830, 824, 2516, 6, 1}, ct__frontend_linalg_norm_ord_str_out, 0, 0},
-    {&ct__op.linalg_eigvalsh, {831, 0, 514, 2523, 2, 1}, ct__frontend_linalg_eigvalsh, 0, 0},
-    {&ct__op.linalg_eigvalsh_out, {831, 5, 518, 2526, 3, 1}, ct__frontend_linalg_eigvalsh_out, 0, 0},
-    {&ct__op._linalg_eigh_vectors, {832, 0, 514, 2530, 2, 1}, ct__frontend__linalg_eigh_vectors, 0, 0},
-    {&ct__op.linalg_eigh, {834, 0, 833, 2533, 2, 2}, ct__frontend_linalg_eigh, 0, 0},
-    {&ct__op.linalg_eigh_eigvals, {834, 128, 835, 2537, 4, 2}, ct__frontend_linalg_eigh_eigvals, 0, 0},
-    {&ct__op._linalg_qr_Q, {836, 0, 514, 2543, 2, 1}, ct__frontend__linalg_qr_Q, 0, 0},
-    {&ct__op._linalg_qr_R, {837, 0, 514, 2546, 2, 1}, ct__frontend__linalg_qr_R, 0, 0},
-    {&ct__op.linalg_qr, {838, 0, 833, 2549, 2, 2}, ct__frontend_linalg_qr, 0, 0},
-    {&ct__op.linalg_qr_out, {838, 5, 835, 2553, 4, 2}, ct__frontend_linalg_qr_out, 0, 0},
-    {&ct__op._linalg_svd_U, {839, 0, 690, 2559, 2, 1}, ct__frontend__linalg_svd_U, 0, 0},
-    {&ct__op._linalg_svd_Vh, {840, 0, 690, 2562, 2, 1}, ct__frontend__linalg_svd_Vh, 0, 0},
-    {&ct__op.linalg_svd, {842, 0, 841, 2565, 3, 3}, ct__frontend_linalg_svd, 0, 0},
-    {&ct__op.linalg_svd_U, {842, 135, 843, 2571, 6, 3}, ct__frontend_linalg_svd_U, 0, 0},
-    {&ct__op.linalg_pinv_atol_rtol_tensor, {846, 845, 844, 2580, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor, 0, 0},
-    {&ct__op.linalg_pinv_atol_rtol_tensor_out, {846, 848, 847, 2585, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_tensor_out, 0, 0},
-    {&ct__op.linalg_pinv_atol_rtol_float, {846, 850, 849, 2591, 4, 1}, ct__frontend_linalg_pinv_atol_rtol_float, 0, 0},
-    {&ct__op.linalg_pinv_atol_rtol_float_out, {846, 852, 851, 2596, 5, 1}, ct__frontend_linalg_pinv_atol_rtol_float_out, 0, 0},
-    {&ct__op.linalg_pinv, {846, 0, 853, 2602, 3, 1}, ct__frontend_linalg_pinv, 0, 0},
-    {&ct__op.linalg_pinv_out, {846, 5, 854, 2606, 4, 1}, ct__frontend_linalg_pinv_out, 0, 0},
-    {&ct__op.linalg_pinv_rcond_tensor, {846, 855, 805, 2611, 3, 1}, ct__frontend_linalg_pinv_rcond_tensor, 0, 0},
-    {&ct__op.linalg_pinv_out_rcond_tensor, {846, 856, 807, 2615, 4, 1}, ct__frontend_linalg_pinv_out_rcond_tensor, 0, 0},
-    {&ct__op.svd, {858, 0, 857, 2620, 3, 3}, ct__frontend_svd, 0, 0},
-    {&ct__op.svd_U, {858, 135, 859, 2626, 6, 3}, ct__frontend_svd_U, 0, 0},
-    {&ct__op.linalg_lstsq, {861, 0, 860, 2635, 4, 4}, ct__frontend_linalg_lstsq, 0, 0},
-    {&ct__op.linalg_lstsq_out, {861, 5, 862, 2643, 8, 4}, ct__frontend_linalg_lstsq_out, 0, 0},
-    {&ct__op.cat, {864, 0, 863, 2655, 2, 1}, ct__frontend_cat, 0, 0},
-    {&ct__op.cat_out, {864, 5, 865, 2658, 3, 1}, ct__frontend_cat_out, 0, 0},
-    {&ct__op.stack, {866, 0, 863, 2662, 2, 1}, ct__frontend_stack, 0, 0},
-    {&ct__op.stack_out, {866, 5, 865, 2665, 3, 1}, ct__frontend_stack_out, 0, 0},
-    {&ct__op.flip, {867, 0, 319, 2669, 2, 1}, ct__frontend_flip, 0, 0},
-    {&ct__op.flip_out, {867, 5, 735, 2672, 3, 1}, ct__frontend_flip_out, 0, 0},
-    {&ct__op.roll, {868, 0, 332, 2676, 3, 1}, ct__frontend_roll, 0, 0},
-    {&ct__op.roll_out, {868, 5, 869, 2680, 4, 1}, ct__frontend_roll_out, 0, 0},
-    {&ct__op.repeat, {870, 0, 319, 2685, 2, 1}, ct__frontend_repeat, 0, 0},
-    {&ct__op.repeat_out, {870, 5, 735, 2688, 3, 1}, ct__frontend_repeat_out, 0, 0},
-    {&ct__op.tile, {871, 0, 319, 2692, 2, 1}, ct__frontend_tile, 0, 0},
-    {&ct__op.constant_pad_nd, {873, 0, 872, 2695, 3, 1}, ct__frontend_constant_pad_nd, 0, 0},
-    {&ct__op.constant_pad_nd_out, {873, 5, 874, 2699, 4, 1}, ct__frontend_constant_pad_nd_out, 0, 0},
-    {&ct__op.reflection_pad1d, {875, 0, 319, 2704, 2, 1}, ct__frontend_reflection_pad1d, 0, 0},
-    {&ct__op.reflection_pad1d_out, {875, 5, 735, 2707, 3, 1}, ct__frontend_reflection_pad1d_out, 0, 0},
-    {&ct__op.reflection_pad1d_backward, {877, 0, 876, 2711, 3, 1}, ct__frontend_reflection_pad1d_backward, 0, 0},
-    {&ct__op.reflection_pad2d, {878, 0, 319, 2715, 2, 1}, ct__frontend_reflection_pad2d, 0, 0},
-    {&ct__op.reflection_pad2d_out, {878, 5, 735, 2718, 3, 1}, ct__frontend_reflection_pad2d_out, 0, 0},
-    {&ct__op.reflection_pad2d_backward, {879, 0, 876, 2722, 3, 1}, ct__frontend_reflection_pad2d_backward, 0, 0},
-    {&ct__op.reflection_pad3d, {880, 0, 319, 2726, 2, 1}, ct__frontend_reflection_pad3d, 0, 0},
-    {&ct__op.reflection_pad3d_out, {880, 5, 735, 2729, 3, 1}, ct__frontend_reflection_pad3d_out, 0, 0},
-    {&ct__op.reflection_pad3d_backward, {881, 0, 876, 2733, 3, 1}, ct__frontend_reflection_pad3d_backward, 0, 0},
-    {&ct__op.replication_pad1d, {882, 0, 319, 2737, 2, 1}, ct__frontend_replication_pad1d, 0, 0},
-    {&ct__op.replication_pad1d_out, {882, 5, 735, 2740, 3, 1}, ct__frontend_replication_pad1d_out, 0, 0},
-    {&ct__op.replication_pad1d_backward, {883, 0, 876, 2744, 3, 1}, ct__frontend_replication_pad1d_backward, 0, 0},
-    {&ct__op.replication_pad2d, {884, 0, 319, 2748, 2, 1}, ct__frontend_replication_pad2d, 0, 0},
-    {&ct__op.replication_pad2d_out, {884, 5, 735, 2751, 3, 1}, ct__frontend_replication_pad2d_out, 0, 0},
-    {&ct__op.replication_pad2d_backward, {885, 0, 876, 2755, 3, 1}, ct__frontend_replication_pad2d_backward, 0, 0},
-    {&ct__op.replication_pad3d, {886, 0, 319, 2759, 2, 1}, ct__frontend_replication_pad3d, 0, 0},
-    {&ct__op.replication_pad3d_out, {886, 5, 735, 2762, 3, 1}, ct__frontend_replication_pad3d_out, 0, 0},
-    {&ct__op.replication_pad3d_backward, {887, 0, 876, 2766, 3, 1}, ct__frontend_replication_pad3d_backward, 0, 0},
-    {&ct__op.tril, {888, 0, 341, 2770, 2, 1}, ct__frontend_tril, 0, 0},
-    {&ct__op.tril_, {889, 0, 473, 2773, 2, 1}, ct__frontend_tril_, 0, 0},
-    {&ct__op.tril_out, {888, 5, 366, 2776, 3, 1}, ct__frontend_tril_out, 0, 0},
-    {&ct__op.triu, {890, 0, 341, 2780, 2, 1}, ct__frontend_triu, 0, 0},
-    {&ct__op.triu_, {891, 0, 473, 2783, 2, 1}, ct__frontend_triu_, 0, 0},
-    {&ct__op.triu_out, {890, 5, 366, 2786, 3, 1}, ct__frontend_triu_out, 0, 0},
-    {&ct__op.gather, {892, 0, 730, 2790, 4, 1}, ct__frontend_gather, 0, 0},
-    {&ct__op.gather_out, {892, 5, 893, 2795, 5, 1}, ct__frontend_gather_out, 0, 0},
-    {&ct__op.scatter_src, {895, 8, 894, 2801, 4, 1}, ct__frontend_scatter_src, 0, 0},
-    {&ct__op.scatter__src, {897, 8, 896, 2806, 4, 1}, ct__frontend_scatter__src, 0, 0},
-    {&ct__op.scatter_src_out, {895, 899, 898, 2811, 5, 1}, ct__frontend_scatter_src_out, 0, 0},
-    {&ct__op.scatter_value, {895, 11, 900, 2817, 4, 1}, ct__frontend_scatter_value, 0, 0},
-    {&ct__op.scatter__value, {897, 11, 901, 2822, 4, 1}, ct__frontend_scatter__value, 0, 0},
-    {&ct__op.scatter_value_out, {895, 903, 902, 2827, 5, 1}, ct__frontend_scatter_value_out, 0, 0},
-    {&ct__op.scatter_add, {904, 0, 894, 2833, 4, 1}, ct__frontend_scatter_add, 0, 0},
-    {&ct__op.scatter_add_, {905, 0, 896, 2838, 4, 1}, ct__frontend_scatter_add_, 0, 0},
-    {&ct__op.scatter_add_out, {904, 5, 898, 2843, 5, 1}, ct__frontend_scatter_add_out, 0, 0},
-    {&ct__op.scatter_reduce, {895, 155, 906, 2849, 5, 1}, ct__frontend_scatter_reduce, 0, 0},
-    {&ct__op.scatter__reduce, {897, 155, 907, 2855, 5, 1}, ct__frontend_scatter__reduce, 0, 0},
-    {&ct__op.scatter_reduce_out, {895, 909, 908, 2861, 6, 1}, ct__frontend_scatter_reduce_out, 0, 0},
-    {&ct__op.scatter_value_reduce, {895, 911, 910, 2868, 5, 1}, ct__frontend_scatter_value_reduce, 0, 0},
-    {&ct__op.scatter__value_reduce, {897, 911, 912, 2874, 5, 1}, ct__frontend_scatter__value_reduce, 0, 0},
-    {&ct__op.scatter_reduce_two, {915, 914, 913, 2880, 6, 1}, ct__frontend_scatter_reduce_two, 0, 0},
-    {&ct__op.scatter_reduce__two, {917, 914, 916, 2887, 6, 1}, ct__frontend_scatter_reduce__two, 0, 0},
-    {&ct__op.scatter_reduce_two_out, {915, 919, 918, 2894, 7, 1}, ct__frontend_scatter_reduce_two_out, 0, 0},
-    {&ct__op.index_select, {921, 0, 920, 2902, 3, 1}, ct__frontend_index_select, 0, 0},
-    {&ct__op.index_select_out, {921, 5, 922, 2906, 4, 1}, ct__frontend_index_select_out, 0, 0},
-    {&ct__op.index_add, {924, 0, 923, 2911, 5, 1}, ct__frontend_index_add, 0, 0},
-    {&ct__op.index_add_, {926, 0, 925, 2917, 5, 1}, ct__frontend_index_add_, 0, 0},
-    {&ct__op.index_add_out, {924, 5, 927, 2923, 6, 1}, ct__frontend_index_add_out, 0, 0},
-    {&ct__op.index_copy, {928, 0, 894, 2930, 4, 1}, ct__frontend_index_copy, 0, 0},
-    {&ct__op.index_copy_, {929, 0, 896, 2935, 4, 1}, ct__frontend_index_copy_, 0, 0},
-    {&ct__op.index_copy_out, {928, 5, 898, 2940, 5, 1}, ct__frontend_index_copy_out, 0, 0},
-    {&ct__op.index_fill_int_Scalar, {931, 930, 900, 2946, 4, 1}, ct__frontend_index_fill_int_Scalar, 0, 0},
-    {&ct__op.index_fill__int_Scalar, {932, 930, 901, 2951, 4, 1}, ct__frontend_index_fill__int_Scalar, 0, 0},
-    {&ct__op.index_fill_int_Tensor, {931, 933, 894, 2956, 4, 1}, ct__frontend_index_fill_int_Tensor, 0, 0},
-    {&ct__op.index_fill__int_Tensor, {932, 933, 896, 2961, 4, 1}, ct__frontend_index_fill__int_Tensor, 0, 0},
-    {&ct__op.index_fill_int_Tensor_out, {931, 934, 898, 2966, 5, 1}, ct__frontend_index_fill_int_Tensor_out, 0, 0},
-    {&ct__op.index_fill_int_Scalar_out, {931, 935, 902, 2972, 5, 1}, ct__frontend_index_fill_int_Scalar_out, 0, 0},
-    {&ct__op.index_Tensor, {31, 285, 936, 2978, 2, 1}, ct__frontend_index_Tensor, 2, 0},
-    {&ct__op.index_Tensor_out, {31, 555, 937, 2981, 3, 1}, ct__frontend_index_Tensor_out, 2, 0},
-    {&ct__op.index_put, {939, 0, 938, 2985, 4, 1}, ct__frontend_index_put, 2, 0},
-    {&ct__op.index_put_, {941, 0, 940, 2990, 4, 1}, ct__frontend_index_put_, 2, 0},
-    {&ct__op.index_put_out, {939, 5, 942, 2995, 5, 1}, ct__frontend_index_put_out, 2, 0},
-    {&ct__op.one_hot, {943, 0, 341, 3001, 2, 1}, ct__frontend_one_hot, 0, 0},
-    {&ct__op.embedding, {945, 0, 944, 3004, 5, 1}, ct__frontend_embedding, 0, 0},
-    {&ct__op.embedding_out, {945, 5, 946, 3010, 6, 1}, ct__frontend_embedding_out, 0, 0},
-    {&ct__op.embedding_dense_backward, {948, 0, 947, 3017, 5, 1}, ct__frontend_embedding_dense_backward, 0, 0},
-    {&ct__op.split_Tensor, {950, 285, 949, 3023, 3, 1}, NULL, 0, 0},
-    {&ct__op.split_with_sizes, {952, 0, 951, 3027, 3, 1}, NULL, 0, 0},
-    {&ct__op.split_sizes, {950, 94, 951, 3031, 3, 1}, NULL, 0, 0},
-    {&ct__op.chunk, {953, 0, 949, 3035, 3, 1}, NULL, 0, 0},
-    {&ct__op.unbind_int, {955, 323, 954, 3039, 2, 1}, NULL, 0, 0},
-    {&ct__op.pad, {152, 0, 956, 3042, 4, 1}, ct__frontend_pad, 0, 0},
-    {&ct__op.take_along_dim, {957, 0, 791, 3047, 3, 1}, ct__frontend_take_along_dim, 0, 0},
-    {&ct__op.take_along_dim_out, {957, 5, 793, 3051, 4, 1}, ct__frontend_take_along_dim_out, 0, 0},
-    {&ct__op.nonzero, {958, 0, 310, 3056, 1, 1}, ct__frontend_nonzero, 0, 1},
-    {&ct__op.nonzero_out, {958, 5, 368, 3058, 2, 1}, ct__frontend_nonzero_out, 0, 1},
-    {&ct__op.masked_select, {959, 0, 295, 3061, 2, 1}, ct__frontend_masked_select, 0, 1},
-    {&ct__op.masked_select_out, {959, 5, 299, 3064, 3, 1}, ct__frontend_masked_select_out, 0, 1},
-    {&ct__op.masked_scatter, {960, 0, 605, 3068, 3, 1}, ct__frontend_masked_scatter, 0, 0},
-    {&ct__op.masked_scatter_, {961, 0, 614, 3072, 3, 1}, ct__frontend_masked_scatter_, 0, 0},
-    {&ct__op.masked_scatter_out, {960, 5, 607, 3076, 4, 1}, ct__frontend_masked_scatter_out, 0, 0},
-    {&ct__op.take, {962, 0, 295, 3081, 2, 1}, ct__frontend_take, 0, 0},
-    {&ct__op.take_out, {962, 5, 299, 3084, 3, 1}, ct__frontend_take_out, 0, 0},
-    {&ct__op.put, {964, 0, 963, 3088, 4, 1}, ct__frontend_put, 0, 0},
-    {&ct__op.put_, {966, 0, 965, 3093, 4, 1}, ct__frontend_put_, 0, 0},
-    {&ct__op.put_out, {964, 5, 967, 3098, 5, 1}, ct__frontend_put_out, 0, 0},
-    {&ct__op.repeat_interleave_Tensor, {968, 285, 737, 3104, 2, 1}, ct__frontend_repeat_interleave_Tensor, 0, 1},
-    {&ct__op.repeat_interleave_Tensor_out, {968, 555, 738, 3107, 3, 1}, ct__frontend_repeat_interleave_Tensor_out, 0, 1},
-    {&ct__op.repeat_interleave_self_Tensor, {968, 970, 969, 3111, 4, 1}, ct__frontend_repeat_interleave_self_Tensor, 0, 1},
-    {&ct__op.repeat_interleave_self_int, {968, 972, 971, 3116, 4, 1}, ct__frontend_repeat_interleave_self_int, 0, 0},
-    {&ct__op.searchsorted_Tensor, {974, 285, 973, 3121, 6, 1}, ct__frontend_searchsorted_Tensor, 0, 0},
-    {&ct__op.searchsorted_Tensor_out, {974, 555, 975, 3128, 7, 1}, ct__frontend_searchsorted_Tensor_out, 0, 0},
-    {&ct__op.searchsorted_Scalar, {974, 291, 976, 3136, 6, 1}, ct__frontend_searchsorted_Scalar, 0, 0},
-    {&ct__op.searchsorted_Scalar_out, {974, 574, 977, 3143, 7, 1}, ct__frontend_searchsorted_Scalar_out, 0, 0},
-    {&ct__op.bucketize_Tensor, {979, 285, 978, 3151, 4, 1}, ct__frontend_bucketize_Tensor, 0, 0},
-    {&ct__op.bucketize_Tensor_out, {979, 555, 980, 3156, 5, 1}, ct__frontend_bucketize_Tensor_out, 0, 0},
-    {&ct__op.bucketize_Scalar, {979, 291, 981, 3162, 4, 1}, ct__frontend_bucketize_Scalar, 0, 0},
-    {&ct__op.bucketize_Scalar_out, {979, 574, 982, 3167, 5, 1}, ct__frontend_bucketize_Scalar_out, 0, 0},
-    {&ct__op.bincount, {984, 0, 983, 3173, 3, 1}, ct__frontend_bincount, 0, 1},
-    {&ct__op.bincount_out, {984, 5, 985, 3177, 4, 1}, ct__frontend_bincount_out, 0, 1},
-    {&ct__op.histc, {987, 0, 986, 3182, 4, 1}, ct__frontend_histc, 0, 0},
-    {&ct__op.histc_out, {987, 5, 988, 3187, 5, 1}, ct__frontend_histc_out, 0, 0},
-    {&ct__op._unique2, {990, 0, 989, 3193, 4, 3}, ct__frontend__unique2, 0, 1},
-    {&ct__op._unique2_out, {990, 5, 991, 3200, 7, 3}, ct__frontend__unique2_out, 0, 1},
-    {&ct__op.unique_consecutive, {993, 0, 992, 3210, 4, 3}, ct__frontend_unique_consecutive, 0, 1},
-    {&ct__op.unique_consecutive_out, {993, 5, 994, 3217, 7, 3}, ct__frontend_unique_consecutive_out, 0, 1},
-    {&ct__op.unique_dim, {996, 0, 995, 3227, 5, 3}, ct__frontend_unique_dim, 0, 1},
-    {&ct__op.unique_dim_out, {996, 5, 997, 3235, 8, 3}, ct__frontend_unique_dim_out, 0, 1},
-    {&ct__op.fliplr, {998, 0, 310, 3246, 1, 1}, ct__frontend_fliplr, 0, 0},
-    {&ct__op.flipud, {999, 0, 310, 3248, 1, 1}, ct__frontend_flipud, 0, 0},
-    {&ct__op.rot90, {1001, 0, 1000, 3250, 3, 1}, ct__frontend_rot90, 0, 0},
-    {&ct__op.rot90_out, {1001, 5, 1002, 3254, 4, 1}, ct__frontend_rot90_out, 0, 0},
-    {&ct__op.narrow_copy, {1003, 0, 362, 3259, 4, 1}, ct__frontend_narrow_copy, 0, 0},
-    {&ct__op.narrow_copy_out, {1003, 5, 364, 3264, 5, 1}, ct__frontend_narrow_copy_out, 0, 0},
-    {&ct__op.index_reduce, {1004, 0, 913, 3270, 6, 1}, ct__frontend_index_reduce, 0, 0},
-    {&ct__op.index_reduce_, {1005, 0, 916, 3277, 6, 1}, ct__frontend_index_reduce_, 0, 0},
-    {&ct__op.index_reduce_out, {1004, 5, 918, 3284, 7, 1}, ct__frontend_index_reduce_out, 0, 0},
-    {&ct__op.softmax_int, {1006, 323, 706, 3292, 3, 1}, ct__frontend_softmax_int, 0, 0},
-    {&ct__op.softmax_int_out, {1006, 683, 710, 3296, 4, 1}, ct__frontend_softmax_int_out, 0, 0},
-    {&ct__op.log_softmax_int, {1007, 323, 706, 3301, 3, 1}, ct__frontend_log_softmax_int, 0, 0},
-    {&ct__op.log_softmax_int_out, {1007, 683, 710, 3305, 4, 1}, ct__frontend_log_softmax_int_out, 0, 0},
-    {&ct__op.softmin, {1008, 0, 706, 3310, 3, 1}, ct__frontend_softmin, 0, 0},
-    {&ct__op.prelu, {1009, 0, 295, 3314, 2, 1}, ct__frontend_prelu, 0, 0},
-    {&ct__op.rrelu, {1011, 0, 1010, 3317, 5, 1}, ct__frontend_rrelu, 0, 0},
-    {&ct__op.rrelu_, {1013, 0, 1012, 3323, 5, 1}, ct__frontend_rrelu_, 0, 0},
-    {&ct__op._ctc_loss, {1015, 0, 1014, 3329, 6, 2}, ct__frontend__ctc_loss, 0, 0},
-    {&ct__op._ctc_loss_Tensor, {1015, 285, 1016, 3337, 6, 2}, ct__frontend__ctc_loss_Tensor, 0, 0},
-    {&ct__op._ctc_loss_backward, {1018, 0, 1017, 3345, 9, 1}, ct__frontend__ctc_loss_backward, 0, 0},
-    {&ct__op.ctc_loss_IntList, {1021, 1020, 1019, 3355, 7, 1}, ct__frontend_ctc_loss_IntList, 0, 0},
-    {&ct__op.ctc_loss_Tensor, {1021, 285, 1022, 3363, 7, 1}, ct__frontend_ctc_loss_Tensor, 0, 0},
-    {&ct__op.embedding_bag, {1024, 0, 1023, 3371, 8, 4}, ct__frontend_embedding_bag, 0, 0},
-    {&ct__op.embedding_bag_padding_idx, {1024, 159, 1025, 3383, 9, 4}, ct__frontend_embedding_bag_padding_idx, 0, 0},
-    {&ct__op.glu, {1026, 0, 341, 3396, 2, 1}, ct__frontend_glu, 0, 0},
-    {&ct__op.glu_out, {1026, 5, 366, 3399, 3, 1}, ct__frontend_glu_out, 0, 0},
-    {&ct__op.nll_loss, {1028, 0, 1027, 3403, 5, 1}, ct__frontend_nll_loss, 0, 0},
-    {&ct__op.nll_loss_out, {1028, 5, 1029, 3409, 6, 1}, ct__frontend_nll_loss_out, 0, 0},
-    {&ct__op.nll_loss_nd, {1030, 0, 1027, 3416, 5, 1}, ct__frontend_nll_loss_nd, 0, 0},
-    {&ct__op.nll_loss_backward, {1032, 0, 1031, 3422, 7, 1}, ct__frontend_nll_loss_backward, 0, 0},
-    {&ct__op.cross_entropy_loss, {1034, 0, 1033, 3430, 6, 1}, ct__frontend_cross_entropy_loss, 0, 0},
-    {&ct__op.mse_loss, {1035, 0, 788, 3437, 3, 1}, ct__frontend_mse_loss, 0, 0},
-    {&ct__op.mse_loss_out, {1035, 5, 790, 3441, 4, 1}, ct__frontend_mse_loss_out, 0, 0},
-    {&ct__op.l1_loss, {1036, 0, 788, 3446, 3, 1}, ct__frontend_l1_loss, 0, 0},
-    {&ct__op.smooth_l1_loss, {1038, 0, 1037, 3450, 4, 1}, ct__frontend_smooth_l1_loss, 0, 0},
-    {&ct__op.smooth_l1_loss_out, {1038, 5, 1039, 3455, 5, 1}, ct__frontend_smooth_l1_loss_out, 0, 0},
-    {&ct__op.kl_div, {1041, 0, 1040, 3461, 4, 1}, ct__frontend_kl_div, 0, 0},
-    {&ct__op.binary_cross_entropy, {1043, 0, 1042, 3466, 4, 1}, ct__frontend_binary_cross_entropy, 0, 0},
-    {&ct__op.binary_cross_entropy_out, {1043, 5, 1044, 3471, 5, 1}, ct__frontend_binary_cross_entropy_out, 0, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {1046, 0, 1045, 3477, 5, 1}, ct__frontend_binary_cross_entropy_with_logits, 0, 0},
-    {&ct__op.huber_loss, {1047, 0, 1037, 3483, 4, 1}, ct__frontend_huber_loss, 0, 0},
-    {&ct__op.huber_loss_out, {1047, 5, 1039, 3488, 5, 1}, ct__frontend_huber_loss_out, 0, 0},
-    {&ct__op.soft_margin_loss, {1048, 0, 788, 3494, 3, 1}, ct__frontend_soft_margin_loss, 0, 0},
-    {&ct__op.soft_margin_loss_out, {1048, 5, 790, 3498, 4, 1}, ct__frontend_soft_margin_loss_out, 0, 0},
-    {&ct__op.margin_ranking_loss, {1050, 0, 1049, 3503, 5, 1}, ct__frontend_margin_ranking_loss, 0, 0},
-    {&ct__op.hinge_embedding_loss, {1052, 0, 1051, 3509, 4, 1}, ct__frontend_hinge_embedding_loss, 0, 0},
-    {&ct__op.multilabel_soft_margin_loss, {1053, 0, 1042, 3514, 4, 1}, ct__frontend_multilabel_soft_margin_loss, 0, 0},
-    {&ct__op.multi_margin_loss, {1055, 0, 1054, 3519, 6, 1}, ct__frontend_multi_margin_loss, 0, 0},
-    {&ct__op.multi_margin_loss_out, {1055, 5, 1056, 3526, 7, 1}, ct__frontend_multi_margin_loss_out, 0, 0},
-    {&ct__op.triplet_margin_loss, {1058, 0, 1057, 3534, 8, 1}, ct__frontend_triplet_margin_loss, 0, 0},
-    {&ct__op.cosine_embedding_loss, {1059, 0, 1049, 3543, 5, 1}, ct__frontend_cosine_embedding_loss, 0, 0},
-    {&ct__op.poisson_nll_loss, {1061, 0, 1060, 3549, 6, 1}, ct__frontend_poisson_nll_loss, 0, 0},
-    {&ct__op.gaussian_nll_loss, {1063, 0, 1062, 3556, 6, 1}, ct__frontend_gaussian_nll_loss, 0, 0},
-    {&ct__op.cosine_similarity, {1064, 0, 1037, 3563, 4, 1}, ct__frontend_cosine_similarity, 0, 0},
-    {&ct__op.pairwise_distance, {1066, 0, 1065, 3568, 5, 1}, ct__frontend_pairwise_distance, 0, 0},
-    {&ct__op.cdist, {1068, 0, 1067, 3574, 4, 1}, ct__frontend_cdist, 0, 0},
-    {&ct__op.layer_norm, {1070, 0, 1069, 3579, 6, 1}, ct__frontend_layer_norm, 0, 0},
-    {&ct__op.group_norm, {1072, 0, 1071, 3586, 6, 1}, ct__frontend_group_norm, 0, 0},
-    {&ct__op.batch_norm, {1074, 0, 1073, 3593, 9, 1}, ct__frontend_batch_norm, 0, 0},
-    {&ct__op.normalize, {1076, 0, 1075, 3603, 4, 1}, ct__frontend_normalize, 0, 0},
-    {&ct__op.local_response_norm, {1078, 0, 1077, 3608, 5, 1}, ct__frontend_local_response_norm, 0, 0},
-    {&ct__op.instance_norm, {1079, 0, 1073, 3614, 9, 1}, ct__frontend_instance_norm, 0, 0},
-    {&ct__op.bilinear, {1081, 0, 1080, 3624, 4, 1}, ct__frontend_bilinear, 0, 0},
-    {&ct__op.rms_norm, {1083, 0, 1082, 3629, 4, 1}, ct__frontend_rms_norm, 0, 0},
-    {&ct__op.scaled_dot_product_attention, {1085, 0, 1084, 3634, 7, 1}, ct__frontend_scaled_dot_product_attention, 0, 0},
-    {&ct__op.convolution, {1087, 0, 1086, 3642, 9, 1}, ct__frontend_convolution, 0, 0},
-    {&ct__op.convolution_out, {1087, 5, 1088, 3652, 10, 1}, ct__frontend_convolution_out, 0, 0},
-    {&ct__op.convolution_backward_input, {1090, 0, 1089, 3663, 7, 1}, ct__frontend_convolution_backward_input, 0, 0},
-    {&ct__op.convolution_backward_weight, {1091, 0, 1089, 3671, 7, 1}, ct__frontend_convolution_backward_weight, 0, 0},
-    {&ct__op.conv1d, {1093, 0, 1092, 3679, 7, 1}, ct__frontend_conv1d, 0, 0},
-    {&ct__op.conv1d_padding, {1093, 153, 1094, 3687, 7, 1}, ct__frontend_conv1d_padding, 0, 0},
-    {&ct__op.conv2d, {1095, 0, 1092, 3695, 7, 1}, ct__frontend_conv2d, 0, 0},
-    {&ct__op.conv2d_padding, {1095, 153, 1094, 3703, 7, 1}, ct__frontend_conv2d_padding, 0, 0},
-    {&ct__op.conv3d, {1096, 0, 1092, 3711, 7, 1}, ct__frontend_conv3d, 0, 0},
-    {&ct__op.conv_transpose1d, {1098, 0, 1097, 3719, 8, 1}, ct__frontend_conv_transpose1d, 0, 0},
-    {&ct__op.conv_transpose3d_input, {1099, 108, 1097, 3728, 8, 1}, ct__frontend_conv_transpose3d_input, 0, 0},
-    {&ct__op.conv_transpose2d_input, {1100, 108, 1097, 3737, 8, 1}, ct__frontend_conv_transpose2d_input, 0, 0},
-    {&ct__op.adaptive_avg_pool2d, {1101, 0, 319, 3746, 2, 1}, ct__frontend_adaptive_avg_pool2d, 0, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {1101, 5, 735, 3749, 3, 1}, ct__frontend_adaptive_avg_pool2d_out, 0, 0},
-    {&ct__op._adaptive_avg_pool2d, {1102, 0, 319, 3753, 2, 1}, ct__frontend__adaptive_avg_pool2d, 0, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {1103, 0, 295, 3756, 2, 1}, ct__frontend__adaptive_avg_pool2d_backward, 0, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {1105, 0, 1104, 3759, 8, 1}, ct__frontend_max_pool2d_with_indices_backward, 0, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {1105, 254, 1106, 3768, 9, 1}, ct__frontend_max_pool2d_with_indices_backward_grad_input, 0, 0},
-    {&ct__op.max_pool2d_double_backward, {1107, 0, 1104, 3778, 8, 1}, ct__frontend_max_pool2d_double_backward, 0, 0},
-    {&ct__op.max_pool2d_with_indices, {1109, 0, 1108, 3787, 6, 2}, ct__frontend_max_pool2d_with_indices, 0, 0},
-    {&ct__op.max_pool2d, {1111, 0, 1110, 3795, 6, 1}, ct__frontend_max_pool2d, 0, 0},
-    {&ct__op.avg_pool2d, {1113, 0, 1112, 3802, 7, 1}, ct__frontend_avg_pool2d, 0, 0},
-    {&ct__op.avg_pool2d_out, {1113, 5, 1114, 3810, 8, 1}, ct__frontend_avg_pool2d_out, 0, 0},
-    {&ct__op.avg_pool2d_backward, {1116, 0, 1115, 3819, 8, 1}, ct__frontend_avg_pool2d_backward, 0, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {1116, 254, 1117, 3828, 9, 1}, ct__frontend_avg_pool2d_backward_grad_input, 0, 0},
-    {&ct__op.max_pool1d_with_indices, {1118, 0, 1108, 3838, 6, 2}, ct__frontend_max_pool1d_with_indices, 0, 0},
-    {&ct__op.max_pool1d, {1119, 0, 1110, 3846, 6, 1}, ct__frontend_max_pool1d, 0, 0},
-    {&ct__op.avg_pool1d, {1121, 0, 1120, 3853, 6, 1}, ct__frontend_avg_pool1d, 0, 0},
-    {&ct__op.adaptive_avg_pool1d, {1122, 0, 319, 3860, 2, 1}, ct__frontend_adaptive_avg_pool1d, 0, 0},
-    {&ct__op.adaptive_max_pool2d, {1124, 0, 1123, 3863, 2, 2}, ct__frontend_adaptive_max_pool2d, 0, 0},
-    {&ct__op.adaptive_max_pool2d_out, {1124, 5, 1125, 3867, 4, 2}, ct__frontend_adaptive_max_pool2d_out, 0, 0},
-    {&ct__op.adaptive_max_pool2d_backward, {1126, 0, 605, 3873, 3, 1}, ct__frontend_adaptive_max_pool2d_backward, 0, 0},
-    {&ct__op.adaptive_max_pool2d_backward_grad_input, {1126, 254, 607, 3877, 4, 1}, ct__frontend_adaptive_max_pool2d_backward_grad_input, 0, 0},
-    {&ct__op.adaptive_max_pool1d, {1127, 0, 1123, 3882, 2, 2}, ct__frontend_adaptive_max_pool1d, 0, 0},
-    {&ct__op.max_unpool2d, {1128, 0, 876, 3886, 3, 1}, ct__frontend_max_unpool2d, 0, 0},
-    {&ct__op.max_unpool2d_out, {1128, 5, 1129, 3890, 4, 1}, ct__frontend_max_unpool2d_out, 0, 0},
-    {&ct__op.max_unpool3d, {1131, 0, 1130, 3895, 5, 1}, ct__frontend_max_unpool3d, 0, 0},
-    {&ct__op.max_unpool3d_out, {1131, 5, 1132, 3901, 6, 1}, ct__frontend_max_unpool3d_out, 0, 0},
-    {&ct__op.adaptive_avg_pool3d, {1133, 0, 319, 3908, 2, 1}, ct__frontend_adaptive_avg_pool3d, 0, 0},
-    {&ct__op.adaptive_avg_pool3d_out, {1133, 5, 735, 3911, 3, 1}, ct__frontend_adaptive_avg_pool3d_out, 0, 0},
-    {&ct__op._adaptive_avg_pool3d, {1134, 0, 319, 3915, 2, 1}, ct__frontend__adaptive_avg_pool3d, 0, 0},
-    {&ct__op._adaptive_avg_pool3d_backward, {1135, 0, 295, 3918, 2, 1}, ct__frontend__adaptive_avg_pool3d_backward, 0, 0},
-    {&ct__op.adaptive_max_pool3d, {1136, 0, 1123, 3921, 2, 2}, ct__frontend_adaptive_max_pool3d, 0, 0},
-    {&ct__op.adaptive_max_pool3d_out, {1136, 5, 1125, 3925, 4, 2}, ct__frontend_adaptive_max_pool3d_out, 0, 0},
-    {&ct__op.adaptive_max_pool3d_backward, {1137, 0, 605, 3931, 3, 1}, ct__frontend_adaptive_max_pool3d_backward, 0, 0},
-    {&ct__op.adaptive_max_pool3d_backward_grad_input, {1137, 254, 607, 3935, 4, 1}, ct__frontend_adaptive_max_pool3d_backward_grad_input, 0, 0},
-    {&ct__op.max_pool3d_with_indices, {1138, 0, 1108, 3940, 6, 2}, ct__frontend_max_pool3d_with_indices, 0, 0},
-    {&ct__op.max_pool3d_with_indices_out, {1138, 5, 1139, 3948, 8, 2}, ct__frontend_max_pool3d_with_indices_out, 0, 0},
-    {&ct__op.max_pool3d, {1140, 0, 1110, 3958, 6, 1}, ct__frontend_max_pool3d, 0, 0},
-    {&ct__op.max_pool3d_with_indices_backward, {1141, 0, 1104, 3965, 8, 1}, ct__frontend_max_pool3d_with_indices_backward, 0, 0},
-    {&ct__op.max_pool3d_with_indices_backward_grad_input, {1141, 254, 1106, 3974, 9, 1}, ct__frontend_max_pool3d_with_indices_backward_grad_input, 0, 0},
-    {&ct__op.avg_pool3d, {1142, 0, 1112, 3984, 7, 1}, ct__frontend_avg_pool3d, 0, 0},
-    {&ct__op.avg_pool3d_out, {1142, 5, 1114, 3992, 8, 1}, ct__frontend_avg_pool3d_out, 0, 0},
-    {&ct__op.avg_pool3d_backward, {1143, 0, 1115, 4001, 8, 1}, ct__frontend_avg_pool3d_backward, 0, 0},
-    {&ct__op.avg_pool3d_backward_grad_input, {1143, 254, 1117, 4010, 9, 1}, ct__frontend_avg_pool3d_backward_grad_input, 0, 0},
-    {&ct__op.upsample_nearest1d, {1145, 0, 1144, 4020, 3, 1}, ct__frontend_upsample_nearest1d, 0, 0},
-    {&ct__op.upsample_nearest1d_out, {1145, 5, 1146, 4024, 4, 1}, ct__frontend_upsample_nearest1d_out, 0, 0},
-    {&ct__op.upsample_nearest1d_backward, {1148, 0, 1147, 4029, 4, 1}, ct__frontend_upsample_nearest1d_backward, 0, 0},
-    {&ct__op.upsample_nearest1d_backward_grad_input, {1148, 254, 1149, 4034, 5, 1}, ct__frontend_upsample_nearest1d_backward_grad_input, 0, 0},
-    {&ct__op.upsample_nearest2d, {1151, 0, 1150, 4040, 4, 1}, ct__frontend_upsample_nearest2d, 0, 0},
-    {&ct__op.upsample_nearest2d_out, {1151, 5, 1152, 4045, 5, 1}, ct__frontend_upsample_nearest2d_out, 0, 0},
-    {&ct__op.upsample_nearest2d_backward, {1154, 0, 1153, 4051, 5, 1}, ct__frontend_upsample_nearest2d_backward, 0, 0},
-    {&ct__op.upsample_nearest2d_backward_grad_input, {1154, 254, 1155, 4057, 6, 1}, ct__frontend_upsample_nearest2d_backward_grad_input, 0, 0},
-    {&ct__op.upsample_nearest3d, {1157, 0, 1156, 4064, 5, 1}, ct__frontend_upsample_nearest3d, 0, 0},
-    {&ct__op.upsample_nearest3d_out, {1157, 5, 1158, 4070, 6, 1}, ct__frontend_upsample_nearest3d_out, 0, 0},
-    {&ct__op.upsample_nearest3d_backward, {1160, 0, 1159, 4077, 6, 1}, ct__frontend_upsample_nearest3d_backward, 0, 0},
-    {&ct__op.upsample_nearest3d_backward_grad_input, {1160, 254, 1161, 4084, 7, 1}, ct__frontend_upsample_nearest3d_backward_grad_input, 0, 0},
-    {&ct__op._upsample_nearest_exact1d, {1162, 0, 1144, 4092, 3, 1}, ct__frontend__upsample_nearest_exact1d, 0, 0},
-    {&ct__op._upsample_nearest_exact1d_out, {1162, 5, 1146, 4096, 4, 1}, ct__frontend__upsample_nearest_exact1d_out, 0, 0},
-    {&ct__op._upsample_nearest_exact1d_backward, {1163, 0, 1147, 4101, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward, 0, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_grad_input, {1163, 254, 1149, 4106, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_grad_input, 0, 0},
-    {&ct__op._upsample_nearest_exact2d, {1164, 0, 1150, 4112, 4, 1}, ct__frontend__upsample_nearest_exact2d, 0, 0},
-    {&ct__op._upsample_nearest_exact2d_out, {1164, 5, 1152, 4117, 5, 1}, ct__frontend__upsample_nearest_exact2d_out, 0, 0},
-    {&ct__op._upsample_nearest_exact2d_backward, {1165, 0, 1153, 4123, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward, 0, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_grad_input, {1165, 254, 1155, 4129, 6, 1}, ct__frontend__upsample_nearest_exact2d_backward_grad_input, 0, 0},
-    {&ct__op._upsample_nearest_exact3d, {1166, 0, 1156, 4136, 5, 1}, ct__frontend__upsample_nearest_exact3d, 0, 0},
-    {&ct__op._upsample_nearest_exact3d_out, {1166, 5, 1158, 4142, 6, 1}, ct__frontend__upsample_nearest_exact3d_out, 0, 0},
-    {&ct__op._upsample_nearest_exact3d_backward, {1167, 0, 1159, 4149, 6, 1}, ct__frontend__upsample_nearest_exact3d_backward, 0, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_grad_input, {1167, 254, 1161, 4156, 7, 1}, ct__frontend__upsample_nearest_exact3d_backward_grad_input, 0, 0},
-    {&ct__op.upsample_linear1d, {1169, 0, 1168, 4164, 4, 1}, ct__frontend_upsample_linear1d, 0, 0},
-    {&ct__op.upsample_linear1d_out, {1169, 5, 1170, 4169, 5, 1}, ct__frontend_upsample_linear1d_out, 0, 0},
-    {&ct__op.upsample_linear1d_backward, {1172, 0, 1171, 4175, 5, 1}, ct__frontend_upsample_linear1d_backward, 0, 0},
-    {&ct__op.upsample_linear1d_backward_grad_input, {1172, 254, 1173, 4181, 6, 1}, ct__frontend_upsample_linear1d_backward_grad_input, 0, 0},
-    {&ct__op.upsample_bilinear2d, {1175, 0, 1174, 4188, 5, 1}, ct__frontend_upsample_bilinear2d, 0, 0},
-    {&ct__op.upsample_bilinear2d_out, {1175, 5, 1176, 4194, 6, 1}, ct__frontend_upsample_bilinear2d_out, 0, 0},
-    {&ct__op.upsample_bilinear2d_backward, {1178, 0, 1177, 4201, 6, 1}, ct__frontend_upsample_bilinear2d_backward, 0, 0},
-    {&ct__op.upsample_bilinear2d_backward_grad_input, {1178, 254, 1179, 4208, 7, 1}, ct__frontend_upsample_bilinear2d_backward_grad_input, 0, 0},
-    {&ct__op.upsample_trilinear3d, {1181, 0, 1180, 4216, 6, 1}, ct__frontend_upsample_trilinear3d, 0, 0},
-    {&ct__op.upsample_trilinear3d_out, {1181, 5, 1182, 4223, 7, 1}, ct__frontend_upsample_trilinear3d_out, 0, 0},
-    {&ct__op.upsample_trilinear3d_backward, {1184, 0, 1183, 4231, 7, 1}, ct__frontend_upsample_trilinear3d_backward, 0, 0},
-    {&ct__op.upsample_trilinear3d_backward_grad_input, {1184, 254, 1185, 4239, 8, 1}, ct__frontend_upsample_trilinear3d_backward_grad_input, 0, 0},
-    {&ct__op.upsample_bicubic2d, {1186, 0, 1174, 4248, 5, 1}, ct__frontend_upsample_bicubic2d, 0, 0},
-    {&ct__op.upsample_bicubic2d_out, {1186, 5, 1176, 4254, 6, 1}, ct__frontend_upsample_bicubic2d_out, 0, 0},
-    {&ct__op.upsample_bicubic2d_backward, {1187, 0, 1177, 4261, 6, 1}, ct__frontend_upsample_bicubic2d_backward, 0, 0},
-    {&ct__op.upsample_bicubic2d_backward_grad_input, {1187, 254, 1179, 4268, 7, 1}, ct__frontend_upsample_bicubic2d_backward_grad_input, 0, 0},
-    {&ct__op.upsample_nearest1d_vec, {1145, 96, 1188, 4276, 3, 1}, ct__frontend_upsample_nearest1d_vec, 0, 0},
-    {&ct__op.upsample_nearest1d_vec_out, {1145, 1190, 1189, 4280, 4, 1}, ct__frontend_upsample_nearest1d_vec_out, 0, 0},
-    {&ct__op.upsample_nearest1d_backward_vec, {1148, 96, 1191, 4285, 4, 1}, ct__frontend_upsample_nearest1d_backward_vec, 0, 0},
-    {&ct__op.upsample_nearest1d_backward_vec_out, {1148, 1190, 1192, 4290, 5, 1}, ct__frontend_upsample_nearest1d_backward_vec_out, 0, 0},
-    {&ct__op.upsample_nearest2d_vec, {1151, 96, 1188, 4296, 3, 1}, ct__frontend_upsample_nearest2d_vec, 0, 0},
-    {&ct__op.upsample_nearest2d_vec_out, {1151, 1190, 1189, 4300, 4, 1}, ct__frontend_upsample_nearest2d_vec_out, 0, 0},
-    {&ct__op.upsample_nearest2d_backward_vec, {1154, 96, 1191, 4305, 4, 1}, ct__frontend_upsample_nearest2d_backward_vec, 0, 0},
-    {&ct__op.upsample_nearest2d_backward_vec_out, {1154, 1190, 1192, 4310, 5, 1}, ct__frontend_upsample_nearest2d_backward_vec_out, 0, 0},
-    {&ct__op.upsample_nearest3d_vec, {1157, 96, 1188, 4316, 3, 1}, ct__frontend_upsample_nearest3d_vec, 0, 0},
-    {&ct__op.upsample_nearest3d_vec_out, {1157, 1190, 1189, 4320, 4, 1}, ct__frontend_upsample_nearest3d_vec_out, 0, 0},
-    {&ct__op.upsample_nearest3d_backward_vec, {1160, 96, 1191, 4325, 4, 1}, ct__frontend_upsample_nearest3d_backward_vec, 0, 0},
-    {&ct__op.upsample_nearest3d_backward_vec_out, {1160, 1190, 1192, 4330, 5, 1}, ct__frontend_upsample_nearest3d_backward_vec_out, 0, 0},
-    {&ct__op._upsample_nearest_exact1d_vec, {1162, 96, 1188, 4336, 3, 1}, ct__frontend__upsample_nearest_exact1d_vec, 0, 0},
-    {&ct__op._upsample_nearest_exact1d_vec_out, {1162, 1190, 1189, 4340, 4, 1}, ct__frontend__upsample_nearest_exact1d_vec_out, 0, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_vec, {1163, 96, 1191, 4345, 4, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec, 0, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_vec_out, {1163, 1190, 1192, 4350, 5, 1}, ct__frontend__upsample_nearest_exact1d_backward_vec_out, 0, 0},
-    {&ct__op._upsample_nearest_exact2d_vec, {1164, 96, 1188, 4356, 3, 1}, ct__frontend__upsample_nearest_exact2d_vec, 0, 0},
-    {&ct__op._upsample_nearest_exact2d_vec_out, {1164, 1190, 1189, 4360, 4, 1}, ct__frontend__upsample_nearest_exact2d_vec_out, 0, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_vec, {1165, 96, 1191, 4365, 4, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec, 0, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_vec_out, {1165, 1190, 1192, 4370, 5, 1}, ct__frontend__upsample_nearest_exact2d_backward_vec_out, 0, 0},
-    {&ct__op._upsample_nearest_exact3d_vec, {1166, 96, 1188, 4376, 3, 1}, ct__frontend__upsample_nearest_exact3d_vec, 0, 0},
-    {&ct__op._upsample_nearest_exact3d_vec_out, {1166, 1190, 1189, 4380, 4, 1}, ct__frontend__upsample_nearest_exact3d_vec_out, 0, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_vec, {1167, 96, 1191, 4385, 4, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec, 0, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_vec_out, {1167, 1190, 1192, 4390, 5, 1}, ct__frontend__upsample_nearest_exact3d_backward_vec_out, 0, 0},
-    {&ct__op.upsample_linear1d_vec, {1169, 96, 1193, 4396, 4, 1}, ct__frontend_upsample_linear1d_vec, 0, 0},
-    {&ct__op.upsample_linear1d_vec_out, {1169, 1190, 1194, 4401, 5, 1}, ct__frontend_upsample_linear1d_vec_out, 0, 0},
-    {&ct__op.upsample_linear1d_backward_vec, {1172, 96, 1195, 4407, 5, 1}, ct__frontend_upsample_linear1d_backward_vec, 0, 0},
-    {&ct__op.upsample_linear1d_backward_vec_out, {1172, 1190, 1196, 4413, 6, 1}, ct__frontend_upsample_linear1d_backward_vec_out, 0, 0},
-    {&ct__op.upsample_bilinear2d_vec, {1175, 96, 1193, 4420, 4, 1}, ct__frontend_upsample_bilinear2d_vec, 0, 0},
-    {&ct__op.upsample_bilinear2d_vec_out, {1175, 1190, 1194, 4425, 5, 1}, ct__frontend_upsample_bilinear2d_vec_out, 0, 0},
-    {&ct__op.upsample_bilinear2d_backward_vec, {1178, 96, 1195, 4431, 5, 1}, ct__frontend_upsample_bilinear2d_backward_vec, 0, 0},
-    {&ct__op.upsample_bilinear2d_backward_vec_out, {1178, 1190, 1196, 4437, 6, 1}, ct__frontend_upsample_bilinear2d_backward_vec_out, 0, 0},
-    {&ct__op.upsample_trilinear3d_vec, {1181, 96, 1193, 4444, 4, 1}, ct__frontend_upsample_trilinear3d_vec, 0, 0},
-    {&ct__op.upsample_trilinear3d_vec_out, {1181, 1190, 1194, 4449, 5, 1}, ct__frontend_upsample_trilinear3d_vec_out, 0, 0},
-    {&ct__op.upsample_trilinear3d_backward_vec, {1184, 96, 1195, 4455, 5, 1}, ct__frontend_upsample_trilinear3d_backward_vec, 0, 0},
-    {&ct__op.upsample_trilinear3d_backward_vec_out, {1184, 1190, 1196, 4461, 6, 1}, ct__frontend_upsample_trilinear3d_backward_vec_out, 0, 0},
-    {&ct__op.upsample_bicubic2d_vec, {1186, 96, 1193, 4468, 4, 1}, ct__frontend_upsample_bicubic2d_vec, 0, 0},
-    {&ct__op.upsample_bicubic2d_vec_out, {1186, 1190, 1194, 4473, 5, 1}, ct__frontend_upsample_bicubic2d_vec_out, 0, 0},
-    {&ct__op.upsample_bicubic2d_backward_vec, {1187, 96, 1195, 4479, 5, 1}, ct__frontend_upsample_bicubic2d_backward_vec, 0, 0},
-    {&ct__op.upsample_bicubic2d_backward_vec_out, {1187, 1190, 1196, 4485, 6, 1}, ct__frontend_upsample_bicubic2d_backward_vec_out, 0, 0},
-    {&ct__op.unfold, {1197, 0, 362, 4492, 4, 1}, ct__frontend_unfold, 0, 0},
-    {&ct__op.unfold_backward, {1198, 0, 371, 4497, 5, 1}, ct__frontend_unfold_backward, 0, 0},
-    {&ct__op.unfold_backward_out, {1198, 5, 1199, 4503, 6, 1}, ct__frontend_unfold_backward_out, 0, 0},
-    {&ct__op.pixel_shuffle, {1200, 0, 341, 4510, 2, 1}, ct__frontend_pixel_shuffle, 0, 0},
-    {&ct__op.pixel_shuffle_out, {1200, 5, 366, 4513, 3, 1}, ct__frontend_pixel_shuffle_out, 0, 0},
-    {&ct__op.pixel_unshuffle, {1201, 0, 341, 4517, 2, 1}, ct__frontend_pixel_unshuffle, 0, 0},
-    {&ct__op.pixel_unshuffle_out, {1201, 5, 366, 4520, 3, 1}, ct__frontend_pixel_unshuffle_out, 0, 0},
-    {&ct__op.im2col, {1203, 0, 1202, 4524, 5, 1}, ct__frontend_im2col, 0, 0},
-    {&ct__op.col2im, {1205, 0, 1204, 4530, 6, 1}, ct__frontend_col2im, 0, 0},
-    {&ct__op.affine_grid_generator, {1206, 0, 327, 4537, 3, 1}, ct__frontend_affine_grid_generator, 0, 0},
-    {&ct__op.grid_sampler_2d, {1207, 0, 947, 4541, 5, 1}, ct__frontend_grid_sampler_2d, 0, 0},
-    {&ct__op.grid_sampler_3d, {1208, 0, 947, 4547, 5, 1}, ct__frontend_grid_sampler_3d, 0, 0},
-    {&ct__op.grid_sampler, {1209, 0, 947, 4553, 5, 1}, ct__frontend_grid_sampler, 0, 0},
-    {&ct__op.uniform_, {1211, 0, 1210, 4559, 4, 1}, ct__frontend_uniform_, 0, 0},
-    {&ct__op.normal_, {1212, 0, 1210, 4564, 4, 1}, ct__frontend_normal_, 0, 0},
-    {&ct__op.random__from, {1214, 275, 1213, 4569, 4, 1}, ct__frontend_random__from, 0, 0},
-    {&ct__op.random__to, {1214, 276, 1215, 4574, 3, 1}, ct__frontend_random__to, 0, 0},
-    {&ct__op.random_, {1214, 0, 1216, 4578, 2, 1}, ct__frontend_random_, 0, 0},
-    {&ct__op.bernoulli__float, {1219, 1218, 1217, 4581, 3, 1}, ct__frontend_bernoulli__float, 0, 0},
-    {&ct__op.bernoulli, {1221, 0, 1220, 4585, 2, 1}, ct__frontend_bernoulli, 0, 0},
-    {&ct__op.bernoulli_p, {1221, 85, 1222, 4588, 3, 1}, ct__frontend_bernoulli_p, 0, 0},
-    {&ct__op.normal_Tensor_float, {1224, 1223, 1222, 4592, 3, 1}, ct__frontend_normal_Tensor_float, 0, 0},
-    {&ct__op.normal_float_Tensor, {1224, 1226, 1225, 4596, 3, 1}, ct__frontend_normal_float_Tensor, 0, 0},
-    {&ct__op.normal_Tensor_Tensor, {1224, 566, 1227, 4600, 3, 1}, ct__frontend_normal_Tensor_Tensor, 0, 0},
-    {&ct__op.rand_like, {1229, 0, 1228, 4604, 3, 1}, ct__frontend_rand_like, 0, 0},
-    {&ct__op.randn_like, {1230, 0, 1228, 4608, 3, 1}, ct__frontend_randn_like, 0, 0},
-    {&ct__op.rand, {1232, 0, 1231, 4612, 4, 1}, ct__frontend_rand, 0, 0},
-    {&ct__op.randn, {1233, 0, 1231, 4617, 4, 1}, ct__frontend_randn, 0, 0},
-    {&ct__op.randint_low, {1235, 279, 1234, 4622, 6, 1}, ct__frontend_randint_low, 0, 0},
-    {&ct__op.randperm, {1237, 0, 1236, 4629, 4, 1}, ct__frontend_randperm, 0, 0},
-    {&ct__op.eye, {1239, 0, 1238, 4634, 3, 1}, ct__frontend_eye, 0, 0},
-    {&ct__op.eye_m, {1239, 281, 1240, 4638, 4, 1}, ct__frontend_eye_m, 0, 0},
-    {&ct__op.linspace, {1242, 0, 1241, 4643, 5, 1}, ct__frontend_linspace, 0, 0},
-    {&ct__op.rand_generator_out, {1232, 1244, 1243, 4649, 3, 1}, ct__frontend_rand_generator_out, 0, 0},
-    {&ct__op.randn_generator_out, {1233, 1244, 1243, 4653, 3, 1}, ct__frontend_randn_generator_out, 0, 0},
-    {&ct__op.randint_low_generator_out, {1235, 1246, 1245, 4657, 5, 1}, ct__frontend_randint_low_generator_out, 0, 0},
-    {&ct__op.randperm_generator_out, {1237, 1244, 1247, 4663, 3, 1}, ct__frontend_randperm_generator_out, 0, 0},
-    {&ct__op.eye_out, {1239, 5, 1248, 4667, 2, 1}, ct__frontend_eye_out, 0, 0},
-    {&ct__op.eye_m_out, {1239, 1250, 1249, 4670, 3, 1}, ct__frontend_eye_m_out, 0, 0},
-    {&ct__op.linspace_out, {1242, 5, 1251, 4674, 4, 1}, ct__frontend_linspace_out, 0, 0},
-    {&ct__op.native_dropout, {1253, 0, 1252, 4679, 4, 2}, ct__frontend_native_dropout, 0, 0},
-    {&ct__op.native_dropout_backward, {1255, 0, 1254, 4685, 3, 1}, ct__frontend_native_dropout_backward, 0, 0},
-    {&ct__op.dropout, {1257, 0, 1256, 4689, 4, 1}, ct__frontend_dropout, 0, 0},
+    {&ct__op.add_Tensor, {286, 285, 284, 0, 3, 1}, ct__frontend_0, CT_FN(ct_add_ex), 1, 0},
+    {&ct__op.add__Tensor, {288, 285, 287, 4, 3, 1}, ct__frontend_1, CT_FN(ct_add_ex_), 1, 0},
+    {&ct__op.add_out, {286, 5, 289, 8, 4, 1}, ct__frontend_2, CT_FN(ct_add_out_ex), 1, 0},
+    {&ct__op.add_Scalar, {286, 291, 290, 13, 3, 1}, ct__frontend_3, CT_FN(ct_add_scalar_ex), 0, 0},
+    {&ct__op.add__Scalar, {288, 291, 292, 17, 3, 1}, ct__frontend_4, CT_FN(ct_add_scalar_ex_), 0, 0},
+    {&ct__op.sub_Tensor, {293, 285, 284, 21, 3, 1}, ct__frontend_0, CT_FN(ct_sub_ex), 1, 0},
+    {&ct__op.sub__Tensor, {294, 285, 287, 25, 3, 1}, ct__frontend_1, CT_FN(ct_sub_ex_), 1, 0},
+    {&ct__op.sub_out, {293, 5, 289, 29, 4, 1}, ct__frontend_2, CT_FN(ct_sub_out_ex), 1, 0},
+    {&ct__op.sub_Scalar, {293, 291, 290, 34, 3, 1}, ct__frontend_3, CT_FN(ct_sub_scalar_ex), 0, 0},
+    {&ct__op.sub__Scalar, {294, 291, 292, 38, 3, 1}, ct__frontend_4, CT_FN(ct_sub_scalar_ex_), 0, 0},
+    {&ct__op.mul_Tensor, {296, 285, 295, 42, 2, 1}, ct__frontend_5, CT_FN(ct_mul), 1, 0},
+    {&ct__op.mul__Tensor, {298, 285, 297, 45, 2, 1}, ct__frontend_6, CT_FN(ct_mul_), 1, 0},
+    {&ct__op.mul_out, {296, 5, 299, 48, 3, 1}, ct__frontend_7, CT_FN(ct_mul_out), 1, 0},
+    {&ct__op.mul_Scalar, {296, 291, 300, 52, 2, 1}, ct__frontend_8, CT_FN(ct_mul_scalar), 0, 0},
+    {&ct__op.mul__Scalar, {298, 291, 301, 55, 2, 1}, ct__frontend_9, CT_FN(ct_mul_scalar_), 0, 0},
+    {&ct__op.div_Tensor, {302, 285, 295, 58, 2, 1}, ct__frontend_5, CT_FN(ct_div), 1, 0},
+    {&ct__op.div__Tensor, {303, 285, 297, 61, 2, 1}, ct__frontend_6, CT_FN(ct_div_), 1, 0},
+    {&ct__op.div_out, {302, 5, 299, 64, 3, 1}, ct__frontend_7, CT_FN(ct_div_out), 1, 0},
+    {&ct__op.div_Scalar, {302, 291, 300, 68, 2, 1}, ct__frontend_8, CT_FN(ct_div_scalar), 0, 0},
+    {&ct__op.div__Scalar, {303, 291, 301, 71, 2, 1}, ct__frontend_9, CT_FN(ct_div_scalar_), 0, 0},
+    {&ct__op.true_divide_Tensor, {304, 285, 295, 74, 2, 1}, ct__frontend_5, CT_FN(ct_true_divide), 0, 0},
+    {&ct__op.true_divide_Scalar, {304, 291, 300, 77, 2, 1}, ct__frontend_8, CT_FN(ct_true_divide_scalar), 0, 0},
+    {&ct__op.true_divide_out, {304, 5, 299, 80, 3, 1}, ct__frontend_7, CT_FN(ct_true_divide_out), 0, 0},
+    {&ct__op.rsub_Tensor, {305, 285, 284, 84, 3, 1}, ct__frontend_0, CT_FN(ct_rsub_ex), 0, 0},
+    {&ct__op.threshold_backward, {306, 0, 284, 88, 3, 1}, ct__frontend_0, CT_FN(ct_threshold_backward), 1, 0},
+    {&ct__op.copy_, {308, 0, 307, 92, 3, 1}, ct__frontend_10, CT_FN(ct_copy_ex_), 2, 0},
+    {&ct__op.fill__Scalar, {309, 291, 301, 96, 2, 1}, ct__frontend_9, CT_FN(ct_fill_), 0, 0},
+    {&ct__op.clone, {311, 0, 310, 99, 1, 1}, ct__frontend_11, CT_FN(ct_clone), 0, 0},
+    {&ct__op.contiguous, {312, 0, 310, 101, 1, 1}, ct__frontend_11, CT_FN(ct_contiguous), 0, 0},
+    {&ct__op._to_copy, {314, 0, 313, 103, 4, 1}, ct__frontend_12, CT_FN(ct_to_copy_ex), 0, 0},
+    {&ct__op._pin_memory, {316, 0, 315, 108, 2, 1}, ct__frontend_13, CT_FN(ct_pinned_copy_ex), 0, 0},
+    {&ct__op.pin_memory, {43, 0, 315, 111, 2, 1}, ct__frontend_13, CT_FN(ct_pin_memory_ex), 0, 0},
+    {&ct__op.to_dtype, {276, 13, 317, 114, 2, 1}, ct__frontend_14, CT_FN(ct_to_dtype), 0, 0},
+    {&ct__op.to_device, {276, 14, 318, 117, 5, 1}, ct__frontend_15, CT_FN(ct_to_device_ex), 0, 0},
+    {&ct__op.view, {320, 0, 319, 123, 2, 1}, ct__frontend_16, CT_FN(ct_view), 0, 0},
+    {&ct__op.reshape, {321, 0, 319, 126, 2, 1}, ct__frontend_16, CT_FN(ct_reshape), 0, 0},
+    {&ct__op.transpose_int, {324, 323, 322, 129, 3, 1}, ct__frontend_17, CT_FN(ct_transpose), 0, 0},
+    {&ct__op.t, {325, 0, 310, 133, 1, 1}, ct__frontend_11, CT_FN(ct_t), 0, 0},
+    {&ct__op.permute, {326, 0, 319, 135, 2, 1}, ct__frontend_16, CT_FN(ct_permute), 0, 0},
+    {&ct__op.expand, {328, 0, 327, 138, 3, 1}, ct__frontend_18, CT_FN(ct_expand_ex), 0, 0},
+    {&ct__op.expand_as, {329, 0, 295, 142, 2, 1}, ct__frontend_5, CT_FN(ct_expand_as), 0, 0},
+    {&ct__op.view_as, {330, 0, 295, 145, 2, 1}, ct__frontend_5, CT_FN(ct_view_as), 0, 0},
+    {&ct__op.reshape_as, {331, 0, 295, 148, 2, 1}, ct__frontend_5, CT_FN(ct_reshape_as), 0, 0},
+    {&ct__op.movedim_intlist, {334, 333, 332, 151, 3, 1}, ct__frontend_19, CT_FN(ct_movedim_list), 0, 0},
+    {&ct__op.movedim_int, {334, 323, 322, 155, 3, 1}, ct__frontend_17, CT_FN(ct_movedim), 0, 0},
+    {&ct__op.broadcast_to, {335, 0, 319, 159, 2, 1}, ct__frontend_16, CT_FN(ct_broadcast_to), 0, 0},
+    {&ct__op.meshgrid, {337, 0, 336, 162, 1, 1}, NULL, NULL, 0, 0},
+    {&ct__op.meshgrid_indexing, {337, 25, 338, 164, 2, 1}, NULL, NULL, 0, 0},
+    {&ct__op.cartesian_prod, {340, 0, 339, 167, 1, 1}, ct__frontend_20, CT_FN(ct_cartesian_prod), 0, 0},
+    {&ct__op.unsqueeze, {342, 0, 341, 169, 2, 1}, ct__frontend_21, CT_FN(ct_unsqueeze), 0, 0},
+    {&ct__op.squeeze, {343, 0, 310, 172, 1, 1}, ct__frontend_11, CT_FN(ct_squeeze), 0, 0},
+    {&ct__op.squeeze_dim, {343, 26, 341, 174, 2, 1}, ct__frontend_21, CT_FN(ct_squeeze_dim), 0, 0},
+    {&ct__op.flatten_using_ints, {345, 344, 322, 177, 3, 1}, ct__frontend_17, CT_FN(ct_flatten), 0, 0},
+    {&ct__op.select_int, {346, 323, 322, 181, 3, 1}, ct__frontend_17, CT_FN(ct_select), 0, 0},
+    {&ct__op.select_backward, {348, 0, 347, 185, 4, 1}, ct__frontend_22, CT_FN(ct_select_backward), 0, 0},
+    {&ct__op.slice_Tensor, {350, 285, 349, 190, 5, 1}, ct__frontend_23, CT_FN(ct_slice), 0, 0},
+    {&ct__op.slice_backward, {352, 0, 351, 196, 6, 1}, ct__frontend_24, CT_FN(ct_slice_backward), 0, 0},
+    {&ct__op.select_scatter, {354, 0, 353, 203, 4, 1}, ct__frontend_25, CT_FN(ct_select_scatter), 0, 0},
+    {&ct__op.select_scatter_out, {354, 5, 355, 208, 5, 1}, ct__frontend_26, CT_FN(ct_select_scatter_out), 0, 0},
+    {&ct__op.slice_scatter, {357, 0, 356, 214, 6, 1}, ct__frontend_27, CT_FN(ct_slice_scatter), 0, 0},
+    {&ct__op.slice_scatter_out, {357, 5, 358, 221, 7, 1}, ct__frontend_28, CT_FN(ct_slice_scatter_out), 0, 0},
+    {&ct__op.diagonal_scatter, {360, 0, 359, 229, 5, 1}, ct__frontend_29, CT_FN(ct_diagonal_scatter), 0, 0},
+    {&ct__op.diagonal_scatter_out, {360, 5, 361, 235, 6, 1}, ct__frontend_30, CT_FN(ct_diagonal_scatter_out), 0, 0},
+    {&ct__op.diag_embed, {363, 0, 362, 242, 4, 1}, ct__frontend_31, CT_FN(ct_diag_embed), 0, 0},
+    {&ct__op.diag_embed_out, {363, 5, 364, 247, 5, 1}, ct__frontend_32, CT_FN(ct_diag_embed_out), 0, 0},
+    {&ct__op.diag, {365, 0, 341, 253, 2, 1}, ct__frontend_21, CT_FN(ct_diag), 0, 0},
+    {&ct__op.diag_out, {365, 5, 366, 256, 3, 1}, ct__frontend_33, CT_FN(ct_diag_out), 0, 0},
+    {&ct__op.trace, {367, 0, 310, 260, 1, 1}, ct__frontend_11, CT_FN(ct_trace), 0, 0},
+    {&ct__op.trace_out, {367, 5, 368, 262, 2, 1}, ct__frontend_34, CT_FN(ct_trace_out), 0, 0},
+    {&ct__op.narrow, {369, 0, 362, 265, 4, 1}, ct__frontend_31, CT_FN(ct_narrow), 0, 0},
+    {&ct__op.narrow_Tensor, {369, 285, 370, 270, 4, 1}, ct__frontend_35, CT_FN(ct_narrow_tensor), 0, 0},
+    {&ct__op.diagonal, {39, 0, 362, 275, 4, 1}, ct__frontend_31, CT_FN(ct_diagonal), 0, 0},
+    {&ct__op.diagonal_backward, {372, 0, 371, 280, 5, 1}, ct__frontend_36, CT_FN(ct_diagonal_backward), 0, 0},
+    {&ct__op.as_strided, {374, 0, 373, 286, 4, 1}, ct__frontend_37, CT_FN(ct_as_strided), 0, 0},
+    {&ct__op.alias, {375, 0, 310, 291, 1, 1}, ct__frontend_11, CT_FN(ct_alias), 0, 0},
+    {&ct__op.detach, {376, 0, 310, 293, 1, 1}, ct__frontend_11, CT_FN(ct_detach), 0, 0},
+    {&ct__op.empty_memory_format, {379, 378, 377, 295, 4, 1}, ct__frontend_38, CT_FN(ct_empty_ex), 0, 0},
+    {&ct__op.zeros, {381, 0, 380, 300, 3, 1}, ct__frontend_39, CT_FN(ct_zeros_ex), 0, 0},
+    {&ct__op.ones, {382, 0, 380, 304, 3, 1}, ct__frontend_39, CT_FN(ct_ones_ex), 0, 0},
+    {&ct__op.full, {222, 0, 383, 308, 4, 1}, ct__frontend_40, CT_FN(ct_full_ex), 0, 0},
+    {&ct__op.scalar_tensor, {385, 0, 384, 313, 3, 1}, ct__frontend_41, CT_FN(ct_scalar_tensor_ex), 0, 0},
+    {&ct__op.empty_like, {387, 0, 386, 317, 4, 1}, ct__frontend_42, CT_FN(ct_empty_like_ex), 0, 0},
+    {&ct__op.zeros_like, {388, 0, 386, 322, 4, 1}, ct__frontend_42, CT_FN(ct_zeros_like_ex), 0, 0},
+    {&ct__op.ones_like, {389, 0, 386, 327, 4, 1}, ct__frontend_42, CT_FN(ct_ones_like_ex), 0, 0},
+    {&ct__op.full_like, {391, 0, 390, 332, 5, 1}, ct__frontend_43, CT_FN(ct_full_like_ex), 0, 0},
+    {&ct__op.new_empty, {393, 0, 392, 338, 5, 1}, ct__frontend_44, CT_FN(ct_new_empty_ex), 0, 0},
+    {&ct__op.new_zeros, {394, 0, 392, 344, 5, 1}, ct__frontend_44, CT_FN(ct_new_zeros_ex), 0, 0},
+    {&ct__op.new_ones, {395, 0, 392, 350, 5, 1}, ct__frontend_44, CT_FN(ct_new_ones_ex), 0, 0},
+    {&ct__op.new_full, {397, 0, 396, 356, 6, 1}, ct__frontend_45, CT_FN(ct_new_full_ex), 0, 0},
+    {&ct__op.tril_indices, {399, 0, 398, 363, 5, 1}, ct__frontend_46, CT_FN(ct_tril_indices_ex), 0, 0},
+    {&ct__op.tril_indices_out, {399, 5, 400, 369, 4, 1}, ct__frontend_47, CT_FN(ct_tril_indices_out), 0, 0},
+    {&ct__op.triu_indices, {401, 0, 398, 374, 5, 1}, ct__frontend_46, CT_FN(ct_triu_indices_ex), 0, 0},
+    {&ct__op.triu_indices_out, {401, 5, 400, 380, 4, 1}, ct__frontend_47, CT_FN(ct_triu_indices_out), 0, 0},
+    {&ct__op.arange_start_step, {404, 403, 402, 385, 5, 1}, ct__frontend_48, CT_FN(ct_arange_start_step_ex), 0, 0},
+    {&ct__op.arange_start_out, {404, 406, 405, 391, 4, 1}, ct__frontend_49, CT_FN(ct_arange_out), 0, 0},
+    {&ct__op.neg, {407, 0, 310, 396, 1, 1}, ct__frontend_11, CT_FN(ct_neg), 1, 0},
+    {&ct__op.neg_, {409, 0, 408, 398, 1, 1}, ct__frontend_50, CT_FN(ct_neg_), 1, 0},
+    {&ct__op.neg_out, {407, 5, 368, 400, 2, 1}, ct__frontend_34, CT_FN(ct_neg_out), 1, 0},
+    {&ct__op.bitwise_not, {410, 0, 310, 403, 1, 1}, ct__frontend_11, CT_FN(ct_bitwise_not), 1, 0},
+    {&ct__op.bitwise_not_, {411, 0, 408, 405, 1, 1}, ct__frontend_50, CT_FN(ct_bitwise_not_), 1, 0},
+    {&ct__op.bitwise_not_out, {410, 5, 368, 407, 2, 1}, ct__frontend_34, CT_FN(ct_bitwise_not_out), 1, 0},
+    {&ct__op.abs, {412, 0, 310, 410, 1, 1}, ct__frontend_11, CT_FN(ct_abs), 1, 0},
+    {&ct__op.abs_, {413, 0, 408, 412, 1, 1}, ct__frontend_50, CT_FN(ct_abs_), 1, 0},
+    {&ct__op.abs_out, {412, 5, 368, 414, 2, 1}, ct__frontend_34, CT_FN(ct_abs_out), 1, 0},
+    {&ct__op.sign, {112, 0, 310, 417, 1, 1}, ct__frontend_11, CT_FN(ct_sign), 1, 0},
+    {&ct__op.sign_, {414, 0, 408, 419, 1, 1}, ct__frontend_50, CT_FN(ct_sign_), 1, 0},
+    {&ct__op.sign_out, {112, 5, 368, 421, 2, 1}, ct__frontend_34, CT_FN(ct_sign_out), 1, 0},
+    {&ct__op.square, {415, 0, 310, 424, 1, 1}, ct__frontend_11, CT_FN(ct_square), 1, 0},
+    {&ct__op.square_, {416, 0, 408, 426, 1, 1}, ct__frontend_50, CT_FN(ct_square_), 1, 0},
+    {&ct__op.square_out, {415, 5, 368, 428, 2, 1}, ct__frontend_34, CT_FN(ct_square_out), 1, 0},
+    {&ct__op.exp, {417, 0, 310, 431, 1, 1}, ct__frontend_11, CT_FN(ct_exp), 1, 0},
+    {&ct__op.exp_, {418, 0, 408, 433, 1, 1}, ct__frontend_50, CT_FN(ct_exp_), 1, 0},
+    {&ct__op.exp_out, {417, 5, 368, 435, 2, 1}, ct__frontend_34, CT_FN(ct_exp_out), 1, 0},
+    {&ct__op.exp2, {419, 0, 310, 438, 1, 1}, ct__frontend_11, CT_FN(ct_exp2), 1, 0},
+    {&ct__op.exp2_, {420, 0, 408, 440, 1, 1}, ct__frontend_50, CT_FN(ct_exp2_), 1, 0},
+    {&ct__op.exp2_out, {419, 5, 368, 442, 2, 1}, ct__frontend_34, CT_FN(ct_exp2_out), 1, 0},
+    {&ct__op.log, {421, 0, 310, 445, 1, 1}, ct__frontend_11, CT_FN(ct_log), 1, 0},
+    {&ct__op.log_, {422, 0, 408, 447, 1, 1}, ct__frontend_50, CT_FN(ct_log_), 1, 0},
+    {&ct__op.log_out, {421, 5, 368, 449, 2, 1}, ct__frontend_34, CT_FN(ct_log_out), 1, 0},
+    {&ct__op.log2, {423, 0, 310, 452, 1, 1}, ct__frontend_11, CT_FN(ct_log2), 1, 0},
+    {&ct__op.log2_, {424, 0, 408, 454, 1, 1}, ct__frontend_50, CT_FN(ct_log2_), 1, 0},
+    {&ct__op.log2_out, {423, 5, 368, 456, 2, 1}, ct__frontend_34, CT_FN(ct_log2_out), 1, 0},
+    {&ct__op.log1p, {425, 0, 310, 459, 1, 1}, ct__frontend_11, CT_FN(ct_log1p), 1, 0},
+    {&ct__op.log1p_, {426, 0, 408, 461, 1, 1}, ct__frontend_50, CT_FN(ct_log1p_), 1, 0},
+    {&ct__op.log1p_out, {425, 5, 368, 463, 2, 1}, ct__frontend_34, CT_FN(ct_log1p_out), 1, 0},
+    {&ct__op.expm1, {427, 0, 310, 466, 1, 1}, ct__frontend_11, CT_FN(ct_expm1), 1, 0},
+    {&ct__op.expm1_, {428, 0, 408, 468, 1, 1}, ct__frontend_50, CT_FN(ct_expm1_), 1, 0},
+    {&ct__op.expm1_out, {427, 5, 368, 470, 2, 1}, ct__frontend_34, CT_FN(ct_expm1_out), 1, 0},
+    {&ct__op.sqrt, {429, 0, 310, 473, 1, 1}, ct__frontend_11, CT_FN(ct_sqrt), 1, 0},
+    {&ct__op.sqrt_, {430, 0, 408, 475, 1, 1}, ct__frontend_50, CT_FN(ct_sqrt_), 1, 0},
+    {&ct__op.sqrt_out, {429, 5, 368, 477, 2, 1}, ct__frontend_34, CT_FN(ct_sqrt_out), 1, 0},
+    {&ct__op.rsqrt, {431, 0, 310, 480, 1, 1}, ct__frontend_11, CT_FN(ct_rsqrt), 1, 0},
+    {&ct__op.rsqrt_, {432, 0, 408, 482, 1, 1}, ct__frontend_50, CT_FN(ct_rsqrt_), 1, 0},
+    {&ct__op.rsqrt_out, {431, 5, 368, 484, 2, 1}, ct__frontend_34, CT_FN(ct_rsqrt_out), 1, 0},
+    {&ct__op.reciprocal, {433, 0, 310, 487, 1, 1}, ct__frontend_11, CT_FN(ct_reciprocal), 1, 0},
+    {&ct__op.reciprocal_, {434, 0, 408, 489, 1, 1}, ct__frontend_50, CT_FN(ct_reciprocal_), 1, 0},
+    {&ct__op.reciprocal_out, {433, 5, 368, 491, 2, 1}, ct__frontend_34, CT_FN(ct_reciprocal_out), 1, 0},
+    {&ct__op.sin, {435, 0, 310, 494, 1, 1}, ct__frontend_11, CT_FN(ct_sin), 1, 0},
+    {&ct__op.sin_, {436, 0, 408, 496, 1, 1}, ct__frontend_50, CT_FN(ct_sin_), 1, 0},
+    {&ct__op.sin_out, {435, 5, 368, 498, 2, 1}, ct__frontend_34, CT_FN(ct_sin_out), 1, 0},
+    {&ct__op.cos, {437, 0, 310, 501, 1, 1}, ct__frontend_11, CT_FN(ct_cos), 1, 0},
+    {&ct__op.cos_, {438, 0, 408, 503, 1, 1}, ct__frontend_50, CT_FN(ct_cos_), 1, 0},
+    {&ct__op.cos_out, {437, 5, 368, 505, 2, 1}, ct__frontend_34, CT_FN(ct_cos_out), 1, 0},
+    {&ct__op.tan, {439, 0, 310, 508, 1, 1}, ct__frontend_11, CT_FN(ct_tan), 1, 0},
+    {&ct__op.tan_, {440, 0, 408, 510, 1, 1}, ct__frontend_50, CT_FN(ct_tan_), 1, 0},
+    {&ct__op.tan_out, {439, 5, 368, 512, 2, 1}, ct__frontend_34, CT_FN(ct_tan_out), 1, 0},
+    {&ct__op.tanh, {441, 0, 310, 515, 1, 1}, ct__frontend_11, CT_FN(ct_tanh), 1, 0},
+    {&ct__op.tanh_, {442, 0, 408, 517, 1, 1}, ct__frontend_50, CT_FN(ct_tanh_), 1, 0},
+    {&ct__op.tanh_out, {441, 5, 368, 519, 2, 1}, ct__frontend_34, CT_FN(ct_tanh_out), 1, 0},
+    {&ct__op.erf, {443, 0, 310, 522, 1, 1}, ct__frontend_11, CT_FN(ct_erf), 1, 0},
+    {&ct__op.erf_, {444, 0, 408, 524, 1, 1}, ct__frontend_50, CT_FN(ct_erf_), 1, 0},
+    {&ct__op.erf_out, {443, 5, 368, 526, 2, 1}, ct__frontend_34, CT_FN(ct_erf_out), 1, 0},
+    {&ct__op.asin, {445, 0, 310, 529, 1, 1}, ct__frontend_11, CT_FN(ct_asin), 1, 0},
+    {&ct__op.asin_, {446, 0, 408, 531, 1, 1}, ct__frontend_50, CT_FN(ct_asin_), 1, 0},
+    {&ct__op.asin_out, {445, 5, 368, 533, 2, 1}, ct__frontend_34, CT_FN(ct_asin_out), 1, 0},
+    {&ct__op.acos, {447, 0, 310, 536, 1, 1}, ct__frontend_11, CT_FN(ct_acos), 1, 0},
+    {&ct__op.acos_, {448, 0, 408, 538, 1, 1}, ct__frontend_50, CT_FN(ct_acos_), 1, 0},
+    {&ct__op.acos_out, {447, 5, 368, 540, 2, 1}, ct__frontend_34, CT_FN(ct_acos_out), 1, 0},
+    {&ct__op.atan, {449, 0, 310, 543, 1, 1}, ct__frontend_11, CT_FN(ct_atan), 1, 0},
+    {&ct__op.atan_, {450, 0, 408, 545, 1, 1}, ct__frontend_50, CT_FN(ct_atan_), 1, 0},
+    {&ct__op.atan_out, {449, 5, 368, 547, 2, 1}, ct__frontend_34, CT_FN(ct_atan_out), 1, 0},
+    {&ct__op.sinh, {451, 0, 310, 550, 1, 1}, ct__frontend_11, CT_FN(ct_sinh), 1, 0},
+    {&ct__op.sinh_, {452, 0, 408, 552, 1, 1}, ct__frontend_50, CT_FN(ct_sinh_), 1, 0},
+    {&ct__op.sinh_out, {451, 5, 368, 554, 2, 1}, ct__frontend_34, CT_FN(ct_sinh_out), 1, 0},
+    {&ct__op.cosh, {453, 0, 310, 557, 1, 1}, ct__frontend_11, CT_FN(ct_cosh), 1, 0},
+    {&ct__op.cosh_, {454, 0, 408, 559, 1, 1}, ct__frontend_50, CT_FN(ct_cosh_), 1, 0},
+    {&ct__op.cosh_out, {453, 5, 368, 561, 2, 1}, ct__frontend_34, CT_FN(ct_cosh_out), 1, 0},
+    {&ct__op.asinh, {455, 0, 310, 564, 1, 1}, ct__frontend_11, CT_FN(ct_asinh), 1, 0},
+    {&ct__op.asinh_, {456, 0, 408, 566, 1, 1}, ct__frontend_50, CT_FN(ct_asinh_), 1, 0},
+    {&ct__op.asinh_out, {455, 5, 368, 568, 2, 1}, ct__frontend_34, CT_FN(ct_asinh_out), 1, 0},
+    {&ct__op.acosh, {457, 0, 310, 571, 1, 1}, ct__frontend_11, CT_FN(ct_acosh), 1, 0},
+    {&ct__op.acosh_, {458, 0, 408, 573, 1, 1}, ct__frontend_50, CT_FN(ct_acosh_), 1, 0},
+    {&ct__op.acosh_out, {457, 5, 368, 575, 2, 1}, ct__frontend_34, CT_FN(ct_acosh_out), 1, 0},
+    {&ct__op.atanh, {459, 0, 310, 578, 1, 1}, ct__frontend_11, CT_FN(ct_atanh), 1, 0},
+    {&ct__op.atanh_, {460, 0, 408, 580, 1, 1}, ct__frontend_50, CT_FN(ct_atanh_), 1, 0},
+    {&ct__op.atanh_out, {459, 5, 368, 582, 2, 1}, ct__frontend_34, CT_FN(ct_atanh_out), 1, 0},
+    {&ct__op.log10, {461, 0, 310, 585, 1, 1}, ct__frontend_11, CT_FN(ct_log10), 1, 0},
+    {&ct__op.log10_, {462, 0, 408, 587, 1, 1}, ct__frontend_50, CT_FN(ct_log10_), 1, 0},
+    {&ct__op.log10_out, {461, 5, 368, 589, 2, 1}, ct__frontend_34, CT_FN(ct_log10_out), 1, 0},
+    {&ct__op.erfc, {463, 0, 310, 592, 1, 1}, ct__frontend_11, CT_FN(ct_erfc), 1, 0},
+    {&ct__op.erfc_, {464, 0, 408, 594, 1, 1}, ct__frontend_50, CT_FN(ct_erfc_), 1, 0},
+    {&ct__op.erfc_out, {463, 5, 368, 596, 2, 1}, ct__frontend_34, CT_FN(ct_erfc_out), 1, 0},
+    {&ct__op.erfinv, {465, 0, 310, 599, 1, 1}, ct__frontend_11, CT_FN(ct_erfinv), 1, 0},
+    {&ct__op.erfinv_, {466, 0, 408, 601, 1, 1}, ct__frontend_50, CT_FN(ct_erfinv_), 1, 0},
+    {&ct__op.erfinv_out, {465, 5, 368, 603, 2, 1}, ct__frontend_34, CT_FN(ct_erfinv_out), 1, 0},
+    {&ct__op.lgamma, {467, 0, 310, 606, 1, 1}, ct__frontend_11, CT_FN(ct_lgamma), 1, 0},
+    {&ct__op.lgamma_, {468, 0, 408, 608, 1, 1}, ct__frontend_50, CT_FN(ct_lgamma_), 1, 0},
+    {&ct__op.lgamma_out, {467, 5, 368, 610, 2, 1}, ct__frontend_34, CT_FN(ct_lgamma_out), 1, 0},
+    {&ct__op.digamma, {469, 0, 310, 613, 1, 1}, ct__frontend_11, CT_FN(ct_digamma), 1, 0},
+    {&ct__op.digamma_, {470, 0, 408, 615, 1, 1}, ct__frontend_50, CT_FN(ct_digamma_), 1, 0},
+    {&ct__op.digamma_out, {469, 5, 368, 617, 2, 1}, ct__frontend_34, CT_FN(ct_digamma_out), 1, 0},
+    {&ct__op.polygamma, {472, 0, 471, 620, 2, 1}, ct__frontend_51, CT_FN(ct_polygamma), 1, 0},
+    {&ct__op.polygamma_, {474, 0, 473, 623, 2, 1}, ct__frontend_52, CT_FN(ct_polygamma_), 1, 0},
+    {&ct__op.polygamma_out, {472, 5, 475, 626, 3, 1}, ct__frontend_53, CT_FN(ct_polygamma_out), 1, 0},
+    {&ct__op.i0, {476, 0, 310, 630, 1, 1}, ct__frontend_11, CT_FN(ct_i0), 1, 0},
+    {&ct__op.i0_, {477, 0, 408, 632, 1, 1}, ct__frontend_50, CT_FN(ct_i0_), 1, 0},
+    {&ct__op.i0_out, {476, 5, 368, 634, 2, 1}, ct__frontend_34, CT_FN(ct_i0_out), 1, 0},
+    {&ct__op.special_i1, {478, 0, 310, 637, 1, 1}, ct__frontend_11, CT_FN(ct_special_i1), 1, 0},
+    {&ct__op.special_i1_out, {478, 5, 368, 639, 2, 1}, ct__frontend_34, CT_FN(ct_special_i1_out), 1, 0},
+    {&ct__op.sinc, {479, 0, 310, 642, 1, 1}, ct__frontend_11, CT_FN(ct_sinc), 1, 0},
+    {&ct__op.sinc_, {480, 0, 408, 644, 1, 1}, ct__frontend_50, CT_FN(ct_sinc_), 1, 0},
+    {&ct__op.sinc_out, {479, 5, 368, 646, 2, 1}, ct__frontend_34, CT_FN(ct_sinc_out), 1, 0},
+    {&ct__op.deg2rad, {481, 0, 310, 649, 1, 1}, ct__frontend_11, CT_FN(ct_deg2rad), 1, 0},
+    {&ct__op.deg2rad_, {482, 0, 408, 651, 1, 1}, ct__frontend_50, CT_FN(ct_deg2rad_), 1, 0},
+    {&ct__op.deg2rad_out, {481, 5, 368, 653, 2, 1}, ct__frontend_34, CT_FN(ct_deg2rad_out), 1, 0},
+    {&ct__op.rad2deg, {483, 0, 310, 656, 1, 1}, ct__frontend_11, CT_FN(ct_rad2deg), 1, 0},
+    {&ct__op.rad2deg_, {484, 0, 408, 658, 1, 1}, ct__frontend_50, CT_FN(ct_rad2deg_), 1, 0},
+    {&ct__op.rad2deg_out, {483, 5, 368, 660, 2, 1}, ct__frontend_34, CT_FN(ct_rad2deg_out), 1, 0},
+    {&ct__op.logit, {486, 0, 485, 663, 2, 1}, ct__frontend_54, CT_FN(ct_logit), 1, 0},
+    {&ct__op.logit_, {488, 0, 487, 666, 2, 1}, ct__frontend_55, CT_FN(ct_logit_), 1, 0},
+    {&ct__op.logit_out, {486, 5, 489, 669, 3, 1}, ct__frontend_56, CT_FN(ct_logit_out), 1, 0},
+    {&ct__op.frac, {490, 0, 310, 673, 1, 1}, ct__frontend_11, CT_FN(ct_frac), 1, 0},
+    {&ct__op.frac_, {491, 0, 408, 675, 1, 1}, ct__frontend_50, CT_FN(ct_frac_), 1, 0},
+    {&ct__op.frac_out, {490, 5, 368, 677, 2, 1}, ct__frontend_34, CT_FN(ct_frac_out), 1, 0},
+    {&ct__op.isnan, {492, 0, 310, 680, 1, 1}, ct__frontend_11, CT_FN(ct_isnan), 1, 0},
+    {&ct__op.isnan_out, {492, 5, 368, 682, 2, 1}, ct__frontend_34, CT_FN(ct_isnan_out), 1, 0},
+    {&ct__op.isinf, {493, 0, 310, 685, 1, 1}, ct__frontend_11, CT_FN(ct_isinf), 1, 0},
+    {&ct__op.isinf_out, {493, 5, 368, 687, 2, 1}, ct__frontend_34, CT_FN(ct_isinf_out), 1, 0},
+    {&ct__op.isfinite, {494, 0, 310, 690, 1, 1}, ct__frontend_11, CT_FN(ct_isfinite), 1, 0},
+    {&ct__op.isposinf, {495, 0, 310, 692, 1, 1}, ct__frontend_11, CT_FN(ct_isposinf), 1, 0},
+    {&ct__op.isposinf_out, {495, 5, 368, 694, 2, 1}, ct__frontend_34, CT_FN(ct_isposinf_out), 1, 0},
+    {&ct__op.isneginf, {496, 0, 310, 697, 1, 1}, ct__frontend_11, CT_FN(ct_isneginf), 1, 0},
+    {&ct__op.isneginf_out, {496, 5, 368, 699, 2, 1}, ct__frontend_34, CT_FN(ct_isneginf_out), 1, 0},
+    {&ct__op.sigmoid, {497, 0, 310, 702, 1, 1}, ct__frontend_11, CT_FN(ct_sigmoid), 1, 0},
+    {&ct__op.sigmoid_, {498, 0, 408, 704, 1, 1}, ct__frontend_50, CT_FN(ct_sigmoid_), 1, 0},
+    {&ct__op.sigmoid_out, {497, 5, 368, 706, 2, 1}, ct__frontend_34, CT_FN(ct_sigmoid_out), 1, 0},
+    {&ct__op.relu, {499, 0, 310, 709, 1, 1}, ct__frontend_11, CT_FN(ct_relu), 1, 0},
+    {&ct__op.relu_, {500, 0, 408, 711, 1, 1}, ct__frontend_50, CT_FN(ct_relu_), 1, 0},
+    {&ct__op.relu_out, {499, 5, 368, 713, 2, 1}, ct__frontend_34, CT_FN(ct_relu_out), 1, 0},
+    {&ct__op.hardtanh, {501, 0, 290, 716, 3, 1}, ct__frontend_3, CT_FN(ct_hardtanh), 1, 0},
+    {&ct__op.hardtanh_, {502, 0, 292, 720, 3, 1}, ct__frontend_4, CT_FN(ct_hardtanh_), 1, 0},
+    {&ct__op.hardtanh_out, {501, 5, 503, 724, 4, 1}, ct__frontend_57, CT_FN(ct_hardtanh_out), 1, 0},
+    {&ct__op.relu6, {504, 0, 310, 729, 1, 1}, ct__frontend_11, CT_FN(ct_relu6), 1, 0},
+    {&ct__op.relu6_, {505, 0, 408, 731, 1, 1}, ct__frontend_50, CT_FN(ct_relu6_), 1, 0},
+    {&ct__op.leaky_relu, {506, 0, 300, 733, 2, 1}, ct__frontend_8, CT_FN(ct_leaky_relu), 1, 0},
+    {&ct__op.leaky_relu_, {507, 0, 301, 736, 2, 1}, ct__frontend_9, CT_FN(ct_leaky_relu_), 1, 0},
+    {&ct__op.leaky_relu_out, {506, 5, 508, 739, 3, 1}, ct__frontend_58, CT_FN(ct_leaky_relu_out), 1, 0},
+    {&ct__op.elu, {510, 0, 509, 743, 4, 1}, ct__frontend_59, CT_FN(ct_elu), 1, 0},
+    {&ct__op.elu_, {512, 0, 511, 748, 4, 1}, ct__frontend_60, CT_FN(ct_elu_), 1, 0},
+    {&ct__op.elu_out, {510, 5, 513, 753, 5, 1}, ct__frontend_61, CT_FN(ct_elu_out), 1, 0},
+    {&ct__op.gelu, {515, 0, 514, 759, 2, 1}, ct__frontend_62, CT_FN(ct_gelu_ex), 1, 0},
+    {&ct__op.gelu_, {517, 0, 516, 762, 2, 1}, ct__frontend_63, CT_FN(ct_gelu_ex_), 1, 0},
+    {&ct__op.gelu_out, {515, 5, 518, 765, 3, 1}, ct__frontend_64, CT_FN(ct_gelu_out_ex), 1, 0},
+    {&ct__op.silu, {519, 0, 310, 769, 1, 1}, ct__frontend_11, CT_FN(ct_silu), 1, 0},
+    {&ct__op.silu_, {520, 0, 408, 771, 1, 1}, ct__frontend_50, CT_FN(ct_silu_), 1, 0},
+    {&ct__op.silu_out, {519, 5, 368, 773, 2, 1}, ct__frontend_34, CT_FN(ct_silu_out), 1, 0},
+    {&ct__op.softplus, {521, 0, 290, 776, 3, 1}, ct__frontend_3, CT_FN(ct_softplus), 1, 0},
+    {&ct__op.softplus_out, {521, 5, 503, 780, 4, 1}, ct__frontend_57, CT_FN(ct_softplus_out), 1, 0},
+    {&ct__op.mish, {522, 0, 310, 785, 1, 1}, ct__frontend_11, CT_FN(ct_mish), 1, 0},
+    {&ct__op.mish_, {523, 0, 408, 787, 1, 1}, ct__frontend_50, CT_FN(ct_mish_), 1, 0},
+    {&ct__op.mish_out, {522, 5, 368, 789, 2, 1}, ct__frontend_34, CT_FN(ct_mish_out), 1, 0},
+    {&ct__op.hardswish, {524, 0, 310, 792, 1, 1}, ct__frontend_11, CT_FN(ct_hardswish), 1, 0},
+    {&ct__op.hardswish_, {525, 0, 408, 794, 1, 1}, ct__frontend_50, CT_FN(ct_hardswish_), 1, 0},
+    {&ct__op.hardswish_out, {524, 5, 368, 796, 2, 1}, ct__frontend_34, CT_FN(ct_hardswish_out), 1, 0},
+    {&ct__op.hardsigmoid, {526, 0, 310, 799, 1, 1}, ct__frontend_11, CT_FN(ct_hardsigmoid), 1, 0},
+    {&ct__op.hardsigmoid_, {527, 0, 408, 801, 1, 1}, ct__frontend_50, CT_FN(ct_hardsigmoid_), 1, 0},
+    {&ct__op.hardsigmoid_out, {526, 5, 368, 803, 2, 1}, ct__frontend_34, CT_FN(ct_hardsigmoid_out), 1, 0},
+    {&ct__op.selu, {528, 0, 310, 806, 1, 1}, ct__frontend_11, CT_FN(ct_selu), 1, 0},
+    {&ct__op.selu_, {529, 0, 408, 808, 1, 1}, ct__frontend_50, CT_FN(ct_selu_), 1, 0},
+    {&ct__op.celu, {530, 0, 300, 810, 2, 1}, ct__frontend_8, CT_FN(ct_celu), 1, 0},
+    {&ct__op.celu_, {531, 0, 301, 813, 2, 1}, ct__frontend_9, CT_FN(ct_celu_), 1, 0},
+    {&ct__op.celu_out, {530, 5, 508, 816, 3, 1}, ct__frontend_58, CT_FN(ct_celu_out), 1, 0},
+    {&ct__op.log_sigmoid, {532, 0, 310, 820, 1, 1}, ct__frontend_11, CT_FN(ct_log_sigmoid), 1, 0},
+    {&ct__op.log_sigmoid_out, {532, 5, 368, 822, 2, 1}, ct__frontend_34, CT_FN(ct_log_sigmoid_out), 1, 0},
+    {&ct__op.hardshrink, {533, 0, 300, 825, 2, 1}, ct__frontend_8, CT_FN(ct_hardshrink), 1, 0},
+    {&ct__op.hardshrink_out, {533, 5, 508, 828, 3, 1}, ct__frontend_58, CT_FN(ct_hardshrink_out), 1, 0},
+    {&ct__op.softshrink, {534, 0, 300, 832, 2, 1}, ct__frontend_8, CT_FN(ct_softshrink), 1, 0},
+    {&ct__op.softshrink_out, {534, 5, 508, 835, 3, 1}, ct__frontend_58, CT_FN(ct_softshrink_out), 1, 0},
+    {&ct__op.threshold, {7, 0, 290, 839, 3, 1}, ct__frontend_3, CT_FN(ct_threshold), 1, 0},
+    {&ct__op.threshold_, {535, 0, 292, 843, 3, 1}, ct__frontend_4, CT_FN(ct_threshold_), 1, 0},
+    {&ct__op.threshold_out, {7, 5, 503, 847, 4, 1}, ct__frontend_57, CT_FN(ct_threshold_out), 1, 0},
+    {&ct__op.softsign, {536, 0, 310, 852, 1, 1}, ct__frontend_11, CT_FN(ct_softsign), 1, 0},
+    {&ct__op.tanhshrink, {537, 0, 310, 854, 1, 1}, ct__frontend_11, CT_FN(ct_tanhshrink), 1, 0},
+    {&ct__op.floor, {538, 0, 310, 856, 1, 1}, ct__frontend_11, CT_FN(ct_floor), 1, 0},
+    {&ct__op.floor_, {539, 0, 408, 858, 1, 1}, ct__frontend_50, CT_FN(ct_floor_), 1, 0},
+    {&ct__op.floor_out, {538, 5, 368, 860, 2, 1}, ct__frontend_34, CT_FN(ct_floor_out), 1, 0},
+    {&ct__op.ceil, {540, 0, 310, 863, 1, 1}, ct__frontend_11, CT_FN(ct_ceil), 1, 0},
+    {&ct__op.ceil_, {541, 0, 408, 865, 1, 1}, ct__frontend_50, CT_FN(ct_ceil_), 1, 0},
+    {&ct__op.ceil_out, {540, 5, 368, 867, 2, 1}, ct__frontend_34, CT_FN(ct_ceil_out), 1, 0},
+    {&ct__op.round, {542, 0, 310, 870, 1, 1}, ct__frontend_11, CT_FN(ct_round), 1, 0},
+    {&ct__op.round_, {543, 0, 408, 872, 1, 1}, ct__frontend_50, CT_FN(ct_round_), 1, 0},
+    {&ct__op.round_out, {542, 5, 368, 874, 2, 1}, ct__frontend_34, CT_FN(ct_round_out), 1, 0},
+    {&ct__op.round_decimals, {542, 63, 341, 877, 2, 1}, ct__frontend_21, CT_FN(ct_round_decimals), 1, 0},
+    {&ct__op.round__decimals, {543, 63, 473, 880, 2, 1}, ct__frontend_52, CT_FN(ct_round_decimals_), 1, 0},
+    {&ct__op.round_decimals_out, {542, 544, 366, 883, 3, 1}, ct__frontend_33, CT_FN(ct_round_decimals_out), 1, 0},
+    {&ct__op.trunc, {545, 0, 310, 887, 1, 1}, ct__frontend_11, CT_FN(ct_trunc), 1, 0},
+    {&ct__op.trunc_, {546, 0, 408, 889, 1, 1}, ct__frontend_50, CT_FN(ct_trunc_), 1, 0},
+    {&ct__op.trunc_out, {545, 5, 368, 891, 2, 1}, ct__frontend_34, CT_FN(ct_trunc_out), 1, 0},
+    {&ct__op.nan_to_num, {548, 0, 547, 894, 4, 1}, ct__frontend_65, CT_FN(ct_nan_to_num), 1, 0},
+    {&ct__op.nan_to_num_, {550, 0, 549, 899, 4, 1}, ct__frontend_66, CT_FN(ct_nan_to_num_), 1, 0},
+    {&ct__op.nan_to_num_out, {548, 5, 551, 904, 5, 1}, ct__frontend_67, CT_FN(ct_nan_to_num_out), 1, 0},
+    {&ct__op.frexp_Tensor, {553, 285, 552, 910, 1, 2}, ct__frontend_68, CT_FN(ct_frexp), 1, 0},
+    {&ct__op.frexp_Tensor_out, {553, 555, 554, 913, 3, 2}, ct__frontend_69, CT_FN(ct_frexp_out), 1, 0},
+    {&ct__op.div_Tensor_mode, {302, 557, 556, 918, 3, 1}, ct__frontend_70, CT_FN(ct_div_mode), 1, 0},
+    {&ct__op.div__Tensor_mode, {303, 557, 558, 922, 3, 1}, ct__frontend_71, CT_FN(ct_div_mode_), 1, 0},
+    {&ct__op.div_out_mode, {302, 560, 559, 926, 4, 1}, ct__frontend_72, CT_FN(ct_div_mode_out), 1, 0},
+    {&ct__op.div_Scalar_mode, {302, 562, 561, 931, 3, 1}, ct__frontend_73, CT_FN(ct_div_scalar_mode), 1, 0},
+    {&ct__op.div__Scalar_mode, {303, 562, 563, 935, 3, 1}, ct__frontend_74, CT_FN(ct_div_scalar_mode_), 1, 0},
+    {&ct__op.floor_divide, {564, 0, 295, 939, 2, 1}, ct__frontend_5, CT_FN(ct_floor_divide), 1, 0},
+    {&ct__op.floor_divide__Tensor, {565, 285, 297, 942, 2, 1}, ct__frontend_6, CT_FN(ct_floor_divide_), 1, 0},
+    {&ct__op.floor_divide_out, {564, 5, 299, 945, 3, 1}, ct__frontend_7, CT_FN(ct_floor_divide_out), 1, 0},
+    {&ct__op.floor_divide_Scalar, {564, 291, 300, 949, 2, 1}, ct__frontend_8, CT_FN(ct_floor_divide_scalar), 1, 0},
+    {&ct__op.floor_divide__Scalar, {565, 291, 301, 952, 2, 1}, ct__frontend_9, CT_FN(ct_floor_divide_scalar_), 1, 0},
+    {&ct__op.pow_Tensor_Tensor, {567, 566, 295, 955, 2, 1}, ct__frontend_5, CT_FN(ct_pow), 1, 0},
+    {&ct__op.pow__Tensor, {568, 285, 297, 958, 2, 1}, ct__frontend_6, CT_FN(ct_pow_), 1, 0},
+    {&ct__op.pow_Tensor_Tensor_out, {567, 569, 299, 961, 3, 1}, ct__frontend_7, CT_FN(ct_pow_out), 1, 0},
+    {&ct__op.pow_Tensor_Scalar, {567, 570, 300, 965, 2, 1}, ct__frontend_8, CT_FN(ct_pow_scalar), 1, 0},
+    {&ct__op.pow__Scalar, {568, 291, 301, 968, 2, 1}, ct__frontend_9, CT_FN(ct_pow_scalar_), 1, 0},
+    {&ct__op.pow_Tensor_Scalar_out, {567, 571, 508, 971, 3, 1}, ct__frontend_58, CT_FN(ct_pow_scalar_out), 1, 0},
+    {&ct__op.pow_Scalar, {567, 291, 572, 975, 2, 1}, ct__frontend_75, CT_FN(ct_pow_scalar_self), 1, 0},
+    {&ct__op.pow_Scalar_out, {567, 574, 573, 978, 3, 1}, ct__frontend_76, CT_FN(ct_pow_scalar_self_out), 1, 0},
+    {&ct__op.remainder_Tensor, {575, 285, 295, 982, 2, 1}, ct__frontend_5, CT_FN(ct_remainder), 1, 0},
+    {&ct__op.remainder__Tensor, {576, 285, 297, 985, 2, 1}, ct__frontend_6, CT_FN(ct_remainder_), 1, 0},
+    {&ct__op.remainder_Tensor_out, {575, 555, 299, 988, 3, 1}, ct__frontend_7, CT_FN(ct_remainder_out), 1, 0},
+    {&ct__op.remainder_Scalar, {575, 291, 300, 992, 2, 1}, ct__frontend_8, CT_FN(ct_remainder_scalar), 1, 0},
+    {&ct__op.remainder__Scalar, {576, 291, 301, 995, 2, 1}, ct__frontend_9, CT_FN(ct_remainder_scalar_), 1, 0},
+    {&ct__op.remainder_Scalar_out, {575, 574, 508, 998, 3, 1}, ct__frontend_58, CT_FN(ct_remainder_scalar_out), 1, 0},
+    {&ct__op.remainder_Scalar_Tensor, {575, 577, 572, 1002, 2, 1}, ct__frontend_75, CT_FN(ct_remainder_scalar_self), 1, 0},
+    {&ct__op.remainder_Scalar_Tensor_out, {575, 578, 573, 1005, 3, 1}, ct__frontend_76, CT_FN(ct_remainder_scalar_self_out), 1, 0},
+    {&ct__op.fmod_Tensor, {579, 285, 295, 1009, 2, 1}, ct__frontend_5, CT_FN(ct_fmod), 1, 0},
+    {&ct__op.fmod__Tensor, {580, 285, 297, 1012, 2, 1}, ct__frontend_6, CT_FN(ct_fmod_), 1, 0},
+    {&ct__op.fmod_Tensor_out, {579, 555, 299, 1015, 3, 1}, ct__frontend_7, CT_FN(ct_fmod_out), 1, 0},
+    {&ct__op.fmod_Scalar, {579, 291, 300, 1019, 2, 1}, ct__frontend_8, CT_FN(ct_fmod_scalar), 1, 0},
+    {&ct__op.fmod__Scalar, {580, 291, 301, 1022, 2, 1}, ct__frontend_9, CT_FN(ct_fmod_scalar_), 1, 0},
+    {&ct__op.fmod_Scalar_out, {579, 574, 508, 1025, 3, 1}, ct__frontend_58, CT_FN(ct_fmod_scalar_out), 1, 0},
+    {&ct__op.maximum, {581, 0, 295, 1029, 2, 1}, ct__frontend_5, CT_FN(ct_maximum), 1, 0},
+    {&ct__op.maximum_out, {581, 5, 299, 1032, 3, 1}, ct__frontend_7, CT_FN(ct_maximum_out), 1, 0},
+    {&ct__op.minimum, {582, 0, 295, 1036, 2, 1}, ct__frontend_5, CT_FN(ct_minimum), 1, 0},
+    {&ct__op.minimum_out, {582, 5, 299, 1039, 3, 1}, ct__frontend_7, CT_FN(ct_minimum_out), 1, 0},
+    {&ct__op.atan2, {583, 0, 295, 1043, 2, 1}, ct__frontend_5, CT_FN(ct_atan2), 1, 0},
+    {&ct__op.atan2_, {584, 0, 297, 1046, 2, 1}, ct__frontend_6, CT_FN(ct_atan2_), 1, 0},
+    {&ct__op.atan2_out, {583, 5, 299, 1049, 3, 1}, ct__frontend_7, CT_FN(ct_atan2_out), 1, 0},
+    {&ct__op.eq_Tensor, {585, 285, 295, 1053, 2, 1}, ct__frontend_5, CT_FN(ct_eq), 1, 0},
+    {&ct__op.eq__Tensor, {586, 285, 297, 1056, 2, 1}, ct__frontend_6, CT_FN(ct_eq_), 1, 0},
+    {&ct__op.eq_Tensor_out, {585, 555, 299, 1059, 3, 1}, ct__frontend_7, CT_FN(ct_eq_out), 1, 0},
+    {&ct__op.eq_Scalar, {585, 291, 300, 1063, 2, 1}, ct__frontend_8, CT_FN(ct_eq_scalar), 1, 0},
+    {&ct__op.eq__Scalar, {586, 291, 301, 1066, 2, 1}, ct__frontend_9, CT_FN(ct_eq_scalar_), 1, 0},
+    {&ct__op.eq_Scalar_out, {585, 574, 508, 1069, 3, 1}, ct__frontend_58, CT_FN(ct_eq_scalar_out), 1, 0},
+    {&ct__op.ne_Tensor, {587, 285, 295, 1073, 2, 1}, ct__frontend_5, CT_FN(ct_ne), 1, 0},
+    {&ct__op.ne__Tensor, {588, 285, 297, 1076, 2, 1}, ct__frontend_6, CT_FN(ct_ne_), 1, 0},
+    {&ct__op.ne_Tensor_out, {587, 555, 299, 1079, 3, 1}, ct__frontend_7, CT_FN(ct_ne_out), 1, 0},
+    {&ct__op.ne_Scalar, {587, 291, 300, 1083, 2, 1}, ct__frontend_8, CT_FN(ct_ne_scalar), 1, 0},
+    {&ct__op.ne__Scalar, {588, 291, 301, 1086, 2, 1}, ct__frontend_9, CT_FN(ct_ne_scalar_), 1, 0},
+    {&ct__op.ne_Scalar_out, {587, 574, 508, 1089, 3, 1}, ct__frontend_58, CT_FN(ct_ne_scalar_out), 1, 0},
+    {&ct__op.lt_Tensor, {589, 285, 295, 1093, 2, 1}, ct__frontend_5, CT_FN(ct_lt), 1, 0},
+    {&ct__op.lt__Tensor, {590, 285, 297, 1096, 2, 1}, ct__frontend_6, CT_FN(ct_lt_), 1, 0},
+    {&ct__op.lt_Tensor_out, {589, 555, 299, 1099, 3, 1}, ct__frontend_7, CT_FN(ct_lt_out), 1, 0},
+    {&ct__op.lt_Scalar, {589, 291, 300, 1103, 2, 1}, ct__frontend_8, CT_FN(ct_lt_scalar), 1, 0},
+    {&ct__op.lt__Scalar, {590, 291, 301, 1106, 2, 1}, ct__frontend_9, CT_FN(ct_lt_scalar_), 1, 0},
+    {&ct__op.lt_Scalar_out, {589, 574, 508, 1109, 3, 1}, ct__frontend_58, CT_FN(ct_lt_scalar_out), 1, 0},
+    {&ct__op.le_Tensor, {591, 285, 295, 1113, 2, 1}, ct__frontend_5, CT_FN(ct_le), 1, 0},
+    {&ct__op.le__Tensor, {592, 285, 297, 1116, 2, 1}, ct__frontend_6, CT_FN(ct_le_), 1, 0},
+    {&ct__op.le_Tensor_out, {591, 555, 299, 1119, 3, 1}, ct__frontend_7, CT_FN(ct_le_out), 1, 0},
+    {&ct__op.le_Scalar, {591, 291, 300, 1123, 2, 1}, ct__frontend_8, CT_FN(ct_le_scalar), 1, 0},
+    {&ct__op.le__Scalar, {592, 291, 301, 1126, 2, 1}, ct__frontend_9, CT_FN(ct_le_scalar_), 1, 0},
+    {&ct__op.le_Scalar_out, {591, 574, 508, 1129, 3, 1}, ct__frontend_58, CT_FN(ct_le_scalar_out), 1, 0},
+    {&ct__op.gt_Tensor, {593, 285, 295, 1133, 2, 1}, ct__frontend_5, CT_FN(ct_gt), 1, 0},
+    {&ct__op.gt__Tensor, {594, 285, 297, 1136, 2, 1}, ct__frontend_6, CT_FN(ct_gt_), 1, 0},
+    {&ct__op.gt_Tensor_out, {593, 555, 299, 1139, 3, 1}, ct__frontend_7, CT_FN(ct_gt_out), 1, 0},
+    {&ct__op.gt_Scalar, {593, 291, 300, 1143, 2, 1}, ct__frontend_8, CT_FN(ct_gt_scalar), 1, 0},
+    {&ct__op.gt__Scalar, {594, 291, 301, 1146, 2, 1}, ct__frontend_9, CT_FN(ct_gt_scalar_), 1, 0},
+    {&ct__op.gt_Scalar_out, {593, 574, 508, 1149, 3, 1}, ct__frontend_58, CT_FN(ct_gt_scalar_out), 1, 0},
+    {&ct__op.ge_Tensor, {595, 285, 295, 1153, 2, 1}, ct__frontend_5, CT_FN(ct_ge), 1, 0},
+    {&ct__op.ge__Tensor, {596, 285, 297, 1156, 2, 1}, ct__frontend_6, CT_FN(ct_ge_), 1, 0},
+    {&ct__op.ge_Tensor_out, {595, 555, 299, 1159, 3, 1}, ct__frontend_7, CT_FN(ct_ge_out), 1, 0},
+    {&ct__op.ge_Scalar, {595, 291, 300, 1163, 2, 1}, ct__frontend_8, CT_FN(ct_ge_scalar), 1, 0},
+    {&ct__op.ge__Scalar, {596, 291, 301, 1166, 2, 1}, ct__frontend_9, CT_FN(ct_ge_scalar_), 1, 0},
+    {&ct__op.ge_Scalar_out, {595, 574, 508, 1169, 3, 1}, ct__frontend_58, CT_FN(ct_ge_scalar_out), 1, 0},
+    {&ct__op.logical_and, {597, 0, 295, 1173, 2, 1}, ct__frontend_5, CT_FN(ct_logical_and), 1, 0},
+    {&ct__op.logical_and_, {598, 0, 297, 1176, 2, 1}, ct__frontend_6, CT_FN(ct_logical_and_), 1, 0},
+    {&ct__op.logical_and_out, {597, 5, 299, 1179, 3, 1}, ct__frontend_7, CT_FN(ct_logical_and_out), 1, 0},
+    {&ct__op.logical_or, {599, 0, 295, 1183, 2, 1}, ct__frontend_5, CT_FN(ct_logical_or), 1, 0},
+    {&ct__op.logical_or_, {600, 0, 297, 1186, 2, 1}, ct__frontend_6, CT_FN(ct_logical_or_), 1, 0},
+    {&ct__op.logical_or_out, {599, 5, 299, 1189, 3, 1}, ct__frontend_7, CT_FN(ct_logical_or_out), 1, 0},
+    {&ct__op.logical_xor, {601, 0, 295, 1193, 2, 1}, ct__frontend_5, CT_FN(ct_logical_xor), 1, 0},
+    {&ct__op.logical_xor_, {602, 0, 297, 1196, 2, 1}, ct__frontend_6, CT_FN(ct_logical_xor_), 1, 0},
+    {&ct__op.logical_xor_out, {601, 5, 299, 1199, 3, 1}, ct__frontend_7, CT_FN(ct_logical_xor_out), 1, 0},
+    {&ct__op.logical_not, {603, 0, 310, 1203, 1, 1}, ct__frontend_11, CT_FN(ct_logical_not), 1, 0},
+    {&ct__op.logical_not_, {604, 0, 408, 1205, 1, 1}, ct__frontend_50, CT_FN(ct_logical_not_), 1, 0},
+    {&ct__op.logical_not_out, {603, 5, 368, 1207, 2, 1}, ct__frontend_34, CT_FN(ct_logical_not_out), 1, 0},
+    {&ct__op.where_self, {606, 1, 605, 1210, 3, 1}, ct__frontend_77, CT_FN(ct_where), 1, 0},
+    {&ct__op.where_self_out, {606, 608, 607, 1214, 4, 1}, ct__frontend_78, CT_FN(ct_where_out), 1, 0},
+    {&ct__op.where_ScalarSelf, {606, 610, 609, 1219, 3, 1}, ct__frontend_79, CT_FN(ct_where_scalar_self), 1, 0},
+    {&ct__op.where_ScalarOther, {606, 611, 284, 1223, 3, 1}, ct__frontend_0, CT_FN(ct_where_scalar_other), 1, 0},
+    {&ct__op.where_Scalar, {606, 291, 290, 1227, 3, 1}, ct__frontend_3, CT_FN(ct_where_scalar), 1, 0},
+    {&ct__op.masked_fill_Scalar, {612, 291, 284, 1231, 3, 1}, ct__frontend_0, CT_FN(ct_masked_fill), 1, 0},
+    {&ct__op.masked_fill__Scalar, {613, 291, 287, 1235, 3, 1}, ct__frontend_1, CT_FN(ct_masked_fill_), 1, 0},
+    {&ct__op.masked_fill_Scalar_out, {612, 574, 289, 1239, 4, 1}, ct__frontend_2, CT_FN(ct_masked_fill_out), 1, 0},
+    {&ct__op.masked_fill_Tensor, {612, 285, 605, 1244, 3, 1}, ct__frontend_77, CT_FN(ct_masked_fill_tensor), 1, 0},
+    {&ct__op.masked_fill__Tensor, {613, 285, 614, 1248, 3, 1}, ct__frontend_80, CT_FN(ct_masked_fill_tensor_), 1, 0},
+    {&ct__op.masked_fill_Tensor_out, {612, 555, 607, 1252, 4, 1}, ct__frontend_78, CT_FN(ct_masked_fill_tensor_out), 1, 0},
+    {&ct__op.lerp_Scalar, {615, 291, 284, 1257, 3, 1}, ct__frontend_0, CT_FN(ct_lerp), 1, 0},
+    {&ct__op.lerp__Scalar, {616, 291, 287, 1261, 3, 1}, ct__frontend_1, CT_FN(ct_lerp_), 1, 0},
+    {&ct__op.lerp_Scalar_out, {615, 574, 289, 1265, 4, 1}, ct__frontend_2, CT_FN(ct_lerp_out), 1, 0},
+    {&ct__op.lerp_Tensor, {615, 285, 605, 1270, 3, 1}, ct__frontend_77, CT_FN(ct_lerp_tensor), 1, 0},
+    {&ct__op.lerp__Tensor, {616, 285, 614, 1274, 3, 1}, ct__frontend_80, CT_FN(ct_lerp_tensor_), 1, 0},
+    {&ct__op.lerp_Tensor_out, {615, 555, 607, 1278, 4, 1}, ct__frontend_78, CT_FN(ct_lerp_tensor_out), 1, 0},
+    {&ct__op.addcmul, {618, 0, 617, 1283, 4, 1}, ct__frontend_81, CT_FN(ct_addcmul_ex), 1, 0},
+    {&ct__op.addcmul_, {620, 0, 619, 1288, 4, 1}, ct__frontend_82, CT_FN(ct_addcmul_ex_), 1, 0},
+    {&ct__op.addcmul_out, {618, 5, 621, 1293, 5, 1}, ct__frontend_83, CT_FN(ct_addcmul_out_ex), 1, 0},
+    {&ct__op.addcdiv, {622, 0, 617, 1299, 4, 1}, ct__frontend_81, CT_FN(ct_addcdiv_ex), 1, 0},
+    {&ct__op.addcdiv_, {623, 0, 619, 1304, 4, 1}, ct__frontend_82, CT_FN(ct_addcdiv_ex_), 1, 0},
+    {&ct__op.addcdiv_out, {622, 5, 621, 1309, 5, 1}, ct__frontend_83, CT_FN(ct_addcdiv_out_ex), 1, 0},
+    {&ct__op.clamp, {625, 0, 624, 1315, 3, 1}, ct__frontend_84, CT_FN(ct_clamp), 1, 0},
+    {&ct__op.clamp_, {627, 0, 626, 1319, 3, 1}, ct__frontend_85, CT_FN(ct_clamp_), 1, 0},
+    {&ct__op.clamp_out, {625, 5, 628, 1323, 4, 1}, ct__frontend_86, CT_FN(ct_clamp_out), 1, 0},
+    {&ct__op.clamp_Tensor, {625, 285, 629, 1328, 3, 1}, ct__frontend_87, CT_FN(ct_clamp_tensor), 1, 0},
+    {&ct__op.clamp__Tensor, {627, 285, 630, 1332, 3, 1}, ct__frontend_88, CT_FN(ct_clamp_tensor_), 1, 0},
+    {&ct__op.clamp_Tensor_out, {625, 555, 631, 1336, 4, 1}, ct__frontend_89, CT_FN(ct_clamp_tensor_out), 1, 0},
+    {&ct__op.clamp_min, {632, 0, 300, 1341, 2, 1}, ct__frontend_8, CT_FN(ct_clamp_min), 1, 0},
+    {&ct__op.clamp_min_, {633, 0, 301, 1344, 2, 1}, ct__frontend_9, CT_FN(ct_clamp_min_), 1, 0},
+    {&ct__op.clamp_min_out, {632, 5, 508, 1347, 3, 1}, ct__frontend_58, CT_FN(ct_clamp_min_out), 1, 0},
+    {&ct__op.clamp_min_Tensor, {632, 285, 295, 1351, 2, 1}, ct__frontend_5, CT_FN(ct_clamp_min_tensor), 1, 0},
+    {&ct__op.clamp_min__Tensor, {633, 285, 297, 1354, 2, 1}, ct__frontend_6, CT_FN(ct_clamp_min_tensor_), 1, 0},
+    {&ct__op.clamp_min_Tensor_out, {632, 555, 299, 1357, 3, 1}, ct__frontend_7, CT_FN(ct_clamp_min_tensor_out), 1, 0},
+    {&ct__op.clamp_max, {634, 0, 300, 1361, 2, 1}, ct__frontend_8, CT_FN(ct_clamp_max), 1, 0},
+    {&ct__op.clamp_max_, {635, 0, 301, 1364, 2, 1}, ct__frontend_9, CT_FN(ct_clamp_max_), 1, 0},
+    {&ct__op.clamp_max_out, {634, 5, 508, 1367, 3, 1}, ct__frontend_58, CT_FN(ct_clamp_max_out), 1, 0},
+    {&ct__op.clamp_max_Tensor, {634, 285, 295, 1371, 2, 1}, ct__frontend_5, CT_FN(ct_clamp_max_tensor), 1, 0},
+    {&ct__op.clamp_max__Tensor, {635, 285, 297, 1374, 2, 1}, ct__frontend_6, CT_FN(ct_clamp_max_tensor_), 1, 0},
+    {&ct__op.clamp_max_Tensor_out, {634, 555, 299, 1377, 3, 1}, ct__frontend_7, CT_FN(ct_clamp_max_tensor_out), 1, 0},
+    {&ct__op.hypot, {636, 0, 295, 1381, 2, 1}, ct__frontend_5, CT_FN(ct_hypot), 1, 0},
+    {&ct__op.hypot_, {637, 0, 297, 1384, 2, 1}, ct__frontend_6, CT_FN(ct_hypot_), 1, 0},
+    {&ct__op.hypot_out, {636, 5, 299, 1387, 3, 1}, ct__frontend_7, CT_FN(ct_hypot_out), 1, 0},
+    {&ct__op.copysign_Tensor, {638, 285, 295, 1391, 2, 1}, ct__frontend_5, CT_FN(ct_copysign), 1, 0},
+    {&ct__op.copysign__Tensor, {639, 285, 297, 1394, 2, 1}, ct__frontend_6, CT_FN(ct_copysign_), 1, 0},
+    {&ct__op.copysign_out, {638, 5, 299, 1397, 3, 1}, ct__frontend_7, CT_FN(ct_copysign_out), 1, 0},
+    {&ct__op.copysign_Scalar, {638, 291, 300, 1401, 2, 1}, ct__frontend_8, CT_FN(ct_copysign_scalar), 1, 0},
+    {&ct__op.copysign__Scalar, {639, 291, 301, 1404, 2, 1}, ct__frontend_9, CT_FN(ct_copysign_scalar_), 1, 0},
+    {&ct__op.copysign_Scalar_out, {638, 574, 508, 1407, 3, 1}, ct__frontend_58, CT_FN(ct_copysign_scalar_out), 1, 0},
+    {&ct__op.nextafter, {640, 0, 295, 1411, 2, 1}, ct__frontend_5, CT_FN(ct_nextafter), 1, 0},
+    {&ct__op.nextafter_, {641, 0, 297, 1414, 2, 1}, ct__frontend_6, CT_FN(ct_nextafter_), 1, 0},
+    {&ct__op.nextafter_out, {640, 5, 299, 1417, 3, 1}, ct__frontend_7, CT_FN(ct_nextafter_out), 1, 0},
+    {&ct__op.fmax, {642, 0, 295, 1421, 2, 1}, ct__frontend_5, CT_FN(ct_fmax), 1, 0},
+    {&ct__op.fmax_out, {642, 5, 299, 1424, 3, 1}, ct__frontend_7, CT_FN(ct_fmax_out), 1, 0},
+    {&ct__op.fmin, {643, 0, 295, 1428, 2, 1}, ct__frontend_5, CT_FN(ct_fmin), 1, 0},
+    {&ct__op.fmin_out, {643, 5, 299, 1431, 3, 1}, ct__frontend_7, CT_FN(ct_fmin_out), 1, 0},
+    {&ct__op.heaviside, {644, 0, 295, 1435, 2, 1}, ct__frontend_5, CT_FN(ct_heaviside), 1, 0},
+    {&ct__op.heaviside_, {645, 0, 297, 1438, 2, 1}, ct__frontend_6, CT_FN(ct_heaviside_), 1, 0},
+    {&ct__op.heaviside_out, {644, 5, 299, 1441, 3, 1}, ct__frontend_7, CT_FN(ct_heaviside_out), 1, 0},
+    {&ct__op.xlogy_Tensor, {646, 285, 295, 1445, 2, 1}, ct__frontend_5, CT_FN(ct_xlogy), 1, 0},
+    {&ct__op.xlogy__Tensor, {647, 285, 297, 1448, 2, 1}, ct__frontend_6, CT_FN(ct_xlogy_), 1, 0},
+    {&ct__op.xlogy_OutTensor, {646, 648, 299, 1451, 3, 1}, ct__frontend_7, CT_FN(ct_xlogy_out), 1, 0},
+    {&ct__op.xlogy_Scalar_Other, {646, 649, 300, 1455, 2, 1}, ct__frontend_8, CT_FN(ct_xlogy_scalar), 1, 0},
+    {&ct__op.xlogy__Scalar_Other, {647, 649, 301, 1458, 2, 1}, ct__frontend_9, CT_FN(ct_xlogy_scalar_), 1, 0},
+    {&ct__op.xlogy_OutScalar_Other, {646, 650, 508, 1461, 3, 1}, ct__frontend_58, CT_FN(ct_xlogy_scalar_out), 1, 0},
+    {&ct__op.xlogy_Scalar_Self, {646, 651, 572, 1465, 2, 1}, ct__frontend_75, CT_FN(ct_xlogy_scalar_self), 1, 0},
+    {&ct__op.xlogy_OutScalar_Self, {646, 652, 573, 1468, 3, 1}, ct__frontend_76, CT_FN(ct_xlogy_scalar_self_out), 1, 0},
+    {&ct__op.logaddexp, {653, 0, 295, 1472, 2, 1}, ct__frontend_5, CT_FN(ct_logaddexp), 1, 0},
+    {&ct__op.logaddexp_out, {653, 5, 299, 1475, 3, 1}, ct__frontend_7, CT_FN(ct_logaddexp_out), 1, 0},
+    {&ct__op.logaddexp2, {654, 0, 295, 1479, 2, 1}, ct__frontend_5, CT_FN(ct_logaddexp2), 1, 0},
+    {&ct__op.logaddexp2_out, {654, 5, 299, 1482, 3, 1}, ct__frontend_7, CT_FN(ct_logaddexp2_out), 1, 0},
+    {&ct__op.float_power_Tensor_Tensor, {655, 566, 295, 1486, 2, 1}, ct__frontend_5, CT_FN(ct_float_power), 1, 0},
+    {&ct__op.float_power__Tensor, {656, 285, 297, 1489, 2, 1}, ct__frontend_6, CT_FN(ct_float_power_), 1, 0},
+    {&ct__op.float_power_Tensor_Tensor_out, {655, 569, 299, 1492, 3, 1}, ct__frontend_7, CT_FN(ct_float_power_out), 1, 0},
+    {&ct__op.float_power_Tensor_Scalar, {655, 570, 300, 1496, 2, 1}, ct__frontend_8, CT_FN(ct_float_power_scalar), 1, 0},
+    {&ct__op.float_power__Scalar, {656, 291, 301, 1499, 2, 1}, ct__frontend_9, CT_FN(ct_float_power_scalar_), 1, 0},
+    {&ct__op.float_power_Tensor_Scalar_out, {655, 571, 508, 1502, 3, 1}, ct__frontend_58, CT_FN(ct_float_power_scalar_out), 1, 0},
+    {&ct__op.float_power_Scalar, {655, 291, 572, 1506, 2, 1}, ct__frontend_75, CT_FN(ct_float_power_scalar_self), 1, 0},
+    {&ct__op.float_power_Scalar_out, {655, 574, 573, 1509, 3, 1}, ct__frontend_76, CT_FN(ct_float_power_scalar_self_out), 1, 0},
+    {&ct__op.bitwise_and_Tensor, {657, 285, 295, 1513, 2, 1}, ct__frontend_5, CT_FN(ct_bitwise_and), 1, 0},
+    {&ct__op.bitwise_and__Tensor, {658, 285, 297, 1516, 2, 1}, ct__frontend_6, CT_FN(ct_bitwise_and_), 1, 0},
+    {&ct__op.bitwise_and_Tensor_out, {657, 555, 299, 1519, 3, 1}, ct__frontend_7, CT_FN(ct_bitwise_and_out), 1, 0},
+    {&ct__op.bitwise_and_Scalar, {657, 291, 300, 1523, 2, 1}, ct__frontend_8, CT_FN(ct_bitwise_and_scalar), 1, 0},
+    {&ct__op.bitwise_and__Scalar, {658, 291, 301, 1526, 2, 1}, ct__frontend_9, CT_FN(ct_bitwise_and_scalar_), 1, 0},
+    {&ct__op.bitwise_and_Scalar_out, {657, 574, 508, 1529, 3, 1}, ct__frontend_58, CT_FN(ct_bitwise_and_scalar_out), 1, 0},
+    {&ct__op.bitwise_and_Scalar_Tensor, {657, 577, 572, 1533, 2, 1}, ct__frontend_75, CT_FN(ct_bitwise_and_scalar_self), 1, 0},
+    {&ct__op.bitwise_and_Scalar_Tensor_out, {657, 578, 573, 1536, 3, 1}, ct__frontend_76, CT_FN(ct_bitwise_and_scalar_self_out), 1, 0},
+    {&ct__op.bitwise_or_Tensor, {659, 285, 295, 1540, 2, 1}, ct__frontend_5, CT_FN(ct_bitwise_or), 1, 0},
+    {&ct__op.bitwise_or__Tensor, {660, 285, 297, 1543, 2, 1}, ct__frontend_6, CT_FN(ct_bitwise_or_), 1, 0},
+    {&ct__op.bitwise_or_Tensor_out, {659, 555, 299, 1546, 3, 1}, ct__frontend_7, CT_FN(ct_bitwise_or_out), 1, 0},
+    {&ct__op.bitwise_or_Scalar, {659, 291, 300, 1550, 2, 1}, ct__frontend_8, CT_FN(ct_bitwise_or_scalar), 1, 0},
+    {&ct__op.bitwise_or__Scalar, {660, 291, 301, 1553, 2, 1}, ct__frontend_9, CT_FN(ct_bitwise_or_scalar_), 1, 0},
+    {&ct__op.bitwise_or_Scalar_out, {659, 574, 508, 1556, 3, 1}, ct__frontend_58, CT_FN(ct_bitwise_or_scalar_out), 1, 0},
+    {&ct__op.bitwise_or_Scalar_Tensor, {659, 577, 572, 1560, 2, 1}, ct__frontend_75, CT_FN(ct_bitwise_or_scalar_self), 1, 0},
+    {&ct__op.bitwise_or_Scalar_Tensor_out, {659, 578, 573, 1563, 3, 1}, ct__frontend_76, CT_FN(ct_bitwise_or_scalar_self_out), 1, 0},
+    {&ct__op.bitwise_xor_Tensor, {661, 285, 295, 1567, 2, 1}, ct__frontend_5, CT_FN(ct_bitwise_xor), 1, 0},
+    {&ct__op.bitwise_xor__Tensor, {662, 285, 297, 1570, 2, 1}, ct__frontend_6, CT_FN(ct_bitwise_xor_), 1, 0},
+    {&ct__op.bitwise_xor_Tensor_out, {661, 555, 299, 1573, 3, 1}, ct__frontend_7, CT_FN(ct_bitwise_xor_out), 1, 0},
+    {&ct__op.bitwise_xor_Scalar, {661, 291, 300, 1577, 2, 1}, ct__frontend_8, CT_FN(ct_bitwise_xor_scalar), 1, 0},
+    {&ct__op.bitwise_xor__Scalar, {662, 291, 301, 1580, 2, 1}, ct__frontend_9, CT_FN(ct_bitwise_xor_scalar_), 1, 0},
+    {&ct__op.bitwise_xor_Scalar_out, {661, 574, 508, 1583, 3, 1}, ct__frontend_58, CT_FN(ct_bitwise_xor_scalar_out), 1, 0},
+    {&ct__op.bitwise_xor_Scalar_Tensor, {661, 577, 572, 1587, 2, 1}, ct__frontend_75, CT_FN(ct_bitwise_xor_scalar_self), 1, 0},
+    {&ct__op.bitwise_xor_Scalar_Tensor_out, {661, 578, 573, 1590, 3, 1}, ct__frontend_76, CT_FN(ct_bitwise_xor_scalar_self_out), 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor, {663, 285, 295, 1594, 2, 1}, ct__frontend_5, CT_FN(ct_bitwise_left_shift), 1, 0},
+    {&ct__op.bitwise_left_shift__Tensor, {664, 285, 297, 1597, 2, 1}, ct__frontend_6, CT_FN(ct_bitwise_left_shift_), 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_out, {663, 555, 299, 1600, 3, 1}, ct__frontend_7, CT_FN(ct_bitwise_left_shift_out), 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar, {663, 570, 300, 1604, 2, 1}, ct__frontend_8, CT_FN(ct_bitwise_left_shift_scalar), 1, 0},
+    {&ct__op.bitwise_left_shift__Tensor_Scalar, {664, 570, 301, 1607, 2, 1}, ct__frontend_9, CT_FN(ct_bitwise_left_shift_scalar_), 1, 0},
+    {&ct__op.bitwise_left_shift_Tensor_Scalar_out, {663, 571, 508, 1610, 3, 1}, ct__frontend_58, CT_FN(ct_bitwise_left_shift_scalar_out), 1, 0},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor, {663, 577, 572, 1614, 2, 1}, ct__frontend_75, CT_FN(ct_bitwise_left_shift_scalar_self), 1, 0},
+    {&ct__op.bitwise_left_shift_Scalar_Tensor_out, {663, 578, 573, 1617, 3, 1}, ct__frontend_76, CT_FN(ct_bitwise_left_shift_scalar_self_out), 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor, {665, 285, 295, 1621, 2, 1}, ct__frontend_5, CT_FN(ct_bitwise_right_shift), 1, 0},
+    {&ct__op.bitwise_right_shift__Tensor, {666, 285, 297, 1624, 2, 1}, ct__frontend_6, CT_FN(ct_bitwise_right_shift_), 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_out, {665, 555, 299, 1627, 3, 1}, ct__frontend_7, CT_FN(ct_bitwise_right_shift_out), 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar, {665, 570, 300, 1631, 2, 1}, ct__frontend_8, CT_FN(ct_bitwise_right_shift_scalar), 1, 0},
+    {&ct__op.bitwise_right_shift__Tensor_Scalar, {666, 570, 301, 1634, 2, 1}, ct__frontend_9, CT_FN(ct_bitwise_right_shift_scalar_), 1, 0},
+    {&ct__op.bitwise_right_shift_Tensor_Scalar_out, {665, 571, 508, 1637, 3, 1}, ct__frontend_58, CT_FN(ct_bitwise_right_shift_scalar_out), 1, 0},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor, {665, 577, 572, 1641, 2, 1}, ct__frontend_75, CT_FN(ct_bitwise_right_shift_scalar_self), 1, 0},
+    {&ct__op.bitwise_right_shift_Scalar_Tensor_out, {665, 578, 573, 1644, 3, 1}, ct__frontend_76, CT_FN(ct_bitwise_right_shift_scalar_self_out), 1, 0},
+    {&ct__op.gcd, {667, 0, 295, 1648, 2, 1}, ct__frontend_5, CT_FN(ct_gcd), 1, 0},
+    {&ct__op.gcd_, {668, 0, 297, 1651, 2, 1}, ct__frontend_6, CT_FN(ct_gcd_), 1, 0},
+    {&ct__op.gcd_out, {667, 5, 299, 1654, 3, 1}, ct__frontend_7, CT_FN(ct_gcd_out), 1, 0},
+    {&ct__op.lcm, {669, 0, 295, 1658, 2, 1}, ct__frontend_5, CT_FN(ct_lcm), 1, 0},
+    {&ct__op.lcm_, {670, 0, 297, 1661, 2, 1}, ct__frontend_6, CT_FN(ct_lcm_), 1, 0},
+    {&ct__op.lcm_out, {669, 5, 299, 1664, 3, 1}, ct__frontend_7, CT_FN(ct_lcm_out), 1, 0},
+    {&ct__op.ldexp_Tensor, {671, 285, 295, 1668, 2, 1}, ct__frontend_5, CT_FN(ct_ldexp), 1, 0},
+    {&ct__op.ldexp_, {672, 0, 297, 1671, 2, 1}, ct__frontend_6, CT_FN(ct_ldexp_), 1, 0},
+    {&ct__op.ldexp_out, {671, 5, 299, 1674, 3, 1}, ct__frontend_7, CT_FN(ct_ldexp_out), 1, 0},
+    {&ct__op.sum, {673, 0, 317, 1678, 2, 1}, ct__frontend_90, CT_FN(ct_sum_ex), 0, 0},
+    {&ct__op.sum_out, {673, 5, 674, 1681, 3, 1}, ct__frontend_91, CT_FN(ct_sum_all_out_ex), 0, 0},
+    {&ct__op.sum_dim_IntList, {673, 676, 675, 1685, 4, 1}, ct__frontend_92, CT_FN(ct_sum_dim_ex), 0, 0},
+    {&ct__op.sum_IntList_out, {673, 678, 677, 1690, 5, 1}, ct__frontend_93, CT_FN(ct_sum_out_ex), 0, 0},
+    {&ct__op.mean, {277, 0, 317, 1696, 2, 1}, ct__frontend_90, CT_FN(ct_mean_ex), 0, 0},
+    {&ct__op.mean_dim, {277, 26, 675, 1699, 4, 1}, ct__frontend_92, CT_FN(ct_mean_dim_ex), 0, 0},
+    {&ct__op.mean_out, {277, 5, 677, 1704, 5, 1}, ct__frontend_93, CT_FN(ct_mean_out_ex), 0, 0},
+    {&ct__op.prod, {679, 0, 317, 1710, 2, 1}, ct__frontend_90, CT_FN(ct_prod_ex), 0, 0},
+    {&ct__op.prod_out, {679, 5, 674, 1713, 3, 1}, ct__frontend_91, CT_FN(ct_prod_all_out_ex), 0, 0},
+    {&ct__op.prod_dim_int, {679, 681, 680, 1717, 4, 1}, ct__frontend_94, CT_FN(ct_prod_dim_ex), 0, 0},
+    {&ct__op.prod_int_out, {679, 683, 682, 1722, 5, 1}, ct__frontend_95, CT_FN(ct_prod_out_ex), 0, 0},
+    {&ct__op.amax, {684, 0, 327, 1728, 3, 1}, ct__frontend_18, CT_FN(ct_amax), 0, 0},
+    {&ct__op.amax_out, {684, 5, 685, 1732, 4, 1}, ct__frontend_96, CT_FN(ct_amax_out), 0, 0},
+    {&ct__op.amin, {686, 0, 327, 1737, 3, 1}, ct__frontend_18, CT_FN(ct_amin), 0, 0},
+    {&ct__op.amin_out, {686, 5, 685, 1741, 4, 1}, ct__frontend_96, CT_FN(ct_amin_out), 0, 0},
+    {&ct__op.max, {76, 0, 310, 1746, 1, 1}, ct__frontend_11, CT_FN(ct_max), 0, 0},
+    {&ct__op.min, {75, 0, 310, 1748, 1, 1}, ct__frontend_11, CT_FN(ct_min), 0, 0},
+    {&ct__op.var_correction, {223, 80, 687, 1750, 4, 1}, ct__frontend_97, CT_FN(ct_var_ex), 0, 0},
+    {&ct__op.var_correction_out, {223, 689, 688, 1755, 5, 1}, ct__frontend_98, CT_FN(ct_var_out_ex), 0, 0},
+    {&ct__op.var, {223, 0, 690, 1761, 2, 1}, ct__frontend_99, CT_FN(ct_var_unbiased), 0, 0},
+    {&ct__op.var_dim, {223, 26, 691, 1764, 4, 1}, ct__frontend_100, CT_FN(ct_var_dim), 0, 0},
+    {&ct__op.var_out, {223, 5, 692, 1769, 5, 1}, ct__frontend_101, CT_FN(ct_var_dim_out), 0, 0},
+    {&ct__op.std_correction, {278, 80, 687, 1775, 4, 1}, ct__frontend_97, CT_FN(ct_std_ex), 0, 0},
+    {&ct__op.std_correction_out, {278, 689, 688, 1780, 5, 1}, ct__frontend_98, CT_FN(ct_std_out_ex), 0, 0},
+    {&ct__op.std, {278, 0, 690, 1786, 2, 1}, ct__frontend_99, CT_FN(ct_std_unbiased), 0, 0},
+    {&ct__op.std_dim, {278, 26, 691, 1789, 4, 1}, ct__frontend_100, CT_FN(ct_std_dim), 0, 0},
+    {&ct__op.std_out, {278, 5, 692, 1794, 5, 1}, ct__frontend_101, CT_FN(ct_std_dim_out), 0, 0},
+    {&ct__op.linalg_vector_norm, {694, 0, 693, 1800, 5, 1}, ct__frontend_102, CT_FN(ct_linalg_vector_norm_ex), 0, 0},
+    {&ct__op.linalg_vector_norm_out, {694, 5, 695, 1806, 6, 1}, ct__frontend_103, CT_FN(ct_linalg_vector_norm_out_ex), 0, 0},
+    {&ct__op.norm_Scalar, {696, 291, 300, 1813, 2, 1}, ct__frontend_8, CT_FN(ct_norm), 0, 0},
+    {&ct__op.norm_ScalarOpt_dim, {696, 698, 697, 1816, 4, 1}, ct__frontend_104, CT_FN(ct_norm_dim), 0, 0},
+    {&ct__op.norm_Scalar_out, {696, 574, 508, 1821, 3, 1}, ct__frontend_58, CT_FN(ct_norm_out), 0, 0},
+    {&ct__op.norm_out, {696, 5, 699, 1825, 5, 1}, ct__frontend_105, CT_FN(ct_norm_dim_out), 0, 0},
+    {&ct__op.logsumexp, {700, 0, 327, 1831, 3, 1}, ct__frontend_18, CT_FN(ct_logsumexp), 0, 0},
+    {&ct__op.logsumexp_out, {700, 5, 685, 1835, 4, 1}, ct__frontend_96, CT_FN(ct_logsumexp_out), 0, 0},
+    {&ct__op.all, {701, 0, 310, 1840, 1, 1}, ct__frontend_11, CT_FN(ct_all), 0, 0},
+    {&ct__op.all_all_out, {701, 702, 368, 1842, 2, 1}, ct__frontend_34, CT_FN(ct_all_all_out), 0, 0},
+    {&ct__op.all_dim, {701, 26, 703, 1845, 3, 1}, ct__frontend_106, CT_FN(ct_all_dim), 0, 0},
+    {&ct__op.all_out, {701, 5, 704, 1849, 4, 1}, ct__frontend_107, CT_FN(ct_all_out), 0, 0},
+    {&ct__op.any, {705, 0, 310, 1854, 1, 1}, ct__frontend_11, CT_FN(ct_any), 0, 0},
+    {&ct__op.any_all_out, {705, 702, 368, 1856, 2, 1}, ct__frontend_34, CT_FN(ct_any_all_out), 0, 0},
+    {&ct__op.any_dim, {705, 26, 703, 1859, 3, 1}, ct__frontend_106, CT_FN(ct_any_dim), 0, 0},
+    {&ct__op.any_out, {705, 5, 704, 1863, 4, 1}, ct__frontend_107, CT_FN(ct_any_out), 0, 0},
+    {&ct__op.cumsum, {707, 0, 706, 1868, 3, 1}, ct__frontend_108, CT_FN(ct_cumsum_ex), 0, 0},
+    {&ct__op.cumsum_, {709, 0, 708, 1872, 3, 1}, ct__frontend_109, CT_FN(ct_cumsum_ex_), 0, 0},
+    {&ct__op.cumsum_out, {707, 5, 710, 1876, 4, 1}, ct__frontend_110, CT_FN(ct_cumsum_out_ex), 0, 0},
+    {&ct__op.cumprod, {711, 0, 706, 1881, 3, 1}, ct__frontend_108, CT_FN(ct_cumprod_ex), 0, 0},
+    {&ct__op.cumprod_, {712, 0, 708, 1885, 3, 1}, ct__frontend_109, CT_FN(ct_cumprod_ex_), 0, 0},
+    {&ct__op.cumprod_out, {711, 5, 710, 1889, 4, 1}, ct__frontend_110, CT_FN(ct_cumprod_out_ex), 0, 0},
+    {&ct__op.max_dim, {76, 26, 713, 1894, 3, 2}, ct__frontend_111, CT_FN(ct_max_dim), 0, 0},
+    {&ct__op.max_dim_max, {76, 715, 714, 1899, 5, 2}, ct__frontend_112, CT_FN(ct_max_dim_out), 0, 0},
+    {&ct__op.min_dim, {75, 26, 713, 1906, 3, 2}, ct__frontend_111, CT_FN(ct_min_dim), 0, 0},
+    {&ct__op.min_dim_min, {75, 716, 714, 1911, 5, 2}, ct__frontend_112, CT_FN(ct_min_dim_out), 0, 0},
+    {&ct__op.argmax, {718, 0, 717, 1918, 3, 1}, ct__frontend_113, CT_FN(ct_argmax), 0, 0},
+    {&ct__op.argmax_out, {718, 5, 719, 1922, 4, 1}, ct__frontend_114, CT_FN(ct_argmax_out), 0, 0},
+    {&ct__op.argmin, {720, 0, 717, 1927, 3, 1}, ct__frontend_113, CT_FN(ct_argmin), 0, 0},
+    {&ct__op.argmin_out, {720, 5, 719, 1931, 4, 1}, ct__frontend_114, CT_FN(ct_argmin_out), 0, 0},
+    {&ct__op.sort, {721, 0, 713, 1936, 3, 2}, ct__frontend_111, CT_FN(ct_sort), 0, 0},
+    {&ct__op.sort_values, {721, 77, 714, 1941, 5, 2}, ct__frontend_112, CT_FN(ct_sort_out), 0, 0},
+    {&ct__op.sort_stable, {721, 90, 722, 1948, 4, 2}, ct__frontend_115, CT_FN(ct_sort_stable_ex), 0, 0},
+    {&ct__op.sort_values_stable, {721, 724, 723, 1954, 6, 2}, ct__frontend_116, CT_FN(ct_sort_stable_out_ex), 0, 0},
+    {&ct__op.topk, {726, 0, 725, 1962, 5, 2}, ct__frontend_117, CT_FN(ct_topk), 0, 0},
+    {&ct__op.topk_values, {726, 77, 727, 1969, 7, 2}, ct__frontend_118, CT_FN(ct_topk_out), 0, 0},
+    {&ct__op.value_selecting_reduction_backward, {729, 0, 728, 1978, 5, 1}, ct__frontend_119, CT_FN(ct_value_selecting_reduction_backward), 0, 0},
+    {&ct__op._rd_gather, {731, 0, 730, 1984, 4, 1}, ct__frontend_120, CT_FN(ct_rd_gather), 0, 0},
+    {&ct__op.nansum, {732, 0, 675, 1989, 4, 1}, ct__frontend_92, CT_FN(ct_nansum_ex), 0, 0},
+    {&ct__op.nansum_out, {732, 5, 677, 1994, 5, 1}, ct__frontend_93, CT_FN(ct_nansum_out_ex), 0, 0},
+    {&ct__op.nanmean, {733, 0, 675, 2000, 4, 1}, ct__frontend_92, CT_FN(ct_nanmean_ex), 0, 0},
+    {&ct__op.nanmean_out, {733, 5, 677, 2005, 5, 1}, ct__frontend_93, CT_FN(ct_nanmean_out_ex), 0, 0},
+    {&ct__op.count_nonzero_dim_IntList, {734, 676, 319, 2011, 2, 1}, ct__frontend_16, CT_FN(ct_count_nonzero_dims), 0, 0},
+    {&ct__op.count_nonzero_dim_IntList_out, {734, 736, 735, 2014, 3, 1}, ct__frontend_121, CT_FN(ct_count_nonzero_dims_out), 0, 0},
+    {&ct__op.count_nonzero, {734, 0, 737, 2018, 2, 1}, ct__frontend_122, CT_FN(ct_count_nonzero), 0, 0},
+    {&ct__op.count_nonzero_out, {734, 5, 738, 2021, 3, 1}, ct__frontend_123, CT_FN(ct_count_nonzero_out), 0, 0},
+    {&ct__op.logcumsumexp, {739, 0, 341, 2025, 2, 1}, ct__frontend_21, CT_FN(ct_logcumsumexp), 0, 0},
+    {&ct__op.logcumsumexp_out, {739, 5, 366, 2028, 3, 1}, ct__frontend_33, CT_FN(ct_logcumsumexp_out), 0, 0},
+    {&ct__op.cummax, {741, 0, 740, 2032, 2, 2}, ct__frontend_124, CT_FN(ct_cummax), 0, 0},
+    {&ct__op.cummax_out, {741, 5, 742, 2036, 4, 2}, ct__frontend_125, CT_FN(ct_cummax_out), 0, 0},
+    {&ct__op.cummin, {743, 0, 740, 2042, 2, 2}, ct__frontend_124, CT_FN(ct_cummin), 0, 0},
+    {&ct__op.cummin_out, {743, 5, 742, 2046, 4, 2}, ct__frontend_125, CT_FN(ct_cummin_out), 0, 0},
+    {&ct__op.kthvalue, {745, 0, 744, 2052, 4, 2}, ct__frontend_126, CT_FN(ct_kthvalue), 0, 0},
+    {&ct__op.kthvalue_values, {745, 77, 746, 2058, 6, 2}, ct__frontend_127, CT_FN(ct_kthvalue_out), 0, 0},
+    {&ct__op.median, {747, 0, 310, 2066, 1, 1}, ct__frontend_11, CT_FN(ct_median), 0, 0},
+    {&ct__op.median_out, {747, 5, 368, 2068, 2, 1}, ct__frontend_34, CT_FN(ct_median_out), 0, 0},
+    {&ct__op.median_dim, {747, 26, 713, 2071, 3, 2}, ct__frontend_111, CT_FN(ct_median_dim), 0, 0},
+    {&ct__op.median_dim_values, {747, 748, 714, 2076, 5, 2}, ct__frontend_112, CT_FN(ct_median_dim_out), 0, 0},
+    {&ct__op.nanmedian, {749, 0, 310, 2083, 1, 1}, ct__frontend_11, CT_FN(ct_nanmedian), 0, 0},
+    {&ct__op.nanmedian_out, {749, 5, 368, 2085, 2, 1}, ct__frontend_34, CT_FN(ct_nanmedian_out), 0, 0},
+    {&ct__op.nanmedian_dim, {749, 26, 713, 2088, 3, 2}, ct__frontend_111, CT_FN(ct_nanmedian_dim), 0, 0},
+    {&ct__op.nanmedian_dim_values, {749, 748, 714, 2093, 5, 2}, ct__frontend_112, CT_FN(ct_nanmedian_dim_out), 0, 0},
+    {&ct__op.argsort, {750, 0, 703, 2100, 3, 1}, ct__frontend_106, CT_FN(ct_argsort), 0, 0},
+    {&ct__op.argsort_stable, {750, 90, 751, 2104, 4, 1}, ct__frontend_128, CT_FN(ct_argsort_stable_ex), 0, 0},
+    {&ct__op.msort, {752, 0, 310, 2109, 1, 1}, ct__frontend_11, CT_FN(ct_msort), 0, 0},
+    {&ct__op.var_mean_correction, {754, 80, 753, 2111, 4, 2}, ct__frontend_129, CT_FN(ct_var_mean_ex), 0, 0},
+    {&ct__op.std_mean_correction, {755, 80, 753, 2117, 4, 2}, ct__frontend_129, CT_FN(ct_std_mean_ex), 0, 0},
+    {&ct__op.var_mean, {754, 0, 756, 2123, 2, 2}, ct__frontend_130, CT_FN(ct_var_mean_unbiased), 0, 0},
+    {&ct__op.var_mean_dim, {754, 26, 757, 2127, 4, 2}, ct__frontend_131, CT_FN(ct_var_mean_dim), 0, 0},
+    {&ct__op.std_mean, {755, 0, 756, 2133, 2, 2}, ct__frontend_130, CT_FN(ct_std_mean_unbiased), 0, 0},
+    {&ct__op.std_mean_dim, {755, 26, 757, 2137, 4, 2}, ct__frontend_131, CT_FN(ct_std_mean_dim), 0, 0},
+    {&ct__op.max_other, {76, 2, 295, 2143, 2, 1}, ct__frontend_5, CT_FN(ct_max_other), 0, 0},
+    {&ct__op.max_out, {76, 5, 299, 2146, 3, 1}, ct__frontend_7, CT_FN(ct_max_other_out), 0, 0},
+    {&ct__op.min_other, {75, 2, 295, 2150, 2, 1}, ct__frontend_5, CT_FN(ct_min_other), 0, 0},
+    {&ct__op.min_out, {75, 5, 299, 2153, 3, 1}, ct__frontend_7, CT_FN(ct_min_other_out), 0, 0},
+    {&ct__op.aminmax, {759, 0, 758, 2157, 3, 2}, ct__frontend_132, CT_FN(ct_aminmax_ex), 0, 0},
+    {&ct__op.dot, {760, 0, 295, 2162, 2, 1}, ct__frontend_5, CT_FN(ct_dot), 0, 0},
+    {&ct__op.dot_out, {760, 5, 299, 2165, 3, 1}, ct__frontend_7, CT_FN(ct_dot_out), 0, 0},
+    {&ct__op.mv, {761, 0, 295, 2169, 2, 1}, ct__frontend_5, CT_FN(ct_mv), 0, 0},
+    {&ct__op.mv_out, {761, 5, 299, 2172, 3, 1}, ct__frontend_7, CT_FN(ct_mv_out), 0, 0},
+    {&ct__op.mm, {762, 0, 295, 2176, 2, 1}, ct__frontend_5, CT_FN(ct_mm), 0, 0},
+    {&ct__op.mm_out, {762, 5, 299, 2179, 3, 1}, ct__frontend_7, CT_FN(ct_mm_out), 0, 0},
+    {&ct__op.bmm, {763, 0, 295, 2183, 2, 1}, ct__frontend_5, CT_FN(ct_bmm), 0, 0},
+    {&ct__op.bmm_out, {763, 5, 299, 2186, 3, 1}, ct__frontend_7, CT_FN(ct_bmm_out), 0, 0},
+    {&ct__op.addmm, {765, 0, 764, 2190, 5, 1}, ct__frontend_133, CT_FN(ct_addmm_ex), 0, 0},
+    {&ct__op.addmm_, {767, 0, 766, 2196, 5, 1}, ct__frontend_134, CT_FN(ct_addmm_ex_), 0, 0},
+    {&ct__op.addmm_out, {765, 5, 768, 2202, 6, 1}, ct__frontend_135, CT_FN(ct_addmm_out_ex), 0, 0},
+    {&ct__op.baddbmm, {769, 0, 764, 2209, 5, 1}, ct__frontend_133, CT_FN(ct_baddbmm_ex), 0, 0},
+    {&ct__op.baddbmm_, {770, 0, 766, 2215, 5, 1}, ct__frontend_134, CT_FN(ct_baddbmm_ex_), 0, 0},
+    {&ct__op.baddbmm_out, {769, 5, 768, 2221, 6, 1}, ct__frontend_135, CT_FN(ct_baddbmm_out_ex), 0, 0},
+    {&ct__op.addmv, {771, 0, 764, 2228, 5, 1}, ct__frontend_133, CT_FN(ct_addmv_ex), 0, 0},
+    {&ct__op.addmv_, {772, 0, 766, 2234, 5, 1}, ct__frontend_134, CT_FN(ct_addmv_ex_), 0, 0},
+    {&ct__op.addmv_out, {771, 5, 768, 2240, 6, 1}, ct__frontend_135, CT_FN(ct_addmv_out_ex), 0, 0},
+    {&ct__op.addbmm, {773, 0, 764, 2247, 5, 1}, ct__frontend_133, CT_FN(ct_addbmm_ex), 0, 0},
+    {&ct__op.addbmm_, {774, 0, 766, 2253, 5, 1}, ct__frontend_134, CT_FN(ct_addbmm_ex_), 0, 0},
+    {&ct__op.addbmm_out, {773, 5, 768, 2259, 6, 1}, ct__frontend_135, CT_FN(ct_addbmm_out_ex), 0, 0},
+    {&ct__op.addr, {775, 0, 764, 2266, 5, 1}, ct__frontend_133, CT_FN(ct_addr_ex), 0, 0},
+    {&ct__op.addr_, {776, 0, 766, 2272, 5, 1}, ct__frontend_134, CT_FN(ct_addr_ex_), 0, 0},
+    {&ct__op.addr_out, {775, 5, 768, 2278, 6, 1}, ct__frontend_135, CT_FN(ct_addr_out_ex), 0, 0},
+    {&ct__op.tensordot, {778, 0, 777, 2285, 4, 1}, ct__frontend_136, CT_FN(ct_tensordot), 0, 0},
+    {&ct__op.tensordot_out, {778, 5, 779, 2290, 5, 1}, ct__frontend_137, CT_FN(ct_tensordot_out), 0, 0},
+    {&ct__op.kron, {780, 0, 295, 2296, 2, 1}, ct__frontend_5, CT_FN(ct_kron), 0, 0},
+    {&ct__op.kron_out, {780, 5, 299, 2299, 3, 1}, ct__frontend_7, CT_FN(ct_kron_out), 0, 0},
+    {&ct__op.einsum, {782, 0, 781, 2303, 3, 1}, ct__frontend_138, CT_FN(ct_einsum_ex), 0, 0},
+    {&ct__op.outer, {783, 0, 295, 2307, 2, 1}, ct__frontend_5, CT_FN(ct_outer), 0, 0},
+    {&ct__op.outer_out, {783, 5, 299, 2310, 3, 1}, ct__frontend_7, CT_FN(ct_outer_out), 0, 0},
+    {&ct__op.matmul, {784, 0, 295, 2314, 2, 1}, ct__frontend_5, CT_FN(ct_matmul), 0, 0},
+    {&ct__op.matmul_out, {784, 5, 299, 2317, 3, 1}, ct__frontend_7, CT_FN(ct_matmul_out), 0, 0},
+    {&ct__op.linear, {786, 0, 785, 2321, 3, 1}, ct__frontend_139, CT_FN(ct_linear), 0, 0},
+    {&ct__op.linear_out, {786, 5, 787, 2325, 4, 1}, ct__frontend_140, CT_FN(ct_linear_out), 0, 0},
+    {&ct__op.linalg_cross, {789, 0, 788, 2330, 3, 1}, ct__frontend_141, CT_FN(ct_linalg_cross_ex), 0, 0},
+    {&ct__op.linalg_cross_out, {789, 5, 790, 2334, 4, 1}, ct__frontend_142, CT_FN(ct_linalg_cross_out_ex), 0, 0},
+    {&ct__op.cross, {792, 0, 791, 2339, 3, 1}, ct__frontend_143, CT_FN(ct_cross), 0, 0},
+    {&ct__op.cross_out, {792, 5, 793, 2343, 4, 1}, ct__frontend_144, CT_FN(ct_cross_out), 0, 0},
+    {&ct__op.linalg_det, {794, 0, 310, 2348, 1, 1}, ct__frontend_11, CT_FN(ct_linalg_det), 0, 0},
+    {&ct__op.linalg_det_out, {794, 5, 368, 2350, 2, 1}, ct__frontend_34, CT_FN(ct_linalg_det_out), 0, 0},
+    {&ct__op.det, {795, 0, 310, 2353, 1, 1}, ct__frontend_11, CT_FN(ct_det), 0, 0},
+    {&ct__op._linalg_logabsdet, {796, 0, 552, 2355, 1, 2}, ct__frontend_68, CT_FN(ct_linalg_logabsdet), 0, 0},
+    {&ct__op.linalg_slogdet, {797, 0, 552, 2358, 1, 2}, ct__frontend_68, CT_FN(ct_linalg_slogdet), 0, 0},
+    {&ct__op.linalg_slogdet_out, {797, 5, 554, 2361, 3, 2}, ct__frontend_69, CT_FN(ct_linalg_slogdet_out), 0, 0},
+    {&ct__op.slogdet, {798, 0, 552, 2366, 1, 2}, ct__frontend_68, CT_FN(ct_slogdet), 0, 0},
+    {&ct__op.slogdet_out, {798, 5, 554, 2369, 3, 2}, ct__frontend_69, CT_FN(ct_slogdet_out), 0, 0},
+    {&ct__op.linalg_inv_ex, {799, 0, 756, 2374, 2, 2}, ct__frontend_130, CT_FN(ct_linalg_inv_ex), 0, 0},
+    {&ct__op.linalg_inv_ex_inverse, {799, 114, 800, 2378, 4, 2}, ct__frontend_145, CT_FN(ct_linalg_inv_ex_out), 0, 0},
+    {&ct__op.linalg_inv, {801, 0, 310, 2384, 1, 1}, ct__frontend_11, CT_FN(ct_linalg_inv), 0, 0},
+    {&ct__op.linalg_inv_out, {801, 5, 368, 2386, 2, 1}, ct__frontend_34, CT_FN(ct_linalg_inv_out), 0, 0},
+    {&ct__op.inverse, {114, 0, 310, 2389, 1, 1}, ct__frontend_11, CT_FN(ct_inverse), 0, 0},
+    {&ct__op.inverse_out, {114, 5, 368, 2391, 2, 1}, ct__frontend_34, CT_FN(ct_inverse_out), 0, 0},
+    {&ct__op.linalg_solve_ex, {803, 0, 802, 2394, 4, 2}, ct__frontend_146, CT_FN(ct_linalg_solve_ex), 0, 0},
+    {&ct__op.linalg_solve_ex_out, {803, 5, 804, 2400, 6, 2}, ct__frontend_147, CT_FN(ct_linalg_solve_ex_out), 0, 0},
+    {&ct__op.linalg_solve, {806, 0, 805, 2408, 3, 1}, ct__frontend_148, CT_FN(ct_linalg_solve), 0, 0},
+    {&ct__op.linalg_solve_out, {806, 5, 807, 2412, 4, 1}, ct__frontend_149, CT_FN(ct_linalg_solve_out), 0, 0},
+    {&ct__op.linalg_cholesky_ex, {809, 0, 808, 2417, 3, 2}, ct__frontend_150, CT_FN(ct_linalg_cholesky_ex), 0, 0},
+    {&ct__op.linalg_cholesky_ex_L, {809, 120, 810, 2422, 5, 2}, ct__frontend_151, CT_FN(ct_linalg_cholesky_ex_out), 0, 0},
+    {&ct__op.linalg_cholesky, {811, 0, 690, 2429, 2, 1}, ct__frontend_99, CT_FN(ct_linalg_cholesky), 0, 0},
+    {&ct__op.linalg_cholesky_out, {811, 5, 812, 2432, 3, 1}, ct__frontend_152, CT_FN(ct_linalg_cholesky_out), 0, 0},
+    {&ct__op.cholesky, {813, 0, 690, 2436, 2, 1}, ct__frontend_99, CT_FN(ct_cholesky), 0, 0},
+    {&ct__op.cholesky_out, {813, 5, 812, 2439, 3, 1}, ct__frontend_152, CT_FN(ct_cholesky_out), 0, 0},
+    {&ct__op.linalg_matrix_exp, {814, 0, 310, 2443, 1, 1}, ct__frontend_11, CT_FN(ct_linalg_matrix_exp), 0, 0},
+    {&ct__op.linalg_matrix_exp_out, {814, 5, 368, 2445, 2, 1}, ct__frontend_34, CT_FN(ct_linalg_matrix_exp_out), 0, 0},
+    {&ct__op.matrix_exp, {815, 0, 310, 2448, 1, 1}, ct__frontend_11, CT_FN(ct_matrix_exp), 0, 0},
+    {&ct__op.linalg_matrix_power, {816, 0, 341, 2450, 2, 1}, ct__frontend_21, CT_FN(ct_linalg_matrix_power), 0, 0},
+    {&ct__op.linalg_matrix_power_out, {816, 5, 366, 2453, 3, 1}, ct__frontend_33, CT_FN(ct_linalg_matrix_power_out), 0, 0},
+    {&ct__op.matrix_power, {817, 0, 341, 2457, 2, 1}, ct__frontend_21, CT_FN(ct_matrix_power), 0, 0},
+    {&ct__op.matrix_power_out, {817, 5, 366, 2460, 3, 1}, ct__frontend_33, CT_FN(ct_matrix_power_out), 0, 0},
+    {&ct__op.linalg_svdvals, {819, 0, 818, 2464, 2, 1}, ct__frontend_153, CT_FN(ct_linalg_svdvals_ex), 0, 0},
+    {&ct__op.linalg_svdvals_out, {819, 5, 820, 2467, 3, 1}, ct__frontend_154, CT_FN(ct_linalg_svdvals_out_ex), 0, 0},
+    {&ct__op.linalg_matrix_norm, {821, 0, 693, 2471, 5, 1}, ct__frontend_155, CT_FN(ct_linalg_matrix_norm_ex), 0, 0},
+    {&ct__op.linalg_matrix_norm_out, {821, 5, 695, 2477, 6, 1}, ct__frontend_156, CT_FN(ct_linalg_matrix_norm_out_ex), 0, 0},
+    {&ct__op.linalg_matrix_norm_str_ord, {821, 823, 822, 2484, 5, 1}, ct__frontend_157, CT_FN(ct_linalg_matrix_norm_str_ex), 0, 0},
+    {&ct__op.linalg_matrix_norm_str_ord_out, {821, 825, 824, 2490, 6, 1}, ct__frontend_158, CT_FN(ct_linalg_matrix_norm_str_out_ex), 0, 0},
+    {&ct__op.linalg_norm, {827, 0, 826, 2497, 5, 1}, ct__frontend_159, CT_FN(ct_linalg_norm_ex), 0, 0},
+    {&ct__op.linalg_norm_out, {827, 5, 828, 2503, 6, 1}, ct__frontend_160, CT_FN(ct_linalg_norm_out_ex), 0, 0},
+    {&ct__op.linalg_norm_ord_str, {827, 829, 822, 2510, 5, 1}, ct__frontend_161, CT_FN(ct_linalg_norm_str_ex), 0, 0},
+    {&ct__op.linalg_norm_ord_str_out, {827, 830, 824, 2516, 6, 1}, ct__frontend_162, CT_FN(ct_linalg_norm_str_out_ex), 0, 0},
+    {&ct__op.linalg_eigvalsh, {831, 0, 514, 2523, 2, 1}, ct__frontend_62, CT_FN(ct_linalg_eigvalsh), 0, 0},
+    {&ct__op.linalg_eigvalsh_out, {831, 5, 518, 2526, 3, 1}, ct__frontend_64, CT_FN(ct_linalg_eigvalsh_out), 0, 0},
+    {&ct__op._linalg_eigh_vectors, {832, 0, 514, 2530, 2, 1}, ct__frontend_62, CT_FN(ct_linalg_eigh_vectors), 0, 0},
+    {&ct__op.linalg_eigh, {834, 0, 833, 2533, 2, 2}, ct__frontend_163, CT_FN(ct_linalg_eigh), 0, 0},
+    {&ct__op.linalg_eigh_eigvals, {834, 128, 835, 2537, 4, 2}, ct__frontend_164, CT_FN(ct_linalg_eigh_out), 0, 0},
+    {&ct__op._linalg_qr_Q, {836, 0, 514, 2543, 2, 1}, ct__frontend_62, CT_FN(ct_linalg_qr_Q), 0, 0},
+    {&ct__op._linalg_qr_R, {837, 0, 514, 2546, 2, 1}, ct__frontend_62, CT_FN(ct_linalg_qr_R), 0, 0},
+    {&ct__op.linalg_qr, {838, 0, 833, 2549, 2, 2}, ct__frontend_163, CT_FN(ct_linalg_qr), 0, 0},
+    {&ct__op.linalg_qr_out, {838, 5, 835, 2553, 4, 2}, ct__frontend_164, CT_FN(ct_linalg_qr_out), 0, 0},
+    {&ct__op._linalg_svd_U, {839, 0, 690, 2559, 2, 1}, ct__frontend_99, CT_FN(ct_linalg_svd_U), 0, 0},
+    {&ct__op._linalg_svd_Vh, {840, 0, 690, 2562, 2, 1}, ct__frontend_99, CT_FN(ct_linalg_svd_Vh), 0, 0},
+    {&ct__op.linalg_svd, {842, 0, 841, 2565, 3, 3}, ct__frontend_165, CT_FN(ct_linalg_svd_ex), 0, 0},
+    {&ct__op.linalg_svd_U, {842, 135, 843, 2571, 6, 3}, ct__frontend_166, CT_FN(ct_linalg_svd_out_ex), 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_tensor, {846, 845, 844, 2580, 4, 1}, ct__frontend_167, CT_FN(ct_linalg_pinv_tol_ex), 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_tensor_out, {846, 848, 847, 2585, 5, 1}, ct__frontend_168, CT_FN(ct_linalg_pinv_tol_out_ex), 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_float, {846, 850, 849, 2591, 4, 1}, ct__frontend_169, CT_FN(ct_linalg_pinv_ex), 0, 0},
+    {&ct__op.linalg_pinv_atol_rtol_float_out, {846, 852, 851, 2596, 5, 1}, ct__frontend_170, CT_FN(ct_linalg_pinv_out_ex), 0, 0},
+    {&ct__op.linalg_pinv, {846, 0, 853, 2602, 3, 1}, ct__frontend_171, CT_FN(ct_linalg_pinv_rcond), 0, 0},
+    {&ct__op.linalg_pinv_out, {846, 5, 854, 2606, 4, 1}, ct__frontend_172, CT_FN(ct_linalg_pinv_rcond_out), 0, 0},
+    {&ct__op.linalg_pinv_rcond_tensor, {846, 855, 805, 2611, 3, 1}, ct__frontend_148, CT_FN(ct_linalg_pinv_rcond_tensor), 0, 0},
+    {&ct__op.linalg_pinv_out_rcond_tensor, {846, 856, 807, 2615, 4, 1}, ct__frontend_149, CT_FN(ct_linalg_pinv_rcond_tensor_out), 0, 0},
+    {&ct__op.svd, {858, 0, 857, 2620, 3, 3}, ct__frontend_173, CT_FN(ct_svd), 0, 0},
+    {&ct__op.svd_U, {858, 135, 859, 2626, 6, 3}, ct__frontend_174, CT_FN(ct_svd_out), 0, 0},
+    {&ct__op.linalg_lstsq, {861, 0, 860, 2635, 4, 4}, ct__frontend_175, CT_FN(ct_linalg_lstsq_ex), 0, 0},
+    {&ct__op.linalg_lstsq_out, {861, 5, 862, 2643, 8, 4}, ct__frontend_176, CT_FN(ct_linalg_lstsq_out_ex), 0, 0},
+    {&ct__op.cat, {864, 0, 863, 2655, 2, 1}, ct__frontend_177, CT_FN(ct_cat), 0, 0},
+    {&ct__op.cat_out, {864, 5, 865, 2658, 3, 1}, ct__frontend_178, CT_FN(ct_cat_out), 0, 0},
+    {&ct__op.stack, {866, 0, 863, 2662, 2, 1}, ct__frontend_177, CT_FN(ct_stack_tensors), 0, 0},
+    {&ct__op.stack_out, {866, 5, 865, 2665, 3, 1}, ct__frontend_178, CT_FN(ct_stack_tensors_out), 0, 0},
+    {&ct__op.flip, {867, 0, 319, 2669, 2, 1}, ct__frontend_16, CT_FN(ct_flip), 0, 0},
+    {&ct__op.flip_out, {867, 5, 735, 2672, 3, 1}, ct__frontend_121, CT_FN(ct_flip_out), 0, 0},
+    {&ct__op.roll, {868, 0, 332, 2676, 3, 1}, ct__frontend_19, CT_FN(ct_roll), 0, 0},
+    {&ct__op.roll_out, {868, 5, 869, 2680, 4, 1}, ct__frontend_179, CT_FN(ct_roll_out), 0, 0},
+    {&ct__op.repeat, {870, 0, 319, 2685, 2, 1}, ct__frontend_16, CT_FN(ct_repeat), 0, 0},
+    {&ct__op.repeat_out, {870, 5, 735, 2688, 3, 1}, ct__frontend_121, CT_FN(ct_repeat_out), 0, 0},
+    {&ct__op.tile, {871, 0, 319, 2692, 2, 1}, ct__frontend_16, CT_FN(ct_tile), 0, 0},
+    {&ct__op.constant_pad_nd, {873, 0, 872, 2695, 3, 1}, ct__frontend_180, CT_FN(ct_constant_pad_nd), 0, 0},
+    {&ct__op.constant_pad_nd_out, {873, 5, 874, 2699, 4, 1}, ct__frontend_181, CT_FN(ct_constant_pad_nd_out), 0, 0},
+    {&ct__op.reflection_pad1d, {875, 0, 319, 2704, 2, 1}, ct__frontend_16, CT_FN(ct_reflection_pad1d), 0, 0},
+    {&ct__op.reflection_pad1d_out, {875, 5, 735, 2707, 3, 1}, ct__frontend_121, CT_FN(ct_reflection_pad1d_out), 0, 0},
+    {&ct__op.reflection_pad1d_backward, {877, 0, 876, 2711, 3, 1}, ct__frontend_182, CT_FN(ct_reflection_pad1d_backward), 0, 0},
+    {&ct__op.reflection_pad2d, {878, 0, 319, 2715, 2, 1}, ct__frontend_16, CT_FN(ct_reflection_pad2d), 0, 0},
+    {&ct__op.reflection_pad2d_out, {878, 5, 735, 2718, 3, 1}, ct__frontend_121, CT_FN(ct_reflection_pad2d_out), 0, 0},
+    {&ct__op.reflection_pad2d_backward, {879, 0, 876, 2722, 3, 1}, ct__frontend_182, CT_FN(ct_reflection_pad2d_backward), 0, 0},
+    {&ct__op.reflection_pad3d, {880, 0, 319, 2726, 2, 1}, ct__frontend_16, CT_FN(ct_reflection_pad3d), 0, 0},
+    {&ct__op.reflection_pad3d_out, {880, 5, 735, 2729, 3, 1}, ct__frontend_121, CT_FN(ct_reflection_pad3d_out), 0, 0},
+    {&ct__op.reflection_pad3d_backward, {881, 0, 876, 2733, 3, 1}, ct__frontend_182, CT_FN(ct_reflection_pad3d_backward), 0, 0},
+    {&ct__op.replication_pad1d, {882, 0, 319, 2737, 2, 1}, ct__frontend_16, CT_FN(ct_replication_pad1d), 0, 0},
+    {&ct__op.replication_pad1d_out, {882, 5, 735, 2740, 3, 1}, ct__frontend_121, CT_FN(ct_replication_pad1d_out), 0, 0},
+    {&ct__op.replication_pad1d_backward, {883, 0, 876, 2744, 3, 1}, ct__frontend_182, CT_FN(ct_replication_pad1d_backward), 0, 0},
+    {&ct__op.replication_pad2d, {884, 0, 319, 2748, 2, 1}, ct__frontend_16, CT_FN(ct_replication_pad2d), 0, 0},
+    {&ct__op.replication_pad2d_out, {884, 5, 735, 2751, 3, 1}, ct__frontend_121, CT_FN(ct_replication_pad2d_out), 0, 0},
+    {&ct__op.replication_pad2d_backward, {885, 0, 876, 2755, 3, 1}, ct__frontend_182, CT_FN(ct_replication_pad2d_backward), 0, 0},
+    {&ct__op.replication_pad3d, {886, 0, 319, 2759, 2, 1}, ct__frontend_16, CT_FN(ct_replication_pad3d), 0, 0},
+    {&ct__op.replication_pad3d_out, {886, 5, 735, 2762, 3, 1}, ct__frontend_121, CT_FN(ct_replication_pad3d_out), 0, 0},
+    {&ct__op.replication_pad3d_backward, {887, 0, 876, 2766, 3, 1}, ct__frontend_182, CT_FN(ct_replication_pad3d_backward), 0, 0},
+    {&ct__op.tril, {888, 0, 341, 2770, 2, 1}, ct__frontend_21, CT_FN(ct_tril), 0, 0},
+    {&ct__op.tril_, {889, 0, 473, 2773, 2, 1}, ct__frontend_52, CT_FN(ct_tril_), 0, 0},
+    {&ct__op.tril_out, {888, 5, 366, 2776, 3, 1}, ct__frontend_33, CT_FN(ct_tril_out), 0, 0},
+    {&ct__op.triu, {890, 0, 341, 2780, 2, 1}, ct__frontend_21, CT_FN(ct_triu), 0, 0},
+    {&ct__op.triu_, {891, 0, 473, 2783, 2, 1}, ct__frontend_52, CT_FN(ct_triu_), 0, 0},
+    {&ct__op.triu_out, {890, 5, 366, 2786, 3, 1}, ct__frontend_33, CT_FN(ct_triu_out), 0, 0},
+    {&ct__op.gather, {892, 0, 730, 2790, 4, 1}, ct__frontend_120, CT_FN(ct_gather_ex), 0, 0},
+    {&ct__op.gather_out, {892, 5, 893, 2795, 5, 1}, ct__frontend_183, CT_FN(ct_gather_out_ex), 0, 0},
+    {&ct__op.scatter_src, {895, 8, 894, 2801, 4, 1}, ct__frontend_184, CT_FN(ct_scatter), 0, 0},
+    {&ct__op.scatter__src, {897, 8, 896, 2806, 4, 1}, ct__frontend_185, CT_FN(ct_scatter_), 0, 0},
+    {&ct__op.scatter_src_out, {895, 899, 898, 2811, 5, 1}, ct__frontend_186, CT_FN(ct_scatter_out), 0, 0},
+    {&ct__op.scatter_value, {895, 11, 900, 2817, 4, 1}, ct__frontend_187, CT_FN(ct_scatter_value), 0, 0},
+    {&ct__op.scatter__value, {897, 11, 901, 2822, 4, 1}, ct__frontend_188, CT_FN(ct_scatter_value_), 0, 0},
+    {&ct__op.scatter_value_out, {895, 903, 902, 2827, 5, 1}, ct__frontend_189, CT_FN(ct_scatter_value_out), 0, 0},
+    {&ct__op.scatter_add, {904, 0, 894, 2833, 4, 1}, ct__frontend_184, CT_FN(ct_scatter_add), 0, 0},
+    {&ct__op.scatter_add_, {905, 0, 896, 2838, 4, 1}, ct__frontend_185, CT_FN(ct_scatter_add_), 0, 0},
+    {&ct__op.scatter_add_out, {904, 5, 898, 2843, 5, 1}, ct__frontend_186, CT_FN(ct_scatter_add_out), 0, 0},
+    {&ct__op.scatter_reduce, {895, 155, 906, 2849, 5, 1}, ct__frontend_190, CT_FN(ct_scatter_reduce_legacy), 0, 0},
+    {&ct__op.scatter__reduce, {897, 155, 907, 2855, 5, 1}, ct__frontend_191, CT_FN(ct_scatter_reduce_legacy_), 0, 0},
+    {&ct__op.scatter_reduce_out, {895, 909, 908, 2861, 6, 1}, ct__frontend_192, CT_FN(ct_scatter_reduce_legacy_out), 0, 0},
+    {&ct__op.scatter_value_reduce, {895, 911, 910, 2868, 5, 1}, ct__frontend_193, CT_FN(ct_scatter_value_reduce), 0, 0},
+    {&ct__op.scatter__value_reduce, {897, 911, 912, 2874, 5, 1}, ct__frontend_194, CT_FN(ct_scatter_value_reduce_), 0, 0},
+    {&ct__op.scatter_reduce_two, {915, 914, 913, 2880, 6, 1}, ct__frontend_195, CT_FN(ct_scatter_reduce_ex), 0, 0},
+    {&ct__op.scatter_reduce__two, {917, 914, 916, 2887, 6, 1}, ct__frontend_196, CT_FN(ct_scatter_reduce_ex_), 0, 0},
+    {&ct__op.scatter_reduce_two_out, {915, 919, 918, 2894, 7, 1}, ct__frontend_197, CT_FN(ct_scatter_reduce_out_ex), 0, 0},
+    {&ct__op.index_select, {921, 0, 920, 2902, 3, 1}, ct__frontend_198, CT_FN(ct_index_select), 0, 0},
+    {&ct__op.index_select_out, {921, 5, 922, 2906, 4, 1}, ct__frontend_199, CT_FN(ct_index_select_out), 0, 0},
+    {&ct__op.index_add, {924, 0, 923, 2911, 5, 1}, ct__frontend_200, CT_FN(ct_index_add_ex), 0, 0},
+    {&ct__op.index_add_, {926, 0, 925, 2917, 5, 1}, ct__frontend_201, CT_FN(ct_index_add_ex_), 0, 0},
+    {&ct__op.index_add_out, {924, 5, 927, 2923, 6, 1}, ct__frontend_202, CT_FN(ct_index_add_out_ex), 0, 0},
+    {&ct__op.index_copy, {928, 0, 894, 2930, 4, 1}, ct__frontend_184, CT_FN(ct_index_copy), 0, 0},
+    {&ct__op.index_copy_, {929, 0, 896, 2935, 4, 1}, ct__frontend_185, CT_FN(ct_index_copy_), 0, 0},
+    {&ct__op.index_copy_out, {928, 5, 898, 2940, 5, 1}, ct__frontend_186, CT_FN(ct_index_copy_out), 0, 0},
+    {&ct__op.index_fill_int_Scalar, {931, 930, 900, 2946, 4, 1}, ct__frontend_187, CT_FN(ct_index_fill), 0, 0},
+    {&ct__op.index_fill__int_Scalar, {932, 930, 901, 2951, 4, 1}, ct__frontend_188, CT_FN(ct_index_fill_), 0, 0},
+    {&ct__op.index_fill_int_Tensor, {931, 933, 894, 2956, 4, 1}, ct__frontend_184, CT_FN(ct_index_fill_tensor), 0, 0},
+    {&ct__op.index_fill__int_Tensor, {932, 933, 896, 2961, 4, 1}, ct__frontend_185, CT_FN(ct_index_fill_tensor_), 0, 0},
+    {&ct__op.index_fill_int_Tensor_out, {931, 934, 898, 2966, 5, 1}, ct__frontend_186, CT_FN(ct_index_fill_tensor_out), 0, 0},
+    {&ct__op.index_fill_int_Scalar_out, {931, 935, 902, 2972, 5, 1}, ct__frontend_189, CT_FN(ct_index_fill_out), 0, 0},
+    {&ct__op.index_Tensor, {31, 285, 936, 2978, 2, 1}, ct__frontend_203, CT_FN(ct_index), 2, 0},
+    {&ct__op.index_Tensor_out, {31, 555, 937, 2981, 3, 1}, ct__frontend_204, CT_FN(ct_index_out), 2, 0},
+    {&ct__op.index_put, {939, 0, 938, 2985, 4, 1}, ct__frontend_205, CT_FN(ct_index_put), 2, 0},
+    {&ct__op.index_put_, {941, 0, 940, 2990, 4, 1}, ct__frontend_206, CT_FN(ct_index_put_), 2, 0},
+    {&ct__op.index_put_out, {939, 5, 942, 2995, 5, 1}, ct__frontend_207, CT_FN(ct_index_put_out), 2, 0},
+    {&ct__op.one_hot, {943, 0, 341, 3001, 2, 1}, ct__frontend_21, CT_FN(ct_one_hot), 0, 0},
+    {&ct__op.embedding, {945, 0, 944, 3004, 5, 1}, ct__frontend_208, CT_FN(ct_embedding_ex), 0, 0},
+    {&ct__op.embedding_out, {945, 5, 946, 3010, 6, 1}, ct__frontend_209, CT_FN(ct_embedding_out_ex), 0, 0},
+    {&ct__op.embedding_dense_backward, {948, 0, 947, 3017, 5, 1}, ct__frontend_210, CT_FN(ct_embedding_dense_backward), 0, 0},
+    {&ct__op.split_Tensor, {950, 285, 949, 3023, 3, 1}, NULL, NULL, 0, 0},
+    {&ct__op.split_with_sizes, {952, 0, 951, 3027, 3, 1}, NULL, NULL, 0, 0},
+    {&ct__op.split_sizes, {950, 94, 951, 3031, 3, 1}, NULL, NULL, 0, 0},
+    {&ct__op.chunk, {953, 0, 949, 3035, 3, 1}, NULL, NULL, 0, 0},
+    {&ct__op.unbind_int, {955, 323, 954, 3039, 2, 1}, NULL, NULL, 0, 0},
+    {&ct__op.pad, {152, 0, 956, 3042, 4, 1}, ct__frontend_211, CT_FN(ct_pad), 0, 0},
+    {&ct__op.take_along_dim, {957, 0, 791, 3047, 3, 1}, ct__frontend_143, CT_FN(ct_take_along_dim), 0, 0},
+    {&ct__op.take_along_dim_out, {957, 5, 793, 3051, 4, 1}, ct__frontend_144, CT_FN(ct_take_along_dim_out), 0, 0},
+    {&ct__op.nonzero, {958, 0, 310, 3056, 1, 1}, ct__frontend_11, CT_FN(ct_nonzero), 0, 1},
+    {&ct__op.nonzero_out, {958, 5, 368, 3058, 2, 1}, ct__frontend_34, CT_FN(ct_nonzero_out), 0, 1},
+    {&ct__op.masked_select, {959, 0, 295, 3061, 2, 1}, ct__frontend_5, CT_FN(ct_masked_select), 0, 1},
+    {&ct__op.masked_select_out, {959, 5, 299, 3064, 3, 1}, ct__frontend_7, CT_FN(ct_masked_select_out), 0, 1},
+    {&ct__op.masked_scatter, {960, 0, 605, 3068, 3, 1}, ct__frontend_77, CT_FN(ct_masked_scatter), 0, 0},
+    {&ct__op.masked_scatter_, {961, 0, 614, 3072, 3, 1}, ct__frontend_80, CT_FN(ct_masked_scatter_), 0, 0},
+    {&ct__op.masked_scatter_out, {960, 5, 607, 3076, 4, 1}, ct__frontend_78, CT_FN(ct_masked_scatter_out), 0, 0},
+    {&ct__op.take, {962, 0, 295, 3081, 2, 1}, ct__frontend_5, CT_FN(ct_take), 0, 0},
+    {&ct__op.take_out, {962, 5, 299, 3084, 3, 1}, ct__frontend_7, CT_FN(ct_take_out), 0, 0},
+    {&ct__op.put, {964, 0, 963, 3088, 4, 1}, ct__frontend_212, CT_FN(ct_put), 0, 0},
+    {&ct__op.put_, {966, 0, 965, 3093, 4, 1}, ct__frontend_213, CT_FN(ct_put_), 0, 0},
+    {&ct__op.put_out, {964, 5, 967, 3098, 5, 1}, ct__frontend_214, CT_FN(ct_put_out), 0, 0},
+    {&ct__op.repeat_interleave_Tensor, {968, 285, 737, 3104, 2, 1}, ct__frontend_122, CT_FN(ct_repeat_interleave_ex), 0, 1},
+    {&ct__op.repeat_interleave_Tensor_out, {968, 555, 738, 3107, 3, 1}, ct__frontend_123, CT_FN(ct_repeat_interleave_out_ex), 0, 1},
+    {&ct__op.repeat_interleave_self_Tensor, {968, 970, 969, 3111, 4, 1}, ct__frontend_215, CT_FN(ct_repeat_interleave_self_ex), 0, 1},
+    {&ct__op.repeat_interleave_self_int, {968, 972, 971, 3116, 4, 1}, ct__frontend_216, CT_FN(ct_repeat_interleave_self_int_ex), 0, 0},
+    {&ct__op.searchsorted_Tensor, {974, 285, 973, 3121, 6, 1}, ct__frontend_217, CT_FN(ct_searchsorted_ex), 0, 0},
+    {&ct__op.searchsorted_Tensor_out, {974, 555, 975, 3128, 7, 1}, ct__frontend_218, CT_FN(ct_searchsorted_out_ex), 0, 0},
+    {&ct__op.searchsorted_Scalar, {974, 291, 976, 3136, 6, 1}, ct__frontend_219, CT_FN(ct_searchsorted_scalar_ex), 0, 0},
+    {&ct__op.searchsorted_Scalar_out, {974, 574, 977, 3143, 7, 1}, ct__frontend_220, CT_FN(ct_searchsorted_scalar_out_ex), 0, 0},
+    {&ct__op.bucketize_Tensor, {979, 285, 978, 3151, 4, 1}, ct__frontend_221, CT_FN(ct_bucketize_ex), 0, 0},
+    {&ct__op.bucketize_Tensor_out, {979, 555, 980, 3156, 5, 1}, ct__frontend_222, CT_FN(ct_bucketize_out_ex), 0, 0},
+    {&ct__op.bucketize_Scalar, {979, 291, 981, 3162, 4, 1}, ct__frontend_223, CT_FN(ct_bucketize_scalar_ex), 0, 0},
+    {&ct__op.bucketize_Scalar_out, {979, 574, 982, 3167, 5, 1}, ct__frontend_224, CT_FN(ct_bucketize_scalar_out_ex), 0, 0},
+    {&ct__op.bincount, {984, 0, 983, 3173, 3, 1}, ct__frontend_225, CT_FN(ct_bincount), 0, 1},
+    {&ct__op.bincount_out, {984, 5, 985, 3177, 4, 1}, ct__frontend_226, CT_FN(ct_bincount_out), 0, 1},
+    {&ct__op.histc, {987, 0, 986, 3182, 4, 1}, ct__frontend_227, CT_FN(ct_histc), 0, 0},
+    {&ct__op.histc_out, {987, 5, 988, 3187, 5, 1}, ct__frontend_228, CT_FN(ct_histc_out), 0, 0},
+    {&ct__op._unique2, {990, 0, 989, 3193, 4, 3}, ct__frontend_229, CT_FN(ct_unique2), 0, 1},
+    {&ct__op._unique2_out, {990, 5, 991, 3200, 7, 3}, ct__frontend_230, CT_FN(ct_unique2_out), 0, 1},
+    {&ct__op.unique_consecutive, {993, 0, 992, 3210, 4, 3}, ct__frontend_231, CT_FN(ct_unique_consecutive), 0, 1},
+    {&ct__op.unique_consecutive_out, {993, 5, 994, 3217, 7, 3}, ct__frontend_232, CT_FN(ct_unique_consecutive_out), 0, 1},
+    {&ct__op.unique_dim, {996, 0, 995, 3227, 5, 3}, ct__frontend_233, CT_FN(ct_unique_dim), 0, 1},
+    {&ct__op.unique_dim_out, {996, 5, 997, 3235, 8, 3}, ct__frontend_234, CT_FN(ct_unique_dim_out), 0, 1},
+    {&ct__op.fliplr, {998, 0, 310, 3246, 1, 1}, ct__frontend_11, CT_FN(ct_fliplr), 0, 0},
+    {&ct__op.flipud, {999, 0, 310, 3248, 1, 1}, ct__frontend_11, CT_FN(ct_flipud), 0, 0},
+    {&ct__op.rot90, {1001, 0, 1000, 3250, 3, 1}, ct__frontend_235, CT_FN(ct_rot90), 0, 0},
+    {&ct__op.rot90_out, {1001, 5, 1002, 3254, 4, 1}, ct__frontend_236, CT_FN(ct_rot90_out), 0, 0},
+    {&ct__op.narrow_copy, {1003, 0, 362, 3259, 4, 1}, ct__frontend_31, CT_FN(ct_narrow_copy), 0, 0},
+    {&ct__op.narrow_copy_out, {1003, 5, 364, 3264, 5, 1}, ct__frontend_32, CT_FN(ct_narrow_copy_out), 0, 0},
+    {&ct__op.index_reduce, {1004, 0, 913, 3270, 6, 1}, ct__frontend_195, CT_FN(ct_index_reduce_ex), 0, 0},
+    {&ct__op.index_reduce_, {1005, 0, 916, 3277, 6, 1}, ct__frontend_196, CT_FN(ct_index_reduce_ex_), 0, 0},
+    {&ct__op.index_reduce_out, {1004, 5, 918, 3284, 7, 1}, ct__frontend_197, CT_FN(ct_index_reduce_out_ex), 0, 0},
+    {&ct__op.softmax_int, {1006, 323, 706, 3292, 3, 1}, ct__frontend_108, CT_FN(ct_softmax), 0, 0},
+    {&ct__op.softmax_int_out, {1006, 683, 710, 3296, 4, 1}, ct__frontend_110, CT_FN(ct_softmax_out), 0, 0},
+    {&ct__op.log_softmax_int, {1007, 323, 706, 3301, 3, 1}, ct__frontend_108, CT_FN(ct_log_softmax), 0, 0},
+    {&ct__op.log_softmax_int_out, {1007, 683, 710, 3305, 4, 1}, ct__frontend_110, CT_FN(ct_log_softmax_out), 0, 0},
+    {&ct__op.softmin, {1008, 0, 706, 3310, 3, 1}, ct__frontend_108, CT_FN(ct_softmin), 0, 0},
+    {&ct__op.prelu, {1009, 0, 295, 3314, 2, 1}, ct__frontend_5, CT_FN(ct_prelu), 0, 0},
+    {&ct__op.rrelu, {1011, 0, 1010, 3317, 5, 1}, ct__frontend_237, CT_FN(ct_rrelu_ex), 0, 0},
+    {&ct__op.rrelu_, {1013, 0, 1012, 3323, 5, 1}, ct__frontend_238, CT_FN(ct_rrelu_ex_), 0, 0},
+    {&ct__op._ctc_loss, {1015, 0, 1014, 3329, 6, 2}, ct__frontend_239, CT_FN(ct_ctc_loss_forward_ex), 0, 0},
+    {&ct__op._ctc_loss_Tensor, {1015, 285, 1016, 3337, 6, 2}, ct__frontend_240, CT_FN(ct_ctc_loss_forward_tensor_ex), 0, 0},
+    {&ct__op._ctc_loss_backward, {1018, 0, 1017, 3345, 9, 1}, ct__frontend_241, CT_FN(ct_ctc_loss_backward), 0, 0},
+    {&ct__op.ctc_loss_IntList, {1021, 1020, 1019, 3355, 7, 1}, ct__frontend_242, CT_FN(ct_ctc_loss_ex), 0, 0},
+    {&ct__op.ctc_loss_Tensor, {1021, 285, 1022, 3363, 7, 1}, ct__frontend_243, CT_FN(ct_ctc_loss_tensor_ex), 0, 0},
+    {&ct__op.embedding_bag, {1024, 0, 1023, 3371, 8, 4}, ct__frontend_244, CT_FN(ct_embedding_bag_ex), 0, 0},
+    {&ct__op.embedding_bag_padding_idx, {1024, 159, 1025, 3383, 9, 4}, ct__frontend_245, CT_FN(ct_embedding_bag_padding_idx), 0, 0},
+    {&ct__op.glu, {1026, 0, 341, 3396, 2, 1}, ct__frontend_21, CT_FN(ct_glu), 0, 0},
+    {&ct__op.glu_out, {1026, 5, 366, 3399, 3, 1}, ct__frontend_33, CT_FN(ct_glu_out), 0, 0},
+    {&ct__op.nll_loss, {1028, 0, 1027, 3403, 5, 1}, ct__frontend_246, CT_FN(ct_nll_loss), 0, 0},
+    {&ct__op.nll_loss_out, {1028, 5, 1029, 3409, 6, 1}, ct__frontend_247, CT_FN(ct_nll_loss_out), 0, 0},
+    {&ct__op.nll_loss_nd, {1030, 0, 1027, 3416, 5, 1}, ct__frontend_246, CT_FN(ct_nll_loss_nd), 0, 0},
+    {&ct__op.nll_loss_backward, {1032, 0, 1031, 3422, 7, 1}, ct__frontend_248, CT_FN(ct_nll_loss_backward), 0, 0},
+    {&ct__op.cross_entropy_loss, {1034, 0, 1033, 3430, 6, 1}, ct__frontend_249, CT_FN(ct_cross_entropy), 0, 0},
+    {&ct__op.mse_loss, {1035, 0, 788, 3437, 3, 1}, ct__frontend_141, CT_FN(ct_mse_loss), 0, 0},
+    {&ct__op.mse_loss_out, {1035, 5, 790, 3441, 4, 1}, ct__frontend_142, CT_FN(ct_mse_loss_out), 0, 0},
+    {&ct__op.l1_loss, {1036, 0, 788, 3446, 3, 1}, ct__frontend_141, CT_FN(ct_l1_loss), 0, 0},
+    {&ct__op.smooth_l1_loss, {1038, 0, 1037, 3450, 4, 1}, ct__frontend_250, CT_FN(ct_smooth_l1_loss), 0, 0},
+    {&ct__op.smooth_l1_loss_out, {1038, 5, 1039, 3455, 5, 1}, ct__frontend_251, CT_FN(ct_smooth_l1_loss_out), 0, 0},
+    {&ct__op.kl_div, {1041, 0, 1040, 3461, 4, 1}, ct__frontend_252, CT_FN(ct_kl_div_ex), 0, 0},
+    {&ct__op.binary_cross_entropy, {1043, 0, 1042, 3466, 4, 1}, ct__frontend_253, CT_FN(ct_binary_cross_entropy), 0, 0},
+    {&ct__op.binary_cross_entropy_out, {1043, 5, 1044, 3471, 5, 1}, ct__frontend_254, CT_FN(ct_binary_cross_entropy_out), 0, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {1046, 0, 1045, 3477, 5, 1}, ct__frontend_255, CT_FN(ct_binary_cross_entropy_with_logits), 0, 0},
+    {&ct__op.huber_loss, {1047, 0, 1037, 3483, 4, 1}, ct__frontend_250, CT_FN(ct_huber_loss), 0, 0},
+    {&ct__op.huber_loss_out, {1047, 5, 1039, 3488, 5, 1}, ct__frontend_251, CT_FN(ct_huber_loss_out), 0, 0},
+    {&ct__op.soft_margin_loss, {1048, 0, 788, 3494, 3, 1}, ct__frontend_141, CT_FN(ct_soft_margin_loss), 0, 0},
+    {&ct__op.soft_margin_loss_out, {1048, 5, 790, 3498, 4, 1}, ct__frontend_142, CT_FN(ct_soft_margin_loss_out), 0, 0},
+    {&ct__op.margin_ranking_loss, {1050, 0, 1049, 3503, 5, 1}, ct__frontend_256, CT_FN(ct_margin_ranking_loss), 0, 0},
+    {&ct__op.hinge_embedding_loss, {1052, 0, 1051, 3509, 4, 1}, ct__frontend_257, CT_FN(ct_hinge_embedding_loss), 0, 0},
+    {&ct__op.multilabel_soft_margin_loss, {1053, 0, 1042, 3514, 4, 1}, ct__frontend_253, CT_FN(ct_multilabel_soft_margin_loss), 0, 0},
+    {&ct__op.multi_margin_loss, {1055, 0, 1054, 3519, 6, 1}, ct__frontend_258, CT_FN(ct_multi_margin_loss), 0, 0},
+    {&ct__op.multi_margin_loss_out, {1055, 5, 1056, 3526, 7, 1}, ct__frontend_259, CT_FN(ct_multi_margin_loss_out), 0, 0},
+    {&ct__op.triplet_margin_loss, {1058, 0, 1057, 3534, 8, 1}, ct__frontend_260, CT_FN(ct_triplet_margin_loss), 0, 0},
+    {&ct__op.cosine_embedding_loss, {1059, 0, 1049, 3543, 5, 1}, ct__frontend_256, CT_FN(ct_cosine_embedding_loss), 0, 0},
+    {&ct__op.poisson_nll_loss, {1061, 0, 1060, 3549, 6, 1}, ct__frontend_261, CT_FN(ct_poisson_nll_loss), 0, 0},
+    {&ct__op.gaussian_nll_loss, {1063, 0, 1062, 3556, 6, 1}, ct__frontend_262, CT_FN(ct_gaussian_nll_loss), 0, 0},
+    {&ct__op.cosine_similarity, {1064, 0, 1037, 3563, 4, 1}, ct__frontend_250, CT_FN(ct_cosine_similarity), 0, 0},
+    {&ct__op.pairwise_distance, {1066, 0, 1065, 3568, 5, 1}, ct__frontend_263, CT_FN(ct_pairwise_distance), 0, 0},
+    {&ct__op.cdist, {1068, 0, 1067, 3574, 4, 1}, ct__frontend_264, CT_FN(ct_cdist), 0, 0},
+    {&ct__op.layer_norm, {1070, 0, 1069, 3579, 6, 1}, ct__frontend_265, CT_FN(ct_layer_norm_ex), 0, 0},
+    {&ct__op.group_norm, {1072, 0, 1071, 3586, 6, 1}, ct__frontend_266, CT_FN(ct_group_norm_ex), 0, 0},
+    {&ct__op.batch_norm, {1074, 0, 1073, 3593, 9, 1}, ct__frontend_267, CT_FN(ct_batch_norm_ex), 0, 0},
+    {&ct__op.normalize, {1076, 0, 1075, 3603, 4, 1}, ct__frontend_268, CT_FN(ct_normalize), 0, 0},
+    {&ct__op.local_response_norm, {1078, 0, 1077, 3608, 5, 1}, ct__frontend_269, CT_FN(ct_local_response_norm), 0, 0},
+    {&ct__op.instance_norm, {1079, 0, 1073, 3614, 9, 1}, ct__frontend_267, CT_FN(ct_instance_norm_ex), 0, 0},
+    {&ct__op.bilinear, {1081, 0, 1080, 3624, 4, 1}, ct__frontend_270, CT_FN(ct_bilinear), 0, 0},
+    {&ct__op.rms_norm, {1083, 0, 1082, 3629, 4, 1}, ct__frontend_271, CT_FN(ct_rms_norm), 0, 0},
+    {&ct__op.scaled_dot_product_attention, {1085, 0, 1084, 3634, 7, 1}, ct__frontend_272, CT_FN(ct_scaled_dot_product_attention_ex), 0, 0},
+    {&ct__op.convolution, {1087, 0, 1086, 3642, 9, 1}, ct__frontend_273, CT_FN(ct_convolution), 0, 0},
+    {&ct__op.convolution_out, {1087, 5, 1088, 3652, 10, 1}, ct__frontend_274, CT_FN(ct_convolution_out), 0, 0},
+    {&ct__op.convolution_backward_input, {1090, 0, 1089, 3663, 7, 1}, ct__frontend_275, CT_FN(ct_convolution_backward_input), 0, 0},
+    {&ct__op.convolution_backward_weight, {1091, 0, 1089, 3671, 7, 1}, ct__frontend_275, CT_FN(ct_convolution_backward_weight), 0, 0},
+    {&ct__op.conv1d, {1093, 0, 1092, 3679, 7, 1}, ct__frontend_276, CT_FN(ct_conv1d), 0, 0},
+    {&ct__op.conv1d_padding, {1093, 153, 1094, 3687, 7, 1}, ct__frontend_277, CT_FN(ct_conv1d_padding), 0, 0},
+    {&ct__op.conv2d, {1095, 0, 1092, 3695, 7, 1}, ct__frontend_276, CT_FN(ct_conv2d), 0, 0},
+    {&ct__op.conv2d_padding, {1095, 153, 1094, 3703, 7, 1}, ct__frontend_277, CT_FN(ct_conv2d_padding), 0, 0},
+    {&ct__op.conv3d, {1096, 0, 1092, 3711, 7, 1}, ct__frontend_276, CT_FN(ct_conv3d), 0, 0},
+    {&ct__op.conv_transpose1d, {1098, 0, 1097, 3719, 8, 1}, ct__frontend_278, CT_FN(ct_conv_transpose1d), 0, 0},
+    {&ct__op.conv_transpose3d_input, {1099, 108, 1097, 3728, 8, 1}, ct__frontend_278, CT_FN(ct_conv_transpose3d), 0, 0},
+    {&ct__op.conv_transpose2d_input, {1100, 108, 1097, 3737, 8, 1}, ct__frontend_278, CT_FN(ct_conv_transpose2d), 0, 0},
+    {&ct__op.adaptive_avg_pool2d, {1101, 0, 319, 3746, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool2d), 0, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {1101, 5, 735, 3749, 3, 1}, ct__frontend_121, CT_FN(ct_adaptive_avg_pool2d_out), 0, 0},
+    {&ct__op._adaptive_avg_pool2d, {1102, 0, 319, 3753, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool2d_impl), 0, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {1103, 0, 295, 3756, 2, 1}, ct__frontend_5, CT_FN(ct_adaptive_avg_pool2d_backward), 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {1105, 0, 1104, 3759, 8, 1}, ct__frontend_279, CT_FN(ct_max_pool2d_with_indices_backward), 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {1105, 254, 1106, 3768, 9, 1}, ct__frontend_280, CT_FN(ct_max_pool2d_with_indices_backward_out), 0, 0},
+    {&ct__op.max_pool2d_double_backward, {1107, 0, 1104, 3778, 8, 1}, ct__frontend_279, CT_FN(ct_max_pool2d_double_backward), 0, 0},
+    {&ct__op.max_pool2d_with_indices, {1109, 0, 1108, 3787, 6, 2}, ct__frontend_281, CT_FN(ct_max_pool2d_with_indices), 0, 0},
+    {&ct__op.max_pool2d, {1111, 0, 1110, 3795, 6, 1}, ct__frontend_282, CT_FN(ct_max_pool2d), 0, 0},
+    {&ct__op.avg_pool2d, {1113, 0, 1112, 3802, 7, 1}, ct__frontend_283, CT_FN(ct_avg_pool2d), 0, 0},
+    {&ct__op.avg_pool2d_out, {1113, 5, 1114, 3810, 8, 1}, ct__frontend_284, CT_FN(ct_avg_pool2d_out), 0, 0},
+    {&ct__op.avg_pool2d_backward, {1116, 0, 1115, 3819, 8, 1}, ct__frontend_285, CT_FN(ct_avg_pool2d_backward), 0, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {1116, 254, 1117, 3828, 9, 1}, ct__frontend_286, CT_FN(ct_avg_pool2d_backward_out), 0, 0},
+    {&ct__op.max_pool1d_with_indices, {1118, 0, 1108, 3838, 6, 2}, ct__frontend_281, CT_FN(ct_max_pool1d_with_indices), 0, 0},
+    {&ct__op.max_pool1d, {1119, 0, 1110, 3846, 6, 1}, ct__frontend_282, CT_FN(ct_max_pool1d), 0, 0},
+    {&ct__op.avg_pool1d, {1121, 0, 1120, 3853, 6, 1}, ct__frontend_287, CT_FN(ct_avg_pool1d), 0, 0},
+    {&ct__op.adaptive_avg_pool1d, {1122, 0, 319, 3860, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool1d), 0, 0},
+    {&ct__op.adaptive_max_pool2d, {1124, 0, 1123, 3863, 2, 2}, ct__frontend_288, CT_FN(ct_adaptive_max_pool2d), 0, 0},
+    {&ct__op.adaptive_max_pool2d_out, {1124, 5, 1125, 3867, 4, 2}, ct__frontend_289, CT_FN(ct_adaptive_max_pool2d_out), 0, 0},
+    {&ct__op.adaptive_max_pool2d_backward, {1126, 0, 605, 3873, 3, 1}, ct__frontend_77, CT_FN(ct_adaptive_max_pool2d_backward), 0, 0},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, {1126, 254, 607, 3877, 4, 1}, ct__frontend_78, CT_FN(ct_adaptive_max_pool2d_backward_out), 0, 0},
+    {&ct__op.adaptive_max_pool1d, {1127, 0, 1123, 3882, 2, 2}, ct__frontend_288, CT_FN(ct_adaptive_max_pool1d), 0, 0},
+    {&ct__op.max_unpool2d, {1128, 0, 876, 3886, 3, 1}, ct__frontend_182, CT_FN(ct_max_unpool2d), 0, 0},
+    {&ct__op.max_unpool2d_out, {1128, 5, 1129, 3890, 4, 1}, ct__frontend_290, CT_FN(ct_max_unpool2d_out), 0, 0},
+    {&ct__op.max_unpool3d, {1131, 0, 1130, 3895, 5, 1}, ct__frontend_291, CT_FN(ct_max_unpool3d), 0, 0},
+    {&ct__op.max_unpool3d_out, {1131, 5, 1132, 3901, 6, 1}, ct__frontend_292, CT_FN(ct_max_unpool3d_out), 0, 0},
+    {&ct__op.adaptive_avg_pool3d, {1133, 0, 319, 3908, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool3d), 0, 0},
+    {&ct__op.adaptive_avg_pool3d_out, {1133, 5, 735, 3911, 3, 1}, ct__frontend_121, CT_FN(ct_adaptive_avg_pool3d_out), 0, 0},
+    {&ct__op._adaptive_avg_pool3d, {1134, 0, 319, 3915, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool3d_impl), 0, 0},
+    {&ct__op._adaptive_avg_pool3d_backward, {1135, 0, 295, 3918, 2, 1}, ct__frontend_5, CT_FN(ct_adaptive_avg_pool3d_backward), 0, 0},
+    {&ct__op.adaptive_max_pool3d, {1136, 0, 1123, 3921, 2, 2}, ct__frontend_288, CT_FN(ct_adaptive_max_pool3d), 0, 0},
+    {&ct__op.adaptive_max_pool3d_out, {1136, 5, 1125, 3925, 4, 2}, ct__frontend_289, CT_FN(ct_adaptive_max_pool3d_out), 0, 0},
+    {&ct__op.adaptive_max_pool3d_backward, {1137, 0, 605, 3931, 3, 1}, ct__frontend_77, CT_FN(ct_adaptive_max_pool3d_backward), 0, 0},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, {1137, 254, 607, 3935, 4, 1}, ct__frontend_78, CT_FN(ct_adaptive_max_pool3d_backward_out), 0, 0},
+    {&ct__op.max_pool3d_with_indices, {1138, 0, 1108, 3940, 6, 2}, ct__frontend_281, CT_FN(ct_max_pool3d_with_indices), 0, 0},
+    {&ct__op.max_pool3d_with_indices_out, {1138, 5, 1139, 3948, 8, 2}, ct__frontend_293, CT_FN(ct_max_pool3d_with_indices_out), 0, 0},
+    {&ct__op.max_pool3d, {1140, 0, 1110, 3958, 6, 1}, ct__frontend_282, CT_FN(ct_max_pool3d), 0, 0},
+    {&ct__op.max_pool3d_with_indices_backward, {1141, 0, 1104, 3965, 8, 1}, ct__frontend_279, CT_FN(ct_max_pool3d_with_indices_backward), 0, 0},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, {1141, 254, 1106, 3974, 9, 1}, ct__frontend_280, CT_FN(ct_max_pool3d_with_indices_backward_out), 0, 0},
+    {&ct__op.avg_pool3d, {1142, 0, 1112, 3984, 7, 1}, ct__frontend_283, CT_FN(ct_avg_pool3d), 0, 0},
+    {&ct__op.avg_pool3d_out, {1142, 5, 1114, 3992, 8, 1}, ct__frontend_284, CT_FN(ct_avg_pool3d_out), 0, 0},
+    {&ct__op.avg_pool3d_backward, {1143, 0, 1115, 4001, 8, 1}, ct__frontend_285, CT_FN(ct_avg_pool3d_backward), 0, 0},
+    {&ct__op.avg_pool3d_backward_grad_input, {1143, 254, 1117, 4010, 9, 1}, ct__frontend_286, CT_FN(ct_avg_pool3d_backward_out), 0, 0},
+    {&ct__op.upsample_nearest1d, {1145, 0, 1144, 4020, 3, 1}, ct__frontend_294, CT_FN(ct_upsample_nearest1d), 0, 0},
+    {&ct__op.upsample_nearest1d_out, {1145, 5, 1146, 4024, 4, 1}, ct__frontend_295, CT_FN(ct_upsample_nearest1d_out), 0, 0},
+    {&ct__op.upsample_nearest1d_backward, {1148, 0, 1147, 4029, 4, 1}, ct__frontend_296, CT_FN(ct_upsample_nearest1d_backward), 0, 0},
+    {&ct__op.upsample_nearest1d_backward_grad_input, {1148, 254, 1149, 4034, 5, 1}, ct__frontend_297, CT_FN(ct_upsample_nearest1d_backward_out), 0, 0},
+    {&ct__op.upsample_nearest2d, {1151, 0, 1150, 4040, 4, 1}, ct__frontend_298, CT_FN(ct_upsample_nearest2d), 0, 0},
+    {&ct__op.upsample_nearest2d_out, {1151, 5, 1152, 4045, 5, 1}, ct__frontend_299, CT_FN(ct_upsample_nearest2d_out), 0, 0},
+    {&ct__op.upsample_nearest2d_backward, {1154, 0, 1153, 4051, 5, 1}, ct__frontend_300, CT_FN(ct_upsample_nearest2d_backward), 0, 0},
+    {&ct__op.upsample_nearest2d_backward_grad_input, {1154, 254, 1155, 4057, 6, 1}, ct__frontend_301, CT_FN(ct_upsample_nearest2d_backward_out), 0, 0},
+    {&ct__op.upsample_nearest3d, {1157, 0, 1156, 4064, 5, 1}, ct__frontend_302, CT_FN(ct_upsample_nearest3d), 0, 0},
+    {&ct__op.upsample_nearest3d_out, {1157, 5, 1158, 4070, 6, 1}, ct__frontend_303, CT_FN(ct_upsample_nearest3d_out), 0, 0},
+    {&ct__op.upsample_nearest3d_backward, {1160, 0, 1159, 4077, 6, 1}, ct__frontend_304, CT_FN(ct_upsample_nearest3d_backward), 0, 0},
+    {&ct__op.upsample_nearest3d_backward_grad_input, {1160, 254, 1161, 4084, 7, 1}, ct__frontend_305, CT_FN(ct_upsample_nearest3d_backward_out), 0, 0},
+    {&ct__op._upsample_nearest_exact1d, {1162, 0, 1144, 4092, 3, 1}, ct__frontend_294, CT_FN(ct_upsample_nearest_exact1d), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_out, {1162, 5, 1146, 4096, 4, 1}, ct__frontend_295, CT_FN(ct_upsample_nearest_exact1d_out), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward, {1163, 0, 1147, 4101, 4, 1}, ct__frontend_296, CT_FN(ct_upsample_nearest_exact1d_backward), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, {1163, 254, 1149, 4106, 5, 1}, ct__frontend_297, CT_FN(ct_upsample_nearest_exact1d_backward_out), 0, 0},
+    {&ct__op._upsample_nearest_exact2d, {1164, 0, 1150, 4112, 4, 1}, ct__frontend_298, CT_FN(ct_upsample_nearest_exact2d), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_out, {1164, 5, 1152, 4117, 5, 1}, ct__frontend_299, CT_FN(ct_upsample_nearest_exact2d_out), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward, {1165, 0, 1153, 4123, 5, 1}, ct__frontend_300, CT_FN(ct_upsample_nearest_exact2d_backward), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, {1165, 254, 1155, 4129, 6, 1}, ct__frontend_301, CT_FN(ct_upsample_nearest_exact2d_backward_out), 0, 0},
+    {&ct__op._upsample_nearest_exact3d, {1166, 0, 1156, 4136, 5, 1}, ct__frontend_302, CT_FN(ct_upsample_nearest_exact3d), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_out, {1166, 5, 1158, 4142, 6, 1}, ct__frontend_303, CT_FN(ct_upsample_nearest_exact3d_out), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward, {1167, 0, 1159, 4149, 6, 1}, ct__frontend_304, CT_FN(ct_upsample_nearest_exact3d_backward), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, {1167, 254, 1161, 4156, 7, 1}, ct__frontend_305, CT_FN(ct_upsample_nearest_exact3d_backward_out), 0, 0},
+    {&ct__op.upsample_linear1d, {1169, 0, 1168, 4164, 4, 1}, ct__frontend_306, CT_FN(ct_upsample_linear1d), 0, 0},
+    {&ct__op.upsample_linear1d_out, {1169, 5, 1170, 4169, 5, 1}, ct__frontend_307, CT_FN(ct_upsample_linear1d_out), 0, 0},
+    {&ct__op.upsample_linear1d_backward, {1172, 0, 1171, 4175, 5, 1}, ct__frontend_308, CT_FN(ct_upsample_linear1d_backward), 0, 0},
+    {&ct__op.upsample_linear1d_backward_grad_input, {1172, 254, 1173, 4181, 6, 1}, ct__frontend_309, CT_FN(ct_upsample_linear1d_backward_out), 0, 0},
+    {&ct__op.upsample_bilinear2d, {1175, 0, 1174, 4188, 5, 1}, ct__frontend_310, CT_FN(ct_upsample_bilinear2d), 0, 0},
+    {&ct__op.upsample_bilinear2d_out, {1175, 5, 1176, 4194, 6, 1}, ct__frontend_311, CT_FN(ct_upsample_bilinear2d_out), 0, 0},
+    {&ct__op.upsample_bilinear2d_backward, {1178, 0, 1177, 4201, 6, 1}, ct__frontend_312, CT_FN(ct_upsample_bilinear2d_backward), 0, 0},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, {1178, 254, 1179, 4208, 7, 1}, ct__frontend_313, CT_FN(ct_upsample_bilinear2d_backward_out), 0, 0},
+    {&ct__op.upsample_trilinear3d, {1181, 0, 1180, 4216, 6, 1}, ct__frontend_314, CT_FN(ct_upsample_trilinear3d), 0, 0},
+    {&ct__op.upsample_trilinear3d_out, {1181, 5, 1182, 4223, 7, 1}, ct__frontend_315, CT_FN(ct_upsample_trilinear3d_out), 0, 0},
+    {&ct__op.upsample_trilinear3d_backward, {1184, 0, 1183, 4231, 7, 1}, ct__frontend_316, CT_FN(ct_upsample_trilinear3d_backward), 0, 0},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, {1184, 254, 1185, 4239, 8, 1}, ct__frontend_317, CT_FN(ct_upsample_trilinear3d_backward_out), 0, 0},
+    {&ct__op.upsample_bicubic2d, {1186, 0, 1174, 4248, 5, 1}, ct__frontend_310, CT_FN(ct_upsample_bicubic2d), 0, 0},
+    {&ct__op.upsample_bicubic2d_out, {1186, 5, 1176, 4254, 6, 1}, ct__frontend_311, CT_FN(ct_upsample_bicubic2d_out), 0, 0},
+    {&ct__op.upsample_bicubic2d_backward, {1187, 0, 1177, 4261, 6, 1}, ct__frontend_312, CT_FN(ct_upsample_bicubic2d_backward), 0, 0},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, {1187, 254, 1179, 4268, 7, 1}, ct__frontend_313, CT_FN(ct_upsample_bicubic2d_backward_out), 0, 0},
+    {&ct__op.upsample_nearest1d_vec, {1145, 96, 1188, 4276, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest1d_vec), 0, 0},
+    {&ct__op.upsample_nearest1d_vec_out, {1145, 1190, 1189, 4280, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest1d_vec_out), 0, 0},
+    {&ct__op.upsample_nearest1d_backward_vec, {1148, 96, 1191, 4285, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest1d_backward_vec), 0, 0},
+    {&ct__op.upsample_nearest1d_backward_vec_out, {1148, 1190, 1192, 4290, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest1d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_nearest2d_vec, {1151, 96, 1188, 4296, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest2d_vec), 0, 0},
+    {&ct__op.upsample_nearest2d_vec_out, {1151, 1190, 1189, 4300, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest2d_vec_out), 0, 0},
+    {&ct__op.upsample_nearest2d_backward_vec, {1154, 96, 1191, 4305, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest2d_backward_vec), 0, 0},
+    {&ct__op.upsample_nearest2d_backward_vec_out, {1154, 1190, 1192, 4310, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest2d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_nearest3d_vec, {1157, 96, 1188, 4316, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest3d_vec), 0, 0},
+    {&ct__op.upsample_nearest3d_vec_out, {1157, 1190, 1189, 4320, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest3d_vec_out), 0, 0},
+    {&ct__op.upsample_nearest3d_backward_vec, {1160, 96, 1191, 4325, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest3d_backward_vec), 0, 0},
+    {&ct__op.upsample_nearest3d_backward_vec_out, {1160, 1190, 1192, 4330, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest3d_backward_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_vec, {1162, 96, 1188, 4336, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest_exact1d_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_vec_out, {1162, 1190, 1189, 4340, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest_exact1d_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec, {1163, 96, 1191, 4345, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest_exact1d_backward_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec_out, {1163, 1190, 1192, 4350, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest_exact1d_backward_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_vec, {1164, 96, 1188, 4356, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest_exact2d_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_vec_out, {1164, 1190, 1189, 4360, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest_exact2d_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec, {1165, 96, 1191, 4365, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest_exact2d_backward_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec_out, {1165, 1190, 1192, 4370, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest_exact2d_backward_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_vec, {1166, 96, 1188, 4376, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest_exact3d_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_vec_out, {1166, 1190, 1189, 4380, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest_exact3d_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec, {1167, 96, 1191, 4385, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest_exact3d_backward_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec_out, {1167, 1190, 1192, 4390, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest_exact3d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_linear1d_vec, {1169, 96, 1193, 4396, 4, 1}, ct__frontend_322, CT_FN(ct_upsample_linear1d_vec), 0, 0},
+    {&ct__op.upsample_linear1d_vec_out, {1169, 1190, 1194, 4401, 5, 1}, ct__frontend_323, CT_FN(ct_upsample_linear1d_vec_out), 0, 0},
+    {&ct__op.upsample_linear1d_backward_vec, {1172, 96, 1195, 4407, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_linear1d_backward_vec), 0, 0},
+    {&ct__op.upsample_linear1d_backward_vec_out, {1172, 1190, 1196, 4413, 6, 1}, ct__frontend_325, CT_FN(ct_upsample_linear1d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_bilinear2d_vec, {1175, 96, 1193, 4420, 4, 1}, ct__frontend_322, CT_FN(ct_upsample_bilinear2d_vec), 0, 0},
+    {&ct__op.upsample_bilinear2d_vec_out, {1175, 1190, 1194, 4425, 5, 1}, ct__frontend_323, CT_FN(ct_upsample_bilinear2d_vec_out), 0, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec, {1178, 96, 1195, 4431, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_bilinear2d_backward_vec), 0, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec_out, {1178, 1190, 1196, 4437, 6, 1}, ct__frontend_325, CT_FN(ct_upsample_bilinear2d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_trilinear3d_vec, {1181, 96, 1193, 4444, 4, 1}, ct__frontend_322, CT_FN(ct_upsample_trilinear3d_vec), 0, 0},
+    {&ct__op.upsample_trilinear3d_vec_out, {1181, 1190, 1194, 4449, 5, 1}, ct__frontend_323, CT_FN(ct_upsample_trilinear3d_vec_out), 0, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec, {1184, 96, 1195, 4455, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_trilinear3d_backward_vec), 0, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec_out, {1184, 1190, 1196, 4461, 6, 1}, ct__frontend_325, CT_FN(ct_upsample_trilinear3d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_bicubic2d_vec, {1186, 96, 1193, 4468, 4, 1}, ct__frontend_322, CT_FN(ct_upsample_bicubic2d_vec), 0, 0},
+    {&ct__op.upsample_bicubic2d_vec_out, {1186, 1190, 1194, 4473, 5, 1}, ct__frontend_323, CT_FN(ct_upsample_bicubic2d_vec_out), 0, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec, {1187, 96, 1195, 4479, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_bicubic2d_backward_vec), 0, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec_out, {1187, 1190, 1196, 4485, 6, 1}, ct__frontend_325, CT_FN(ct_upsample_bicubic2d_backward_vec_out), 0, 0},
+    {&ct__op.unfold, {1197, 0, 362, 4492, 4, 1}, ct__frontend_31, CT_FN(ct_unfold), 0, 0},
+    {&ct__op.unfold_backward, {1198, 0, 371, 4497, 5, 1}, ct__frontend_36, CT_FN(ct_unfold_backward), 0, 0},
+    {&ct__op.unfold_backward_out, {1198, 5, 1199, 4503, 6, 1}, ct__frontend_326, CT_FN(ct_unfold_backward_out), 0, 0},
+    {&ct__op.pixel_shuffle, {1200, 0, 341, 4510, 2, 1}, ct__frontend_21, CT_FN(ct_pixel_shuffle), 0, 0},
+    {&ct__op.pixel_shuffle_out, {1200, 5, 366, 4513, 3, 1}, ct__frontend_33, CT_FN(ct_pixel_shuffle_out), 0, 0},
+    {&ct__op.pixel_unshuffle, {1201, 0, 341, 4517, 2, 1}, ct__frontend_21, CT_FN(ct_pixel_unshuffle), 0, 0},
+    {&ct__op.pixel_unshuffle_out, {1201, 5, 366, 4520, 3, 1}, ct__frontend_33, CT_FN(ct_pixel_unshuffle_out), 0, 0},
+    {&ct__op.im2col, {1203, 0, 1202, 4524, 5, 1}, ct__frontend_327, CT_FN(ct_im2col), 0, 0},
+    {&ct__op.col2im, {1205, 0, 1204, 4530, 6, 1}, ct__frontend_328, CT_FN(ct_col2im), 0, 0},
+    {&ct__op.affine_grid_generator, {1206, 0, 327, 4537, 3, 1}, ct__frontend_18, CT_FN(ct_affine_grid_generator), 0, 0},
+    {&ct__op.grid_sampler_2d, {1207, 0, 947, 4541, 5, 1}, ct__frontend_210, CT_FN(ct_grid_sampler_2d), 0, 0},
+    {&ct__op.grid_sampler_3d, {1208, 0, 947, 4547, 5, 1}, ct__frontend_210, CT_FN(ct_grid_sampler_3d), 0, 0},
+    {&ct__op.grid_sampler, {1209, 0, 947, 4553, 5, 1}, ct__frontend_210, CT_FN(ct_grid_sampler), 0, 0},
+    {&ct__op.uniform_, {1211, 0, 1210, 4559, 4, 1}, ct__frontend_329, CT_FN(ct_uniform_ex_), 0, 0},
+    {&ct__op.normal_, {1212, 0, 1210, 4564, 4, 1}, ct__frontend_329, CT_FN(ct_normal_ex_), 0, 0},
+    {&ct__op.random__from, {1214, 275, 1213, 4569, 4, 1}, ct__frontend_330, CT_FN(ct_random_from_ex_), 0, 0},
+    {&ct__op.random__to, {1214, 276, 1215, 4574, 3, 1}, ct__frontend_331, CT_FN(ct_random_to_ex_), 0, 0},
+    {&ct__op.random_, {1214, 0, 1216, 4578, 2, 1}, ct__frontend_332, CT_FN(ct_random_ex_), 0, 0},
+    {&ct__op.bernoulli__float, {1219, 1218, 1217, 4581, 3, 1}, ct__frontend_333, CT_FN(ct_bernoulli_float_ex_), 0, 0},
+    {&ct__op.bernoulli, {1221, 0, 1220, 4585, 2, 1}, ct__frontend_334, CT_FN(ct_bernoulli_ex), 0, 0},
+    {&ct__op.bernoulli_p, {1221, 85, 1222, 4588, 3, 1}, ct__frontend_335, CT_FN(ct_bernoulli_p_ex), 0, 0},
+    {&ct__op.normal_Tensor_float, {1224, 1223, 1222, 4592, 3, 1}, ct__frontend_335, CT_FN(ct_normal_tensor_float_ex), 0, 0},
+    {&ct__op.normal_float_Tensor, {1224, 1226, 1225, 4596, 3, 1}, ct__frontend_336, CT_FN(ct_normal_float_tensor_ex), 0, 0},
+    {&ct__op.normal_Tensor_Tensor, {1224, 566, 1227, 4600, 3, 1}, ct__frontend_337, CT_FN(ct_normal_tensor_tensor_ex), 0, 0},
+    {&ct__op.rand_like, {1229, 0, 1228, 4604, 3, 1}, ct__frontend_338, CT_FN(ct_rand_like_ex), 0, 0},
+    {&ct__op.randn_like, {1230, 0, 1228, 4608, 3, 1}, ct__frontend_338, CT_FN(ct_randn_like_ex), 0, 0},
+    {&ct__op.rand, {1232, 0, 1231, 4612, 4, 1}, ct__frontend_339, CT_FN(ct_rand_ex), 0, 0},
+    {&ct__op.randn, {1233, 0, 1231, 4617, 4, 1}, ct__frontend_339, CT_FN(ct_randn_ex), 0, 0},
+    {&ct__op.randint_low, {1235, 279, 1234, 4622, 6, 1}, ct__frontend_340, CT_FN(ct_randint_ex), 0, 0},
+    {&ct__op.randperm, {1237, 0, 1236, 4629, 4, 1}, ct__frontend_341, CT_FN(ct_randperm_ex), 0, 0},
+    {&ct__op.eye, {1239, 0, 1238, 4634, 3, 1}, ct__frontend_342, CT_FN(ct_eye_ex), 0, 0},
+    {&ct__op.eye_m, {1239, 281, 1240, 4638, 4, 1}, ct__frontend_343, CT_FN(ct_eye_m_ex), 0, 0},
+    {&ct__op.linspace, {1242, 0, 1241, 4643, 5, 1}, ct__frontend_344, CT_FN(ct_linspace_ex), 0, 0},
+    {&ct__op.rand_generator_out, {1232, 1244, 1243, 4649, 3, 1}, ct__frontend_345, CT_FN(ct_rand_out), 0, 0},
+    {&ct__op.randn_generator_out, {1233, 1244, 1243, 4653, 3, 1}, ct__frontend_345, CT_FN(ct_randn_out), 0, 0},
+    {&ct__op.randint_low_generator_out, {1235, 1246, 1245, 4657, 5, 1}, ct__frontend_346, CT_FN(ct_randint_out), 0, 0},
+    {&ct__op.randperm_generator_out, {1237, 1244, 1247, 4663, 3, 1}, ct__frontend_347, CT_FN(ct_randperm_out), 0, 0},
+    {&ct__op.eye_out, {1239, 5, 1248, 4667, 2, 1}, ct__frontend_348, CT_FN(ct_eye_out), 0, 0},
+    {&ct__op.eye_m_out, {1239, 1250, 1249, 4670, 3, 1}, ct__frontend_349, CT_FN(ct_eye_m_out), 0, 0},
+    {&ct__op.linspace_out, {1242, 5, 1251, 4674, 4, 1}, ct__frontend_350, CT_FN(ct_linspace_out), 0, 0},
+    {&ct__op.native_dropout, {1253, 0, 1252, 4679, 4, 2}, ct__frontend_351, CT_FN(ct_native_dropout_ex), 0, 0},
+    {&ct__op.native_dropout_backward, {1255, 0, 1254, 4685, 3, 1}, ct__frontend_352, CT_FN(ct_native_dropout_backward), 0, 0},
+    {&ct__op.dropout, {1257, 0, 1256, 4689, 4, 1}, ct__frontend_353, CT_FN(ct_dropout_ex), 0, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
