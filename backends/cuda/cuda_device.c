@@ -922,7 +922,9 @@ static ct_status ctcu_random_on(const ct_random_call *call) {
   ct_device dev = call->out->device;
   int r;
   ct_status st;
-  if ((call->in && !ct_device_eq(call->in->device, dev)) || (call->mask && !ct_device_eq(call->mask->device, dev)))
+  /* (the probability check runs on the host for now: a device-side flag read at the next sync is the plan) */
+  if ((call->in && !ct_device_eq(call->in->device, dev)) || (call->mask && !ct_device_eq(call->mask->device, dev)) ||
+      (call->flags & CT_RANDOM_CHECK_PROBS))
     return ct_random_on_host(call);
   if ((st = ctcu_set_device(dev.index)) != CT_OK) return st;
   memset(&d, 0, sizeof d);

@@ -119,7 +119,11 @@ typedef struct ct_random_call {
   double a, b;
   int64_t ifrom;
   uint64_t irange;
+  int flags;              /* data checks the loop makes (CT_RANDOM_CHECK_*) */
 } ct_random_call;
+/* A data check, made by the loop (a device may check asynchronously): every
+ * probability in[i] of a BERNOULLI call is in [0, 1], or the call fails. */
+#define CT_RANDOM_CHECK_PROBS 1
 typedef ct_status (*ct_random_loop_fn)(const ct_random_call *call);
 CTDEF ct_status ct_set_random_loop(ct_device_type type, ct_random_loop_fn loop);
 CTDEF ct_random_loop_fn ct_random_loop(ct_device_type type);
@@ -392,6 +396,10 @@ CTDEF ct_status ct_host_random_loop(const ct_random_call *c) {
     break;
   case CT_RANDOM_BERNOULLI: {
     const double *probs = c->in ? (const double *)ct_data_ptr(c->in) : NULL;
+    for (i = 0; probs && (c->flags & CT_RANDOM_CHECK_PROBS) && i < n; i++)
+      if (!(probs[i] >= 0 && probs[i] <= 1))
+        return ct_fail(CT_ERR_INVALID, c->name, "Expected p_in >= 0 && p_in <= 1 to be true, but got false (element %lld is %g)",
+                       (long long)i, probs[i]);
     for (i = 0; i < n; i++) ct__rn_put_int(&k, i, ct__rn_u53(&s, 2 * (uint64_t)i) < (probs ? probs[i] : c->a));
     break;
   }
@@ -629,6 +637,7 @@ static ct_status ct__rn_bernoulli_fill(const char *op, ct_tensor *self, double p
   if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
   ct__rn_call(&c, CT_RANDOM_BERNOULLI, op, k.buf, &s);
   c.a = p, c.in = probs;
+  c.flags = probs ? CT_RANDOM_CHECK_PROBS : 0;
   return ct__rn_sink_close(&k, ct__rn_run(&c));
 }
 static ct_status ct__k_bernoulli_float_(ct_keyset ks, ct_tensor *self, double p, ct_generator *gen) {
@@ -647,9 +656,7 @@ static ct_tensor *ct__k_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_
 /* bernoulli(Tensor self): self holds the probabilities; the result has its dtype */
 static ct_tensor *ct__k_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *gen) {
   static const char *op = "bernoulli";
-  ct_tensor *r = NULL, *p = NULL, *hp = NULL;
-  const double *probs;
-  int64_t i;
+  ct_tensor *r = NULL, *p = NULL;
   (void)ks;
   if (ct__rn_floating_only(op, "bernoulli_tensor_cpu_self_", self) != CT_OK) return NULL;
   r = ct__empty_like(op, self, (ct_dtype)self->dtype);
@@ -658,26 +665,10 @@ static ct_tensor *ct__k_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *g
     if (!ct__rn_pick(op, gen, self)) ct_release(r), r = NULL;
     return r;
   }
-  p = ct__copy_as(op, self, CT_F64); /* contiguous float64 probabilities (on self's device) */
-  if (!p) goto fail;
-  hp = p->device.type == CT_DEVICE_CPU ? ct_retain(p) : ct__empty(op, p->ndim, p->sizes, CT_F64, CT_CPU); /* the check reads data */
-  if (!hp || (hp != p && ct__copy_impl(hp, p) != CT_OK)) goto fail;
-  probs = (const double *)ct_data_ptr(hp);
-  for (i = 0; i < hp->numel; i++)
-    if (!(probs[i] >= 0 && probs[i] <= 1)) {
-      ct_fail(CT_ERR_INVALID, op, "Expected p_in >= 0 && p_in <= 1 to be true, but got false (element %lld is %g)", (long long)i,
-              probs[i]);
-      goto fail;
-    }
-  if (ct__rn_bernoulli_fill(op, r, 0, p, gen) != CT_OK) goto fail;
-  ct_release(hp);
+  /* contiguous float64 probabilities on self's device; the loop checks them (CT_RANDOM_CHECK_PROBS) */
+  if (!(p = ct__copy_as(op, self, CT_F64)) || ct__rn_bernoulli_fill(op, r, 0, p, gen) != CT_OK) ct_release(r), r = NULL;
   ct_release(p);
   return r;
-fail:
-  ct_release(hp);
-  ct_release(p);
-  ct_release(r);
-  return NULL;
 }
 
 /* ---- rand_like / randn_like: a new contiguous tensor of self's shape ---- */
