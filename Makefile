@@ -151,6 +151,10 @@ dist/ctorch.h: $(HEADERS) tools/amalgamate.sh
 bench: | $(BUILD)
 	sh bench/run.sh
 
+# binary size of a static, -Os, gc-sections, stripped program built from the header
+bench-size: | $(BUILD)
+	sh bench/size.sh
+
 # ---- the BLIS backend (backends/cpu_blis) ----
 # BLIS is found by backends/cpu_blis/find-blis.sh: $$BLIS_CFLAGS/$$BLIS_LIBS,
 # then pkg-config blis, then Debian's blis-openmp folders and the usual paths.
@@ -192,7 +196,7 @@ CUDA_CF    = -isystem $(CUDA_HOME)/include
 CUDA_LF    = -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++ -lpthread -ldl -lrt
 CUDA_SRC   = backends/cuda/cuda_device.c backends/cuda/cuda_internal.h backends/cuda/ctorch_cuda.h
 
-.PHONY: cuda cuda-flags test-cuda bench-cuda cuda-coverage
+.PHONY: bench-size cuda cuda-flags test-cuda bench-cuda cuda-coverage
 
 cuda: $(BUILD)/libctorch_cuda.a $(BUILD)/libctorch_cuda.so
 
