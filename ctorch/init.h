@@ -134,6 +134,43 @@ static ct_status ct__set_engine_loop(int engine, const char *fn, ct_device_type 
   ct__unlock();
   return st;
 }
+/* ---- structured families' impl steps per device type (ops/structured.h) ---- */
+static const char ct__structured_source[] = "structured impl";
+CTDEF ct_status ct_set_structured_impl(const char *op, ct_device_type type, ct_unboxed_fn fn) {
+  static const char *name = "ct_set_structured_impl";
+  ct_unboxed_fn *impls = NULL;
+  ct_status st = CT_OK;
+  ct_key key;
+  size_t i, n = sizeof ct__generated_structured / sizeof ct__generated_structured[0];
+  if (!op) return ct_fail(CT_ERR_NULL, name, "op is NULL");
+  for (i = 0; i < n && !impls; i++)
+    if (!strcmp(ct__generated_structured[i].family, op)) impls = ct__generated_structured[i].impls;
+  if (!impls) return ct_fail(CT_ERR_INVALID, name, "'%s' is not a structured op family (its out= op, e.g. \"tril.out\")", op);
+  if ((unsigned)type >= CT_DEVICE_NUM || type == CT_DEVICE_META || (type == CT_DEVICE_CPU && !fn))
+    return ct_fail(CT_ERR_INVALID, name, "device type %d cannot take %s impl step%s", (int)type, fn ? "an" : "a NULL",
+                   type == CT_DEVICE_META ? " (meta runs meta steps only)" : "");
+  ct__ensure_init();
+  key = ct_device_backend_key(type);
+  ct__lock();
+  if (fn) ct__atomic_store(&impls[type], fn); /* before its kernels are visible */
+  for (i = 0; type != CT_DEVICE_CPU && i < n; i++) {
+    ct_op *o = ct__generated_structured[i].impls == impls ? *ct__generated_structured[i].op : NULL;
+    const ct_kernel *have = o ? ct__registered_at(o, key) : NULL;
+    if (!o) continue;
+    if (fn && !ct__has(have)) {
+      ct_kernel kern = ct_kernel_unboxed(ct__generated_structured[i].glue);
+      kern.source = ct__structured_source;
+      if ((st = ct__set_registered(o, key, kern, name)) != CT_OK || (st = ct__recompute(o)) != CT_OK) break;
+    } else if (!fn && ct__has(have) && have->source == ct__structured_source) {
+      ct__set_registered(o, key, ct__kernel_none, name);
+      if ((st = ct__recompute(o)) != CT_OK) break;
+    }
+  }
+  if (!fn && st == CT_OK) ct__atomic_store(&impls[type], fn);
+  ct__unlock();
+  return st;
+}
+
 CTDEF ct_status ct_set_pointwise_loop(ct_device_type type, ct_pointwise_loop_fn loop) {
   return ct__set_engine_loop(CT__ENGINE_POINTWISE, "ct_set_pointwise_loop", type, (void (*)(void))loop, ct__pw_loops);
 }

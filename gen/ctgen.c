@@ -473,6 +473,7 @@ static void call_args(const op *o) {
 }
 
 static void sig_ident(const char *sig, char *buf);
+static void impl_param_types(const op *t);
 /* int[] and float[]: (length, pointer) pairs in the public form, None as length -1 */
 static int is_number_list(const ct_arg *a) { return a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_FLOAT_LIST; }
 static void box_value(const ct_arg *a, const char *n) {
@@ -652,12 +653,18 @@ static void gen_functions(void) {
     " * ct_kernel_<op>: the C function type of the op's kernels; declare a backend's\n"
     " * kernel with it (`static ct_kernel_mm my_mm;`) and the compiler checks the\n"
     " * definition. CT__OPNAME_<op> / CT__OPSIG_<op>: the op's name and C signature\n"
-    " * code, for CT_BACKEND_KERNEL (ctorch/backend.h). */\n");
+    " * code, for CT_BACKEND_KERNEL (ctorch/backend.h). ct_impl_<op>: the impl step\n"
+    " * of a structured family (its out= op), for ct_set_structured_impl. */\n");
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
     p("typedef %sct_kernel_%s(", ret_ctype(o), o->handle);
     kernel_param_types(o);
     p(");\n#define CT__OPNAME_%s \"%s\"\n#define CT__OPSIG_%s \"%s\"\n", o->handle, o->full, o->handle, o->s.signature);
+    if (o->st == o) { /* a structured family's impl step (ct_set_structured_impl) */
+      p("typedef ct_status ct_impl_%s(", o->handle);
+      impl_param_types(o);
+      p(");\n");
+    }
   }
   p("\nCT_EXTERN_C_END\n#endif /* CT_GENERATED_FUNCTIONS_H */\n\n");
   p("/* ==== implementation ==== */\n#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_FUNCTIONS_IMPL)\n"
@@ -1313,44 +1320,51 @@ static void frontend_shape(const op *o, char *buf, size_t cap) {
   }
 }
 
-/* The glue of a structured family (ctorch/ops/structured.h), per variant and
- * key: begin, the meta step, the impl step (not at Meta), finish. */
+/* The types of a structured family's impl step: its inputs, then one
+ * ct_tensor * per output. */
+static int st_variant(const op *o) { return returns_status(o) ? (o->s.args[0].is_write ? 1 : 2) : 0; }
+static int st_is_input(const op *o, int j) { return st_variant(o) == 1 || !o->s.args[j].is_write; }
+static void impl_param_types(const op *t) {
+  int j, n = 0;
+  for (j = 0; j < t->s.nargs; j++)
+    if (!t->s.args[j].is_write) p("%s%s", n++ ? ", " : "", kernel_ctype(&t->s.args[j]));
+  for (j = 0; j < t->s.nrets; j++) p("%sct_tensor *", n++ ? ", " : "");
+}
+
+/* The glue of a structured family (ctorch/ops/structured.h), per variant:
+ * begin, the meta step, the impl step of the output's device type, finish;
+ * and the Meta device's (the meta step alone). The impl steps per device
+ * type sit in a table per family, the CPU's from the spec. */
 static void gen_structured_glue(void) {
   int i, j, k;
   p("/* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */\n");
+  p("/* each family's impl step per device type: the CPU's, others set by backends */\n");
+  for (i = 0; i < nops; i++)
+    if (ops[i].st == &ops[i])
+      p("static ct_unboxed_fn ct__impls_%s[CT_DEVICE_NUM] = {CT_FN(%s)};\n", ops[i].handle, ops[i].impls[0].fn);
   for (i = 0; i < nops; i++) {
     op *o = &ops[i], *t = o->st;
-    int variant, nin = 0, nout = 0;
+    int variant, nin = 0, nout;
     if (!t) continue;
-    variant = returns_status(o) ? (o->s.args[0].is_write ? 1 : 2) : 0;
-    for (j = 0; j < o->s.nargs; j++) {
-      if (is_tensor(&o->s.args[j]) && (variant == 1 || !o->s.args[j].is_write)) nin++;
-    }
+    variant = st_variant(o);
+    for (j = 0; j < o->s.nargs; j++) nin += is_tensor(&o->s.args[j]) && st_is_input(o, j);
     nout = variant == 1 ? 1 : t->s.nrets;
     if (variant == 1 && t->s.nrets != 1) die(o->file, o->line, "%s: an in-place structured op has one output", o->full);
     if (variant == 0 && nextra(o) > 2) die(o->file, o->line, "%s: at most 3 outputs", o->full);
-    for (k = 0; k < o->nkernels; k++) {
-      const char *key = o->kernels[k].keys, *impl = NULL;
-      int meta_only = !strcmp(key, "Meta"), m;
-      for (m = 0; !meta_only && m < t->nimpls; m++) {
-        char keys[8][48];
-        int n, q;
-        key_spec_list(t->impls[m].keys, keys, 8, &n);
-        for (q = 0; q < n; q++)
-          if (!strcmp(keys[q], key)) impl = t->impls[m].fn;
-      }
+    for (k = 0; k < 2; k++) {
+      int meta_only = k == 1, m;
       p("static %s%s(", ret_ctype(o), o->kernels[k].fn);
       kernel_params(o);
       p(") {\n");
       if (nin) {
-        int first = 1;
         p("  ct_tensor *const ct__in[%d] = {", nin);
-        for (j = 0; j < o->s.nargs; j++)
-          if (is_tensor(&o->s.args[j]) && (variant == 1 || !o->s.args[j].is_write)) p("%s%s", first ? "" : ", ", o->s.args[j].name), first = 0;
+        for (j = 0, m = 0; j < o->s.nargs; j++)
+          if (is_tensor(&o->s.args[j]) && st_is_input(o, j)) p("%s%s", m++ ? ", " : "", o->s.args[j].name);
         p("};\n");
       }
-      p("  ct__structured st;\n  ct_status s;\n  (void)ks;\n");
-      p("  ct__st_begin(&st, \"%s\", %s, %d, %d, %s);\n", o->s.name,
+      p("  ct__structured st;\n  ct_status s;\n");
+      if (!meta_only) p("  ct_unboxed_fn impl;\n");
+      p("  (void)ks;\n  ct__st_begin(&st, \"%s\", %s, %d, %d, %s);\n", o->s.name,
         variant == 0 ? "CT__ST_FUNCTIONAL" : variant == 1 ? "CT__ST_INPLACE" : "CT__ST_OUT", meta_only, nin, nin ? "ct__in" : "NULL");
       if (variant == 1) p("  st.given[0] = self;\n");
       if (variant == 2)
@@ -1358,12 +1372,15 @@ static void gen_structured_glue(void) {
           if (o->s.args[j].is_write) p("  st.given[%d] = %s;\n", m++, o->s.args[j].name);
       p("  s = %s(&st", t->meta);
       for (j = 0; j < o->s.nargs; j++)
-        if (variant == 1 || !o->s.args[j].is_write) p(", %s", o->s.args[j].name);
+        if (st_is_input(o, j)) p(", %s", o->s.args[j].name);
       p(");\n");
       if (!meta_only) {
-        p("  if (s == CT_OK) s = %s(", impl);
+        p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s)) == NULL) s = ct_last_error();\n", t->handle);
+        p("  if (s == CT_OK) s = ((ct_status (*)(");
+        impl_param_types(t);
+        p("))impl)(");
         for (j = 0, m = 0; j < o->s.nargs; j++)
-          if (variant == 1 || !o->s.args[j].is_write) p("%s%s", m++ ? ", " : "", o->s.args[j].name);
+          if (st_is_input(o, j)) p("%s%s", m++ ? ", " : "", o->s.args[j].name);
         for (j = 0; j < nout; j++) p("%sst.out[%d]", m++ ? ", " : "", j);
         p(");\n");
       }
@@ -1374,7 +1391,15 @@ static void gen_structured_glue(void) {
       } else p("  return ct__st_finish(&st, s, %d);\n}\n", nout);
     }
   }
-  p("\n");
+  p("\n/* ---- structured families: each variant's glue and its family's impls per device type\n"
+    " * (ct_set_structured_impl registers the glue at a device type's backend key) ---- */\n");
+  p("static const struct {\n  const char *family;\n  ct_op **op;\n  ct_unboxed_fn glue;\n  ct_unboxed_fn *impls;\n}"
+    " ct__generated_structured[] = {\n");
+  for (i = 0; i < nops; i++)
+    if (ops[i].st)
+      p("    {\"%s\", &ct__op.%s, CT_FN(%s), ct__impls_%s},\n", ops[i].st->full, ops[i].handle, ops[i].kernels[0].fn,
+        ops[i].st->handle);
+  p("};\n\n");
 }
 
 static void gen_registration(void) {
@@ -1838,29 +1863,25 @@ static void gen_readme_list(void) {
 }
 
 /* Structured families (ctorch/ops/structured.h): the out= op names the meta
- * step and an impl per key; it and its delegates (functional, in-place) get
- * generated glue at each of those keys and at Meta (the meta step alone). */
+ * step and the CPU's impl step; it and its delegates (functional, in-place)
+ * get generated glue at CPU (the impl of the output's device type: the
+ * CPU's, or one a backend sets with ct_set_structured_impl) and at Meta
+ * (the meta step alone). */
 static void link_structured(void) {
   int i, j, k, pass;
   for (pass = 0; pass < 2; pass++) /* the out= ops first: their delegates take their impls */
   for (i = 0; i < nops; i++) {
     op *o = &ops[i], *t = NULL;
-    char keys[8][48];
-    int n;
     if (o->meta[0] && pass == 0) {
       if (o->s.nargs && o->s.args[0].is_write) /* (an op without an out= form is a family of one) */
         die(o->file, o->line, "%s: structured: goes on the out= op of the family", o->full);
       if (returns_list(o) || (!returns_status(o) && o->s.rets[0].alias)) die(o->file, o->line, "%s: structured ops return new tensors", o->full);
       if (o->delegate[0]) die(o->file, o->line, "%s: structured and structured_delegate", o->full);
+      if (o->nkernels != 1 || strcmp(o->kernels[0].keys, "CPU"))
+        die(o->file, o->line, "%s: a structured op has one kernel: line, `CPU = impl` (other devices: ct_set_structured_impl)", o->full);
       t = o;
-      memcpy(o->impls, o->kernels, sizeof o->kernels);
-      o->nimpls = o->nkernels;
-      for (k = 0; k < o->nimpls; k++) {
-        key_spec_list(o->impls[k].keys, keys, 8, &n);
-        for (j = 0; j < n; j++)
-          if (!strcmp(keys[j], "Meta") || !strcmp(keys[j], "CompositeImplicitAutograd") || !strcmp(keys[j], "CompositeExplicitAutograd"))
-            die(o->file, o->line, "%s: a structured op's kernel: lines name impl steps of backend keys (Meta runs the meta step)", o->full);
-      }
+      o->impls[0] = o->kernels[0];
+      o->nimpls = 1;
     } else if (o->delegate[0] && pass == 1) {
       for (j = 0; j < nops; j++)
         if (!strcmp(ops[j].full, o->delegate)) t = &ops[j];
@@ -1875,19 +1896,11 @@ static void link_structured(void) {
       if (k != o->s.nargs) die(o->file, o->line, "%s: arguments differ from %s's inputs", o->full, t->full);
     } else continue;
     o->st = t;
-    o->nkernels = 0;
-    for (k = 0; k < t->nimpls; k++) {
-      key_spec_list(t->impls[k].keys, keys, 8, &n);
-      for (j = 0; j < n; j++) {
-        kernel_line *kl = &o->kernels[o->nkernels++];
-        if (o->nkernels > MAX_KERNELS) die(o->file, o->line, "%s: too many impl keys", o->full);
-        snprintf(kl->keys, sizeof kl->keys, "%.47s", keys[j]);
-        snprintf(kl->fn, sizeof kl->fn, "ct__st_%.60s_%.20s", o->handle, keys[j]);
-      }
-    }
-    if (o->nkernels == MAX_KERNELS) die(o->file, o->line, "%s: too many impl keys", o->full);
-    snprintf(o->kernels[o->nkernels].keys, sizeof o->kernels[0].keys, "Meta");
-    snprintf(o->kernels[o->nkernels++].fn, sizeof o->kernels[0].fn, "ct__st_%.60s_Meta", o->handle);
+    o->nkernels = 2;
+    snprintf(o->kernels[0].keys, sizeof o->kernels[0].keys, "CPU");
+    snprintf(o->kernels[0].fn, sizeof o->kernels[0].fn, "ct__st_%.80s", o->handle);
+    snprintf(o->kernels[1].keys, sizeof o->kernels[1].keys, "Meta");
+    snprintf(o->kernels[1].fn, sizeof o->kernels[1].fn, "ct__st_%.80s_meta", o->handle);
   }
 }
 

@@ -136,6 +136,9 @@ CT_DEFINE_OP(cpp_plus_to, "cpp::plus_to(Tensor self, int n, Device device) -> Te
              .cpu = CT_FN(plus_to_kernel), .meta = CT_FN(plus_to_kernel))
 
 // =====================================================================
+// A structured family's impl step from C++ (registered, not run: no device of that type)
+static ct_status cpp_tril_impl(ct_tensor *, int64_t, ct_tensor *) { return CT_OK; }
+
 // A backend kernel from C++: CT_BACKEND_KERNEL, CT_BACKEND_REPLACED
 // =====================================================================
 static int backend_mm_calls;
@@ -345,6 +348,16 @@ int main() {
     ct_tensor *y = ok ? ct_call_op(op, 1, &arg) : nullptr;
     const double want[3] = {2.5, 2.5, 2.5};
     check(ok && values_are(y, want, 3), "CT_FN: a C++ kernel registered with ct_def/ct_impl, called boxed");
+  }
+
+  // ---- CT_STRUCTURED_IMPL: a device type's impl step of a structured family ----
+  {
+    const ct_op *op = ct_op_find("tril_");
+    bool ok = op && ct_set_structured_impl("tril.out", CT_DEVICE_PRIVATEUSE3, CT_STRUCTURED_IMPL(tril_out, cpp_tril_impl)) == CT_OK &&
+              ct_op_registered(op, CT_KEY_PRIVATEUSE3).source != nullptr &&
+              ct_set_structured_impl("tril.out", CT_DEVICE_PRIVATEUSE3, nullptr) == CT_OK &&
+              ct_op_registered(op, CT_KEY_PRIVATEUSE3).source == nullptr;
+    check(ok, "CT_STRUCTURED_IMPL: a C++ impl step registered for a device type, then removed");
   }
 
   // ---- a backend from C++ ----

@@ -1031,6 +1031,52 @@ TEST(device_reduction_loop) {
   ct_clear_error();
 }
 
+/* A structured family's impl step per device type (ops/structured.h, the
+ * DispatchStub): tdev sets one for tril.out, and tril, tril_ and tril.out
+ * then run meta + its impl on the device (the impl stages through the CPU
+ * here); without it they take the CPU fallback. */
+static int64_t tdev_tril_calls;
+static ct_status tdev_tril(ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_status st;
+  ct_tensor *h = ct_to_device(self, CT_CPU), *r = h ? ct_tril(h, diagonal) : NULL;
+  tdev_tril_calls++;
+  st = r && ct_is_contiguous(out) && ct_device_eq(out->device, self->device) ? ct_copy_(out, r) : CT_ERR_STATE;
+  ct_release(r), ct_release(h);
+  return st;
+}
+TEST(device_structured_impl) {
+  static const float av[6] = {1, 2, 3, 4, 5, 6};
+  tdev_init();
+  CT_SCOPE {
+    ct_tensor *a = tdev_from(CT_DIMS(2, 3), av, 0), *r, *o = ct_empty_ex(CT_DIMS(3, 2), CT_F32, TDEV(0), false);
+    const ct_op *tril = ct_op_find("tril"), *tril_ = ct_op_find("tril_");
+    int64_t calls = tdev_tril_calls;
+    CHECK(tril && tril_ && !ct_op_registered(tril, CT_KEY_PRIVATEUSE1).source);
+    r = ct_tril(a, 0); /* the CPU fallback */
+    CHECK(r && ct_get(r, 1) == 0 && ct_get(r, 4) == 5 && tdev_tril_calls == calls);
+    CHECK_OK(ct_set_structured_impl("tril.out", CT_DEVICE_PRIVATEUSE1, CT_STRUCTURED_IMPL(tril_out, tdev_tril)));
+    CHECK(ct_op_registered(tril_, CT_KEY_PRIVATEUSE1).source && !strcmp(ct_op_registered(tril_, CT_KEY_PRIVATEUSE1).source, "structured impl"));
+    r = ct_tril(a, 0);
+    CHECK(r && ct_device_eq(r->device, TDEV(0)) && ct_get(r, 1) == 0 && ct_get(r, 3) == 4 && ct_get(r, 4) == 5 && tdev_tril_calls == calls + 1);
+    CHECK_OK(ct_tril_out(ct_t(o), a, 1)); /* a transposed out=: the impl writes a contiguous proxy */
+    CHECK(ct_get(o, 0) == 1 && ct_get(o, 1) == 4 && ct_get(o, 2) == 2 && ct_get(o, 4) == 0 && tdev_tril_calls == calls + 2);
+    CHECK_OK(ct_tril_(a, -1));
+    CHECK(ct_get(a, 0) == 0 && ct_get(a, 3) == 4 && ct_get(a, 4) == 0 && tdev_tril_calls == calls + 3);
+    CHECK_ERR(ct_tril(ct_narrow(ct_flatten(a, 0, 1), 0, 0, 3), 0), CT_ERR_RANK, "input tensor must have at least 2 dimensions");
+    CHECK(tdev_tril_calls == calls + 3); /* the meta step refused it: no impl ran */
+    /* removing it: back to the fallback; meta, a NULL CPU impl and unknown families refused */
+    CHECK_OK(ct_set_structured_impl("tril.out", CT_DEVICE_PRIVATEUSE1, NULL));
+    CHECK(!ct_op_registered(tril, CT_KEY_PRIVATEUSE1).source);
+    r = ct_tril(tdev_from(CT_DIMS(2, 3), av, 0), 0);
+    CHECK(r && ct_get(r, 2) == 0 && ct_get(r, 4) == 5 && tdev_tril_calls == calls + 3);
+    CHECK(ct_set_structured_impl("tril.out", CT_DEVICE_META, CT_STRUCTURED_IMPL(tril_out, tdev_tril)) == CT_ERR_INVALID);
+    CHECK(ct_set_structured_impl("tril.out", CT_DEVICE_CPU, NULL) == CT_ERR_INVALID);
+    CHECK_ERR(ct_set_structured_impl("add.out", CT_DEVICE_PRIVATEUSE1, CT_STRUCTURED_IMPL(tril_out, tdev_tril)), CT_ERR_INVALID,
+                     "not a structured op family");
+  }
+  ct_clear_error();
+}
+
 /* The index loop per device type (ops/shape.h): tdev sets one, so gather,
  * scatter, index_select, index_add, index_copy and embedding run in it (on
  * scrambled memory, through the host staging), and an index out of range is

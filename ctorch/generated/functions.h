@@ -2795,7 +2795,8 @@ CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_genera
  * ct_kernel_<op>: the C function type of the op's kernels; declare a backend's
  * kernel with it (`static ct_kernel_mm my_mm;`) and the compiler checks the
  * definition. CT__OPNAME_<op> / CT__OPSIG_<op>: the op's name and C signature
- * code, for CT_BACKEND_KERNEL (ctorch/backend.h). */
+ * code, for CT_BACKEND_KERNEL (ctorch/backend.h). ct_impl_<op>: the impl step
+ * of a structured family (its out= op), for ct_set_structured_impl. */
 typedef ct_tensor *ct_kernel_add_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar );
 #define CT__OPNAME_add_Tensor "add.Tensor"
 #define CT__OPSIG_add_Tensor "T,T,S->T"
@@ -5046,6 +5047,7 @@ typedef ct_status ct_kernel_tril_(ct_keyset, ct_tensor *, int64_t );
 typedef ct_status ct_kernel_tril_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_tril_out "tril.out"
 #define CT__OPSIG_tril_out "T,i,Tw->Tw"
+typedef ct_status ct_impl_tril_out(ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_triu(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_triu "triu"
 #define CT__OPSIG_triu "T,i->T"
@@ -5055,6 +5057,7 @@ typedef ct_status ct_kernel_triu_(ct_keyset, ct_tensor *, int64_t );
 typedef ct_status ct_kernel_triu_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_triu_out "triu.out"
 #define CT__OPSIG_triu_out "T,i,Tw->Tw"
+typedef ct_status ct_impl_triu_out(ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_gather(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool );
 #define CT__OPNAME_gather "gather"
 #define CT__OPSIG_gather "T,i,T,b->T"

@@ -14463,17 +14463,22 @@ static const char *const ct__generated_strings[] = {
 };
 
 /* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */
-static ct_tensor *ct__st_tril_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+/* each family's impl step per device type: the CPU's, others set by backends */
+static ct_unboxed_fn ct__impls_tril_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_tril)};
+static ct_unboxed_fn ct__impls_triu_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_triu)};
+static ct_tensor *ct__st_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
+  ct_unboxed_fn impl;
   (void)ks;
   ct__st_begin(&st, "tril", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK) s = ct__impl_tril(self, diagonal, st.out[0]);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
-static ct_tensor *ct__st_tril_Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static ct_tensor *ct__st_tril_meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
@@ -14482,18 +14487,20 @@ static ct_tensor *ct__st_tril_Meta(ct_keyset ks, ct_tensor *self, int64_t diagon
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
-static ct_status ct__st_tril__CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static ct_status ct__st_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
+  ct_unboxed_fn impl;
   (void)ks;
   ct__st_begin(&st, "tril_", CT__ST_INPLACE, 0, 1, ct__in);
   st.given[0] = self;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK) s = ct__impl_tril(self, diagonal, st.out[0]);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
-static ct_status ct__st_tril__Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static ct_status ct__st_tril__meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
@@ -14503,18 +14510,20 @@ static ct_status ct__st_tril__Meta(ct_keyset ks, ct_tensor *self, int64_t diagon
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_finish(&st, s, 1);
 }
-static ct_status ct__st_tril_out_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+static ct_status ct__st_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
+  ct_unboxed_fn impl;
   (void)ks;
   ct__st_begin(&st, "tril", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK) s = ct__impl_tril(self, diagonal, st.out[0]);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
-static ct_status ct__st_tril_out_Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+static ct_status ct__st_tril_out_meta(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
@@ -14524,17 +14533,19 @@ static ct_status ct__st_tril_out_Meta(ct_keyset ks, ct_tensor *self, int64_t dia
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_finish(&st, s, 1);
 }
-static ct_tensor *ct__st_triu_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static ct_tensor *ct__st_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
+  ct_unboxed_fn impl;
   (void)ks;
   ct__st_begin(&st, "triu", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK) s = ct__impl_triu(self, diagonal, st.out[0]);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
-static ct_tensor *ct__st_triu_Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static ct_tensor *ct__st_triu_meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
@@ -14543,18 +14554,20 @@ static ct_tensor *ct__st_triu_Meta(ct_keyset ks, ct_tensor *self, int64_t diagon
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
-static ct_status ct__st_triu__CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static ct_status ct__st_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
+  ct_unboxed_fn impl;
   (void)ks;
   ct__st_begin(&st, "triu_", CT__ST_INPLACE, 0, 1, ct__in);
   st.given[0] = self;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK) s = ct__impl_triu(self, diagonal, st.out[0]);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
-static ct_status ct__st_triu__Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static ct_status ct__st_triu__meta(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
@@ -14564,18 +14577,20 @@ static ct_status ct__st_triu__Meta(ct_keyset ks, ct_tensor *self, int64_t diagon
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_finish(&st, s, 1);
 }
-static ct_status ct__st_triu_out_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+static ct_status ct__st_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
+  ct_unboxed_fn impl;
   (void)ks;
   ct__st_begin(&st, "triu", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK) s = ct__impl_triu(self, diagonal, st.out[0]);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
-static ct_status ct__st_triu_out_Meta(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+static ct_status ct__st_triu_out_meta(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
   ct_status s;
@@ -14585,6 +14600,22 @@ static ct_status ct__st_triu_out_Meta(ct_keyset ks, ct_tensor *self, int64_t dia
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_finish(&st, s, 1);
 }
+
+/* ---- structured families: each variant's glue and its family's impls per device type
+ * (ct_set_structured_impl registers the glue at a device type's backend key) ---- */
+static const struct {
+  const char *family;
+  ct_op **op;
+  ct_unboxed_fn glue;
+  ct_unboxed_fn *impls;
+} ct__generated_structured[] = {
+    {"tril.out", &ct__op.tril, CT_FN(ct__st_tril), ct__impls_tril_out},
+    {"tril.out", &ct__op.tril_, CT_FN(ct__st_tril_), ct__impls_tril_out},
+    {"tril.out", &ct__op.tril_out, CT_FN(ct__st_tril_out), ct__impls_tril_out},
+    {"triu.out", &ct__op.triu, CT_FN(ct__st_triu), ct__impls_triu_out},
+    {"triu.out", &ct__op.triu_, CT_FN(ct__st_triu_), ct__impls_triu_out},
+    {"triu.out", &ct__op.triu_out, CT_FN(ct__st_triu_out), ct__impls_triu_out},
+};
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
 static const struct {
@@ -16524,23 +16555,23 @@ static const struct {
     {&ct__op.replication_pad3d_backward, CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_backward), "reference"},
     {&ct__op.replication_pad3d_backward, CT_KEY_META, CT_FN(ct__k_replication_pad3d_backward), "reference"},
     {&ct__op.replication_pad3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_backward), "autograd"},
-    {&ct__op.tril, CT_KEY_CPU, CT_FN(ct__st_tril_CPU), "structured"},
-    {&ct__op.tril, CT_KEY_META, CT_FN(ct__st_tril_Meta), "structured"},
+    {&ct__op.tril, CT_KEY_CPU, CT_FN(ct__st_tril), "structured"},
+    {&ct__op.tril, CT_KEY_META, CT_FN(ct__st_tril_meta), "structured"},
     {&ct__op.tril, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril), "autograd"},
-    {&ct__op.tril_, CT_KEY_CPU, CT_FN(ct__st_tril__CPU), "structured"},
-    {&ct__op.tril_, CT_KEY_META, CT_FN(ct__st_tril__Meta), "structured"},
+    {&ct__op.tril_, CT_KEY_CPU, CT_FN(ct__st_tril_), "structured"},
+    {&ct__op.tril_, CT_KEY_META, CT_FN(ct__st_tril__meta), "structured"},
     {&ct__op.tril_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_), "autograd"},
-    {&ct__op.tril_out, CT_KEY_CPU, CT_FN(ct__st_tril_out_CPU), "structured"},
-    {&ct__op.tril_out, CT_KEY_META, CT_FN(ct__st_tril_out_Meta), "structured"},
+    {&ct__op.tril_out, CT_KEY_CPU, CT_FN(ct__st_tril_out), "structured"},
+    {&ct__op.tril_out, CT_KEY_META, CT_FN(ct__st_tril_out_meta), "structured"},
     {&ct__op.tril_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_out), "autograd"},
-    {&ct__op.triu, CT_KEY_CPU, CT_FN(ct__st_triu_CPU), "structured"},
-    {&ct__op.triu, CT_KEY_META, CT_FN(ct__st_triu_Meta), "structured"},
+    {&ct__op.triu, CT_KEY_CPU, CT_FN(ct__st_triu), "structured"},
+    {&ct__op.triu, CT_KEY_META, CT_FN(ct__st_triu_meta), "structured"},
     {&ct__op.triu, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu), "autograd"},
-    {&ct__op.triu_, CT_KEY_CPU, CT_FN(ct__st_triu__CPU), "structured"},
-    {&ct__op.triu_, CT_KEY_META, CT_FN(ct__st_triu__Meta), "structured"},
+    {&ct__op.triu_, CT_KEY_CPU, CT_FN(ct__st_triu_), "structured"},
+    {&ct__op.triu_, CT_KEY_META, CT_FN(ct__st_triu__meta), "structured"},
     {&ct__op.triu_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_), "autograd"},
-    {&ct__op.triu_out, CT_KEY_CPU, CT_FN(ct__st_triu_out_CPU), "structured"},
-    {&ct__op.triu_out, CT_KEY_META, CT_FN(ct__st_triu_out_Meta), "structured"},
+    {&ct__op.triu_out, CT_KEY_CPU, CT_FN(ct__st_triu_out), "structured"},
+    {&ct__op.triu_out, CT_KEY_META, CT_FN(ct__st_triu_out_meta), "structured"},
     {&ct__op.triu_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_out), "autograd"},
     {&ct__op.gather, CT_KEY_CPU, CT_FN(ct__k_gather), "reference"},
     {&ct__op.gather, CT_KEY_META, CT_FN(ct__k_gather), "reference"},

@@ -6,8 +6,8 @@
  * family (functional, in-place, out=) is declared on its out= schema:
  *
  *   func: tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
- *   structured: ct__meta_tril          the meta step
- *   kernel: CPU = ct__impl_tril        an impl step per backend key
+ *   structured: ct__meta_tri           the meta step
+ *   kernel: CPU = ct__impl_tril        the CPU's impl step
  *   func: tril(Tensor self, int diagonal=0) -> Tensor
  *   structured_delegate: tril.out      (and tril_ likewise)
  *
@@ -18,8 +18,12 @@
  * impl(args..., ct_tensor *out0, ...)`, computes into outputs it is given:
  * always contiguous, never sharing memory with an input (the glue hands it a
  * contiguous proxy when the caller's out= or in-place tensor is not, and
- * copies the proxy back). ctgen emits the glue per variant and key: begin,
- * meta, impl, finish. Checks that need data belong in the impl step. */
+ * copies the proxy back). There is one impl per device type (PyTorch's
+ * DispatchStub): the CPU's from the spec, a backend's set with
+ * ct_set_structured_impl. ctgen emits the glue per variant (begin, meta,
+ * the impl of the outputs' device type, finish), registered at CPU and at
+ * each backend key with an impl, and the Meta kernel (the meta step alone).
+ * Checks that need data belong in the impl step. */
 #ifndef CT_OPS_STRUCTURED_H
 #define CT_OPS_STRUCTURED_H
 
@@ -42,6 +46,18 @@ typedef struct ct__structured {
   ct_tensor *out[CT__ST_MAX_OUT];     /* what impl writes: given, a new tensor, or a proxy */
   int nout;                           /* outputs declared so far */
 } ct__structured;
+
+/* A device type's impl step of a structured family (a backend's, PyTorch's
+ * DispatchStub): op names the family's out= op ("tril.out"; a family
+ * without an out= form, its functional op), fn has the type ct_impl_<op>
+ * (ctorch/generated/functions.h: the op's inputs, then one ct_tensor * per
+ * output), and computes into contiguous outputs on that device that share
+ * no memory with an input. The family's variants (functional, in-place,
+ * out=) get their kernels at the device type's backend key, where none is
+ * registered yet; NULL removes them. The CPU's impl can be replaced, not
+ * removed; Meta runs meta steps only. */
+CTDEF ct_status ct_set_structured_impl(const char *op, ct_device_type type, ct_unboxed_fn fn);
+#define CT_STRUCTURED_IMPL(handle, fn) ((ct_unboxed_fn)(void (*)(void))(1 ? (fn) : (ct_impl_##handle *)0))
 
 CT_EXTERN_C_END
 #endif /* CT_OPS_STRUCTURED_H */
@@ -131,6 +147,15 @@ static ct_status ct__st_finish(ct__structured *st, ct_status s, int nout) {
   }
   for (i = 0; s == CT_OK && !st->meta_only && st->variant != CT__ST_FUNCTIONAL && i < st->nout; i++) ct__bump_version(st->given[i]);
   return s;
+}
+
+/* The impl step of the call's device type (the outputs'), or NULL and an error. */
+static ct_unboxed_fn ct__st_impl(const ct__structured *st, ct_unboxed_fn *impls) {
+  ct_unboxed_fn fn;
+  int type = st->nout ? (int)st->out[0]->device.type : (int)CT_DEVICE_CPU;
+  if ((unsigned)type < CT_DEVICE_NUM && (fn = ct__atomic_load(&impls[type])) != NULL) return fn;
+  return ct_fail(CT_ERR_UNSUPPORTED, st->op, "no impl step for device type %s", ct_device_type_name((ct_device_type)type)),
+         (ct_unboxed_fn)NULL;
 }
 
 /* The functional variant's result: its first output; the others go to the
