@@ -17475,6 +17475,126 @@ static ct_status ct__st_triu_out_Meta(ct_keyset ks, ct_tensor *self, int64_t dia
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_finish(&st, s, 1);
 }
+static ct_tensor *ct__st_nll_loss_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  if (s == CT_OK) s = ct__impl_nll_loss(self, target, weight, reduction, ignore_index, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_nll_loss_Index(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  if (s == CT_OK) s = ct__impl_nll_loss(self, target, weight, reduction, ignore_index, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_nll_loss_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_nll_loss_out_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  if (s == CT_OK) s = ct__impl_nll_loss(self, target, weight, reduction, ignore_index, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_nll_loss_out_Index(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  if (s == CT_OK) s = ct__impl_nll_loss(self, target, weight, reduction, ignore_index, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_nll_loss_out_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_binary_cross_entropy_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
+  if (s == CT_OK) s = ct__impl_binary_cross_entropy(self, target, weight, reduction, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_binary_cross_entropy_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_binary_cross_entropy_out_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
+  if (s == CT_OK) s = ct__impl_binary_cross_entropy(self, target, weight, reduction, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_binary_cross_entropy_out_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_binary_cross_entropy_with_logits_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct_tensor *const ct__in[4] = {self, target, weight, pos_weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy_with_logits", CT__ST_FUNCTIONAL, 0, 4, ct__in);
+  s = ct__meta_binary_cross_entropy_with_logits(&st, self, target, weight, pos_weight, reduction);
+  if (s == CT_OK) s = ct__impl_binary_cross_entropy_with_logits(self, target, weight, pos_weight, reduction, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_binary_cross_entropy_with_logits_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct_tensor *const ct__in[4] = {self, target, weight, pos_weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy_with_logits", CT__ST_FUNCTIONAL, 1, 4, ct__in);
+  s = ct__meta_binary_cross_entropy_with_logits(&st, self, target, weight, pos_weight, reduction);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
 static const struct {
@@ -19704,11 +19824,11 @@ static const struct {
     {&ct__op.embedding_bag_padding_idx, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_embedding_bag_padding_idx), "composite"},
     {&ct__op.glu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu), "composite"},
     {&ct__op.glu_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu_out), "composite"},
-    {&ct__op.nll_loss, CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
-    {&ct__op.nll_loss, CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
+    {&ct__op.nll_loss, CT_KEY_CPU, CT_FN(ct__st_nll_loss_CPU), "structured"},
+    {&ct__op.nll_loss, CT_KEY_META, CT_FN(ct__st_nll_loss_Meta), "structured"},
     {&ct__op.nll_loss, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},
-    {&ct__op.nll_loss_out, CT_KEY_CPU, CT_FN(ct__k_nll_loss_out), "reference"},
-    {&ct__op.nll_loss_out, CT_KEY_META, CT_FN(ct__k_nll_loss_out), "reference"},
+    {&ct__op.nll_loss_out, CT_KEY_CPU, CT_FN(ct__st_nll_loss_out_CPU), "structured"},
+    {&ct__op.nll_loss_out, CT_KEY_META, CT_FN(ct__st_nll_loss_out_Meta), "structured"},
     {&ct__op.nll_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_out), "autograd"},
     {&ct__op.nll_loss_nd, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_nll_loss_nd), "composite"},
     {&ct__op.nll_loss_backward, CT_KEY_CPU, CT_FN(ct__k_nll_loss_backward), "reference"},
@@ -19725,14 +19845,14 @@ static const struct {
     {&ct__op.smooth_l1_loss_out, CT_KEY_META, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
     {&ct__op.smooth_l1_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_smooth_l1_loss_out), "autograd"},
     {&ct__op.kl_div, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kl_div), "composite"},
-    {&ct__op.binary_cross_entropy, CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy), "reference"},
-    {&ct__op.binary_cross_entropy, CT_KEY_META, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {&ct__op.binary_cross_entropy, CT_KEY_CPU, CT_FN(ct__st_binary_cross_entropy_CPU), "structured"},
+    {&ct__op.binary_cross_entropy, CT_KEY_META, CT_FN(ct__st_binary_cross_entropy_Meta), "structured"},
     {&ct__op.binary_cross_entropy, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy), "autograd"},
-    {&ct__op.binary_cross_entropy_out, CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
-    {&ct__op.binary_cross_entropy_out, CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {&ct__op.binary_cross_entropy_out, CT_KEY_CPU, CT_FN(ct__st_binary_cross_entropy_out_CPU), "structured"},
+    {&ct__op.binary_cross_entropy_out, CT_KEY_META, CT_FN(ct__st_binary_cross_entropy_out_Meta), "structured"},
     {&ct__op.binary_cross_entropy_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_out), "autograd"},
-    {&ct__op.binary_cross_entropy_with_logits, CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
-    {&ct__op.binary_cross_entropy_with_logits, CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {&ct__op.binary_cross_entropy_with_logits, CT_KEY_CPU, CT_FN(ct__st_binary_cross_entropy_with_logits_CPU), "structured"},
+    {&ct__op.binary_cross_entropy_with_logits, CT_KEY_META, CT_FN(ct__st_binary_cross_entropy_with_logits_Meta), "structured"},
     {&ct__op.binary_cross_entropy_with_logits, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},
     {&ct__op.huber_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_huber_loss), "composite"},
     {&ct__op.huber_loss_out, CT_KEY_CPU, CT_FN(ct__k_huber_loss_out), "reference"},
@@ -20694,7 +20814,8 @@ static const struct {
     {&ct__op.softmax_int_out, CT_FN(ct__k_softmax_out), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int, CT_FN(ct__k_log_softmax), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int_out, CT_FN(ct__k_log_softmax_out), CT__ENGINE_REDUCTION},
-    {&ct__op.nll_loss, CT_FN(ct__k_nll_loss), CT__ENGINE_INDEX},
+    {&ct__op.nll_loss, CT_FN(ct__st_nll_loss_Index), CT__ENGINE_INDEX},
+    {&ct__op.nll_loss_out, CT_FN(ct__st_nll_loss_out_Index), CT__ENGINE_INDEX},
     {&ct__op.nll_loss_backward, CT_FN(ct__k_nll_loss_backward), CT__ENGINE_INDEX},
     {&ct__op.uniform_, CT_FN(ct__k_uniform_), CT__ENGINE_RANDOM},
     {&ct__op.normal_, CT_FN(ct__k_normal_), CT__ENGINE_RANDOM},

@@ -83,6 +83,18 @@ static ct_tensor *ct__nn_f64_expand(const char *op, ct_tensor *t, int ndim, cons
   if (!c) *failed = 1;
   return c;
 }
+/* Can t (NULL: yes) broadcast to shape? The meta step's half of ct__nn_f64_expand. */
+static ct_status ct__nn_check_expand(const char *op, const ct_tensor *t, int ndim, const int64_t *shape) {
+  int i, ok = t ? t->ndim <= ndim : 1;
+  char b1[160], b2[160];
+  for (i = ndim - 1; t && ok && i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    if (j >= 0 && t->sizes[j] != shape[i] && t->sizes[j] != 1) ok = 0;
+  }
+  if (ok) return CT_OK;
+  return ct_fail(CT_ERR_SHAPE, op, "a tensor of shape %s cannot be broadcast to the input's shape %s", ct__nn_shape(t, b1, sizeof b1),
+                 ct_shape_format(ndim, shape, b2, sizeof b2));
+}
 static const double *ct__nn_cdata(const ct_tensor *t) { return t ? (const double *)ct_data_ptr(t) : NULL; }
 
 /* Copy the float64 buffer into dst and hand the result back (or bump out's version). */
@@ -303,42 +315,43 @@ static ct_status ct__nn_nll_backward_device(const char *op, const ct__nn_nll_dim
   }
   return st;
 }
-static ct_tensor *ct__k_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
-                                 int64_t ignore_index) {
+/* structured (ops/structured.h): the family nll_loss / nll_loss.out (aten's
+ * nll_loss_forward, which ctorch folds into nll_loss). The out-of-range
+ * target check reads the targets: the impl step's. */
+static ct_status ct__meta_nll_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                   int64_t ignore_index) {
+  ct__nn_nll_dims g;
+  (void)ignore_index;
+  if (ct__nn_nll_check(st->op, self, target, weight, reduction, &g) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? target->ndim : 0, target->sizes, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index,
+                                   ct_tensor *out) {
   static const char *op = "nll_loss";
   ct__nn_nll_dims g;
-  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL;
+  ct_tensor *x = NULL, *t = NULL, *w = NULL, *y = NULL;
   ct_status st = CT_OK;
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return NULL;
-  dst = reduction == CT__NN_NONE ? ct__empty(op, target->ndim, target->sizes, (ct_dtype)self->dtype, self->device)
-                                 : ct__empty(op, 0, NULL, (ct_dtype)self->dtype, self->device);
-  if (!dst) return NULL;
-  if (!ct__is_meta(dst) && self->device.type != CT_DEVICE_CPU) {
-    if (ct__nn_nll_device(op, &g, self, target, weight, reduction, ignore_index, dst) != CT_OK) ct_release(dst), dst = NULL;
-    return dst;
+  int failed = 0;
+  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return ct_last_error();
+  if (out->device.type != CT_DEVICE_CPU) return ct__nn_nll_device(op, &g, self, target, weight, reduction, ignore_index, out);
+  y = ct__empty(op, out->ndim, out->sizes, CT_F64, CT_CPU);
+  x = ct__nn_f64(op, self);
+  t = ct__nn_i64(op, target);
+  w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
+  if (!y || !x || !t || failed) {
+    st = ct_last_error();
+  } else {
+    double tw = 0, sum = 0;
+    st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, &tw, ct__nn_cdata(x),
+                         reduction == CT__NN_NONE ? (double *)ct_data_ptr(y) : NULL, &sum, NULL, NULL, 0);
+    if (reduction != CT__NN_NONE) *(double *)ct_data_ptr(y) = reduction == CT__NN_SUM ? sum : sum / tw;
   }
-  if (!ct__is_meta(dst)) {
-    int failed = 0;
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
-    x = ct__nn_f64(op, self);
-    t = ct__nn_i64(op, target);
-    w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
-    if (!y || !x || !t || failed) {
-      st = ct_last_error();
-    } else {
-      double tw = 0, sum = 0;
-      st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, &tw, ct__nn_cdata(x),
-                           reduction == CT__NN_NONE ? (double *)ct_data_ptr(y) : NULL, &sum, NULL, NULL, 0);
-      if (reduction != CT__NN_NONE) *(double *)ct_data_ptr(y) = reduction == CT__NN_SUM ? sum : sum / tw;
-    }
-  }
+  if (st == CT_OK && out->numel) st = ct__copy_impl(out, y);
   ct_release(x);
   ct_release(t);
   ct_release(w);
-  ct__nn_finish(dst, y, NULL, &r, st);
-  return r;
+  ct_release(y);
+  return st;
 }
 static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
                                           ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
@@ -562,57 +575,57 @@ static ct_tensor *ct__nn_log_softmax_backward(ct_tensor *grad, ct_tensor *result
 }
 
 /* ================= binary_cross_entropy ================= */
-static ct_tensor *ct__k_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
-  static const char *op = "binary_cross_entropy";
-  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL, *r = NULL;
-  ct_status st = CT_OK;
+/* structured (ops/structured.h): binary_cross_entropy / .out; the [0, 1]
+ * check of the input reads data: the impl step's. */
+static ct_status ct__meta_binary_cross_entropy(ct__structured *st, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                               int64_t reduction) {
+  const char *op = st->op;
   char b1[160], b2[160];
-  int failed = 0;
-  (void)ks;
-  if (ct__nn_check_floating(op, op, (ct_dtype)self->dtype) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (ct__nn_check_floating(op, op, (ct_dtype)self->dtype) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK)
+    return ct_last_error();
   if (target->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name((ct_dtype)target->dtype),
-                   ct__dtype_torch_name((ct_dtype)self->dtype)),
-           (ct_tensor *)NULL;
+                   ct__dtype_torch_name((ct_dtype)self->dtype));
   if (!ct_same_shape(self, target))
     return ct_fail(CT_ERR_SHAPE, op, "target of shape %s must have the shape of input %s", ct__nn_shape(target, b1, sizeof b1),
-                   ct__nn_shape(self, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, (ct_dtype)self->dtype, self->device);
-  if (!dst) return NULL;
-  if (weight && !(w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed))) {
-    ct_release(dst);
-    return NULL;
-  }
-  if (!ct__is_meta(dst)) {
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
-    x = ct__nn_f64(op, self);
-    t = ct__nn_f64(op, target);
-    if (!y || !x || !t) {
-      st = ct_last_error();
-    } else {
-      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w);
-      double sum = 0, *Y = (double *)ct_data_ptr(y);
-      int64_t i;
-      for (i = 0; i < self->numel && st == CT_OK; i++) {
-        double l;
-        if (!(X[i] >= 0 && X[i] <= 1)) {
-          st = ct_fail(CT_ERR_INVALID, op, "all elements of input should be between 0 and 1");
-          break;
-        }
-        l = (T[i] - 1) * fmax(log(1 - X[i]), -100.0) - T[i] * fmax(log(X[i]), -100.0);
-        if (W) l *= W[i];
-        if (reduction == CT__NN_NONE) Y[i] = l;
-        sum += l;
+                   ct__nn_shape(self, b2, sizeof b2));
+  if (ct__nn_check_expand(op, weight, self->ndim, self->sizes) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  static const char *op = "binary_cross_entropy";
+  ct_tensor *x, *t, *w = NULL, *y;
+  ct_status st = CT_OK;
+  int failed = 0;
+  y = ct__empty(op, out->ndim, out->sizes, CT_F64, CT_CPU);
+  x = ct__nn_f64(op, self);
+  t = ct__nn_f64(op, target);
+  if (weight) w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed);
+  if (!y || !x || !t || failed) {
+    st = ct_last_error();
+  } else {
+    const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w);
+    double sum = 0, *Y = (double *)ct_data_ptr(y);
+    int64_t i;
+    for (i = 0; i < self->numel; i++) {
+      double l;
+      if (!(X[i] >= 0 && X[i] <= 1)) {
+        st = ct_fail(CT_ERR_INVALID, op, "all elements of input should be between 0 and 1");
+        break;
       }
-      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+      l = (T[i] - 1) * fmax(log(1 - X[i]), -100.0) - T[i] * fmax(log(X[i]), -100.0);
+      if (W) l *= W[i];
+      if (reduction == CT__NN_NONE) Y[i] = l;
+      sum += l;
     }
+    if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
   }
+  if (st == CT_OK && out->numel) st = ct__copy_impl(out, y);
   ct_release(x);
   ct_release(t);
   ct_release(w);
-  ct__nn_finish(dst, y, NULL, &r, st);
-  return r;
+  ct_release(y);
+  return st;
 }
 /* d/dself = w (x - t) / max(x (1 - x), 1e-12), as PyTorch */
 static ct_tensor *ct__nn_bce_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
@@ -630,56 +643,57 @@ static ct_tensor *ct__nn_bce_target_backward(ct_tensor *grad, ct_tensor *self, c
 }
 
 /* ================= binary_cross_entropy_with_logits =================
- * (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
-static ct_tensor *ct__k_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
-                                                         ct_tensor *pos_weight, int64_t reduction) {
-  static const char *op = "binary_cross_entropy_with_logits";
-  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *pw = NULL, *y = NULL, *r = NULL;
-  ct_status st = CT_OK;
+ * (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t;
+ * structured (ops/structured.h), functional only. */
+static ct_status ct__meta_binary_cross_entropy_with_logits(ct__structured *st, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                           ct_tensor *pos_weight, int64_t reduction) {
+  const char *op = st->op;
   ct_dtype rd;
   char b1[160], b2[160];
-  int failed = 0;
-  (void)ks;
   rd = ct_promote_types((ct_dtype)self->dtype, (ct_dtype)target->dtype);
   if (weight) rd = ct_promote_types(rd, (ct_dtype)weight->dtype);
   if (pos_weight) rd = ct_promote_types(rd, (ct_dtype)pos_weight->dtype);
-  if (ct__nn_check_floating(op, op, rd) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (ct__nn_check_floating(op, op, rd) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return ct_last_error();
   if (!ct_same_shape(self, target))
     return ct_fail(CT_ERR_SHAPE, op, "Target size %s must be the same as input size %s", ct__nn_shape(target, b1, sizeof b1),
-                   ct__nn_shape(self, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, rd, self->device);
-  if (!dst) return NULL;
+                   ct__nn_shape(self, b2, sizeof b2));
+  if (ct__nn_check_expand(op, weight, self->ndim, self->sizes) != CT_OK || ct__nn_check_expand(op, pos_weight, self->ndim, self->sizes) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, rd, self->device);
+}
+static ct_status ct__impl_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight,
+                                                           int64_t reduction, ct_tensor *out) {
+  static const char *op = "binary_cross_entropy_with_logits";
+  ct_tensor *x, *t, *w, *pw, *y;
+  ct_status st = CT_OK;
+  int failed = 0;
   w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed);
   pw = ct__nn_f64_expand(op, pos_weight, self->ndim, self->sizes, &failed);
-  if (failed) {
+  y = ct__empty(op, out->ndim, out->sizes, CT_F64, CT_CPU);
+  x = ct__nn_f64(op, self);
+  t = ct__nn_f64(op, target);
+  if (!y || !x || !t || failed) {
     st = ct_last_error();
-  } else if (!ct__is_meta(dst)) {
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
-    x = ct__nn_f64(op, self);
-    t = ct__nn_f64(op, target);
-    if (!y || !x || !t) {
-      st = ct_last_error();
-    } else {
-      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w), *PW = ct__nn_cdata(pw);
-      double sum = 0, *Y = (double *)ct_data_ptr(y);
-      int64_t i;
-      for (i = 0; i < self->numel; i++) {
-        double lw = PW ? 1 + (PW[i] - 1) * T[i] : 1.0;
-        double l = (1 - T[i]) * X[i] + lw * (log1p(exp(-fabs(X[i]))) + fmax(-X[i], 0.0));
-        if (W) l *= W[i];
-        if (reduction == CT__NN_NONE) Y[i] = l;
-        sum += l;
-      }
-      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+  } else {
+    const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w), *PW = ct__nn_cdata(pw);
+    double sum = 0, *Y = (double *)ct_data_ptr(y);
+    int64_t i;
+    for (i = 0; i < self->numel; i++) {
+      double lw = PW ? 1 + (PW[i] - 1) * T[i] : 1.0;
+      double l = (1 - T[i]) * X[i] + lw * (log1p(exp(-fabs(X[i]))) + fmax(-X[i], 0.0));
+      if (W) l *= W[i];
+      if (reduction == CT__NN_NONE) Y[i] = l;
+      sum += l;
     }
+    if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
   }
+  if (st == CT_OK && out->numel) st = ct__copy_impl(out, y);
   ct_release(x);
   ct_release(t);
   ct_release(w);
   ct_release(pw);
-  ct__nn_finish(dst, y, NULL, &r, st);
-  return r;
+  ct_release(y);
+  return st;
 }
 /* d/dself = w ((pw t + 1 - t) sigmoid(x) - pw t), or w (sigmoid(x) - t) */
 static ct_tensor *ct__nn_bcel_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight,
@@ -1045,20 +1059,12 @@ static ct_status ct__nn_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
   ct_release(r);
   return st;
 }
-static ct_status ct__k_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
-                                    int64_t ignore_index, ct_tensor *out) {
-  return ct__nn_into_out("nll_loss", ct__k_nll_loss(ks, self, target, weight, reduction, ignore_index), out);
-}
 static ct_status ct__k_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
   return ct__nn_into_out("mse_loss", ct__k_mse_loss(ks, self, target, reduction), out);
 }
 static ct_status ct__k_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta,
                                           ct_tensor *out) {
   return ct__nn_into_out("smooth_l1_loss", ct__k_smooth_l1_loss(ks, self, target, reduction, beta), out);
-}
-static ct_status ct__k_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
-                                                int64_t reduction, ct_tensor *out) {
-  return ct__nn_into_out("binary_cross_entropy", ct__k_binary_cross_entropy(ks, self, target, weight, reduction), out);
 }
 
 /* ---- scaled_dot_product_attention: softmax(q k^T * scale + mask) v, the math
