@@ -17536,6 +17536,48 @@ static ct_status ct__st_nll_loss_out_Meta(ct_keyset ks, ct_tensor *self, ct_tens
   s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
   return ct__st_finish(&st, s, 1);
 }
+static ct_status ct__st_mse_loss_out_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "mse_loss", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_mse_loss(&st, self, target, reduction);
+  if (s == CT_OK) s = ct__impl_mse_loss(self, target, reduction, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_mse_loss_out_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "mse_loss", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_mse_loss(&st, self, target, reduction);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_smooth_l1_loss_out_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "smooth_l1_loss", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_smooth_l1_loss(&st, self, target, reduction, beta);
+  if (s == CT_OK) s = ct__impl_smooth_l1_loss(self, target, reduction, beta, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_smooth_l1_loss_out_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "smooth_l1_loss", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_smooth_l1_loss(&st, self, target, reduction, beta);
+  return ct__st_finish(&st, s, 1);
+}
 static ct_tensor *ct__st_binary_cross_entropy_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
   ct_tensor *const ct__in[3] = {self, target, weight};
   ct__structured st;
@@ -17594,6 +17636,48 @@ static ct_tensor *ct__st_binary_cross_entropy_with_logits_Meta(ct_keyset ks, ct_
   ct__st_begin(&st, "binary_cross_entropy_with_logits", CT__ST_FUNCTIONAL, 1, 4, ct__in);
   s = ct__meta_binary_cross_entropy_with_logits(&st, self, target, weight, pos_weight, reduction);
   return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_huber_loss_out_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "huber_loss", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_huber_loss(&st, self, target, reduction, delta);
+  if (s == CT_OK) s = ct__impl_huber_loss(self, target, reduction, delta, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_huber_loss_out_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "huber_loss", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_huber_loss(&st, self, target, reduction, delta);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_multi_margin_loss_out_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "multi_margin_loss", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_multi_margin_loss(&st, self, target, p, margin, weight, reduction);
+  if (s == CT_OK) s = ct__impl_multi_margin_loss(self, target, p, margin, weight, reduction, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_multi_margin_loss_out_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "multi_margin_loss", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_multi_margin_loss(&st, self, target, p, margin, weight, reduction);
+  return ct__st_finish(&st, s, 1);
 }
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -19836,13 +19920,13 @@ static const struct {
     {&ct__op.nll_loss_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_backward), "autograd"},
     {&ct__op.cross_entropy_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_entropy_loss), "composite"},
     {&ct__op.mse_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
-    {&ct__op.mse_loss_out, CT_KEY_CPU, CT_FN(ct__k_mse_loss_out), "reference"},
-    {&ct__op.mse_loss_out, CT_KEY_META, CT_FN(ct__k_mse_loss_out), "reference"},
+    {&ct__op.mse_loss_out, CT_KEY_CPU, CT_FN(ct__st_mse_loss_out_CPU), "structured"},
+    {&ct__op.mse_loss_out, CT_KEY_META, CT_FN(ct__st_mse_loss_out_Meta), "structured"},
     {&ct__op.mse_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_out), "autograd"},
     {&ct__op.l1_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_l1_loss), "composite"},
     {&ct__op.smooth_l1_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_smooth_l1_loss), "composite"},
-    {&ct__op.smooth_l1_loss_out, CT_KEY_CPU, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
-    {&ct__op.smooth_l1_loss_out, CT_KEY_META, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {&ct__op.smooth_l1_loss_out, CT_KEY_CPU, CT_FN(ct__st_smooth_l1_loss_out_CPU), "structured"},
+    {&ct__op.smooth_l1_loss_out, CT_KEY_META, CT_FN(ct__st_smooth_l1_loss_out_Meta), "structured"},
     {&ct__op.smooth_l1_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_smooth_l1_loss_out), "autograd"},
     {&ct__op.kl_div, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kl_div), "composite"},
     {&ct__op.binary_cross_entropy, CT_KEY_CPU, CT_FN(ct__st_binary_cross_entropy_CPU), "structured"},
@@ -19855,8 +19939,8 @@ static const struct {
     {&ct__op.binary_cross_entropy_with_logits, CT_KEY_META, CT_FN(ct__st_binary_cross_entropy_with_logits_Meta), "structured"},
     {&ct__op.binary_cross_entropy_with_logits, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},
     {&ct__op.huber_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_huber_loss), "composite"},
-    {&ct__op.huber_loss_out, CT_KEY_CPU, CT_FN(ct__k_huber_loss_out), "reference"},
-    {&ct__op.huber_loss_out, CT_KEY_META, CT_FN(ct__k_huber_loss_out), "reference"},
+    {&ct__op.huber_loss_out, CT_KEY_CPU, CT_FN(ct__st_huber_loss_out_CPU), "structured"},
+    {&ct__op.huber_loss_out, CT_KEY_META, CT_FN(ct__st_huber_loss_out_Meta), "structured"},
     {&ct__op.huber_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_huber_loss_out), "autograd"},
     {&ct__op.soft_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_soft_margin_loss), "composite"},
     {&ct__op.soft_margin_loss_out, CT_KEY_CPU, CT_FN(ct__k_soft_margin_loss_out), "reference"},
@@ -19866,8 +19950,8 @@ static const struct {
     {&ct__op.hinge_embedding_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_hinge_embedding_loss), "composite"},
     {&ct__op.multilabel_soft_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_multilabel_soft_margin_loss), "composite"},
     {&ct__op.multi_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_multi_margin_loss), "composite"},
-    {&ct__op.multi_margin_loss_out, CT_KEY_CPU, CT_FN(ct__k_multi_margin_loss_out), "reference"},
-    {&ct__op.multi_margin_loss_out, CT_KEY_META, CT_FN(ct__k_multi_margin_loss_out), "reference"},
+    {&ct__op.multi_margin_loss_out, CT_KEY_CPU, CT_FN(ct__st_multi_margin_loss_out_CPU), "structured"},
+    {&ct__op.multi_margin_loss_out, CT_KEY_META, CT_FN(ct__st_multi_margin_loss_out_Meta), "structured"},
     {&ct__op.multi_margin_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_multi_margin_loss_out), "autograd"},
     {&ct__op.triplet_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_triplet_margin_loss), "composite"},
     {&ct__op.cosine_embedding_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cosine_embedding_loss), "composite"},

@@ -726,20 +726,53 @@ static ct_tensor *ct__nn_bcel_pos_weight_backward(ct_tensor *grad, ct_tensor *se
   return ct__nn_loss_grad(grad, local, reduction, self->numel);
 }
 
-/* ================= composite losses (CompositeImplicitAutograd) ================= */
+/* ================= composite losses (CompositeImplicitAutograd) =================
+ * mse_loss, smooth_l1_loss and huber_loss: the functional is the composite
+ * (its gradient from the ops); the out= form is structured: a meta step with
+ * the composite's checks and the output aten's TensorIterator gives it (the
+ * broadcast shape, or 0-dim when reduced; out's dtype when the result type
+ * casts to it), and an impl that runs the same ops into out. */
 static ct_status ct__nn_check_pair(const char *op, const char *kernel, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   if (ct__nn_check_floating(op, kernel, ct__result_type(self, target)) != CT_OK) return ct_last_error();
   return ct__nn_check_reduction(op, reduction);
+}
+static ct_status ct__nn_set_pair_output(ct__structured *st, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_dtype dtype) {
+  int64_t shape[CT_MAX_DIMS];
+  int n = ct_broadcast_shapes(st->op, self->ndim, self->sizes, target->ndim, target->sizes, shape);
+  if (n < 0) return ct_last_error();
+  if (st->variant == CT__ST_OUT && st->given[0]->dtype != dtype) {
+    ct_dtype od = (ct_dtype)st->given[0]->dtype;
+    if (!ct_can_cast(dtype, od))
+      return ct_fail(CT_ERR_DTYPE, st->op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(dtype),
+                     ct__dtype_torch_name(od));
+    dtype = od;
+  }
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? n : 0, shape, dtype, self->device);
+}
+/* the impl steps' end: the loss the ops gave, into out */
+static ct_status ct__nn_loss_into(ct_tensor *r, ct_tensor *out) {
+  if (!r) return ct_last_error();
+  return out->numel ? ct__copy_impl(out, r) : CT_OK;
+}
+static ct_tensor *ct__nn_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *d = ct_sub(self, target);
+  return ct__nn_reduce(ct_mul(d, d), reduction);
 }
 static ct_tensor *ct__k_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   ct_tensor *r = NULL;
   (void)ks;
   if (ct__nn_check_pair("mse_loss", "mse_cpu", self, target, reduction) != CT_OK) return NULL;
-  CT_SCOPE {
-    ct_tensor *d = ct_sub(self, target);
-    r = ct_keep(ct__nn_reduce(ct_mul(d, d), reduction));
-  }
+  CT_SCOPE { r = ct_keep(ct__nn_mse_loss(self, target, reduction)); }
   return r;
+}
+static ct_status ct__meta_mse_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  if (ct__nn_check_pair(st->op, "mse_cpu", self, target, reduction) != CT_OK) return ct_last_error();
+  return ct__nn_set_pair_output(st, self, target, reduction, ct__result_type(self, target));
+}
+static ct_status ct__impl_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_status s = CT_OK;
+  CT_SCOPE { s = ct__nn_loss_into(ct__nn_mse_loss(self, target, reduction), out); }
+  return s;
 }
 static ct_tensor *ct__k_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   ct_tensor *r = NULL;
@@ -750,21 +783,34 @@ static ct_tensor *ct__k_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target
 }
 /* |d| < beta ? d^2 / (2 beta) : |d| - beta / 2, written as
  * c^2 / (2 beta) + (|d| - c) with c = min(|d|, beta) */
+static ct_status ct__nn_smooth_l1_check(const char *op, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  if (ct__nn_check_pair(op, "smooth_l1_cpu", self, target, reduction) != CT_OK) return ct_last_error();
+  if (beta < 0) return ct_fail(CT_ERR_INVALID, op, "smooth_l1_loss does not support negative values for beta.");
+  return CT_OK;
+}
+static ct_tensor *ct__nn_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_tensor *a = ct__nn_abs(ct_sub(self, target)), *l = a;
+  if (beta > 0) {
+    ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(beta)))), ct_float(beta));
+    l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5 / beta)), ct_sub(a, c));
+  }
+  return ct__nn_reduce(l, reduction);
+}
 static ct_tensor *ct__k_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
-  static const char *op = "smooth_l1_loss";
   ct_tensor *r = NULL;
   (void)ks;
-  if (ct__nn_check_pair(op, "smooth_l1_cpu", self, target, reduction) != CT_OK) return NULL;
-  if (beta < 0) return ct_fail(CT_ERR_INVALID, op, "smooth_l1_loss does not support negative values for beta."), (ct_tensor *)NULL;
-  CT_SCOPE {
-    ct_tensor *a = ct__nn_abs(ct_sub(self, target)), *l = a;
-    if (beta > 0) {
-      ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(beta)))), ct_float(beta));
-      l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5 / beta)), ct_sub(a, c));
-    }
-    r = ct_keep(ct__nn_reduce(l, reduction));
-  }
+  if (ct__nn_smooth_l1_check("smooth_l1_loss", self, target, reduction, beta) != CT_OK) return NULL;
+  CT_SCOPE { r = ct_keep(ct__nn_smooth_l1_loss(self, target, reduction, beta)); }
   return r;
+}
+static ct_status ct__meta_smooth_l1_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  if (ct__nn_smooth_l1_check(st->op, self, target, reduction, beta) != CT_OK) return ct_last_error();
+  return ct__nn_set_pair_output(st, self, target, reduction, ct__result_type(self, target));
+}
+static ct_status ct__impl_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_status s = CT_OK;
+  CT_SCOPE { s = ct__nn_loss_into(ct__nn_smooth_l1_loss(self, target, reduction, beta), out); }
+  return s;
 }
 /* log_target ? exp(t) (t - x) : xlogy(t, t) - t x */
 static ct_tensor *ct__k_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
@@ -1058,13 +1104,6 @@ static ct_status ct__nn_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
     ct__bump_version(out);
   ct_release(r);
   return st;
-}
-static ct_status ct__k_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
-  return ct__nn_into_out("mse_loss", ct__k_mse_loss(ks, self, target, reduction), out);
-}
-static ct_status ct__k_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta,
-                                          ct_tensor *out) {
-  return ct__nn_into_out("smooth_l1_loss", ct__k_smooth_l1_loss(ks, self, target, reduction, beta), out);
 }
 
 /* ---- scaled_dot_product_attention: softmax(q k^T * scale + mask) v, the math
@@ -1839,29 +1878,37 @@ static ct_status ct__k_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_te
  * have the same values and gradients (subgradient 0 at kinks and at zero
  * distances). Reductions are checked (aten treats an unknown int as none). */
 
-/* ---- huber_loss: 0.5 c^2 + delta (|d| - c), c = min(|d|, delta), in self's dtype ---- */
-static ct_tensor *ct__k_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
-  static const char *op = "huber_loss";
+/* ---- huber_loss: 0.5 c^2 + delta (|d| - c), c = min(|d|, delta), in self's dtype; out= structured as mse_loss's ---- */
+static ct_status ct__nn_huber_check(const char *op, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
   ct_dtype rt = ct__result_type(self, target);
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (!(delta > 0)) return ct_fail(CT_ERR_INVALID, op, "huber_loss does not support non-positive values for delta."), (ct_tensor *)NULL;
-  if (ct__nn_check_floating(op, "huber_cpu", rt) != CT_OK) return NULL;
+  if (!(delta > 0)) return ct_fail(CT_ERR_INVALID, op, "huber_loss does not support non-positive values for delta.");
+  if (ct__nn_check_floating(op, "huber_cpu", rt) != CT_OK) return ct_last_error();
   if (!ct_dtype_is_floating((ct_dtype)self->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(rt),
-                   ct__dtype_torch_name((ct_dtype)self->dtype)),
-           (ct_tensor *)NULL;
-  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
-  CT_SCOPE {
-    ct_tensor *a = ct__nn_abs(ct_sub(self, target));
-    ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(delta)))), ct_float(delta));
-    ct_tensor *l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5)), ct_mul_scalar(ct_sub(a, c), ct_float(delta)));
-    r = ct_keep(ct__nn_reduce(l ? ct_to_dtype(l, (ct_dtype)self->dtype) : NULL, reduction));
-  }
+                   ct__dtype_torch_name((ct_dtype)self->dtype));
+  return ct__nn_check_reduction(op, reduction);
+}
+static ct_tensor *ct__nn_huber_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  ct_tensor *a = ct__nn_abs(ct_sub(self, target));
+  ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(delta)))), ct_float(delta));
+  ct_tensor *l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5)), ct_mul_scalar(ct_sub(a, c), ct_float(delta)));
+  return ct__nn_reduce(l ? ct_to_dtype(l, (ct_dtype)self->dtype) : NULL, reduction);
+}
+static ct_tensor *ct__k_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_huber_check("huber_loss", self, target, reduction, delta) != CT_OK) return NULL;
+  CT_SCOPE { r = ct_keep(ct__nn_huber_loss(self, target, reduction, delta)); }
   return r;
 }
-static ct_status ct__k_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
-  return ct__nn_into_out("huber_loss", ct__k_huber_loss(ks, self, target, reduction, delta), out);
+static ct_status ct__meta_huber_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  if (ct__nn_huber_check(st->op, self, target, reduction, delta) != CT_OK) return ct_last_error();
+  return ct__nn_set_pair_output(st, self, target, reduction, (ct_dtype)self->dtype);
+}
+static ct_status ct__impl_huber_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  ct_status s = CT_OK;
+  CT_SCOPE { s = ct__nn_loss_into(ct__nn_huber_loss(self, target, reduction, delta), out); }
+  return s;
 }
 
 /* ---- soft_margin_loss: log(1 + exp(-self * target)) into self's shape and dtype (aten's neg_out, mul_, exp_, add_, log_) ---- */
@@ -1942,59 +1989,86 @@ static ct_tensor *ct__k_multilabel_soft_margin_loss(ct_keyset ks, ct_tensor *inp
 
 /* ---- multi_margin_loss: aten's checks in its order, then per row
  * sum_{i != y} h(margin - x[y] + x[i]) w[y] / C, h(z) = max(z, 0)^p ---- */
+/* ---- multi_margin_loss: the functional a composite; the out= form
+ * structured (aten's multi_margin_loss_cpu_out): the meta step's checks
+ * and output (self's dtype), the impl's target range check (data) and the
+ * composite's ops into out ---- */
+static ct_status ct__nn_multi_margin_check(const char *op, ct_tensor *self, ct_tensor *target, ct_scalar p_, ct_tensor *weight,
+                                           int64_t reduction, int64_t *nframe, int64_t *dim, int64_t *p) {
+  double pd = ct_scalar_to_double(p_); /* aten: p.toInt(), which truncates */
+  char b1[160];
+  *p = pd >= 1 && pd < 3 ? (int64_t)pd : 0;
+  if (*p != 1 && *p != 2) return ct_fail(CT_ERR_INVALID, op, "only p == 1 and p == 2 supported");
+  if (!((self->ndim == 2 && self->sizes[1] != 0) || (self->ndim == 1 && self->sizes[0] != 0) || self->ndim == 0))
+    return ct_fail(CT_ERR_SHAPE, op, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
+                   ct__nn_shape(self, b1, sizeof b1));
+  *nframe = self->ndim <= 1 ? 1 : self->sizes[0];
+  *dim = self->ndim == 0 ? 1 : self->sizes[self->ndim - 1];
+  if (!(target->ndim <= 1 && target->numel == *nframe))
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent target size, got: %s", ct__nn_shape(target, b1, sizeof b1));
+  if (weight && !(weight->ndim <= 1 && weight->numel == *dim))
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent weight size, got: %s", ct__nn_shape(weight, b1, sizeof b1));
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return ct_last_error();
+  if (ct__nn_check_floating(op, "multi_margin_loss_cpu_kernel", (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  if (target->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type Long but found %s", ct__dtype_torch_name((ct_dtype)target->dtype));
+  if (weight && weight->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)self->dtype),
+                   ct__dtype_torch_name((ct_dtype)weight->dtype));
+  return CT_OK;
+}
+/* aten: "target out of range" while it walks the rows */
+static ct_status ct__nn_multi_margin_targets(const char *op, ct_tensor *target, int64_t dim) {
+  ct_tensor *t;
+  int64_t i, bad = 0;
+  if (ct__is_meta(target) || !target->numel) return CT_OK;
+  if (!(t = ct__nn_i64(op, target))) return ct_last_error();
+  for (i = 0; i < t->numel; i++) bad |= ((const int64_t *)ct_data_ptr(t))[i] < 0 || ((const int64_t *)ct_data_ptr(t))[i] >= dim;
+  ct_release(t);
+  return bad ? ct_fail(CT_ERR_INDEX, op, "target out of range") : CT_OK;
+}
+static ct_tensor *ct__nn_multi_margin_loss(ct_tensor *self, ct_tensor *target, ct_scalar margin, ct_tensor *weight, int64_t reduction,
+                                           int64_t nframe, int64_t dim, int64_t p) {
+  int64_t sh[2], tsh[2], csh[2], fd = 1, one = 1;
+  ct_tensor *x, *t, *cols, *h, *l;
+  sh[0] = nframe, sh[1] = dim, tsh[0] = nframe, tsh[1] = 1, csh[0] = 1, csh[1] = dim;
+  x = ct_reshape(self, 2, sh), t = ct_reshape(target, 2, tsh);
+  cols = ct_arange_start_step_ex(ct_int(0), ct_int(dim), ct_int(1), CT_I64, self->device);
+  h = ct_relu(ct_add_scalar(ct_sub(x, ct_gather(x, 1, t)), margin));
+  if (p == 2) h = ct_mul(h, h);
+  h = ct_where(ct_ne(ct_view(cols, 2, csh), t), h, ct_zeros_like(x));
+  l = ct_div_scalar(ct_sum_dim(h, 1, &fd, false), ct_int(dim));
+  if (weight) l = ct_mul(l, ct_index_select(ct_reshape(weight, 1, &dim), 0, ct_reshape(target, 1, &nframe)));
+  if (reduction == CT__NN_NONE) l = target->ndim ? l : ct_reshape(l, 0, &one);
+  return ct__nn_reduce(l, reduction);
+}
 static ct_tensor *ct__k_multi_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p_, ct_scalar margin,
                                           ct_tensor *weight, int64_t reduction) {
   static const char *op = "multi_margin_loss";
   ct_tensor *r = NULL;
-  double pd = ct_scalar_to_double(p_); /* aten: p.toInt(), which truncates */
-  int64_t p = pd >= 1 && pd < 3 ? (int64_t)pd : 0, nframe, dim, one = 1;
-  char b1[160];
+  int64_t nframe, dim, p;
   (void)ks;
-  if (p != 1 && p != 2) return ct_fail(CT_ERR_INVALID, op, "only p == 1 and p == 2 supported"), (ct_tensor *)NULL;
-  if (!((self->ndim == 2 && self->sizes[1] != 0) || (self->ndim == 1 && self->sizes[0] != 0) || self->ndim == 0))
-    return ct_fail(CT_ERR_SHAPE, op, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
-                   ct__nn_shape(self, b1, sizeof b1)),
-           (ct_tensor *)NULL;
-  nframe = self->ndim <= 1 ? 1 : self->sizes[0];
-  dim = self->ndim == 0 ? 1 : self->sizes[self->ndim - 1];
-  if (!(target->ndim <= 1 && target->numel == nframe))
-    return ct_fail(CT_ERR_SHAPE, op, "inconsistent target size, got: %s", ct__nn_shape(target, b1, sizeof b1)), (ct_tensor *)NULL;
-  if (weight && !(weight->ndim <= 1 && weight->numel == dim))
-    return ct_fail(CT_ERR_SHAPE, op, "inconsistent weight size, got: %s", ct__nn_shape(weight, b1, sizeof b1)), (ct_tensor *)NULL;
-  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
-  if (ct__nn_check_floating(op, "multi_margin_loss_cpu_kernel", (ct_dtype)self->dtype) != CT_OK) return NULL;
-  if (target->dtype != CT_I64)
-    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type Long but found %s", ct__dtype_torch_name((ct_dtype)target->dtype)), (ct_tensor *)NULL;
-  if (weight && weight->dtype != self->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)self->dtype),
-                   ct__dtype_torch_name((ct_dtype)weight->dtype)),
-           (ct_tensor *)NULL;
-  if (!ct__is_meta(target) && target->numel) { /* aten: "target out of range" while it walks the rows */
-    ct_tensor *t = ct__nn_i64(op, target);
-    int64_t i, bad = 0;
-    if (!t) return NULL;
-    for (i = 0; i < t->numel; i++) bad |= ((const int64_t *)ct_data_ptr(t))[i] < 0 || ((const int64_t *)ct_data_ptr(t))[i] >= dim;
-    ct_release(t);
-    if (bad) return ct_fail(CT_ERR_INDEX, op, "target out of range"), (ct_tensor *)NULL;
-  }
-  CT_SCOPE {
-    int64_t sh[2] = {nframe, dim}, tsh[2] = {nframe, 1}, csh[2] = {1, dim}, fd = 1;
-    ct_tensor *x = ct_reshape(self, 2, sh), *t = ct_reshape(target, 2, tsh);
-    ct_tensor *cols = ct_arange_start_step_ex(ct_int(0), ct_int(dim), ct_int(1), CT_I64, self->device);
-    ct_tensor *h = ct_relu(ct_add_scalar(ct_sub(x, ct_gather(x, 1, t)), margin));
-    ct_tensor *l;
-    if (p == 2) h = ct_mul(h, h);
-    h = ct_where(ct_ne(ct_view(cols, 2, csh), t), h, ct_zeros_like(x));
-    l = ct_div_scalar(ct_sum_dim(h, 1, &fd, false), ct_int(dim));
-    if (weight) l = ct_mul(l, ct_index_select(ct_reshape(weight, 1, &dim), 0, ct_reshape(target, 1, &nframe)));
-    if (reduction == CT__NN_NONE) l = target->ndim ? l : ct_reshape(l, 0, &one);
-    r = ct_keep(ct__nn_reduce(l, reduction));
-  }
+  if (ct__nn_multi_margin_check(op, self, target, p_, weight, reduction, &nframe, &dim, &p) != CT_OK ||
+      ct__nn_multi_margin_targets(op, target, dim) != CT_OK)
+    return NULL;
+  CT_SCOPE { r = ct_keep(ct__nn_multi_margin_loss(self, target, margin, weight, reduction, nframe, dim, p)); }
   return r;
 }
-static ct_status ct__k_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin,
-                                             ct_tensor *weight, int64_t reduction, ct_tensor *out) {
-  return ct__nn_into_out("multi_margin_loss", ct__k_multi_margin_loss(ks, self, target, p, margin, weight, reduction), out);
+static ct_status ct__meta_multi_margin_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin,
+                                            ct_tensor *weight, int64_t reduction) {
+  int64_t nframe, dim, pi;
+  (void)margin;
+  if (ct__nn_multi_margin_check(st->op, self, target, p, weight, reduction, &nframe, &dim, &pi) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? target->ndim : 0, &nframe, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_multi_margin_loss(ct_tensor *self, ct_tensor *target, ct_scalar p_, ct_scalar margin, ct_tensor *weight,
+                                            int64_t reduction, ct_tensor *out) {
+  static const char *op = "multi_margin_loss";
+  int64_t nframe, dim, p;
+  ct_status s = ct__nn_multi_margin_check(op, self, target, p_, weight, reduction, &nframe, &dim, &p);
+  if (s == CT_OK) s = ct__nn_multi_margin_targets(op, target, dim);
+  if (s == CT_OK) CT_SCOPE { s = ct__nn_loss_into(ct__nn_multi_margin_loss(self, target, margin, weight, reduction, nframe, dim, p), out); }
+  return s;
 }
 
 /* ---- distances ---- */
