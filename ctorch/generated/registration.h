@@ -17353,6 +17353,120 @@ static const char *const ct__generated_strings[] = {
 };
 
 /* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */
+static ct_tensor *ct__st_linalg_det_CPU(ct_keyset ks, ct_tensor *A) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_det", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_det(&st, A);
+  if (s == CT_OK) s = ct__impl_linalg_det(A, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_det_Meta(ct_keyset ks, ct_tensor *A) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_det", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_det(&st, A);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_logabsdet_CPU(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_logabsdet", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_logabsdet(&st, A);
+  if (s == CT_OK) s = ct__impl_linalg_logabsdet(A, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, sign, NULL);
+}
+static ct_tensor *ct__st__linalg_logabsdet_Meta(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_logabsdet", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_logabsdet(&st, A);
+  return ct__st_result(&st, s, 2, sign, NULL);
+}
+static ct_tensor *ct__st_linalg_inv_ex_CPU(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_inv_ex", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_inv_ex(&st, A, check_errors);
+  if (s == CT_OK) s = ct__impl_linalg_inv_ex(A, check_errors, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_inv_ex_Meta(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_inv_ex", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_inv_ex(&st, A, check_errors);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_solve_ex_CPU(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[2] = {A, B};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_solve_ex", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_linalg_solve_ex(&st, A, B, left, check_errors);
+  if (s == CT_OK) s = ct__impl_linalg_solve_ex(A, B, left, check_errors, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_solve_ex_Meta(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[2] = {A, B};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_solve_ex", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_linalg_solve_ex(&st, A, B, left, check_errors);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_cholesky_ex_CPU(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_cholesky_ex", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_cholesky_ex(&st, self, upper, check_errors);
+  if (s == CT_OK) s = ct__impl_linalg_cholesky_ex(self, upper, check_errors, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_cholesky_ex_Meta(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_cholesky_ex", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_cholesky_ex(&st, self, upper, check_errors);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_matrix_exp_CPU(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_matrix_exp", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_matrix_exp(&st, self);
+  if (s == CT_OK) s = ct__impl_linalg_matrix_exp(self, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_matrix_exp_Meta(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_matrix_exp", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_matrix_exp(&st, self);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 static ct_tensor *ct__st_tril_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
@@ -19430,42 +19544,42 @@ static const struct {
     {&ct__op.linalg_cross_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cross_out), "composite"},
     {&ct__op.cross, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross), "composite"},
     {&ct__op.cross_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_out), "composite"},
-    {&ct__op.linalg_det, CT_KEY_CPU, CT_FN(ct__k_linalg_det), "reference"},
-    {&ct__op.linalg_det, CT_KEY_META, CT_FN(ct__k_linalg_det), "reference"},
+    {&ct__op.linalg_det, CT_KEY_CPU, CT_FN(ct__st_linalg_det_CPU), "structured"},
+    {&ct__op.linalg_det, CT_KEY_META, CT_FN(ct__st_linalg_det_Meta), "structured"},
     {&ct__op.linalg_det, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_det), "autograd"},
     {&ct__op.linalg_det_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_det_out), "composite"},
     {&ct__op.det, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_det), "composite"},
-    {&ct__op._linalg_logabsdet, CT_KEY_CPU, CT_FN(ct__k_linalg_logabsdet), "reference"},
-    {&ct__op._linalg_logabsdet, CT_KEY_META, CT_FN(ct__k_linalg_logabsdet), "reference"},
+    {&ct__op._linalg_logabsdet, CT_KEY_CPU, CT_FN(ct__st__linalg_logabsdet_CPU), "structured"},
+    {&ct__op._linalg_logabsdet, CT_KEY_META, CT_FN(ct__st__linalg_logabsdet_Meta), "structured"},
     {&ct__op._linalg_logabsdet, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_logabsdet), "autograd"},
     {&ct__op.linalg_slogdet, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_slogdet), "composite"},
     {&ct__op.linalg_slogdet_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_slogdet_out), "composite"},
     {&ct__op.slogdet, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_slogdet), "composite"},
     {&ct__op.slogdet_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_slogdet_out), "composite"},
-    {&ct__op.linalg_inv_ex, CT_KEY_CPU, CT_FN(ct__k_linalg_inv_ex), "reference"},
-    {&ct__op.linalg_inv_ex, CT_KEY_META, CT_FN(ct__k_linalg_inv_ex), "reference"},
+    {&ct__op.linalg_inv_ex, CT_KEY_CPU, CT_FN(ct__st_linalg_inv_ex_CPU), "structured"},
+    {&ct__op.linalg_inv_ex, CT_KEY_META, CT_FN(ct__st_linalg_inv_ex_Meta), "structured"},
     {&ct__op.linalg_inv_ex, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_inv_ex), "autograd"},
     {&ct__op.linalg_inv_ex_inverse, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_inv_ex_out), "composite"},
     {&ct__op.linalg_inv, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_inv), "composite"},
     {&ct__op.linalg_inv_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_inv_out), "composite"},
     {&ct__op.inverse, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_inverse), "composite"},
     {&ct__op.inverse_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_inverse_out), "composite"},
-    {&ct__op.linalg_solve_ex, CT_KEY_CPU, CT_FN(ct__k_linalg_solve_ex), "reference"},
-    {&ct__op.linalg_solve_ex, CT_KEY_META, CT_FN(ct__k_linalg_solve_ex), "reference"},
+    {&ct__op.linalg_solve_ex, CT_KEY_CPU, CT_FN(ct__st_linalg_solve_ex_CPU), "structured"},
+    {&ct__op.linalg_solve_ex, CT_KEY_META, CT_FN(ct__st_linalg_solve_ex_Meta), "structured"},
     {&ct__op.linalg_solve_ex, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_solve_ex), "autograd"},
     {&ct__op.linalg_solve_ex_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_solve_ex_out), "composite"},
     {&ct__op.linalg_solve, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_solve), "composite"},
     {&ct__op.linalg_solve_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_solve_out), "composite"},
-    {&ct__op.linalg_cholesky_ex, CT_KEY_CPU, CT_FN(ct__k_linalg_cholesky_ex), "reference"},
-    {&ct__op.linalg_cholesky_ex, CT_KEY_META, CT_FN(ct__k_linalg_cholesky_ex), "reference"},
+    {&ct__op.linalg_cholesky_ex, CT_KEY_CPU, CT_FN(ct__st_linalg_cholesky_ex_CPU), "structured"},
+    {&ct__op.linalg_cholesky_ex, CT_KEY_META, CT_FN(ct__st_linalg_cholesky_ex_Meta), "structured"},
     {&ct__op.linalg_cholesky_ex, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_cholesky_ex), "autograd"},
     {&ct__op.linalg_cholesky_ex_L, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cholesky_ex_out), "composite"},
     {&ct__op.linalg_cholesky, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cholesky), "composite"},
     {&ct__op.linalg_cholesky_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cholesky_out), "composite"},
     {&ct__op.cholesky, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cholesky), "composite"},
     {&ct__op.cholesky_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cholesky_out), "composite"},
-    {&ct__op.linalg_matrix_exp, CT_KEY_CPU, CT_FN(ct__k_linalg_matrix_exp), "reference"},
-    {&ct__op.linalg_matrix_exp, CT_KEY_META, CT_FN(ct__k_linalg_matrix_exp), "reference"},
+    {&ct__op.linalg_matrix_exp, CT_KEY_CPU, CT_FN(ct__st_linalg_matrix_exp_CPU), "structured"},
+    {&ct__op.linalg_matrix_exp, CT_KEY_META, CT_FN(ct__st_linalg_matrix_exp_Meta), "structured"},
     {&ct__op.linalg_matrix_exp, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_matrix_exp), "autograd"},
     {&ct__op.linalg_matrix_exp_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_exp_out), "composite"},
     {&ct__op.matrix_exp, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matrix_exp), "composite"},
