@@ -17353,6 +17353,25 @@ static const char *const ct__generated_strings[] = {
 };
 
 /* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */
+static ct_tensor *ct__st_linalg_cross_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_cross", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_linalg_cross(&st, self, other, dim);
+  if (s == CT_OK) s = ct__impl_linalg_cross(self, other, dim, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_cross_Meta(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_cross", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_linalg_cross(&st, self, other, dim);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 static ct_tensor *ct__st_linalg_det_CPU(ct_keyset ks, ct_tensor *A) {
   ct_tensor *const ct__in[1] = {A};
   ct__structured st;
@@ -17465,6 +17484,139 @@ static ct_tensor *ct__st_linalg_matrix_exp_Meta(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   ct__st_begin(&st, "linalg_matrix_exp", CT__ST_FUNCTIONAL, 1, 1, ct__in);
   s = ct__meta_linalg_matrix_exp(&st, self);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_svdvals_CPU(ct_keyset ks, ct_tensor *A, const char *driver) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_svdvals", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_svdvals(&st, A, driver);
+  if (s == CT_OK) s = ct__impl_linalg_svdvals(A, driver, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_svdvals_Meta(ct_keyset ks, ct_tensor *A, const char *driver) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_svdvals", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_svdvals(&st, A, driver);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_eigvalsh_CPU(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_eigvalsh", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_eigvalsh(&st, self, UPLO);
+  if (s == CT_OK) s = ct__impl_linalg_eigvalsh(self, UPLO, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_eigvalsh_Meta(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_eigvalsh", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_eigvalsh(&st, self, UPLO);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_eigh_vectors_CPU(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_eigh_vectors", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_eigh_vectors(&st, self, UPLO);
+  if (s == CT_OK) s = ct__impl_linalg_eigh_vectors(self, UPLO, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_eigh_vectors_Meta(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_eigh_vectors", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_eigh_vectors(&st, self, UPLO);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_qr_Q_CPU(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_qr_Q", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_qr_Q(&st, A, mode);
+  if (s == CT_OK) s = ct__impl_linalg_qr_Q(A, mode, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_qr_Q_Meta(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_qr_Q", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_qr_Q(&st, A, mode);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_qr_R_CPU(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_qr_R", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_qr_R(&st, A, mode);
+  if (s == CT_OK) s = ct__impl_linalg_qr_R(A, mode, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_qr_R_Meta(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_qr_R", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_qr_R(&st, A, mode);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_svd_U_CPU(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_svd_U", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_svd_U(&st, A, full_matrices);
+  if (s == CT_OK) s = ct__impl_linalg_svd_U(A, full_matrices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_svd_U_Meta(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_svd_U", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_svd_U(&st, A, full_matrices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_svd_Vh_CPU(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_svd_Vh", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_svd_Vh(&st, A, full_matrices);
+  if (s == CT_OK) s = ct__impl_linalg_svd_Vh(A, full_matrices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_svd_Vh_Meta(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_svd_Vh", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_svd_Vh(&st, A, full_matrices);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
 static ct_tensor *ct__st_tril_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
@@ -19538,8 +19690,8 @@ static const struct {
     {&ct__op.matmul_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
     {&ct__op.linear, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
     {&ct__op.linear_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
-    {&ct__op.linalg_cross, CT_KEY_CPU, CT_FN(ct__k_linalg_cross), "reference"},
-    {&ct__op.linalg_cross, CT_KEY_META, CT_FN(ct__k_linalg_cross), "reference"},
+    {&ct__op.linalg_cross, CT_KEY_CPU, CT_FN(ct__st_linalg_cross_CPU), "structured"},
+    {&ct__op.linalg_cross, CT_KEY_META, CT_FN(ct__st_linalg_cross_Meta), "structured"},
     {&ct__op.linalg_cross, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_cross), "autograd"},
     {&ct__op.linalg_cross_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cross_out), "composite"},
     {&ct__op.cross, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross), "composite"},
@@ -19587,8 +19739,8 @@ static const struct {
     {&ct__op.linalg_matrix_power_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_power_out), "composite"},
     {&ct__op.matrix_power, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matrix_power), "composite"},
     {&ct__op.matrix_power_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matrix_power_out), "composite"},
-    {&ct__op.linalg_svdvals, CT_KEY_CPU, CT_FN(ct__k_linalg_svdvals), "reference"},
-    {&ct__op.linalg_svdvals, CT_KEY_META, CT_FN(ct__k_linalg_svdvals), "reference"},
+    {&ct__op.linalg_svdvals, CT_KEY_CPU, CT_FN(ct__st_linalg_svdvals_CPU), "structured"},
+    {&ct__op.linalg_svdvals, CT_KEY_META, CT_FN(ct__st_linalg_svdvals_Meta), "structured"},
     {&ct__op.linalg_svdvals, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_svdvals), "autograd"},
     {&ct__op.linalg_svdvals_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_svdvals_out), "composite"},
     {&ct__op.linalg_matrix_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_norm), "composite"},
@@ -19599,28 +19751,28 @@ static const struct {
     {&ct__op.linalg_norm_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm_out), "composite"},
     {&ct__op.linalg_norm_ord_str, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm_str), "composite"},
     {&ct__op.linalg_norm_ord_str_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm_str_out), "composite"},
-    {&ct__op.linalg_eigvalsh, CT_KEY_CPU, CT_FN(ct__k_linalg_eigvalsh), "reference"},
-    {&ct__op.linalg_eigvalsh, CT_KEY_META, CT_FN(ct__k_linalg_eigvalsh), "reference"},
+    {&ct__op.linalg_eigvalsh, CT_KEY_CPU, CT_FN(ct__st_linalg_eigvalsh_CPU), "structured"},
+    {&ct__op.linalg_eigvalsh, CT_KEY_META, CT_FN(ct__st_linalg_eigvalsh_Meta), "structured"},
     {&ct__op.linalg_eigvalsh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_eigvalsh), "autograd"},
     {&ct__op.linalg_eigvalsh_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_eigvalsh_out), "composite"},
-    {&ct__op._linalg_eigh_vectors, CT_KEY_CPU, CT_FN(ct__k_linalg_eigh_vectors), "reference"},
-    {&ct__op._linalg_eigh_vectors, CT_KEY_META, CT_FN(ct__k_linalg_eigh_vectors), "reference"},
+    {&ct__op._linalg_eigh_vectors, CT_KEY_CPU, CT_FN(ct__st__linalg_eigh_vectors_CPU), "structured"},
+    {&ct__op._linalg_eigh_vectors, CT_KEY_META, CT_FN(ct__st__linalg_eigh_vectors_Meta), "structured"},
     {&ct__op._linalg_eigh_vectors, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_eigh_vectors), "autograd"},
     {&ct__op.linalg_eigh, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_eigh), "composite"},
     {&ct__op.linalg_eigh_eigvals, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_eigh_out), "composite"},
-    {&ct__op._linalg_qr_Q, CT_KEY_CPU, CT_FN(ct__k_linalg_qr_Q), "reference"},
-    {&ct__op._linalg_qr_Q, CT_KEY_META, CT_FN(ct__k_linalg_qr_Q), "reference"},
+    {&ct__op._linalg_qr_Q, CT_KEY_CPU, CT_FN(ct__st__linalg_qr_Q_CPU), "structured"},
+    {&ct__op._linalg_qr_Q, CT_KEY_META, CT_FN(ct__st__linalg_qr_Q_Meta), "structured"},
     {&ct__op._linalg_qr_Q, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_qr_Q), "autograd"},
-    {&ct__op._linalg_qr_R, CT_KEY_CPU, CT_FN(ct__k_linalg_qr_R), "reference"},
-    {&ct__op._linalg_qr_R, CT_KEY_META, CT_FN(ct__k_linalg_qr_R), "reference"},
+    {&ct__op._linalg_qr_R, CT_KEY_CPU, CT_FN(ct__st__linalg_qr_R_CPU), "structured"},
+    {&ct__op._linalg_qr_R, CT_KEY_META, CT_FN(ct__st__linalg_qr_R_Meta), "structured"},
     {&ct__op._linalg_qr_R, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_qr_R), "autograd"},
     {&ct__op.linalg_qr, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_qr), "composite"},
     {&ct__op.linalg_qr_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_qr_out), "composite"},
-    {&ct__op._linalg_svd_U, CT_KEY_CPU, CT_FN(ct__k_linalg_svd_U), "reference"},
-    {&ct__op._linalg_svd_U, CT_KEY_META, CT_FN(ct__k_linalg_svd_U), "reference"},
+    {&ct__op._linalg_svd_U, CT_KEY_CPU, CT_FN(ct__st__linalg_svd_U_CPU), "structured"},
+    {&ct__op._linalg_svd_U, CT_KEY_META, CT_FN(ct__st__linalg_svd_U_Meta), "structured"},
     {&ct__op._linalg_svd_U, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_svd_U), "autograd"},
-    {&ct__op._linalg_svd_Vh, CT_KEY_CPU, CT_FN(ct__k_linalg_svd_Vh), "reference"},
-    {&ct__op._linalg_svd_Vh, CT_KEY_META, CT_FN(ct__k_linalg_svd_Vh), "reference"},
+    {&ct__op._linalg_svd_Vh, CT_KEY_CPU, CT_FN(ct__st__linalg_svd_Vh_CPU), "structured"},
+    {&ct__op._linalg_svd_Vh, CT_KEY_META, CT_FN(ct__st__linalg_svd_Vh_Meta), "structured"},
     {&ct__op._linalg_svd_Vh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_svd_Vh), "autograd"},
     {&ct__op.linalg_svd, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_svd), "composite"},
     {&ct__op.linalg_svd_U, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_svd_out), "composite"},
