@@ -17741,6 +17741,44 @@ static ct_status ct__st_triu_out_Meta(ct_keyset ks, ct_tensor *self, int64_t dia
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_finish(&st, s, 1);
 }
+static ct_tensor *ct__st__ctc_loss_CPU(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+  ct_tensor *const ct__in[2] = {log_probs, targets};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_ctc_loss", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_ctc_loss_forward(&st, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity);
+  if (s == CT_OK) s = ct__impl_ctc_loss_forward(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st__ctc_loss_Meta(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+  ct_tensor *const ct__in[2] = {log_probs, targets};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_ctc_loss", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_ctc_loss_forward(&st, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st__ctc_loss_backward_CPU(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  ct_tensor *const ct__in[5] = {grad, log_probs, targets, neg_log_likelihood, log_alpha};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_ctc_loss_backward", CT__ST_FUNCTIONAL, 0, 5, ct__in);
+  s = ct__meta_ctc_loss_backward(&st, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity);
+  if (s == CT_OK) s = ct__impl_ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__ctc_loss_backward_Meta(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  ct_tensor *const ct__in[5] = {grad, log_probs, targets, neg_log_likelihood, log_alpha};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_ctc_loss_backward", CT__ST_FUNCTIONAL, 1, 5, ct__in);
+  s = ct__meta_ctc_loss_backward(&st, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 static ct_tensor *ct__st_nll_loss_CPU(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   ct_tensor *const ct__in[3] = {self, target, weight};
   ct__structured st;
@@ -20161,12 +20199,12 @@ static const struct {
     {&ct__op.prelu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_prelu), "composite"},
     {&ct__op.rrelu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rrelu), "composite"},
     {&ct__op.rrelu_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rrelu_), "composite"},
-    {&ct__op._ctc_loss, CT_KEY_CPU, CT_FN(ct__k_ctc_loss_forward), "reference"},
-    {&ct__op._ctc_loss, CT_KEY_META, CT_FN(ct__k_ctc_loss_forward), "reference"},
+    {&ct__op._ctc_loss, CT_KEY_CPU, CT_FN(ct__st__ctc_loss_CPU), "structured"},
+    {&ct__op._ctc_loss, CT_KEY_META, CT_FN(ct__st__ctc_loss_Meta), "structured"},
     {&ct__op._ctc_loss, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__ctc_loss), "autograd"},
     {&ct__op._ctc_loss_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_ctc_loss_forward_tensor), "composite"},
-    {&ct__op._ctc_loss_backward, CT_KEY_CPU, CT_FN(ct__k_ctc_loss_backward), "reference"},
-    {&ct__op._ctc_loss_backward, CT_KEY_META, CT_FN(ct__k_ctc_loss_backward), "reference"},
+    {&ct__op._ctc_loss_backward, CT_KEY_CPU, CT_FN(ct__st__ctc_loss_backward_CPU), "structured"},
+    {&ct__op._ctc_loss_backward, CT_KEY_META, CT_FN(ct__st__ctc_loss_backward_Meta), "structured"},
     {&ct__op._ctc_loss_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__ctc_loss_backward), "autograd"},
     {&ct__op.ctc_loss_IntList, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_ctc_loss), "composite"},
     {&ct__op.ctc_loss_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_ctc_loss_tensor), "composite"},

@@ -1179,8 +1179,9 @@ typedef struct ct__ctc {
   int64_t tstride;
   ct_tensor *lp, *tg; /* host float64 log_probs, host int64 targets */
 } ct__ctc;
+/* the checks and sizes (the meta steps'); load: also the host copies and the target range check (the impl steps') */
 static ct_status ct__ctc_setup(const char *op, ct_tensor *log_probs, ct_tensor *targets, ct_int_list il, ct_int_list tl, int64_t blank,
-                               ct__ctc *c) {
+                               int load, ct__ctc *c) {
   int64_t b, pos = 0;
   memset(c, 0, sizeof *c);
   if (log_probs->ndim != 3) return ct_fail(CT_ERR_RANK, op, "ctc_loss: log_probs must be 3-D (T, N, C), got %d dims", log_probs->ndim);
@@ -1221,7 +1222,7 @@ static ct_status ct__ctc_setup(const char *op, ct_tensor *log_probs, ct_tensor *
                    (long long)targets->sizes[0]);
   }
   c->S2 = 2 * c->maxlen + 1;
-  if (ct__is_meta(log_probs) || ct__is_meta(targets)) return CT_OK;
+  if (!load) return CT_OK;
   c->lp = ct__nn_f64(op, log_probs);
   c->tg = c->lp ? ct__host_operand(op, targets) : NULL;
   if (!c->tg) return ct_last_error();
@@ -1246,20 +1247,31 @@ static double ct__ctc_lse3(double a, double b, double d) {
   if (m == -INFINITY) return -INFINITY;
   return log(exp(a - m) + exp(b - m) + exp(d - m)) + m;
 }
-static ct_tensor *ct__k_ctc_loss_forward(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths,
-                                         ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **log_alpha) {
+/* structured (ops/structured.h), functional only: _ctc_loss gives (neg_log_likelihood, log_alpha) */
+static ct_status ct__meta_ctc_loss_forward(ct__structured *st, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths,
+                                           ct_int_list target_lengths, int64_t blank, bool zero_infinity) {
+  ct__ctc c;
+  int64_t shape[3];
+  ct_status s = ct__ctc_setup(st->op, log_probs, targets, input_lengths, target_lengths, blank, 0, &c);
+  (void)zero_infinity; /* (zero_infinity acts in the backward and in ctc_loss) */
+  ct__ctc_free(&c);
+  if (s != CT_OK) return s;
+  shape[0] = c.N, shape[1] = c.T, shape[2] = c.S2;
+  s = ct__set_output(st, 0, 1, &c.N, (ct_dtype)log_probs->dtype, log_probs->device);
+  return s == CT_OK ? ct__set_output(st, 1, 3, shape, (ct_dtype)log_probs->dtype, log_probs->device) : s;
+}
+static ct_status ct__impl_ctc_loss_forward(ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths,
+                                           int64_t blank, bool zero_infinity, ct_tensor *nll, ct_tensor *la) {
   static const char *op = "_ctc_loss";
   ct__ctc c;
-  ct_tensor *nll = NULL, *la = NULL;
+  ct_status st;
   int64_t shape[3];
-  (void)ks, (void)zero_infinity; /* (zero_infinity acts in the backward and in ctc_loss) */
-  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, &c) != CT_OK) return ct__ctc_free(&c), (ct_tensor *)NULL;
+  (void)zero_infinity;
+  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, 1, &c) != CT_OK) return ct__ctc_free(&c), ct_last_error();
   shape[0] = c.N, shape[1] = c.T, shape[2] = c.S2;
-  nll = ct__empty(op, 1, &c.N, (ct_dtype)log_probs->dtype, log_probs->device);
-  la = nll ? ct__empty(op, 3, shape, (ct_dtype)log_probs->dtype, log_probs->device) : NULL;
-  if (la && !ct__is_meta(la)) {
+  {
     ct_tensor *hn = ct__empty(op, 1, &c.N, CT_F64, CT_CPU), *ha = hn ? ct__empty(op, 3, shape, CT_F64, CT_CPU) : NULL;
-    ct_status st = ha ? CT_OK : ct_last_error();
+    st = ha ? CT_OK : ct_last_error();
     if (st == CT_OK) {
       const double *lp = (const double *)ct_data_ptr(c.lp);
       double *a = (double *)ct_data_ptr(ha), *n = (double *)ct_data_ptr(hn);
@@ -1294,34 +1306,45 @@ static ct_tensor *ct__k_ctc_loss_forward(ct_keyset ks, ct_tensor *log_probs, ct_
       if (st == CT_OK) st = ct__copy_impl(la, ha);
     }
     ct_release(hn), ct_release(ha);
-    if (st != CT_OK) ct_release(nll), ct_release(la), nll = la = NULL;
   }
   ct__ctc_free(&c);
-  if (!la) return ct_release(nll), (ct_tensor *)NULL;
-  if (log_alpha) *log_alpha = la;
-  else ct_release(la);
-  return nll;
+  return st;
 }
-static ct_tensor *ct__k_ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets,
-                                          ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood,
-                                          ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+/* structured (ops/structured.h), functional only */
+static ct_status ct__ctc_backward_check(const char *op, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths,
+                                       ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank,
+                                       int load, ct__ctc *c) {
+  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, load, c) != CT_OK) return ct_last_error();
+  if (grad->numel != c->N || neg_log_likelihood->numel != c->N || log_alpha->ndim != 3 || log_alpha->sizes[0] != c->N ||
+      log_alpha->sizes[1] != c->T || log_alpha->sizes[2] != c->S2)
+    return ct_fail(CT_ERR_SHAPE, op, "grad, neg_log_likelihood and log_alpha must have the forward's shapes");
+  return CT_OK;
+}
+static ct_status ct__meta_ctc_loss_backward(ct__structured *st, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets,
+                                            ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood,
+                                            ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  ct__ctc c;
+  ct_status s = ct__ctc_backward_check(st->op, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha,
+                                       blank, 0, &c);
+  (void)zero_infinity;
+  ct__ctc_free(&c);
+  return s == CT_OK ? ct__set_output(st, 0, 3, log_probs->sizes, (ct_dtype)log_probs->dtype, log_probs->device) : s;
+}
+static ct_status ct__impl_ctc_loss_backward(ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths,
+                                            ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank,
+                                            bool zero_infinity, ct_tensor *g) {
   static const char *op = "_ctc_loss_backward";
   ct__ctc c;
-  ct_tensor *g = NULL;
-  (void)ks;
-  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, &c) != CT_OK) return ct__ctc_free(&c), (ct_tensor *)NULL;
-  if (grad->numel != c.N || neg_log_likelihood->numel != c.N || log_alpha->ndim != 3 || log_alpha->sizes[0] != c.N ||
-      log_alpha->sizes[1] != c.T || log_alpha->sizes[2] != c.S2) {
-    ct__ctc_free(&c);
-    return ct_fail(CT_ERR_SHAPE, op, "grad, neg_log_likelihood and log_alpha must have the forward's shapes"), (ct_tensor *)NULL;
-  }
-  g = ct__empty(op, 3, log_probs->sizes, (ct_dtype)log_probs->dtype, log_probs->device);
-  if (g && !ct__is_meta(g)) {
+  ct_status st;
+  if (ct__ctc_backward_check(op, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, 1, &c) !=
+      CT_OK)
+    return ct__ctc_free(&c), ct_last_error();
+  {
     ct_tensor *hg = ct__empty(op, 3, log_probs->sizes, CT_F64, CT_CPU), *hgo = hg ? ct__nn_f64(op, grad) : NULL;
     ct_tensor *hn = hgo ? ct__nn_f64(op, neg_log_likelihood) : NULL, *ha = hn ? ct__nn_f64(op, log_alpha) : NULL;
     double *beta = ha ? (double *)CT_MALLOC(sizeof(double) * (size_t)(c.T * c.S2 + 1)) : NULL;
     double *lcab = beta ? (double *)CT_MALLOC(sizeof(double) * (size_t)(c.C + 1)) : NULL;
-    ct_status st = lcab ? CT_OK : ha ? ct_fail(CT_ERR_OOM, op, "out of memory") : ct_last_error();
+    st = lcab ? CT_OK : ha ? ct_fail(CT_ERR_OOM, op, "out of memory") : ct_last_error();
     if (st == CT_OK) {
       const double *lp = (const double *)ct_data_ptr(c.lp), *go = (const double *)ct_data_ptr(hgo), *nl = (const double *)ct_data_ptr(hn);
       const double *a = (const double *)ct_data_ptr(ha);
@@ -1366,10 +1389,9 @@ static ct_tensor *ct__k_ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tens
     }
     CT_FREE(beta), CT_FREE(lcab);
     ct_release(hg), ct_release(hgo), ct_release(hn), ct_release(ha);
-    if (st != CT_OK) ct_release(g), g = NULL;
   }
   ct__ctc_free(&c);
-  return g;
+  return st;
 }
 /* the lengths as int[] from 1-D integer tensors (host values) */
 static ct_status ct__ctc_lengths(const char *op, ct_tensor *t, int64_t **out, ct_int_list *l) {
