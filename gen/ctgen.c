@@ -1375,7 +1375,12 @@ static void gen_structured_glue(void) {
         if (st_is_input(o, j)) p(", %s", o->s.args[j].name);
       p(");\n");
       if (!meta_only) {
-        p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s)) == NULL) s = ct_last_error();\n", t->handle);
+        p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, %s)) == NULL) s = ct_last_error();\n", t->handle,
+          !strcmp(t->impls[0].keys, "CPU Pointwise")   ? "CT__ENGINE_POINTWISE"
+          : !strcmp(t->impls[0].keys, "CPU Reduction") ? "CT__ENGINE_REDUCTION"
+          : !strcmp(t->impls[0].keys, "CPU Index")     ? "CT__ENGINE_INDEX"
+          : !strcmp(t->impls[0].keys, "CPU Random")    ? "CT__ENGINE_RANDOM"
+                                                       : "-1");
         p("  if (s == CT_OK) s = ((ct_status (*)(");
         impl_param_types(t);
         p("))impl)(");
@@ -1877,8 +1882,11 @@ static void link_structured(void) {
         die(o->file, o->line, "%s: structured: goes on the out= op of the family", o->full);
       if (returns_list(o) || (!returns_status(o) && o->s.rets[0].alias)) die(o->file, o->line, "%s: structured ops return new tensors", o->full);
       if (o->delegate[0]) die(o->file, o->line, "%s: structured and structured_delegate", o->full);
-      if (o->nkernels != 1 || strcmp(o->kernels[0].keys, "CPU"))
-        die(o->file, o->line, "%s: a structured op has one kernel: line, `CPU = impl` (other devices: ct_set_structured_impl)", o->full);
+      if (o->nkernels != 1 || strncmp(o->kernels[0].keys, "CPU", 3) ||
+          (o->kernels[0].keys[3] && strcmp(o->kernels[0].keys + 3, " Pointwise") && strcmp(o->kernels[0].keys + 3, " Reduction") &&
+           strcmp(o->kernels[0].keys + 3, " Index") && strcmp(o->kernels[0].keys + 3, " Random")))
+        die(o->file, o->line, "%s: a structured op has one kernel: line, `CPU = impl` (other devices: ct_set_structured_impl), or "
+            "`CPU ENGINE = impl` for an impl made of one engine's calls (it runs on every device type with that engine's loop)", o->full);
       t = o;
       o->impls[0] = o->kernels[0];
       o->nimpls = 1;
@@ -1897,7 +1905,7 @@ static void link_structured(void) {
     } else continue;
     o->st = t;
     o->nkernels = 2;
-    snprintf(o->kernels[0].keys, sizeof o->kernels[0].keys, "CPU");
+    snprintf(o->kernels[0].keys, sizeof o->kernels[0].keys, "%s", t->impls[0].keys); /* CPU, and an engine's devices */
     snprintf(o->kernels[0].fn, sizeof o->kernels[0].fn, "ct__st_%.80s", o->handle);
     snprintf(o->kernels[1].keys, sizeof o->kernels[1].keys, "Meta");
     snprintf(o->kernels[1].fn, sizeof o->kernels[1].fn, "ct__st_%.80s_meta", o->handle);

@@ -4738,6 +4738,7 @@ typedef ct_status ct_kernel_linear_out(ct_keyset, ct_tensor *, ct_tensor *, ct_t
 typedef ct_tensor *ct_kernel_linalg_cross(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
 #define CT__OPNAME_linalg_cross "linalg_cross"
 #define CT__OPSIG_linalg_cross "T,T,i->T"
+typedef ct_status ct_impl_linalg_cross(ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 typedef ct_status ct_kernel_linalg_cross_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_linalg_cross_out "linalg_cross.out"
 #define CT__OPSIG_linalg_cross_out "T,T,i,Tw->Tw"
@@ -4750,6 +4751,7 @@ typedef ct_status ct_kernel_cross_out(ct_keyset, ct_tensor *, ct_tensor *, int64
 typedef ct_tensor *ct_kernel_linalg_det(ct_keyset, ct_tensor *);
 #define CT__OPNAME_linalg_det "linalg_det"
 #define CT__OPSIG_linalg_det "T->T"
+typedef ct_status ct_impl_linalg_det(ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_linalg_det_out(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linalg_det_out "linalg_det.out"
 #define CT__OPSIG_linalg_det_out "T,Tw->Tw"
@@ -4759,6 +4761,7 @@ typedef ct_tensor *ct_kernel_det(ct_keyset, ct_tensor *);
 typedef ct_tensor *ct_kernel__linalg_logabsdet(ct_keyset, ct_tensor *, ct_tensor **);
 #define CT__OPNAME__linalg_logabsdet "_linalg_logabsdet"
 #define CT__OPSIG__linalg_logabsdet "T->T,T"
+typedef ct_status ct_impl__linalg_logabsdet(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_linalg_slogdet(ct_keyset, ct_tensor *, ct_tensor **);
 #define CT__OPNAME_linalg_slogdet "linalg_slogdet"
 #define CT__OPSIG_linalg_slogdet "T->T,T"
@@ -4774,6 +4777,7 @@ typedef ct_status ct_kernel_slogdet_out(ct_keyset, ct_tensor *, ct_tensor *, ct_
 typedef ct_tensor *ct_kernel_linalg_inv_ex(ct_keyset, ct_tensor *, bool , ct_tensor **);
 #define CT__OPNAME_linalg_inv_ex "linalg_inv_ex"
 #define CT__OPSIG_linalg_inv_ex "T,b->T,T"
+typedef ct_status ct_impl_linalg_inv_ex(ct_tensor *, bool , ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_linalg_inv_ex_inverse(ct_keyset, ct_tensor *, bool , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linalg_inv_ex_inverse "linalg_inv_ex.inverse"
 #define CT__OPSIG_linalg_inv_ex_inverse "T,b,Tw,Tw->Tw,Tw"
@@ -4792,6 +4796,7 @@ typedef ct_status ct_kernel_inverse_out(ct_keyset, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_linalg_solve_ex(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor **);
 #define CT__OPNAME_linalg_solve_ex "linalg_solve_ex"
 #define CT__OPSIG_linalg_solve_ex "T,T,b,b->T,T"
+typedef ct_status ct_impl_linalg_solve_ex(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_linalg_solve_ex_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linalg_solve_ex_out "linalg_solve_ex.out"
 #define CT__OPSIG_linalg_solve_ex_out "T,T,b,b,Tw,Tw->Tw,Tw"
@@ -4804,6 +4809,7 @@ typedef ct_status ct_kernel_linalg_solve_out(ct_keyset, ct_tensor *, ct_tensor *
 typedef ct_tensor *ct_kernel_linalg_cholesky_ex(ct_keyset, ct_tensor *, bool , bool , ct_tensor **);
 #define CT__OPNAME_linalg_cholesky_ex "linalg_cholesky_ex"
 #define CT__OPSIG_linalg_cholesky_ex "T,b,b->T,T"
+typedef ct_status ct_impl_linalg_cholesky_ex(ct_tensor *, bool , bool , ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_linalg_cholesky_ex_L(ct_keyset, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linalg_cholesky_ex_L "linalg_cholesky_ex.L"
 #define CT__OPSIG_linalg_cholesky_ex_L "T,b,b,Tw,Tw->Tw,Tw"
@@ -4822,6 +4828,7 @@ typedef ct_status ct_kernel_cholesky_out(ct_keyset, ct_tensor *, bool , ct_tenso
 typedef ct_tensor *ct_kernel_linalg_matrix_exp(ct_keyset, ct_tensor *);
 #define CT__OPNAME_linalg_matrix_exp "linalg_matrix_exp"
 #define CT__OPSIG_linalg_matrix_exp "T->T"
+typedef ct_status ct_impl_linalg_matrix_exp(ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_linalg_matrix_exp_out(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_linalg_matrix_exp_out "linalg_matrix_exp.out"
 #define CT__OPSIG_linalg_matrix_exp_out "T,Tw->Tw"
@@ -4843,6 +4850,7 @@ typedef ct_status ct_kernel_matrix_power_out(ct_keyset, ct_tensor *, int64_t , c
 typedef ct_tensor *ct_kernel_linalg_svdvals(ct_keyset, ct_tensor *, const char *);
 #define CT__OPNAME_linalg_svdvals "linalg_svdvals"
 #define CT__OPSIG_linalg_svdvals "T,s?->T"
+typedef ct_status ct_impl_linalg_svdvals(ct_tensor *, const char *, ct_tensor *);
 typedef ct_status ct_kernel_linalg_svdvals_out(ct_keyset, ct_tensor *, const char *, ct_tensor *);
 #define CT__OPNAME_linalg_svdvals_out "linalg_svdvals.out"
 #define CT__OPSIG_linalg_svdvals_out "T,s?,Tw->Tw"
@@ -4873,12 +4881,14 @@ typedef ct_status ct_kernel_linalg_norm_ord_str_out(ct_keyset, ct_tensor *, cons
 typedef ct_tensor *ct_kernel_linalg_eigvalsh(ct_keyset, ct_tensor *, const char *);
 #define CT__OPNAME_linalg_eigvalsh "linalg_eigvalsh"
 #define CT__OPSIG_linalg_eigvalsh "T,s->T"
+typedef ct_status ct_impl_linalg_eigvalsh(ct_tensor *, const char *, ct_tensor *);
 typedef ct_status ct_kernel_linalg_eigvalsh_out(ct_keyset, ct_tensor *, const char *, ct_tensor *);
 #define CT__OPNAME_linalg_eigvalsh_out "linalg_eigvalsh.out"
 #define CT__OPSIG_linalg_eigvalsh_out "T,s,Tw->Tw"
 typedef ct_tensor *ct_kernel__linalg_eigh_vectors(ct_keyset, ct_tensor *, const char *);
 #define CT__OPNAME__linalg_eigh_vectors "_linalg_eigh_vectors"
 #define CT__OPSIG__linalg_eigh_vectors "T,s->T"
+typedef ct_status ct_impl__linalg_eigh_vectors(ct_tensor *, const char *, ct_tensor *);
 typedef ct_tensor *ct_kernel_linalg_eigh(ct_keyset, ct_tensor *, const char *, ct_tensor **);
 #define CT__OPNAME_linalg_eigh "linalg_eigh"
 #define CT__OPSIG_linalg_eigh "T,s->T,T"
@@ -4888,9 +4898,11 @@ typedef ct_status ct_kernel_linalg_eigh_eigvals(ct_keyset, ct_tensor *, const ch
 typedef ct_tensor *ct_kernel__linalg_qr_Q(ct_keyset, ct_tensor *, const char *);
 #define CT__OPNAME__linalg_qr_Q "_linalg_qr_Q"
 #define CT__OPSIG__linalg_qr_Q "T,s->T"
+typedef ct_status ct_impl__linalg_qr_Q(ct_tensor *, const char *, ct_tensor *);
 typedef ct_tensor *ct_kernel__linalg_qr_R(ct_keyset, ct_tensor *, const char *);
 #define CT__OPNAME__linalg_qr_R "_linalg_qr_R"
 #define CT__OPSIG__linalg_qr_R "T,s->T"
+typedef ct_status ct_impl__linalg_qr_R(ct_tensor *, const char *, ct_tensor *);
 typedef ct_tensor *ct_kernel_linalg_qr(ct_keyset, ct_tensor *, const char *, ct_tensor **);
 #define CT__OPNAME_linalg_qr "linalg_qr"
 #define CT__OPSIG_linalg_qr "T,s->T,T"
@@ -4900,9 +4912,11 @@ typedef ct_status ct_kernel_linalg_qr_out(ct_keyset, ct_tensor *, const char *, 
 typedef ct_tensor *ct_kernel__linalg_svd_U(ct_keyset, ct_tensor *, bool );
 #define CT__OPNAME__linalg_svd_U "_linalg_svd_U"
 #define CT__OPSIG__linalg_svd_U "T,b->T"
+typedef ct_status ct_impl__linalg_svd_U(ct_tensor *, bool , ct_tensor *);
 typedef ct_tensor *ct_kernel__linalg_svd_Vh(ct_keyset, ct_tensor *, bool );
 #define CT__OPNAME__linalg_svd_Vh "_linalg_svd_Vh"
 #define CT__OPSIG__linalg_svd_Vh "T,b->T"
+typedef ct_status ct_impl__linalg_svd_Vh(ct_tensor *, bool , ct_tensor *);
 typedef ct_tensor *ct_kernel_linalg_svd(ct_keyset, ct_tensor *, bool , const char *, ct_tensor **, ct_tensor **);
 #define CT__OPNAME_linalg_svd "linalg_svd"
 #define CT__OPSIG_linalg_svd "T,b,s?->T,T,T"
@@ -5364,12 +5378,14 @@ typedef ct_status ct_kernel_rrelu_(ct_keyset, ct_tensor *, ct_scalar , ct_scalar
 typedef ct_tensor *ct_kernel__ctc_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , int64_t , bool , ct_tensor **);
 #define CT__OPNAME__ctc_loss "_ctc_loss"
 #define CT__OPSIG__ctc_loss "T,T,I,I,i,b->T,T"
+typedef ct_status ct_impl__ctc_loss(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , int64_t , bool , ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel__ctc_loss_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , bool , ct_tensor **);
 #define CT__OPNAME__ctc_loss_Tensor "_ctc_loss.Tensor"
 #define CT__OPSIG__ctc_loss_Tensor "T,T,T,T,i,b->T,T"
 typedef ct_tensor *ct_kernel__ctc_loss_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *, ct_tensor *, int64_t , bool );
 #define CT__OPNAME__ctc_loss_backward "_ctc_loss_backward"
 #define CT__OPSIG__ctc_loss_backward "T,T,T,I,I,T,T,i,b->T"
+typedef ct_status ct_impl__ctc_loss_backward(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *, ct_tensor *, int64_t , bool , ct_tensor *);
 typedef ct_tensor *ct_kernel_ctc_loss_IntList(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , int64_t , int64_t , bool );
 #define CT__OPNAME_ctc_loss_IntList "ctc_loss.IntList"
 #define CT__OPSIG_ctc_loss_IntList "T,T,I,I,i,i,b->T"
@@ -5394,6 +5410,7 @@ typedef ct_tensor *ct_kernel_nll_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_te
 typedef ct_status ct_kernel_nll_loss_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_nll_loss_out "nll_loss.out"
 #define CT__OPSIG_nll_loss_out "T,T,T?,i,i,Tw->Tw"
+typedef ct_status ct_impl_nll_loss_out(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_nll_loss_nd(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t );
 #define CT__OPNAME_nll_loss_nd "nll_loss_nd"
 #define CT__OPSIG_nll_loss_nd "T,T,T?,i,i->T"
@@ -5409,6 +5426,7 @@ typedef ct_tensor *ct_kernel_mse_loss(ct_keyset, ct_tensor *, ct_tensor *, int64
 typedef ct_status ct_kernel_mse_loss_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_mse_loss_out "mse_loss.out"
 #define CT__OPSIG_mse_loss_out "T,T,i,Tw->Tw"
+typedef ct_status ct_impl_mse_loss_out(ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_l1_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
 #define CT__OPNAME_l1_loss "l1_loss"
 #define CT__OPSIG_l1_loss "T,T,i->T"
@@ -5418,6 +5436,7 @@ typedef ct_tensor *ct_kernel_smooth_l1_loss(ct_keyset, ct_tensor *, ct_tensor *,
 typedef ct_status ct_kernel_smooth_l1_loss_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *);
 #define CT__OPNAME_smooth_l1_loss_out "smooth_l1_loss.out"
 #define CT__OPSIG_smooth_l1_loss_out "T,T,i,f,Tw->Tw"
+typedef ct_status ct_impl_smooth_l1_loss_out(ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_kl_div(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool );
 #define CT__OPNAME_kl_div "kl_div"
 #define CT__OPSIG_kl_div "T,T,i,b->T"
@@ -5427,15 +5446,18 @@ typedef ct_tensor *ct_kernel_binary_cross_entropy(ct_keyset, ct_tensor *, ct_ten
 typedef ct_status ct_kernel_binary_cross_entropy_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_binary_cross_entropy_out "binary_cross_entropy.out"
 #define CT__OPSIG_binary_cross_entropy_out "T,T,T?,i,Tw->Tw"
+typedef ct_status ct_impl_binary_cross_entropy_out(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_binary_cross_entropy_with_logits(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t );
 #define CT__OPNAME_binary_cross_entropy_with_logits "binary_cross_entropy_with_logits"
 #define CT__OPSIG_binary_cross_entropy_with_logits "T,T,T?,T?,i->T"
+typedef ct_status ct_impl_binary_cross_entropy_with_logits(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_huber_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double );
 #define CT__OPNAME_huber_loss "huber_loss"
 #define CT__OPSIG_huber_loss "T,T,i,f->T"
 typedef ct_status ct_kernel_huber_loss_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *);
 #define CT__OPNAME_huber_loss_out "huber_loss.out"
 #define CT__OPSIG_huber_loss_out "T,T,i,f,Tw->Tw"
+typedef ct_status ct_impl_huber_loss_out(ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_soft_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
 #define CT__OPNAME_soft_margin_loss "soft_margin_loss"
 #define CT__OPSIG_soft_margin_loss "T,T,i->T"
@@ -5457,6 +5479,7 @@ typedef ct_tensor *ct_kernel_multi_margin_loss(ct_keyset, ct_tensor *, ct_tensor
 typedef ct_status ct_kernel_multi_margin_loss_out(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_multi_margin_loss_out "multi_margin_loss.out"
 #define CT__OPSIG_multi_margin_loss_out "T,T,S,S,T?,i,Tw->Tw"
+typedef ct_status ct_impl_multi_margin_loss_out(ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_triplet_margin_loss(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, double , double , double , bool , int64_t );
 #define CT__OPNAME_triplet_margin_loss "triplet_margin_loss"
 #define CT__OPSIG_triplet_margin_loss "T,T,T,f,f,f,b,i->T"

@@ -14464,8 +14464,325 @@ static const char *const ct__generated_strings[] = {
 
 /* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */
 /* each family's impl step per device type: the CPU's, others set by backends */
+static ct_unboxed_fn ct__impls_linalg_cross[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_cross)};
+static ct_unboxed_fn ct__impls_linalg_det[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_det)};
+static ct_unboxed_fn ct__impls__linalg_logabsdet[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_logabsdet)};
+static ct_unboxed_fn ct__impls_linalg_inv_ex[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_inv_ex)};
+static ct_unboxed_fn ct__impls_linalg_solve_ex[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_solve_ex)};
+static ct_unboxed_fn ct__impls_linalg_cholesky_ex[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_cholesky_ex)};
+static ct_unboxed_fn ct__impls_linalg_matrix_exp[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_matrix_exp)};
+static ct_unboxed_fn ct__impls_linalg_svdvals[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_svdvals)};
+static ct_unboxed_fn ct__impls_linalg_eigvalsh[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_eigvalsh)};
+static ct_unboxed_fn ct__impls__linalg_eigh_vectors[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_eigh_vectors)};
+static ct_unboxed_fn ct__impls__linalg_qr_Q[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_qr_Q)};
+static ct_unboxed_fn ct__impls__linalg_qr_R[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_qr_R)};
+static ct_unboxed_fn ct__impls__linalg_svd_U[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_svd_U)};
+static ct_unboxed_fn ct__impls__linalg_svd_Vh[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_svd_Vh)};
 static ct_unboxed_fn ct__impls_tril_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_tril)};
 static ct_unboxed_fn ct__impls_triu_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_triu)};
+static ct_unboxed_fn ct__impls__ctc_loss[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_forward)};
+static ct_unboxed_fn ct__impls__ctc_loss_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_backward)};
+static ct_unboxed_fn ct__impls_nll_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_nll_loss)};
+static ct_unboxed_fn ct__impls_mse_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_mse_loss)};
+static ct_unboxed_fn ct__impls_smooth_l1_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_smooth_l1_loss)};
+static ct_unboxed_fn ct__impls_binary_cross_entropy_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_binary_cross_entropy)};
+static ct_unboxed_fn ct__impls_binary_cross_entropy_with_logits[CT_DEVICE_NUM] = {CT_FN(ct__impl_binary_cross_entropy_with_logits)};
+static ct_unboxed_fn ct__impls_huber_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_huber_loss)};
+static ct_unboxed_fn ct__impls_multi_margin_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_multi_margin_loss)};
+static ct_tensor *ct__st_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linalg_cross", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_linalg_cross(&st, self, other, dim);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_cross, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, other, dim, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_cross_meta(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+  ct_tensor *const ct__in[2] = {self, other};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_cross", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_linalg_cross(&st, self, other, dim);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_det(ct_keyset ks, ct_tensor *A) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linalg_det", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_det(&st, A);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_det, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *))impl)(A, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_det_meta(ct_keyset ks, ct_tensor *A) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_det", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_det(&st, A);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_logabsdet", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_logabsdet(&st, A);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_logabsdet, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(A, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, sign, NULL);
+}
+static ct_tensor *ct__st__linalg_logabsdet_meta(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_logabsdet", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_logabsdet(&st, A);
+  return ct__st_result(&st, s, 2, sign, NULL);
+}
+static ct_tensor *ct__st_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linalg_inv_ex", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_inv_ex(&st, A, check_errors);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_inv_ex, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, bool , ct_tensor *, ct_tensor *))impl)(A, check_errors, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_inv_ex_meta(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_inv_ex", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_inv_ex(&st, A, check_errors);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[2] = {A, B};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linalg_solve_ex", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_linalg_solve_ex(&st, A, B, left, check_errors);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_solve_ex, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))impl)(A, B, left, check_errors, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_solve_ex_meta(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[2] = {A, B};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_solve_ex", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_linalg_solve_ex(&st, A, B, left, check_errors);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_cholesky_ex(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linalg_cholesky_ex", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_cholesky_ex(&st, self, upper, check_errors);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_cholesky_ex, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))impl)(self, upper, check_errors, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_cholesky_ex_meta(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_cholesky_ex", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_cholesky_ex(&st, self, upper, check_errors);
+  return ct__st_result(&st, s, 2, info, NULL);
+}
+static ct_tensor *ct__st_linalg_matrix_exp(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linalg_matrix_exp", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_matrix_exp(&st, self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_matrix_exp, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *))impl)(self, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_matrix_exp_meta(ct_keyset ks, ct_tensor *self) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_matrix_exp", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_matrix_exp(&st, self);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linalg_svdvals", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_svdvals(&st, A, driver);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_svdvals, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(A, driver, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_svdvals_meta(ct_keyset ks, ct_tensor *A, const char *driver) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_svdvals", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_svdvals(&st, A, driver);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_eigvalsh(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linalg_eigvalsh", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_eigvalsh(&st, self, UPLO);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_eigvalsh, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(self, UPLO, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_linalg_eigvalsh_meta(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linalg_eigvalsh", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_eigvalsh(&st, self, UPLO);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_eigh_vectors(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_eigh_vectors", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_eigh_vectors(&st, self, UPLO);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_eigh_vectors, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(self, UPLO, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_eigh_vectors_meta(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_eigh_vectors", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_eigh_vectors(&st, self, UPLO);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_qr_Q", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_qr_Q(&st, A, mode);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_qr_Q, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(A, mode, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_qr_Q_meta(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_qr_Q", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_qr_Q(&st, A, mode);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_qr_R", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_qr_R(&st, A, mode);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_qr_R, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(A, mode, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_qr_R_meta(ct_keyset ks, ct_tensor *A, const char *mode) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_qr_R", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_qr_R(&st, A, mode);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_svd_U", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_svd_U(&st, A, full_matrices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_svd_U, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, bool , ct_tensor *))impl)(A, full_matrices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_svd_U_meta(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_svd_U", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_svd_U(&st, A, full_matrices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_svd_Vh", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_linalg_svd_Vh(&st, A, full_matrices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_svd_Vh, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, bool , ct_tensor *))impl)(A, full_matrices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__linalg_svd_Vh_meta(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+  ct_tensor *const ct__in[1] = {A};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_linalg_svd_Vh", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_linalg_svd_Vh(&st, A, full_matrices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 static ct_tensor *ct__st_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
@@ -14474,7 +14791,7 @@ static ct_tensor *ct__st_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   (void)ks;
   ct__st_begin(&st, "tril", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out, -1)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -14496,7 +14813,7 @@ static ct_status ct__st_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__st_begin(&st, "tril_", CT__ST_INPLACE, 0, 1, ct__in);
   st.given[0] = self;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out, -1)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14519,7 +14836,7 @@ static ct_status ct__st_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal
   ct__st_begin(&st, "tril", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out, -1)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14541,7 +14858,7 @@ static ct_tensor *ct__st_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   (void)ks;
   ct__st_begin(&st, "triu", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out, -1)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -14563,7 +14880,7 @@ static ct_status ct__st_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__st_begin(&st, "triu_", CT__ST_INPLACE, 0, 1, ct__in);
   st.given[0] = self;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out, -1)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14586,7 +14903,7 @@ static ct_status ct__st_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal
   ct__st_begin(&st, "triu", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out, -1)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14600,6 +14917,249 @@ static ct_status ct__st_triu_out_meta(ct_keyset ks, ct_tensor *self, int64_t dia
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_finish(&st, s, 1);
 }
+static ct_tensor *ct__st__ctc_loss(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+  ct_tensor *const ct__in[2] = {log_probs, targets};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_ctc_loss", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_ctc_loss_forward(&st, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__ctc_loss, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , int64_t , bool , ct_tensor *, ct_tensor *))impl)(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st__ctc_loss_meta(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+  ct_tensor *const ct__in[2] = {log_probs, targets};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_ctc_loss", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_ctc_loss_forward(&st, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st__ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  ct_tensor *const ct__in[5] = {grad, log_probs, targets, neg_log_likelihood, log_alpha};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_ctc_loss_backward", CT__ST_FUNCTIONAL, 0, 5, ct__in);
+  s = ct__meta_ctc_loss_backward(&st, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__ctc_loss_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *, ct_tensor *, int64_t , bool , ct_tensor *))impl)(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__ctc_loss_backward_meta(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  ct_tensor *const ct__in[5] = {grad, log_probs, targets, neg_log_likelihood, log_alpha};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_ctc_loss_backward", CT__ST_FUNCTIONAL, 1, 5, ct__in);
+  s = ct__meta_ctc_loss_backward(&st, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_nll_loss_out, CT__ENGINE_INDEX)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))impl)(self, target, weight, reduction, ignore_index, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_nll_loss_meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_nll_loss_out, CT__ENGINE_INDEX)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))impl)(self, target, weight, reduction, ignore_index, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_nll_loss_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "nll_loss", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "mse_loss", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_mse_loss(&st, self, target, reduction);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mse_loss_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, target, reduction, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_mse_loss_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "mse_loss", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_mse_loss(&st, self, target, reduction);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "smooth_l1_loss", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_smooth_l1_loss(&st, self, target, reduction, beta);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_smooth_l1_loss_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))impl)(self, target, reduction, beta, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_smooth_l1_loss_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "smooth_l1_loss", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_smooth_l1_loss(&st, self, target, reduction, beta);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_binary_cross_entropy_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, target, weight, reduction, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_binary_cross_entropy_meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_binary_cross_entropy_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, target, weight, reduction, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_binary_cross_entropy_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct_tensor *const ct__in[4] = {self, target, weight, pos_weight};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy_with_logits", CT__ST_FUNCTIONAL, 0, 4, ct__in);
+  s = ct__meta_binary_cross_entropy_with_logits(&st, self, target, weight, pos_weight, reduction);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_binary_cross_entropy_with_logits, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, target, weight, pos_weight, reduction, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_binary_cross_entropy_with_logits_meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct_tensor *const ct__in[4] = {self, target, weight, pos_weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "binary_cross_entropy_with_logits", CT__ST_FUNCTIONAL, 1, 4, ct__in);
+  s = ct__meta_binary_cross_entropy_with_logits(&st, self, target, weight, pos_weight, reduction);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "huber_loss", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_huber_loss(&st, self, target, reduction, delta);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_huber_loss_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))impl)(self, target, reduction, delta, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_huber_loss_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "huber_loss", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_huber_loss(&st, self, target, reduction, delta);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "multi_margin_loss", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_multi_margin_loss(&st, self, target, p, margin, weight, reduction);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_multi_margin_loss_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t , ct_tensor *))impl)(self, target, p, margin, weight, reduction, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_multi_margin_loss_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, target, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "multi_margin_loss", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_multi_margin_loss(&st, self, target, p, margin, weight, reduction);
+  return ct__st_finish(&st, s, 1);
+}
 
 /* ---- structured families: each variant's glue and its family's impls per device type
  * (ct_set_structured_impl registers the glue at a device type's backend key) ---- */
@@ -14609,12 +15169,37 @@ static const struct {
   ct_unboxed_fn glue;
   ct_unboxed_fn *impls;
 } ct__generated_structured[] = {
+    {"linalg_cross", &ct__op.linalg_cross, CT_FN(ct__st_linalg_cross), ct__impls_linalg_cross},
+    {"linalg_det", &ct__op.linalg_det, CT_FN(ct__st_linalg_det), ct__impls_linalg_det},
+    {"_linalg_logabsdet", &ct__op._linalg_logabsdet, CT_FN(ct__st__linalg_logabsdet), ct__impls__linalg_logabsdet},
+    {"linalg_inv_ex", &ct__op.linalg_inv_ex, CT_FN(ct__st_linalg_inv_ex), ct__impls_linalg_inv_ex},
+    {"linalg_solve_ex", &ct__op.linalg_solve_ex, CT_FN(ct__st_linalg_solve_ex), ct__impls_linalg_solve_ex},
+    {"linalg_cholesky_ex", &ct__op.linalg_cholesky_ex, CT_FN(ct__st_linalg_cholesky_ex), ct__impls_linalg_cholesky_ex},
+    {"linalg_matrix_exp", &ct__op.linalg_matrix_exp, CT_FN(ct__st_linalg_matrix_exp), ct__impls_linalg_matrix_exp},
+    {"linalg_svdvals", &ct__op.linalg_svdvals, CT_FN(ct__st_linalg_svdvals), ct__impls_linalg_svdvals},
+    {"linalg_eigvalsh", &ct__op.linalg_eigvalsh, CT_FN(ct__st_linalg_eigvalsh), ct__impls_linalg_eigvalsh},
+    {"_linalg_eigh_vectors", &ct__op._linalg_eigh_vectors, CT_FN(ct__st__linalg_eigh_vectors), ct__impls__linalg_eigh_vectors},
+    {"_linalg_qr_Q", &ct__op._linalg_qr_Q, CT_FN(ct__st__linalg_qr_Q), ct__impls__linalg_qr_Q},
+    {"_linalg_qr_R", &ct__op._linalg_qr_R, CT_FN(ct__st__linalg_qr_R), ct__impls__linalg_qr_R},
+    {"_linalg_svd_U", &ct__op._linalg_svd_U, CT_FN(ct__st__linalg_svd_U), ct__impls__linalg_svd_U},
+    {"_linalg_svd_Vh", &ct__op._linalg_svd_Vh, CT_FN(ct__st__linalg_svd_Vh), ct__impls__linalg_svd_Vh},
     {"tril.out", &ct__op.tril, CT_FN(ct__st_tril), ct__impls_tril_out},
     {"tril.out", &ct__op.tril_, CT_FN(ct__st_tril_), ct__impls_tril_out},
     {"tril.out", &ct__op.tril_out, CT_FN(ct__st_tril_out), ct__impls_tril_out},
     {"triu.out", &ct__op.triu, CT_FN(ct__st_triu), ct__impls_triu_out},
     {"triu.out", &ct__op.triu_, CT_FN(ct__st_triu_), ct__impls_triu_out},
     {"triu.out", &ct__op.triu_out, CT_FN(ct__st_triu_out), ct__impls_triu_out},
+    {"_ctc_loss", &ct__op._ctc_loss, CT_FN(ct__st__ctc_loss), ct__impls__ctc_loss},
+    {"_ctc_loss_backward", &ct__op._ctc_loss_backward, CT_FN(ct__st__ctc_loss_backward), ct__impls__ctc_loss_backward},
+    {"nll_loss.out", &ct__op.nll_loss, CT_FN(ct__st_nll_loss), ct__impls_nll_loss_out},
+    {"nll_loss.out", &ct__op.nll_loss_out, CT_FN(ct__st_nll_loss_out), ct__impls_nll_loss_out},
+    {"mse_loss.out", &ct__op.mse_loss_out, CT_FN(ct__st_mse_loss_out), ct__impls_mse_loss_out},
+    {"smooth_l1_loss.out", &ct__op.smooth_l1_loss_out, CT_FN(ct__st_smooth_l1_loss_out), ct__impls_smooth_l1_loss_out},
+    {"binary_cross_entropy.out", &ct__op.binary_cross_entropy, CT_FN(ct__st_binary_cross_entropy), ct__impls_binary_cross_entropy_out},
+    {"binary_cross_entropy.out", &ct__op.binary_cross_entropy_out, CT_FN(ct__st_binary_cross_entropy_out), ct__impls_binary_cross_entropy_out},
+    {"binary_cross_entropy_with_logits", &ct__op.binary_cross_entropy_with_logits, CT_FN(ct__st_binary_cross_entropy_with_logits), ct__impls_binary_cross_entropy_with_logits},
+    {"huber_loss.out", &ct__op.huber_loss_out, CT_FN(ct__st_huber_loss_out), ct__impls_huber_loss_out},
+    {"multi_margin_loss.out", &ct__op.multi_margin_loss_out, CT_FN(ct__st_multi_margin_loss_out), ct__impls_multi_margin_loss_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -16361,48 +16946,48 @@ static const struct {
     {&ct__op.matmul_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
     {&ct__op.linear, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
     {&ct__op.linear_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
-    {&ct__op.linalg_cross, CT_KEY_CPU, CT_FN(ct__k_linalg_cross), "reference"},
-    {&ct__op.linalg_cross, CT_KEY_META, CT_FN(ct__k_linalg_cross), "reference"},
+    {&ct__op.linalg_cross, CT_KEY_CPU, CT_FN(ct__st_linalg_cross), "structured"},
+    {&ct__op.linalg_cross, CT_KEY_META, CT_FN(ct__st_linalg_cross_meta), "structured"},
     {&ct__op.linalg_cross, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_cross), "autograd"},
     {&ct__op.linalg_cross_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cross_out), "composite"},
     {&ct__op.cross, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross), "composite"},
     {&ct__op.cross_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_out), "composite"},
-    {&ct__op.linalg_det, CT_KEY_CPU, CT_FN(ct__k_linalg_det), "reference"},
-    {&ct__op.linalg_det, CT_KEY_META, CT_FN(ct__k_linalg_det), "reference"},
+    {&ct__op.linalg_det, CT_KEY_CPU, CT_FN(ct__st_linalg_det), "structured"},
+    {&ct__op.linalg_det, CT_KEY_META, CT_FN(ct__st_linalg_det_meta), "structured"},
     {&ct__op.linalg_det, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_det), "autograd"},
     {&ct__op.linalg_det_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_det_out), "composite"},
     {&ct__op.det, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_det), "composite"},
-    {&ct__op._linalg_logabsdet, CT_KEY_CPU, CT_FN(ct__k_linalg_logabsdet), "reference"},
-    {&ct__op._linalg_logabsdet, CT_KEY_META, CT_FN(ct__k_linalg_logabsdet), "reference"},
+    {&ct__op._linalg_logabsdet, CT_KEY_CPU, CT_FN(ct__st__linalg_logabsdet), "structured"},
+    {&ct__op._linalg_logabsdet, CT_KEY_META, CT_FN(ct__st__linalg_logabsdet_meta), "structured"},
     {&ct__op._linalg_logabsdet, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_logabsdet), "autograd"},
     {&ct__op.linalg_slogdet, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_slogdet), "composite"},
     {&ct__op.linalg_slogdet_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_slogdet_out), "composite"},
     {&ct__op.slogdet, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_slogdet), "composite"},
     {&ct__op.slogdet_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_slogdet_out), "composite"},
-    {&ct__op.linalg_inv_ex, CT_KEY_CPU, CT_FN(ct__k_linalg_inv_ex), "reference"},
-    {&ct__op.linalg_inv_ex, CT_KEY_META, CT_FN(ct__k_linalg_inv_ex), "reference"},
+    {&ct__op.linalg_inv_ex, CT_KEY_CPU, CT_FN(ct__st_linalg_inv_ex), "structured"},
+    {&ct__op.linalg_inv_ex, CT_KEY_META, CT_FN(ct__st_linalg_inv_ex_meta), "structured"},
     {&ct__op.linalg_inv_ex, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_inv_ex), "autograd"},
     {&ct__op.linalg_inv_ex_inverse, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_inv_ex_out), "composite"},
     {&ct__op.linalg_inv, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_inv), "composite"},
     {&ct__op.linalg_inv_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_inv_out), "composite"},
     {&ct__op.inverse, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_inverse), "composite"},
     {&ct__op.inverse_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_inverse_out), "composite"},
-    {&ct__op.linalg_solve_ex, CT_KEY_CPU, CT_FN(ct__k_linalg_solve_ex), "reference"},
-    {&ct__op.linalg_solve_ex, CT_KEY_META, CT_FN(ct__k_linalg_solve_ex), "reference"},
+    {&ct__op.linalg_solve_ex, CT_KEY_CPU, CT_FN(ct__st_linalg_solve_ex), "structured"},
+    {&ct__op.linalg_solve_ex, CT_KEY_META, CT_FN(ct__st_linalg_solve_ex_meta), "structured"},
     {&ct__op.linalg_solve_ex, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_solve_ex), "autograd"},
     {&ct__op.linalg_solve_ex_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_solve_ex_out), "composite"},
     {&ct__op.linalg_solve, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_solve), "composite"},
     {&ct__op.linalg_solve_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_solve_out), "composite"},
-    {&ct__op.linalg_cholesky_ex, CT_KEY_CPU, CT_FN(ct__k_linalg_cholesky_ex), "reference"},
-    {&ct__op.linalg_cholesky_ex, CT_KEY_META, CT_FN(ct__k_linalg_cholesky_ex), "reference"},
+    {&ct__op.linalg_cholesky_ex, CT_KEY_CPU, CT_FN(ct__st_linalg_cholesky_ex), "structured"},
+    {&ct__op.linalg_cholesky_ex, CT_KEY_META, CT_FN(ct__st_linalg_cholesky_ex_meta), "structured"},
     {&ct__op.linalg_cholesky_ex, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_cholesky_ex), "autograd"},
     {&ct__op.linalg_cholesky_ex_L, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cholesky_ex_out), "composite"},
     {&ct__op.linalg_cholesky, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cholesky), "composite"},
     {&ct__op.linalg_cholesky_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_cholesky_out), "composite"},
     {&ct__op.cholesky, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cholesky), "composite"},
     {&ct__op.cholesky_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cholesky_out), "composite"},
-    {&ct__op.linalg_matrix_exp, CT_KEY_CPU, CT_FN(ct__k_linalg_matrix_exp), "reference"},
-    {&ct__op.linalg_matrix_exp, CT_KEY_META, CT_FN(ct__k_linalg_matrix_exp), "reference"},
+    {&ct__op.linalg_matrix_exp, CT_KEY_CPU, CT_FN(ct__st_linalg_matrix_exp), "structured"},
+    {&ct__op.linalg_matrix_exp, CT_KEY_META, CT_FN(ct__st_linalg_matrix_exp_meta), "structured"},
     {&ct__op.linalg_matrix_exp, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_matrix_exp), "autograd"},
     {&ct__op.linalg_matrix_exp_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_exp_out), "composite"},
     {&ct__op.matrix_exp, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matrix_exp), "composite"},
@@ -16410,8 +16995,8 @@ static const struct {
     {&ct__op.linalg_matrix_power_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_power_out), "composite"},
     {&ct__op.matrix_power, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matrix_power), "composite"},
     {&ct__op.matrix_power_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matrix_power_out), "composite"},
-    {&ct__op.linalg_svdvals, CT_KEY_CPU, CT_FN(ct__k_linalg_svdvals), "reference"},
-    {&ct__op.linalg_svdvals, CT_KEY_META, CT_FN(ct__k_linalg_svdvals), "reference"},
+    {&ct__op.linalg_svdvals, CT_KEY_CPU, CT_FN(ct__st_linalg_svdvals), "structured"},
+    {&ct__op.linalg_svdvals, CT_KEY_META, CT_FN(ct__st_linalg_svdvals_meta), "structured"},
     {&ct__op.linalg_svdvals, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_svdvals), "autograd"},
     {&ct__op.linalg_svdvals_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_svdvals_out), "composite"},
     {&ct__op.linalg_matrix_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_matrix_norm), "composite"},
@@ -16422,28 +17007,28 @@ static const struct {
     {&ct__op.linalg_norm_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm_out), "composite"},
     {&ct__op.linalg_norm_ord_str, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm_str), "composite"},
     {&ct__op.linalg_norm_ord_str_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_norm_str_out), "composite"},
-    {&ct__op.linalg_eigvalsh, CT_KEY_CPU, CT_FN(ct__k_linalg_eigvalsh), "reference"},
-    {&ct__op.linalg_eigvalsh, CT_KEY_META, CT_FN(ct__k_linalg_eigvalsh), "reference"},
+    {&ct__op.linalg_eigvalsh, CT_KEY_CPU, CT_FN(ct__st_linalg_eigvalsh), "structured"},
+    {&ct__op.linalg_eigvalsh, CT_KEY_META, CT_FN(ct__st_linalg_eigvalsh_meta), "structured"},
     {&ct__op.linalg_eigvalsh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_eigvalsh), "autograd"},
     {&ct__op.linalg_eigvalsh_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_eigvalsh_out), "composite"},
-    {&ct__op._linalg_eigh_vectors, CT_KEY_CPU, CT_FN(ct__k_linalg_eigh_vectors), "reference"},
-    {&ct__op._linalg_eigh_vectors, CT_KEY_META, CT_FN(ct__k_linalg_eigh_vectors), "reference"},
+    {&ct__op._linalg_eigh_vectors, CT_KEY_CPU, CT_FN(ct__st__linalg_eigh_vectors), "structured"},
+    {&ct__op._linalg_eigh_vectors, CT_KEY_META, CT_FN(ct__st__linalg_eigh_vectors_meta), "structured"},
     {&ct__op._linalg_eigh_vectors, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_eigh_vectors), "autograd"},
     {&ct__op.linalg_eigh, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_eigh), "composite"},
     {&ct__op.linalg_eigh_eigvals, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_eigh_out), "composite"},
-    {&ct__op._linalg_qr_Q, CT_KEY_CPU, CT_FN(ct__k_linalg_qr_Q), "reference"},
-    {&ct__op._linalg_qr_Q, CT_KEY_META, CT_FN(ct__k_linalg_qr_Q), "reference"},
+    {&ct__op._linalg_qr_Q, CT_KEY_CPU, CT_FN(ct__st__linalg_qr_Q), "structured"},
+    {&ct__op._linalg_qr_Q, CT_KEY_META, CT_FN(ct__st__linalg_qr_Q_meta), "structured"},
     {&ct__op._linalg_qr_Q, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_qr_Q), "autograd"},
-    {&ct__op._linalg_qr_R, CT_KEY_CPU, CT_FN(ct__k_linalg_qr_R), "reference"},
-    {&ct__op._linalg_qr_R, CT_KEY_META, CT_FN(ct__k_linalg_qr_R), "reference"},
+    {&ct__op._linalg_qr_R, CT_KEY_CPU, CT_FN(ct__st__linalg_qr_R), "structured"},
+    {&ct__op._linalg_qr_R, CT_KEY_META, CT_FN(ct__st__linalg_qr_R_meta), "structured"},
     {&ct__op._linalg_qr_R, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_qr_R), "autograd"},
     {&ct__op.linalg_qr, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_qr), "composite"},
     {&ct__op.linalg_qr_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_qr_out), "composite"},
-    {&ct__op._linalg_svd_U, CT_KEY_CPU, CT_FN(ct__k_linalg_svd_U), "reference"},
-    {&ct__op._linalg_svd_U, CT_KEY_META, CT_FN(ct__k_linalg_svd_U), "reference"},
+    {&ct__op._linalg_svd_U, CT_KEY_CPU, CT_FN(ct__st__linalg_svd_U), "structured"},
+    {&ct__op._linalg_svd_U, CT_KEY_META, CT_FN(ct__st__linalg_svd_U_meta), "structured"},
     {&ct__op._linalg_svd_U, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_svd_U), "autograd"},
-    {&ct__op._linalg_svd_Vh, CT_KEY_CPU, CT_FN(ct__k_linalg_svd_Vh), "reference"},
-    {&ct__op._linalg_svd_Vh, CT_KEY_META, CT_FN(ct__k_linalg_svd_Vh), "reference"},
+    {&ct__op._linalg_svd_Vh, CT_KEY_CPU, CT_FN(ct__st__linalg_svd_Vh), "structured"},
+    {&ct__op._linalg_svd_Vh, CT_KEY_META, CT_FN(ct__st__linalg_svd_Vh_meta), "structured"},
     {&ct__op._linalg_svd_Vh, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__linalg_svd_Vh), "autograd"},
     {&ct__op.linalg_svd, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_svd), "composite"},
     {&ct__op.linalg_svd_U, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linalg_svd_out), "composite"},
@@ -16832,12 +17417,12 @@ static const struct {
     {&ct__op.prelu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_prelu), "composite"},
     {&ct__op.rrelu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rrelu), "composite"},
     {&ct__op.rrelu_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rrelu_), "composite"},
-    {&ct__op._ctc_loss, CT_KEY_CPU, CT_FN(ct__k_ctc_loss_forward), "reference"},
-    {&ct__op._ctc_loss, CT_KEY_META, CT_FN(ct__k_ctc_loss_forward), "reference"},
+    {&ct__op._ctc_loss, CT_KEY_CPU, CT_FN(ct__st__ctc_loss), "structured"},
+    {&ct__op._ctc_loss, CT_KEY_META, CT_FN(ct__st__ctc_loss_meta), "structured"},
     {&ct__op._ctc_loss, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__ctc_loss), "autograd"},
     {&ct__op._ctc_loss_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_ctc_loss_forward_tensor), "composite"},
-    {&ct__op._ctc_loss_backward, CT_KEY_CPU, CT_FN(ct__k_ctc_loss_backward), "reference"},
-    {&ct__op._ctc_loss_backward, CT_KEY_META, CT_FN(ct__k_ctc_loss_backward), "reference"},
+    {&ct__op._ctc_loss_backward, CT_KEY_CPU, CT_FN(ct__st__ctc_loss_backward), "structured"},
+    {&ct__op._ctc_loss_backward, CT_KEY_META, CT_FN(ct__st__ctc_loss_backward_meta), "structured"},
     {&ct__op._ctc_loss_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__ctc_loss_backward), "autograd"},
     {&ct__op.ctc_loss_IntList, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_ctc_loss), "composite"},
     {&ct__op.ctc_loss_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_ctc_loss_tensor), "composite"},
@@ -16845,11 +17430,11 @@ static const struct {
     {&ct__op.embedding_bag_padding_idx, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_embedding_bag_padding_idx), "composite"},
     {&ct__op.glu, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu), "composite"},
     {&ct__op.glu_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_glu_out), "composite"},
-    {&ct__op.nll_loss, CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
-    {&ct__op.nll_loss, CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
+    {&ct__op.nll_loss, CT_KEY_CPU, CT_FN(ct__st_nll_loss), "structured"},
+    {&ct__op.nll_loss, CT_KEY_META, CT_FN(ct__st_nll_loss_meta), "structured"},
     {&ct__op.nll_loss, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},
-    {&ct__op.nll_loss_out, CT_KEY_CPU, CT_FN(ct__k_nll_loss_out), "reference"},
-    {&ct__op.nll_loss_out, CT_KEY_META, CT_FN(ct__k_nll_loss_out), "reference"},
+    {&ct__op.nll_loss_out, CT_KEY_CPU, CT_FN(ct__st_nll_loss_out), "structured"},
+    {&ct__op.nll_loss_out, CT_KEY_META, CT_FN(ct__st_nll_loss_out_meta), "structured"},
     {&ct__op.nll_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_out), "autograd"},
     {&ct__op.nll_loss_nd, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_nll_loss_nd), "composite"},
     {&ct__op.nll_loss_backward, CT_KEY_CPU, CT_FN(ct__k_nll_loss_backward), "reference"},
@@ -16857,27 +17442,27 @@ static const struct {
     {&ct__op.nll_loss_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_backward), "autograd"},
     {&ct__op.cross_entropy_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_entropy_loss), "composite"},
     {&ct__op.mse_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
-    {&ct__op.mse_loss_out, CT_KEY_CPU, CT_FN(ct__k_mse_loss_out), "reference"},
-    {&ct__op.mse_loss_out, CT_KEY_META, CT_FN(ct__k_mse_loss_out), "reference"},
+    {&ct__op.mse_loss_out, CT_KEY_CPU, CT_FN(ct__st_mse_loss_out), "structured"},
+    {&ct__op.mse_loss_out, CT_KEY_META, CT_FN(ct__st_mse_loss_out_meta), "structured"},
     {&ct__op.mse_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_out), "autograd"},
     {&ct__op.l1_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_l1_loss), "composite"},
     {&ct__op.smooth_l1_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_smooth_l1_loss), "composite"},
-    {&ct__op.smooth_l1_loss_out, CT_KEY_CPU, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
-    {&ct__op.smooth_l1_loss_out, CT_KEY_META, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {&ct__op.smooth_l1_loss_out, CT_KEY_CPU, CT_FN(ct__st_smooth_l1_loss_out), "structured"},
+    {&ct__op.smooth_l1_loss_out, CT_KEY_META, CT_FN(ct__st_smooth_l1_loss_out_meta), "structured"},
     {&ct__op.smooth_l1_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_smooth_l1_loss_out), "autograd"},
     {&ct__op.kl_div, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kl_div), "composite"},
-    {&ct__op.binary_cross_entropy, CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy), "reference"},
-    {&ct__op.binary_cross_entropy, CT_KEY_META, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {&ct__op.binary_cross_entropy, CT_KEY_CPU, CT_FN(ct__st_binary_cross_entropy), "structured"},
+    {&ct__op.binary_cross_entropy, CT_KEY_META, CT_FN(ct__st_binary_cross_entropy_meta), "structured"},
     {&ct__op.binary_cross_entropy, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy), "autograd"},
-    {&ct__op.binary_cross_entropy_out, CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
-    {&ct__op.binary_cross_entropy_out, CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {&ct__op.binary_cross_entropy_out, CT_KEY_CPU, CT_FN(ct__st_binary_cross_entropy_out), "structured"},
+    {&ct__op.binary_cross_entropy_out, CT_KEY_META, CT_FN(ct__st_binary_cross_entropy_out_meta), "structured"},
     {&ct__op.binary_cross_entropy_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_out), "autograd"},
-    {&ct__op.binary_cross_entropy_with_logits, CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
-    {&ct__op.binary_cross_entropy_with_logits, CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {&ct__op.binary_cross_entropy_with_logits, CT_KEY_CPU, CT_FN(ct__st_binary_cross_entropy_with_logits), "structured"},
+    {&ct__op.binary_cross_entropy_with_logits, CT_KEY_META, CT_FN(ct__st_binary_cross_entropy_with_logits_meta), "structured"},
     {&ct__op.binary_cross_entropy_with_logits, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},
     {&ct__op.huber_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_huber_loss), "composite"},
-    {&ct__op.huber_loss_out, CT_KEY_CPU, CT_FN(ct__k_huber_loss_out), "reference"},
-    {&ct__op.huber_loss_out, CT_KEY_META, CT_FN(ct__k_huber_loss_out), "reference"},
+    {&ct__op.huber_loss_out, CT_KEY_CPU, CT_FN(ct__st_huber_loss_out), "structured"},
+    {&ct__op.huber_loss_out, CT_KEY_META, CT_FN(ct__st_huber_loss_out_meta), "structured"},
     {&ct__op.huber_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_huber_loss_out), "autograd"},
     {&ct__op.soft_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_soft_margin_loss), "composite"},
     {&ct__op.soft_margin_loss_out, CT_KEY_CPU, CT_FN(ct__k_soft_margin_loss_out), "reference"},
@@ -16887,8 +17472,8 @@ static const struct {
     {&ct__op.hinge_embedding_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_hinge_embedding_loss), "composite"},
     {&ct__op.multilabel_soft_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_multilabel_soft_margin_loss), "composite"},
     {&ct__op.multi_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_multi_margin_loss), "composite"},
-    {&ct__op.multi_margin_loss_out, CT_KEY_CPU, CT_FN(ct__k_multi_margin_loss_out), "reference"},
-    {&ct__op.multi_margin_loss_out, CT_KEY_META, CT_FN(ct__k_multi_margin_loss_out), "reference"},
+    {&ct__op.multi_margin_loss_out, CT_KEY_CPU, CT_FN(ct__st_multi_margin_loss_out), "structured"},
+    {&ct__op.multi_margin_loss_out, CT_KEY_META, CT_FN(ct__st_multi_margin_loss_out_meta), "structured"},
     {&ct__op.multi_margin_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_multi_margin_loss_out), "autograd"},
     {&ct__op.triplet_margin_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_triplet_margin_loss), "composite"},
     {&ct__op.cosine_embedding_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cosine_embedding_loss), "composite"},
@@ -17835,7 +18420,8 @@ static const struct {
     {&ct__op.softmax_int_out, CT_FN(ct__k_softmax_out), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int, CT_FN(ct__k_log_softmax), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int_out, CT_FN(ct__k_log_softmax_out), CT__ENGINE_REDUCTION},
-    {&ct__op.nll_loss, CT_FN(ct__k_nll_loss), CT__ENGINE_INDEX},
+    {&ct__op.nll_loss, CT_FN(ct__st_nll_loss), CT__ENGINE_INDEX},
+    {&ct__op.nll_loss_out, CT_FN(ct__st_nll_loss_out), CT__ENGINE_INDEX},
     {&ct__op.nll_loss_backward, CT_FN(ct__k_nll_loss_backward), CT__ENGINE_INDEX},
     {&ct__op.uniform_, CT_FN(ct__k_uniform_), CT__ENGINE_RANDOM},
     {&ct__op.normal_, CT_FN(ct__k_normal_), CT__ENGINE_RANDOM},

@@ -243,69 +243,60 @@ static ct_status ct__mx_check_info(const char *op, ct_tensor *info, char kind) {
                  "(the leading minor of order %d is not positive-definite).", batch, (int)bad);
 }
 
-/* ---- det and log|det| ---- */
-/* det (logabs 0) or log|det| with the sign in *sign (logabs 1), over A's batch */
-static ct_tensor *ct__mx_det(const char *op, ct_tensor *A, int logabs, ct_tensor **sign) {
-  ct_tensor *r = NULL, *s = NULL;
+/* ---- det and log|det| ----
+ * structured (ops/structured.h), functional only: linalg_det (det) and
+ * _linalg_logabsdet (log|det|, then the sign), over A's batch */
+static ct_status ct__mx_det_meta(ct__structured *st, const char *op, ct_tensor *A, int logabs) {
+  ct_status s;
+  if (ct__mx_check_square(op, A, "A") != CT_OK || ct__mx_check_float(op, A, !logabs) != CT_OK) return ct_last_error();
+  s = ct__set_output(st, 0, A->ndim - 2, A->sizes, (ct_dtype)A->dtype, A->device);
+  if (s == CT_OK && logabs) s = ct__set_output(st, 1, A->ndim - 2, A->sizes, (ct_dtype)A->dtype, A->device);
+  return s;
+}
+static ct_status ct__meta_linalg_det(ct__structured *st, ct_tensor *A) { return ct__mx_det_meta(st, "linalg.det", A, 0); }
+static ct_status ct__meta_linalg_logabsdet(ct__structured *st, ct_tensor *A) { return ct__mx_det_meta(st, "linalg.slogdet", A, 1); }
+/* r: det (s NULL) or log|det| with the sign in s */
+static ct_status ct__mx_det(const char *op, ct_tensor *A, ct_tensor *r, ct_tensor *s) {
   int64_t n, nA, b, i, *piv = NULL;
   double *lu = NULL;
-  int factored_t;
-  if (sign) *sign = NULL;
-  if (ct__mx_check_square(op, A, "A") != CT_OK || ct__mx_check_float(op, A, !logabs) != CT_OK) return NULL;
+  int factored_t, logabs = s != NULL;
   n = A->sizes[A->ndim - 1];
   nA = ct__mx_prod(A->ndim - 2, A->sizes);
-  r = ct__empty(op, A->ndim - 2, A->sizes, (ct_dtype)A->dtype, A->device);
-  if (r && logabs) s = ct__empty(op, A->ndim - 2, A->sizes, (ct_dtype)A->dtype, A->device);
-  if (!r || (logabs && !s)) goto fail;
-  if (!ct__is_meta(A) && nA > 0) {
-    if (!(lu = ct__mx_alloc(op, (double)nA * (double)n * (double)n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)nA * (double)n))) goto fail;
-    ct__mx_factor_all(A, nA, lu, piv, NULL, &factored_t);
-    for (b = 0; b < nA; b++) {
-      const double *m = lu + b * n * n;
-      double prod = 1, sum = 0, sg = 1;
-      for (i = 0; i < n; i++) {
-        double d = m[i * n + i];
-        if (piv[b * n + i] != i) sg = -sg;
-        if (logabs) {
-          sum += log(fabs(d));
-          if (d < 0) sg = -sg;
-          else if (d == 0) sg = 0; /* (NaN keeps the sign it has so far: log gives NaN) */
-        } else {
-          prod *= d;
-        }
-      }
+  if (nA == 0) return CT_OK;
+  if (!(lu = ct__mx_alloc(op, (double)nA * (double)n * (double)n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)nA * (double)n))) {
+    CT_FREE(lu);
+    return ct_last_error();
+  }
+  ct__mx_factor_all(A, nA, lu, piv, NULL, &factored_t);
+  for (b = 0; b < nA; b++) {
+    const double *m = lu + b * n * n;
+    double prod = 1, sum = 0, sg = 1;
+    for (i = 0; i < n; i++) {
+      double d = m[i * n + i];
+      if (piv[b * n + i] != i) sg = -sg;
       if (logabs) {
-        ct__mx_store(r, b, 0, 0, 1, 1, &sum);
-        ct__mx_store(s, b, 0, 0, 1, 1, &sg);
+        sum += log(fabs(d));
+        if (d < 0) sg = -sg;
+        else if (d == 0) sg = 0; /* (NaN keeps the sign it has so far: log gives NaN) */
       } else {
-        prod *= sg;
-        ct__mx_store(r, b, 0, 0, 1, 1, &prod);
+        prod *= d;
       }
+    }
+    if (logabs) {
+      ct__mx_store(r, b, 0, 0, 1, 1, &sum);
+      ct__mx_store(s, b, 0, 0, 1, 1, &sg);
+    } else {
+      prod *= sg;
+      ct__mx_store(r, b, 0, 0, 1, 1, &prod);
     }
   }
   CT_FREE(lu);
   CT_FREE(piv);
-  if (sign) *sign = s;
-  else ct_release(s);
-  return r;
-fail:
-  CT_FREE(lu);
-  CT_FREE(piv);
-  ct_release(r);
-  ct_release(s);
-  return NULL;
+  return CT_OK;
 }
-static ct_tensor *ct__k_linalg_det(ct_keyset ks, ct_tensor *A) {
-  (void)ks;
-  return ct__mx_det("linalg.det", A, 0, NULL);
-}
-static ct_tensor *ct__k_linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
-  ct_tensor *s = NULL, *r;
-  (void)ks;
-  r = ct__mx_det("linalg.slogdet", A, 1, &s);
-  if (sign) *sign = s;
-  else ct_release(s);
-  return r;
+static ct_status ct__impl_linalg_det(ct_tensor *A, ct_tensor *out) { return ct__mx_det("linalg.det", A, out, NULL); }
+static ct_status ct__impl_linalg_logabsdet(ct_tensor *A, ct_tensor *logabsdet, ct_tensor *sign) {
+  return ct__mx_det("linalg.slogdet", A, logabsdet, sign);
 }
 
 /* ---- solve and inverse ----
@@ -316,91 +307,116 @@ static ct_tensor *ct__k_linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor *
 static int ct__mx_vector_rhs(const ct_tensor *A, const ct_tensor *B) {
   return B->ndim == 1 || (B->ndim == A->ndim - 1 && !memcmp(B->sizes, A->sizes, sizeof(int64_t) * (size_t)B->ndim));
 }
-static ct_tensor *ct__mx_solve(const char *op, const char *check_name, ct_tensor *A, ct_tensor *B, bool left, bool check_errors,
-                               ct_tensor **info_out) {
-  ct_tensor *r = NULL, *info = NULL;
-  int64_t n, k, nA, total, bshape[CT_MAX_DIMS + 2], rshape[CT_MAX_DIMS + 2], *piv = NULL, e;
-  int nb, vec = 0, factored_t = 0, bnb = 0, rnd, i;
-  int64_t brs = 0, bcs = 0, rrs, rcs;
-  double *lu = NULL, *work = NULL;
-  if (info_out) *info_out = NULL;
-  if (B) { /* PyTorch's order of checks: A's dtype, B's, the shapes; half fails in the kernel */
+/* The checks and the shapes of a solve (PyTorch's order of checks: A's
+ * dtype, B's, the shapes; half fails in the kernel): the meta step's, and
+ * the impl's layout */
+typedef struct ct__mx_solve_plan {
+  int64_t n, k, nA, bshape[CT_MAX_DIMS + 2], rshape[CT_MAX_DIMS + 2], brs, bcs;
+  int nb, vec, bnb, rnd;
+} ct__mx_solve_plan;
+static ct_status ct__mx_solve_plan_of(const char *op, ct_tensor *A, ct_tensor *B, bool left, ct__mx_solve_plan *p) {
+  memset(p, 0, sizeof *p);
+  if (B) {
     int low = A->dtype == CT_F16 || A->dtype == CT_BF16;
-    if (!low && ct__mx_check_float(op, A, 0) != CT_OK) return NULL;
+    if (!low && ct__mx_check_float(op, A, 0) != CT_OK) return ct_last_error();
     if (A->dtype != B->dtype)
       return ct_fail(CT_ERR_DTYPE, op, "Expected A and B to have the same dtype, but found A of type %s and B of type %s instead",
-                     ct__dtype_torch_name((ct_dtype)A->dtype), ct__dtype_torch_name((ct_dtype)B->dtype)),
-             (ct_tensor *)NULL;
-    if (ct__mx_check_square(op, A, "A") != CT_OK) return NULL;
-    vec = ct__mx_vector_rhs(A, B);
-    if (!vec && ct__mx_check_matrix(op, B, "B") != CT_OK) return NULL;
+                     ct__dtype_torch_name((ct_dtype)A->dtype), ct__dtype_torch_name((ct_dtype)B->dtype));
+    if (ct__mx_check_square(op, A, "A") != CT_OK) return ct_last_error();
+    p->vec = ct__mx_vector_rhs(A, B);
+    if (!p->vec && ct__mx_check_matrix(op, B, "B") != CT_OK) return ct_last_error();
   } else if (ct__mx_check_square(op, A, "A") != CT_OK || ct__mx_check_float(op, A, 0) != CT_OK) {
-    return NULL;
+    return ct_last_error();
   }
-  n = A->sizes[A->ndim - 1];
-  nA = ct__mx_prod(A->ndim - 2, A->sizes);
+  p->n = A->sizes[A->ndim - 1];
+  p->nA = ct__mx_prod(A->ndim - 2, A->sizes);
   if (B) {
     int64_t bm, bn; /* B as a matrix: (n, k) left, (k, n) right */
-    bnb = vec ? B->ndim - 1 : B->ndim - 2;
-    bm = vec ? B->sizes[B->ndim - 1] : B->sizes[B->ndim - 2];
-    bn = vec ? 1 : B->sizes[B->ndim - 1];
-    if (left ? bm != n : bn != n)
+    p->bnb = p->vec ? B->ndim - 1 : B->ndim - 2;
+    bm = p->vec ? B->sizes[B->ndim - 1] : B->sizes[B->ndim - 2];
+    bn = p->vec ? 1 : B->sizes[B->ndim - 1];
+    if (left ? bm != p->n : bn != p->n)
       return ct_fail(CT_ERR_SHAPE, op, "Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)",
-                     left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)bm, (long long)bn),
-             (ct_tensor *)NULL;
-    nb = ct_broadcast_shapes(op, bnb, B->sizes, A->ndim - 2, A->sizes, bshape);
-    if (nb < 0) return NULL;
-    if (!left && vec)
+                     left ? "AX = B" : "XA = B", (long long)p->n, (long long)p->n, (long long)bm, (long long)bn);
+    p->nb = ct_broadcast_shapes(op, p->bnb, B->sizes, A->ndim - 2, A->sizes, p->bshape);
+    if (p->nb < 0) return ct_last_error();
+    if (!left && p->vec)
       return ct_fail(CT_ERR_SHAPE, op, "Vector broadcasting of the left hand side is not supported for left=False. In this case "
-                     "linalg.solve is equivalent to B / A.squeeze(-1)"),
-             (ct_tensor *)NULL;
+                     "linalg.solve is equivalent to B / A.squeeze(-1)");
     if (A->dtype == CT_F16 || A->dtype == CT_BF16)
-      return ct_fail(CT_ERR_DTYPE, op, "\"lu_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
-    k = left ? bn : bm;
-    brs = vec ? B->strides[B->ndim - 1] : B->strides[B->ndim - 2];
-    bcs = vec ? 0 : B->strides[B->ndim - 1];
+      return ct_fail(CT_ERR_DTYPE, op, "\"lu_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype));
+    p->k = left ? bn : bm;
+    p->brs = p->vec ? B->strides[B->ndim - 1] : B->strides[B->ndim - 2];
+    p->bcs = p->vec ? 0 : B->strides[B->ndim - 1];
     if (!left) { /* X A = B as A^T X^T = B^T */
-      int64_t t = brs;
-      brs = bcs, bcs = t;
+      int64_t t = p->brs;
+      p->brs = p->bcs, p->bcs = t;
     }
   } else {
-    nb = A->ndim - 2;
-    memcpy(bshape, A->sizes, sizeof(int64_t) * (size_t)nb);
-    k = n;
+    p->nb = A->ndim - 2;
+    memcpy(p->bshape, A->sizes, sizeof(int64_t) * (size_t)p->nb);
+    p->k = p->n;
   }
-  memcpy(rshape, bshape, sizeof(int64_t) * (size_t)nb);
-  rnd = nb;
-  if (vec) rshape[rnd++] = n;
-  else if (left) rshape[rnd++] = n, rshape[rnd++] = k;
-  else rshape[rnd++] = k, rshape[rnd++] = n;
-  if (rnd > CT_MAX_DIMS)
-    return ct_fail(CT_ERR_RANK, op, "the result would have rank %d (at most %d)", rnd, CT_MAX_DIMS), (ct_tensor *)NULL;
-  r = ct__empty(op, rnd, rshape, (ct_dtype)A->dtype, A->device);
-  info = r ? ct__empty(op, A->ndim - 2, A->sizes, CT_I32, A->device) : NULL;
-  if (!info) goto fail;
-  total = ct__mx_prod(nb, bshape);
-  if (!ct__is_meta(A) && nA > 0) {
-    if (!(lu = ct__mx_alloc(op, (double)nA * (double)n * (double)n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)nA * (double)n)) || !(work = ct__mx_alloc(op, (double)n * (double)k)))
-      goto fail;
-    ct__mx_factor_all(A, nA, lu, piv, (int32_t *)ct_data_ptr(info), &factored_t);
+  memcpy(p->rshape, p->bshape, sizeof(int64_t) * (size_t)p->nb);
+  p->rnd = p->nb;
+  if (p->vec) p->rshape[p->rnd++] = p->n;
+  else if (left) p->rshape[p->rnd++] = p->n, p->rshape[p->rnd++] = p->k;
+  else p->rshape[p->rnd++] = p->k, p->rshape[p->rnd++] = p->n;
+  if (p->rnd > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "the result would have rank %d (at most %d)", p->rnd, CT_MAX_DIMS);
+  return CT_OK;
+}
+/* structured (ops/structured.h), functional only: linalg_solve_ex and
+ * linalg_inv_ex (B NULL: the identity) give (result, info) */
+static ct_status ct__mx_solve_meta(ct__structured *st, const char *op, ct_tensor *A, ct_tensor *B, bool left) {
+  ct__mx_solve_plan p;
+  ct_status s;
+  if (ct__mx_solve_plan_of(op, A, B, left, &p) != CT_OK) return ct_last_error();
+  s = ct__set_output(st, 0, p.rnd, p.rshape, (ct_dtype)A->dtype, A->device);
+  return s == CT_OK ? ct__set_output(st, 1, A->ndim - 2, A->sizes, CT_I32, A->device) : s;
+}
+static ct_status ct__meta_linalg_solve_ex(ct__structured *st, ct_tensor *A, ct_tensor *B, bool left, bool check_errors) {
+  (void)check_errors;
+  return ct__mx_solve_meta(st, "linalg.solve", A, B, left);
+}
+static ct_status ct__meta_linalg_inv_ex(ct__structured *st, ct_tensor *A, bool check_errors) {
+  (void)check_errors;
+  return ct__mx_solve_meta(st, "linalg.inv", A, NULL, true);
+}
+static ct_status ct__mx_solve(const char *op, const char *check_name, ct_tensor *A, ct_tensor *B, bool left, bool check_errors,
+                              ct_tensor *r, ct_tensor *info) {
+  ct__mx_solve_plan p;
+  int64_t n, k, total, *piv = NULL, e, rrs, rcs;
+  int nb, i, factored_t = 0;
+  double *lu = NULL, *work = NULL;
+  if (ct__mx_solve_plan_of(op, A, B, left, &p) != CT_OK) return ct_last_error();
+  n = p.n, k = p.k, nb = p.nb;
+  total = ct__mx_prod(nb, p.bshape);
+  if (p.nA > 0) {
+    if (!(lu = ct__mx_alloc(op, (double)p.nA * (double)n * (double)n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)p.nA * (double)n)) ||
+        !(work = ct__mx_alloc(op, (double)n * (double)k))) {
+      CT_FREE(lu);
+      CT_FREE(piv);
+      return ct_last_error();
+    }
+    ct__mx_factor_all(A, p.nA, lu, piv, (int32_t *)ct_data_ptr(info), &factored_t);
     /* work holds the solution of the system, n x k row-major; the result is
      * contiguous: (n, k) left, (k, n) right (so the transpose is stored), (n) for vectors */
-    rrs = vec ? 1 : left ? k : 1;
-    rcs = vec ? 0 : left ? 1 : n;
+    rrs = p.vec ? 1 : left ? k : 1;
+    rcs = p.vec ? 0 : left ? 1 : n;
     for (e = 0; e < total && n * k > 0; e++) {
       int64_t ai = 0, rem = e, stride = 1;
       /* A's batch index of result batch e (A's size-1 dims repeat) */
       for (i = nb - 1; i >= 0; i--) {
         int ad = i - (nb - (A->ndim - 2));
-        int64_t idx = rem % bshape[i];
-        rem /= bshape[i];
+        int64_t idx = rem % p.bshape[i];
+        rem /= p.bshape[i];
         if (ad >= 0) {
           if (A->sizes[ad] != 1) ai += idx * stride;
           stride *= A->sizes[ad];
         }
       }
       if (B) {
-        ct__mx_load(B, ct__mx_batch_offset(B, bnb, nb, bshape, e), brs, bcs, n, k, work);
+        ct__mx_load(B, ct__mx_batch_offset(B, p.bnb, nb, p.bshape, e), p.brs, p.bcs, n, k, work);
       } else {
         int64_t c;
         for (c = 0; c < n * k; c++) work[c] = c % (n + 1) == 0;
@@ -413,29 +429,13 @@ static ct_tensor *ct__mx_solve(const char *op, const char *check_name, ct_tensor
   CT_FREE(lu);
   CT_FREE(piv);
   CT_FREE(work);
-  if (check_errors && ct__mx_check_info(check_name, info, B ? 's' : 'i') != CT_OK) {
-    ct_release(r);
-    ct_release(info);
-    return NULL;
-  }
-  if (info_out) *info_out = info;
-  else ct_release(info);
-  return r;
-fail:
-  CT_FREE(lu);
-  CT_FREE(piv);
-  CT_FREE(work);
-  ct_release(r);
-  ct_release(info);
-  return NULL;
+  return check_errors ? ct__mx_check_info(check_name, info, B ? 's' : 'i') : CT_OK;
 }
-static ct_tensor *ct__k_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
-  (void)ks;
-  return ct__mx_solve("linalg.solve", "torch.linalg.solve_ex", A, B, left, check_errors, info);
+static ct_status ct__impl_linalg_solve_ex(ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor *result, ct_tensor *info) {
+  return ct__mx_solve("linalg.solve", "torch.linalg.solve_ex", A, B, left, check_errors, result, info);
 }
-static ct_tensor *ct__k_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
-  (void)ks;
-  return ct__mx_solve("linalg.inv", "linalg.inv_ex", A, NULL, true, check_errors, info);
+static ct_status ct__impl_linalg_inv_ex(ct_tensor *A, bool check_errors, ct_tensor *inverse, ct_tensor *info) {
+  return ct__mx_solve("linalg.inv", "linalg.inv_ex", A, NULL, true, check_errors, inverse, info);
 }
 
 /* ---- Cholesky ----
@@ -463,32 +463,27 @@ static int64_t ct__mx_cholesky_lower(int64_t n, double *a) {
   return 0;
 }
 /* L with L L^T = A (lower triangle read), or U with U^T U = A (upper
- * triangle read: the lower factor of A^T, transposed), zeros elsewhere */
-static ct_tensor *ct__mx_cholesky(const char *op, ct_tensor *A, bool upper, bool check_errors, ct_tensor **info_out) {
-  ct_tensor *r, *info;
-  int64_t n, nA, b, i, j, rs, cs;
-  double *work;
-  int nb;
-  if (info_out) *info_out = NULL;
-  if (ct__mx_check_square(op, A, "A") != CT_OK) return NULL;
+ * triangle read: the lower factor of A^T, transposed), zeros elsewhere;
+ * structured (ops/structured.h), functional only: (L, info) */
+static ct_status ct__meta_linalg_cholesky_ex(ct__structured *st, ct_tensor *A, bool upper, bool check_errors) {
+  static const char *op = "linalg.cholesky";
+  ct_status s;
+  (void)upper, (void)check_errors;
+  if (ct__mx_check_square(op, A, "A") != CT_OK) return ct_last_error();
   if (A->dtype == CT_F16 || A->dtype == CT_BF16)
-    return ct_fail(CT_ERR_DTYPE, op, "\"cholesky_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
-  if (ct__mx_check_float(op, A, 0) != CT_OK) return NULL;
-  n = A->sizes[A->ndim - 1];
-  nb = A->ndim - 2;
+    return ct_fail(CT_ERR_DTYPE, op, "\"cholesky_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype));
+  if (ct__mx_check_float(op, A, 0) != CT_OK) return ct_last_error();
+  s = ct__set_output(st, 0, A->ndim, A->sizes, (ct_dtype)A->dtype, A->device);
+  return s == CT_OK ? ct__set_output(st, 1, A->ndim - 2, A->sizes, CT_I32, A->device) : s;
+}
+static ct_status ct__impl_linalg_cholesky_ex(ct_tensor *A, bool upper, bool check_errors, ct_tensor *r, ct_tensor *info) {
+  static const char *op = "linalg.cholesky";
+  int64_t n = A->sizes[A->ndim - 1], nA, b, i, j, rs, cs;
+  double *work;
+  int nb = A->ndim - 2;
   nA = ct__mx_prod(nb, A->sizes);
-  r = ct__empty(op, A->ndim, A->sizes, (ct_dtype)A->dtype, A->device);
-  info = r ? ct__empty(op, nb, A->sizes, CT_I32, A->device) : NULL;
-  if (!info) {
-    ct_release(r);
-    return NULL;
-  }
-  if (!ct__is_meta(A) && nA > 0 && n > 0) {
-    if (!(work = ct__mx_alloc(op, (double)n * (double)n))) {
-      ct_release(r);
-      ct_release(info);
-      return NULL;
-    }
+  if (nA > 0 && n > 0) {
+    if (!(work = ct__mx_alloc(op, (double)n * (double)n))) return ct_last_error();
     rs = A->strides[A->ndim - 2], cs = A->strides[A->ndim - 1];
     for (b = 0; b < nA; b++) {
       if (upper) ct__mx_load(A, ct__mx_batch_offset(A, nb, nb, A->sizes, b), cs, rs, n, n, work);
@@ -500,21 +495,10 @@ static ct_tensor *ct__mx_cholesky(const char *op, ct_tensor *A, bool upper, bool
       else ct__mx_store(r, b * n * n, n, 1, n, n, work);
     }
     CT_FREE(work);
-  } else if (!ct__is_meta(A) && nA > 0) {
+  } else if (nA > 0) {
     memset(ct_data_ptr(info), 0, sizeof(int32_t) * (size_t)nA);
   }
-  if (check_errors && ct__mx_check_info("linalg.cholesky_ex", info, 'c') != CT_OK) {
-    ct_release(r);
-    ct_release(info);
-    return NULL;
-  }
-  if (info_out) *info_out = info;
-  else ct_release(info);
-  return r;
-}
-static ct_tensor *ct__k_linalg_cholesky_ex(ct_keyset ks, ct_tensor *A, bool upper, bool check_errors, ct_tensor **info) {
-  (void)ks;
-  return ct__mx_cholesky("linalg.cholesky", A, upper, check_errors, info);
+  return check_errors ? ct__mx_check_info("linalg.cholesky_ex", info, 'c') : CT_OK;
 }
 
 /* ---- matrix exponential ----
@@ -579,28 +563,26 @@ static void ct__mx_expm(int64_t n, double *a, double *work, int64_t *piv) {
     memcpy(a, t, sizeof(double) * (size_t)nn);
   }
 }
-static ct_tensor *ct__k_linalg_matrix_exp(ct_keyset ks, ct_tensor *A) {
+/* structured (ops/structured.h), functional only */
+static ct_status ct__meta_linalg_matrix_exp(ct__structured *st, ct_tensor *A) {
   static const char *op = "linalg.matrix_exp";
-  ct_tensor *r;
-  int64_t n, nA, b, *piv = NULL;
-  double *m = NULL;
-  int nb;
-  (void)ks;
-  if (ct__mx_check_square(op, A, "A") != CT_OK) return NULL;
+  if (ct__mx_check_square(op, A, "A") != CT_OK) return ct_last_error();
   if (A->dtype == CT_F16 || A->dtype == CT_BF16) /* PyTorch takes bfloat16 and computes in it, losing every digit */
     return ct_fail(CT_ERR_DTYPE, "matrix_exp", "ctorch computes matrix_exp in float32 and float64 only. Got %s",
-                   ct__dtype_torch_name((ct_dtype)A->dtype)),
-           (ct_tensor *)NULL;
-  if (ct__mx_check_float("matrix_exp", A, 0) != CT_OK) return NULL;
-  n = A->sizes[A->ndim - 1];
-  nb = A->ndim - 2;
+                   ct__dtype_torch_name((ct_dtype)A->dtype));
+  if (ct__mx_check_float("matrix_exp", A, 0) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, A->ndim, A->sizes, (ct_dtype)A->dtype, A->device);
+}
+static ct_status ct__impl_linalg_matrix_exp(ct_tensor *A, ct_tensor *r) {
+  static const char *op = "linalg.matrix_exp";
+  int64_t n = A->sizes[A->ndim - 1], nA, b, *piv = NULL;
+  double *m = NULL;
+  int nb = A->ndim - 2;
   nA = ct__mx_prod(nb, A->sizes);
-  r = ct__empty(op, A->ndim, A->sizes, (ct_dtype)A->dtype, A->device);
-  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (r->numel == 0) return CT_OK;
   if (!(m = ct__mx_alloc(op, 7.0 * (double)n * (double)n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)n))) {
     CT_FREE(m);
-    ct_release(r);
-    return NULL;
+    return ct_last_error();
   }
   for (b = 0; b < nA; b++) {
     ct__mx_load(A, ct__mx_batch_offset(A, nb, nb, A->sizes, b), A->strides[nb], A->strides[nb + 1], n, n, m);
@@ -609,7 +591,7 @@ static ct_tensor *ct__k_linalg_matrix_exp(ct_keyset ks, ct_tensor *A) {
   }
   CT_FREE(m);
   CT_FREE(piv);
-  return r;
+  return CT_OK;
 }
 
 /* ---- QR ----
@@ -654,34 +636,46 @@ static void ct__mx_householder(int64_t m, int64_t n, double *w, double *tau) {
     }
   }
 }
-/* which: 'Q' or 'R' of A in mode (checked) */
-static ct_tensor *ct__mx_qr(ct_tensor *A, const char *mode, char which) {
+/* which: 'Q' or 'R' of A in mode: the checks and the shape (rank in *ndim) */
+static ct_status ct__mx_qr_shape(ct_tensor *A, const char *mode, char which, int *ndim, int64_t *shape) {
   static const char *op = "linalg.qr";
-  ct_tensor *r;
-  int64_t m, n, k, rows, cols, nA, b, i, j, c, shape[CT_MAX_DIMS];
-  double *work = NULL;
+  int64_t m, n, k;
   int nb, md;
-  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return NULL;
+  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return ct_last_error();
   if (A->dtype == CT_F16 || A->dtype == CT_BF16)
-    return ct_fail(CT_ERR_DTYPE, op, "\"geqrf_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
-  if (ct__mx_check_float(op, A, 0) != CT_OK || !(md = ct__mx_qr_mode(mode))) return NULL;
+    return ct_fail(CT_ERR_DTYPE, op, "\"geqrf_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype));
+  if (ct__mx_check_float(op, A, 0) != CT_OK || !(md = ct__mx_qr_mode(mode))) return ct_last_error();
   nb = A->ndim - 2;
   m = A->sizes[nb], n = A->sizes[nb + 1], k = m < n ? m : n;
   if (which == 'Q' && md == 'r') {
-    int64_t zero = 0;
-    return ct__empty(op, 1, &zero, (ct_dtype)A->dtype, A->device);
+    *ndim = 1, shape[0] = 0;
+    return CT_OK;
   }
-  rows = which == 'Q' ? m : md == 'c' ? m : k;
-  cols = which == 'Q' ? (md == 'c' ? m : k) : n;
   memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
-  shape[nb] = rows, shape[nb + 1] = cols;
+  shape[nb] = which == 'Q' ? m : md == 'c' ? m : k;
+  shape[nb + 1] = which == 'Q' ? (md == 'c' ? m : k) : n;
+  *ndim = nb + 2;
+  return CT_OK;
+}
+/* structured (ops/structured.h), functional only: _linalg_qr_Q, _linalg_qr_R */
+static ct_status ct__mx_qr_meta(ct__structured *st, ct_tensor *A, const char *mode, char which) {
+  int64_t shape[CT_MAX_DIMS];
+  int ndim;
+  if (ct__mx_qr_shape(A, mode, which, &ndim, shape) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, ndim, shape, (ct_dtype)A->dtype, A->device);
+}
+static ct_status ct__meta_linalg_qr_Q(ct__structured *st, ct_tensor *A, const char *mode) { return ct__mx_qr_meta(st, A, mode, 'Q'); }
+static ct_status ct__meta_linalg_qr_R(ct__structured *st, ct_tensor *A, const char *mode) { return ct__mx_qr_meta(st, A, mode, 'R'); }
+static ct_status ct__mx_qr(ct_tensor *A, char which, ct_tensor *r) {
+  static const char *op = "linalg.qr";
+  int64_t m, n, k, rows, cols, nA, b, i, j, c;
+  double *work = NULL;
+  int nb = A->ndim - 2;
+  if (r->numel == 0) return CT_OK;
+  m = A->sizes[nb], n = A->sizes[nb + 1], k = m < n ? m : n;
+  rows = r->sizes[nb], cols = r->sizes[nb + 1];
   nA = ct__mx_prod(nb, A->sizes);
-  r = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
-  if (!r || ct__is_meta(r) || r->numel == 0) return r;
-  if (!(work = ct__mx_alloc(op, (double)m * (double)n + (double)k + (double)rows * (double)cols))) {
-    ct_release(r);
-    return NULL;
-  }
+  if (!(work = ct__mx_alloc(op, (double)m * (double)n + (double)k + (double)rows * (double)cols))) return ct_last_error();
   for (b = 0; b < nA; b++) {
     double *w = work, *tau = work + m * n, *out = tau + k;
     ct__mx_load(A, ct__mx_batch_offset(A, nb, nb, A->sizes, b), A->strides[nb], A->strides[nb + 1], m, n, w);
@@ -705,15 +699,15 @@ static ct_tensor *ct__mx_qr(ct_tensor *A, const char *mode, char which) {
     ct__mx_store(r, b * rows * cols, cols, 1, rows, cols, out);
   }
   CT_FREE(work);
-  return r;
+  return CT_OK;
 }
-static ct_tensor *ct__k_linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
-  (void)ks;
-  return ct__mx_qr(A, mode, 'Q');
+static ct_status ct__impl_linalg_qr_Q(ct_tensor *A, const char *mode, ct_tensor *Q) {
+  (void)mode;
+  return ct__mx_qr(A, 'Q', Q);
 }
-static ct_tensor *ct__k_linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
-  (void)ks;
-  return ct__mx_qr(A, mode, 'R');
+static ct_status ct__impl_linalg_qr_R(ct_tensor *A, const char *mode, ct_tensor *R) {
+  (void)mode;
+  return ct__mx_qr(A, 'R', R);
 }
 
 /* ---- singular values ----
@@ -782,16 +776,32 @@ static void ct__mx_svd_jacobi(int64_t m, int64_t n, double *w, double *s, double
   for (j = 0; j < n; j++) s[j] *= big;
 }
 /* Singular values of each matrix of A (*, m, n): (*, min(m, n)), descending */
-static ct_tensor *ct__mx_svdvals(ct_tensor *A) {
+/* the checks of every svd op */
+static ct_status ct__mx_svd_check(ct_tensor *A) {
   static const char *op = "linalg.svd";
-  ct_tensor *r;
-  int64_t m, n, k, nA, b, i, j, shape[CT_MAX_DIMS];
+  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return ct_last_error();
+  if (A->dtype == CT_F16 || A->dtype == CT_BF16)
+    return ct_fail(CT_ERR_DTYPE, op, "\"linalg_svd_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype));
+  return ct__mx_check_float(op, A, 0);
+}
+/* structured (ops/structured.h), functional only: linalg_svdvals */
+static ct_status ct__meta_linalg_svdvals(ct__structured *st, ct_tensor *A, const char *driver) {
+  int64_t shape[CT_MAX_DIMS];
+  int nb;
+  if (driver)
+    return ct_fail(CT_ERR_INVALID, "torch.linalg.svd", "keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend.");
+  if (ct__mx_svd_check(A) != CT_OK) return ct_last_error();
+  nb = A->ndim - 2;
+  memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
+  shape[nb] = A->sizes[nb] < A->sizes[nb + 1] ? A->sizes[nb] : A->sizes[nb + 1];
+  return ct__set_output(st, 0, nb + 1, shape, (ct_dtype)A->dtype, A->device);
+}
+static ct_status ct__impl_linalg_svdvals(ct_tensor *A, const char *driver, ct_tensor *r) {
+  static const char *op = "linalg.svd";
+  int64_t m, n, k, nA, b, i, j;
   double *work = NULL;
   int nb, wide;
-  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return NULL;
-  if (A->dtype == CT_F16 || A->dtype == CT_BF16)
-    return ct_fail(CT_ERR_DTYPE, op, "\"linalg_svd_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
-  if (ct__mx_check_float(op, A, 0) != CT_OK) return NULL;
+  (void)driver;
   nb = A->ndim - 2;
   m = A->sizes[nb], n = A->sizes[nb + 1];
   wide = m < n;
@@ -801,14 +811,8 @@ static ct_tensor *ct__mx_svdvals(ct_tensor *A) {
   }
   k = n;
   nA = ct__mx_prod(nb, A->sizes);
-  memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
-  shape[nb] = k;
-  r = ct__empty(op, nb + 1, shape, (ct_dtype)A->dtype, A->device);
-  if (!r || ct__is_meta(r) || r->numel == 0) return r;
-  if (!(work = ct__mx_alloc(op, (double)m * (double)n + (double)n))) {
-    ct_release(r);
-    return NULL;
-  }
+  if (r->numel == 0) return CT_OK;
+  if (!(work = ct__mx_alloc(op, (double)m * (double)n + (double)n))) return ct_last_error();
   for (b = 0; b < nA; b++) {
     double *w = work, *s = work + m * n;
     int64_t off = ct__mx_batch_offset(A, nb, nb, A->sizes, b), rs = A->strides[nb], cs = A->strides[nb + 1];
@@ -817,10 +821,8 @@ static ct_tensor *ct__mx_svdvals(ct_tensor *A) {
     for (i = 0; i < m * n && !isnan(w[i]); i++) {
     }
     if (i < m * n) {
-      ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
       CT_FREE(work);
-      ct_release(r);
-      return NULL;
+      return ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
     }
     for (i = 0; i < m * n && isfinite(w[i]); i++) {
     }
@@ -831,7 +833,7 @@ static ct_tensor *ct__mx_svdvals(ct_tensor *A) {
     ct__mx_store(r, b * k, 1, 0, k, 1, s);
   }
   CT_FREE(work);
-  return r;
+  return CT_OK;
 }
 /* Singular vectors, signed as ctorch's own convention: each u's largest |component| (the first on
  * ties) positive, v following. which 'U': U (*, m, m if full else k); 'V': Vh (*, n if full else k, n).
@@ -858,32 +860,38 @@ static void ct__mx_complete_basis(int64_t m, int64_t r, double *q, int64_t cols,
   for (i = 0; i < m; i++)
     for (c = r; c < cols; c++) q[i * cols + c] = full[i * m + c];
 }
-static ct_tensor *ct__mx_svd_vectors(ct_tensor *A, bool full, char which) {
-  static const char *op = "linalg.svd";
-  ct_tensor *r;
-  int64_t m0, n0, m, n, k, rows, cols, nA, b, i, j, rank, shape[CT_MAX_DIMS];
-  double *work = NULL;
-  int nb, wide;
-  if (ct__mx_check_matrix(op, A, "A") != CT_OK) return NULL;
-  if (A->dtype == CT_F16 || A->dtype == CT_BF16)
-    return ct_fail(CT_ERR_DTYPE, op, "\"linalg_svd_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
-  if (ct__mx_check_float(op, A, 0) != CT_OK) return NULL;
+/* structured (ops/structured.h), functional only: _linalg_svd_U, _linalg_svd_Vh */
+static ct_status ct__mx_svd_vectors_meta(ct__structured *st, ct_tensor *A, bool full, char which) {
+  int64_t m0, n0, k, shape[CT_MAX_DIMS];
+  int nb;
+  if (ct__mx_svd_check(A) != CT_OK) return ct_last_error();
   nb = A->ndim - 2;
   m0 = A->sizes[nb], n0 = A->sizes[nb + 1], k = m0 < n0 ? m0 : n0;
+  memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
+  shape[nb] = which == 'U' ? m0 : (full ? n0 : k);
+  shape[nb + 1] = which == 'U' ? (full ? m0 : k) : n0;
+  return ct__set_output(st, 0, nb + 2, shape, (ct_dtype)A->dtype, A->device);
+}
+static ct_status ct__meta_linalg_svd_U(ct__structured *st, ct_tensor *A, bool full_matrices) {
+  return ct__mx_svd_vectors_meta(st, A, full_matrices, 'U');
+}
+static ct_status ct__meta_linalg_svd_Vh(ct__structured *st, ct_tensor *A, bool full_matrices) {
+  return ct__mx_svd_vectors_meta(st, A, full_matrices, 'V');
+}
+static ct_status ct__mx_svd_vectors(ct_tensor *A, char which, ct_tensor *r) {
+  static const char *op = "linalg.svd";
+  int64_t m0, n0, m, n, rows, cols, nA, b, i, j, rank;
+  double *work = NULL;
+  int nb, wide;
+  nb = A->ndim - 2;
+  m0 = A->sizes[nb], n0 = A->sizes[nb + 1];
   wide = m0 < n0;
   m = wide ? n0 : m0, n = wide ? m0 : n0; /* the tall problem: m >= n = k */
-  rows = which == 'U' ? m0 : (full ? n0 : k);
-  cols = which == 'U' ? (full ? m0 : k) : n0;
-  memcpy(shape, A->sizes, sizeof(int64_t) * (size_t)nb);
-  shape[nb] = rows, shape[nb + 1] = cols;
+  rows = r->sizes[nb], cols = r->sizes[nb + 1];
   nA = ct__mx_prod(nb, A->sizes);
-  r = ct__empty(op, nb + 2, shape, (ct_dtype)A->dtype, A->device);
-  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (r->numel == 0) return CT_OK;
   /* w m*n, s n, v n*n, u m*n, the tall side's full basis m*m, completion scratch m*n + n + m*m */
-  if (!(work = ct__mx_alloc(op, 3.0 * (double)m * (double)n + 2.0 * (double)n + (double)n * (double)n + 2.0 * (double)m * (double)m + (double)m + 1))) {
-    ct_release(r);
-    return NULL;
-  }
+  if (!(work = ct__mx_alloc(op, 3.0 * (double)m * (double)n + 2.0 * (double)n + (double)n * (double)n + 2.0 * (double)m * (double)m + (double)m + 1))) return ct_last_error();
   for (b = 0; b < nA; b++) {
     double *w = work, *s = w + m * n, *v = s + n, *u = v + n * n, *big = u + m * n, *scratch = big + m * m, *out;
     int64_t off = ct__mx_batch_offset(A, nb, nb, A->sizes, b), rs = A->strides[nb], cs = A->strides[nb + 1];
@@ -892,10 +900,8 @@ static ct_tensor *ct__mx_svd_vectors(ct_tensor *A, bool full, char which) {
     for (i = 0; i < m * n && !isnan(w[i]); i++) {
     }
     if (i < m * n) {
-      ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
       CT_FREE(work);
-      ct_release(r);
-      return NULL;
+      return ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
     }
     for (i = 0; i < m * n && isfinite(w[i]); i++) {
     }
@@ -928,23 +934,15 @@ static ct_tensor *ct__mx_svd_vectors(ct_tensor *A, bool full, char which) {
     ct__mx_store(r, b * rows * cols, cols, 1, rows, cols, out);
   }
   CT_FREE(work);
-  return r;
+  return CT_OK;
 }
-static ct_tensor *ct__k_linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices) {
-  (void)ks;
-  return ct__mx_svd_vectors(A, full_matrices, 'U');
+static ct_status ct__impl_linalg_svd_U(ct_tensor *A, bool full_matrices, ct_tensor *U) {
+  (void)full_matrices;
+  return ct__mx_svd_vectors(A, 'U', U);
 }
-static ct_tensor *ct__k_linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_matrices) {
-  (void)ks;
-  return ct__mx_svd_vectors(A, full_matrices, 'V');
-}
-
-static ct_tensor *ct__k_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
-  (void)ks;
-  if (driver)
-    return ct_fail(CT_ERR_INVALID, "torch.linalg.svd", "keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend."),
-           (ct_tensor *)NULL;
-  return ct__mx_svdvals(A);
+static ct_status ct__impl_linalg_svd_Vh(ct_tensor *A, bool full_matrices, ct_tensor *Vh) {
+  (void)full_matrices;
+  return ct__mx_svd_vectors(A, 'V', Vh);
 }
 
 /* ---- symmetric eigenvalues ----
@@ -1013,73 +1011,58 @@ static int ct__mx_uplo(const char *uplo) {
     return ct_fail(CT_ERR_INVALID, "linalg.eigh", "Expected UPLO argument to be 'L' or 'U', but got %s", uplo ? uplo : "None"), 0;
   return toupper((unsigned char)uplo[0]);
 }
-/* Eigenvalues of each symmetric matrix of A, read from its lower (L) or upper (U) triangle;
- * with V (for the gradient), also the eigenvectors (*, n, n) in A's dtype */
-static ct_tensor *ct__mx_eigvalsh(ct_tensor *A, const char *uplo, ct_tensor **V) {
+/* structured (ops/structured.h), functional only: linalg_eigvalsh (the
+ * eigenvalues (*, n)) and _linalg_eigh_vectors (the eigenvectors (*, n, n)) */
+static ct_status ct__mx_eigh_meta(ct__structured *st, ct_tensor *A, const char *uplo, int vectors) {
   static const char *op = "linalg.eigh";
-  ct_tensor *r, *vt = NULL;
-  int64_t n, nA, b, i, j;
-  double *work = NULL;
-  int nb, tri;
-  if (ct__mx_check_square(op, A, "A") != CT_OK || !(tri = ct__mx_uplo(uplo))) return NULL;
+  if (ct__mx_check_square(op, A, "A") != CT_OK || !ct__mx_uplo(uplo)) return ct_last_error();
   if (A->dtype != CT_F32 && A->dtype != CT_F64)
-    return ct_fail(CT_ERR_DTYPE, op, "\"linalg_eigh_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype)), (ct_tensor *)NULL;
-  nb = A->ndim - 2;
+    return ct_fail(CT_ERR_DTYPE, op, "\"linalg_eigh_cpu\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)A->dtype));
+  return ct__set_output(st, 0, A->ndim - !vectors, A->sizes, (ct_dtype)A->dtype, A->device);
+}
+static ct_status ct__meta_linalg_eigvalsh(ct__structured *st, ct_tensor *A, const char *UPLO) { return ct__mx_eigh_meta(st, A, UPLO, 0); }
+static ct_status ct__meta_linalg_eigh_vectors(ct__structured *st, ct_tensor *A, const char *UPLO) { return ct__mx_eigh_meta(st, A, UPLO, 1); }
+/* The eigenvalues (into r) or the eigenvectors (into vt) of each symmetric matrix of A, read from its lower (L) or upper (U) triangle */
+static ct_status ct__mx_eigh(ct_tensor *A, const char *uplo, ct_tensor *r, ct_tensor *vt) {
+  static const char *op = "linalg.eigh";
+  int64_t n, nA, b, i, j;
+  double *work = NULL, *a, *w, *v;
+  int nb = A->ndim - 2, tri = ct__mx_uplo(uplo);
   n = A->sizes[nb];
   nA = ct__mx_prod(nb, A->sizes);
-  r = ct__empty(op, nb + 1, A->sizes, (ct_dtype)A->dtype, A->device);
-  if (r && V) vt = ct__empty(op, A->ndim, A->sizes, (ct_dtype)A->dtype, A->device);
-  if (!r || (V && !vt)) goto fail;
-  if (!ct__is_meta(A) && nA > 0 && n > 0) {
-    double *a, *w, *v;
-    if (!(work = ct__mx_alloc(op, 2.0 * (double)n * (double)n + (double)n))) goto fail;
-    a = work, v = work + n * n, w = v + n * n;
-    for (b = 0; b < nA; b++) {
-      int finite = 1;
-      ct__mx_load(A, ct__mx_batch_offset(A, nb, nb, A->sizes, b), A->strides[nb], A->strides[nb + 1], n, n, a);
-      for (i = 0; i < n; i++) /* the other triangle mirrors the one read */
-        for (j = 0; j < i; j++) {
-          if (tri == 'L') a[j * n + i] = a[i * n + j];
-          else a[i * n + j] = a[j * n + i];
-        }
-      for (i = 0; i < n * n; i++) finite &= isfinite(a[i]) != 0;
-      if (finite) {
-        ct__mx_eigh_jacobi(n, a, w, V ? v : NULL);
-        for (j = 0; V && j < n; j++) { /* a sign of ctorch's own: each vector's largest |component| (the first on ties) positive */
-          int64_t best = 0;
-          for (i = 1; i < n; i++)
-            if (fabs(v[i * n + j]) > fabs(v[best * n + j])) best = i;
-          if (v[best * n + j] < 0)
-            for (i = 0; i < n; i++) v[i * n + j] = -v[i * n + j];
-        }
-      } else { /* NaN, as LAPACK gives for an infinity */
-        for (i = 0; i < n; i++) w[i] = NAN;
-        for (i = 0; i < n * n; i++) v[i] = NAN;
+  if (nA == 0 || n == 0) return CT_OK;
+  if (!(work = ct__mx_alloc(op, 2.0 * (double)n * (double)n + (double)n))) return ct_last_error();
+  a = work, v = work + n * n, w = v + n * n;
+  for (b = 0; b < nA; b++) {
+    int finite = 1;
+    ct__mx_load(A, ct__mx_batch_offset(A, nb, nb, A->sizes, b), A->strides[nb], A->strides[nb + 1], n, n, a);
+    for (i = 0; i < n; i++) /* the other triangle mirrors the one read */
+      for (j = 0; j < i; j++) {
+        if (tri == 'L') a[j * n + i] = a[i * n + j];
+        else a[i * n + j] = a[j * n + i];
       }
-      ct__mx_store(r, b * n, 1, 0, n, 1, w);
-      if (V) ct__mx_store(vt, b * n * n, n, 1, n, n, v);
+    for (i = 0; i < n * n; i++) finite &= isfinite(a[i]) != 0;
+    if (finite) {
+      ct__mx_eigh_jacobi(n, a, w, vt ? v : NULL);
+      for (j = 0; vt && j < n; j++) { /* a sign of ctorch's own: each vector's largest |component| (the first on ties) positive */
+        int64_t best = 0;
+        for (i = 1; i < n; i++)
+          if (fabs(v[i * n + j]) > fabs(v[best * n + j])) best = i;
+        if (v[best * n + j] < 0)
+          for (i = 0; i < n; i++) v[i * n + j] = -v[i * n + j];
+      }
+    } else { /* NaN, as LAPACK gives for an infinity */
+      for (i = 0; i < n; i++) w[i] = NAN;
+      for (i = 0; i < n * n; i++) v[i] = NAN;
     }
+    if (r) ct__mx_store(r, b * n, 1, 0, n, 1, w);
+    if (vt) ct__mx_store(vt, b * n * n, n, 1, n, n, v);
   }
   CT_FREE(work);
-  if (V) *V = vt;
-  return r;
-fail:
-  CT_FREE(work);
-  ct_release(r);
-  ct_release(vt);
-  return NULL;
+  return CT_OK;
 }
-static ct_tensor *ct__k_linalg_eigvalsh(ct_keyset ks, ct_tensor *A, const char *UPLO) {
-  (void)ks;
-  return ct__mx_eigvalsh(A, UPLO, NULL);
-}
-static ct_tensor *ct__k_linalg_eigh_vectors(ct_keyset ks, ct_tensor *A, const char *UPLO) {
-  ct_tensor *V = NULL, *w;
-  (void)ks;
-  w = ct__mx_eigvalsh(A, UPLO, &V);
-  ct_release(w);
-  return w ? V : NULL;
-}
+static ct_status ct__impl_linalg_eigvalsh(ct_tensor *A, const char *UPLO, ct_tensor *out) { return ct__mx_eigh(A, UPLO, out, NULL); }
+static ct_status ct__impl_linalg_eigh_vectors(ct_tensor *A, const char *UPLO, ct_tensor *out) { return ct__mx_eigh(A, UPLO, NULL, out); }
 
 /* ---- cross product along a dim of size 3 ---- */
 #define CT__MX_CROSS_FLOAT(sfx, T, ACC, LOAD, STORE)                                                                   \
@@ -1112,51 +1095,50 @@ typedef void (*ct__mx_cross_fn)(const char *, const char *, char *, int64_t, int
 static const ct__mx_cross_fn ct__mx_cross_loops[CT_DTYPE_NUM] = {ct__mx_cross_f32, ct__mx_cross_f64, NULL, ct__mx_cross_bf16,
                                                                 ct__mx_cross_i64, ct__mx_cross_i32, ct__mx_cross_u8, NULL};
 
-static ct_tensor *ct__k_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+/* structured (ops/structured.h), functional only */
+static ct_status ct__meta_linalg_cross(ct__structured *st, ct_tensor *self, ct_tensor *other, int64_t dim) {
   static const char *op = "linalg.cross";
-  int64_t shape[CT_MAX_DIMS], idx[CT_MAX_DIMS], d, count, e;
-  ct_tensor *r;
-  int nd, i;
-  (void)ks;
-  if (self->ndim != other->ndim) return ct_fail(CT_ERR_RANK, op, "inputs must have the same number of dimensions."), (ct_tensor *)NULL;
-  if (self->ndim == 0)
-    return ct_fail(CT_ERR_INDEX, op, "Dimension specified as %lld but tensor has no dimensions", (long long)dim), (ct_tensor *)NULL;
-  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+  int64_t shape[CT_MAX_DIMS], d;
+  int nd;
+  if (self->ndim != other->ndim) return ct_fail(CT_ERR_RANK, op, "inputs must have the same number of dimensions.");
+  if (self->ndim == 0) return ct_fail(CT_ERR_INDEX, op, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return ct_last_error();
   if (self->sizes[d] != 3 || other->sizes[d] != 3)
     return ct_fail(CT_ERR_SHAPE, op, "inputs dimension %lld must have length 3. Got %lld and %lld", (long long)dim,
-                   (long long)self->sizes[d], (long long)other->sizes[d]),
-           (ct_tensor *)NULL;
-  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, other->ndim, other->sizes, shape)) < 0) return NULL;
+                   (long long)self->sizes[d], (long long)other->sizes[d]);
+  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, other->ndim, other->sizes, shape)) < 0) return ct_last_error();
   if (self->dtype != other->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)self->dtype),
-                   ct__dtype_torch_name((ct_dtype)other->dtype)),
-           (ct_tensor *)NULL;
+                   ct__dtype_torch_name((ct_dtype)other->dtype));
   if (!ct__mx_cross_loops[self->dtype])
-    return ct_fail(CT_ERR_DTYPE, op, "\"cross\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)self->dtype)), (ct_tensor *)NULL;
-  r = ct__empty(op, nd, shape, (ct_dtype)self->dtype, self->device);
-  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+    return ct_fail(CT_ERR_DTYPE, op, "\"cross\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)self->dtype));
+  return ct__set_output(st, 0, nd, shape, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_linalg_cross(ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *r) {
+  int64_t idx[CT_MAX_DIMS], d, count, e;
+  int nd = r->ndim, i;
+  const char *pa = (const char *)ct_data_ptr(self), *pb = (const char *)ct_data_ptr(other);
+  char *po = (char *)ct_data_ptr(r);
+  int64_t es = (int64_t)ct_dtype_size((ct_dtype)self->dtype);
+  if (r->numel == 0) return CT_OK;
+  d = dim < 0 ? dim + nd : dim; /* (checked by the meta step) */
   count = r->numel / 3;
   for (i = 0; i < nd; i++) idx[i] = 0;
-  {
-    const char *pa = (const char *)ct_data_ptr(self), *pb = (const char *)ct_data_ptr(other);
-    char *po = (char *)ct_data_ptr(r);
-    int64_t es = (int64_t)ct_dtype_size((ct_dtype)self->dtype);
-    for (e = 0; e < count; e++) { /* every position with index 0 along d */
-      int64_t oa = 0, ob = 0, oo = 0;
-      for (i = 0; i < nd; i++) {
-        if (self->sizes[i] != 1) oa += idx[i] * self->strides[i];
-        if (other->sizes[i] != 1) ob += idx[i] * other->strides[i];
-        oo += idx[i] * r->strides[i];
-      }
-      ct__mx_cross_loops[self->dtype](pa + oa * es, pb + ob * es, po + oo * es, self->strides[d], other->strides[d], r->strides[d]);
-      for (i = nd - 1; i >= 0; i--) { /* next index, skipping d */
-        if (i == d) continue;
-        if (++idx[i] < shape[i]) break;
-        idx[i] = 0;
-      }
+  for (e = 0; e < count; e++) { /* every position with index 0 along d */
+    int64_t oa = 0, ob = 0, oo = 0;
+    for (i = 0; i < nd; i++) {
+      if (self->sizes[i] != 1) oa += idx[i] * self->strides[i];
+      if (other->sizes[i] != 1) ob += idx[i] * other->strides[i];
+      oo += idx[i] * r->strides[i];
+    }
+    ct__mx_cross_loops[self->dtype](pa + oa * es, pb + ob * es, po + oo * es, self->strides[d], other->strides[d], r->strides[d]);
+    for (i = nd - 1; i >= 0; i--) { /* next index, skipping d */
+      if (i == d) continue;
+      if (++idx[i] < r->sizes[i]) break;
+      idx[i] = 0;
     }
   }
-  return r;
+  return CT_OK;
 }
 
 /* ================= composite kernels (CompositeImplicitAutograd) ================= */

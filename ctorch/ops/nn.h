@@ -83,6 +83,18 @@ static ct_tensor *ct__nn_f64_expand(const char *op, ct_tensor *t, int ndim, cons
   if (!c) *failed = 1;
   return c;
 }
+/* Can t (NULL: yes) broadcast to shape? The meta step's half of ct__nn_f64_expand. */
+static ct_status ct__nn_check_expand(const char *op, const ct_tensor *t, int ndim, const int64_t *shape) {
+  int i, ok = t ? t->ndim <= ndim : 1;
+  char b1[160], b2[160];
+  for (i = ndim - 1; t && ok && i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    if (j >= 0 && t->sizes[j] != shape[i] && t->sizes[j] != 1) ok = 0;
+  }
+  if (ok) return CT_OK;
+  return ct_fail(CT_ERR_SHAPE, op, "a tensor of shape %s cannot be broadcast to the input's shape %s", ct__nn_shape(t, b1, sizeof b1),
+                 ct_shape_format(ndim, shape, b2, sizeof b2));
+}
 static const double *ct__nn_cdata(const ct_tensor *t) { return t ? (const double *)ct_data_ptr(t) : NULL; }
 
 /* Copy the float64 buffer into dst and hand the result back (or bump out's version). */
@@ -303,42 +315,43 @@ static ct_status ct__nn_nll_backward_device(const char *op, const ct__nn_nll_dim
   }
   return st;
 }
-static ct_tensor *ct__k_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
-                                 int64_t ignore_index) {
+/* structured (ops/structured.h): the family nll_loss / nll_loss.out (aten's
+ * nll_loss_forward, which ctorch folds into nll_loss). The out-of-range
+ * target check reads the targets: the impl step's. */
+static ct_status ct__meta_nll_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                   int64_t ignore_index) {
+  ct__nn_nll_dims g;
+  (void)ignore_index;
+  if (ct__nn_nll_check(st->op, self, target, weight, reduction, &g) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? target->ndim : 0, target->sizes, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index,
+                                   ct_tensor *out) {
   static const char *op = "nll_loss";
   ct__nn_nll_dims g;
-  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL;
+  ct_tensor *x = NULL, *t = NULL, *w = NULL, *y = NULL;
   ct_status st = CT_OK;
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return NULL;
-  dst = reduction == CT__NN_NONE ? ct__empty(op, target->ndim, target->sizes, (ct_dtype)self->dtype, self->device)
-                                 : ct__empty(op, 0, NULL, (ct_dtype)self->dtype, self->device);
-  if (!dst) return NULL;
-  if (!ct__is_meta(dst) && self->device.type != CT_DEVICE_CPU) {
-    if (ct__nn_nll_device(op, &g, self, target, weight, reduction, ignore_index, dst) != CT_OK) ct_release(dst), dst = NULL;
-    return dst;
+  int failed = 0;
+  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return ct_last_error();
+  if (out->device.type != CT_DEVICE_CPU) return ct__nn_nll_device(op, &g, self, target, weight, reduction, ignore_index, out);
+  y = ct__empty(op, out->ndim, out->sizes, CT_F64, CT_CPU);
+  x = ct__nn_f64(op, self);
+  t = ct__nn_i64(op, target);
+  w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
+  if (!y || !x || !t || failed) {
+    st = ct_last_error();
+  } else {
+    double tw = 0, sum = 0;
+    st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, &tw, ct__nn_cdata(x),
+                         reduction == CT__NN_NONE ? (double *)ct_data_ptr(y) : NULL, &sum, NULL, NULL, 0);
+    if (reduction != CT__NN_NONE) *(double *)ct_data_ptr(y) = reduction == CT__NN_SUM ? sum : sum / tw;
   }
-  if (!ct__is_meta(dst)) {
-    int failed = 0;
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
-    x = ct__nn_f64(op, self);
-    t = ct__nn_i64(op, target);
-    w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
-    if (!y || !x || !t || failed) {
-      st = ct_last_error();
-    } else {
-      double tw = 0, sum = 0;
-      st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, &tw, ct__nn_cdata(x),
-                           reduction == CT__NN_NONE ? (double *)ct_data_ptr(y) : NULL, &sum, NULL, NULL, 0);
-      if (reduction != CT__NN_NONE) *(double *)ct_data_ptr(y) = reduction == CT__NN_SUM ? sum : sum / tw;
-    }
-  }
+  if (st == CT_OK && out->numel) st = ct__copy_impl(out, y);
   ct_release(x);
   ct_release(t);
   ct_release(w);
-  ct__nn_finish(dst, y, NULL, &r, st);
-  return r;
+  ct_release(y);
+  return st;
 }
 static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
                                           ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
@@ -562,57 +575,57 @@ static ct_tensor *ct__nn_log_softmax_backward(ct_tensor *grad, ct_tensor *result
 }
 
 /* ================= binary_cross_entropy ================= */
-static ct_tensor *ct__k_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
-  static const char *op = "binary_cross_entropy";
-  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL, *r = NULL;
-  ct_status st = CT_OK;
+/* structured (ops/structured.h): binary_cross_entropy / .out; the [0, 1]
+ * check of the input reads data: the impl step's. */
+static ct_status ct__meta_binary_cross_entropy(ct__structured *st, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                               int64_t reduction) {
+  const char *op = st->op;
   char b1[160], b2[160];
-  int failed = 0;
-  (void)ks;
-  if (ct__nn_check_floating(op, op, (ct_dtype)self->dtype) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (ct__nn_check_floating(op, op, (ct_dtype)self->dtype) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK)
+    return ct_last_error();
   if (target->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name((ct_dtype)target->dtype),
-                   ct__dtype_torch_name((ct_dtype)self->dtype)),
-           (ct_tensor *)NULL;
+                   ct__dtype_torch_name((ct_dtype)self->dtype));
   if (!ct_same_shape(self, target))
     return ct_fail(CT_ERR_SHAPE, op, "target of shape %s must have the shape of input %s", ct__nn_shape(target, b1, sizeof b1),
-                   ct__nn_shape(self, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, (ct_dtype)self->dtype, self->device);
-  if (!dst) return NULL;
-  if (weight && !(w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed))) {
-    ct_release(dst);
-    return NULL;
-  }
-  if (!ct__is_meta(dst)) {
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
-    x = ct__nn_f64(op, self);
-    t = ct__nn_f64(op, target);
-    if (!y || !x || !t) {
-      st = ct_last_error();
-    } else {
-      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w);
-      double sum = 0, *Y = (double *)ct_data_ptr(y);
-      int64_t i;
-      for (i = 0; i < self->numel && st == CT_OK; i++) {
-        double l;
-        if (!(X[i] >= 0 && X[i] <= 1)) {
-          st = ct_fail(CT_ERR_INVALID, op, "all elements of input should be between 0 and 1");
-          break;
-        }
-        l = (T[i] - 1) * fmax(log(1 - X[i]), -100.0) - T[i] * fmax(log(X[i]), -100.0);
-        if (W) l *= W[i];
-        if (reduction == CT__NN_NONE) Y[i] = l;
-        sum += l;
+                   ct__nn_shape(self, b2, sizeof b2));
+  if (ct__nn_check_expand(op, weight, self->ndim, self->sizes) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  static const char *op = "binary_cross_entropy";
+  ct_tensor *x, *t, *w = NULL, *y;
+  ct_status st = CT_OK;
+  int failed = 0;
+  y = ct__empty(op, out->ndim, out->sizes, CT_F64, CT_CPU);
+  x = ct__nn_f64(op, self);
+  t = ct__nn_f64(op, target);
+  if (weight) w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed);
+  if (!y || !x || !t || failed) {
+    st = ct_last_error();
+  } else {
+    const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w);
+    double sum = 0, *Y = (double *)ct_data_ptr(y);
+    int64_t i;
+    for (i = 0; i < self->numel; i++) {
+      double l;
+      if (!(X[i] >= 0 && X[i] <= 1)) {
+        st = ct_fail(CT_ERR_INVALID, op, "all elements of input should be between 0 and 1");
+        break;
       }
-      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+      l = (T[i] - 1) * fmax(log(1 - X[i]), -100.0) - T[i] * fmax(log(X[i]), -100.0);
+      if (W) l *= W[i];
+      if (reduction == CT__NN_NONE) Y[i] = l;
+      sum += l;
     }
+    if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
   }
+  if (st == CT_OK && out->numel) st = ct__copy_impl(out, y);
   ct_release(x);
   ct_release(t);
   ct_release(w);
-  ct__nn_finish(dst, y, NULL, &r, st);
-  return r;
+  ct_release(y);
+  return st;
 }
 /* d/dself = w (x - t) / max(x (1 - x), 1e-12), as PyTorch */
 static ct_tensor *ct__nn_bce_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
@@ -630,56 +643,57 @@ static ct_tensor *ct__nn_bce_target_backward(ct_tensor *grad, ct_tensor *self, c
 }
 
 /* ================= binary_cross_entropy_with_logits =================
- * (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
-static ct_tensor *ct__k_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
-                                                         ct_tensor *pos_weight, int64_t reduction) {
-  static const char *op = "binary_cross_entropy_with_logits";
-  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *pw = NULL, *y = NULL, *r = NULL;
-  ct_status st = CT_OK;
+ * (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t;
+ * structured (ops/structured.h), functional only. */
+static ct_status ct__meta_binary_cross_entropy_with_logits(ct__structured *st, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                           ct_tensor *pos_weight, int64_t reduction) {
+  const char *op = st->op;
   ct_dtype rd;
   char b1[160], b2[160];
-  int failed = 0;
-  (void)ks;
   rd = ct_promote_types((ct_dtype)self->dtype, (ct_dtype)target->dtype);
   if (weight) rd = ct_promote_types(rd, (ct_dtype)weight->dtype);
   if (pos_weight) rd = ct_promote_types(rd, (ct_dtype)pos_weight->dtype);
-  if (ct__nn_check_floating(op, op, rd) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (ct__nn_check_floating(op, op, rd) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return ct_last_error();
   if (!ct_same_shape(self, target))
     return ct_fail(CT_ERR_SHAPE, op, "Target size %s must be the same as input size %s", ct__nn_shape(target, b1, sizeof b1),
-                   ct__nn_shape(self, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, rd, self->device);
-  if (!dst) return NULL;
+                   ct__nn_shape(self, b2, sizeof b2));
+  if (ct__nn_check_expand(op, weight, self->ndim, self->sizes) != CT_OK || ct__nn_check_expand(op, pos_weight, self->ndim, self->sizes) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, rd, self->device);
+}
+static ct_status ct__impl_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight,
+                                                           int64_t reduction, ct_tensor *out) {
+  static const char *op = "binary_cross_entropy_with_logits";
+  ct_tensor *x, *t, *w, *pw, *y;
+  ct_status st = CT_OK;
+  int failed = 0;
   w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed);
   pw = ct__nn_f64_expand(op, pos_weight, self->ndim, self->sizes, &failed);
-  if (failed) {
+  y = ct__empty(op, out->ndim, out->sizes, CT_F64, CT_CPU);
+  x = ct__nn_f64(op, self);
+  t = ct__nn_f64(op, target);
+  if (!y || !x || !t || failed) {
     st = ct_last_error();
-  } else if (!ct__is_meta(dst)) {
-    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, CT_CPU);
-    x = ct__nn_f64(op, self);
-    t = ct__nn_f64(op, target);
-    if (!y || !x || !t) {
-      st = ct_last_error();
-    } else {
-      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w), *PW = ct__nn_cdata(pw);
-      double sum = 0, *Y = (double *)ct_data_ptr(y);
-      int64_t i;
-      for (i = 0; i < self->numel; i++) {
-        double lw = PW ? 1 + (PW[i] - 1) * T[i] : 1.0;
-        double l = (1 - T[i]) * X[i] + lw * (log1p(exp(-fabs(X[i]))) + fmax(-X[i], 0.0));
-        if (W) l *= W[i];
-        if (reduction == CT__NN_NONE) Y[i] = l;
-        sum += l;
-      }
-      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+  } else {
+    const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w), *PW = ct__nn_cdata(pw);
+    double sum = 0, *Y = (double *)ct_data_ptr(y);
+    int64_t i;
+    for (i = 0; i < self->numel; i++) {
+      double lw = PW ? 1 + (PW[i] - 1) * T[i] : 1.0;
+      double l = (1 - T[i]) * X[i] + lw * (log1p(exp(-fabs(X[i]))) + fmax(-X[i], 0.0));
+      if (W) l *= W[i];
+      if (reduction == CT__NN_NONE) Y[i] = l;
+      sum += l;
     }
+    if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
   }
+  if (st == CT_OK && out->numel) st = ct__copy_impl(out, y);
   ct_release(x);
   ct_release(t);
   ct_release(w);
   ct_release(pw);
-  ct__nn_finish(dst, y, NULL, &r, st);
-  return r;
+  ct_release(y);
+  return st;
 }
 /* d/dself = w ((pw t + 1 - t) sigmoid(x) - pw t), or w (sigmoid(x) - t) */
 static ct_tensor *ct__nn_bcel_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight,
@@ -712,20 +726,53 @@ static ct_tensor *ct__nn_bcel_pos_weight_backward(ct_tensor *grad, ct_tensor *se
   return ct__nn_loss_grad(grad, local, reduction, self->numel);
 }
 
-/* ================= composite losses (CompositeImplicitAutograd) ================= */
+/* ================= composite losses (CompositeImplicitAutograd) =================
+ * mse_loss, smooth_l1_loss and huber_loss: the functional is the composite
+ * (its gradient from the ops); the out= form is structured: a meta step with
+ * the composite's checks and the output aten's TensorIterator gives it (the
+ * broadcast shape, or 0-dim when reduced; out's dtype when the result type
+ * casts to it), and an impl that runs the same ops into out. */
 static ct_status ct__nn_check_pair(const char *op, const char *kernel, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   if (ct__nn_check_floating(op, kernel, ct__result_type(self, target)) != CT_OK) return ct_last_error();
   return ct__nn_check_reduction(op, reduction);
+}
+static ct_status ct__nn_set_pair_output(ct__structured *st, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_dtype dtype) {
+  int64_t shape[CT_MAX_DIMS];
+  int n = ct_broadcast_shapes(st->op, self->ndim, self->sizes, target->ndim, target->sizes, shape);
+  if (n < 0) return ct_last_error();
+  if (st->variant == CT__ST_OUT && st->given[0]->dtype != dtype) {
+    ct_dtype od = (ct_dtype)st->given[0]->dtype;
+    if (!ct_can_cast(dtype, od))
+      return ct_fail(CT_ERR_DTYPE, st->op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(dtype),
+                     ct__dtype_torch_name(od));
+    dtype = od;
+  }
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? n : 0, shape, dtype, self->device);
+}
+/* the impl steps' end: the loss the ops gave, into out */
+static ct_status ct__nn_loss_into(ct_tensor *r, ct_tensor *out) {
+  if (!r) return ct_last_error();
+  return out->numel ? ct__copy_impl(out, r) : CT_OK;
+}
+static ct_tensor *ct__nn_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *d = ct_sub(self, target);
+  return ct__nn_reduce(ct_mul(d, d), reduction);
 }
 static ct_tensor *ct__k_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   ct_tensor *r = NULL;
   (void)ks;
   if (ct__nn_check_pair("mse_loss", "mse_cpu", self, target, reduction) != CT_OK) return NULL;
-  CT_SCOPE {
-    ct_tensor *d = ct_sub(self, target);
-    r = ct_keep(ct__nn_reduce(ct_mul(d, d), reduction));
-  }
+  CT_SCOPE { r = ct_keep(ct__nn_mse_loss(self, target, reduction)); }
   return r;
+}
+static ct_status ct__meta_mse_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  if (ct__nn_check_pair(st->op, "mse_cpu", self, target, reduction) != CT_OK) return ct_last_error();
+  return ct__nn_set_pair_output(st, self, target, reduction, ct__result_type(self, target));
+}
+static ct_status ct__impl_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_status s = CT_OK;
+  CT_SCOPE { s = ct__nn_loss_into(ct__nn_mse_loss(self, target, reduction), out); }
+  return s;
 }
 static ct_tensor *ct__k_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   ct_tensor *r = NULL;
@@ -736,21 +783,34 @@ static ct_tensor *ct__k_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target
 }
 /* |d| < beta ? d^2 / (2 beta) : |d| - beta / 2, written as
  * c^2 / (2 beta) + (|d| - c) with c = min(|d|, beta) */
+static ct_status ct__nn_smooth_l1_check(const char *op, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  if (ct__nn_check_pair(op, "smooth_l1_cpu", self, target, reduction) != CT_OK) return ct_last_error();
+  if (beta < 0) return ct_fail(CT_ERR_INVALID, op, "smooth_l1_loss does not support negative values for beta.");
+  return CT_OK;
+}
+static ct_tensor *ct__nn_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_tensor *a = ct__nn_abs(ct_sub(self, target)), *l = a;
+  if (beta > 0) {
+    ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(beta)))), ct_float(beta));
+    l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5 / beta)), ct_sub(a, c));
+  }
+  return ct__nn_reduce(l, reduction);
+}
 static ct_tensor *ct__k_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
-  static const char *op = "smooth_l1_loss";
   ct_tensor *r = NULL;
   (void)ks;
-  if (ct__nn_check_pair(op, "smooth_l1_cpu", self, target, reduction) != CT_OK) return NULL;
-  if (beta < 0) return ct_fail(CT_ERR_INVALID, op, "smooth_l1_loss does not support negative values for beta."), (ct_tensor *)NULL;
-  CT_SCOPE {
-    ct_tensor *a = ct__nn_abs(ct_sub(self, target)), *l = a;
-    if (beta > 0) {
-      ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(beta)))), ct_float(beta));
-      l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5 / beta)), ct_sub(a, c));
-    }
-    r = ct_keep(ct__nn_reduce(l, reduction));
-  }
+  if (ct__nn_smooth_l1_check("smooth_l1_loss", self, target, reduction, beta) != CT_OK) return NULL;
+  CT_SCOPE { r = ct_keep(ct__nn_smooth_l1_loss(self, target, reduction, beta)); }
   return r;
+}
+static ct_status ct__meta_smooth_l1_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  if (ct__nn_smooth_l1_check(st->op, self, target, reduction, beta) != CT_OK) return ct_last_error();
+  return ct__nn_set_pair_output(st, self, target, reduction, ct__result_type(self, target));
+}
+static ct_status ct__impl_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_status s = CT_OK;
+  CT_SCOPE { s = ct__nn_loss_into(ct__nn_smooth_l1_loss(self, target, reduction, beta), out); }
+  return s;
 }
 /* log_target ? exp(t) (t - x) : xlogy(t, t) - t x */
 static ct_tensor *ct__k_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
@@ -1045,21 +1105,6 @@ static ct_status ct__nn_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
   ct_release(r);
   return st;
 }
-static ct_status ct__k_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
-                                    int64_t ignore_index, ct_tensor *out) {
-  return ct__nn_into_out("nll_loss", ct__k_nll_loss(ks, self, target, weight, reduction, ignore_index), out);
-}
-static ct_status ct__k_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
-  return ct__nn_into_out("mse_loss", ct__k_mse_loss(ks, self, target, reduction), out);
-}
-static ct_status ct__k_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta,
-                                          ct_tensor *out) {
-  return ct__nn_into_out("smooth_l1_loss", ct__k_smooth_l1_loss(ks, self, target, reduction, beta), out);
-}
-static ct_status ct__k_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
-                                                int64_t reduction, ct_tensor *out) {
-  return ct__nn_into_out("binary_cross_entropy", ct__k_binary_cross_entropy(ks, self, target, weight, reduction), out);
-}
 
 /* ---- scaled_dot_product_attention: softmax(q k^T * scale + mask) v, the math
  * path of PyTorch 2.x, composed of ops so autograd (and meta) come for free.
@@ -1134,8 +1179,9 @@ typedef struct ct__ctc {
   int64_t tstride;
   ct_tensor *lp, *tg; /* host float64 log_probs, host int64 targets */
 } ct__ctc;
+/* the checks and sizes (the meta steps'); load: also the host copies and the target range check (the impl steps') */
 static ct_status ct__ctc_setup(const char *op, ct_tensor *log_probs, ct_tensor *targets, ct_int_list il, ct_int_list tl, int64_t blank,
-                               ct__ctc *c) {
+                               int load, ct__ctc *c) {
   int64_t b, pos = 0;
   memset(c, 0, sizeof *c);
   if (log_probs->ndim != 3) return ct_fail(CT_ERR_RANK, op, "ctc_loss: log_probs must be 3-D (T, N, C), got %d dims", log_probs->ndim);
@@ -1176,7 +1222,7 @@ static ct_status ct__ctc_setup(const char *op, ct_tensor *log_probs, ct_tensor *
                    (long long)targets->sizes[0]);
   }
   c->S2 = 2 * c->maxlen + 1;
-  if (ct__is_meta(log_probs) || ct__is_meta(targets)) return CT_OK;
+  if (!load) return CT_OK;
   c->lp = ct__nn_f64(op, log_probs);
   c->tg = c->lp ? ct__host_operand(op, targets) : NULL;
   if (!c->tg) return ct_last_error();
@@ -1201,20 +1247,31 @@ static double ct__ctc_lse3(double a, double b, double d) {
   if (m == -INFINITY) return -INFINITY;
   return log(exp(a - m) + exp(b - m) + exp(d - m)) + m;
 }
-static ct_tensor *ct__k_ctc_loss_forward(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths,
-                                         ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **log_alpha) {
+/* structured (ops/structured.h), functional only: _ctc_loss gives (neg_log_likelihood, log_alpha) */
+static ct_status ct__meta_ctc_loss_forward(ct__structured *st, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths,
+                                           ct_int_list target_lengths, int64_t blank, bool zero_infinity) {
+  ct__ctc c;
+  int64_t shape[3];
+  ct_status s = ct__ctc_setup(st->op, log_probs, targets, input_lengths, target_lengths, blank, 0, &c);
+  (void)zero_infinity; /* (zero_infinity acts in the backward and in ctc_loss) */
+  ct__ctc_free(&c);
+  if (s != CT_OK) return s;
+  shape[0] = c.N, shape[1] = c.T, shape[2] = c.S2;
+  s = ct__set_output(st, 0, 1, &c.N, (ct_dtype)log_probs->dtype, log_probs->device);
+  return s == CT_OK ? ct__set_output(st, 1, 3, shape, (ct_dtype)log_probs->dtype, log_probs->device) : s;
+}
+static ct_status ct__impl_ctc_loss_forward(ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths,
+                                           int64_t blank, bool zero_infinity, ct_tensor *nll, ct_tensor *la) {
   static const char *op = "_ctc_loss";
   ct__ctc c;
-  ct_tensor *nll = NULL, *la = NULL;
+  ct_status st;
   int64_t shape[3];
-  (void)ks, (void)zero_infinity; /* (zero_infinity acts in the backward and in ctc_loss) */
-  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, &c) != CT_OK) return ct__ctc_free(&c), (ct_tensor *)NULL;
+  (void)zero_infinity;
+  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, 1, &c) != CT_OK) return ct__ctc_free(&c), ct_last_error();
   shape[0] = c.N, shape[1] = c.T, shape[2] = c.S2;
-  nll = ct__empty(op, 1, &c.N, (ct_dtype)log_probs->dtype, log_probs->device);
-  la = nll ? ct__empty(op, 3, shape, (ct_dtype)log_probs->dtype, log_probs->device) : NULL;
-  if (la && !ct__is_meta(la)) {
+  {
     ct_tensor *hn = ct__empty(op, 1, &c.N, CT_F64, CT_CPU), *ha = hn ? ct__empty(op, 3, shape, CT_F64, CT_CPU) : NULL;
-    ct_status st = ha ? CT_OK : ct_last_error();
+    st = ha ? CT_OK : ct_last_error();
     if (st == CT_OK) {
       const double *lp = (const double *)ct_data_ptr(c.lp);
       double *a = (double *)ct_data_ptr(ha), *n = (double *)ct_data_ptr(hn);
@@ -1249,34 +1306,45 @@ static ct_tensor *ct__k_ctc_loss_forward(ct_keyset ks, ct_tensor *log_probs, ct_
       if (st == CT_OK) st = ct__copy_impl(la, ha);
     }
     ct_release(hn), ct_release(ha);
-    if (st != CT_OK) ct_release(nll), ct_release(la), nll = la = NULL;
   }
   ct__ctc_free(&c);
-  if (!la) return ct_release(nll), (ct_tensor *)NULL;
-  if (log_alpha) *log_alpha = la;
-  else ct_release(la);
-  return nll;
+  return st;
 }
-static ct_tensor *ct__k_ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets,
-                                          ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood,
-                                          ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+/* structured (ops/structured.h), functional only */
+static ct_status ct__ctc_backward_check(const char *op, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths,
+                                       ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank,
+                                       int load, ct__ctc *c) {
+  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, load, c) != CT_OK) return ct_last_error();
+  if (grad->numel != c->N || neg_log_likelihood->numel != c->N || log_alpha->ndim != 3 || log_alpha->sizes[0] != c->N ||
+      log_alpha->sizes[1] != c->T || log_alpha->sizes[2] != c->S2)
+    return ct_fail(CT_ERR_SHAPE, op, "grad, neg_log_likelihood and log_alpha must have the forward's shapes");
+  return CT_OK;
+}
+static ct_status ct__meta_ctc_loss_backward(ct__structured *st, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets,
+                                            ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood,
+                                            ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+  ct__ctc c;
+  ct_status s = ct__ctc_backward_check(st->op, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha,
+                                       blank, 0, &c);
+  (void)zero_infinity;
+  ct__ctc_free(&c);
+  return s == CT_OK ? ct__set_output(st, 0, 3, log_probs->sizes, (ct_dtype)log_probs->dtype, log_probs->device) : s;
+}
+static ct_status ct__impl_ctc_loss_backward(ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths,
+                                            ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank,
+                                            bool zero_infinity, ct_tensor *g) {
   static const char *op = "_ctc_loss_backward";
   ct__ctc c;
-  ct_tensor *g = NULL;
-  (void)ks;
-  if (ct__ctc_setup(op, log_probs, targets, input_lengths, target_lengths, blank, &c) != CT_OK) return ct__ctc_free(&c), (ct_tensor *)NULL;
-  if (grad->numel != c.N || neg_log_likelihood->numel != c.N || log_alpha->ndim != 3 || log_alpha->sizes[0] != c.N ||
-      log_alpha->sizes[1] != c.T || log_alpha->sizes[2] != c.S2) {
-    ct__ctc_free(&c);
-    return ct_fail(CT_ERR_SHAPE, op, "grad, neg_log_likelihood and log_alpha must have the forward's shapes"), (ct_tensor *)NULL;
-  }
-  g = ct__empty(op, 3, log_probs->sizes, (ct_dtype)log_probs->dtype, log_probs->device);
-  if (g && !ct__is_meta(g)) {
+  ct_status st;
+  if (ct__ctc_backward_check(op, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, 1, &c) !=
+      CT_OK)
+    return ct__ctc_free(&c), ct_last_error();
+  {
     ct_tensor *hg = ct__empty(op, 3, log_probs->sizes, CT_F64, CT_CPU), *hgo = hg ? ct__nn_f64(op, grad) : NULL;
     ct_tensor *hn = hgo ? ct__nn_f64(op, neg_log_likelihood) : NULL, *ha = hn ? ct__nn_f64(op, log_alpha) : NULL;
     double *beta = ha ? (double *)CT_MALLOC(sizeof(double) * (size_t)(c.T * c.S2 + 1)) : NULL;
     double *lcab = beta ? (double *)CT_MALLOC(sizeof(double) * (size_t)(c.C + 1)) : NULL;
-    ct_status st = lcab ? CT_OK : ha ? ct_fail(CT_ERR_OOM, op, "out of memory") : ct_last_error();
+    st = lcab ? CT_OK : ha ? ct_fail(CT_ERR_OOM, op, "out of memory") : ct_last_error();
     if (st == CT_OK) {
       const double *lp = (const double *)ct_data_ptr(c.lp), *go = (const double *)ct_data_ptr(hgo), *nl = (const double *)ct_data_ptr(hn);
       const double *a = (const double *)ct_data_ptr(ha);
@@ -1321,10 +1389,9 @@ static ct_tensor *ct__k_ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tens
     }
     CT_FREE(beta), CT_FREE(lcab);
     ct_release(hg), ct_release(hgo), ct_release(hn), ct_release(ha);
-    if (st != CT_OK) ct_release(g), g = NULL;
   }
   ct__ctc_free(&c);
-  return g;
+  return st;
 }
 /* the lengths as int[] from 1-D integer tensors (host values) */
 static ct_status ct__ctc_lengths(const char *op, ct_tensor *t, int64_t **out, ct_int_list *l) {
@@ -1833,29 +1900,37 @@ static ct_status ct__k_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_te
  * have the same values and gradients (subgradient 0 at kinks and at zero
  * distances). Reductions are checked (aten treats an unknown int as none). */
 
-/* ---- huber_loss: 0.5 c^2 + delta (|d| - c), c = min(|d|, delta), in self's dtype ---- */
-static ct_tensor *ct__k_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
-  static const char *op = "huber_loss";
+/* ---- huber_loss: 0.5 c^2 + delta (|d| - c), c = min(|d|, delta), in self's dtype; out= structured as mse_loss's ---- */
+static ct_status ct__nn_huber_check(const char *op, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
   ct_dtype rt = ct__result_type(self, target);
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (!(delta > 0)) return ct_fail(CT_ERR_INVALID, op, "huber_loss does not support non-positive values for delta."), (ct_tensor *)NULL;
-  if (ct__nn_check_floating(op, "huber_cpu", rt) != CT_OK) return NULL;
+  if (!(delta > 0)) return ct_fail(CT_ERR_INVALID, op, "huber_loss does not support non-positive values for delta.");
+  if (ct__nn_check_floating(op, "huber_cpu", rt) != CT_OK) return ct_last_error();
   if (!ct_dtype_is_floating((ct_dtype)self->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(rt),
-                   ct__dtype_torch_name((ct_dtype)self->dtype)),
-           (ct_tensor *)NULL;
-  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
-  CT_SCOPE {
-    ct_tensor *a = ct__nn_abs(ct_sub(self, target));
-    ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(delta)))), ct_float(delta));
-    ct_tensor *l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5)), ct_mul_scalar(ct_sub(a, c), ct_float(delta)));
-    r = ct_keep(ct__nn_reduce(l ? ct_to_dtype(l, (ct_dtype)self->dtype) : NULL, reduction));
-  }
+                   ct__dtype_torch_name((ct_dtype)self->dtype));
+  return ct__nn_check_reduction(op, reduction);
+}
+static ct_tensor *ct__nn_huber_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  ct_tensor *a = ct__nn_abs(ct_sub(self, target));
+  ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(delta)))), ct_float(delta));
+  ct_tensor *l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5)), ct_mul_scalar(ct_sub(a, c), ct_float(delta)));
+  return ct__nn_reduce(l ? ct_to_dtype(l, (ct_dtype)self->dtype) : NULL, reduction);
+}
+static ct_tensor *ct__k_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_huber_check("huber_loss", self, target, reduction, delta) != CT_OK) return NULL;
+  CT_SCOPE { r = ct_keep(ct__nn_huber_loss(self, target, reduction, delta)); }
   return r;
 }
-static ct_status ct__k_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
-  return ct__nn_into_out("huber_loss", ct__k_huber_loss(ks, self, target, reduction, delta), out);
+static ct_status ct__meta_huber_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+  if (ct__nn_huber_check(st->op, self, target, reduction, delta) != CT_OK) return ct_last_error();
+  return ct__nn_set_pair_output(st, self, target, reduction, (ct_dtype)self->dtype);
+}
+static ct_status ct__impl_huber_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+  ct_status s = CT_OK;
+  CT_SCOPE { s = ct__nn_loss_into(ct__nn_huber_loss(self, target, reduction, delta), out); }
+  return s;
 }
 
 /* ---- soft_margin_loss: log(1 + exp(-self * target)) into self's shape and dtype (aten's neg_out, mul_, exp_, add_, log_) ---- */
@@ -1936,59 +2011,86 @@ static ct_tensor *ct__k_multilabel_soft_margin_loss(ct_keyset ks, ct_tensor *inp
 
 /* ---- multi_margin_loss: aten's checks in its order, then per row
  * sum_{i != y} h(margin - x[y] + x[i]) w[y] / C, h(z) = max(z, 0)^p ---- */
+/* ---- multi_margin_loss: the functional a composite; the out= form
+ * structured (aten's multi_margin_loss_cpu_out): the meta step's checks
+ * and output (self's dtype), the impl's target range check (data) and the
+ * composite's ops into out ---- */
+static ct_status ct__nn_multi_margin_check(const char *op, ct_tensor *self, ct_tensor *target, ct_scalar p_, ct_tensor *weight,
+                                           int64_t reduction, int64_t *nframe, int64_t *dim, int64_t *p) {
+  double pd = ct_scalar_to_double(p_); /* aten: p.toInt(), which truncates */
+  char b1[160];
+  *p = pd >= 1 && pd < 3 ? (int64_t)pd : 0;
+  if (*p != 1 && *p != 2) return ct_fail(CT_ERR_INVALID, op, "only p == 1 and p == 2 supported");
+  if (!((self->ndim == 2 && self->sizes[1] != 0) || (self->ndim == 1 && self->sizes[0] != 0) || self->ndim == 0))
+    return ct_fail(CT_ERR_SHAPE, op, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
+                   ct__nn_shape(self, b1, sizeof b1));
+  *nframe = self->ndim <= 1 ? 1 : self->sizes[0];
+  *dim = self->ndim == 0 ? 1 : self->sizes[self->ndim - 1];
+  if (!(target->ndim <= 1 && target->numel == *nframe))
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent target size, got: %s", ct__nn_shape(target, b1, sizeof b1));
+  if (weight && !(weight->ndim <= 1 && weight->numel == *dim))
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent weight size, got: %s", ct__nn_shape(weight, b1, sizeof b1));
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return ct_last_error();
+  if (ct__nn_check_floating(op, "multi_margin_loss_cpu_kernel", (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  if (target->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type Long but found %s", ct__dtype_torch_name((ct_dtype)target->dtype));
+  if (weight && weight->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)self->dtype),
+                   ct__dtype_torch_name((ct_dtype)weight->dtype));
+  return CT_OK;
+}
+/* aten: "target out of range" while it walks the rows */
+static ct_status ct__nn_multi_margin_targets(const char *op, ct_tensor *target, int64_t dim) {
+  ct_tensor *t;
+  int64_t i, bad = 0;
+  if (ct__is_meta(target) || !target->numel) return CT_OK;
+  if (!(t = ct__nn_i64(op, target))) return ct_last_error();
+  for (i = 0; i < t->numel; i++) bad |= ((const int64_t *)ct_data_ptr(t))[i] < 0 || ((const int64_t *)ct_data_ptr(t))[i] >= dim;
+  ct_release(t);
+  return bad ? ct_fail(CT_ERR_INDEX, op, "target out of range") : CT_OK;
+}
+static ct_tensor *ct__nn_multi_margin_loss(ct_tensor *self, ct_tensor *target, ct_scalar margin, ct_tensor *weight, int64_t reduction,
+                                           int64_t nframe, int64_t dim, int64_t p) {
+  int64_t sh[2], tsh[2], csh[2], fd = 1, one = 1;
+  ct_tensor *x, *t, *cols, *h, *l;
+  sh[0] = nframe, sh[1] = dim, tsh[0] = nframe, tsh[1] = 1, csh[0] = 1, csh[1] = dim;
+  x = ct_reshape(self, 2, sh), t = ct_reshape(target, 2, tsh);
+  cols = ct_arange_start_step_ex(ct_int(0), ct_int(dim), ct_int(1), CT_I64, self->device);
+  h = ct_relu(ct_add_scalar(ct_sub(x, ct_gather(x, 1, t)), margin));
+  if (p == 2) h = ct_mul(h, h);
+  h = ct_where(ct_ne(ct_view(cols, 2, csh), t), h, ct_zeros_like(x));
+  l = ct_div_scalar(ct_sum_dim(h, 1, &fd, false), ct_int(dim));
+  if (weight) l = ct_mul(l, ct_index_select(ct_reshape(weight, 1, &dim), 0, ct_reshape(target, 1, &nframe)));
+  if (reduction == CT__NN_NONE) l = target->ndim ? l : ct_reshape(l, 0, &one);
+  return ct__nn_reduce(l, reduction);
+}
 static ct_tensor *ct__k_multi_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p_, ct_scalar margin,
                                           ct_tensor *weight, int64_t reduction) {
   static const char *op = "multi_margin_loss";
   ct_tensor *r = NULL;
-  double pd = ct_scalar_to_double(p_); /* aten: p.toInt(), which truncates */
-  int64_t p = pd >= 1 && pd < 3 ? (int64_t)pd : 0, nframe, dim, one = 1;
-  char b1[160];
+  int64_t nframe, dim, p;
   (void)ks;
-  if (p != 1 && p != 2) return ct_fail(CT_ERR_INVALID, op, "only p == 1 and p == 2 supported"), (ct_tensor *)NULL;
-  if (!((self->ndim == 2 && self->sizes[1] != 0) || (self->ndim == 1 && self->sizes[0] != 0) || self->ndim == 0))
-    return ct_fail(CT_ERR_SHAPE, op, "Expected non-empty vector or matrix with optional 0-dim batch size, but got: %s",
-                   ct__nn_shape(self, b1, sizeof b1)),
-           (ct_tensor *)NULL;
-  nframe = self->ndim <= 1 ? 1 : self->sizes[0];
-  dim = self->ndim == 0 ? 1 : self->sizes[self->ndim - 1];
-  if (!(target->ndim <= 1 && target->numel == nframe))
-    return ct_fail(CT_ERR_SHAPE, op, "inconsistent target size, got: %s", ct__nn_shape(target, b1, sizeof b1)), (ct_tensor *)NULL;
-  if (weight && !(weight->ndim <= 1 && weight->numel == dim))
-    return ct_fail(CT_ERR_SHAPE, op, "inconsistent weight size, got: %s", ct__nn_shape(weight, b1, sizeof b1)), (ct_tensor *)NULL;
-  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
-  if (ct__nn_check_floating(op, "multi_margin_loss_cpu_kernel", (ct_dtype)self->dtype) != CT_OK) return NULL;
-  if (target->dtype != CT_I64)
-    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type Long but found %s", ct__dtype_torch_name((ct_dtype)target->dtype)), (ct_tensor *)NULL;
-  if (weight && weight->dtype != self->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name((ct_dtype)self->dtype),
-                   ct__dtype_torch_name((ct_dtype)weight->dtype)),
-           (ct_tensor *)NULL;
-  if (!ct__is_meta(target) && target->numel) { /* aten: "target out of range" while it walks the rows */
-    ct_tensor *t = ct__nn_i64(op, target);
-    int64_t i, bad = 0;
-    if (!t) return NULL;
-    for (i = 0; i < t->numel; i++) bad |= ((const int64_t *)ct_data_ptr(t))[i] < 0 || ((const int64_t *)ct_data_ptr(t))[i] >= dim;
-    ct_release(t);
-    if (bad) return ct_fail(CT_ERR_INDEX, op, "target out of range"), (ct_tensor *)NULL;
-  }
-  CT_SCOPE {
-    int64_t sh[2] = {nframe, dim}, tsh[2] = {nframe, 1}, csh[2] = {1, dim}, fd = 1;
-    ct_tensor *x = ct_reshape(self, 2, sh), *t = ct_reshape(target, 2, tsh);
-    ct_tensor *cols = ct_arange_start_step_ex(ct_int(0), ct_int(dim), ct_int(1), CT_I64, self->device);
-    ct_tensor *h = ct_relu(ct_add_scalar(ct_sub(x, ct_gather(x, 1, t)), margin));
-    ct_tensor *l;
-    if (p == 2) h = ct_mul(h, h);
-    h = ct_where(ct_ne(ct_view(cols, 2, csh), t), h, ct_zeros_like(x));
-    l = ct_div_scalar(ct_sum_dim(h, 1, &fd, false), ct_int(dim));
-    if (weight) l = ct_mul(l, ct_index_select(ct_reshape(weight, 1, &dim), 0, ct_reshape(target, 1, &nframe)));
-    if (reduction == CT__NN_NONE) l = target->ndim ? l : ct_reshape(l, 0, &one);
-    r = ct_keep(ct__nn_reduce(l, reduction));
-  }
+  if (ct__nn_multi_margin_check(op, self, target, p_, weight, reduction, &nframe, &dim, &p) != CT_OK ||
+      ct__nn_multi_margin_targets(op, target, dim) != CT_OK)
+    return NULL;
+  CT_SCOPE { r = ct_keep(ct__nn_multi_margin_loss(self, target, margin, weight, reduction, nframe, dim, p)); }
   return r;
 }
-static ct_status ct__k_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin,
-                                             ct_tensor *weight, int64_t reduction, ct_tensor *out) {
-  return ct__nn_into_out("multi_margin_loss", ct__k_multi_margin_loss(ks, self, target, p, margin, weight, reduction), out);
+static ct_status ct__meta_multi_margin_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin,
+                                            ct_tensor *weight, int64_t reduction) {
+  int64_t nframe, dim, pi;
+  (void)margin;
+  if (ct__nn_multi_margin_check(st->op, self, target, p, weight, reduction, &nframe, &dim, &pi) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, reduction == CT__NN_NONE ? target->ndim : 0, &nframe, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_multi_margin_loss(ct_tensor *self, ct_tensor *target, ct_scalar p_, ct_scalar margin, ct_tensor *weight,
+                                            int64_t reduction, ct_tensor *out) {
+  static const char *op = "multi_margin_loss";
+  int64_t nframe, dim, p;
+  ct_status s = ct__nn_multi_margin_check(op, self, target, p_, weight, reduction, &nframe, &dim, &p);
+  if (s == CT_OK) s = ct__nn_multi_margin_targets(op, target, dim);
+  if (s == CT_OK) CT_SCOPE { s = ct__nn_loss_into(ct__nn_multi_margin_loss(self, target, margin, weight, reduction, nframe, dim, p), out); }
+  return s;
 }
 
 /* ---- distances ---- */
