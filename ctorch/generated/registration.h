@@ -17475,6 +17475,806 @@ static ct_status ct__st_triu_out_Meta(ct_keyset ks, ct_tensor *self, int64_t dia
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_finish(&st, s, 1);
 }
+static ct_tensor *ct__st_upsample_nearest1d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  if (s == CT_OK) s = ct__impl_upsample_nearest1d(self, output_size, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest1d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest1d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  if (s == CT_OK) s = ct__impl_upsample_nearest1d(self, output_size, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest1d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest1d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  if (s == CT_OK) s = ct__impl_upsample_nearest1d_backward(grad_output, output_size, input_size, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest1d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest1d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  if (s == CT_OK) s = ct__impl_upsample_nearest1d_backward(grad_output, output_size, input_size, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest1d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest2d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest2d(self, output_size, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest2d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest2d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest2d(self, output_size, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest2d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest2d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest2d_backward(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest2d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest2d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest2d_backward(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest2d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest3d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest3d(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest3d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest3d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest3d(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest3d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest3d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest3d_backward(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest3d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest3d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest3d_backward(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest3d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact1d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact1d(self, output_size, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact1d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact1d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact1d(self, output_size, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact1d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact1d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact1d_backward(grad_output, output_size, input_size, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact1d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact1d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact1d_backward(grad_output, output_size, input_size, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact1d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact2d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact2d(self, output_size, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact2d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact2d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact2d(self, output_size, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact2d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact2d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact2d_backward(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact2d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact2d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact2d_backward(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact2d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact3d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact3d(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact3d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact3d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact3d(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact3d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact3d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact3d_backward(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact3d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact3d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_nearest_exact3d_backward(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact3d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_linear1d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
+  if (s == CT_OK) s = ct__impl_upsample_linear1d(self, output_size, align_corners, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_linear1d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_linear1d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
+  if (s == CT_OK) s = ct__impl_upsample_linear1d(self, output_size, align_corners, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_linear1d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_linear1d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
+  if (s == CT_OK) s = ct__impl_upsample_linear1d_backward(grad_output, output_size, input_size, align_corners, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_linear1d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_linear1d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
+  if (s == CT_OK) s = ct__impl_upsample_linear1d_backward(grad_output, output_size, input_size, align_corners, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_linear1d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_bilinear2d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_bilinear2d(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_bilinear2d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_bilinear2d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_bilinear2d(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_bilinear2d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_bilinear2d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_bilinear2d_backward(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_bilinear2d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_bilinear2d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_bilinear2d_backward(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_bilinear2d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_trilinear3d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_trilinear3d(self, output_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_trilinear3d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_trilinear3d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_trilinear3d(self, output_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_trilinear3d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_trilinear3d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_trilinear3d_backward(grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_trilinear3d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_trilinear3d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_trilinear3d_backward(grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_trilinear3d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_bicubic2d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_bicubic2d(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_bicubic2d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_bicubic2d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_bicubic2d(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_bicubic2d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_bicubic2d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_bicubic2d_backward(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_bicubic2d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_bicubic2d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK) s = ct__impl_upsample_bicubic2d_backward(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_bicubic2d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
 static const struct {
@@ -19896,125 +20696,125 @@ static const struct {
     {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_backward_grad_input), "reference"},
     {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_avg_pool3d_backward_grad_input), "reference"},
     {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_nearest1d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d), "reference"},
-    {&ct__op.upsample_nearest1d, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d), "reference"},
+    {&ct__op.upsample_nearest1d, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest1d_CPU), "structured"},
+    {&ct__op.upsample_nearest1d, CT_KEY_META, CT_FN(ct__st_upsample_nearest1d_Meta), "structured"},
     {&ct__op.upsample_nearest1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d), "autograd"},
-    {&ct__op.upsample_nearest1d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d_out), "reference"},
-    {&ct__op.upsample_nearest1d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d_out), "reference"},
+    {&ct__op.upsample_nearest1d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest1d_out_CPU), "structured"},
+    {&ct__op.upsample_nearest1d_out, CT_KEY_META, CT_FN(ct__st_upsample_nearest1d_out_Meta), "structured"},
     {&ct__op.upsample_nearest1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d_out), "autograd"},
-    {&ct__op.upsample_nearest1d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d_backward), "reference"},
-    {&ct__op.upsample_nearest1d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d_backward), "reference"},
+    {&ct__op.upsample_nearest1d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest1d_backward_CPU), "structured"},
+    {&ct__op.upsample_nearest1d_backward, CT_KEY_META, CT_FN(ct__st_upsample_nearest1d_backward_Meta), "structured"},
     {&ct__op.upsample_nearest1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d_backward), "autograd"},
-    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d_backward_out), "reference"},
-    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d_backward_out), "reference"},
+    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest1d_backward_grad_input_CPU), "structured"},
+    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_nearest1d_backward_grad_input_Meta), "structured"},
     {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_nearest2d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d), "reference"},
-    {&ct__op.upsample_nearest2d, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d), "reference"},
+    {&ct__op.upsample_nearest2d, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest2d_CPU), "structured"},
+    {&ct__op.upsample_nearest2d, CT_KEY_META, CT_FN(ct__st_upsample_nearest2d_Meta), "structured"},
     {&ct__op.upsample_nearest2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d), "autograd"},
-    {&ct__op.upsample_nearest2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d_out), "reference"},
-    {&ct__op.upsample_nearest2d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d_out), "reference"},
+    {&ct__op.upsample_nearest2d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest2d_out_CPU), "structured"},
+    {&ct__op.upsample_nearest2d_out, CT_KEY_META, CT_FN(ct__st_upsample_nearest2d_out_Meta), "structured"},
     {&ct__op.upsample_nearest2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d_out), "autograd"},
-    {&ct__op.upsample_nearest2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d_backward), "reference"},
-    {&ct__op.upsample_nearest2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d_backward), "reference"},
+    {&ct__op.upsample_nearest2d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest2d_backward_CPU), "structured"},
+    {&ct__op.upsample_nearest2d_backward, CT_KEY_META, CT_FN(ct__st_upsample_nearest2d_backward_Meta), "structured"},
     {&ct__op.upsample_nearest2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d_backward), "autograd"},
-    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d_backward_out), "reference"},
-    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d_backward_out), "reference"},
+    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest2d_backward_grad_input_CPU), "structured"},
+    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_nearest2d_backward_grad_input_Meta), "structured"},
     {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_nearest3d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d), "reference"},
-    {&ct__op.upsample_nearest3d, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d), "reference"},
+    {&ct__op.upsample_nearest3d, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest3d_CPU), "structured"},
+    {&ct__op.upsample_nearest3d, CT_KEY_META, CT_FN(ct__st_upsample_nearest3d_Meta), "structured"},
     {&ct__op.upsample_nearest3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d), "autograd"},
-    {&ct__op.upsample_nearest3d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d_out), "reference"},
-    {&ct__op.upsample_nearest3d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d_out), "reference"},
+    {&ct__op.upsample_nearest3d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest3d_out_CPU), "structured"},
+    {&ct__op.upsample_nearest3d_out, CT_KEY_META, CT_FN(ct__st_upsample_nearest3d_out_Meta), "structured"},
     {&ct__op.upsample_nearest3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d_out), "autograd"},
-    {&ct__op.upsample_nearest3d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d_backward), "reference"},
-    {&ct__op.upsample_nearest3d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d_backward), "reference"},
+    {&ct__op.upsample_nearest3d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest3d_backward_CPU), "structured"},
+    {&ct__op.upsample_nearest3d_backward, CT_KEY_META, CT_FN(ct__st_upsample_nearest3d_backward_Meta), "structured"},
     {&ct__op.upsample_nearest3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d_backward), "autograd"},
-    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d_backward_out), "reference"},
-    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d_backward_out), "reference"},
+    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest3d_backward_grad_input_CPU), "structured"},
+    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_nearest3d_backward_grad_input_Meta), "structured"},
     {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d_backward_grad_input), "autograd"},
-    {&ct__op._upsample_nearest_exact1d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d), "reference"},
-    {&ct__op._upsample_nearest_exact1d, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d), "reference"},
+    {&ct__op._upsample_nearest_exact1d, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact1d_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact1d, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact1d_Meta), "structured"},
     {&ct__op._upsample_nearest_exact1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d), "autograd"},
-    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d_out), "reference"},
-    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d_out), "reference"},
+    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact1d_out_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact1d_out_Meta), "structured"},
     {&ct__op._upsample_nearest_exact1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d_out), "autograd"},
-    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d_backward), "reference"},
-    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact1d_backward_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact1d_backward_Meta), "structured"},
     {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d_backward), "autograd"},
-    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d_backward_out), "reference"},
-    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact1d_backward_grad_input_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact1d_backward_grad_input_Meta), "structured"},
     {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d_backward_grad_input), "autograd"},
-    {&ct__op._upsample_nearest_exact2d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d), "reference"},
-    {&ct__op._upsample_nearest_exact2d, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d), "reference"},
+    {&ct__op._upsample_nearest_exact2d, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact2d_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact2d, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact2d_Meta), "structured"},
     {&ct__op._upsample_nearest_exact2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d), "autograd"},
-    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d_out), "reference"},
-    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d_out), "reference"},
+    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact2d_out_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact2d_out_Meta), "structured"},
     {&ct__op._upsample_nearest_exact2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d_out), "autograd"},
-    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d_backward), "reference"},
-    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact2d_backward_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact2d_backward_Meta), "structured"},
     {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d_backward), "autograd"},
-    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d_backward_out), "reference"},
-    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact2d_backward_grad_input_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact2d_backward_grad_input_Meta), "structured"},
     {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d_backward_grad_input), "autograd"},
-    {&ct__op._upsample_nearest_exact3d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d), "reference"},
-    {&ct__op._upsample_nearest_exact3d, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d), "reference"},
+    {&ct__op._upsample_nearest_exact3d, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact3d_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact3d, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact3d_Meta), "structured"},
     {&ct__op._upsample_nearest_exact3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d), "autograd"},
-    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d_out), "reference"},
-    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d_out), "reference"},
+    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact3d_out_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact3d_out_Meta), "structured"},
     {&ct__op._upsample_nearest_exact3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d_out), "autograd"},
-    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d_backward), "reference"},
-    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact3d_backward_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact3d_backward_Meta), "structured"},
     {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d_backward), "autograd"},
-    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d_backward_out), "reference"},
-    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact3d_backward_grad_input_CPU), "structured"},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact3d_backward_grad_input_Meta), "structured"},
     {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_linear1d, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d), "reference"},
-    {&ct__op.upsample_linear1d, CT_KEY_META, CT_FN(ct__k_upsample_linear1d), "reference"},
+    {&ct__op.upsample_linear1d, CT_KEY_CPU, CT_FN(ct__st_upsample_linear1d_CPU), "structured"},
+    {&ct__op.upsample_linear1d, CT_KEY_META, CT_FN(ct__st_upsample_linear1d_Meta), "structured"},
     {&ct__op.upsample_linear1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d), "autograd"},
-    {&ct__op.upsample_linear1d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d_out), "reference"},
-    {&ct__op.upsample_linear1d_out, CT_KEY_META, CT_FN(ct__k_upsample_linear1d_out), "reference"},
+    {&ct__op.upsample_linear1d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_linear1d_out_CPU), "structured"},
+    {&ct__op.upsample_linear1d_out, CT_KEY_META, CT_FN(ct__st_upsample_linear1d_out_Meta), "structured"},
     {&ct__op.upsample_linear1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d_out), "autograd"},
-    {&ct__op.upsample_linear1d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d_backward), "reference"},
-    {&ct__op.upsample_linear1d_backward, CT_KEY_META, CT_FN(ct__k_upsample_linear1d_backward), "reference"},
+    {&ct__op.upsample_linear1d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_linear1d_backward_CPU), "structured"},
+    {&ct__op.upsample_linear1d_backward, CT_KEY_META, CT_FN(ct__st_upsample_linear1d_backward_Meta), "structured"},
     {&ct__op.upsample_linear1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d_backward), "autograd"},
-    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d_backward_out), "reference"},
-    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_linear1d_backward_out), "reference"},
+    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_linear1d_backward_grad_input_CPU), "structured"},
+    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_linear1d_backward_grad_input_Meta), "structured"},
     {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_bilinear2d, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d), "reference"},
-    {&ct__op.upsample_bilinear2d, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d), "reference"},
+    {&ct__op.upsample_bilinear2d, CT_KEY_CPU, CT_FN(ct__st_upsample_bilinear2d_CPU), "structured"},
+    {&ct__op.upsample_bilinear2d, CT_KEY_META, CT_FN(ct__st_upsample_bilinear2d_Meta), "structured"},
     {&ct__op.upsample_bilinear2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d), "autograd"},
-    {&ct__op.upsample_bilinear2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d_out), "reference"},
-    {&ct__op.upsample_bilinear2d_out, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d_out), "reference"},
+    {&ct__op.upsample_bilinear2d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_bilinear2d_out_CPU), "structured"},
+    {&ct__op.upsample_bilinear2d_out, CT_KEY_META, CT_FN(ct__st_upsample_bilinear2d_out_Meta), "structured"},
     {&ct__op.upsample_bilinear2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d_out), "autograd"},
-    {&ct__op.upsample_bilinear2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d_backward), "reference"},
-    {&ct__op.upsample_bilinear2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d_backward), "reference"},
+    {&ct__op.upsample_bilinear2d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_bilinear2d_backward_CPU), "structured"},
+    {&ct__op.upsample_bilinear2d_backward, CT_KEY_META, CT_FN(ct__st_upsample_bilinear2d_backward_Meta), "structured"},
     {&ct__op.upsample_bilinear2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d_backward), "autograd"},
-    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d_backward_out), "reference"},
-    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d_backward_out), "reference"},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_bilinear2d_backward_grad_input_CPU), "structured"},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_bilinear2d_backward_grad_input_Meta), "structured"},
     {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_trilinear3d, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d), "reference"},
-    {&ct__op.upsample_trilinear3d, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d), "reference"},
+    {&ct__op.upsample_trilinear3d, CT_KEY_CPU, CT_FN(ct__st_upsample_trilinear3d_CPU), "structured"},
+    {&ct__op.upsample_trilinear3d, CT_KEY_META, CT_FN(ct__st_upsample_trilinear3d_Meta), "structured"},
     {&ct__op.upsample_trilinear3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d), "autograd"},
-    {&ct__op.upsample_trilinear3d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d_out), "reference"},
-    {&ct__op.upsample_trilinear3d_out, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d_out), "reference"},
+    {&ct__op.upsample_trilinear3d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_trilinear3d_out_CPU), "structured"},
+    {&ct__op.upsample_trilinear3d_out, CT_KEY_META, CT_FN(ct__st_upsample_trilinear3d_out_Meta), "structured"},
     {&ct__op.upsample_trilinear3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d_out), "autograd"},
-    {&ct__op.upsample_trilinear3d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d_backward), "reference"},
-    {&ct__op.upsample_trilinear3d_backward, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d_backward), "reference"},
+    {&ct__op.upsample_trilinear3d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_trilinear3d_backward_CPU), "structured"},
+    {&ct__op.upsample_trilinear3d_backward, CT_KEY_META, CT_FN(ct__st_upsample_trilinear3d_backward_Meta), "structured"},
     {&ct__op.upsample_trilinear3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d_backward), "autograd"},
-    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d_backward_out), "reference"},
-    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d_backward_out), "reference"},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_trilinear3d_backward_grad_input_CPU), "structured"},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_trilinear3d_backward_grad_input_Meta), "structured"},
     {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_bicubic2d, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d), "reference"},
-    {&ct__op.upsample_bicubic2d, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d), "reference"},
+    {&ct__op.upsample_bicubic2d, CT_KEY_CPU, CT_FN(ct__st_upsample_bicubic2d_CPU), "structured"},
+    {&ct__op.upsample_bicubic2d, CT_KEY_META, CT_FN(ct__st_upsample_bicubic2d_Meta), "structured"},
     {&ct__op.upsample_bicubic2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d), "autograd"},
-    {&ct__op.upsample_bicubic2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d_out), "reference"},
-    {&ct__op.upsample_bicubic2d_out, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d_out), "reference"},
+    {&ct__op.upsample_bicubic2d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_bicubic2d_out_CPU), "structured"},
+    {&ct__op.upsample_bicubic2d_out, CT_KEY_META, CT_FN(ct__st_upsample_bicubic2d_out_Meta), "structured"},
     {&ct__op.upsample_bicubic2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d_out), "autograd"},
-    {&ct__op.upsample_bicubic2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d_backward), "reference"},
-    {&ct__op.upsample_bicubic2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d_backward), "reference"},
+    {&ct__op.upsample_bicubic2d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_bicubic2d_backward_CPU), "structured"},
+    {&ct__op.upsample_bicubic2d_backward, CT_KEY_META, CT_FN(ct__st_upsample_bicubic2d_backward_Meta), "structured"},
     {&ct__op.upsample_bicubic2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d_backward), "autograd"},
-    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d_backward_out), "reference"},
-    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d_backward_out), "reference"},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_bicubic2d_backward_grad_input_CPU), "structured"},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_bicubic2d_backward_grad_input_Meta), "structured"},
     {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d_backward_grad_input), "autograd"},
     {&ct__op.upsample_nearest1d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest1d_vec), "composite"},
     {&ct__op.upsample_nearest1d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest1d_vec_out), "composite"},

@@ -1074,6 +1074,18 @@ static ct_tensor *ct__pool_operand(const char *op, ct_tensor *t) {
   ct_dtype cd = ct__conv_compute_dtype((ct_dtype)t->dtype);
   return t->dtype == cd && ct_is_contiguous(t) ? ct_retain(t) : ct__copy_as(op, t, cd);
 }
+/* Structured impl steps: where the arithmetic goes for out (out itself when
+ * it has its compute dtype, else a new tensor in it), and its rounding into
+ * out once done (acc released). */
+static ct_tensor *ct__st_acc(const char *op, ct_tensor *out) {
+  ct_dtype cd = ct__conv_compute_dtype((ct_dtype)out->dtype);
+  return out->dtype == cd ? ct_retain(out) : ct__empty(op, out->ndim, out->sizes, cd, out->device);
+}
+static ct_status ct__st_acc_done(ct_status st, ct_tensor *out, ct_tensor *acc) {
+  if (st == CT_OK && acc != out) st = ct__copy_impl(out, acc);
+  ct_release(acc);
+  return st;
+}
 
 /* ---- max_pool2d: the max of each window and its flat index in the plane (ih * W + iw) ----
  * As PyTorch: a NaN wins (the last NaN of the window), ties keep the first. */
@@ -2074,90 +2086,91 @@ static void ct__up_format(int nsp, const int64_t *sizes, char *buf, size_t cap) 
                           i == nsp - 1 ? ")" : "");
 }
 
-/* Forward (src = self, input_size NULL) or backward (src = grad_output,
- * input_size the forward's input shape) of an nsp-D upsampling; scales[d]
- * NaN for None. PyTorch's upsample_Nd_common_check and meta checks. */
-static ct_tensor *ct__upsample_impl(const char *op, int mode, int nsp, ct_tensor *src, ct_int_list output_size,
-                                    const ct_int_list *input_size, bool align_corners, const double *scales) {
+/* ---- structured (ops/structured.h): one meta step for every mode and rank ----
+ * Forward (src = self, input_size NULL) or backward (src = grad_output,
+ * input_size the forward's input shape) of an nsp-D upsampling: PyTorch's
+ * upsample_Nd_common_check and meta checks; u8: uint8 is accepted too (the
+ * nearest forwards, as PyTorch). */
+static ct_status ct__up_meta(ct__structured *st, int nsp, bool u8, ct_tensor *src, ct_int_list output_size,
+                             const ct_int_list *input_size) {
+  const char *op = st->op;
   const int64_t *in_sizes = input_size ? input_size->data : src->sizes;
   int64_t in_rank = input_size ? input_size->n : src->ndim, shape[5];
-  ct__up_geom g;
-  ct_tensor *res, *acc, *x = NULL;
-  ct_status st = CT_OK;
   char b1[160], b2[160];
   int d, i;
   if (output_size.n != nsp)
-    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to %d, but got size %lld", nsp, (long long)output_size.n),
-           (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to %d, but got size %lld", nsp, (long long)output_size.n);
   if (in_rank != nsp + 2)
     return ct_fail(input_size ? CT_ERR_INVALID : CT_ERR_RANK, op, "It is expected input_size equals to %d, but got size %lld", nsp + 2,
-                   (long long)in_rank),
-           (ct_tensor *)NULL;
+                   (long long)in_rank);
   for (d = 0; d < nsp; d++)
     if (in_sizes[2 + d] <= 0 || output_size.data[d] <= 0) {
       ct__up_format(nsp, in_sizes + 2, b1, sizeof b1), ct__up_format(nsp, output_size.data, b2, sizeof b2);
       return ct_fail(in_sizes[2 + d] <= 0 ? CT_ERR_SHAPE : CT_ERR_INVALID, op,
-                     "Input and output sizes should be greater than 0, but got input %s and output %s", b1, b2),
-             (ct_tensor *)NULL;
+                     "Input and output sizes should be greater than 0, but got input %s and output %s", b1, b2);
     }
-  /* floating types; uint8 also for the nearest forwards, as PyTorch */
-  if (!ct_dtype_is_floating((ct_dtype)src->dtype) &&
-      !(src->dtype == CT_U8 && !input_size && (mode == CT__UP_NEAREST || mode == CT__UP_NEAREST_EXACT)))
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)src->dtype)), (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)src->dtype) && !(src->dtype == CT_U8 && u8 && !input_size))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)src->dtype));
   shape[0] = in_sizes[0], shape[1] = in_sizes[1];
   for (d = 0; d < nsp; d++) shape[2 + d] = output_size.data[d];
   if (!input_size && src->numel == 0 && in_sizes[1] == 0)
     return ct_fail(CT_ERR_SHAPE, op, "Non-empty %dD data tensor expected but got a tensor with sizes %s", nsp + 2,
-                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1)),
-           (ct_tensor *)NULL;
+                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1));
   if (input_size) { /* grad_output must have the forward's output shape */
     if (src->ndim != nsp + 2)
-      return ct_fail(CT_ERR_RANK, op, "Expected grad_output to be a tensor of dimension %d but got: dimension %d", nsp + 2, src->ndim),
-             (ct_tensor *)NULL;
+      return ct_fail(CT_ERR_RANK, op, "Expected grad_output to be a tensor of dimension %d but got: dimension %d", nsp + 2, src->ndim);
     for (i = 0; i < nsp + 2; i++)
       if (src->sizes[i] != shape[i])
         return ct_fail(CT_ERR_SHAPE, op, "Expected grad_output to have the same shape as output; output.size(%d) = %lld but got "
-                       "grad_output.size(%d) = %lld", i, (long long)shape[i], i, (long long)src->sizes[i]),
-               (ct_tensor *)NULL;
+                       "grad_output.size(%d) = %lld", i, (long long)shape[i], i, (long long)src->sizes[i]);
   }
-  if (ct__conv_result(op, NULL, nsp + 2, input_size ? in_sizes : shape, (ct_dtype)src->dtype, src->device, &res, &acc) != CT_OK)
-    return NULL;
+  return ct__set_output(st, 0, nsp + 2, input_size ? in_sizes : shape, (ct_dtype)src->dtype, src->device);
+}
+/* The impl step: out (in_sizes[0], in_sizes[1], out_sizes) from src
+ * (forward), or grad_input (input_size) from src = grad_output (backward). */
+static ct_status ct__up_impl(const char *op, int mode, int nsp, ct_tensor *src, const int64_t *in_sizes, const int64_t *out_sizes,
+                             bool backward, bool align_corners, const double *scales, ct_tensor *out) {
+  ct__up_geom g;
+  ct_tensor *acc, *x = NULL;
+  ct_status st = CT_OK;
+  /* PyTorch's bicubic backward copies when every size is unchanged (whatever the scales): nearest's identity taps */
+  bool f32, copy = mode == CT__UP_CUBIC && backward;
+  int d;
+  if (out->numel == 0) return CT_OK;
+  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  f32 = acc->dtype == CT_F32;
   memset(&g, 0, sizeof g);
-  if (acc && acc->numel) {
-    /* PyTorch's bicubic backward copies when every size is unchanged (whatever the scales): nearest's identity taps */
-    bool f32 = acc->dtype == CT_F32, copy = mode == CT__UP_CUBIC && input_size;
-    g.B = shape[0] * shape[1];
-    for (d = 0; d < 3; d++) {
-      int k = d - (3 - nsp); /* the op's spatial dim, or < 0 for a padding dim */
-      g.in[d] = k < 0 ? 1 : in_sizes[2 + k], g.out[d] = k < 0 ? 1 : shape[2 + k];
-      if (g.in[d] != g.out[d]) copy = false;
-    }
-    for (d = 0; d < 3 && st == CT_OK; d++) {
-      int k = d - (3 - nsp);
-      g.taps[d] = k < 0 || copy ? 1 : ct__up_ntaps(mode);
-      g.idx[d] = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(g.out[d] * g.taps[d]));
-      g.w[d] = (double *)CT_MALLOC(sizeof(double) * (size_t)(g.out[d] * g.taps[d]));
-      if (!g.idx[d] || !g.w[d]) st = ct_fail(CT_ERR_OOM, op, "out of memory");
-      else if (k < 0) g.idx[d][0] = 0, g.w[d][0] = 1;
-      else ct__up_taps(copy ? CT__UP_NEAREST : mode, g.in[d], g.out[d], align_corners, scales[k], f32, input_size != NULL, g.idx[d],
-                       g.w[d]);
-    }
-    if (st == CT_OK) {
-      x = ct__pool_operand(op, src);
-      if (!x || (input_size && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) st = ct_last_error();
-      else if (acc->dtype == CT_U8) ct__upsample_u8(&g, (uint8_t *)ct_data_ptr(x), (uint8_t *)ct_data_ptr(acc), 0);
-      else if (f32) ct__upsample_f32(&g, (float *)ct_data_ptr(input_size ? acc : x), (float *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
-      else ct__upsample_f64(&g, (double *)ct_data_ptr(input_size ? acc : x), (double *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
-    }
-    for (d = 0; d < 3; d++) CT_FREE(g.idx[d]), CT_FREE(g.w[d]);
-    ct_release(x);
+  g.B = in_sizes[0] * in_sizes[1];
+  for (d = 0; d < 3; d++) {
+    int k = d - (3 - nsp); /* the op's spatial dim, or < 0 for a padding dim */
+    g.in[d] = k < 0 ? 1 : in_sizes[2 + k], g.out[d] = k < 0 ? 1 : out_sizes[k];
+    if (g.in[d] != g.out[d]) copy = false;
   }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  for (d = 0; d < 3 && st == CT_OK; d++) {
+    int k = d - (3 - nsp);
+    g.taps[d] = k < 0 || copy ? 1 : ct__up_ntaps(mode);
+    g.idx[d] = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(g.out[d] * g.taps[d]));
+    g.w[d] = (double *)CT_MALLOC(sizeof(double) * (size_t)(g.out[d] * g.taps[d]));
+    if (!g.idx[d] || !g.w[d]) st = ct_fail(CT_ERR_OOM, op, "out of memory");
+    else if (k < 0) g.idx[d][0] = 0, g.w[d][0] = 1;
+    else ct__up_taps(copy ? CT__UP_NEAREST : mode, g.in[d], g.out[d], align_corners, scales[k], f32, backward, g.idx[d], g.w[d]);
+  }
+  if (st == CT_OK) {
+    x = ct__pool_operand(op, src);
+    if (!x || (backward && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) st = ct_last_error();
+    else if (acc->dtype == CT_U8) ct__upsample_u8(&g, (uint8_t *)ct_data_ptr(x), (uint8_t *)ct_data_ptr(acc), 0);
+    else if (f32) ct__upsample_f32(&g, (float *)ct_data_ptr(backward ? acc : x), (float *)ct_data_ptr(backward ? x : acc), backward);
+    else ct__upsample_f64(&g, (double *)ct_data_ptr(backward ? acc : x), (double *)ct_data_ptr(backward ? x : acc), backward);
+  }
+  for (d = 0; d < 3; d++) CT_FREE(g.idx[d]), CT_FREE(g.w[d]);
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
 }
 
-/* The ops of one upsampling family: forward, its out=, backward and its
- * grad_input= (the argument lists differ only in align_corners and the
- * number of scales, spelled by the parameter macros below). */
+/* The steps of the families: the argument lists differ only in
+ * align_corners and the number of scales, spelled by the parameter macros
+ * below. A meta step per argument list (nearest and nearest-exact share
+ * theirs, so do bilinear and bicubic), an impl step per op. */
 #define CT__UP_S1_P , double scales
 #define CT__UP_S1_V {scales, NAN, NAN}
 #define CT__UP_S2_P , double scales_h, double scales_w
@@ -2168,40 +2181,46 @@ static ct_tensor *ct__upsample_impl(const char *op, int mode, int nsp, ct_tensor
 #define CT__UP_AC_V align_corners
 #define CT__UP_NOAC_P
 #define CT__UP_NOAC_V false
-#define CT__UP_OPS(NAME, OP, MODE, NSP, AC, S)                                                                                   \
-  static ct_tensor *ct__k_##NAME(ct_keyset ks, ct_tensor *self, ct_int_list output_size AC##_P S##_P) {                        \
+#define CT__UP_META(TAG, NSP, AC, S, U8)                                                                                         \
+  static ct_status ct__meta_up_##TAG(ct__structured *st, ct_tensor *self, ct_int_list output_size AC##_P S##_P) {               \
     const double sc[3] = S##_V;                                                                                                 \
-    (void)ks;                                                                                                                   \
-    return ct__upsample_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc);                                               \
+    (void)sc;                                                                                                                   \
+    (void)(AC##_V);                                                                                                             \
+    return ct__up_meta(st, NSP, U8, self, output_size, NULL);                                                                   \
   }                                                                                                                             \
-  static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size AC##_P S##_P, ct_tensor *out) {   \
+  static ct_status ct__meta_up_##TAG##_backward(ct__structured *st, ct_tensor *grad_output, ct_int_list output_size,            \
+                                                ct_int_list input_size AC##_P S##_P) {                                          \
     const double sc[3] = S##_V;                                                                                                 \
-    (void)ks;                                                                                                                   \
-    return ct__result_to_out(OP, out, ct__upsample_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc));                   \
-  }                                                                                                                             \
-  static ct_tensor *ct__k_##NAME##_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size \
-                                            AC##_P S##_P) {                                                                     \
-    const double sc[3] = S##_V;                                                                                                 \
-    (void)ks;                                                                                                                   \
-    return ct__upsample_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc);                     \
-  }                                                                                                                             \
-  static ct_status ct__k_##NAME##_backward_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size,                  \
-                                               ct_int_list input_size AC##_P S##_P, ct_tensor *grad_input) {                    \
-    const double sc[3] = S##_V;                                                                                                 \
-    (void)ks;                                                                                                                   \
-    return ct__result_to_out(OP "_backward", grad_input,                                                                        \
-                             ct__upsample_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc));  \
+    (void)sc;                                                                                                                   \
+    (void)(AC##_V);                                                                                                             \
+    return ct__up_meta(st, NSP, false, grad_output, output_size, &input_size);                                                  \
   }
-CT__UP_OPS(upsample_nearest1d, "upsample_nearest1d", CT__UP_NEAREST, 1, CT__UP_NOAC, CT__UP_S1)
-CT__UP_OPS(upsample_nearest2d, "upsample_nearest2d", CT__UP_NEAREST, 2, CT__UP_NOAC, CT__UP_S2)
-CT__UP_OPS(upsample_nearest3d, "upsample_nearest3d", CT__UP_NEAREST, 3, CT__UP_NOAC, CT__UP_S3)
-CT__UP_OPS(upsample_nearest_exact1d, "_upsample_nearest_exact1d", CT__UP_NEAREST_EXACT, 1, CT__UP_NOAC, CT__UP_S1)
-CT__UP_OPS(upsample_nearest_exact2d, "_upsample_nearest_exact2d", CT__UP_NEAREST_EXACT, 2, CT__UP_NOAC, CT__UP_S2)
-CT__UP_OPS(upsample_nearest_exact3d, "_upsample_nearest_exact3d", CT__UP_NEAREST_EXACT, 3, CT__UP_NOAC, CT__UP_S3)
-CT__UP_OPS(upsample_linear1d, "upsample_linear1d", CT__UP_LINEAR, 1, CT__UP_AC, CT__UP_S1)
-CT__UP_OPS(upsample_bilinear2d, "upsample_bilinear2d", CT__UP_LINEAR, 2, CT__UP_AC, CT__UP_S2)
-CT__UP_OPS(upsample_trilinear3d, "upsample_trilinear3d", CT__UP_LINEAR, 3, CT__UP_AC, CT__UP_S3)
-CT__UP_OPS(upsample_bicubic2d, "upsample_bicubic2d", CT__UP_CUBIC, 2, CT__UP_AC, CT__UP_S2)
+CT__UP_META(nearest1d, 1, CT__UP_NOAC, CT__UP_S1, true)
+CT__UP_META(nearest2d, 2, CT__UP_NOAC, CT__UP_S2, true)
+CT__UP_META(nearest3d, 3, CT__UP_NOAC, CT__UP_S3, true)
+CT__UP_META(linear1d, 1, CT__UP_AC, CT__UP_S1, false)
+CT__UP_META(linear2d, 2, CT__UP_AC, CT__UP_S2, false)
+CT__UP_META(linear3d, 3, CT__UP_AC, CT__UP_S3, false)
+#define CT__UP_IMPLS(NAME, OP, MODE, NSP, AC, S)                                                                                 \
+  static ct_status ct__impl_##NAME(ct_tensor *self, ct_int_list output_size AC##_P S##_P, ct_tensor *out) {                     \
+    const double sc[3] = S##_V;                                                                                                 \
+    return ct__up_impl(OP, MODE, NSP, self, self->sizes, output_size.data, false, AC##_V, sc, out);                             \
+  }                                                                                                                             \
+  static ct_status ct__impl_##NAME##_backward(ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size AC##_P S##_P, \
+                                              ct_tensor *grad_input) {                                                          \
+    const double sc[3] = S##_V;                                                                                                 \
+    return ct__up_impl(OP "_backward", MODE, NSP, grad_output, input_size.data, output_size.data, true, AC##_V, sc, grad_input); \
+  }
+CT__UP_IMPLS(upsample_nearest1d, "upsample_nearest1d", CT__UP_NEAREST, 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_IMPLS(upsample_nearest2d, "upsample_nearest2d", CT__UP_NEAREST, 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_IMPLS(upsample_nearest3d, "upsample_nearest3d", CT__UP_NEAREST, 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_IMPLS(upsample_nearest_exact1d, "_upsample_nearest_exact1d", CT__UP_NEAREST_EXACT, 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_IMPLS(upsample_nearest_exact2d, "_upsample_nearest_exact2d", CT__UP_NEAREST_EXACT, 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_IMPLS(upsample_nearest_exact3d, "_upsample_nearest_exact3d", CT__UP_NEAREST_EXACT, 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_IMPLS(upsample_linear1d, "upsample_linear1d", CT__UP_LINEAR, 1, CT__UP_AC, CT__UP_S1)
+CT__UP_IMPLS(upsample_bilinear2d, "upsample_bilinear2d", CT__UP_LINEAR, 2, CT__UP_AC, CT__UP_S2)
+CT__UP_IMPLS(upsample_trilinear3d, "upsample_trilinear3d", CT__UP_LINEAR, 3, CT__UP_AC, CT__UP_S3)
+CT__UP_IMPLS(upsample_bicubic2d, "upsample_bicubic2d", CT__UP_CUBIC, 2, CT__UP_AC, CT__UP_S2)
 
 /* ---- the .vec overloads (F.interpolate's): CompositeImplicitAutograd ----
  * PyTorch's upsample::compute_output_size: exactly one of output_size and
