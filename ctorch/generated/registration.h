@@ -17475,6 +17475,589 @@ static ct_status ct__st_triu_out_Meta(ct_keyset ks, ct_tensor *self, int64_t dia
   s = ct__meta_tri(&st, self, diagonal);
   return ct__st_finish(&st, s, 1);
 }
+static ct_status ct__st_adaptive_avg_pool2d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_avg_pool2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
+  if (s == CT_OK) s = ct__impl_adaptive_avg_pool2d(self, output_size, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_avg_pool2d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_avg_pool2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__adaptive_avg_pool2d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
+  if (s == CT_OK) s = ct__impl_adaptive_avg_pool2d(self, output_size, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool2d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool2d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_adaptive_avg_pool2d_backward(&st, grad_output, self);
+  if (s == CT_OK) s = ct__impl_adaptive_avg_pool2d_backward(grad_output, self, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool2d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool2d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_adaptive_avg_pool2d_backward(&st, grad_output, self);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_pool2d_with_indices_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK) s = ct__impl_max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_pool2d_with_indices_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_max_pool2d_with_indices_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK) s = ct__impl_max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_max_pool2d_with_indices_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_pool2d_with_indices_CPU(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_max_pool2d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  if (s == CT_OK) s = ct__impl_max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, indices, NULL);
+}
+static ct_tensor *ct__st_max_pool2d_with_indices_Meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_max_pool2d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  return ct__st_result(&st, s, 2, indices, NULL);
+}
+static ct_tensor *ct__st_avg_pool2d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK) s = ct__impl_avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_avg_pool2d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_avg_pool2d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK) s = ct__impl_avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_avg_pool2d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_avg_pool2d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK) s = ct__impl_avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_avg_pool2d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_avg_pool2d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d_backward", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK) s = ct__impl_avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_avg_pool2d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d_backward", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_adaptive_max_pool2d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
+  if (s == CT_OK) s = ct__impl_adaptive_max_pool2d(self, output_size, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool2d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_status ct__st_adaptive_max_pool2d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
+  if (s == CT_OK) s = ct__impl_adaptive_max_pool2d(self, output_size, st.out[0], st.out[1]);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_status ct__st_adaptive_max_pool2d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_tensor *ct__st_adaptive_max_pool2d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  if (s == CT_OK) s = ct__impl_adaptive_max_pool2d_backward(grad_output, self, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool2d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_adaptive_max_pool2d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  if (s == CT_OK) s = ct__impl_adaptive_max_pool2d_backward(grad_output, self, indices, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_max_pool2d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_avg_pool3d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_avg_pool3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
+  if (s == CT_OK) s = ct__impl_adaptive_avg_pool3d(self, output_size, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_avg_pool3d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_avg_pool3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__adaptive_avg_pool3d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
+  if (s == CT_OK) s = ct__impl_adaptive_avg_pool3d(self, output_size, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool3d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool3d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_adaptive_avg_pool3d_backward(&st, grad_output, self);
+  if (s == CT_OK) s = ct__impl_adaptive_avg_pool3d_backward(grad_output, self, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool3d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool3d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_adaptive_avg_pool3d_backward(&st, grad_output, self);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool3d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
+  if (s == CT_OK) s = ct__impl_adaptive_max_pool3d(self, output_size, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool3d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_status ct__st_adaptive_max_pool3d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
+  if (s == CT_OK) s = ct__impl_adaptive_max_pool3d(self, output_size, st.out[0], st.out[1]);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_status ct__st_adaptive_max_pool3d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_tensor *ct__st_adaptive_max_pool3d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
+  if (s == CT_OK) s = ct__impl_adaptive_max_pool3d_backward(grad_output, self, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool3d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_adaptive_max_pool3d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
+  if (s == CT_OK) s = ct__impl_adaptive_max_pool3d_backward(grad_output, self, indices, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_max_pool3d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_pool3d_with_indices_CPU(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  if (s == CT_OK) s = ct__impl_max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st_max_pool3d_with_indices_Meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_status ct__st_max_pool3d_with_indices_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  if (s == CT_OK) s = ct__impl_max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode, st.out[0], st.out[1]);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_status ct__st_max_pool3d_with_indices_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_tensor *ct__st_max_pool3d_with_indices_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK) s = ct__impl_max_pool3d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_pool3d_with_indices_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_max_pool3d_with_indices_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK) s = ct__impl_max_pool3d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_max_pool3d_with_indices_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_avg_pool3d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK) s = ct__impl_avg_pool3d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_avg_pool3d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_avg_pool3d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK) s = ct__impl_avg_pool3d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_avg_pool3d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_avg_pool3d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK) s = ct__impl_avg_pool3d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_avg_pool3d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_avg_pool3d_backward_grad_input_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d_backward", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK) s = ct__impl_avg_pool3d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_avg_pool3d_backward_grad_input_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d_backward", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_finish(&st, s, 1);
+}
 static ct_tensor *ct__st_upsample_nearest1d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
@@ -20586,55 +21169,55 @@ static const struct {
     {&ct__op.conv_transpose3d_input, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv_transpose3d), "composite"},
     {&ct__op.conv_transpose2d_input, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv_transpose2d), "composite"},
     {&ct__op.adaptive_avg_pool2d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool2d), "composite"},
-    {&ct__op.adaptive_avg_pool2d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_out), "reference"},
-    {&ct__op.adaptive_avg_pool2d_out, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_out), "reference"},
+    {&ct__op.adaptive_avg_pool2d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_avg_pool2d_out_CPU), "structured"},
+    {&ct__op.adaptive_avg_pool2d_out, CT_KEY_META, CT_FN(ct__st_adaptive_avg_pool2d_out_Meta), "structured"},
     {&ct__op.adaptive_avg_pool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_avg_pool2d_out), "autograd"},
-    {&ct__op._adaptive_avg_pool2d, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
-    {&ct__op._adaptive_avg_pool2d, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
+    {&ct__op._adaptive_avg_pool2d, CT_KEY_CPU, CT_FN(ct__st__adaptive_avg_pool2d_CPU), "structured"},
+    {&ct__op._adaptive_avg_pool2d, CT_KEY_META, CT_FN(ct__st__adaptive_avg_pool2d_Meta), "structured"},
     {&ct__op._adaptive_avg_pool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool2d), "autograd"},
-    {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_backward), "reference"},
-    {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_backward), "reference"},
+    {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_CPU, CT_FN(ct__st__adaptive_avg_pool2d_backward_CPU), "structured"},
+    {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_META, CT_FN(ct__st__adaptive_avg_pool2d_backward_Meta), "structured"},
     {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool2d_backward), "autograd"},
-    {&ct__op.max_pool2d_with_indices_backward, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
-    {&ct__op.max_pool2d_with_indices_backward, CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
+    {&ct__op.max_pool2d_with_indices_backward, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices_backward_CPU), "structured"},
+    {&ct__op.max_pool2d_with_indices_backward, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_backward_Meta), "structured"},
     {&ct__op.max_pool2d_with_indices_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward), "autograd"},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices_backward_grad_input), "reference"},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices_backward_grad_input), "reference"},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input_CPU), "structured"},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input_Meta), "structured"},
     {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward_grad_input), "autograd"},
     {&ct__op.max_pool2d_double_backward, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {&ct__op.max_pool2d_double_backward, CT_KEY_META, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {&ct__op.max_pool2d_double_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_double_backward), "autograd"},
-    {&ct__op.max_pool2d_with_indices, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices), "reference"},
-    {&ct__op.max_pool2d_with_indices, CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices), "reference"},
+    {&ct__op.max_pool2d_with_indices, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices_CPU), "structured"},
+    {&ct__op.max_pool2d_with_indices, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_Meta), "structured"},
     {&ct__op.max_pool2d_with_indices, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices), "autograd"},
     {&ct__op.max_pool2d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool2d), "composite"},
-    {&ct__op.avg_pool2d, CT_KEY_CPU, CT_FN(ct__k_avg_pool2d), "reference"},
-    {&ct__op.avg_pool2d, CT_KEY_META, CT_FN(ct__k_avg_pool2d), "reference"},
+    {&ct__op.avg_pool2d, CT_KEY_CPU, CT_FN(ct__st_avg_pool2d_CPU), "structured"},
+    {&ct__op.avg_pool2d, CT_KEY_META, CT_FN(ct__st_avg_pool2d_Meta), "structured"},
     {&ct__op.avg_pool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d), "autograd"},
-    {&ct__op.avg_pool2d_out, CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_out), "reference"},
-    {&ct__op.avg_pool2d_out, CT_KEY_META, CT_FN(ct__k_avg_pool2d_out), "reference"},
+    {&ct__op.avg_pool2d_out, CT_KEY_CPU, CT_FN(ct__st_avg_pool2d_out_CPU), "structured"},
+    {&ct__op.avg_pool2d_out, CT_KEY_META, CT_FN(ct__st_avg_pool2d_out_Meta), "structured"},
     {&ct__op.avg_pool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_out), "autograd"},
-    {&ct__op.avg_pool2d_backward, CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward), "reference"},
-    {&ct__op.avg_pool2d_backward, CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward), "reference"},
+    {&ct__op.avg_pool2d_backward, CT_KEY_CPU, CT_FN(ct__st_avg_pool2d_backward_CPU), "structured"},
+    {&ct__op.avg_pool2d_backward, CT_KEY_META, CT_FN(ct__st_avg_pool2d_backward_Meta), "structured"},
     {&ct__op.avg_pool2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward), "autograd"},
-    {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
-    {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
+    {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_avg_pool2d_backward_grad_input_CPU), "structured"},
+    {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_avg_pool2d_backward_grad_input_Meta), "structured"},
     {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward_grad_input), "autograd"},
     {&ct__op.max_pool1d_with_indices, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool1d_with_indices), "composite"},
     {&ct__op.max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool1d), "composite"},
     {&ct__op.avg_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_avg_pool1d), "composite"},
     {&ct__op.adaptive_avg_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool1d), "composite"},
-    {&ct__op.adaptive_max_pool2d, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d), "reference"},
-    {&ct__op.adaptive_max_pool2d, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d), "reference"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool2d_CPU), "structured"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_Meta), "structured"},
     {&ct__op.adaptive_max_pool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d), "autograd"},
-    {&ct__op.adaptive_max_pool2d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_out), "reference"},
-    {&ct__op.adaptive_max_pool2d_out, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_out), "reference"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool2d_out_CPU), "structured"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_out_Meta), "structured"},
     {&ct__op.adaptive_max_pool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_out), "autograd"},
-    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_backward), "reference"},
-    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_backward), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool2d_backward_CPU), "structured"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_backward_Meta), "structured"},
     {&ct__op.adaptive_max_pool2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward), "autograd"},
-    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_backward_grad_input), "reference"},
-    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool2d_backward_grad_input_CPU), "structured"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_backward_grad_input_Meta), "structured"},
     {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward_grad_input), "autograd"},
     {&ct__op.adaptive_max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_max_pool1d), "composite"},
     {&ct__op.max_unpool2d, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d), "reference"},
@@ -20650,51 +21233,51 @@ static const struct {
     {&ct__op.max_unpool3d_out, CT_KEY_META, CT_FN(ct__k_max_unpool3d_out), "reference"},
     {&ct__op.max_unpool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d_out), "autograd"},
     {&ct__op.adaptive_avg_pool3d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool3d), "composite"},
-    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool3d_out), "reference"},
-    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool3d_out), "reference"},
+    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_avg_pool3d_out_CPU), "structured"},
+    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_META, CT_FN(ct__st_adaptive_avg_pool3d_out_Meta), "structured"},
     {&ct__op.adaptive_avg_pool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_avg_pool3d_out), "autograd"},
-    {&ct__op._adaptive_avg_pool3d, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool3d_), "reference"},
-    {&ct__op._adaptive_avg_pool3d, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool3d_), "reference"},
+    {&ct__op._adaptive_avg_pool3d, CT_KEY_CPU, CT_FN(ct__st__adaptive_avg_pool3d_CPU), "structured"},
+    {&ct__op._adaptive_avg_pool3d, CT_KEY_META, CT_FN(ct__st__adaptive_avg_pool3d_Meta), "structured"},
     {&ct__op._adaptive_avg_pool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool3d), "autograd"},
-    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool3d_backward), "reference"},
-    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool3d_backward), "reference"},
+    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__st__adaptive_avg_pool3d_backward_CPU), "structured"},
+    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_META, CT_FN(ct__st__adaptive_avg_pool3d_backward_Meta), "structured"},
     {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool3d_backward), "autograd"},
-    {&ct__op.adaptive_max_pool3d, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d), "reference"},
-    {&ct__op.adaptive_max_pool3d, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d), "reference"},
+    {&ct__op.adaptive_max_pool3d, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool3d_CPU), "structured"},
+    {&ct__op.adaptive_max_pool3d, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool3d_Meta), "structured"},
     {&ct__op.adaptive_max_pool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d), "autograd"},
-    {&ct__op.adaptive_max_pool3d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d_out), "reference"},
-    {&ct__op.adaptive_max_pool3d_out, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d_out), "reference"},
+    {&ct__op.adaptive_max_pool3d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool3d_out_CPU), "structured"},
+    {&ct__op.adaptive_max_pool3d_out, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool3d_out_Meta), "structured"},
     {&ct__op.adaptive_max_pool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d_out), "autograd"},
-    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d_backward), "reference"},
-    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d_backward), "reference"},
+    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool3d_backward_CPU), "structured"},
+    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool3d_backward_Meta), "structured"},
     {&ct__op.adaptive_max_pool3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d_backward), "autograd"},
-    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d_backward_grad_input), "reference"},
-    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool3d_backward_grad_input_CPU), "structured"},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool3d_backward_grad_input_Meta), "structured"},
     {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d_backward_grad_input), "autograd"},
-    {&ct__op.max_pool3d_with_indices, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices), "reference"},
-    {&ct__op.max_pool3d_with_indices, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices), "reference"},
+    {&ct__op.max_pool3d_with_indices, CT_KEY_CPU, CT_FN(ct__st_max_pool3d_with_indices_CPU), "structured"},
+    {&ct__op.max_pool3d_with_indices, CT_KEY_META, CT_FN(ct__st_max_pool3d_with_indices_Meta), "structured"},
     {&ct__op.max_pool3d_with_indices, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices), "autograd"},
-    {&ct__op.max_pool3d_with_indices_out, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices_out), "reference"},
-    {&ct__op.max_pool3d_with_indices_out, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices_out), "reference"},
+    {&ct__op.max_pool3d_with_indices_out, CT_KEY_CPU, CT_FN(ct__st_max_pool3d_with_indices_out_CPU), "structured"},
+    {&ct__op.max_pool3d_with_indices_out, CT_KEY_META, CT_FN(ct__st_max_pool3d_with_indices_out_Meta), "structured"},
     {&ct__op.max_pool3d_with_indices_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices_out), "autograd"},
     {&ct__op.max_pool3d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool3d), "composite"},
-    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices_backward), "reference"},
-    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices_backward), "reference"},
+    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_CPU, CT_FN(ct__st_max_pool3d_with_indices_backward_CPU), "structured"},
+    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_META, CT_FN(ct__st_max_pool3d_with_indices_backward_Meta), "structured"},
     {&ct__op.max_pool3d_with_indices_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices_backward), "autograd"},
-    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices_backward_grad_input), "reference"},
-    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices_backward_grad_input), "reference"},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_max_pool3d_with_indices_backward_grad_input_CPU), "structured"},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__st_max_pool3d_with_indices_backward_grad_input_Meta), "structured"},
     {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices_backward_grad_input), "autograd"},
-    {&ct__op.avg_pool3d, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d), "reference"},
-    {&ct__op.avg_pool3d, CT_KEY_META, CT_FN(ct__k_avg_pool3d), "reference"},
+    {&ct__op.avg_pool3d, CT_KEY_CPU, CT_FN(ct__st_avg_pool3d_CPU), "structured"},
+    {&ct__op.avg_pool3d, CT_KEY_META, CT_FN(ct__st_avg_pool3d_Meta), "structured"},
     {&ct__op.avg_pool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d), "autograd"},
-    {&ct__op.avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_out), "reference"},
-    {&ct__op.avg_pool3d_out, CT_KEY_META, CT_FN(ct__k_avg_pool3d_out), "reference"},
+    {&ct__op.avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__st_avg_pool3d_out_CPU), "structured"},
+    {&ct__op.avg_pool3d_out, CT_KEY_META, CT_FN(ct__st_avg_pool3d_out_Meta), "structured"},
     {&ct__op.avg_pool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_out), "autograd"},
-    {&ct__op.avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_backward), "reference"},
-    {&ct__op.avg_pool3d_backward, CT_KEY_META, CT_FN(ct__k_avg_pool3d_backward), "reference"},
+    {&ct__op.avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__st_avg_pool3d_backward_CPU), "structured"},
+    {&ct__op.avg_pool3d_backward, CT_KEY_META, CT_FN(ct__st_avg_pool3d_backward_Meta), "structured"},
     {&ct__op.avg_pool3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_backward), "autograd"},
-    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_backward_grad_input), "reference"},
-    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_avg_pool3d_backward_grad_input), "reference"},
+    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_avg_pool3d_backward_grad_input_CPU), "structured"},
+    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_avg_pool3d_backward_grad_input_Meta), "structured"},
     {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_backward_grad_input), "autograd"},
     {&ct__op.upsample_nearest1d, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest1d_CPU), "structured"},
     {&ct__op.upsample_nearest1d, CT_KEY_META, CT_FN(ct__st_upsample_nearest1d_Meta), "structured"},

@@ -1231,37 +1231,47 @@ static void ct__adaptive_shape(const ct_tensor *t, int nsp, const ct__pool_geom 
   if (nsp == 3) shape[t->ndim - 3] = g->OD;
 }
 
-/* ---- max_pool2d_with_indices and its backward ---- */
-static ct_tensor *ct__max_pool_impl(const char *op, int nsp, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
-                                    ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+/* ---- max_pool2d_with_indices / 3d and their backward: structured (ops/structured.h) ----
+ * Messages name the pool (max_pool2d, max_pool3d), as PyTorch's checks do. */
+static ct_status ct__max_pool_meta(ct__structured *st, const char *name, int nsp, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                   ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
   ct__pool_geom g;
   int64_t shape[5];
-  ct_tensor *res, *acc, *x = NULL, *idx;
-  ct_status st = CT_OK;
-  if (indices) *indices = NULL;
-  if (ct__pool_setup(op, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
-      ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
-    return NULL;
-  idx = ct__empty(op, self->ndim, shape, CT_I64, self->device);
-  if (!idx || ct__conv_result(op, NULL, self->ndim, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) {
-    ct_release(idx);
-    return NULL;
-  }
-  if (acc && acc->numel) {
-    x = ct__pool_operand(op, self);
-    if (!x) st = ct_last_error();
-    else if (x->dtype == CT_F32) ct__maxpool_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(idx));
-    else ct__maxpool_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(idx));
-    ct_release(x);
-  }
-  if (ct__conv_finish(st, NULL, res, acc, &res) != CT_OK) {
-    ct_release(idx);
-    return NULL;
-  }
-  if (indices) *indices = idx;
-  else ct_release(idx);
-  return res;
+  ct_status s;
+  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
+      ct__pool_dtype(name, (ct_dtype)self->dtype, 0) != CT_OK)
+    return ct_last_error();
+  if ((s = ct__set_output(st, 0, self->ndim, shape, (ct_dtype)self->dtype, self->device)) != CT_OK) return s;
+  return ct__set_output(st, 1, self->ndim, shape, CT_I64, self->device);
 }
+static ct_status ct__max_pool_run(const char *name, int nsp, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                  ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  ct_tensor *acc, *x;
+  ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK) return ct_last_error();
+  if (!(acc = ct__st_acc(name, out))) return ct_last_error();
+  x = ct__pool_operand(name, self);
+  if (!x) st = ct_last_error();
+  else if (x->dtype == CT_F32) ct__maxpool_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
+  else ct__maxpool_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
+}
+#define CT__MAX_POOL_STEPS(NSP)                                                                                                     \
+  static ct_status ct__meta_max_pool##NSP##d_with_indices(ct__structured *st, ct_tensor *self, ct_int_list kernel_size,             \
+                                                          ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) { \
+    return ct__max_pool_meta(st, "max_pool" #NSP "d", NSP, self, kernel_size, stride, padding, dilation, ceil_mode);                \
+  }                                                                                                                                 \
+  static ct_status ct__impl_max_pool##NSP##d_with_indices(ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,             \
+                                                          ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, \
+                                                          ct_tensor *indices) {                                                     \
+    return ct__max_pool_run("max_pool" #NSP "d", NSP, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);       \
+  }
+CT__MAX_POOL_STEPS(2)
+CT__MAX_POOL_STEPS(3)
 /* checks of max_pool2d_with_indices_backward / max_pool2d_double_backward: the pool's output shape */
 static ct_status ct__max_pool_bw_setup(const char *op, int nsp, ct_tensor *self, ct_tensor *gy, ct_tensor *indices, ct_int_list kernel_size,
                                        ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct__pool_geom *g) {
@@ -1280,7 +1290,7 @@ static ct_status ct__max_pool_bw_setup(const char *op, int nsp, ct_tensor *self,
                    ct_dtype_name((ct_dtype)gy->dtype));
   return CT_OK;
 }
-/* indices within [0, H*W): checked before any write */
+/* indices within [0, plane): checked before any write */
 static ct_status ct__max_pool2d_check_indices(const char *op, const ct_tensor *idx, int64_t plane) {
   const int64_t *p = (const int64_t *)ct_data_ptr(idx);
   int64_t i;
@@ -1289,207 +1299,175 @@ static ct_status ct__max_pool2d_check_indices(const char *op, const ct_tensor *i
       return ct_fail(CT_ERR_INDEX, op, "index %lld out of range for a plane of %lld elements", (long long)p[i], (long long)plane);
   return CT_OK;
 }
-/* scatter (backward: result shaped like self) or gather (double backward: result shaped like indices) */
-static ct_tensor *ct__max_pool_bw_impl(const char *op, int nsp, ct_tensor *src, ct_tensor *self, ct_tensor *indices, ct_int_list kernel_size,
-                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, int scatter) {
-  ct__pool_geom g;
-  ct_tensor *res, *acc, *s = NULL, *idx = NULL;
-  memset(&g, 0, sizeof g);
+/* Into the contiguous out: src (grad_output) scattered at the indices into
+ * zeros shaped like self (scatter: the backward ops), or src (shaped like
+ * self) gathered at them (the double backward); B planes. */
+static ct_status ct__max_pool_bw_run(const char *op, int64_t B, int64_t in_plane, int64_t out_plane, ct_tensor *src, ct_tensor *indices,
+                                     ct_tensor *out, int scatter) {
+  ct_tensor *acc, *s, *idx;
   ct_status st = CT_OK;
-  const ct_tensor *like = scatter ? self : indices;
-  if (ct__max_pool_bw_setup(op, nsp, self, scatter ? src : indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK)
-    return NULL;
-  if (!scatter && src->dtype != self->dtype)
+  if (out->numel == 0) return CT_OK;
+  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  s = ct__pool_operand(op, src);
+  idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
+  if (!idx || ct__max_pool2d_check_indices(op, idx, in_plane) != CT_OK || (scatter && ct__k_fill_(0, acc, ct_int(0)) != CT_OK))
+    st = ct_last_error();
+  else if (acc->dtype == CT_F32)
+    ct__maxpool_bw_f32(B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(scatter ? acc : s),
+                       (float *)ct_data_ptr(scatter ? s : acc), scatter);
+  else
+    ct__maxpool_bw_f64(B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (double *)ct_data_ptr(scatter ? acc : s),
+                       (double *)ct_data_ptr(scatter ? s : acc), scatter);
+  ct_release(s), ct_release(idx);
+  return ct__st_acc_done(st, out, acc);
+}
+#define CT__MAX_POOL_BW_STEPS(NSP)                                                                                                  \
+  static ct_status ct__meta_max_pool##NSP##d_with_indices_backward(ct__structured *st, ct_tensor *grad_output, ct_tensor *self,     \
+                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, \
+                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {      \
+    ct__pool_geom g;                                                                                                                \
+    if (ct__max_pool_bw_setup(st->op, NSP, self, grad_output, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK) \
+      return ct_last_error();                                                                                                       \
+    return ct__set_output(st, 0, self->ndim, self->sizes, (ct_dtype)grad_output->dtype, self->device);                              \
+  }                                                                                                                                 \
+  static ct_status ct__impl_max_pool##NSP##d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, \
+                                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation,   \
+                                                                   bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {     \
+    static const char *op = "max_pool" #NSP "d_with_indices_backward";                                                              \
+    ct__pool_geom g;                                                                                                                \
+    int64_t shape[5];                                                                                                               \
+    if (ct__pool_setup(op, NSP, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK) return ct_last_error(); \
+    return ct__max_pool_bw_run(op, g.B, g.D * g.H * g.W, g.OD * g.OH * g.OW, grad_output, indices, grad_input, 1);                  \
+  }
+CT__MAX_POOL_BW_STEPS(2)
+CT__MAX_POOL_BW_STEPS(3)
+/* max_pool2d_double_backward (not structured: no out= form): input_grad gathered at the indices */
+static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
+                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
+                                                   ct_tensor *indices) {
+  static const char *op = "max_pool2d_double_backward";
+  ct__pool_geom g;
+  ct_tensor *r;
+  (void)ks;
+  if (ct__max_pool_bw_setup(op, 2, self, indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK) return NULL;
+  if (grad->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected input_grad of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
-                   ct_dtype_name((ct_dtype)src->dtype)),
+                   ct_dtype_name((ct_dtype)grad->dtype)),
            (ct_tensor *)NULL;
-  if (!scatter && !ct_same_shape(src, self)) {
+  if (!ct_same_shape(grad, self)) {
     char b1[160], b2[160];
     return ct_fail(CT_ERR_SHAPE, op, "expected grad of the input's size %s, got %s", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
-                   ct_shape_format(src->ndim, src->sizes, b2, sizeof b2)),
+                   ct_shape_format(grad->ndim, grad->sizes, b2, sizeof b2)),
            (ct_tensor *)NULL;
   }
-  if (ct__conv_result(op, NULL, like->ndim, like->sizes, (ct_dtype)src->dtype, self->device, &res, &acc) != CT_OK) return NULL;
-  if (acc && acc->numel) {
-    s = ct__pool_operand(op, src);
-    idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
-    if (!idx || (st = ct__max_pool2d_check_indices(op, idx, g.D * g.H * g.W)) != CT_OK) {
-      st = ct_last_error();
-    } else {
-      int64_t out_plane = g.OD * g.OH * g.OW, in_plane = g.D * g.H * g.W;
-      if (scatter) st = ct__k_fill_(0, acc, ct_int(0));
-      if (st == CT_OK && acc->dtype == CT_F32)
-        ct__maxpool_bw_f32(g.B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(scatter ? acc : s),
-                           (float *)ct_data_ptr(scatter ? s : acc), scatter);
-      else if (st == CT_OK)
-        ct__maxpool_bw_f64(g.B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (double *)ct_data_ptr(scatter ? acc : s),
-                           (double *)ct_data_ptr(scatter ? s : acc), scatter);
-    }
-    ct_release(s), ct_release(idx);
-  }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  if (!(r = ct__empty(op, indices->ndim, indices->sizes, (ct_dtype)grad->dtype, self->device))) return NULL;
+  if (!ct__is_meta(r) && ct__max_pool_bw_run(op, g.B, g.D * g.H * g.W, g.OD * g.OH * g.OW, grad, indices, r, 0) != CT_OK)
+    return ct_release(r), (ct_tensor *)NULL;
+  return r;
 }
 
-/* ---- avg_pool2d and its backward ---- */
-static ct_tensor *ct__avg_pool_impl(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
-                                    ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
-  ct__pool_geom g;
-  int64_t shape[5];
+/* ---- avg_pool2d / 3d and their backward: structured ----
+ * The checks (pool2d_shape_check / pool3d_shape_check and the divisor's,
+ * named `name`, the pool) of the forward (gy NULL) or the backward. */
+static ct_status ct__avg_pool_check(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
+                                    ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override,
+                                    ct__pool_geom *g, int64_t *shape) {
   ct_int_list nodil;
-  ct_tensor *res, *acc, *x = NULL;
-  ct_status st = CT_OK;
   nodil.data = NULL, nodil.n = -1;
-  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, nodil, ceil_mode, &g, shape) != CT_OK ||
+  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, nodil, ceil_mode, g, shape) != CT_OK ||
       ct__pool_dtype(name, (ct_dtype)self->dtype, 1) != CT_OK)
-    return NULL;
-  if (divisor_override == 0) return ct_fail(CT_ERR_INVALID, op, "divisor must be not zero"), (ct_tensor *)NULL;
+    return ct_last_error();
+  if (divisor_override == 0) return ct_fail(CT_ERR_INVALID, op, "divisor must be not zero");
   { /* a window's divisor is at most the padded plane's size */
     int64_t area;
-    if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area) || ct__mul_ovf(area, g.D + 2 * g.pd, &area))
-      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)g.H + 2 * (long long)g.ph,
-                     (long long)g.W + 2 * (long long)g.pw),
-             (ct_tensor *)NULL;
+    if (ct__mul_ovf(g->H + 2 * g->ph, g->W + 2 * g->pw, &area) || ct__mul_ovf(area, g->D + 2 * g->pd, &area))
+      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)g->H + 2 * (long long)g->ph,
+                     (long long)g->W + 2 * (long long)g->pw);
   }
-  g.count_include_pad = count_include_pad;
-  g.divisor = divisor_override;
+  g->count_include_pad = count_include_pad;
+  g->divisor = divisor_override;
   if (gy) {
     char b1[160], b2[160];
     if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim) != 0)
       return ct_fail(CT_ERR_SHAPE, op, "expected grad_output of the pool's output size %s, got %s", ct_shape_format(self->ndim, shape, b1, sizeof b1),
-                     ct_shape_format(gy->ndim, gy->sizes, b2, sizeof b2)),
-             (ct_tensor *)NULL;
+                     ct_shape_format(gy->ndim, gy->sizes, b2, sizeof b2));
     if (gy->dtype != self->dtype)
       return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
-                     ct_dtype_name((ct_dtype)gy->dtype)),
-             (ct_tensor *)NULL;
+                     ct_dtype_name((ct_dtype)gy->dtype));
   }
-  if (ct__conv_result(op, NULL, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK)
-    return NULL;
-  if (acc && acc->numel) {
-    x = ct__pool_operand(op, gy ? gy : self);
-    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK)) {
-      st = ct_last_error();
-    } else {
-      void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
-      if (x->dtype == CT_F32) ct__avgpool_f32(&g, (float *)in, (float *)out, gy != NULL);
-      else if (x->dtype == CT_F64) ct__avgpool_f64(&g, (double *)in, (double *)out, gy != NULL);
-      else ct__avgpool_i64(&g, (int64_t *)in, (int64_t *)out, gy != NULL);
-    }
-    ct_release(x);
+  return CT_OK;
+}
+static ct_status ct__avg_pool_meta(ct__structured *st, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
+                                   ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  if (ct__avg_pool_check(st->op, name, nsp, self, gy, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, &g, shape) !=
+      CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__avg_pool_run(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
+                                  ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override,
+                                  ct_tensor *out) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  ct_tensor *acc, *x;
+  ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__avg_pool_check(op, name, nsp, self, gy, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, &g, shape) !=
+      CT_OK)
+    return ct_last_error();
+  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  x = ct__pool_operand(op, gy ? gy : self);
+  if (!x || (gy && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) {
+    st = ct_last_error();
+  } else {
+    void *in = ct_data_ptr(gy ? acc : x), *y = ct_data_ptr(gy ? x : acc);
+    if (x->dtype == CT_F32) ct__avgpool_f32(&g, (float *)in, (float *)y, gy != NULL);
+    else if (x->dtype == CT_F64) ct__avgpool_f64(&g, (double *)in, (double *)y, gy != NULL);
+    else ct__avgpool_i64(&g, (int64_t *)in, (int64_t *)y, gy != NULL);
   }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
 }
+#define CT__AVG_POOL_STEPS(NSP)                                                                                                      \
+  static ct_status ct__meta_avg_pool##NSP##d(ct__structured *st, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,       \
+                                             ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) { \
+    return ct__avg_pool_meta(st, "avg_pool" #NSP "d", NSP, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad,  \
+                             divisor_override);                                                                                      \
+  }                                                                                                                                  \
+  static ct_status ct__impl_avg_pool##NSP##d(ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,      \
+                                             bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {     \
+    return ct__avg_pool_run("avg_pool" #NSP "d", "avg_pool" #NSP "d", NSP, self, NULL, kernel_size, stride, padding, ceil_mode,     \
+                            count_include_pad, divisor_override, out);                                                               \
+  }                                                                                                                                  \
+  static ct_status ct__meta_avg_pool##NSP##d_backward(ct__structured *st, ct_tensor *grad_output, ct_tensor *self,                   \
+                                                      ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, \
+                                                      bool count_include_pad, int64_t divisor_override) {                            \
+    return ct__avg_pool_meta(st, "avg_pool" #NSP "d", NSP, self, grad_output, kernel_size, stride, padding, ceil_mode,              \
+                             count_include_pad, divisor_override);                                                                   \
+  }                                                                                                                                  \
+  static ct_status ct__impl_avg_pool##NSP##d_backward(ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,             \
+                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, \
+                                                      int64_t divisor_override, ct_tensor *grad_input) {                             \
+    return ct__avg_pool_run("avg_pool" #NSP "d_backward", "avg_pool" #NSP "d", NSP, self, grad_output, kernel_size, stride, padding, \
+                            ceil_mode, count_include_pad, divisor_override, grad_input);                                             \
+  }
+CT__AVG_POOL_STEPS(2)
+CT__AVG_POOL_STEPS(3)
 
-static ct_tensor *ct__k_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                                        ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
-                                                        ct_tensor *indices) {
-  (void)ks;
-  return ct__max_pool_bw_impl("max_pool2d_with_indices_backward", 2, grad_output, self, indices, kernel_size, stride, padding,
-                                dilation, ceil_mode, 1);
-}
-static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
-                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
-                                                   ct_tensor *indices) {
-  (void)ks;
-  return ct__max_pool_bw_impl("max_pool2d_double_backward", 2, grad, self, indices, kernel_size, stride, padding, dilation,
-                                ceil_mode, 0);
-}
-
-static ct_tensor *ct__k_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
-                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
-  (void)ks;
-  return ct__max_pool_impl("max_pool2d", 2, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
-}
-/* max_pool2d (CompositeImplicitAutograd): max_pool2d_with_indices without the indices */
+/* max_pool2d / 3d (CompositeImplicitAutograd): max_pool2d_with_indices / 3d without the indices */
 static ct_tensor *ct__k_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                    ct_int_list dilation, bool ceil_mode) {
   (void)ks;
   return ct_max_pool2d_with_indices(self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), CT__CONV_LIST(dilation), ceil_mode,
                                     NULL);
 }
-static ct_tensor *ct__k_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                   bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
-  (void)ks;
-  return ct__avg_pool_impl("avg_pool2d", "avg_pool2d", 2, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-}
-static ct_tensor *ct__k_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                            ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
-                                            int64_t divisor_override) {
-  (void)ks;
-  return ct__avg_pool_impl("avg_pool2d_backward", "avg_pool2d", 2, self, grad_output, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                             divisor_override);
-}
-
-/* ---- max_pool3d / avg_pool3d: the pooling mechanism above over D x H x W planes ---- */
-/* values and indices into out= tensors (the functional results released) */
-static ct_status ct__values_indices_to_out(const char *op, ct_tensor *r, ct_tensor *ind, ct_tensor *out, ct_tensor *indices) {
-  ct_status st;
-  if (!r) return ct_release(ind), ct_last_error();
-  if (indices->dtype != CT_I64) {
-    ct_release(r), ct_release(ind);
-    return ct_fail(CT_ERR_DTYPE, op, "expected indices out tensor of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
-  }
-  st = ct__result_to_out(op, out, r);
-  if (st == CT_OK) return ct__result_to_out(op, indices, ind);
-  ct_release(ind);
-  return st;
-}
-static ct_tensor *ct__k_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
-                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
-  (void)ks;
-  return ct__max_pool_impl("max_pool3d", 3, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
-}
-static ct_status ct__k_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
-                                                  ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
-  ct_tensor *ind = NULL, *r = ct__k_max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ceil_mode, &ind);
-  return ct__values_indices_to_out("max_pool3d_with_indices", r, ind, out, indices);
-}
-/* max_pool3d (CompositeImplicitAutograd): max_pool3d_with_indices without the indices */
 static ct_tensor *ct__k_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                    ct_int_list dilation, bool ceil_mode) {
   (void)ks;
   return ct_max_pool3d_with_indices(self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding),
                                     CT__CONV_LIST(dilation), ceil_mode, NULL);
-}
-static ct_tensor *ct__k_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                                        ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
-                                                        ct_tensor *indices) {
-  (void)ks;
-  return ct__max_pool_bw_impl("max_pool3d_with_indices_backward", 3, grad_output, self, indices, kernel_size, stride, padding, dilation,
-                              ceil_mode, 1);
-}
-static ct_status ct__k_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self,
-                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
-                                                                   ct_tensor *grad_input) {
-  return ct__result_to_out("max_pool3d_with_indices_backward", grad_input,
-                           ct__k_max_pool3d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
-                                                                  indices));
-}
-static ct_tensor *ct__k_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                   bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
-  (void)ks;
-  return ct__avg_pool_impl("avg_pool3d", "avg_pool3d", 3, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                           divisor_override);
-}
-static ct_status ct__k_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                      bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
-  return ct__result_to_out("avg_pool3d", out, ct__k_avg_pool3d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                                             divisor_override));
-}
-static ct_tensor *ct__k_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                            ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
-                                            int64_t divisor_override) {
-  (void)ks;
-  return ct__avg_pool_impl("avg_pool3d_backward", "avg_pool3d", 3, self, grad_output, kernel_size, stride, padding, ceil_mode,
-                           count_include_pad, divisor_override);
-}
-static ct_status ct__k_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
-                                                      int64_t divisor_override, ct_tensor *grad_input) {
-  return ct__result_to_out("avg_pool3d_backward", grad_input,
-                           ct__k_avg_pool3d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                                     divisor_override));
 }
 
 /* ---- adaptive_avg_pool2d ---- */
@@ -1534,61 +1512,72 @@ static ct_status ct__adaptive_bounds(const char *op, const ct__pool_geom *g) {
                    (long long)g->OH, (long long)g->OW, (long long)g->D, (long long)g->H, (long long)g->W);
   return CT_OK;
 }
-/* _adaptive_avg_pool2d / 3d (gy NULL) and their backward (gy: grad_output) over nsp spatial dims */
-static ct_tensor *ct__adaptive_impl(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
-  ct__pool_geom g;
-  int64_t shape[5];
-  ct_tensor *res, *acc, *x = NULL;
-  ct_status st = CT_OK;
-  if (ct__adaptive_setup(op, name, nsp, self, output_size, &g) != CT_OK) return NULL;
-  ct__adaptive_shape(self, nsp, &g, shape);
+/* _adaptive_avg_pool2d / 3d (and adaptive_avg_pool2d / 3d.out; gy NULL) and their backward (gy:
+ * grad_output, whose last nsp sizes are the output size): structured. The checks, named `name`. */
+static ct_status ct__adaptive_avg_check(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size,
+                                        ct__pool_geom *g, int64_t *shape) {
+  if (gy) {
+    if (gy->ndim < nsp) return ct_fail(CT_ERR_RANK, op, "grad_output must be %dD or %dD", nsp + 1, nsp + 2);
+    output_size.data = gy->sizes + gy->ndim - nsp, output_size.n = nsp;
+  }
+  if (ct__adaptive_setup(op, name, nsp, self, output_size, g) != CT_OK) return ct_last_error();
+  ct__adaptive_shape(self, nsp, g, shape);
   if (gy) {
     char b1[160], b2[160];
     if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)(self->ndim - nsp)) != 0 ||
         gy->dtype != self->dtype)
       return ct_fail(CT_ERR_SHAPE, op, "grad_output %s (%s) does not match self %s (%s)", ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1),
                      ct_dtype_name((ct_dtype)gy->dtype), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
-                     ct_dtype_name((ct_dtype)self->dtype)),
-             (ct_tensor *)NULL;
+                     ct_dtype_name((ct_dtype)self->dtype));
   }
-  if (ct__conv_result(op, NULL, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK)
-    return NULL;
-  if (acc && acc->numel) {
-    x = ct__pool_operand(op, gy ? gy : self);
-    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK) || ct__adaptive_bounds(op, &g) != CT_OK) {
-      st = ct_last_error();
-    } else {
-      void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
-      if (x->dtype == CT_F32) ct__adaptive_f32(&g, (float *)in, (float *)out, gy != NULL);
-      else ct__adaptive_f64(&g, (double *)in, (double *)out, gy != NULL);
-    }
-    ct_release(x);
+  return CT_OK;
+}
+static ct_status ct__adaptive_avg_meta(ct__structured *st, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  if (ct__adaptive_avg_check(st->op, name, nsp, self, gy, output_size, &g, shape) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__adaptive_avg_run(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size,
+                                      ct_tensor *out) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  ct_tensor *acc, *x;
+  ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__adaptive_avg_check(op, name, nsp, self, gy, output_size, &g, shape) != CT_OK) return ct_last_error();
+  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  x = ct__pool_operand(op, gy ? gy : self);
+  if (!x || (gy && ct__k_fill_(0, acc, ct_int(0)) != CT_OK) || ct__adaptive_bounds(op, &g) != CT_OK) {
+    st = ct_last_error();
+  } else {
+    void *in = ct_data_ptr(gy ? acc : x), *y = ct_data_ptr(gy ? x : acc);
+    if (x->dtype == CT_F32) ct__adaptive_f32(&g, (float *)in, (float *)y, gy != NULL);
+    else ct__adaptive_f64(&g, (double *)in, (double *)y, gy != NULL);
   }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
 }
-/* the backward: the output size is grad_output's last nsp sizes */
-static ct_tensor *ct__adaptive_backward(const char *op, const char *name, int nsp, ct_tensor *grad_output, ct_tensor *self) {
-  ct_int_list l;
-  if (grad_output->ndim < nsp) return ct_fail(CT_ERR_RANK, op, "grad_output must be %dD or %dD", nsp + 1, nsp + 2), (ct_tensor *)NULL;
-  l.data = grad_output->sizes + grad_output->ndim - nsp, l.n = nsp;
-  return ct__adaptive_impl(op, name, nsp, self, grad_output, l);
-}
-static ct_tensor *ct__k_adaptive_avg_pool2d_(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
-  (void)ks;
-  return ct__adaptive_impl("_adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, NULL, output_size);
-}
-static ct_tensor *ct__k_adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
-  (void)ks;
-  return ct__adaptive_backward("_adaptive_avg_pool2d_backward", "adaptive_avg_pool2d", 2, grad_output, self);
-}
-static ct_tensor *ct__k_adaptive_avg_pool3d_(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
-  (void)ks;
-  return ct__adaptive_impl("_adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, NULL, output_size);
-}
-static ct_tensor *ct__k_adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
-  (void)ks;
-  return ct__adaptive_backward("_adaptive_avg_pool3d_backward", "adaptive_avg_pool3d", 3, grad_output, self);
-}
+#define CT__ADAPTIVE_AVG_STEPS(NSP)                                                                                                  \
+  static ct_status ct__meta_adaptive_avg_pool##NSP##d(ct__structured *st, ct_tensor *self, ct_int_list output_size) {                \
+    return ct__adaptive_avg_meta(st, "adaptive_avg_pool" #NSP "d", NSP, self, NULL, output_size);                                    \
+  }                                                                                                                                  \
+  static ct_status ct__impl_adaptive_avg_pool##NSP##d(ct_tensor *self, ct_int_list output_size, ct_tensor *out) {                    \
+    return ct__adaptive_avg_run("adaptive_avg_pool" #NSP "d", "adaptive_avg_pool" #NSP "d", NSP, self, NULL, output_size, out);      \
+  }                                                                                                                                  \
+  static ct_status ct__meta_adaptive_avg_pool##NSP##d_backward(ct__structured *st, ct_tensor *grad_output, ct_tensor *self) {        \
+    ct_int_list none;                                                                                                                \
+    none.data = NULL, none.n = -1;                                                                                                   \
+    return ct__adaptive_avg_meta(st, "adaptive_avg_pool" #NSP "d", NSP, self, grad_output, none);                                   \
+  }                                                                                                                                  \
+  static ct_status ct__impl_adaptive_avg_pool##NSP##d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *grad_input) {    \
+    ct_int_list none;                                                                                                                \
+    none.data = NULL, none.n = -1;                                                                                                   \
+    return ct__adaptive_avg_run("_adaptive_avg_pool" #NSP "d_backward", "adaptive_avg_pool" #NSP "d", NSP, self, grad_output, none, \
+                                grad_input);                                                                                         \
+  }
+CT__ADAPTIVE_AVG_STEPS(2)
+CT__ADAPTIVE_AVG_STEPS(3)
 /* adaptive_avg_pool2d / 3d (CompositeImplicitAutograd, as PyTorch): _adaptive_avg_pool2d / 3d */
 static ct_tensor *ct__k_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__pool_geom g;
@@ -1601,34 +1590,6 @@ static ct_tensor *ct__k_adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_in
   (void)ks;
   if (ct__adaptive_setup("adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, output_size, &g) != CT_OK) return NULL;
   return ct_adaptive_avg_pool3d_impl(self, 3, output_size.data);
-}
-static ct_status ct__k_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                      bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
-  return ct__result_to_out("avg_pool2d", out, ct__k_avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                                             divisor_override));
-}
-static ct_status ct__k_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
-  (void)ks;
-  return ct__result_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, NULL, output_size));
-}
-static ct_status ct__k_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
-  (void)ks;
-  return ct__result_to_out("adaptive_avg_pool3d", out, ct__adaptive_impl("adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, NULL, output_size));
-}
-static ct_status ct__k_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
-                                                      int64_t divisor_override, ct_tensor *grad_input) {
-  return ct__result_to_out("avg_pool2d_backward", grad_input,
-                         ct__k_avg_pool2d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                                   divisor_override));
-}
-static ct_status ct__k_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self,
-                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
-                                                                   ct_tensor *grad_input) {
-  return ct__result_to_out("max_pool2d_with_indices_backward", grad_input,
-                         ct__k_max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation,
-                                                                ceil_mode, indices));
 }
 /* derivative of _adaptive_avg_pool2d / 3d_backward wrt grad_output: pool grad to grad_output's size */
 static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
@@ -1743,103 +1704,71 @@ static ct_tensor *ct__k_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_in
 CT__ADAPTIVE_MAX(ct__adaptive_max_f32, float)
 CT__ADAPTIVE_MAX(ct__adaptive_max_f64, double)
 
-static ct_tensor *ct__adaptive_max_impl(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+/* adaptive_max_pool2d / 3d (values and indices) and their backward: structured */
+static ct_status ct__adaptive_max_meta(ct__structured *st, int nsp, ct_tensor *self, ct_int_list output_size) {
   ct__pool_geom g;
   int64_t shape[5];
-  ct_tensor *res, *acc, *ind = NULL, *x = NULL;
-  ct_status st = CT_OK;
-  if (ct__adaptive_setup(op, op, nsp, self, output_size, &g) != CT_OK) return NULL;
+  ct_status s;
+  if (ct__adaptive_setup(st->op, st->op, nsp, self, output_size, &g) != CT_OK) return ct_last_error();
   ct__adaptive_shape(self, nsp, &g, shape);
-  if (ct__conv_result(op, NULL, self->ndim, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
-  ind = ct__empty(op, self->ndim, shape, CT_I64, self->device);
-  if (!ind) st = ct_last_error();
-  else if (acc && acc->numel) {
-    x = ct__pool_operand(op, self);
-    if (!x || ct__adaptive_bounds(op, &g) != CT_OK) st = ct_last_error();
-    else if (x->dtype == CT_F32) ct__adaptive_max_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
-    else ct__adaptive_max_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
-    ct_release(x);
-  }
-  if (ct__conv_finish(st, NULL, res, acc, &res) != CT_OK) {
-    ct_release(ind);
-    return NULL;
-  }
-  if (indices) *indices = ind;
-  else ct_release(ind);
-  return res;
+  if ((s = ct__set_output(st, 0, self->ndim, shape, (ct_dtype)self->dtype, self->device)) != CT_OK) return s;
+  return ct__set_output(st, 1, self->ndim, shape, CT_I64, self->device);
 }
-static ct_status ct__adaptive_max_out(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
-  ct_tensor *ind = NULL, *r = ct__adaptive_max_impl(op, nsp, self, output_size, &ind);
-  return ct__values_indices_to_out(op, r, ind, out, indices);
-}
-/* the backward: zeros like self with grad_output added at indices (flat positions within each plane of nsp dims) */
-static ct_tensor *ct__adaptive_max_backward(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
-  ct_tensor *res, *acc, *s = NULL, *idx = NULL;
+static ct_status ct__adaptive_max_run(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct__pool_geom g;
+  ct_tensor *acc, *x;
   ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__adaptive_setup(op, op, nsp, self, output_size, &g) != CT_OK) return ct_last_error();
+  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  x = ct__pool_operand(op, self);
+  if (!x || ct__adaptive_bounds(op, &g) != CT_OK) st = ct_last_error();
+  else if (x->dtype == CT_F32) ct__adaptive_max_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
+  else ct__adaptive_max_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
+}
+/* the backward's checks: zeros like self with grad_output added at indices (flat positions within each plane of nsp dims) */
+static ct_status ct__adaptive_max_bw_check(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
   char b1[160], b2[160];
-  int64_t planes = 1, out_plane = 1, in_plane = 1;
-  int i, nd = self->ndim;
+  int nd = self->ndim;
   if (nd != nsp + 1 && nd != nsp + 2)
-    return ct_fail(CT_ERR_RANK, op, "%s(): Expected %dD or %dD self, but got: %s", op, nsp + 1, nsp + 2, ct_shape_format(nd, self->sizes, b1, sizeof b1)),
-           (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_RANK, op, "%s(): Expected %dD or %dD self, but got: %s", op, nsp + 1, nsp + 2, ct_shape_format(nd, self->sizes, b1, sizeof b1));
   if (!ct_same_shape(grad_output, indices) || grad_output->ndim != nd || memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)(nd - nsp)) != 0)
     return ct_fail(CT_ERR_SHAPE, op, "expected grad_output %s of the shape of indices %s, with self's leading dims",
-                   ct_shape_format(grad_output->ndim, grad_output->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  if (indices->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "expected indices of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype)), (ct_tensor *)NULL;
+                   ct_shape_format(grad_output->ndim, grad_output->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2));
+  if (indices->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "expected indices of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
   if (grad_output->dtype != self->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype), ct_dtype_name((ct_dtype)grad_output->dtype)),
-           (ct_tensor *)NULL;
-  if (ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK) return NULL;
-  if (ct__conv_result(op, NULL, nd, self->sizes, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
-  if (acc && acc->numel) {
-    for (i = 0; i < nd; i++) {
-      if (i < nd - nsp) planes *= self->sizes[i];
-      else in_plane *= self->sizes[i], out_plane *= grad_output->sizes[i];
-    }
-    s = ct__pool_operand(op, grad_output);
-    idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
-    if (!idx || ct__max_pool2d_check_indices(op, idx, in_plane) != CT_OK || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
-    else if (acc->dtype == CT_F32)
-      ct__maxpool_bw_f32(planes, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(acc), (float *)ct_data_ptr(s), 1);
-    else
-      ct__maxpool_bw_f64(planes, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (double *)ct_data_ptr(acc), (double *)ct_data_ptr(s), 1);
-    ct_release(s), ct_release(idx);
+    return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype), ct_dtype_name((ct_dtype)grad_output->dtype));
+  return ct__pool_dtype(op, (ct_dtype)self->dtype, 0);
+}
+static ct_status ct__adaptive_max_bw_run(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  int64_t planes = 1, out_plane = 1, in_plane = 1;
+  int i, nd = self->ndim;
+  for (i = 0; i < nd; i++) {
+    if (i < nd - nsp) planes *= self->sizes[i];
+    else in_plane *= self->sizes[i], out_plane *= grad_output->sizes[i];
   }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  return ct__max_pool_bw_run(op, planes, in_plane, out_plane, grad_output, indices, grad_input, 1);
 }
-static ct_tensor *ct__k_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
-  (void)ks;
-  return ct__adaptive_max_impl("adaptive_max_pool2d", 2, self, output_size, indices);
-}
-static ct_tensor *ct__k_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
-  (void)ks;
-  return ct__adaptive_max_impl("adaptive_max_pool3d", 3, self, output_size, indices);
-}
-static ct_status ct__k_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
-  (void)ks;
-  return ct__adaptive_max_out("adaptive_max_pool2d", 2, self, output_size, out, indices);
-}
-static ct_status ct__k_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
-  (void)ks;
-  return ct__adaptive_max_out("adaptive_max_pool3d", 3, self, output_size, out, indices);
-}
-static ct_tensor *ct__k_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
-  (void)ks;
-  return ct__adaptive_max_backward("adaptive_max_pool2d_backward", 2, grad_output, self, indices);
-}
-static ct_tensor *ct__k_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
-  (void)ks;
-  return ct__adaptive_max_backward("adaptive_max_pool3d_backward", 3, grad_output, self, indices);
-}
-static ct_status ct__k_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,
-                                                               ct_tensor *grad_input) {
-  return ct__result_to_out("adaptive_max_pool2d_backward", grad_input, ct__k_adaptive_max_pool2d_backward(ks, grad_output, self, indices));
-}
-static ct_status ct__k_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,
-                                                               ct_tensor *grad_input) {
-  return ct__result_to_out("adaptive_max_pool3d_backward", grad_input, ct__k_adaptive_max_pool3d_backward(ks, grad_output, self, indices));
-}
+#define CT__ADAPTIVE_MAX_STEPS(NSP)                                                                                                 \
+  static ct_status ct__meta_adaptive_max_pool##NSP##d(ct__structured *st, ct_tensor *self, ct_int_list output_size) {               \
+    return ct__adaptive_max_meta(st, NSP, self, output_size);                                                                       \
+  }                                                                                                                                 \
+  static ct_status ct__impl_adaptive_max_pool##NSP##d(ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) { \
+    return ct__adaptive_max_run("adaptive_max_pool" #NSP "d", NSP, self, output_size, out, indices);                                \
+  }                                                                                                                                 \
+  static ct_status ct__meta_adaptive_max_pool##NSP##d_backward(ct__structured *st, ct_tensor *grad_output, ct_tensor *self,         \
+                                                               ct_tensor *indices) {                                                \
+    if (ct__adaptive_max_bw_check(st->op, NSP, grad_output, self, indices) != CT_OK) return ct_last_error();                        \
+    return ct__set_output(st, 0, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);                                     \
+  }                                                                                                                                 \
+  static ct_status ct__impl_adaptive_max_pool##NSP##d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,         \
+                                                               ct_tensor *grad_input) {                                             \
+    return ct__adaptive_max_bw_run("adaptive_max_pool" #NSP "d_backward", NSP, grad_output, self, indices, grad_input);             \
+  }
+CT__ADAPTIVE_MAX_STEPS(2)
+CT__ADAPTIVE_MAX_STEPS(3)
 /* derivative of adaptive_max_pool2d_backward wrt grad_output and of max_unpool wrt self: grad gathered at
  * the indices over the last nsp dims (PyTorch's max_pool_double_backward). (A formula: the engine's scope releases the intermediate results.) */
 static ct_tensor *ct__max_pool_gather(ct_tensor *grad, ct_tensor *indices, int nsp) {
