@@ -18858,6 +18858,88 @@ static ct_status ct__st_upsample_bicubic2d_backward_grad_input_Meta(ct_keyset ks
   s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
   return ct__st_finish(&st, s, 1);
 }
+static ct_tensor *ct__st_unfold_backward_CPU(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "unfold_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
+  if (s == CT_OK) s = ct__impl_unfold_backward(grad_in, input_sizes, dim, size, step, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_unfold_backward_Meta(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "unfold_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_unfold_backward_out_CPU(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "unfold_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
+  if (s == CT_OK) s = ct__impl_unfold_backward(grad_in, input_sizes, dim, size, step, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_unfold_backward_out_Meta(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "unfold_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_pixel_shuffle_out_CPU(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "pixel_shuffle", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_pixel_shuffle(&st, self, upscale_factor);
+  if (s == CT_OK) s = ct__impl_pixel_shuffle(self, upscale_factor, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_pixel_shuffle_out_Meta(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "pixel_shuffle", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_pixel_shuffle(&st, self, upscale_factor);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_pixel_unshuffle_out_CPU(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "pixel_unshuffle", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_pixel_unshuffle(&st, self, downscale_factor);
+  if (s == CT_OK) s = ct__impl_pixel_unshuffle(self, downscale_factor, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_pixel_unshuffle_out_Meta(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "pixel_unshuffle", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_pixel_unshuffle(&st, self, downscale_factor);
+  return ct__st_finish(&st, s, 1);
+}
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
 static const struct {
@@ -21441,19 +21523,19 @@ static const struct {
     {&ct__op.upsample_bicubic2d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bicubic2d_backward_vec_out), "composite"},
     {&ct__op.unfold, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_unfold), "composite"},
     {&ct__op.unfold, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unfold), "autograd"},
-    {&ct__op.unfold_backward, CT_KEY_CPU, CT_FN(ct__k_unfold_backward), "reference"},
-    {&ct__op.unfold_backward, CT_KEY_META, CT_FN(ct__k_unfold_backward), "reference"},
+    {&ct__op.unfold_backward, CT_KEY_CPU, CT_FN(ct__st_unfold_backward_CPU), "structured"},
+    {&ct__op.unfold_backward, CT_KEY_META, CT_FN(ct__st_unfold_backward_Meta), "structured"},
     {&ct__op.unfold_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unfold_backward), "autograd"},
-    {&ct__op.unfold_backward_out, CT_KEY_CPU, CT_FN(ct__k_unfold_backward_out), "reference"},
-    {&ct__op.unfold_backward_out, CT_KEY_META, CT_FN(ct__k_unfold_backward_out), "reference"},
+    {&ct__op.unfold_backward_out, CT_KEY_CPU, CT_FN(ct__st_unfold_backward_out_CPU), "structured"},
+    {&ct__op.unfold_backward_out, CT_KEY_META, CT_FN(ct__st_unfold_backward_out_Meta), "structured"},
     {&ct__op.unfold_backward_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unfold_backward_out), "autograd"},
     {&ct__op.pixel_shuffle, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pixel_shuffle), "composite"},
-    {&ct__op.pixel_shuffle_out, CT_KEY_CPU, CT_FN(ct__k_pixel_shuffle_out), "reference"},
-    {&ct__op.pixel_shuffle_out, CT_KEY_META, CT_FN(ct__k_pixel_shuffle_out), "reference"},
+    {&ct__op.pixel_shuffle_out, CT_KEY_CPU, CT_FN(ct__st_pixel_shuffle_out_CPU), "structured"},
+    {&ct__op.pixel_shuffle_out, CT_KEY_META, CT_FN(ct__st_pixel_shuffle_out_Meta), "structured"},
     {&ct__op.pixel_shuffle_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pixel_shuffle_out), "autograd"},
     {&ct__op.pixel_unshuffle, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pixel_unshuffle), "composite"},
-    {&ct__op.pixel_unshuffle_out, CT_KEY_CPU, CT_FN(ct__k_pixel_unshuffle_out), "reference"},
-    {&ct__op.pixel_unshuffle_out, CT_KEY_META, CT_FN(ct__k_pixel_unshuffle_out), "reference"},
+    {&ct__op.pixel_unshuffle_out, CT_KEY_CPU, CT_FN(ct__st_pixel_unshuffle_out_CPU), "structured"},
+    {&ct__op.pixel_unshuffle_out, CT_KEY_META, CT_FN(ct__st_pixel_unshuffle_out_Meta), "structured"},
     {&ct__op.pixel_unshuffle_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pixel_unshuffle_out), "autograd"},
     {&ct__op.im2col, CT_KEY_CPU, CT_FN(ct__k_im2col), "reference"},
     {&ct__op.im2col, CT_KEY_META, CT_FN(ct__k_im2col), "reference"},

@@ -1086,6 +1086,14 @@ static ct_status ct__st_acc_done(ct_status st, ct_tensor *out, ct_tensor *acc) {
   ct_release(acc);
   return st;
 }
+/* An impl step's guard, after it ran the meta step's checks again: out has
+ * the shape the inputs give now. (They differ when an out= tensor is also an
+ * input whose shape the meta step changed: PyTorch then reads the resized
+ * input; here the op fails rather than read or write past a tensor.) */
+static ct_status ct__st_check_out(const char *op, const ct_tensor *out, int ndim, const int64_t *shape) {
+  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
+  return ct_fail(CT_ERR_SHAPE, op, "an input was resized as the out= tensor");
+}
 
 /* ---- max_pool2d: the max of each window and its flat index in the plane (ih * W + iw) ----
  * As PyTorch: a NaN wins (the last NaN of the window), ties keep the first. */
@@ -1251,8 +1259,10 @@ static ct_status ct__max_pool_run(const char *name, int nsp, ct_tensor *self, ct
   ct_tensor *acc, *x;
   ct_status st = CT_OK;
   if (out->numel == 0) return CT_OK;
-  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK) return ct_last_error();
-  if (!(acc = ct__st_acc(name, out))) return ct_last_error();
+  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
+      ct__st_check_out(name, out, self->ndim, shape) != CT_OK || ct__st_check_out(name, indices, self->ndim, shape) != CT_OK ||
+      !(acc = ct__st_acc(name, out)))
+    return ct_last_error();
   x = ct__pool_operand(name, self);
   if (!x) st = ct_last_error();
   else if (x->dtype == CT_F32) ct__maxpool_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
@@ -1335,8 +1345,9 @@ static ct_status ct__max_pool_bw_run(const char *op, int64_t B, int64_t in_plane
                                                                    bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {     \
     static const char *op = "max_pool" #NSP "d_with_indices_backward";                                                              \
     ct__pool_geom g;                                                                                                                \
-    int64_t shape[5];                                                                                                               \
-    if (ct__pool_setup(op, NSP, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK) return ct_last_error(); \
+    if (ct__max_pool_bw_setup(op, NSP, self, grad_output, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK || \
+        ct__st_check_out(op, grad_input, self->ndim, self->sizes) != CT_OK)                                                          \
+      return ct_last_error();                                                                                                       \
     return ct__max_pool_bw_run(op, g.B, g.D * g.H * g.W, g.OD * g.OH * g.OW, grad_output, indices, grad_input, 1);                  \
   }
 CT__MAX_POOL_BW_STEPS(2)
@@ -1415,9 +1426,9 @@ static ct_status ct__avg_pool_run(const char *op, const char *name, int nsp, ct_
   ct_status st = CT_OK;
   if (out->numel == 0) return CT_OK;
   if (ct__avg_pool_check(op, name, nsp, self, gy, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, &g, shape) !=
-      CT_OK)
+          CT_OK ||
+      ct__st_check_out(op, out, self->ndim, gy ? self->sizes : shape) != CT_OK || !(acc = ct__st_acc(op, out)))
     return ct_last_error();
-  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
   x = ct__pool_operand(op, gy ? gy : self);
   if (!x || (gy && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) {
     st = ct_last_error();
@@ -1545,8 +1556,9 @@ static ct_status ct__adaptive_avg_run(const char *op, const char *name, int nsp,
   ct_tensor *acc, *x;
   ct_status st = CT_OK;
   if (out->numel == 0) return CT_OK;
-  if (ct__adaptive_avg_check(op, name, nsp, self, gy, output_size, &g, shape) != CT_OK) return ct_last_error();
-  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  if (ct__adaptive_avg_check(op, name, nsp, self, gy, output_size, &g, shape) != CT_OK ||
+      ct__st_check_out(op, out, self->ndim, gy ? self->sizes : shape) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
   x = ct__pool_operand(op, gy ? gy : self);
   if (!x || (gy && ct__k_fill_(0, acc, ct_int(0)) != CT_OK) || ct__adaptive_bounds(op, &g) != CT_OK) {
     st = ct_last_error();
@@ -1716,11 +1728,15 @@ static ct_status ct__adaptive_max_meta(ct__structured *st, int nsp, ct_tensor *s
 }
 static ct_status ct__adaptive_max_run(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
   ct__pool_geom g;
+  int64_t shape[5];
   ct_tensor *acc, *x;
   ct_status st = CT_OK;
   if (out->numel == 0) return CT_OK;
   if (ct__adaptive_setup(op, op, nsp, self, output_size, &g) != CT_OK) return ct_last_error();
-  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  ct__adaptive_shape(self, nsp, &g, shape);
+  if (ct__st_check_out(op, out, self->ndim, shape) != CT_OK || ct__st_check_out(op, indices, self->ndim, shape) != CT_OK ||
+      !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
   x = ct__pool_operand(op, self);
   if (!x || ct__adaptive_bounds(op, &g) != CT_OK) st = ct_last_error();
   else if (x->dtype == CT_F32) ct__adaptive_max_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
@@ -1745,6 +1761,9 @@ static ct_status ct__adaptive_max_bw_check(const char *op, int nsp, ct_tensor *g
 static ct_status ct__adaptive_max_bw_run(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
   int64_t planes = 1, out_plane = 1, in_plane = 1;
   int i, nd = self->ndim;
+  if (grad_input->numel == 0) return CT_OK;
+  if (ct__adaptive_max_bw_check(op, nsp, grad_output, self, indices) != CT_OK || ct__st_check_out(op, grad_input, nd, self->sizes) != CT_OK)
+    return ct_last_error();
   for (i = 0; i < nd; i++) {
     if (i < nd - nsp) planes *= self->sizes[i];
     else in_plane *= self->sizes[i], out_plane *= grad_output->sizes[i];
@@ -2020,11 +2039,10 @@ static void ct__up_format(int nsp, const int64_t *sizes, char *buf, size_t cap) 
  * input_size the forward's input shape) of an nsp-D upsampling: PyTorch's
  * upsample_Nd_common_check and meta checks; u8: uint8 is accepted too (the
  * nearest forwards, as PyTorch). */
-static ct_status ct__up_meta(ct__structured *st, int nsp, bool u8, ct_tensor *src, ct_int_list output_size,
-                             const ct_int_list *input_size) {
-  const char *op = st->op;
+static ct_status ct__up_check(const char *op, int nsp, bool u8, ct_tensor *src, ct_int_list output_size, const ct_int_list *input_size,
+                              int64_t *shape) {
   const int64_t *in_sizes = input_size ? input_size->data : src->sizes;
-  int64_t in_rank = input_size ? input_size->n : src->ndim, shape[5];
+  int64_t in_rank = input_size ? input_size->n : src->ndim;
   char b1[160], b2[160];
   int d, i;
   if (output_size.n != nsp)
@@ -2052,13 +2070,22 @@ static ct_status ct__up_meta(ct__structured *st, int nsp, bool u8, ct_tensor *sr
       if (src->sizes[i] != shape[i])
         return ct_fail(CT_ERR_SHAPE, op, "Expected grad_output to have the same shape as output; output.size(%d) = %lld but got "
                        "grad_output.size(%d) = %lld", i, (long long)shape[i], i, (long long)src->sizes[i]);
+    for (i = 0; i < nsp + 2; i++) shape[i] = in_sizes[i]; /* the output: grad_input */
   }
-  return ct__set_output(st, 0, nsp + 2, input_size ? in_sizes : shape, (ct_dtype)src->dtype, src->device);
+  return CT_OK;
+}
+static ct_status ct__up_meta(ct__structured *st, int nsp, bool u8, ct_tensor *src, ct_int_list output_size, const ct_int_list *input_size) {
+  int64_t shape[5];
+  if (ct__up_check(st->op, nsp, u8, src, output_size, input_size, shape) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, nsp + 2, shape, (ct_dtype)src->dtype, src->device);
 }
 /* The impl step: out (in_sizes[0], in_sizes[1], out_sizes) from src
  * (forward), or grad_input (input_size) from src = grad_output (backward). */
-static ct_status ct__up_impl(const char *op, int mode, int nsp, ct_tensor *src, const int64_t *in_sizes, const int64_t *out_sizes,
-                             bool backward, bool align_corners, const double *scales, ct_tensor *out) {
+static ct_status ct__up_impl(const char *op, int mode, int nsp, ct_tensor *src, ct_int_list output_size, const ct_int_list *input_size,
+                             bool align_corners, const double *scales, ct_tensor *out) {
+  const int64_t *in_sizes = input_size ? input_size->data : src->sizes, *out_sizes = output_size.data;
+  bool backward = input_size != NULL;
+  int64_t shape[5];
   ct__up_geom g;
   ct_tensor *acc, *x = NULL;
   ct_status st = CT_OK;
@@ -2066,7 +2093,9 @@ static ct_status ct__up_impl(const char *op, int mode, int nsp, ct_tensor *src, 
   bool f32, copy = mode == CT__UP_CUBIC && backward;
   int d;
   if (out->numel == 0) return CT_OK;
-  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  if (ct__up_check(op, nsp, mode == CT__UP_NEAREST || mode == CT__UP_NEAREST_EXACT, src, output_size, input_size, shape) != CT_OK ||
+      ct__st_check_out(op, out, nsp + 2, shape) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
   f32 = acc->dtype == CT_F32;
   memset(&g, 0, sizeof g);
   g.B = in_sizes[0] * in_sizes[1];
@@ -2133,12 +2162,12 @@ CT__UP_META(linear3d, 3, CT__UP_AC, CT__UP_S3, false)
 #define CT__UP_IMPLS(NAME, OP, MODE, NSP, AC, S)                                                                                 \
   static ct_status ct__impl_##NAME(ct_tensor *self, ct_int_list output_size AC##_P S##_P, ct_tensor *out) {                     \
     const double sc[3] = S##_V;                                                                                                 \
-    return ct__up_impl(OP, MODE, NSP, self, self->sizes, output_size.data, false, AC##_V, sc, out);                             \
+    return ct__up_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc, out);                                               \
   }                                                                                                                             \
   static ct_status ct__impl_##NAME##_backward(ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size AC##_P S##_P, \
                                               ct_tensor *grad_input) {                                                          \
     const double sc[3] = S##_V;                                                                                                 \
-    return ct__up_impl(OP "_backward", MODE, NSP, grad_output, input_size.data, output_size.data, true, AC##_V, sc, grad_input); \
+    return ct__up_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc, grad_input);              \
   }
 CT__UP_IMPLS(upsample_nearest1d, "upsample_nearest1d", CT__UP_NEAREST, 1, CT__UP_NOAC, CT__UP_S1)
 CT__UP_IMPLS(upsample_nearest2d, "upsample_nearest2d", CT__UP_NEAREST, 2, CT__UP_NOAC, CT__UP_S2)
@@ -2274,69 +2303,74 @@ static ct_tensor *ct__k_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension,
 CT__UNFOLD_BW(ct__unfold_bw_f32, float, float)
 CT__UNFOLD_BW(ct__unfold_bw_f64, double, double)
 CT__UNFOLD_BW(ct__unfold_bw_i64, int64_t, uint64_t)
-static ct_tensor *ct__k_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
-  static const char *op = "unfold_backward";
-  int64_t d, n, expect[CT_MAX_DIMS], outer = 1, inner = 1, len = 1;
+/* unfold_backward (and .out): structured. The checks, and the geometry:
+ * *n windows of dim *d; outer / len / inner around it. */
+static ct_status ct__unfold_bw_check(const char *op, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step,
+                                     int64_t *d, int64_t *n) {
+  int64_t expect[CT_MAX_DIMS];
   int i, nd = (int)input_sizes.n;
-  ct_tensor *res, *acc, *g = NULL;
-  ct_status st = CT_OK;
   char b1[160], b2[160];
-  (void)ks;
-  if (nd < 0 || nd >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "input_sizes of %d dims", nd), (ct_tensor *)NULL;
+  if (nd < 0 || nd >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "input_sizes of %d dims", nd);
   for (i = 0; i < nd; i++)
-    if (input_sizes.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "negative size %lld in input_sizes", (long long)input_sizes.data[i]), (ct_tensor *)NULL;
-  if (ct__unfold_geometry(op, nd, input_sizes.data, dim, size, step, &d, &n) != CT_OK) return NULL;
-  if (nd == 0) n = 1; /* (a 0-dim input's unfold has one window, and no dim for it) */
+    if (input_sizes.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "negative size %lld in input_sizes", (long long)input_sizes.data[i]);
+  if (ct__unfold_geometry(op, nd, input_sizes.data, dim, size, step, d, n) != CT_OK) return ct_last_error();
+  if (nd == 0) *n = 1; /* (a 0-dim input's unfold has one window, and no dim for it) */
   /* PyTorch reads grad_in as unfold(input_sizes) without checking it: here it must have that shape */
-  for (i = 0; i < nd; i++) expect[i] = i == d ? n : input_sizes.data[i];
+  for (i = 0; i < nd; i++) expect[i] = i == *d ? *n : input_sizes.data[i];
   expect[nd > 0 ? nd : 0] = size;
   if (grad_in->ndim != (nd > 0 ? nd + 1 : 1) || memcmp(grad_in->sizes, expect, sizeof(int64_t) * (size_t)grad_in->ndim) != 0)
     return ct_fail(CT_ERR_SHAPE, op, "expected grad_in of the unfolded shape %s, got %s",
-                   ct_shape_format(nd > 0 ? nd + 1 : 1, expect, b1, sizeof b1), ct_shape_format(grad_in->ndim, grad_in->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
+                   ct_shape_format(nd > 0 ? nd + 1 : 1, expect, b1, sizeof b1), ct_shape_format(grad_in->ndim, grad_in->sizes, b2, sizeof b2));
   if (!ct_dtype_is_floating((ct_dtype)grad_in->dtype) && grad_in->dtype != CT_I64)
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad_in->dtype)), (ct_tensor *)NULL;
-  if (ct__conv_result(op, NULL, nd, input_sizes.data, (ct_dtype)grad_in->dtype, grad_in->device, &res, &acc) != CT_OK) return NULL;
-  if (acc && acc->numel) {
-    for (i = 0; i < nd; i++) {
-      if (i < d) outer *= input_sizes.data[i];
-      else if (i > d) inner *= input_sizes.data[i];
-    }
-    if (nd > 0) len = input_sizes.data[d];
-    g = ct__pool_operand(op, grad_in);
-    if (!g || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
-    else if (acc->dtype == CT_F32) ct__unfold_bw_f32((const float *)ct_data_ptr(g), (float *)ct_data_ptr(acc), outer, len, inner, n, size, step);
-    else if (acc->dtype == CT_F64) ct__unfold_bw_f64((const double *)ct_data_ptr(g), (double *)ct_data_ptr(acc), outer, len, inner, n, size, step);
-    else ct__unfold_bw_i64((const int64_t *)ct_data_ptr(g), (int64_t *)ct_data_ptr(acc), outer, len, inner, n, size, step);
-    ct_release(g);
-  }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad_in->dtype));
+  return CT_OK;
 }
-static ct_status ct__k_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size,
-                                           int64_t step, ct_tensor *out) {
-  return ct__result_to_out("unfold_backward", out, ct__k_unfold_backward(ks, grad_in, input_sizes, dim, size, step));
+static ct_status ct__meta_unfold_backward(ct__structured *st, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size,
+                                          int64_t step) {
+  int64_t d, n;
+  if (ct__unfold_bw_check(st->op, grad_in, input_sizes, dim, size, step, &d, &n) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, (int)input_sizes.n, input_sizes.data, (ct_dtype)grad_in->dtype, grad_in->device);
+}
+static ct_status ct__impl_unfold_backward(ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  static const char *op = "unfold_backward";
+  int64_t d, n, outer = 1, inner = 1, len = 1;
+  int i, nd = (int)input_sizes.n;
+  ct_tensor *acc, *g;
+  ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__unfold_bw_check(op, grad_in, input_sizes, dim, size, step, &d, &n) != CT_OK ||
+      ct__st_check_out(op, out, nd, input_sizes.data) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
+  for (i = 0; i < nd; i++) {
+    if (i < d) outer *= input_sizes.data[i];
+    else if (i > d) inner *= input_sizes.data[i];
+  }
+  if (nd > 0) len = input_sizes.data[d];
+  g = ct__pool_operand(op, grad_in);
+  if (!g || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
+  else if (acc->dtype == CT_F32) ct__unfold_bw_f32((const float *)ct_data_ptr(g), (float *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+  else if (acc->dtype == CT_F64) ct__unfold_bw_f64((const double *)ct_data_ptr(g), (double *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+  else ct__unfold_bw_i64((const int64_t *)ct_data_ptr(g), (int64_t *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+  ct_release(g);
+  return ct__st_acc_done(st, out, acc);
 }
 
 /* pixel_shuffle (..., C*r*r, H, W) -> (..., C, H*r, W*r) and pixel_unshuffle
- * (its inverse), CompositeImplicitAutograd: a reshape, a permute and a
- * reshape; the result is new memory, as PyTorch's, even when r = 1. */
-static ct_tensor *ct__pixel_shuffle(const char *op, ct_tensor *self, int64_t r, bool shuffle) {
-  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS];
+ * (its inverse): a reshape to nd + 2 dims (split), a permute (perm) and a
+ * reshape to nd dims (merged). The checks and those three. */
+static ct_status ct__pixel_geometry(const char *op, const ct_tensor *self, int64_t r, bool shuffle, int64_t *split, int64_t *perm,
+                                    int64_t *merged) {
   int i, nd = self->ndim, lead = nd - 3;
-  ct_tensor *a, *b, *c;
-  if (nd < 3)
-    return ct_fail(CT_ERR_RANK, op, "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)", op, nd),
-           (ct_tensor *)NULL;
+  if (nd < 3) return ct_fail(CT_ERR_RANK, op, "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)", op, nd);
   if (r <= 0) return ct_fail(CT_ERR_INVALID, op, "%s expects a positive %s, but got %lld", op, shuffle ? "upscale_factor" : "downscale_factor",
-                             (long long)r), (ct_tensor *)NULL;
-  if (nd + 2 > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "%s of a %d-dim tensor exceeds %d dims", op, nd, CT_MAX_DIMS), (ct_tensor *)NULL;
+                             (long long)r);
+  if (nd + 2 > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "%s of a %d-dim tensor exceeds %d dims", op, nd, CT_MAX_DIMS);
   for (i = 0; i < lead; i++) split[i] = merged[i] = self->sizes[i], perm[i] = i;
   if (shuffle) {
     int64_t c2, C = self->sizes[lead], H = self->sizes[lead + 1], W = self->sizes[lead + 2];
     if (ct__mul_ovf(r, r, &c2) || C % c2 != 0)
       return ct_fail(CT_ERR_SHAPE, op, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
-                     "but input.size(-3)=%lld is not divisible by %lld", (long long)C, (long long)(ct__mul_ovf(r, r, &c2) ? INT64_MAX : c2)),
-             (ct_tensor *)NULL;
+                     "but input.size(-3)=%lld is not divisible by %lld", (long long)C, (long long)(ct__mul_ovf(r, r, &c2) ? INT64_MAX : c2));
     /* (C/r^2, r, r, H, W) -> (C/r^2, H, r, W, r); H*r, W*r fit: they are counts of the same elements */
     split[lead] = C / c2, split[lead + 1] = r, split[lead + 2] = r, split[lead + 3] = H, split[lead + 4] = W;
     perm[lead] = lead, perm[lead + 1] = lead + 3, perm[lead + 2] = lead + 1, perm[lead + 3] = lead + 4, perm[lead + 4] = lead + 2;
@@ -2345,15 +2379,21 @@ static ct_tensor *ct__pixel_shuffle(const char *op, ct_tensor *self, int64_t r, 
     int64_t C = self->sizes[lead], H = self->sizes[lead + 1], W = self->sizes[lead + 2];
     if (H % r != 0 || W % r != 0)
       return ct_fail(CT_ERR_SHAPE, op, "pixel_unshuffle expects %s to be divisible by downscale_factor, but input.size(%d)=%lld is not divisible by %lld",
-                     (H % r) ? "height" : "width", (H % r) ? -2 : -1, (long long)((H % r) ? H : W), (long long)r),
-             (ct_tensor *)NULL;
+                     (H % r) ? "height" : "width", (H % r) ? -2 : -1, (long long)((H % r) ? H : W), (long long)r);
     /* (C, H/r, r, W/r, r) -> (C, r, r, H/r, W/r) */
     split[lead] = C, split[lead + 1] = H / r, split[lead + 2] = r, split[lead + 3] = W / r, split[lead + 4] = r;
     perm[lead] = lead, perm[lead + 1] = lead + 2, perm[lead + 2] = lead + 4, perm[lead + 3] = lead + 1, perm[lead + 4] = lead + 3;
-    if (ct__mul_ovf(C, r * r, &merged[lead]))
-      return ct_fail(CT_ERR_SIZE, op, "channels %lld times downscale_factor^2 overflows int64", (long long)C), (ct_tensor *)NULL;
+    if (ct__mul_ovf(C, r * r, &merged[lead])) return ct_fail(CT_ERR_SIZE, op, "channels %lld times downscale_factor^2 overflows int64", (long long)C);
     merged[lead + 1] = H / r, merged[lead + 2] = W / r;
   }
+  return CT_OK;
+}
+/* The functional ops (CompositeImplicitAutograd): the result is new memory, as PyTorch's, even when r = 1. */
+static ct_tensor *ct__pixel_shuffle(const char *op, ct_tensor *self, int64_t r, bool shuffle) {
+  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS];
+  int nd = self->ndim;
+  ct_tensor *a, *b, *c;
+  if (ct__pixel_geometry(op, self, r, shuffle, split, perm, merged) != CT_OK) return NULL;
   a = ct_reshape(self, nd + 2, split);
   b = a ? ct_permute(a, nd + 2, perm) : NULL;
   c = b ? ct_reshape(b, nd, merged) : NULL;
@@ -2373,11 +2413,40 @@ static ct_tensor *ct__k_pixel_unshuffle(ct_keyset ks, ct_tensor *self, int64_t d
   (void)ks;
   return ct__pixel_shuffle("pixel_unshuffle", self, downscale_factor, false);
 }
-static ct_status ct__k_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
-  return ct__result_to_out("pixel_shuffle", out, ct__k_pixel_shuffle(ks, self, upscale_factor));
+/* The out= forms: structured. The impl copies self's split-and-permuted view
+ * into the contiguous out seen with the permuted split sizes. */
+static ct_status ct__pixel_meta(ct__structured *st, ct_tensor *self, int64_t r, bool shuffle) {
+  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS];
+  if (ct__pixel_geometry(st->op, self, r, shuffle, split, perm, merged) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, merged, (ct_dtype)self->dtype, self->device);
 }
-static ct_status ct__k_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
-  return ct__result_to_out("pixel_unshuffle", out, ct__k_pixel_unshuffle(ks, self, downscale_factor));
+static ct_status ct__pixel_run(const char *op, ct_tensor *self, int64_t r, bool shuffle, ct_tensor *out) {
+  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS], psizes[CT_MAX_DIMS], pstrides[CT_MAX_DIMS];
+  int i, nd = self->ndim;
+  ct_tensor *a, *b, *o;
+  ct_status st;
+  if (out->numel == 0) return CT_OK;
+  if (ct__pixel_geometry(op, self, r, shuffle, split, perm, merged) != CT_OK || ct__st_check_out(op, out, nd, merged) != CT_OK)
+    return ct_last_error();
+  for (i = nd + 1; i >= 0; i--) psizes[i] = split[perm[i]], pstrides[i] = i == nd + 1 ? 1 : pstrides[i + 1] * psizes[i + 1];
+  a = ct_reshape(self, nd + 2, split);
+  b = a ? ct_permute(a, nd + 2, perm) : NULL;
+  o = b ? ct__make_view(out, nd + 2, psizes, pstrides, out->offset) : NULL;
+  st = o ? ct__copy_impl(o, b) : ct_last_error();
+  ct_release(a), ct_release(b), ct_release(o);
+  return st;
+}
+static ct_status ct__meta_pixel_shuffle(ct__structured *st, ct_tensor *self, int64_t upscale_factor) {
+  return ct__pixel_meta(st, self, upscale_factor, true);
+}
+static ct_status ct__impl_pixel_shuffle(ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  return ct__pixel_run("pixel_shuffle", self, upscale_factor, true, out);
+}
+static ct_status ct__meta_pixel_unshuffle(ct__structured *st, ct_tensor *self, int64_t downscale_factor) {
+  return ct__pixel_meta(st, self, downscale_factor, false);
+}
+static ct_status ct__impl_pixel_unshuffle(ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  return ct__pixel_run("pixel_unshuffle", self, downscale_factor, false, out);
 }
 
 /* ---- im2col / col2im as ops (torch.nn.functional.unfold / fold) ----
