@@ -945,7 +945,8 @@ static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *in
 /* ================= pooling =================
  * Kernels run over planes (N*C of them) of a contiguous copy of the input
  * in the compute dtype (f16/bf16 as f32), like convolution, and write a
- * result in that dtype that ct__conv_finish rounds once. */
+ * result in that dtype that is rounded once (ct__st_acc_done; the pools,
+ * upsampling, unfold_backward and pixel (un)shuffle are structured ops). */
 
 typedef struct ct__pool_geom {
   int64_t B, H, W, OH, OW; /* B = N*C planes of H x W; output OH x OW */
