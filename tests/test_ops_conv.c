@@ -313,7 +313,7 @@ TEST(conv_pool_grad_input_variants) {
     CHECK_OK(ct_max_pool2d_with_indices_backward_out(gm, gy, x, CV_L(3, 2), CV_L(2, 1), CV_L(0), CV_L(1), false, idx));
     CHECK(cv_maxdiff(gm, ref) == 0);
     CHECK_ERR(ct_avg_pool2d_backward_out(ct_zeros(1, (const int64_t[]){0}, CT_F32), gy, x, CV_L(3, 2), CV_L(2, 1), CV_L(0), false, true,
-                                         CT_INT_NONE), CT_ERR_DTYPE, "expected out tensor to have dtype");
+                                         CT_INT_NONE), CT_ERR_DTYPE, "Expected out tensor to have dtype");
     ct_release(idx);
   }
 }

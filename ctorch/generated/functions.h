@@ -5570,24 +5570,29 @@ typedef ct_tensor *ct_kernel_adaptive_avg_pool2d(ct_keyset, ct_tensor *, ct_int_
 typedef ct_status ct_kernel_adaptive_avg_pool2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_adaptive_avg_pool2d_out "adaptive_avg_pool2d.out"
 #define CT__OPSIG_adaptive_avg_pool2d_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_adaptive_avg_pool2d_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel__adaptive_avg_pool2d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME__adaptive_avg_pool2d "_adaptive_avg_pool2d"
 #define CT__OPSIG__adaptive_avg_pool2d "T,I->T"
+typedef ct_status ct_impl__adaptive_avg_pool2d(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel__adaptive_avg_pool2d_backward(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME__adaptive_avg_pool2d_backward "_adaptive_avg_pool2d_backward"
 #define CT__OPSIG__adaptive_avg_pool2d_backward "T,T->T"
+typedef ct_status ct_impl__adaptive_avg_pool2d_backward(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_max_pool2d_with_indices_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *);
 #define CT__OPNAME_max_pool2d_with_indices_backward "max_pool2d_with_indices_backward"
 #define CT__OPSIG_max_pool2d_with_indices_backward "T,T,I,I,I,I,b,T->T"
 typedef ct_status ct_kernel_max_pool2d_with_indices_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_max_pool2d_with_indices_backward_grad_input "max_pool2d_with_indices_backward.grad_input"
 #define CT__OPSIG_max_pool2d_with_indices_backward_grad_input "T,T,I,I,I,I,b,T,Tw->Tw"
+typedef ct_status ct_impl_max_pool2d_with_indices_backward_grad_input(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_max_pool2d_double_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *);
 #define CT__OPNAME_max_pool2d_double_backward "max_pool2d_double_backward"
 #define CT__OPSIG_max_pool2d_double_backward "T,T,I,I,I,I,b,T->T"
 typedef ct_tensor *ct_kernel_max_pool2d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
 #define CT__OPNAME_max_pool2d_with_indices "max_pool2d_with_indices"
 #define CT__OPSIG_max_pool2d_with_indices "T,I,I,I,I,b->T,T"
+typedef ct_status ct_impl_max_pool2d_with_indices(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_max_pool2d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool );
 #define CT__OPNAME_max_pool2d "max_pool2d"
 #define CT__OPSIG_max_pool2d "T,I,I,I,I,b->T"
@@ -5597,12 +5602,14 @@ typedef ct_tensor *ct_kernel_avg_pool2d(ct_keyset, ct_tensor *, ct_int_list , ct
 typedef ct_status ct_kernel_avg_pool2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 #define CT__OPNAME_avg_pool2d_out "avg_pool2d.out"
 #define CT__OPSIG_avg_pool2d_out "T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_status ct_impl_avg_pool2d_out(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_avg_pool2d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t );
 #define CT__OPNAME_avg_pool2d_backward "avg_pool2d_backward"
 #define CT__OPSIG_avg_pool2d_backward "T,T,I,I,I,b,b,i?->T"
 typedef ct_status ct_kernel_avg_pool2d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 #define CT__OPNAME_avg_pool2d_backward_grad_input "avg_pool2d_backward.grad_input"
 #define CT__OPSIG_avg_pool2d_backward_grad_input "T,T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_status ct_impl_avg_pool2d_backward_grad_input(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_max_pool1d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
 #define CT__OPNAME_max_pool1d_with_indices "max_pool1d_with_indices"
 #define CT__OPSIG_max_pool1d_with_indices "T,I,I,I,I,b->T,T"
@@ -5621,12 +5628,14 @@ typedef ct_tensor *ct_kernel_adaptive_max_pool2d(ct_keyset, ct_tensor *, ct_int_
 typedef ct_status ct_kernel_adaptive_max_pool2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_adaptive_max_pool2d_out "adaptive_max_pool2d.out"
 #define CT__OPSIG_adaptive_max_pool2d_out "T,I,Tw,Tw->Tw,Tw"
+typedef ct_status ct_impl_adaptive_max_pool2d_out(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_adaptive_max_pool2d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_adaptive_max_pool2d_backward "adaptive_max_pool2d_backward"
 #define CT__OPSIG_adaptive_max_pool2d_backward "T,T,T->T"
 typedef ct_status ct_kernel_adaptive_max_pool2d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_adaptive_max_pool2d_backward_grad_input "adaptive_max_pool2d_backward.grad_input"
 #define CT__OPSIG_adaptive_max_pool2d_backward_grad_input "T,T,T,Tw->Tw"
+typedef ct_status ct_impl_adaptive_max_pool2d_backward_grad_input(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_adaptive_max_pool1d(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **);
 #define CT__OPNAME_adaptive_max_pool1d "adaptive_max_pool1d"
 #define CT__OPSIG_adaptive_max_pool1d "T,I->T,T"
@@ -5648,30 +5657,36 @@ typedef ct_tensor *ct_kernel_adaptive_avg_pool3d(ct_keyset, ct_tensor *, ct_int_
 typedef ct_status ct_kernel_adaptive_avg_pool3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_adaptive_avg_pool3d_out "adaptive_avg_pool3d.out"
 #define CT__OPSIG_adaptive_avg_pool3d_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_adaptive_avg_pool3d_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel__adaptive_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME__adaptive_avg_pool3d "_adaptive_avg_pool3d"
 #define CT__OPSIG__adaptive_avg_pool3d "T,I->T"
+typedef ct_status ct_impl__adaptive_avg_pool3d(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel__adaptive_avg_pool3d_backward(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME__adaptive_avg_pool3d_backward "_adaptive_avg_pool3d_backward"
 #define CT__OPSIG__adaptive_avg_pool3d_backward "T,T->T"
+typedef ct_status ct_impl__adaptive_avg_pool3d_backward(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_adaptive_max_pool3d(ct_keyset, ct_tensor *, ct_int_list , ct_tensor **);
 #define CT__OPNAME_adaptive_max_pool3d "adaptive_max_pool3d"
 #define CT__OPSIG_adaptive_max_pool3d "T,I->T,T"
 typedef ct_status ct_kernel_adaptive_max_pool3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_adaptive_max_pool3d_out "adaptive_max_pool3d.out"
 #define CT__OPSIG_adaptive_max_pool3d_out "T,I,Tw,Tw->Tw,Tw"
+typedef ct_status ct_impl_adaptive_max_pool3d_out(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_adaptive_max_pool3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_adaptive_max_pool3d_backward "adaptive_max_pool3d_backward"
 #define CT__OPSIG_adaptive_max_pool3d_backward "T,T,T->T"
 typedef ct_status ct_kernel_adaptive_max_pool3d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_adaptive_max_pool3d_backward_grad_input "adaptive_max_pool3d_backward.grad_input"
 #define CT__OPSIG_adaptive_max_pool3d_backward_grad_input "T,T,T,Tw->Tw"
+typedef ct_status ct_impl_adaptive_max_pool3d_backward_grad_input(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_max_pool3d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
 #define CT__OPNAME_max_pool3d_with_indices "max_pool3d_with_indices"
 #define CT__OPSIG_max_pool3d_with_indices "T,I,I,I,I,b->T,T"
 typedef ct_status ct_kernel_max_pool3d_with_indices_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_max_pool3d_with_indices_out "max_pool3d_with_indices.out"
 #define CT__OPSIG_max_pool3d_with_indices_out "T,I,I,I,I,b,Tw,Tw->Tw,Tw"
+typedef ct_status ct_impl_max_pool3d_with_indices_out(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_max_pool3d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool );
 #define CT__OPNAME_max_pool3d "max_pool3d"
 #define CT__OPSIG_max_pool3d "T,I,I,I,I,b->T"
@@ -5681,138 +5696,161 @@ typedef ct_tensor *ct_kernel_max_pool3d_with_indices_backward(ct_keyset, ct_tens
 typedef ct_status ct_kernel_max_pool3d_with_indices_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
 #define CT__OPNAME_max_pool3d_with_indices_backward_grad_input "max_pool3d_with_indices_backward.grad_input"
 #define CT__OPSIG_max_pool3d_with_indices_backward_grad_input "T,T,I,I,I,I,b,T,Tw->Tw"
+typedef ct_status ct_impl_max_pool3d_with_indices_backward_grad_input(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t );
 #define CT__OPNAME_avg_pool3d "avg_pool3d"
 #define CT__OPSIG_avg_pool3d "T,I,I,I,b,b,i?->T"
 typedef ct_status ct_kernel_avg_pool3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 #define CT__OPNAME_avg_pool3d_out "avg_pool3d.out"
 #define CT__OPSIG_avg_pool3d_out "T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_status ct_impl_avg_pool3d_out(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_avg_pool3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t );
 #define CT__OPNAME_avg_pool3d_backward "avg_pool3d_backward"
 #define CT__OPSIG_avg_pool3d_backward "T,T,I,I,I,b,b,i?->T"
 typedef ct_status ct_kernel_avg_pool3d_backward_grad_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 #define CT__OPNAME_avg_pool3d_backward_grad_input "avg_pool3d_backward.grad_input"
 #define CT__OPSIG_avg_pool3d_backward_grad_input "T,T,I,I,I,b,b,i?,Tw->Tw"
+typedef ct_status ct_impl_avg_pool3d_backward_grad_input(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_nearest1d(ct_keyset, ct_tensor *, ct_int_list , double );
 #define CT__OPNAME_upsample_nearest1d "upsample_nearest1d"
 #define CT__OPSIG_upsample_nearest1d "T,I,f?->T"
 typedef ct_status ct_kernel_upsample_nearest1d_out(ct_keyset, ct_tensor *, ct_int_list , double , ct_tensor *);
 #define CT__OPNAME_upsample_nearest1d_out "upsample_nearest1d.out"
 #define CT__OPSIG_upsample_nearest1d_out "T,I,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_nearest1d_out(ct_tensor *, ct_int_list , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_nearest1d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double );
 #define CT__OPNAME_upsample_nearest1d_backward "upsample_nearest1d_backward"
 #define CT__OPSIG_upsample_nearest1d_backward "T,I,I,f?->T"
 typedef ct_status ct_kernel_upsample_nearest1d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *);
 #define CT__OPNAME_upsample_nearest1d_backward_grad_input "upsample_nearest1d_backward.grad_input"
 #define CT__OPSIG_upsample_nearest1d_backward_grad_input "T,I,I,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_nearest1d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_nearest2d(ct_keyset, ct_tensor *, ct_int_list , double , double );
 #define CT__OPNAME_upsample_nearest2d "upsample_nearest2d"
 #define CT__OPSIG_upsample_nearest2d "T,I,f?,f?->T"
 typedef ct_status ct_kernel_upsample_nearest2d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_nearest2d_out "upsample_nearest2d.out"
 #define CT__OPSIG_upsample_nearest2d_out "T,I,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_nearest2d_out(ct_tensor *, ct_int_list , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_nearest2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double );
 #define CT__OPNAME_upsample_nearest2d_backward "upsample_nearest2d_backward"
 #define CT__OPSIG_upsample_nearest2d_backward "T,I,I,f?,f?->T"
 typedef ct_status ct_kernel_upsample_nearest2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_nearest2d_backward_grad_input "upsample_nearest2d_backward.grad_input"
 #define CT__OPSIG_upsample_nearest2d_backward_grad_input "T,I,I,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_nearest2d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_nearest3d(ct_keyset, ct_tensor *, ct_int_list , double , double , double );
 #define CT__OPNAME_upsample_nearest3d "upsample_nearest3d"
 #define CT__OPSIG_upsample_nearest3d "T,I,f?,f?,f?->T"
 typedef ct_status ct_kernel_upsample_nearest3d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_nearest3d_out "upsample_nearest3d.out"
 #define CT__OPSIG_upsample_nearest3d_out "T,I,f?,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_nearest3d_out(ct_tensor *, ct_int_list , double , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_nearest3d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double );
 #define CT__OPNAME_upsample_nearest3d_backward "upsample_nearest3d_backward"
 #define CT__OPSIG_upsample_nearest3d_backward "T,I,I,f?,f?,f?->T"
 typedef ct_status ct_kernel_upsample_nearest3d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_nearest3d_backward_grad_input "upsample_nearest3d_backward.grad_input"
 #define CT__OPSIG_upsample_nearest3d_backward_grad_input "T,I,I,f?,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_nearest3d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel__upsample_nearest_exact1d(ct_keyset, ct_tensor *, ct_int_list , double );
 #define CT__OPNAME__upsample_nearest_exact1d "_upsample_nearest_exact1d"
 #define CT__OPSIG__upsample_nearest_exact1d "T,I,f?->T"
 typedef ct_status ct_kernel__upsample_nearest_exact1d_out(ct_keyset, ct_tensor *, ct_int_list , double , ct_tensor *);
 #define CT__OPNAME__upsample_nearest_exact1d_out "_upsample_nearest_exact1d.out"
 #define CT__OPSIG__upsample_nearest_exact1d_out "T,I,f?,Tw->Tw"
+typedef ct_status ct_impl__upsample_nearest_exact1d_out(ct_tensor *, ct_int_list , double , ct_tensor *);
 typedef ct_tensor *ct_kernel__upsample_nearest_exact1d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double );
 #define CT__OPNAME__upsample_nearest_exact1d_backward "_upsample_nearest_exact1d_backward"
 #define CT__OPSIG__upsample_nearest_exact1d_backward "T,I,I,f?->T"
 typedef ct_status ct_kernel__upsample_nearest_exact1d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *);
 #define CT__OPNAME__upsample_nearest_exact1d_backward_grad_input "_upsample_nearest_exact1d_backward.grad_input"
 #define CT__OPSIG__upsample_nearest_exact1d_backward_grad_input "T,I,I,f?,Tw->Tw"
+typedef ct_status ct_impl__upsample_nearest_exact1d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *);
 typedef ct_tensor *ct_kernel__upsample_nearest_exact2d(ct_keyset, ct_tensor *, ct_int_list , double , double );
 #define CT__OPNAME__upsample_nearest_exact2d "_upsample_nearest_exact2d"
 #define CT__OPSIG__upsample_nearest_exact2d "T,I,f?,f?->T"
 typedef ct_status ct_kernel__upsample_nearest_exact2d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , ct_tensor *);
 #define CT__OPNAME__upsample_nearest_exact2d_out "_upsample_nearest_exact2d.out"
 #define CT__OPSIG__upsample_nearest_exact2d_out "T,I,f?,f?,Tw->Tw"
+typedef ct_status ct_impl__upsample_nearest_exact2d_out(ct_tensor *, ct_int_list , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel__upsample_nearest_exact2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double );
 #define CT__OPNAME__upsample_nearest_exact2d_backward "_upsample_nearest_exact2d_backward"
 #define CT__OPSIG__upsample_nearest_exact2d_backward "T,I,I,f?,f?->T"
 typedef ct_status ct_kernel__upsample_nearest_exact2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *);
 #define CT__OPNAME__upsample_nearest_exact2d_backward_grad_input "_upsample_nearest_exact2d_backward.grad_input"
 #define CT__OPSIG__upsample_nearest_exact2d_backward_grad_input "T,I,I,f?,f?,Tw->Tw"
+typedef ct_status ct_impl__upsample_nearest_exact2d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel__upsample_nearest_exact3d(ct_keyset, ct_tensor *, ct_int_list , double , double , double );
 #define CT__OPNAME__upsample_nearest_exact3d "_upsample_nearest_exact3d"
 #define CT__OPSIG__upsample_nearest_exact3d "T,I,f?,f?,f?->T"
 typedef ct_status ct_kernel__upsample_nearest_exact3d_out(ct_keyset, ct_tensor *, ct_int_list , double , double , double , ct_tensor *);
 #define CT__OPNAME__upsample_nearest_exact3d_out "_upsample_nearest_exact3d.out"
 #define CT__OPSIG__upsample_nearest_exact3d_out "T,I,f?,f?,f?,Tw->Tw"
+typedef ct_status ct_impl__upsample_nearest_exact3d_out(ct_tensor *, ct_int_list , double , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel__upsample_nearest_exact3d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double );
 #define CT__OPNAME__upsample_nearest_exact3d_backward "_upsample_nearest_exact3d_backward"
 #define CT__OPSIG__upsample_nearest_exact3d_backward "T,I,I,f?,f?,f?->T"
 typedef ct_status ct_kernel__upsample_nearest_exact3d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *);
 #define CT__OPNAME__upsample_nearest_exact3d_backward_grad_input "_upsample_nearest_exact3d_backward.grad_input"
 #define CT__OPSIG__upsample_nearest_exact3d_backward_grad_input "T,I,I,f?,f?,f?,Tw->Tw"
+typedef ct_status ct_impl__upsample_nearest_exact3d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_linear1d(ct_keyset, ct_tensor *, ct_int_list , bool , double );
 #define CT__OPNAME_upsample_linear1d "upsample_linear1d"
 #define CT__OPSIG_upsample_linear1d "T,I,b,f?->T"
 typedef ct_status ct_kernel_upsample_linear1d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , ct_tensor *);
 #define CT__OPNAME_upsample_linear1d_out "upsample_linear1d.out"
 #define CT__OPSIG_upsample_linear1d_out "T,I,b,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_linear1d_out(ct_tensor *, ct_int_list , bool , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_linear1d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double );
 #define CT__OPNAME_upsample_linear1d_backward "upsample_linear1d_backward"
 #define CT__OPSIG_upsample_linear1d_backward "T,I,I,b,f?->T"
 typedef ct_status ct_kernel_upsample_linear1d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *);
 #define CT__OPNAME_upsample_linear1d_backward_grad_input "upsample_linear1d_backward.grad_input"
 #define CT__OPSIG_upsample_linear1d_backward_grad_input "T,I,I,b,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_linear1d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_bilinear2d(ct_keyset, ct_tensor *, ct_int_list , bool , double , double );
 #define CT__OPNAME_upsample_bilinear2d "upsample_bilinear2d"
 #define CT__OPSIG_upsample_bilinear2d "T,I,b,f?,f?->T"
 typedef ct_status ct_kernel_upsample_bilinear2d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_bilinear2d_out "upsample_bilinear2d.out"
 #define CT__OPSIG_upsample_bilinear2d_out "T,I,b,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_bilinear2d_out(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_bilinear2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double );
 #define CT__OPNAME_upsample_bilinear2d_backward "upsample_bilinear2d_backward"
 #define CT__OPSIG_upsample_bilinear2d_backward "T,I,I,b,f?,f?->T"
 typedef ct_status ct_kernel_upsample_bilinear2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_bilinear2d_backward_grad_input "upsample_bilinear2d_backward.grad_input"
 #define CT__OPSIG_upsample_bilinear2d_backward_grad_input "T,I,I,b,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_bilinear2d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_trilinear3d(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double );
 #define CT__OPNAME_upsample_trilinear3d "upsample_trilinear3d"
 #define CT__OPSIG_upsample_trilinear3d "T,I,b,f?,f?,f?->T"
 typedef ct_status ct_kernel_upsample_trilinear3d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_trilinear3d_out "upsample_trilinear3d.out"
 #define CT__OPSIG_upsample_trilinear3d_out "T,I,b,f?,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_trilinear3d_out(ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_trilinear3d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double );
 #define CT__OPNAME_upsample_trilinear3d_backward "upsample_trilinear3d_backward"
 #define CT__OPSIG_upsample_trilinear3d_backward "T,I,I,b,f?,f?,f?->T"
 typedef ct_status ct_kernel_upsample_trilinear3d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_trilinear3d_backward_grad_input "upsample_trilinear3d_backward.grad_input"
 #define CT__OPSIG_upsample_trilinear3d_backward_grad_input "T,I,I,b,f?,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_trilinear3d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_bicubic2d(ct_keyset, ct_tensor *, ct_int_list , bool , double , double );
 #define CT__OPNAME_upsample_bicubic2d "upsample_bicubic2d"
 #define CT__OPSIG_upsample_bicubic2d "T,I,b,f?,f?->T"
 typedef ct_status ct_kernel_upsample_bicubic2d_out(ct_keyset, ct_tensor *, ct_int_list , bool , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_bicubic2d_out "upsample_bicubic2d.out"
 #define CT__OPSIG_upsample_bicubic2d_out "T,I,b,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_bicubic2d_out(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_bicubic2d_backward(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double );
 #define CT__OPNAME_upsample_bicubic2d_backward "upsample_bicubic2d_backward"
 #define CT__OPSIG_upsample_bicubic2d_backward "T,I,I,b,f?,f?->T"
 typedef ct_status ct_kernel_upsample_bicubic2d_backward_grad_input(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *);
 #define CT__OPNAME_upsample_bicubic2d_backward_grad_input "upsample_bicubic2d_backward.grad_input"
 #define CT__OPSIG_upsample_bicubic2d_backward_grad_input "T,I,I,b,f?,f?,Tw->Tw"
+typedef ct_status ct_impl_upsample_bicubic2d_backward_grad_input(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *);
 typedef ct_tensor *ct_kernel_upsample_nearest1d_vec(ct_keyset, ct_tensor *, ct_int_list , ct_float_list );
 #define CT__OPNAME_upsample_nearest1d_vec "upsample_nearest1d.vec"
 #define CT__OPSIG_upsample_nearest1d_vec "T,I,F->T"
@@ -5942,18 +5980,21 @@ typedef ct_tensor *ct_kernel_unfold_backward(ct_keyset, ct_tensor *, ct_int_list
 typedef ct_status ct_kernel_unfold_backward_out(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_unfold_backward_out "unfold_backward.out"
 #define CT__OPSIG_unfold_backward_out "T,I,i,i,i,Tw->Tw"
+typedef ct_status ct_impl_unfold_backward_out(ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_pixel_shuffle(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_pixel_shuffle "pixel_shuffle"
 #define CT__OPSIG_pixel_shuffle "T,i->T"
 typedef ct_status ct_kernel_pixel_shuffle_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_pixel_shuffle_out "pixel_shuffle.out"
 #define CT__OPSIG_pixel_shuffle_out "T,i,Tw->Tw"
+typedef ct_status ct_impl_pixel_shuffle_out(ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_pixel_unshuffle(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_pixel_unshuffle "pixel_unshuffle"
 #define CT__OPSIG_pixel_unshuffle "T,i->T"
 typedef ct_status ct_kernel_pixel_unshuffle_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_pixel_unshuffle_out "pixel_unshuffle.out"
 #define CT__OPSIG_pixel_unshuffle_out "T,i,Tw->Tw"
+typedef ct_status ct_impl_pixel_unshuffle_out(ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_im2col(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_im2col "im2col"
 #define CT__OPSIG_im2col "T,I,I,I,I->T"

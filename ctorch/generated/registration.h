@@ -14489,6 +14489,47 @@ static ct_unboxed_fn ct__impls_binary_cross_entropy_out[CT_DEVICE_NUM] = {CT_FN(
 static ct_unboxed_fn ct__impls_binary_cross_entropy_with_logits[CT_DEVICE_NUM] = {CT_FN(ct__impl_binary_cross_entropy_with_logits)};
 static ct_unboxed_fn ct__impls_huber_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_huber_loss)};
 static ct_unboxed_fn ct__impls_multi_margin_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_multi_margin_loss)};
+static ct_unboxed_fn ct__impls_adaptive_avg_pool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool2d)};
+static ct_unboxed_fn ct__impls__adaptive_avg_pool2d[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool2d)};
+static ct_unboxed_fn ct__impls__adaptive_avg_pool2d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool2d_backward)};
+static ct_unboxed_fn ct__impls_max_pool2d_with_indices_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool2d_with_indices_backward)};
+static ct_unboxed_fn ct__impls_max_pool2d_with_indices[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool2d_with_indices)};
+static ct_unboxed_fn ct__impls_avg_pool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_avg_pool2d)};
+static ct_unboxed_fn ct__impls_avg_pool2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_avg_pool2d_backward)};
+static ct_unboxed_fn ct__impls_adaptive_max_pool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_max_pool2d)};
+static ct_unboxed_fn ct__impls_adaptive_max_pool2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_max_pool2d_backward)};
+static ct_unboxed_fn ct__impls_adaptive_avg_pool3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool3d)};
+static ct_unboxed_fn ct__impls__adaptive_avg_pool3d[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool3d)};
+static ct_unboxed_fn ct__impls__adaptive_avg_pool3d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool3d_backward)};
+static ct_unboxed_fn ct__impls_adaptive_max_pool3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_max_pool3d)};
+static ct_unboxed_fn ct__impls_adaptive_max_pool3d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_max_pool3d_backward)};
+static ct_unboxed_fn ct__impls_max_pool3d_with_indices_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool3d_with_indices)};
+static ct_unboxed_fn ct__impls_max_pool3d_with_indices_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool3d_with_indices_backward)};
+static ct_unboxed_fn ct__impls_avg_pool3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_avg_pool3d)};
+static ct_unboxed_fn ct__impls_avg_pool3d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_avg_pool3d_backward)};
+static ct_unboxed_fn ct__impls_upsample_nearest1d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest1d)};
+static ct_unboxed_fn ct__impls_upsample_nearest1d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest1d_backward)};
+static ct_unboxed_fn ct__impls_upsample_nearest2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest2d)};
+static ct_unboxed_fn ct__impls_upsample_nearest2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest2d_backward)};
+static ct_unboxed_fn ct__impls_upsample_nearest3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest3d)};
+static ct_unboxed_fn ct__impls_upsample_nearest3d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest3d_backward)};
+static ct_unboxed_fn ct__impls__upsample_nearest_exact1d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest_exact1d)};
+static ct_unboxed_fn ct__impls__upsample_nearest_exact1d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest_exact1d_backward)};
+static ct_unboxed_fn ct__impls__upsample_nearest_exact2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest_exact2d)};
+static ct_unboxed_fn ct__impls__upsample_nearest_exact2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest_exact2d_backward)};
+static ct_unboxed_fn ct__impls__upsample_nearest_exact3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest_exact3d)};
+static ct_unboxed_fn ct__impls__upsample_nearest_exact3d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_nearest_exact3d_backward)};
+static ct_unboxed_fn ct__impls_upsample_linear1d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_linear1d)};
+static ct_unboxed_fn ct__impls_upsample_linear1d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_linear1d_backward)};
+static ct_unboxed_fn ct__impls_upsample_bilinear2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_bilinear2d)};
+static ct_unboxed_fn ct__impls_upsample_bilinear2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_bilinear2d_backward)};
+static ct_unboxed_fn ct__impls_upsample_trilinear3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_trilinear3d)};
+static ct_unboxed_fn ct__impls_upsample_trilinear3d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_trilinear3d_backward)};
+static ct_unboxed_fn ct__impls_upsample_bicubic2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_bicubic2d)};
+static ct_unboxed_fn ct__impls_upsample_bicubic2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_upsample_bicubic2d_backward)};
+static ct_unboxed_fn ct__impls_unfold_backward_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_unfold_backward)};
+static ct_unboxed_fn ct__impls_pixel_shuffle_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_pixel_shuffle)};
+static ct_unboxed_fn ct__impls_pixel_unshuffle_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_pixel_unshuffle)};
 static ct_tensor *ct__st_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
   ct_tensor *const ct__in[2] = {self, other};
   ct__structured st;
@@ -15160,6 +15201,1617 @@ static ct_status ct__st_multi_margin_loss_out_meta(ct_keyset ks, ct_tensor *self
   s = ct__meta_multi_margin_loss(&st, self, target, p, margin, weight, reduction);
   return ct__st_finish(&st, s, 1);
 }
+static ct_status ct__st_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_avg_pool2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_avg_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, output_size, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_avg_pool2d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_avg_pool2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool2d, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, output_size, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool2d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_adaptive_avg_pool2d_backward(&st, grad_output, self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool2d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool2d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool2d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_adaptive_avg_pool2d_backward(&st, grad_output, self);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_with_indices_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_pool2d_with_indices_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_with_indices_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_max_pool2d_with_indices_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_max_pool2d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_with_indices, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(self, kernel_size, stride, padding, dilation, ceil_mode, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, indices, NULL);
+}
+static ct_tensor *ct__st_max_pool2d_with_indices_meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_with_indices", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_max_pool2d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  return ct__st_result(&st, s, 2, indices, NULL);
+}
+static ct_tensor *ct__st_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_avg_pool2d_meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_avg_pool2d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_avg_pool2d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d_backward", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_avg_pool2d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool2d_backward", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))impl)(self, output_size, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool2d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_status ct__st_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))impl)(self, output_size, st.out[0], st.out[1]);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_status ct__st_adaptive_max_pool2d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_tensor *ct__st_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool2d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, indices, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_max_pool2d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_avg_pool3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_avg_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, output_size, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_avg_pool3d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_avg_pool3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool3d, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, output_size, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool3d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_adaptive_avg_pool3d_backward(&st, grad_output, self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool3d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__adaptive_avg_pool3d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_adaptive_avg_pool3d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_adaptive_avg_pool3d_backward(&st, grad_output, self);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))impl)(self, output_size, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool3d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_status ct__st_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))impl)(self, output_size, st.out[0], st.out[1]);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_status ct__st_adaptive_max_pool3d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_tensor *ct__st_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_adaptive_max_pool3d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, indices, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_adaptive_max_pool3d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(self, kernel_size, stride, padding, dilation, ceil_mode, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_tensor *ct__st_max_pool3d_with_indices_meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  return ct__st_result(&st, s, 2, result1, NULL);
+}
+static ct_status ct__st_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(self, kernel_size, stride, padding, dilation, ceil_mode, st.out[0], st.out[1]);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_status ct__st_max_pool3d_with_indices_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  st.given[1] = indices;
+  s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_tensor *ct__st_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_pool3d_with_indices_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_max_pool3d_with_indices_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[3] = {grad_output, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_avg_pool3d_meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_avg_pool3d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_avg_pool3d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d_backward", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_avg_pool3d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "avg_pool3d_backward", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , ct_tensor *))impl)(self, output_size, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest1d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , ct_tensor *))impl)(self, output_size, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest1d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest1d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest1d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , ct_tensor *))impl)(self, output_size, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest2d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , ct_tensor *))impl)(self, output_size, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest2d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest2d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest2d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , double , ct_tensor *))impl)(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest3d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , double , ct_tensor *))impl)(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest3d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_nearest3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_nearest3d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_nearest3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_nearest3d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , ct_tensor *))impl)(self, output_size, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact1d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , ct_tensor *))impl)(self, output_size, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact1d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest1d(&st, self, output_size, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact1d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact1d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , ct_tensor *))impl)(self, output_size, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact2d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , ct_tensor *))impl)(self, output_size, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact2d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact2d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact2d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , double , ct_tensor *))impl)(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact3d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , double , ct_tensor *))impl)(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact3d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st__upsample_nearest_exact3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st__upsample_nearest_exact3d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st__upsample_nearest_exact3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st__upsample_nearest_exact3d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_linear1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , ct_tensor *))impl)(self, output_size, align_corners, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_linear1d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_linear1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , ct_tensor *))impl)(self, output_size, align_corners, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_linear1d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_linear1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_linear1d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_linear1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_linear1d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_bilinear2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_bilinear2d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_bilinear2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_bilinear2d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_bilinear2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_bilinear2d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_bilinear2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_bilinear2d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_trilinear3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_trilinear3d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_trilinear3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_trilinear3d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_trilinear3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_trilinear3d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_trilinear3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_trilinear3d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_bicubic2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_bicubic2d_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_bicubic2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_bicubic2d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_upsample_bicubic2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_upsample_bicubic2d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_upsample_bicubic2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_upsample_bicubic2d_backward_grad_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+  ct_tensor *const ct__in[1] = {grad_output};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = grad_input;
+  s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "unfold_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_unfold_backward_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *))impl)(grad_in, input_sizes, dim, size, step, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_unfold_backward_meta(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "unfold_backward", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "unfold_backward", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_unfold_backward_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *))impl)(grad_in, input_sizes, dim, size, step, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_unfold_backward_out_meta(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {grad_in};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "unfold_backward", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "pixel_shuffle", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_pixel_shuffle(&st, self, upscale_factor);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_pixel_shuffle_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, upscale_factor, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_pixel_shuffle_out_meta(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "pixel_shuffle", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_pixel_shuffle(&st, self, upscale_factor);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "pixel_unshuffle", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_pixel_unshuffle(&st, self, downscale_factor);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_pixel_unshuffle_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, downscale_factor, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_pixel_unshuffle_out_meta(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "pixel_unshuffle", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_pixel_unshuffle(&st, self, downscale_factor);
+  return ct__st_finish(&st, s, 1);
+}
 
 /* ---- structured families: each variant's glue and its family's impls per device type
  * (ct_set_structured_impl registers the glue at a device type's backend key) ---- */
@@ -15200,6 +16852,79 @@ static const struct {
     {"binary_cross_entropy_with_logits", &ct__op.binary_cross_entropy_with_logits, CT_FN(ct__st_binary_cross_entropy_with_logits), ct__impls_binary_cross_entropy_with_logits},
     {"huber_loss.out", &ct__op.huber_loss_out, CT_FN(ct__st_huber_loss_out), ct__impls_huber_loss_out},
     {"multi_margin_loss.out", &ct__op.multi_margin_loss_out, CT_FN(ct__st_multi_margin_loss_out), ct__impls_multi_margin_loss_out},
+    {"adaptive_avg_pool2d.out", &ct__op.adaptive_avg_pool2d_out, CT_FN(ct__st_adaptive_avg_pool2d_out), ct__impls_adaptive_avg_pool2d_out},
+    {"_adaptive_avg_pool2d", &ct__op._adaptive_avg_pool2d, CT_FN(ct__st__adaptive_avg_pool2d), ct__impls__adaptive_avg_pool2d},
+    {"_adaptive_avg_pool2d_backward", &ct__op._adaptive_avg_pool2d_backward, CT_FN(ct__st__adaptive_avg_pool2d_backward), ct__impls__adaptive_avg_pool2d_backward},
+    {"max_pool2d_with_indices_backward.grad_input", &ct__op.max_pool2d_with_indices_backward, CT_FN(ct__st_max_pool2d_with_indices_backward), ct__impls_max_pool2d_with_indices_backward_grad_input},
+    {"max_pool2d_with_indices_backward.grad_input", &ct__op.max_pool2d_with_indices_backward_grad_input, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input), ct__impls_max_pool2d_with_indices_backward_grad_input},
+    {"max_pool2d_with_indices", &ct__op.max_pool2d_with_indices, CT_FN(ct__st_max_pool2d_with_indices), ct__impls_max_pool2d_with_indices},
+    {"avg_pool2d.out", &ct__op.avg_pool2d, CT_FN(ct__st_avg_pool2d), ct__impls_avg_pool2d_out},
+    {"avg_pool2d.out", &ct__op.avg_pool2d_out, CT_FN(ct__st_avg_pool2d_out), ct__impls_avg_pool2d_out},
+    {"avg_pool2d_backward.grad_input", &ct__op.avg_pool2d_backward, CT_FN(ct__st_avg_pool2d_backward), ct__impls_avg_pool2d_backward_grad_input},
+    {"avg_pool2d_backward.grad_input", &ct__op.avg_pool2d_backward_grad_input, CT_FN(ct__st_avg_pool2d_backward_grad_input), ct__impls_avg_pool2d_backward_grad_input},
+    {"adaptive_max_pool2d.out", &ct__op.adaptive_max_pool2d, CT_FN(ct__st_adaptive_max_pool2d), ct__impls_adaptive_max_pool2d_out},
+    {"adaptive_max_pool2d.out", &ct__op.adaptive_max_pool2d_out, CT_FN(ct__st_adaptive_max_pool2d_out), ct__impls_adaptive_max_pool2d_out},
+    {"adaptive_max_pool2d_backward.grad_input", &ct__op.adaptive_max_pool2d_backward, CT_FN(ct__st_adaptive_max_pool2d_backward), ct__impls_adaptive_max_pool2d_backward_grad_input},
+    {"adaptive_max_pool2d_backward.grad_input", &ct__op.adaptive_max_pool2d_backward_grad_input, CT_FN(ct__st_adaptive_max_pool2d_backward_grad_input), ct__impls_adaptive_max_pool2d_backward_grad_input},
+    {"adaptive_avg_pool3d.out", &ct__op.adaptive_avg_pool3d_out, CT_FN(ct__st_adaptive_avg_pool3d_out), ct__impls_adaptive_avg_pool3d_out},
+    {"_adaptive_avg_pool3d", &ct__op._adaptive_avg_pool3d, CT_FN(ct__st__adaptive_avg_pool3d), ct__impls__adaptive_avg_pool3d},
+    {"_adaptive_avg_pool3d_backward", &ct__op._adaptive_avg_pool3d_backward, CT_FN(ct__st__adaptive_avg_pool3d_backward), ct__impls__adaptive_avg_pool3d_backward},
+    {"adaptive_max_pool3d.out", &ct__op.adaptive_max_pool3d, CT_FN(ct__st_adaptive_max_pool3d), ct__impls_adaptive_max_pool3d_out},
+    {"adaptive_max_pool3d.out", &ct__op.adaptive_max_pool3d_out, CT_FN(ct__st_adaptive_max_pool3d_out), ct__impls_adaptive_max_pool3d_out},
+    {"adaptive_max_pool3d_backward.grad_input", &ct__op.adaptive_max_pool3d_backward, CT_FN(ct__st_adaptive_max_pool3d_backward), ct__impls_adaptive_max_pool3d_backward_grad_input},
+    {"adaptive_max_pool3d_backward.grad_input", &ct__op.adaptive_max_pool3d_backward_grad_input, CT_FN(ct__st_adaptive_max_pool3d_backward_grad_input), ct__impls_adaptive_max_pool3d_backward_grad_input},
+    {"max_pool3d_with_indices.out", &ct__op.max_pool3d_with_indices, CT_FN(ct__st_max_pool3d_with_indices), ct__impls_max_pool3d_with_indices_out},
+    {"max_pool3d_with_indices.out", &ct__op.max_pool3d_with_indices_out, CT_FN(ct__st_max_pool3d_with_indices_out), ct__impls_max_pool3d_with_indices_out},
+    {"max_pool3d_with_indices_backward.grad_input", &ct__op.max_pool3d_with_indices_backward, CT_FN(ct__st_max_pool3d_with_indices_backward), ct__impls_max_pool3d_with_indices_backward_grad_input},
+    {"max_pool3d_with_indices_backward.grad_input", &ct__op.max_pool3d_with_indices_backward_grad_input, CT_FN(ct__st_max_pool3d_with_indices_backward_grad_input), ct__impls_max_pool3d_with_indices_backward_grad_input},
+    {"avg_pool3d.out", &ct__op.avg_pool3d, CT_FN(ct__st_avg_pool3d), ct__impls_avg_pool3d_out},
+    {"avg_pool3d.out", &ct__op.avg_pool3d_out, CT_FN(ct__st_avg_pool3d_out), ct__impls_avg_pool3d_out},
+    {"avg_pool3d_backward.grad_input", &ct__op.avg_pool3d_backward, CT_FN(ct__st_avg_pool3d_backward), ct__impls_avg_pool3d_backward_grad_input},
+    {"avg_pool3d_backward.grad_input", &ct__op.avg_pool3d_backward_grad_input, CT_FN(ct__st_avg_pool3d_backward_grad_input), ct__impls_avg_pool3d_backward_grad_input},
+    {"upsample_nearest1d.out", &ct__op.upsample_nearest1d, CT_FN(ct__st_upsample_nearest1d), ct__impls_upsample_nearest1d_out},
+    {"upsample_nearest1d.out", &ct__op.upsample_nearest1d_out, CT_FN(ct__st_upsample_nearest1d_out), ct__impls_upsample_nearest1d_out},
+    {"upsample_nearest1d_backward.grad_input", &ct__op.upsample_nearest1d_backward, CT_FN(ct__st_upsample_nearest1d_backward), ct__impls_upsample_nearest1d_backward_grad_input},
+    {"upsample_nearest1d_backward.grad_input", &ct__op.upsample_nearest1d_backward_grad_input, CT_FN(ct__st_upsample_nearest1d_backward_grad_input), ct__impls_upsample_nearest1d_backward_grad_input},
+    {"upsample_nearest2d.out", &ct__op.upsample_nearest2d, CT_FN(ct__st_upsample_nearest2d), ct__impls_upsample_nearest2d_out},
+    {"upsample_nearest2d.out", &ct__op.upsample_nearest2d_out, CT_FN(ct__st_upsample_nearest2d_out), ct__impls_upsample_nearest2d_out},
+    {"upsample_nearest2d_backward.grad_input", &ct__op.upsample_nearest2d_backward, CT_FN(ct__st_upsample_nearest2d_backward), ct__impls_upsample_nearest2d_backward_grad_input},
+    {"upsample_nearest2d_backward.grad_input", &ct__op.upsample_nearest2d_backward_grad_input, CT_FN(ct__st_upsample_nearest2d_backward_grad_input), ct__impls_upsample_nearest2d_backward_grad_input},
+    {"upsample_nearest3d.out", &ct__op.upsample_nearest3d, CT_FN(ct__st_upsample_nearest3d), ct__impls_upsample_nearest3d_out},
+    {"upsample_nearest3d.out", &ct__op.upsample_nearest3d_out, CT_FN(ct__st_upsample_nearest3d_out), ct__impls_upsample_nearest3d_out},
+    {"upsample_nearest3d_backward.grad_input", &ct__op.upsample_nearest3d_backward, CT_FN(ct__st_upsample_nearest3d_backward), ct__impls_upsample_nearest3d_backward_grad_input},
+    {"upsample_nearest3d_backward.grad_input", &ct__op.upsample_nearest3d_backward_grad_input, CT_FN(ct__st_upsample_nearest3d_backward_grad_input), ct__impls_upsample_nearest3d_backward_grad_input},
+    {"_upsample_nearest_exact1d.out", &ct__op._upsample_nearest_exact1d, CT_FN(ct__st__upsample_nearest_exact1d), ct__impls__upsample_nearest_exact1d_out},
+    {"_upsample_nearest_exact1d.out", &ct__op._upsample_nearest_exact1d_out, CT_FN(ct__st__upsample_nearest_exact1d_out), ct__impls__upsample_nearest_exact1d_out},
+    {"_upsample_nearest_exact1d_backward.grad_input", &ct__op._upsample_nearest_exact1d_backward, CT_FN(ct__st__upsample_nearest_exact1d_backward), ct__impls__upsample_nearest_exact1d_backward_grad_input},
+    {"_upsample_nearest_exact1d_backward.grad_input", &ct__op._upsample_nearest_exact1d_backward_grad_input, CT_FN(ct__st__upsample_nearest_exact1d_backward_grad_input), ct__impls__upsample_nearest_exact1d_backward_grad_input},
+    {"_upsample_nearest_exact2d.out", &ct__op._upsample_nearest_exact2d, CT_FN(ct__st__upsample_nearest_exact2d), ct__impls__upsample_nearest_exact2d_out},
+    {"_upsample_nearest_exact2d.out", &ct__op._upsample_nearest_exact2d_out, CT_FN(ct__st__upsample_nearest_exact2d_out), ct__impls__upsample_nearest_exact2d_out},
+    {"_upsample_nearest_exact2d_backward.grad_input", &ct__op._upsample_nearest_exact2d_backward, CT_FN(ct__st__upsample_nearest_exact2d_backward), ct__impls__upsample_nearest_exact2d_backward_grad_input},
+    {"_upsample_nearest_exact2d_backward.grad_input", &ct__op._upsample_nearest_exact2d_backward_grad_input, CT_FN(ct__st__upsample_nearest_exact2d_backward_grad_input), ct__impls__upsample_nearest_exact2d_backward_grad_input},
+    {"_upsample_nearest_exact3d.out", &ct__op._upsample_nearest_exact3d, CT_FN(ct__st__upsample_nearest_exact3d), ct__impls__upsample_nearest_exact3d_out},
+    {"_upsample_nearest_exact3d.out", &ct__op._upsample_nearest_exact3d_out, CT_FN(ct__st__upsample_nearest_exact3d_out), ct__impls__upsample_nearest_exact3d_out},
+    {"_upsample_nearest_exact3d_backward.grad_input", &ct__op._upsample_nearest_exact3d_backward, CT_FN(ct__st__upsample_nearest_exact3d_backward), ct__impls__upsample_nearest_exact3d_backward_grad_input},
+    {"_upsample_nearest_exact3d_backward.grad_input", &ct__op._upsample_nearest_exact3d_backward_grad_input, CT_FN(ct__st__upsample_nearest_exact3d_backward_grad_input), ct__impls__upsample_nearest_exact3d_backward_grad_input},
+    {"upsample_linear1d.out", &ct__op.upsample_linear1d, CT_FN(ct__st_upsample_linear1d), ct__impls_upsample_linear1d_out},
+    {"upsample_linear1d.out", &ct__op.upsample_linear1d_out, CT_FN(ct__st_upsample_linear1d_out), ct__impls_upsample_linear1d_out},
+    {"upsample_linear1d_backward.grad_input", &ct__op.upsample_linear1d_backward, CT_FN(ct__st_upsample_linear1d_backward), ct__impls_upsample_linear1d_backward_grad_input},
+    {"upsample_linear1d_backward.grad_input", &ct__op.upsample_linear1d_backward_grad_input, CT_FN(ct__st_upsample_linear1d_backward_grad_input), ct__impls_upsample_linear1d_backward_grad_input},
+    {"upsample_bilinear2d.out", &ct__op.upsample_bilinear2d, CT_FN(ct__st_upsample_bilinear2d), ct__impls_upsample_bilinear2d_out},
+    {"upsample_bilinear2d.out", &ct__op.upsample_bilinear2d_out, CT_FN(ct__st_upsample_bilinear2d_out), ct__impls_upsample_bilinear2d_out},
+    {"upsample_bilinear2d_backward.grad_input", &ct__op.upsample_bilinear2d_backward, CT_FN(ct__st_upsample_bilinear2d_backward), ct__impls_upsample_bilinear2d_backward_grad_input},
+    {"upsample_bilinear2d_backward.grad_input", &ct__op.upsample_bilinear2d_backward_grad_input, CT_FN(ct__st_upsample_bilinear2d_backward_grad_input), ct__impls_upsample_bilinear2d_backward_grad_input},
+    {"upsample_trilinear3d.out", &ct__op.upsample_trilinear3d, CT_FN(ct__st_upsample_trilinear3d), ct__impls_upsample_trilinear3d_out},
+    {"upsample_trilinear3d.out", &ct__op.upsample_trilinear3d_out, CT_FN(ct__st_upsample_trilinear3d_out), ct__impls_upsample_trilinear3d_out},
+    {"upsample_trilinear3d_backward.grad_input", &ct__op.upsample_trilinear3d_backward, CT_FN(ct__st_upsample_trilinear3d_backward), ct__impls_upsample_trilinear3d_backward_grad_input},
+    {"upsample_trilinear3d_backward.grad_input", &ct__op.upsample_trilinear3d_backward_grad_input, CT_FN(ct__st_upsample_trilinear3d_backward_grad_input), ct__impls_upsample_trilinear3d_backward_grad_input},
+    {"upsample_bicubic2d.out", &ct__op.upsample_bicubic2d, CT_FN(ct__st_upsample_bicubic2d), ct__impls_upsample_bicubic2d_out},
+    {"upsample_bicubic2d.out", &ct__op.upsample_bicubic2d_out, CT_FN(ct__st_upsample_bicubic2d_out), ct__impls_upsample_bicubic2d_out},
+    {"upsample_bicubic2d_backward.grad_input", &ct__op.upsample_bicubic2d_backward, CT_FN(ct__st_upsample_bicubic2d_backward), ct__impls_upsample_bicubic2d_backward_grad_input},
+    {"upsample_bicubic2d_backward.grad_input", &ct__op.upsample_bicubic2d_backward_grad_input, CT_FN(ct__st_upsample_bicubic2d_backward_grad_input), ct__impls_upsample_bicubic2d_backward_grad_input},
+    {"unfold_backward.out", &ct__op.unfold_backward, CT_FN(ct__st_unfold_backward), ct__impls_unfold_backward_out},
+    {"unfold_backward.out", &ct__op.unfold_backward_out, CT_FN(ct__st_unfold_backward_out), ct__impls_unfold_backward_out},
+    {"pixel_shuffle.out", &ct__op.pixel_shuffle_out, CT_FN(ct__st_pixel_shuffle_out), ct__impls_pixel_shuffle_out},
+    {"pixel_unshuffle.out", &ct__op.pixel_unshuffle_out, CT_FN(ct__st_pixel_unshuffle_out), ct__impls_pixel_unshuffle_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -17512,55 +19237,55 @@ static const struct {
     {&ct__op.conv_transpose3d_input, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv_transpose3d), "composite"},
     {&ct__op.conv_transpose2d_input, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv_transpose2d), "composite"},
     {&ct__op.adaptive_avg_pool2d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool2d), "composite"},
-    {&ct__op.adaptive_avg_pool2d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_out), "reference"},
-    {&ct__op.adaptive_avg_pool2d_out, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_out), "reference"},
+    {&ct__op.adaptive_avg_pool2d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_avg_pool2d_out), "structured"},
+    {&ct__op.adaptive_avg_pool2d_out, CT_KEY_META, CT_FN(ct__st_adaptive_avg_pool2d_out_meta), "structured"},
     {&ct__op.adaptive_avg_pool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_avg_pool2d_out), "autograd"},
-    {&ct__op._adaptive_avg_pool2d, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
-    {&ct__op._adaptive_avg_pool2d, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
+    {&ct__op._adaptive_avg_pool2d, CT_KEY_CPU, CT_FN(ct__st__adaptive_avg_pool2d), "structured"},
+    {&ct__op._adaptive_avg_pool2d, CT_KEY_META, CT_FN(ct__st__adaptive_avg_pool2d_meta), "structured"},
     {&ct__op._adaptive_avg_pool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool2d), "autograd"},
-    {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_backward), "reference"},
-    {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_backward), "reference"},
+    {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_CPU, CT_FN(ct__st__adaptive_avg_pool2d_backward), "structured"},
+    {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_META, CT_FN(ct__st__adaptive_avg_pool2d_backward_meta), "structured"},
     {&ct__op._adaptive_avg_pool2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool2d_backward), "autograd"},
-    {&ct__op.max_pool2d_with_indices_backward, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
-    {&ct__op.max_pool2d_with_indices_backward, CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
+    {&ct__op.max_pool2d_with_indices_backward, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices_backward), "structured"},
+    {&ct__op.max_pool2d_with_indices_backward, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_backward_meta), "structured"},
     {&ct__op.max_pool2d_with_indices_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward), "autograd"},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices_backward_grad_input), "reference"},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices_backward_grad_input), "reference"},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input), "structured"},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input_meta), "structured"},
     {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward_grad_input), "autograd"},
     {&ct__op.max_pool2d_double_backward, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {&ct__op.max_pool2d_double_backward, CT_KEY_META, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {&ct__op.max_pool2d_double_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_double_backward), "autograd"},
-    {&ct__op.max_pool2d_with_indices, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices), "reference"},
-    {&ct__op.max_pool2d_with_indices, CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices), "reference"},
+    {&ct__op.max_pool2d_with_indices, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices), "structured"},
+    {&ct__op.max_pool2d_with_indices, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_meta), "structured"},
     {&ct__op.max_pool2d_with_indices, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices), "autograd"},
     {&ct__op.max_pool2d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool2d), "composite"},
-    {&ct__op.avg_pool2d, CT_KEY_CPU, CT_FN(ct__k_avg_pool2d), "reference"},
-    {&ct__op.avg_pool2d, CT_KEY_META, CT_FN(ct__k_avg_pool2d), "reference"},
+    {&ct__op.avg_pool2d, CT_KEY_CPU, CT_FN(ct__st_avg_pool2d), "structured"},
+    {&ct__op.avg_pool2d, CT_KEY_META, CT_FN(ct__st_avg_pool2d_meta), "structured"},
     {&ct__op.avg_pool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d), "autograd"},
-    {&ct__op.avg_pool2d_out, CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_out), "reference"},
-    {&ct__op.avg_pool2d_out, CT_KEY_META, CT_FN(ct__k_avg_pool2d_out), "reference"},
+    {&ct__op.avg_pool2d_out, CT_KEY_CPU, CT_FN(ct__st_avg_pool2d_out), "structured"},
+    {&ct__op.avg_pool2d_out, CT_KEY_META, CT_FN(ct__st_avg_pool2d_out_meta), "structured"},
     {&ct__op.avg_pool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_out), "autograd"},
-    {&ct__op.avg_pool2d_backward, CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward), "reference"},
-    {&ct__op.avg_pool2d_backward, CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward), "reference"},
+    {&ct__op.avg_pool2d_backward, CT_KEY_CPU, CT_FN(ct__st_avg_pool2d_backward), "structured"},
+    {&ct__op.avg_pool2d_backward, CT_KEY_META, CT_FN(ct__st_avg_pool2d_backward_meta), "structured"},
     {&ct__op.avg_pool2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward), "autograd"},
-    {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
-    {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
+    {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_avg_pool2d_backward_grad_input), "structured"},
+    {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_avg_pool2d_backward_grad_input_meta), "structured"},
     {&ct__op.avg_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward_grad_input), "autograd"},
     {&ct__op.max_pool1d_with_indices, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool1d_with_indices), "composite"},
     {&ct__op.max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool1d), "composite"},
     {&ct__op.avg_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_avg_pool1d), "composite"},
     {&ct__op.adaptive_avg_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool1d), "composite"},
-    {&ct__op.adaptive_max_pool2d, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d), "reference"},
-    {&ct__op.adaptive_max_pool2d, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d), "reference"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool2d), "structured"},
+    {&ct__op.adaptive_max_pool2d, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_meta), "structured"},
     {&ct__op.adaptive_max_pool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d), "autograd"},
-    {&ct__op.adaptive_max_pool2d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_out), "reference"},
-    {&ct__op.adaptive_max_pool2d_out, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_out), "reference"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool2d_out), "structured"},
+    {&ct__op.adaptive_max_pool2d_out, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_out_meta), "structured"},
     {&ct__op.adaptive_max_pool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_out), "autograd"},
-    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_backward), "reference"},
-    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_backward), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool2d_backward), "structured"},
+    {&ct__op.adaptive_max_pool2d_backward, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_backward_meta), "structured"},
     {&ct__op.adaptive_max_pool2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward), "autograd"},
-    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool2d_backward_grad_input), "reference"},
-    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool2d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool2d_backward_grad_input), "structured"},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_backward_grad_input_meta), "structured"},
     {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward_grad_input), "autograd"},
     {&ct__op.adaptive_max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_max_pool1d), "composite"},
     {&ct__op.max_unpool2d, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d), "reference"},
@@ -17576,171 +19301,171 @@ static const struct {
     {&ct__op.max_unpool3d_out, CT_KEY_META, CT_FN(ct__k_max_unpool3d_out), "reference"},
     {&ct__op.max_unpool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d_out), "autograd"},
     {&ct__op.adaptive_avg_pool3d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool3d), "composite"},
-    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool3d_out), "reference"},
-    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool3d_out), "reference"},
+    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_avg_pool3d_out), "structured"},
+    {&ct__op.adaptive_avg_pool3d_out, CT_KEY_META, CT_FN(ct__st_adaptive_avg_pool3d_out_meta), "structured"},
     {&ct__op.adaptive_avg_pool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_avg_pool3d_out), "autograd"},
-    {&ct__op._adaptive_avg_pool3d, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool3d_), "reference"},
-    {&ct__op._adaptive_avg_pool3d, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool3d_), "reference"},
+    {&ct__op._adaptive_avg_pool3d, CT_KEY_CPU, CT_FN(ct__st__adaptive_avg_pool3d), "structured"},
+    {&ct__op._adaptive_avg_pool3d, CT_KEY_META, CT_FN(ct__st__adaptive_avg_pool3d_meta), "structured"},
     {&ct__op._adaptive_avg_pool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool3d), "autograd"},
-    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool3d_backward), "reference"},
-    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool3d_backward), "reference"},
+    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__st__adaptive_avg_pool3d_backward), "structured"},
+    {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_META, CT_FN(ct__st__adaptive_avg_pool3d_backward_meta), "structured"},
     {&ct__op._adaptive_avg_pool3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool3d_backward), "autograd"},
-    {&ct__op.adaptive_max_pool3d, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d), "reference"},
-    {&ct__op.adaptive_max_pool3d, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d), "reference"},
+    {&ct__op.adaptive_max_pool3d, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool3d), "structured"},
+    {&ct__op.adaptive_max_pool3d, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool3d_meta), "structured"},
     {&ct__op.adaptive_max_pool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d), "autograd"},
-    {&ct__op.adaptive_max_pool3d_out, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d_out), "reference"},
-    {&ct__op.adaptive_max_pool3d_out, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d_out), "reference"},
+    {&ct__op.adaptive_max_pool3d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool3d_out), "structured"},
+    {&ct__op.adaptive_max_pool3d_out, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool3d_out_meta), "structured"},
     {&ct__op.adaptive_max_pool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d_out), "autograd"},
-    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d_backward), "reference"},
-    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d_backward), "reference"},
+    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool3d_backward), "structured"},
+    {&ct__op.adaptive_max_pool3d_backward, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool3d_backward_meta), "structured"},
     {&ct__op.adaptive_max_pool3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d_backward), "autograd"},
-    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_adaptive_max_pool3d_backward_grad_input), "reference"},
-    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_adaptive_max_pool3d_backward_grad_input), "reference"},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_adaptive_max_pool3d_backward_grad_input), "structured"},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool3d_backward_grad_input_meta), "structured"},
     {&ct__op.adaptive_max_pool3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool3d_backward_grad_input), "autograd"},
-    {&ct__op.max_pool3d_with_indices, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices), "reference"},
-    {&ct__op.max_pool3d_with_indices, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices), "reference"},
+    {&ct__op.max_pool3d_with_indices, CT_KEY_CPU, CT_FN(ct__st_max_pool3d_with_indices), "structured"},
+    {&ct__op.max_pool3d_with_indices, CT_KEY_META, CT_FN(ct__st_max_pool3d_with_indices_meta), "structured"},
     {&ct__op.max_pool3d_with_indices, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices), "autograd"},
-    {&ct__op.max_pool3d_with_indices_out, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices_out), "reference"},
-    {&ct__op.max_pool3d_with_indices_out, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices_out), "reference"},
+    {&ct__op.max_pool3d_with_indices_out, CT_KEY_CPU, CT_FN(ct__st_max_pool3d_with_indices_out), "structured"},
+    {&ct__op.max_pool3d_with_indices_out, CT_KEY_META, CT_FN(ct__st_max_pool3d_with_indices_out_meta), "structured"},
     {&ct__op.max_pool3d_with_indices_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices_out), "autograd"},
     {&ct__op.max_pool3d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool3d), "composite"},
-    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices_backward), "reference"},
-    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices_backward), "reference"},
+    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_CPU, CT_FN(ct__st_max_pool3d_with_indices_backward), "structured"},
+    {&ct__op.max_pool3d_with_indices_backward, CT_KEY_META, CT_FN(ct__st_max_pool3d_with_indices_backward_meta), "structured"},
     {&ct__op.max_pool3d_with_indices_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices_backward), "autograd"},
-    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_max_pool3d_with_indices_backward_grad_input), "reference"},
-    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__k_max_pool3d_with_indices_backward_grad_input), "reference"},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_max_pool3d_with_indices_backward_grad_input), "structured"},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__st_max_pool3d_with_indices_backward_grad_input_meta), "structured"},
     {&ct__op.max_pool3d_with_indices_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool3d_with_indices_backward_grad_input), "autograd"},
-    {&ct__op.avg_pool3d, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d), "reference"},
-    {&ct__op.avg_pool3d, CT_KEY_META, CT_FN(ct__k_avg_pool3d), "reference"},
+    {&ct__op.avg_pool3d, CT_KEY_CPU, CT_FN(ct__st_avg_pool3d), "structured"},
+    {&ct__op.avg_pool3d, CT_KEY_META, CT_FN(ct__st_avg_pool3d_meta), "structured"},
     {&ct__op.avg_pool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d), "autograd"},
-    {&ct__op.avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_out), "reference"},
-    {&ct__op.avg_pool3d_out, CT_KEY_META, CT_FN(ct__k_avg_pool3d_out), "reference"},
+    {&ct__op.avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__st_avg_pool3d_out), "structured"},
+    {&ct__op.avg_pool3d_out, CT_KEY_META, CT_FN(ct__st_avg_pool3d_out_meta), "structured"},
     {&ct__op.avg_pool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_out), "autograd"},
-    {&ct__op.avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_backward), "reference"},
-    {&ct__op.avg_pool3d_backward, CT_KEY_META, CT_FN(ct__k_avg_pool3d_backward), "reference"},
+    {&ct__op.avg_pool3d_backward, CT_KEY_CPU, CT_FN(ct__st_avg_pool3d_backward), "structured"},
+    {&ct__op.avg_pool3d_backward, CT_KEY_META, CT_FN(ct__st_avg_pool3d_backward_meta), "structured"},
     {&ct__op.avg_pool3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_backward), "autograd"},
-    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_avg_pool3d_backward_grad_input), "reference"},
-    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_avg_pool3d_backward_grad_input), "reference"},
+    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_avg_pool3d_backward_grad_input), "structured"},
+    {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_avg_pool3d_backward_grad_input_meta), "structured"},
     {&ct__op.avg_pool3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool3d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_nearest1d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d), "reference"},
-    {&ct__op.upsample_nearest1d, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d), "reference"},
+    {&ct__op.upsample_nearest1d, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest1d), "structured"},
+    {&ct__op.upsample_nearest1d, CT_KEY_META, CT_FN(ct__st_upsample_nearest1d_meta), "structured"},
     {&ct__op.upsample_nearest1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d), "autograd"},
-    {&ct__op.upsample_nearest1d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d_out), "reference"},
-    {&ct__op.upsample_nearest1d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d_out), "reference"},
+    {&ct__op.upsample_nearest1d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest1d_out), "structured"},
+    {&ct__op.upsample_nearest1d_out, CT_KEY_META, CT_FN(ct__st_upsample_nearest1d_out_meta), "structured"},
     {&ct__op.upsample_nearest1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d_out), "autograd"},
-    {&ct__op.upsample_nearest1d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d_backward), "reference"},
-    {&ct__op.upsample_nearest1d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d_backward), "reference"},
+    {&ct__op.upsample_nearest1d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest1d_backward), "structured"},
+    {&ct__op.upsample_nearest1d_backward, CT_KEY_META, CT_FN(ct__st_upsample_nearest1d_backward_meta), "structured"},
     {&ct__op.upsample_nearest1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d_backward), "autograd"},
-    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest1d_backward_out), "reference"},
-    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest1d_backward_out), "reference"},
+    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest1d_backward_grad_input), "structured"},
+    {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_nearest1d_backward_grad_input_meta), "structured"},
     {&ct__op.upsample_nearest1d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest1d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_nearest2d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d), "reference"},
-    {&ct__op.upsample_nearest2d, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d), "reference"},
+    {&ct__op.upsample_nearest2d, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest2d), "structured"},
+    {&ct__op.upsample_nearest2d, CT_KEY_META, CT_FN(ct__st_upsample_nearest2d_meta), "structured"},
     {&ct__op.upsample_nearest2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d), "autograd"},
-    {&ct__op.upsample_nearest2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d_out), "reference"},
-    {&ct__op.upsample_nearest2d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d_out), "reference"},
+    {&ct__op.upsample_nearest2d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest2d_out), "structured"},
+    {&ct__op.upsample_nearest2d_out, CT_KEY_META, CT_FN(ct__st_upsample_nearest2d_out_meta), "structured"},
     {&ct__op.upsample_nearest2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d_out), "autograd"},
-    {&ct__op.upsample_nearest2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d_backward), "reference"},
-    {&ct__op.upsample_nearest2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d_backward), "reference"},
+    {&ct__op.upsample_nearest2d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest2d_backward), "structured"},
+    {&ct__op.upsample_nearest2d_backward, CT_KEY_META, CT_FN(ct__st_upsample_nearest2d_backward_meta), "structured"},
     {&ct__op.upsample_nearest2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d_backward), "autograd"},
-    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest2d_backward_out), "reference"},
-    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest2d_backward_out), "reference"},
+    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest2d_backward_grad_input), "structured"},
+    {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_nearest2d_backward_grad_input_meta), "structured"},
     {&ct__op.upsample_nearest2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest2d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_nearest3d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d), "reference"},
-    {&ct__op.upsample_nearest3d, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d), "reference"},
+    {&ct__op.upsample_nearest3d, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest3d), "structured"},
+    {&ct__op.upsample_nearest3d, CT_KEY_META, CT_FN(ct__st_upsample_nearest3d_meta), "structured"},
     {&ct__op.upsample_nearest3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d), "autograd"},
-    {&ct__op.upsample_nearest3d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d_out), "reference"},
-    {&ct__op.upsample_nearest3d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d_out), "reference"},
+    {&ct__op.upsample_nearest3d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest3d_out), "structured"},
+    {&ct__op.upsample_nearest3d_out, CT_KEY_META, CT_FN(ct__st_upsample_nearest3d_out_meta), "structured"},
     {&ct__op.upsample_nearest3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d_out), "autograd"},
-    {&ct__op.upsample_nearest3d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d_backward), "reference"},
-    {&ct__op.upsample_nearest3d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d_backward), "reference"},
+    {&ct__op.upsample_nearest3d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest3d_backward), "structured"},
+    {&ct__op.upsample_nearest3d_backward, CT_KEY_META, CT_FN(ct__st_upsample_nearest3d_backward_meta), "structured"},
     {&ct__op.upsample_nearest3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d_backward), "autograd"},
-    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest3d_backward_out), "reference"},
-    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest3d_backward_out), "reference"},
+    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_nearest3d_backward_grad_input), "structured"},
+    {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_nearest3d_backward_grad_input_meta), "structured"},
     {&ct__op.upsample_nearest3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_nearest3d_backward_grad_input), "autograd"},
-    {&ct__op._upsample_nearest_exact1d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d), "reference"},
-    {&ct__op._upsample_nearest_exact1d, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d), "reference"},
+    {&ct__op._upsample_nearest_exact1d, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact1d), "structured"},
+    {&ct__op._upsample_nearest_exact1d, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact1d_meta), "structured"},
     {&ct__op._upsample_nearest_exact1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d), "autograd"},
-    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d_out), "reference"},
-    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d_out), "reference"},
+    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact1d_out), "structured"},
+    {&ct__op._upsample_nearest_exact1d_out, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact1d_out_meta), "structured"},
     {&ct__op._upsample_nearest_exact1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d_out), "autograd"},
-    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d_backward), "reference"},
-    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact1d_backward), "structured"},
+    {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact1d_backward_meta), "structured"},
     {&ct__op._upsample_nearest_exact1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d_backward), "autograd"},
-    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact1d_backward_out), "reference"},
-    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact1d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact1d_backward_grad_input), "structured"},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact1d_backward_grad_input_meta), "structured"},
     {&ct__op._upsample_nearest_exact1d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact1d_backward_grad_input), "autograd"},
-    {&ct__op._upsample_nearest_exact2d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d), "reference"},
-    {&ct__op._upsample_nearest_exact2d, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d), "reference"},
+    {&ct__op._upsample_nearest_exact2d, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact2d), "structured"},
+    {&ct__op._upsample_nearest_exact2d, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact2d_meta), "structured"},
     {&ct__op._upsample_nearest_exact2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d), "autograd"},
-    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d_out), "reference"},
-    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d_out), "reference"},
+    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact2d_out), "structured"},
+    {&ct__op._upsample_nearest_exact2d_out, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact2d_out_meta), "structured"},
     {&ct__op._upsample_nearest_exact2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d_out), "autograd"},
-    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d_backward), "reference"},
-    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact2d_backward), "structured"},
+    {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact2d_backward_meta), "structured"},
     {&ct__op._upsample_nearest_exact2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d_backward), "autograd"},
-    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact2d_backward_out), "reference"},
-    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact2d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact2d_backward_grad_input), "structured"},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact2d_backward_grad_input_meta), "structured"},
     {&ct__op._upsample_nearest_exact2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact2d_backward_grad_input), "autograd"},
-    {&ct__op._upsample_nearest_exact3d, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d), "reference"},
-    {&ct__op._upsample_nearest_exact3d, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d), "reference"},
+    {&ct__op._upsample_nearest_exact3d, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact3d), "structured"},
+    {&ct__op._upsample_nearest_exact3d, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact3d_meta), "structured"},
     {&ct__op._upsample_nearest_exact3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d), "autograd"},
-    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d_out), "reference"},
-    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d_out), "reference"},
+    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact3d_out), "structured"},
+    {&ct__op._upsample_nearest_exact3d_out, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact3d_out_meta), "structured"},
     {&ct__op._upsample_nearest_exact3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d_out), "autograd"},
-    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d_backward), "reference"},
-    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d_backward), "reference"},
+    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact3d_backward), "structured"},
+    {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact3d_backward_meta), "structured"},
     {&ct__op._upsample_nearest_exact3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d_backward), "autograd"},
-    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_nearest_exact3d_backward_out), "reference"},
-    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_nearest_exact3d_backward_out), "reference"},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st__upsample_nearest_exact3d_backward_grad_input), "structured"},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st__upsample_nearest_exact3d_backward_grad_input_meta), "structured"},
     {&ct__op._upsample_nearest_exact3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd__upsample_nearest_exact3d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_linear1d, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d), "reference"},
-    {&ct__op.upsample_linear1d, CT_KEY_META, CT_FN(ct__k_upsample_linear1d), "reference"},
+    {&ct__op.upsample_linear1d, CT_KEY_CPU, CT_FN(ct__st_upsample_linear1d), "structured"},
+    {&ct__op.upsample_linear1d, CT_KEY_META, CT_FN(ct__st_upsample_linear1d_meta), "structured"},
     {&ct__op.upsample_linear1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d), "autograd"},
-    {&ct__op.upsample_linear1d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d_out), "reference"},
-    {&ct__op.upsample_linear1d_out, CT_KEY_META, CT_FN(ct__k_upsample_linear1d_out), "reference"},
+    {&ct__op.upsample_linear1d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_linear1d_out), "structured"},
+    {&ct__op.upsample_linear1d_out, CT_KEY_META, CT_FN(ct__st_upsample_linear1d_out_meta), "structured"},
     {&ct__op.upsample_linear1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d_out), "autograd"},
-    {&ct__op.upsample_linear1d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d_backward), "reference"},
-    {&ct__op.upsample_linear1d_backward, CT_KEY_META, CT_FN(ct__k_upsample_linear1d_backward), "reference"},
+    {&ct__op.upsample_linear1d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_linear1d_backward), "structured"},
+    {&ct__op.upsample_linear1d_backward, CT_KEY_META, CT_FN(ct__st_upsample_linear1d_backward_meta), "structured"},
     {&ct__op.upsample_linear1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d_backward), "autograd"},
-    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_linear1d_backward_out), "reference"},
-    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_linear1d_backward_out), "reference"},
+    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_linear1d_backward_grad_input), "structured"},
+    {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_linear1d_backward_grad_input_meta), "structured"},
     {&ct__op.upsample_linear1d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_linear1d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_bilinear2d, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d), "reference"},
-    {&ct__op.upsample_bilinear2d, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d), "reference"},
+    {&ct__op.upsample_bilinear2d, CT_KEY_CPU, CT_FN(ct__st_upsample_bilinear2d), "structured"},
+    {&ct__op.upsample_bilinear2d, CT_KEY_META, CT_FN(ct__st_upsample_bilinear2d_meta), "structured"},
     {&ct__op.upsample_bilinear2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d), "autograd"},
-    {&ct__op.upsample_bilinear2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d_out), "reference"},
-    {&ct__op.upsample_bilinear2d_out, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d_out), "reference"},
+    {&ct__op.upsample_bilinear2d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_bilinear2d_out), "structured"},
+    {&ct__op.upsample_bilinear2d_out, CT_KEY_META, CT_FN(ct__st_upsample_bilinear2d_out_meta), "structured"},
     {&ct__op.upsample_bilinear2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d_out), "autograd"},
-    {&ct__op.upsample_bilinear2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d_backward), "reference"},
-    {&ct__op.upsample_bilinear2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d_backward), "reference"},
+    {&ct__op.upsample_bilinear2d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_bilinear2d_backward), "structured"},
+    {&ct__op.upsample_bilinear2d_backward, CT_KEY_META, CT_FN(ct__st_upsample_bilinear2d_backward_meta), "structured"},
     {&ct__op.upsample_bilinear2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d_backward), "autograd"},
-    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_bilinear2d_backward_out), "reference"},
-    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_bilinear2d_backward_out), "reference"},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_bilinear2d_backward_grad_input), "structured"},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_bilinear2d_backward_grad_input_meta), "structured"},
     {&ct__op.upsample_bilinear2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bilinear2d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_trilinear3d, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d), "reference"},
-    {&ct__op.upsample_trilinear3d, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d), "reference"},
+    {&ct__op.upsample_trilinear3d, CT_KEY_CPU, CT_FN(ct__st_upsample_trilinear3d), "structured"},
+    {&ct__op.upsample_trilinear3d, CT_KEY_META, CT_FN(ct__st_upsample_trilinear3d_meta), "structured"},
     {&ct__op.upsample_trilinear3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d), "autograd"},
-    {&ct__op.upsample_trilinear3d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d_out), "reference"},
-    {&ct__op.upsample_trilinear3d_out, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d_out), "reference"},
+    {&ct__op.upsample_trilinear3d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_trilinear3d_out), "structured"},
+    {&ct__op.upsample_trilinear3d_out, CT_KEY_META, CT_FN(ct__st_upsample_trilinear3d_out_meta), "structured"},
     {&ct__op.upsample_trilinear3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d_out), "autograd"},
-    {&ct__op.upsample_trilinear3d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d_backward), "reference"},
-    {&ct__op.upsample_trilinear3d_backward, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d_backward), "reference"},
+    {&ct__op.upsample_trilinear3d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_trilinear3d_backward), "structured"},
+    {&ct__op.upsample_trilinear3d_backward, CT_KEY_META, CT_FN(ct__st_upsample_trilinear3d_backward_meta), "structured"},
     {&ct__op.upsample_trilinear3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d_backward), "autograd"},
-    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_trilinear3d_backward_out), "reference"},
-    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_trilinear3d_backward_out), "reference"},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_trilinear3d_backward_grad_input), "structured"},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_trilinear3d_backward_grad_input_meta), "structured"},
     {&ct__op.upsample_trilinear3d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_trilinear3d_backward_grad_input), "autograd"},
-    {&ct__op.upsample_bicubic2d, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d), "reference"},
-    {&ct__op.upsample_bicubic2d, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d), "reference"},
+    {&ct__op.upsample_bicubic2d, CT_KEY_CPU, CT_FN(ct__st_upsample_bicubic2d), "structured"},
+    {&ct__op.upsample_bicubic2d, CT_KEY_META, CT_FN(ct__st_upsample_bicubic2d_meta), "structured"},
     {&ct__op.upsample_bicubic2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d), "autograd"},
-    {&ct__op.upsample_bicubic2d_out, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d_out), "reference"},
-    {&ct__op.upsample_bicubic2d_out, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d_out), "reference"},
+    {&ct__op.upsample_bicubic2d_out, CT_KEY_CPU, CT_FN(ct__st_upsample_bicubic2d_out), "structured"},
+    {&ct__op.upsample_bicubic2d_out, CT_KEY_META, CT_FN(ct__st_upsample_bicubic2d_out_meta), "structured"},
     {&ct__op.upsample_bicubic2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d_out), "autograd"},
-    {&ct__op.upsample_bicubic2d_backward, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d_backward), "reference"},
-    {&ct__op.upsample_bicubic2d_backward, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d_backward), "reference"},
+    {&ct__op.upsample_bicubic2d_backward, CT_KEY_CPU, CT_FN(ct__st_upsample_bicubic2d_backward), "structured"},
+    {&ct__op.upsample_bicubic2d_backward, CT_KEY_META, CT_FN(ct__st_upsample_bicubic2d_backward_meta), "structured"},
     {&ct__op.upsample_bicubic2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d_backward), "autograd"},
-    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__k_upsample_bicubic2d_backward_out), "reference"},
-    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_META, CT_FN(ct__k_upsample_bicubic2d_backward_out), "reference"},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_upsample_bicubic2d_backward_grad_input), "structured"},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_upsample_bicubic2d_backward_grad_input_meta), "structured"},
     {&ct__op.upsample_bicubic2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_upsample_bicubic2d_backward_grad_input), "autograd"},
     {&ct__op.upsample_nearest1d_vec, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest1d_vec), "composite"},
     {&ct__op.upsample_nearest1d_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_nearest1d_vec_out), "composite"},
@@ -17784,19 +19509,19 @@ static const struct {
     {&ct__op.upsample_bicubic2d_backward_vec_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_upsample_bicubic2d_backward_vec_out), "composite"},
     {&ct__op.unfold, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_unfold), "composite"},
     {&ct__op.unfold, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unfold), "autograd"},
-    {&ct__op.unfold_backward, CT_KEY_CPU, CT_FN(ct__k_unfold_backward), "reference"},
-    {&ct__op.unfold_backward, CT_KEY_META, CT_FN(ct__k_unfold_backward), "reference"},
+    {&ct__op.unfold_backward, CT_KEY_CPU, CT_FN(ct__st_unfold_backward), "structured"},
+    {&ct__op.unfold_backward, CT_KEY_META, CT_FN(ct__st_unfold_backward_meta), "structured"},
     {&ct__op.unfold_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unfold_backward), "autograd"},
-    {&ct__op.unfold_backward_out, CT_KEY_CPU, CT_FN(ct__k_unfold_backward_out), "reference"},
-    {&ct__op.unfold_backward_out, CT_KEY_META, CT_FN(ct__k_unfold_backward_out), "reference"},
+    {&ct__op.unfold_backward_out, CT_KEY_CPU, CT_FN(ct__st_unfold_backward_out), "structured"},
+    {&ct__op.unfold_backward_out, CT_KEY_META, CT_FN(ct__st_unfold_backward_out_meta), "structured"},
     {&ct__op.unfold_backward_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unfold_backward_out), "autograd"},
     {&ct__op.pixel_shuffle, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pixel_shuffle), "composite"},
-    {&ct__op.pixel_shuffle_out, CT_KEY_CPU, CT_FN(ct__k_pixel_shuffle_out), "reference"},
-    {&ct__op.pixel_shuffle_out, CT_KEY_META, CT_FN(ct__k_pixel_shuffle_out), "reference"},
+    {&ct__op.pixel_shuffle_out, CT_KEY_CPU, CT_FN(ct__st_pixel_shuffle_out), "structured"},
+    {&ct__op.pixel_shuffle_out, CT_KEY_META, CT_FN(ct__st_pixel_shuffle_out_meta), "structured"},
     {&ct__op.pixel_shuffle_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pixel_shuffle_out), "autograd"},
     {&ct__op.pixel_unshuffle, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pixel_unshuffle), "composite"},
-    {&ct__op.pixel_unshuffle_out, CT_KEY_CPU, CT_FN(ct__k_pixel_unshuffle_out), "reference"},
-    {&ct__op.pixel_unshuffle_out, CT_KEY_META, CT_FN(ct__k_pixel_unshuffle_out), "reference"},
+    {&ct__op.pixel_unshuffle_out, CT_KEY_CPU, CT_FN(ct__st_pixel_unshuffle_out), "structured"},
+    {&ct__op.pixel_unshuffle_out, CT_KEY_META, CT_FN(ct__st_pixel_unshuffle_out_meta), "structured"},
     {&ct__op.pixel_unshuffle_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pixel_unshuffle_out), "autograd"},
     {&ct__op.im2col, CT_KEY_CPU, CT_FN(ct__k_im2col), "reference"},
     {&ct__op.im2col, CT_KEY_META, CT_FN(ct__k_im2col), "reference"},

@@ -945,7 +945,8 @@ static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *in
 /* ================= pooling =================
  * Kernels run over planes (N*C of them) of a contiguous copy of the input
  * in the compute dtype (f16/bf16 as f32), like convolution, and write a
- * result in that dtype that ct__conv_finish rounds once. */
+ * result in that dtype that is rounded once (ct__st_acc_done; the pools,
+ * upsampling, unfold_backward and pixel (un)shuffle are structured ops). */
 
 typedef struct ct__pool_geom {
   int64_t B, H, W, OH, OW; /* B = N*C planes of H x W; output OH x OW */
@@ -1073,6 +1074,26 @@ static ct_status ct__pool_dtype(const char *op, ct_dtype d, int allow_long) {
 static ct_tensor *ct__pool_operand(const char *op, ct_tensor *t) {
   ct_dtype cd = ct__conv_compute_dtype((ct_dtype)t->dtype);
   return t->dtype == cd && ct_is_contiguous(t) ? ct_retain(t) : ct__copy_as(op, t, cd);
+}
+/* Structured impl steps: where the arithmetic goes for out (out itself when
+ * it has its compute dtype, else a new tensor in it), and its rounding into
+ * out once done (acc released). */
+static ct_tensor *ct__st_acc(const char *op, ct_tensor *out) {
+  ct_dtype cd = ct__conv_compute_dtype((ct_dtype)out->dtype);
+  return out->dtype == cd ? ct_retain(out) : ct__empty(op, out->ndim, out->sizes, cd, out->device);
+}
+static ct_status ct__st_acc_done(ct_status st, ct_tensor *out, ct_tensor *acc) {
+  if (st == CT_OK && acc != out) st = ct__copy_impl(out, acc);
+  ct_release(acc);
+  return st;
+}
+/* An impl step's guard, after it ran the meta step's checks again: out has
+ * the shape the inputs give now. (They differ when an out= tensor is also an
+ * input whose shape the meta step changed: PyTorch then reads the resized
+ * input; here the op fails rather than read or write past a tensor.) */
+static ct_status ct__st_check_out(const char *op, const ct_tensor *out, int ndim, const int64_t *shape) {
+  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
+  return ct_fail(CT_ERR_SHAPE, op, "an input was resized as the out= tensor");
 }
 
 /* ---- max_pool2d: the max of each window and its flat index in the plane (ih * W + iw) ----
@@ -1219,37 +1240,49 @@ static void ct__adaptive_shape(const ct_tensor *t, int nsp, const ct__pool_geom 
   if (nsp == 3) shape[t->ndim - 3] = g->OD;
 }
 
-/* ---- max_pool2d_with_indices and its backward ---- */
-static ct_tensor *ct__max_pool_impl(const char *op, int nsp, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
-                                    ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+/* ---- max_pool2d_with_indices / 3d and their backward: structured (ops/structured.h) ----
+ * Messages name the pool (max_pool2d, max_pool3d), as PyTorch's checks do. */
+static ct_status ct__max_pool_meta(ct__structured *st, const char *name, int nsp, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                   ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
   ct__pool_geom g;
   int64_t shape[5];
-  ct_tensor *res, *acc, *x = NULL, *idx;
-  ct_status st = CT_OK;
-  if (indices) *indices = NULL;
-  if (ct__pool_setup(op, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
-      ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
-    return NULL;
-  idx = ct__empty(op, self->ndim, shape, CT_I64, self->device);
-  if (!idx || ct__conv_result(op, NULL, self->ndim, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) {
-    ct_release(idx);
-    return NULL;
-  }
-  if (acc && acc->numel) {
-    x = ct__pool_operand(op, self);
-    if (!x) st = ct_last_error();
-    else if (x->dtype == CT_F32) ct__maxpool_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(idx));
-    else ct__maxpool_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(idx));
-    ct_release(x);
-  }
-  if (ct__conv_finish(st, NULL, res, acc, &res) != CT_OK) {
-    ct_release(idx);
-    return NULL;
-  }
-  if (indices) *indices = idx;
-  else ct_release(idx);
-  return res;
+  ct_status s;
+  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
+      ct__pool_dtype(name, (ct_dtype)self->dtype, 0) != CT_OK)
+    return ct_last_error();
+  if ((s = ct__set_output(st, 0, self->ndim, shape, (ct_dtype)self->dtype, self->device)) != CT_OK) return s;
+  return ct__set_output(st, 1, self->ndim, shape, CT_I64, self->device);
 }
+static ct_status ct__max_pool_run(const char *name, int nsp, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                  ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  ct_tensor *acc, *x;
+  ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
+      ct__st_check_out(name, out, self->ndim, shape) != CT_OK || ct__st_check_out(name, indices, self->ndim, shape) != CT_OK ||
+      !(acc = ct__st_acc(name, out)))
+    return ct_last_error();
+  x = ct__pool_operand(name, self);
+  if (!x) st = ct_last_error();
+  else if (x->dtype == CT_F32) ct__maxpool_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
+  else ct__maxpool_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
+}
+#define CT__MAX_POOL_STEPS(NSP)                                                                                                     \
+  static ct_status ct__meta_max_pool##NSP##d_with_indices(ct__structured *st, ct_tensor *self, ct_int_list kernel_size,             \
+                                                          ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) { \
+    return ct__max_pool_meta(st, "max_pool" #NSP "d", NSP, self, kernel_size, stride, padding, dilation, ceil_mode);                \
+  }                                                                                                                                 \
+  static ct_status ct__impl_max_pool##NSP##d_with_indices(ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,             \
+                                                          ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, \
+                                                          ct_tensor *indices) {                                                     \
+    return ct__max_pool_run("max_pool" #NSP "d", NSP, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);       \
+  }
+CT__MAX_POOL_STEPS(2)
+CT__MAX_POOL_STEPS(3)
 /* checks of max_pool2d_with_indices_backward / max_pool2d_double_backward: the pool's output shape */
 static ct_status ct__max_pool_bw_setup(const char *op, int nsp, ct_tensor *self, ct_tensor *gy, ct_tensor *indices, ct_int_list kernel_size,
                                        ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct__pool_geom *g) {
@@ -1268,7 +1301,7 @@ static ct_status ct__max_pool_bw_setup(const char *op, int nsp, ct_tensor *self,
                    ct_dtype_name((ct_dtype)gy->dtype));
   return CT_OK;
 }
-/* indices within [0, H*W): checked before any write */
+/* indices within [0, plane): checked before any write */
 static ct_status ct__max_pool2d_check_indices(const char *op, const ct_tensor *idx, int64_t plane) {
   const int64_t *p = (const int64_t *)ct_data_ptr(idx);
   int64_t i;
@@ -1277,207 +1310,176 @@ static ct_status ct__max_pool2d_check_indices(const char *op, const ct_tensor *i
       return ct_fail(CT_ERR_INDEX, op, "index %lld out of range for a plane of %lld elements", (long long)p[i], (long long)plane);
   return CT_OK;
 }
-/* scatter (backward: result shaped like self) or gather (double backward: result shaped like indices) */
-static ct_tensor *ct__max_pool_bw_impl(const char *op, int nsp, ct_tensor *src, ct_tensor *self, ct_tensor *indices, ct_int_list kernel_size,
-                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, int scatter) {
-  ct__pool_geom g;
-  ct_tensor *res, *acc, *s = NULL, *idx = NULL;
-  memset(&g, 0, sizeof g);
+/* Into the contiguous out: src (grad_output) scattered at the indices into
+ * zeros shaped like self (scatter: the backward ops), or src (shaped like
+ * self) gathered at them (the double backward); B planes. */
+static ct_status ct__max_pool_bw_run(const char *op, int64_t B, int64_t in_plane, int64_t out_plane, ct_tensor *src, ct_tensor *indices,
+                                     ct_tensor *out, int scatter) {
+  ct_tensor *acc, *s, *idx;
   ct_status st = CT_OK;
-  const ct_tensor *like = scatter ? self : indices;
-  if (ct__max_pool_bw_setup(op, nsp, self, scatter ? src : indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK)
-    return NULL;
-  if (!scatter && src->dtype != self->dtype)
+  if (out->numel == 0) return CT_OK;
+  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  s = ct__pool_operand(op, src);
+  idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
+  if (!idx || ct__max_pool2d_check_indices(op, idx, in_plane) != CT_OK || (scatter && ct__k_fill_(0, acc, ct_int(0)) != CT_OK))
+    st = ct_last_error();
+  else if (acc->dtype == CT_F32)
+    ct__maxpool_bw_f32(B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(scatter ? acc : s),
+                       (float *)ct_data_ptr(scatter ? s : acc), scatter);
+  else
+    ct__maxpool_bw_f64(B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (double *)ct_data_ptr(scatter ? acc : s),
+                       (double *)ct_data_ptr(scatter ? s : acc), scatter);
+  ct_release(s), ct_release(idx);
+  return ct__st_acc_done(st, out, acc);
+}
+#define CT__MAX_POOL_BW_STEPS(NSP)                                                                                                  \
+  static ct_status ct__meta_max_pool##NSP##d_with_indices_backward(ct__structured *st, ct_tensor *grad_output, ct_tensor *self,     \
+                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, \
+                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {      \
+    ct__pool_geom g;                                                                                                                \
+    if (ct__max_pool_bw_setup(st->op, NSP, self, grad_output, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK) \
+      return ct_last_error();                                                                                                       \
+    return ct__set_output(st, 0, self->ndim, self->sizes, (ct_dtype)grad_output->dtype, self->device);                              \
+  }                                                                                                                                 \
+  static ct_status ct__impl_max_pool##NSP##d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, \
+                                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation,   \
+                                                                   bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {     \
+    static const char *op = "max_pool" #NSP "d_with_indices_backward";                                                              \
+    ct__pool_geom g;                                                                                                                \
+    if (ct__max_pool_bw_setup(op, NSP, self, grad_output, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK || \
+        ct__st_check_out(op, grad_input, self->ndim, self->sizes) != CT_OK)                                                          \
+      return ct_last_error();                                                                                                       \
+    return ct__max_pool_bw_run(op, g.B, g.D * g.H * g.W, g.OD * g.OH * g.OW, grad_output, indices, grad_input, 1);                  \
+  }
+CT__MAX_POOL_BW_STEPS(2)
+CT__MAX_POOL_BW_STEPS(3)
+/* max_pool2d_double_backward (not structured: no out= form): input_grad gathered at the indices */
+static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
+                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
+                                                   ct_tensor *indices) {
+  static const char *op = "max_pool2d_double_backward";
+  ct__pool_geom g;
+  ct_tensor *r;
+  (void)ks;
+  if (ct__max_pool_bw_setup(op, 2, self, indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK) return NULL;
+  if (grad->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected input_grad of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
-                   ct_dtype_name((ct_dtype)src->dtype)),
+                   ct_dtype_name((ct_dtype)grad->dtype)),
            (ct_tensor *)NULL;
-  if (!scatter && !ct_same_shape(src, self)) {
+  if (!ct_same_shape(grad, self)) {
     char b1[160], b2[160];
     return ct_fail(CT_ERR_SHAPE, op, "expected grad of the input's size %s, got %s", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
-                   ct_shape_format(src->ndim, src->sizes, b2, sizeof b2)),
+                   ct_shape_format(grad->ndim, grad->sizes, b2, sizeof b2)),
            (ct_tensor *)NULL;
   }
-  if (ct__conv_result(op, NULL, like->ndim, like->sizes, (ct_dtype)src->dtype, self->device, &res, &acc) != CT_OK) return NULL;
-  if (acc && acc->numel) {
-    s = ct__pool_operand(op, src);
-    idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
-    if (!idx || (st = ct__max_pool2d_check_indices(op, idx, g.D * g.H * g.W)) != CT_OK) {
-      st = ct_last_error();
-    } else {
-      int64_t out_plane = g.OD * g.OH * g.OW, in_plane = g.D * g.H * g.W;
-      if (scatter) st = ct__k_fill_(0, acc, ct_int(0));
-      if (st == CT_OK && acc->dtype == CT_F32)
-        ct__maxpool_bw_f32(g.B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(scatter ? acc : s),
-                           (float *)ct_data_ptr(scatter ? s : acc), scatter);
-      else if (st == CT_OK)
-        ct__maxpool_bw_f64(g.B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (double *)ct_data_ptr(scatter ? acc : s),
-                           (double *)ct_data_ptr(scatter ? s : acc), scatter);
-    }
-    ct_release(s), ct_release(idx);
-  }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  if (!(r = ct__empty(op, indices->ndim, indices->sizes, (ct_dtype)grad->dtype, self->device))) return NULL;
+  if (!ct__is_meta(r) && ct__max_pool_bw_run(op, g.B, g.D * g.H * g.W, g.OD * g.OH * g.OW, grad, indices, r, 0) != CT_OK)
+    return ct_release(r), (ct_tensor *)NULL;
+  return r;
 }
 
-/* ---- avg_pool2d and its backward ---- */
-static ct_tensor *ct__avg_pool_impl(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
-                                    ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
-  ct__pool_geom g;
-  int64_t shape[5];
+/* ---- avg_pool2d / 3d and their backward: structured ----
+ * The checks (pool2d_shape_check / pool3d_shape_check and the divisor's,
+ * named `name`, the pool) of the forward (gy NULL) or the backward. */
+static ct_status ct__avg_pool_check(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
+                                    ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override,
+                                    ct__pool_geom *g, int64_t *shape) {
   ct_int_list nodil;
-  ct_tensor *res, *acc, *x = NULL;
-  ct_status st = CT_OK;
   nodil.data = NULL, nodil.n = -1;
-  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, nodil, ceil_mode, &g, shape) != CT_OK ||
+  if (ct__pool_setup(name, nsp, self, kernel_size, stride, padding, nodil, ceil_mode, g, shape) != CT_OK ||
       ct__pool_dtype(name, (ct_dtype)self->dtype, 1) != CT_OK)
-    return NULL;
-  if (divisor_override == 0) return ct_fail(CT_ERR_INVALID, op, "divisor must be not zero"), (ct_tensor *)NULL;
+    return ct_last_error();
+  if (divisor_override == 0) return ct_fail(CT_ERR_INVALID, op, "divisor must be not zero");
   { /* a window's divisor is at most the padded plane's size */
     int64_t area;
-    if (ct__mul_ovf(g.H + 2 * g.ph, g.W + 2 * g.pw, &area) || ct__mul_ovf(area, g.D + 2 * g.pd, &area))
-      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)g.H + 2 * (long long)g.ph,
-                     (long long)g.W + 2 * (long long)g.pw),
-             (ct_tensor *)NULL;
+    if (ct__mul_ovf(g->H + 2 * g->ph, g->W + 2 * g->pw, &area) || ct__mul_ovf(area, g->D + 2 * g->pd, &area))
+      return ct_fail(CT_ERR_SIZE, op, "the padded input size (%lld x %lld) overflows int64", (long long)g->H + 2 * (long long)g->ph,
+                     (long long)g->W + 2 * (long long)g->pw);
   }
-  g.count_include_pad = count_include_pad;
-  g.divisor = divisor_override;
+  g->count_include_pad = count_include_pad;
+  g->divisor = divisor_override;
   if (gy) {
     char b1[160], b2[160];
     if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim) != 0)
       return ct_fail(CT_ERR_SHAPE, op, "expected grad_output of the pool's output size %s, got %s", ct_shape_format(self->ndim, shape, b1, sizeof b1),
-                     ct_shape_format(gy->ndim, gy->sizes, b2, sizeof b2)),
-             (ct_tensor *)NULL;
+                     ct_shape_format(gy->ndim, gy->sizes, b2, sizeof b2));
     if (gy->dtype != self->dtype)
       return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
-                     ct_dtype_name((ct_dtype)gy->dtype)),
-             (ct_tensor *)NULL;
+                     ct_dtype_name((ct_dtype)gy->dtype));
   }
-  if (ct__conv_result(op, NULL, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK)
-    return NULL;
-  if (acc && acc->numel) {
-    x = ct__pool_operand(op, gy ? gy : self);
-    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK)) {
-      st = ct_last_error();
-    } else {
-      void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
-      if (x->dtype == CT_F32) ct__avgpool_f32(&g, (float *)in, (float *)out, gy != NULL);
-      else if (x->dtype == CT_F64) ct__avgpool_f64(&g, (double *)in, (double *)out, gy != NULL);
-      else ct__avgpool_i64(&g, (int64_t *)in, (int64_t *)out, gy != NULL);
-    }
-    ct_release(x);
+  return CT_OK;
+}
+static ct_status ct__avg_pool_meta(ct__structured *st, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
+                                   ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  if (ct__avg_pool_check(st->op, name, nsp, self, gy, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, &g, shape) !=
+      CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__avg_pool_run(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size,
+                                  ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override,
+                                  ct_tensor *out) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  ct_tensor *acc, *x;
+  ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__avg_pool_check(op, name, nsp, self, gy, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, &g, shape) !=
+          CT_OK ||
+      ct__st_check_out(op, out, self->ndim, gy ? self->sizes : shape) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
+  x = ct__pool_operand(op, gy ? gy : self);
+  if (!x || (gy && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) {
+    st = ct_last_error();
+  } else {
+    void *in = ct_data_ptr(gy ? acc : x), *y = ct_data_ptr(gy ? x : acc);
+    if (x->dtype == CT_F32) ct__avgpool_f32(&g, (float *)in, (float *)y, gy != NULL);
+    else if (x->dtype == CT_F64) ct__avgpool_f64(&g, (double *)in, (double *)y, gy != NULL);
+    else ct__avgpool_i64(&g, (int64_t *)in, (int64_t *)y, gy != NULL);
   }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
 }
+#define CT__AVG_POOL_STEPS(NSP)                                                                                                      \
+  static ct_status ct__meta_avg_pool##NSP##d(ct__structured *st, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,       \
+                                             ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) { \
+    return ct__avg_pool_meta(st, "avg_pool" #NSP "d", NSP, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad,  \
+                             divisor_override);                                                                                      \
+  }                                                                                                                                  \
+  static ct_status ct__impl_avg_pool##NSP##d(ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,      \
+                                             bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {     \
+    return ct__avg_pool_run("avg_pool" #NSP "d", "avg_pool" #NSP "d", NSP, self, NULL, kernel_size, stride, padding, ceil_mode,     \
+                            count_include_pad, divisor_override, out);                                                               \
+  }                                                                                                                                  \
+  static ct_status ct__meta_avg_pool##NSP##d_backward(ct__structured *st, ct_tensor *grad_output, ct_tensor *self,                   \
+                                                      ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, \
+                                                      bool count_include_pad, int64_t divisor_override) {                            \
+    return ct__avg_pool_meta(st, "avg_pool" #NSP "d", NSP, self, grad_output, kernel_size, stride, padding, ceil_mode,              \
+                             count_include_pad, divisor_override);                                                                   \
+  }                                                                                                                                  \
+  static ct_status ct__impl_avg_pool##NSP##d_backward(ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,             \
+                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, \
+                                                      int64_t divisor_override, ct_tensor *grad_input) {                             \
+    return ct__avg_pool_run("avg_pool" #NSP "d_backward", "avg_pool" #NSP "d", NSP, self, grad_output, kernel_size, stride, padding, \
+                            ceil_mode, count_include_pad, divisor_override, grad_input);                                             \
+  }
+CT__AVG_POOL_STEPS(2)
+CT__AVG_POOL_STEPS(3)
 
-static ct_tensor *ct__k_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                                        ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
-                                                        ct_tensor *indices) {
-  (void)ks;
-  return ct__max_pool_bw_impl("max_pool2d_with_indices_backward", 2, grad_output, self, indices, kernel_size, stride, padding,
-                                dilation, ceil_mode, 1);
-}
-static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
-                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
-                                                   ct_tensor *indices) {
-  (void)ks;
-  return ct__max_pool_bw_impl("max_pool2d_double_backward", 2, grad, self, indices, kernel_size, stride, padding, dilation,
-                                ceil_mode, 0);
-}
-
-static ct_tensor *ct__k_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
-                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
-  (void)ks;
-  return ct__max_pool_impl("max_pool2d", 2, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
-}
-/* max_pool2d (CompositeImplicitAutograd): max_pool2d_with_indices without the indices */
+/* max_pool2d / 3d (CompositeImplicitAutograd): max_pool2d_with_indices / 3d without the indices */
 static ct_tensor *ct__k_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                    ct_int_list dilation, bool ceil_mode) {
   (void)ks;
   return ct_max_pool2d_with_indices(self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), CT__CONV_LIST(dilation), ceil_mode,
                                     NULL);
 }
-static ct_tensor *ct__k_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                   bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
-  (void)ks;
-  return ct__avg_pool_impl("avg_pool2d", "avg_pool2d", 2, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-}
-static ct_tensor *ct__k_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                            ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
-                                            int64_t divisor_override) {
-  (void)ks;
-  return ct__avg_pool_impl("avg_pool2d_backward", "avg_pool2d", 2, self, grad_output, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                             divisor_override);
-}
-
-/* ---- max_pool3d / avg_pool3d: the pooling mechanism above over D x H x W planes ---- */
-/* values and indices into out= tensors (the functional results released) */
-static ct_status ct__values_indices_to_out(const char *op, ct_tensor *r, ct_tensor *ind, ct_tensor *out, ct_tensor *indices) {
-  ct_status st;
-  if (!r) return ct_release(ind), ct_last_error();
-  if (indices->dtype != CT_I64) {
-    ct_release(r), ct_release(ind);
-    return ct_fail(CT_ERR_DTYPE, op, "expected indices out tensor of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
-  }
-  st = ct__result_to_out(op, out, r);
-  if (st == CT_OK) return ct__result_to_out(op, indices, ind);
-  ct_release(ind);
-  return st;
-}
-static ct_tensor *ct__k_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
-                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
-  (void)ks;
-  return ct__max_pool_impl("max_pool3d", 3, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
-}
-static ct_status ct__k_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
-                                                  ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
-  ct_tensor *ind = NULL, *r = ct__k_max_pool3d_with_indices(ks, self, kernel_size, stride, padding, dilation, ceil_mode, &ind);
-  return ct__values_indices_to_out("max_pool3d_with_indices", r, ind, out, indices);
-}
-/* max_pool3d (CompositeImplicitAutograd): max_pool3d_with_indices without the indices */
 static ct_tensor *ct__k_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                    ct_int_list dilation, bool ceil_mode) {
   (void)ks;
   return ct_max_pool3d_with_indices(self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding),
                                     CT__CONV_LIST(dilation), ceil_mode, NULL);
-}
-static ct_tensor *ct__k_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                                        ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
-                                                        ct_tensor *indices) {
-  (void)ks;
-  return ct__max_pool_bw_impl("max_pool3d_with_indices_backward", 3, grad_output, self, indices, kernel_size, stride, padding, dilation,
-                              ceil_mode, 1);
-}
-static ct_status ct__k_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self,
-                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
-                                                                   ct_tensor *grad_input) {
-  return ct__result_to_out("max_pool3d_with_indices_backward", grad_input,
-                           ct__k_max_pool3d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
-                                                                  indices));
-}
-static ct_tensor *ct__k_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                   bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
-  (void)ks;
-  return ct__avg_pool_impl("avg_pool3d", "avg_pool3d", 3, self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                           divisor_override);
-}
-static ct_status ct__k_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                      bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
-  return ct__result_to_out("avg_pool3d", out, ct__k_avg_pool3d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                                             divisor_override));
-}
-static ct_tensor *ct__k_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                            ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
-                                            int64_t divisor_override) {
-  (void)ks;
-  return ct__avg_pool_impl("avg_pool3d_backward", "avg_pool3d", 3, self, grad_output, kernel_size, stride, padding, ceil_mode,
-                           count_include_pad, divisor_override);
-}
-static ct_status ct__k_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
-                                                      int64_t divisor_override, ct_tensor *grad_input) {
-  return ct__result_to_out("avg_pool3d_backward", grad_input,
-                           ct__k_avg_pool3d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                                     divisor_override));
 }
 
 /* ---- adaptive_avg_pool2d ---- */
@@ -1522,61 +1524,73 @@ static ct_status ct__adaptive_bounds(const char *op, const ct__pool_geom *g) {
                    (long long)g->OH, (long long)g->OW, (long long)g->D, (long long)g->H, (long long)g->W);
   return CT_OK;
 }
-/* _adaptive_avg_pool2d / 3d (gy NULL) and their backward (gy: grad_output) over nsp spatial dims */
-static ct_tensor *ct__adaptive_impl(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
-  ct__pool_geom g;
-  int64_t shape[5];
-  ct_tensor *res, *acc, *x = NULL;
-  ct_status st = CT_OK;
-  if (ct__adaptive_setup(op, name, nsp, self, output_size, &g) != CT_OK) return NULL;
-  ct__adaptive_shape(self, nsp, &g, shape);
+/* _adaptive_avg_pool2d / 3d (and adaptive_avg_pool2d / 3d.out; gy NULL) and their backward (gy:
+ * grad_output, whose last nsp sizes are the output size): structured. The checks, named `name`. */
+static ct_status ct__adaptive_avg_check(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size,
+                                        ct__pool_geom *g, int64_t *shape) {
+  if (gy) {
+    if (gy->ndim < nsp) return ct_fail(CT_ERR_RANK, op, "grad_output must be %dD or %dD", nsp + 1, nsp + 2);
+    output_size.data = gy->sizes + gy->ndim - nsp, output_size.n = nsp;
+  }
+  if (ct__adaptive_setup(op, name, nsp, self, output_size, g) != CT_OK) return ct_last_error();
+  ct__adaptive_shape(self, nsp, g, shape);
   if (gy) {
     char b1[160], b2[160];
     if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)(self->ndim - nsp)) != 0 ||
         gy->dtype != self->dtype)
       return ct_fail(CT_ERR_SHAPE, op, "grad_output %s (%s) does not match self %s (%s)", ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1),
                      ct_dtype_name((ct_dtype)gy->dtype), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
-                     ct_dtype_name((ct_dtype)self->dtype)),
-             (ct_tensor *)NULL;
+                     ct_dtype_name((ct_dtype)self->dtype));
   }
-  if (ct__conv_result(op, NULL, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK)
-    return NULL;
-  if (acc && acc->numel) {
-    x = ct__pool_operand(op, gy ? gy : self);
-    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK) || ct__adaptive_bounds(op, &g) != CT_OK) {
-      st = ct_last_error();
-    } else {
-      void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
-      if (x->dtype == CT_F32) ct__adaptive_f32(&g, (float *)in, (float *)out, gy != NULL);
-      else ct__adaptive_f64(&g, (double *)in, (double *)out, gy != NULL);
-    }
-    ct_release(x);
+  return CT_OK;
+}
+static ct_status ct__adaptive_avg_meta(ct__structured *st, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  if (ct__adaptive_avg_check(st->op, name, nsp, self, gy, output_size, &g, shape) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__adaptive_avg_run(const char *op, const char *name, int nsp, ct_tensor *self, ct_tensor *gy, ct_int_list output_size,
+                                      ct_tensor *out) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  ct_tensor *acc, *x;
+  ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__adaptive_avg_check(op, name, nsp, self, gy, output_size, &g, shape) != CT_OK ||
+      ct__st_check_out(op, out, self->ndim, gy ? self->sizes : shape) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
+  x = ct__pool_operand(op, gy ? gy : self);
+  if (!x || (gy && ct__k_fill_(0, acc, ct_int(0)) != CT_OK) || ct__adaptive_bounds(op, &g) != CT_OK) {
+    st = ct_last_error();
+  } else {
+    void *in = ct_data_ptr(gy ? acc : x), *y = ct_data_ptr(gy ? x : acc);
+    if (x->dtype == CT_F32) ct__adaptive_f32(&g, (float *)in, (float *)y, gy != NULL);
+    else ct__adaptive_f64(&g, (double *)in, (double *)y, gy != NULL);
   }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
 }
-/* the backward: the output size is grad_output's last nsp sizes */
-static ct_tensor *ct__adaptive_backward(const char *op, const char *name, int nsp, ct_tensor *grad_output, ct_tensor *self) {
-  ct_int_list l;
-  if (grad_output->ndim < nsp) return ct_fail(CT_ERR_RANK, op, "grad_output must be %dD or %dD", nsp + 1, nsp + 2), (ct_tensor *)NULL;
-  l.data = grad_output->sizes + grad_output->ndim - nsp, l.n = nsp;
-  return ct__adaptive_impl(op, name, nsp, self, grad_output, l);
-}
-static ct_tensor *ct__k_adaptive_avg_pool2d_(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
-  (void)ks;
-  return ct__adaptive_impl("_adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, NULL, output_size);
-}
-static ct_tensor *ct__k_adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
-  (void)ks;
-  return ct__adaptive_backward("_adaptive_avg_pool2d_backward", "adaptive_avg_pool2d", 2, grad_output, self);
-}
-static ct_tensor *ct__k_adaptive_avg_pool3d_(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
-  (void)ks;
-  return ct__adaptive_impl("_adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, NULL, output_size);
-}
-static ct_tensor *ct__k_adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
-  (void)ks;
-  return ct__adaptive_backward("_adaptive_avg_pool3d_backward", "adaptive_avg_pool3d", 3, grad_output, self);
-}
+#define CT__ADAPTIVE_AVG_STEPS(NSP)                                                                                                  \
+  static ct_status ct__meta_adaptive_avg_pool##NSP##d(ct__structured *st, ct_tensor *self, ct_int_list output_size) {                \
+    return ct__adaptive_avg_meta(st, "adaptive_avg_pool" #NSP "d", NSP, self, NULL, output_size);                                    \
+  }                                                                                                                                  \
+  static ct_status ct__impl_adaptive_avg_pool##NSP##d(ct_tensor *self, ct_int_list output_size, ct_tensor *out) {                    \
+    return ct__adaptive_avg_run("adaptive_avg_pool" #NSP "d", "adaptive_avg_pool" #NSP "d", NSP, self, NULL, output_size, out);      \
+  }                                                                                                                                  \
+  static ct_status ct__meta_adaptive_avg_pool##NSP##d_backward(ct__structured *st, ct_tensor *grad_output, ct_tensor *self) {        \
+    ct_int_list none;                                                                                                                \
+    none.data = NULL, none.n = -1;                                                                                                   \
+    return ct__adaptive_avg_meta(st, "adaptive_avg_pool" #NSP "d", NSP, self, grad_output, none);                                   \
+  }                                                                                                                                  \
+  static ct_status ct__impl_adaptive_avg_pool##NSP##d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *grad_input) {    \
+    ct_int_list none;                                                                                                                \
+    none.data = NULL, none.n = -1;                                                                                                   \
+    return ct__adaptive_avg_run("_adaptive_avg_pool" #NSP "d_backward", "adaptive_avg_pool" #NSP "d", NSP, self, grad_output, none, \
+                                grad_input);                                                                                         \
+  }
+CT__ADAPTIVE_AVG_STEPS(2)
+CT__ADAPTIVE_AVG_STEPS(3)
 /* adaptive_avg_pool2d / 3d (CompositeImplicitAutograd, as PyTorch): _adaptive_avg_pool2d / 3d */
 static ct_tensor *ct__k_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   ct__pool_geom g;
@@ -1589,34 +1603,6 @@ static ct_tensor *ct__k_adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_in
   (void)ks;
   if (ct__adaptive_setup("adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, output_size, &g) != CT_OK) return NULL;
   return ct_adaptive_avg_pool3d_impl(self, 3, output_size.data);
-}
-static ct_status ct__k_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                      bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
-  return ct__result_to_out("avg_pool2d", out, ct__k_avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                                             divisor_override));
-}
-static ct_status ct__k_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
-  (void)ks;
-  return ct__result_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", "adaptive_avg_pool2d", 2, self, NULL, output_size));
-}
-static ct_status ct__k_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
-  (void)ks;
-  return ct__result_to_out("adaptive_avg_pool3d", out, ct__adaptive_impl("adaptive_avg_pool3d", "adaptive_avg_pool3d", 3, self, NULL, output_size));
-}
-static ct_status ct__k_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
-                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
-                                                      int64_t divisor_override, ct_tensor *grad_input) {
-  return ct__result_to_out("avg_pool2d_backward", grad_input,
-                         ct__k_avg_pool2d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                                                   divisor_override));
-}
-static ct_status ct__k_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self,
-                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
-                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
-                                                                   ct_tensor *grad_input) {
-  return ct__result_to_out("max_pool2d_with_indices_backward", grad_input,
-                         ct__k_max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation,
-                                                                ceil_mode, indices));
 }
 /* derivative of _adaptive_avg_pool2d / 3d_backward wrt grad_output: pool grad to grad_output's size */
 static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
@@ -1731,103 +1717,78 @@ static ct_tensor *ct__k_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_in
 CT__ADAPTIVE_MAX(ct__adaptive_max_f32, float)
 CT__ADAPTIVE_MAX(ct__adaptive_max_f64, double)
 
-static ct_tensor *ct__adaptive_max_impl(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
+/* adaptive_max_pool2d / 3d (values and indices) and their backward: structured */
+static ct_status ct__adaptive_max_meta(ct__structured *st, int nsp, ct_tensor *self, ct_int_list output_size) {
   ct__pool_geom g;
   int64_t shape[5];
-  ct_tensor *res, *acc, *ind = NULL, *x = NULL;
-  ct_status st = CT_OK;
-  if (ct__adaptive_setup(op, op, nsp, self, output_size, &g) != CT_OK) return NULL;
+  ct_status s;
+  if (ct__adaptive_setup(st->op, st->op, nsp, self, output_size, &g) != CT_OK) return ct_last_error();
   ct__adaptive_shape(self, nsp, &g, shape);
-  if (ct__conv_result(op, NULL, self->ndim, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
-  ind = ct__empty(op, self->ndim, shape, CT_I64, self->device);
-  if (!ind) st = ct_last_error();
-  else if (acc && acc->numel) {
-    x = ct__pool_operand(op, self);
-    if (!x || ct__adaptive_bounds(op, &g) != CT_OK) st = ct_last_error();
-    else if (x->dtype == CT_F32) ct__adaptive_max_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
-    else ct__adaptive_max_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(ind));
-    ct_release(x);
-  }
-  if (ct__conv_finish(st, NULL, res, acc, &res) != CT_OK) {
-    ct_release(ind);
-    return NULL;
-  }
-  if (indices) *indices = ind;
-  else ct_release(ind);
-  return res;
+  if ((s = ct__set_output(st, 0, self->ndim, shape, (ct_dtype)self->dtype, self->device)) != CT_OK) return s;
+  return ct__set_output(st, 1, self->ndim, shape, CT_I64, self->device);
 }
-static ct_status ct__adaptive_max_out(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
-  ct_tensor *ind = NULL, *r = ct__adaptive_max_impl(op, nsp, self, output_size, &ind);
-  return ct__values_indices_to_out(op, r, ind, out, indices);
-}
-/* the backward: zeros like self with grad_output added at indices (flat positions within each plane of nsp dims) */
-static ct_tensor *ct__adaptive_max_backward(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
-  ct_tensor *res, *acc, *s = NULL, *idx = NULL;
+static ct_status ct__adaptive_max_run(const char *op, int nsp, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+  ct__pool_geom g;
+  int64_t shape[5];
+  ct_tensor *acc, *x;
   ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__adaptive_setup(op, op, nsp, self, output_size, &g) != CT_OK) return ct_last_error();
+  ct__adaptive_shape(self, nsp, &g, shape);
+  if (ct__st_check_out(op, out, self->ndim, shape) != CT_OK || ct__st_check_out(op, indices, self->ndim, shape) != CT_OK ||
+      !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
+  x = ct__pool_operand(op, self);
+  if (!x || ct__adaptive_bounds(op, &g) != CT_OK) st = ct_last_error();
+  else if (x->dtype == CT_F32) ct__adaptive_max_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
+  else ct__adaptive_max_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
+}
+/* the backward's checks: zeros like self with grad_output added at indices (flat positions within each plane of nsp dims) */
+static ct_status ct__adaptive_max_bw_check(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
   char b1[160], b2[160];
-  int64_t planes = 1, out_plane = 1, in_plane = 1;
-  int i, nd = self->ndim;
+  int nd = self->ndim;
   if (nd != nsp + 1 && nd != nsp + 2)
-    return ct_fail(CT_ERR_RANK, op, "%s(): Expected %dD or %dD self, but got: %s", op, nsp + 1, nsp + 2, ct_shape_format(nd, self->sizes, b1, sizeof b1)),
-           (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_RANK, op, "%s(): Expected %dD or %dD self, but got: %s", op, nsp + 1, nsp + 2, ct_shape_format(nd, self->sizes, b1, sizeof b1));
   if (!ct_same_shape(grad_output, indices) || grad_output->ndim != nd || memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)(nd - nsp)) != 0)
     return ct_fail(CT_ERR_SHAPE, op, "expected grad_output %s of the shape of indices %s, with self's leading dims",
-                   ct_shape_format(grad_output->ndim, grad_output->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  if (indices->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "expected indices of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype)), (ct_tensor *)NULL;
+                   ct_shape_format(grad_output->ndim, grad_output->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2));
+  if (indices->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "expected indices of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
   if (grad_output->dtype != self->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype), ct_dtype_name((ct_dtype)grad_output->dtype)),
-           (ct_tensor *)NULL;
-  if (ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK) return NULL;
-  if (ct__conv_result(op, NULL, nd, self->sizes, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
-  if (acc && acc->numel) {
-    for (i = 0; i < nd; i++) {
-      if (i < nd - nsp) planes *= self->sizes[i];
-      else in_plane *= self->sizes[i], out_plane *= grad_output->sizes[i];
-    }
-    s = ct__pool_operand(op, grad_output);
-    idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
-    if (!idx || ct__max_pool2d_check_indices(op, idx, in_plane) != CT_OK || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
-    else if (acc->dtype == CT_F32)
-      ct__maxpool_bw_f32(planes, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(acc), (float *)ct_data_ptr(s), 1);
-    else
-      ct__maxpool_bw_f64(planes, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (double *)ct_data_ptr(acc), (double *)ct_data_ptr(s), 1);
-    ct_release(s), ct_release(idx);
+    return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype), ct_dtype_name((ct_dtype)grad_output->dtype));
+  return ct__pool_dtype(op, (ct_dtype)self->dtype, 0);
+}
+static ct_status ct__adaptive_max_bw_run(const char *op, int nsp, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+  int64_t planes = 1, out_plane = 1, in_plane = 1;
+  int i, nd = self->ndim;
+  if (grad_input->numel == 0) return CT_OK;
+  if (ct__adaptive_max_bw_check(op, nsp, grad_output, self, indices) != CT_OK || ct__st_check_out(op, grad_input, nd, self->sizes) != CT_OK)
+    return ct_last_error();
+  for (i = 0; i < nd; i++) {
+    if (i < nd - nsp) planes *= self->sizes[i];
+    else in_plane *= self->sizes[i], out_plane *= grad_output->sizes[i];
   }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  return ct__max_pool_bw_run(op, planes, in_plane, out_plane, grad_output, indices, grad_input, 1);
 }
-static ct_tensor *ct__k_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
-  (void)ks;
-  return ct__adaptive_max_impl("adaptive_max_pool2d", 2, self, output_size, indices);
-}
-static ct_tensor *ct__k_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
-  (void)ks;
-  return ct__adaptive_max_impl("adaptive_max_pool3d", 3, self, output_size, indices);
-}
-static ct_status ct__k_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
-  (void)ks;
-  return ct__adaptive_max_out("adaptive_max_pool2d", 2, self, output_size, out, indices);
-}
-static ct_status ct__k_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
-  (void)ks;
-  return ct__adaptive_max_out("adaptive_max_pool3d", 3, self, output_size, out, indices);
-}
-static ct_tensor *ct__k_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
-  (void)ks;
-  return ct__adaptive_max_backward("adaptive_max_pool2d_backward", 2, grad_output, self, indices);
-}
-static ct_tensor *ct__k_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
-  (void)ks;
-  return ct__adaptive_max_backward("adaptive_max_pool3d_backward", 3, grad_output, self, indices);
-}
-static ct_status ct__k_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,
-                                                               ct_tensor *grad_input) {
-  return ct__result_to_out("adaptive_max_pool2d_backward", grad_input, ct__k_adaptive_max_pool2d_backward(ks, grad_output, self, indices));
-}
-static ct_status ct__k_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,
-                                                               ct_tensor *grad_input) {
-  return ct__result_to_out("adaptive_max_pool3d_backward", grad_input, ct__k_adaptive_max_pool3d_backward(ks, grad_output, self, indices));
-}
+#define CT__ADAPTIVE_MAX_STEPS(NSP)                                                                                                 \
+  static ct_status ct__meta_adaptive_max_pool##NSP##d(ct__structured *st, ct_tensor *self, ct_int_list output_size) {               \
+    return ct__adaptive_max_meta(st, NSP, self, output_size);                                                                       \
+  }                                                                                                                                 \
+  static ct_status ct__impl_adaptive_max_pool##NSP##d(ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) { \
+    return ct__adaptive_max_run("adaptive_max_pool" #NSP "d", NSP, self, output_size, out, indices);                                \
+  }                                                                                                                                 \
+  static ct_status ct__meta_adaptive_max_pool##NSP##d_backward(ct__structured *st, ct_tensor *grad_output, ct_tensor *self,         \
+                                                               ct_tensor *indices) {                                                \
+    if (ct__adaptive_max_bw_check(st->op, NSP, grad_output, self, indices) != CT_OK) return ct_last_error();                        \
+    return ct__set_output(st, 0, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);                                     \
+  }                                                                                                                                 \
+  static ct_status ct__impl_adaptive_max_pool##NSP##d_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices,         \
+                                                               ct_tensor *grad_input) {                                             \
+    return ct__adaptive_max_bw_run("adaptive_max_pool" #NSP "d_backward", NSP, grad_output, self, indices, grad_input);             \
+  }
+CT__ADAPTIVE_MAX_STEPS(2)
+CT__ADAPTIVE_MAX_STEPS(3)
 /* derivative of adaptive_max_pool2d_backward wrt grad_output and of max_unpool wrt self: grad gathered at
  * the indices over the last nsp dims (PyTorch's max_pool_double_backward). (A formula: the engine's scope releases the intermediate results.) */
 static ct_tensor *ct__max_pool_gather(ct_tensor *grad, ct_tensor *indices, int nsp) {
@@ -2074,90 +2035,101 @@ static void ct__up_format(int nsp, const int64_t *sizes, char *buf, size_t cap) 
                           i == nsp - 1 ? ")" : "");
 }
 
-/* Forward (src = self, input_size NULL) or backward (src = grad_output,
- * input_size the forward's input shape) of an nsp-D upsampling; scales[d]
- * NaN for None. PyTorch's upsample_Nd_common_check and meta checks. */
-static ct_tensor *ct__upsample_impl(const char *op, int mode, int nsp, ct_tensor *src, ct_int_list output_size,
-                                    const ct_int_list *input_size, bool align_corners, const double *scales) {
+/* ---- structured (ops/structured.h): one meta step for every mode and rank ----
+ * Forward (src = self, input_size NULL) or backward (src = grad_output,
+ * input_size the forward's input shape) of an nsp-D upsampling: PyTorch's
+ * upsample_Nd_common_check and meta checks; u8: uint8 is accepted too (the
+ * nearest forwards, as PyTorch). */
+static ct_status ct__up_check(const char *op, int nsp, bool u8, ct_tensor *src, ct_int_list output_size, const ct_int_list *input_size,
+                              int64_t *shape) {
   const int64_t *in_sizes = input_size ? input_size->data : src->sizes;
-  int64_t in_rank = input_size ? input_size->n : src->ndim, shape[5];
-  ct__up_geom g;
-  ct_tensor *res, *acc, *x = NULL;
-  ct_status st = CT_OK;
+  int64_t in_rank = input_size ? input_size->n : src->ndim;
   char b1[160], b2[160];
   int d, i;
   if (output_size.n != nsp)
-    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to %d, but got size %lld", nsp, (long long)output_size.n),
-           (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to %d, but got size %lld", nsp, (long long)output_size.n);
   if (in_rank != nsp + 2)
     return ct_fail(input_size ? CT_ERR_INVALID : CT_ERR_RANK, op, "It is expected input_size equals to %d, but got size %lld", nsp + 2,
-                   (long long)in_rank),
-           (ct_tensor *)NULL;
+                   (long long)in_rank);
   for (d = 0; d < nsp; d++)
     if (in_sizes[2 + d] <= 0 || output_size.data[d] <= 0) {
       ct__up_format(nsp, in_sizes + 2, b1, sizeof b1), ct__up_format(nsp, output_size.data, b2, sizeof b2);
       return ct_fail(in_sizes[2 + d] <= 0 ? CT_ERR_SHAPE : CT_ERR_INVALID, op,
-                     "Input and output sizes should be greater than 0, but got input %s and output %s", b1, b2),
-             (ct_tensor *)NULL;
+                     "Input and output sizes should be greater than 0, but got input %s and output %s", b1, b2);
     }
-  /* floating types; uint8 also for the nearest forwards, as PyTorch */
-  if (!ct_dtype_is_floating((ct_dtype)src->dtype) &&
-      !(src->dtype == CT_U8 && !input_size && (mode == CT__UP_NEAREST || mode == CT__UP_NEAREST_EXACT)))
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)src->dtype)), (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)src->dtype) && !(src->dtype == CT_U8 && u8 && !input_size))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)src->dtype));
   shape[0] = in_sizes[0], shape[1] = in_sizes[1];
   for (d = 0; d < nsp; d++) shape[2 + d] = output_size.data[d];
   if (!input_size && src->numel == 0 && in_sizes[1] == 0)
     return ct_fail(CT_ERR_SHAPE, op, "Non-empty %dD data tensor expected but got a tensor with sizes %s", nsp + 2,
-                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1)),
-           (ct_tensor *)NULL;
+                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1));
   if (input_size) { /* grad_output must have the forward's output shape */
     if (src->ndim != nsp + 2)
-      return ct_fail(CT_ERR_RANK, op, "Expected grad_output to be a tensor of dimension %d but got: dimension %d", nsp + 2, src->ndim),
-             (ct_tensor *)NULL;
+      return ct_fail(CT_ERR_RANK, op, "Expected grad_output to be a tensor of dimension %d but got: dimension %d", nsp + 2, src->ndim);
     for (i = 0; i < nsp + 2; i++)
       if (src->sizes[i] != shape[i])
         return ct_fail(CT_ERR_SHAPE, op, "Expected grad_output to have the same shape as output; output.size(%d) = %lld but got "
-                       "grad_output.size(%d) = %lld", i, (long long)shape[i], i, (long long)src->sizes[i]),
-               (ct_tensor *)NULL;
+                       "grad_output.size(%d) = %lld", i, (long long)shape[i], i, (long long)src->sizes[i]);
+    for (i = 0; i < nsp + 2; i++) shape[i] = in_sizes[i]; /* the output: grad_input */
   }
-  if (ct__conv_result(op, NULL, nsp + 2, input_size ? in_sizes : shape, (ct_dtype)src->dtype, src->device, &res, &acc) != CT_OK)
-    return NULL;
+  return CT_OK;
+}
+static ct_status ct__up_meta(ct__structured *st, int nsp, bool u8, ct_tensor *src, ct_int_list output_size, const ct_int_list *input_size) {
+  int64_t shape[5];
+  if (ct__up_check(st->op, nsp, u8, src, output_size, input_size, shape) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, nsp + 2, shape, (ct_dtype)src->dtype, src->device);
+}
+/* The impl step: out (in_sizes[0], in_sizes[1], out_sizes) from src
+ * (forward), or grad_input (input_size) from src = grad_output (backward). */
+static ct_status ct__up_impl(const char *op, int mode, int nsp, ct_tensor *src, ct_int_list output_size, const ct_int_list *input_size,
+                             bool align_corners, const double *scales, ct_tensor *out) {
+  const int64_t *in_sizes = input_size ? input_size->data : src->sizes, *out_sizes = output_size.data;
+  bool backward = input_size != NULL;
+  int64_t shape[5];
+  ct__up_geom g;
+  ct_tensor *acc, *x = NULL;
+  ct_status st = CT_OK;
+  /* PyTorch's bicubic backward copies when every size is unchanged (whatever the scales): nearest's identity taps */
+  bool f32, copy = mode == CT__UP_CUBIC && backward;
+  int d;
+  if (out->numel == 0) return CT_OK;
+  if (ct__up_check(op, nsp, mode == CT__UP_NEAREST || mode == CT__UP_NEAREST_EXACT, src, output_size, input_size, shape) != CT_OK ||
+      ct__st_check_out(op, out, nsp + 2, shape) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
+  f32 = acc->dtype == CT_F32;
   memset(&g, 0, sizeof g);
-  if (acc && acc->numel) {
-    /* PyTorch's bicubic backward copies when every size is unchanged (whatever the scales): nearest's identity taps */
-    bool f32 = acc->dtype == CT_F32, copy = mode == CT__UP_CUBIC && input_size;
-    g.B = shape[0] * shape[1];
-    for (d = 0; d < 3; d++) {
-      int k = d - (3 - nsp); /* the op's spatial dim, or < 0 for a padding dim */
-      g.in[d] = k < 0 ? 1 : in_sizes[2 + k], g.out[d] = k < 0 ? 1 : shape[2 + k];
-      if (g.in[d] != g.out[d]) copy = false;
-    }
-    for (d = 0; d < 3 && st == CT_OK; d++) {
-      int k = d - (3 - nsp);
-      g.taps[d] = k < 0 || copy ? 1 : ct__up_ntaps(mode);
-      g.idx[d] = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(g.out[d] * g.taps[d]));
-      g.w[d] = (double *)CT_MALLOC(sizeof(double) * (size_t)(g.out[d] * g.taps[d]));
-      if (!g.idx[d] || !g.w[d]) st = ct_fail(CT_ERR_OOM, op, "out of memory");
-      else if (k < 0) g.idx[d][0] = 0, g.w[d][0] = 1;
-      else ct__up_taps(copy ? CT__UP_NEAREST : mode, g.in[d], g.out[d], align_corners, scales[k], f32, input_size != NULL, g.idx[d],
-                       g.w[d]);
-    }
-    if (st == CT_OK) {
-      x = ct__pool_operand(op, src);
-      if (!x || (input_size && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) st = ct_last_error();
-      else if (acc->dtype == CT_U8) ct__upsample_u8(&g, (uint8_t *)ct_data_ptr(x), (uint8_t *)ct_data_ptr(acc), 0);
-      else if (f32) ct__upsample_f32(&g, (float *)ct_data_ptr(input_size ? acc : x), (float *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
-      else ct__upsample_f64(&g, (double *)ct_data_ptr(input_size ? acc : x), (double *)ct_data_ptr(input_size ? x : acc), input_size != NULL);
-    }
-    for (d = 0; d < 3; d++) CT_FREE(g.idx[d]), CT_FREE(g.w[d]);
-    ct_release(x);
+  g.B = in_sizes[0] * in_sizes[1];
+  for (d = 0; d < 3; d++) {
+    int k = d - (3 - nsp); /* the op's spatial dim, or < 0 for a padding dim */
+    g.in[d] = k < 0 ? 1 : in_sizes[2 + k], g.out[d] = k < 0 ? 1 : out_sizes[k];
+    if (g.in[d] != g.out[d]) copy = false;
   }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  for (d = 0; d < 3 && st == CT_OK; d++) {
+    int k = d - (3 - nsp);
+    g.taps[d] = k < 0 || copy ? 1 : ct__up_ntaps(mode);
+    g.idx[d] = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(g.out[d] * g.taps[d]));
+    g.w[d] = (double *)CT_MALLOC(sizeof(double) * (size_t)(g.out[d] * g.taps[d]));
+    if (!g.idx[d] || !g.w[d]) st = ct_fail(CT_ERR_OOM, op, "out of memory");
+    else if (k < 0) g.idx[d][0] = 0, g.w[d][0] = 1;
+    else ct__up_taps(copy ? CT__UP_NEAREST : mode, g.in[d], g.out[d], align_corners, scales[k], f32, backward, g.idx[d], g.w[d]);
+  }
+  if (st == CT_OK) {
+    x = ct__pool_operand(op, src);
+    if (!x || (backward && ct__k_fill_(0, acc, ct_int(0)) != CT_OK)) st = ct_last_error();
+    else if (acc->dtype == CT_U8) ct__upsample_u8(&g, (uint8_t *)ct_data_ptr(x), (uint8_t *)ct_data_ptr(acc), 0);
+    else if (f32) ct__upsample_f32(&g, (float *)ct_data_ptr(backward ? acc : x), (float *)ct_data_ptr(backward ? x : acc), backward);
+    else ct__upsample_f64(&g, (double *)ct_data_ptr(backward ? acc : x), (double *)ct_data_ptr(backward ? x : acc), backward);
+  }
+  for (d = 0; d < 3; d++) CT_FREE(g.idx[d]), CT_FREE(g.w[d]);
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
 }
 
-/* The ops of one upsampling family: forward, its out=, backward and its
- * grad_input= (the argument lists differ only in align_corners and the
- * number of scales, spelled by the parameter macros below). */
+/* The steps of the families: the argument lists differ only in
+ * align_corners and the number of scales, spelled by the parameter macros
+ * below. A meta step per argument list (nearest and nearest-exact share
+ * theirs, so do bilinear and bicubic), an impl step per op. */
 #define CT__UP_S1_P , double scales
 #define CT__UP_S1_V {scales, NAN, NAN}
 #define CT__UP_S2_P , double scales_h, double scales_w
@@ -2168,40 +2140,46 @@ static ct_tensor *ct__upsample_impl(const char *op, int mode, int nsp, ct_tensor
 #define CT__UP_AC_V align_corners
 #define CT__UP_NOAC_P
 #define CT__UP_NOAC_V false
-#define CT__UP_OPS(NAME, OP, MODE, NSP, AC, S)                                                                                   \
-  static ct_tensor *ct__k_##NAME(ct_keyset ks, ct_tensor *self, ct_int_list output_size AC##_P S##_P) {                        \
+#define CT__UP_META(TAG, NSP, AC, S, U8)                                                                                         \
+  static ct_status ct__meta_up_##TAG(ct__structured *st, ct_tensor *self, ct_int_list output_size AC##_P S##_P) {               \
     const double sc[3] = S##_V;                                                                                                 \
-    (void)ks;                                                                                                                   \
-    return ct__upsample_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc);                                               \
+    (void)sc;                                                                                                                   \
+    (void)(AC##_V);                                                                                                             \
+    return ct__up_meta(st, NSP, U8, self, output_size, NULL);                                                                   \
   }                                                                                                                             \
-  static ct_status ct__k_##NAME##_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size AC##_P S##_P, ct_tensor *out) {   \
+  static ct_status ct__meta_up_##TAG##_backward(ct__structured *st, ct_tensor *grad_output, ct_int_list output_size,            \
+                                                ct_int_list input_size AC##_P S##_P) {                                          \
     const double sc[3] = S##_V;                                                                                                 \
-    (void)ks;                                                                                                                   \
-    return ct__result_to_out(OP, out, ct__upsample_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc));                   \
-  }                                                                                                                             \
-  static ct_tensor *ct__k_##NAME##_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size \
-                                            AC##_P S##_P) {                                                                     \
-    const double sc[3] = S##_V;                                                                                                 \
-    (void)ks;                                                                                                                   \
-    return ct__upsample_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc);                     \
-  }                                                                                                                             \
-  static ct_status ct__k_##NAME##_backward_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size,                  \
-                                               ct_int_list input_size AC##_P S##_P, ct_tensor *grad_input) {                    \
-    const double sc[3] = S##_V;                                                                                                 \
-    (void)ks;                                                                                                                   \
-    return ct__result_to_out(OP "_backward", grad_input,                                                                        \
-                             ct__upsample_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc));  \
+    (void)sc;                                                                                                                   \
+    (void)(AC##_V);                                                                                                             \
+    return ct__up_meta(st, NSP, false, grad_output, output_size, &input_size);                                                  \
   }
-CT__UP_OPS(upsample_nearest1d, "upsample_nearest1d", CT__UP_NEAREST, 1, CT__UP_NOAC, CT__UP_S1)
-CT__UP_OPS(upsample_nearest2d, "upsample_nearest2d", CT__UP_NEAREST, 2, CT__UP_NOAC, CT__UP_S2)
-CT__UP_OPS(upsample_nearest3d, "upsample_nearest3d", CT__UP_NEAREST, 3, CT__UP_NOAC, CT__UP_S3)
-CT__UP_OPS(upsample_nearest_exact1d, "_upsample_nearest_exact1d", CT__UP_NEAREST_EXACT, 1, CT__UP_NOAC, CT__UP_S1)
-CT__UP_OPS(upsample_nearest_exact2d, "_upsample_nearest_exact2d", CT__UP_NEAREST_EXACT, 2, CT__UP_NOAC, CT__UP_S2)
-CT__UP_OPS(upsample_nearest_exact3d, "_upsample_nearest_exact3d", CT__UP_NEAREST_EXACT, 3, CT__UP_NOAC, CT__UP_S3)
-CT__UP_OPS(upsample_linear1d, "upsample_linear1d", CT__UP_LINEAR, 1, CT__UP_AC, CT__UP_S1)
-CT__UP_OPS(upsample_bilinear2d, "upsample_bilinear2d", CT__UP_LINEAR, 2, CT__UP_AC, CT__UP_S2)
-CT__UP_OPS(upsample_trilinear3d, "upsample_trilinear3d", CT__UP_LINEAR, 3, CT__UP_AC, CT__UP_S3)
-CT__UP_OPS(upsample_bicubic2d, "upsample_bicubic2d", CT__UP_CUBIC, 2, CT__UP_AC, CT__UP_S2)
+CT__UP_META(nearest1d, 1, CT__UP_NOAC, CT__UP_S1, true)
+CT__UP_META(nearest2d, 2, CT__UP_NOAC, CT__UP_S2, true)
+CT__UP_META(nearest3d, 3, CT__UP_NOAC, CT__UP_S3, true)
+CT__UP_META(linear1d, 1, CT__UP_AC, CT__UP_S1, false)
+CT__UP_META(linear2d, 2, CT__UP_AC, CT__UP_S2, false)
+CT__UP_META(linear3d, 3, CT__UP_AC, CT__UP_S3, false)
+#define CT__UP_IMPLS(NAME, OP, MODE, NSP, AC, S)                                                                                 \
+  static ct_status ct__impl_##NAME(ct_tensor *self, ct_int_list output_size AC##_P S##_P, ct_tensor *out) {                     \
+    const double sc[3] = S##_V;                                                                                                 \
+    return ct__up_impl(OP, MODE, NSP, self, output_size, NULL, AC##_V, sc, out);                                               \
+  }                                                                                                                             \
+  static ct_status ct__impl_##NAME##_backward(ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size AC##_P S##_P, \
+                                              ct_tensor *grad_input) {                                                          \
+    const double sc[3] = S##_V;                                                                                                 \
+    return ct__up_impl(OP "_backward", MODE, NSP, grad_output, output_size, &input_size, AC##_V, sc, grad_input);              \
+  }
+CT__UP_IMPLS(upsample_nearest1d, "upsample_nearest1d", CT__UP_NEAREST, 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_IMPLS(upsample_nearest2d, "upsample_nearest2d", CT__UP_NEAREST, 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_IMPLS(upsample_nearest3d, "upsample_nearest3d", CT__UP_NEAREST, 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_IMPLS(upsample_nearest_exact1d, "_upsample_nearest_exact1d", CT__UP_NEAREST_EXACT, 1, CT__UP_NOAC, CT__UP_S1)
+CT__UP_IMPLS(upsample_nearest_exact2d, "_upsample_nearest_exact2d", CT__UP_NEAREST_EXACT, 2, CT__UP_NOAC, CT__UP_S2)
+CT__UP_IMPLS(upsample_nearest_exact3d, "_upsample_nearest_exact3d", CT__UP_NEAREST_EXACT, 3, CT__UP_NOAC, CT__UP_S3)
+CT__UP_IMPLS(upsample_linear1d, "upsample_linear1d", CT__UP_LINEAR, 1, CT__UP_AC, CT__UP_S1)
+CT__UP_IMPLS(upsample_bilinear2d, "upsample_bilinear2d", CT__UP_LINEAR, 2, CT__UP_AC, CT__UP_S2)
+CT__UP_IMPLS(upsample_trilinear3d, "upsample_trilinear3d", CT__UP_LINEAR, 3, CT__UP_AC, CT__UP_S3)
+CT__UP_IMPLS(upsample_bicubic2d, "upsample_bicubic2d", CT__UP_CUBIC, 2, CT__UP_AC, CT__UP_S2)
 
 /* ---- the .vec overloads (F.interpolate's): CompositeImplicitAutograd ----
  * PyTorch's upsample::compute_output_size: exactly one of output_size and
@@ -2326,69 +2304,74 @@ static ct_tensor *ct__k_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension,
 CT__UNFOLD_BW(ct__unfold_bw_f32, float, float)
 CT__UNFOLD_BW(ct__unfold_bw_f64, double, double)
 CT__UNFOLD_BW(ct__unfold_bw_i64, int64_t, uint64_t)
-static ct_tensor *ct__k_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
-  static const char *op = "unfold_backward";
-  int64_t d, n, expect[CT_MAX_DIMS], outer = 1, inner = 1, len = 1;
+/* unfold_backward (and .out): structured. The checks, and the geometry:
+ * *n windows of dim *d; outer / len / inner around it. */
+static ct_status ct__unfold_bw_check(const char *op, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step,
+                                     int64_t *d, int64_t *n) {
+  int64_t expect[CT_MAX_DIMS];
   int i, nd = (int)input_sizes.n;
-  ct_tensor *res, *acc, *g = NULL;
-  ct_status st = CT_OK;
   char b1[160], b2[160];
-  (void)ks;
-  if (nd < 0 || nd >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "input_sizes of %d dims", nd), (ct_tensor *)NULL;
+  if (nd < 0 || nd >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "input_sizes of %d dims", nd);
   for (i = 0; i < nd; i++)
-    if (input_sizes.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "negative size %lld in input_sizes", (long long)input_sizes.data[i]), (ct_tensor *)NULL;
-  if (ct__unfold_geometry(op, nd, input_sizes.data, dim, size, step, &d, &n) != CT_OK) return NULL;
-  if (nd == 0) n = 1; /* (a 0-dim input's unfold has one window, and no dim for it) */
+    if (input_sizes.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "negative size %lld in input_sizes", (long long)input_sizes.data[i]);
+  if (ct__unfold_geometry(op, nd, input_sizes.data, dim, size, step, d, n) != CT_OK) return ct_last_error();
+  if (nd == 0) *n = 1; /* (a 0-dim input's unfold has one window, and no dim for it) */
   /* PyTorch reads grad_in as unfold(input_sizes) without checking it: here it must have that shape */
-  for (i = 0; i < nd; i++) expect[i] = i == d ? n : input_sizes.data[i];
+  for (i = 0; i < nd; i++) expect[i] = i == *d ? *n : input_sizes.data[i];
   expect[nd > 0 ? nd : 0] = size;
   if (grad_in->ndim != (nd > 0 ? nd + 1 : 1) || memcmp(grad_in->sizes, expect, sizeof(int64_t) * (size_t)grad_in->ndim) != 0)
     return ct_fail(CT_ERR_SHAPE, op, "expected grad_in of the unfolded shape %s, got %s",
-                   ct_shape_format(nd > 0 ? nd + 1 : 1, expect, b1, sizeof b1), ct_shape_format(grad_in->ndim, grad_in->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
+                   ct_shape_format(nd > 0 ? nd + 1 : 1, expect, b1, sizeof b1), ct_shape_format(grad_in->ndim, grad_in->sizes, b2, sizeof b2));
   if (!ct_dtype_is_floating((ct_dtype)grad_in->dtype) && grad_in->dtype != CT_I64)
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad_in->dtype)), (ct_tensor *)NULL;
-  if (ct__conv_result(op, NULL, nd, input_sizes.data, (ct_dtype)grad_in->dtype, grad_in->device, &res, &acc) != CT_OK) return NULL;
-  if (acc && acc->numel) {
-    for (i = 0; i < nd; i++) {
-      if (i < d) outer *= input_sizes.data[i];
-      else if (i > d) inner *= input_sizes.data[i];
-    }
-    if (nd > 0) len = input_sizes.data[d];
-    g = ct__pool_operand(op, grad_in);
-    if (!g || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
-    else if (acc->dtype == CT_F32) ct__unfold_bw_f32((const float *)ct_data_ptr(g), (float *)ct_data_ptr(acc), outer, len, inner, n, size, step);
-    else if (acc->dtype == CT_F64) ct__unfold_bw_f64((const double *)ct_data_ptr(g), (double *)ct_data_ptr(acc), outer, len, inner, n, size, step);
-    else ct__unfold_bw_i64((const int64_t *)ct_data_ptr(g), (int64_t *)ct_data_ptr(acc), outer, len, inner, n, size, step);
-    ct_release(g);
-  }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad_in->dtype));
+  return CT_OK;
 }
-static ct_status ct__k_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size,
-                                           int64_t step, ct_tensor *out) {
-  return ct__result_to_out("unfold_backward", out, ct__k_unfold_backward(ks, grad_in, input_sizes, dim, size, step));
+static ct_status ct__meta_unfold_backward(ct__structured *st, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size,
+                                          int64_t step) {
+  int64_t d, n;
+  if (ct__unfold_bw_check(st->op, grad_in, input_sizes, dim, size, step, &d, &n) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, (int)input_sizes.n, input_sizes.data, (ct_dtype)grad_in->dtype, grad_in->device);
+}
+static ct_status ct__impl_unfold_backward(ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+  static const char *op = "unfold_backward";
+  int64_t d, n, outer = 1, inner = 1, len = 1;
+  int i, nd = (int)input_sizes.n;
+  ct_tensor *acc, *g;
+  ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__unfold_bw_check(op, grad_in, input_sizes, dim, size, step, &d, &n) != CT_OK ||
+      ct__st_check_out(op, out, nd, input_sizes.data) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
+  for (i = 0; i < nd; i++) {
+    if (i < d) outer *= input_sizes.data[i];
+    else if (i > d) inner *= input_sizes.data[i];
+  }
+  if (nd > 0) len = input_sizes.data[d];
+  g = ct__pool_operand(op, grad_in);
+  if (!g || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) st = ct_last_error();
+  else if (acc->dtype == CT_F32) ct__unfold_bw_f32((const float *)ct_data_ptr(g), (float *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+  else if (acc->dtype == CT_F64) ct__unfold_bw_f64((const double *)ct_data_ptr(g), (double *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+  else ct__unfold_bw_i64((const int64_t *)ct_data_ptr(g), (int64_t *)ct_data_ptr(acc), outer, len, inner, n, size, step);
+  ct_release(g);
+  return ct__st_acc_done(st, out, acc);
 }
 
 /* pixel_shuffle (..., C*r*r, H, W) -> (..., C, H*r, W*r) and pixel_unshuffle
- * (its inverse), CompositeImplicitAutograd: a reshape, a permute and a
- * reshape; the result is new memory, as PyTorch's, even when r = 1. */
-static ct_tensor *ct__pixel_shuffle(const char *op, ct_tensor *self, int64_t r, bool shuffle) {
-  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS];
+ * (its inverse): a reshape to nd + 2 dims (split), a permute (perm) and a
+ * reshape to nd dims (merged). The checks and those three. */
+static ct_status ct__pixel_geometry(const char *op, const ct_tensor *self, int64_t r, bool shuffle, int64_t *split, int64_t *perm,
+                                    int64_t *merged) {
   int i, nd = self->ndim, lead = nd - 3;
-  ct_tensor *a, *b, *c;
-  if (nd < 3)
-    return ct_fail(CT_ERR_RANK, op, "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)", op, nd),
-           (ct_tensor *)NULL;
+  if (nd < 3) return ct_fail(CT_ERR_RANK, op, "%s expects input to have at least 3 dimensions, but got input with %d dimension(s)", op, nd);
   if (r <= 0) return ct_fail(CT_ERR_INVALID, op, "%s expects a positive %s, but got %lld", op, shuffle ? "upscale_factor" : "downscale_factor",
-                             (long long)r), (ct_tensor *)NULL;
-  if (nd + 2 > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "%s of a %d-dim tensor exceeds %d dims", op, nd, CT_MAX_DIMS), (ct_tensor *)NULL;
+                             (long long)r);
+  if (nd + 2 > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "%s of a %d-dim tensor exceeds %d dims", op, nd, CT_MAX_DIMS);
   for (i = 0; i < lead; i++) split[i] = merged[i] = self->sizes[i], perm[i] = i;
   if (shuffle) {
     int64_t c2, C = self->sizes[lead], H = self->sizes[lead + 1], W = self->sizes[lead + 2];
     if (ct__mul_ovf(r, r, &c2) || C % c2 != 0)
       return ct_fail(CT_ERR_SHAPE, op, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
-                     "but input.size(-3)=%lld is not divisible by %lld", (long long)C, (long long)(ct__mul_ovf(r, r, &c2) ? INT64_MAX : c2)),
-             (ct_tensor *)NULL;
+                     "but input.size(-3)=%lld is not divisible by %lld", (long long)C, (long long)(ct__mul_ovf(r, r, &c2) ? INT64_MAX : c2));
     /* (C/r^2, r, r, H, W) -> (C/r^2, H, r, W, r); H*r, W*r fit: they are counts of the same elements */
     split[lead] = C / c2, split[lead + 1] = r, split[lead + 2] = r, split[lead + 3] = H, split[lead + 4] = W;
     perm[lead] = lead, perm[lead + 1] = lead + 3, perm[lead + 2] = lead + 1, perm[lead + 3] = lead + 4, perm[lead + 4] = lead + 2;
@@ -2397,15 +2380,21 @@ static ct_tensor *ct__pixel_shuffle(const char *op, ct_tensor *self, int64_t r, 
     int64_t C = self->sizes[lead], H = self->sizes[lead + 1], W = self->sizes[lead + 2];
     if (H % r != 0 || W % r != 0)
       return ct_fail(CT_ERR_SHAPE, op, "pixel_unshuffle expects %s to be divisible by downscale_factor, but input.size(%d)=%lld is not divisible by %lld",
-                     (H % r) ? "height" : "width", (H % r) ? -2 : -1, (long long)((H % r) ? H : W), (long long)r),
-             (ct_tensor *)NULL;
+                     (H % r) ? "height" : "width", (H % r) ? -2 : -1, (long long)((H % r) ? H : W), (long long)r);
     /* (C, H/r, r, W/r, r) -> (C, r, r, H/r, W/r) */
     split[lead] = C, split[lead + 1] = H / r, split[lead + 2] = r, split[lead + 3] = W / r, split[lead + 4] = r;
     perm[lead] = lead, perm[lead + 1] = lead + 2, perm[lead + 2] = lead + 4, perm[lead + 3] = lead + 1, perm[lead + 4] = lead + 3;
-    if (ct__mul_ovf(C, r * r, &merged[lead]))
-      return ct_fail(CT_ERR_SIZE, op, "channels %lld times downscale_factor^2 overflows int64", (long long)C), (ct_tensor *)NULL;
+    if (ct__mul_ovf(C, r * r, &merged[lead])) return ct_fail(CT_ERR_SIZE, op, "channels %lld times downscale_factor^2 overflows int64", (long long)C);
     merged[lead + 1] = H / r, merged[lead + 2] = W / r;
   }
+  return CT_OK;
+}
+/* The functional ops (CompositeImplicitAutograd): the result is new memory, as PyTorch's, even when r = 1. */
+static ct_tensor *ct__pixel_shuffle(const char *op, ct_tensor *self, int64_t r, bool shuffle) {
+  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS];
+  int nd = self->ndim;
+  ct_tensor *a, *b, *c;
+  if (ct__pixel_geometry(op, self, r, shuffle, split, perm, merged) != CT_OK) return NULL;
   a = ct_reshape(self, nd + 2, split);
   b = a ? ct_permute(a, nd + 2, perm) : NULL;
   c = b ? ct_reshape(b, nd, merged) : NULL;
@@ -2425,11 +2414,40 @@ static ct_tensor *ct__k_pixel_unshuffle(ct_keyset ks, ct_tensor *self, int64_t d
   (void)ks;
   return ct__pixel_shuffle("pixel_unshuffle", self, downscale_factor, false);
 }
-static ct_status ct__k_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
-  return ct__result_to_out("pixel_shuffle", out, ct__k_pixel_shuffle(ks, self, upscale_factor));
+/* The out= forms: structured. The impl copies self's split-and-permuted view
+ * into the contiguous out seen with the permuted split sizes. */
+static ct_status ct__pixel_meta(ct__structured *st, ct_tensor *self, int64_t r, bool shuffle) {
+  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS];
+  if (ct__pixel_geometry(st->op, self, r, shuffle, split, perm, merged) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, merged, (ct_dtype)self->dtype, self->device);
 }
-static ct_status ct__k_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
-  return ct__result_to_out("pixel_unshuffle", out, ct__k_pixel_unshuffle(ks, self, downscale_factor));
+static ct_status ct__pixel_run(const char *op, ct_tensor *self, int64_t r, bool shuffle, ct_tensor *out) {
+  int64_t split[CT_MAX_DIMS], perm[CT_MAX_DIMS], merged[CT_MAX_DIMS], psizes[CT_MAX_DIMS], pstrides[CT_MAX_DIMS];
+  int i, nd = self->ndim;
+  ct_tensor *a, *b, *o;
+  ct_status st;
+  if (out->numel == 0) return CT_OK;
+  if (ct__pixel_geometry(op, self, r, shuffle, split, perm, merged) != CT_OK || ct__st_check_out(op, out, nd, merged) != CT_OK)
+    return ct_last_error();
+  for (i = nd + 1; i >= 0; i--) psizes[i] = split[perm[i]], pstrides[i] = i == nd + 1 ? 1 : pstrides[i + 1] * psizes[i + 1];
+  a = ct_reshape(self, nd + 2, split);
+  b = a ? ct_permute(a, nd + 2, perm) : NULL;
+  o = b ? ct__make_view(out, nd + 2, psizes, pstrides, out->offset) : NULL;
+  st = o ? ct__copy_impl(o, b) : ct_last_error();
+  ct_release(a), ct_release(b), ct_release(o);
+  return st;
+}
+static ct_status ct__meta_pixel_shuffle(ct__structured *st, ct_tensor *self, int64_t upscale_factor) {
+  return ct__pixel_meta(st, self, upscale_factor, true);
+}
+static ct_status ct__impl_pixel_shuffle(ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+  return ct__pixel_run("pixel_shuffle", self, upscale_factor, true, out);
+}
+static ct_status ct__meta_pixel_unshuffle(ct__structured *st, ct_tensor *self, int64_t downscale_factor) {
+  return ct__pixel_meta(st, self, downscale_factor, false);
+}
+static ct_status ct__impl_pixel_unshuffle(ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+  return ct__pixel_run("pixel_unshuffle", self, downscale_factor, false, out);
 }
 
 /* ---- im2col / col2im as ops (torch.nn.functional.unfold / fold) ----

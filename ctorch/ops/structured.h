@@ -116,6 +116,9 @@ static ct_status ct__set_output(ct__structured *st, int i, int ndim, const int64
     if (!ct__out_device_ok(st->op, g, device)) return ct_last_error();
   }
   if ((s = ct__check_writable(st->op, g)) != CT_OK) return s;
+  if (st->variant == CT__ST_OUT && !ct__out_has_shape(g, ndim, sizes) && ct__st_aliases_input(st, g)) /* (resizing would change an input) */
+    return ct_fail(CT_ERR_SHAPE, st->op, "the out= tensor is also an input and would be resized from %s to %s: pass another out= tensor",
+                   ct_shape_format(g->ndim, g->sizes, b1, sizeof b1), ct_shape_format(ndim, sizes, b2, sizeof b2));
   if (st->variant == CT__ST_OUT && (s = ct__resize_out(st->op, g, ndim, sizes)) != CT_OK) return s;
   st->out[i] = g;
   if (!st->meta_only && g->numel && (!ct_is_contiguous(g) || ct__st_aliases_input(st, g)) &&
