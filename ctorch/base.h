@@ -654,6 +654,31 @@ static void *ct__scratch_grow(void *p, size_t old_bytes, size_t new_bytes) {
   return q;
 }
 
+/* Kernel temporaries (index maps, work arrays, staging buffers): scratch
+ * that remembers its size, so a kernel frees it as it would malloc'd
+ * memory. The one way ops get host temporaries: a steady-state loop makes
+ * no system allocation, and a recorded plan has one place to preallocate
+ * them. NULL when out of memory. */
+typedef union ct__workspace_head {
+  size_t nbytes;
+  long double align_ld; /* (the block after it keeps malloc's alignment) */
+  void *align_p;
+  int64_t align_i;
+} ct__workspace_head;
+static void *ct__workspace(size_t nbytes) {
+  ct__workspace_head *h;
+  if (nbytes > SIZE_MAX / 2) return NULL;
+  if (!(h = (ct__workspace_head *)ct__scratch_alloc(nbytes + sizeof *h))) return NULL;
+  h->nbytes = nbytes + sizeof *h;
+  return h + 1;
+}
+static void ct__workspace_free(void *p) {
+  ct__workspace_head *h;
+  if (!p) return;
+  h = (ct__workspace_head *)p - 1;
+  ct__scratch_free(h, h->nbytes);
+}
+
 static void *ct__cpu_alloc(void *ctx, size_t nbytes) {
   void *p = ct__pool_alloc(nbytes);
   ct__thread_stats *st;

@@ -1192,7 +1192,7 @@ static ct_status ct__stage_in(const char *op, ct__staging *s, int nops, ct_tenso
   }
   for (k = 0; k < s->n && st == CT_OK; k++) {
     size_t len = (size_t)(s->spans[k].hi - s->spans[k].lo);
-    if (!(s->spans[k].host = (char *)CT_MALLOC(len)))
+    if (!(s->spans[k].host = (char *)ct__workspace(len)))
       st = ct_fail(CT_ERR_OOM, op, "out of memory staging %zu bytes on the host", len);
     else
       st = ct_device_memcpy(s->spans[k].host, CT_CPU, (char *)s->spans[k].storage->data + s->spans[k].lo, s->device, len, false);
@@ -1228,7 +1228,7 @@ static ct_status ct__stage_out(ct__staging *s, int nouts, ct_tensor *const *outs
 static void ct__stage_free(ct__staging *s, int nops, ct_tensor **hops) {
   int i, k;
   for (i = 0; i < nops; i++) ct_release(hops[i]), hops[i] = NULL;
-  for (k = 0; k < s->n; k++) CT_FREE(s->spans[k].host), s->spans[k].host = NULL;
+  for (k = 0; k < s->n; k++) ct__workspace_free(s->spans[k].host), s->spans[k].host = NULL;
 }
 /* Where host-made results of a helper go: the operand's device, the CPU for meta (callers skip data there) */
 static ct_device ct__host_device(const ct_tensor *t) { return ct__is_meta(t) ? t->device : CT_CPU; }

@@ -808,7 +808,7 @@ static ct_tensor *ct__k_conv_transpose3d(ct_keyset ks, ct_tensor *input, ct_tens
     ct_tensor *x = unbatched ? ct_unsqueeze(input, 0) : input, *acc = NULL;
     x4[0] = N * D, x4[1] = C, x4[2] = input->sizes[input->ndim - 2], x4[3] = input->sizes[input->ndim - 1];
     if (x) x = ct_reshape(ct_permute(x, 5, perm), 4, x4); /* (N * D, C, H, W) */
-    pos = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(D + 1));
+    pos = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)(D + 1));
     for (k = 0; x && pos && k < kD; k++) { /* tap k of depth reaches rows k * d + i * s */
       ct_tensor *w = ct_select(weight, 2, k), *y, *idx;
       int64_t i;
@@ -828,7 +828,7 @@ static ct_tensor *ct__k_conv_transpose3d(ct_keyset ks, ct_tensor *input, ct_tens
       idx = ct_from_array_ex(1, &D, CT_I64, pos, y->device);
       acc = acc && idx ? ct_index_add(acc, 2, idx, y) : NULL;
     }
-    CT_FREE(pos);
+    ct__workspace_free(pos);
     if (acc) acc = ct_contiguous(ct_narrow(acc, 2, p[0], Dout));
     if (acc && bias) {
       int64_t b5[5];
@@ -2108,8 +2108,8 @@ static ct_status ct__up_impl(const char *op, int mode, int nsp, ct_tensor *src, 
   for (d = 0; d < 3 && st == CT_OK; d++) {
     int k = d - (3 - nsp);
     g.taps[d] = k < 0 || copy ? 1 : ct__up_ntaps(mode);
-    g.idx[d] = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(g.out[d] * g.taps[d]));
-    g.w[d] = (double *)CT_MALLOC(sizeof(double) * (size_t)(g.out[d] * g.taps[d]));
+    g.idx[d] = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)(g.out[d] * g.taps[d]));
+    g.w[d] = (double *)ct__workspace(sizeof(double) * (size_t)(g.out[d] * g.taps[d]));
     if (!g.idx[d] || !g.w[d]) st = ct_fail(CT_ERR_OOM, op, "out of memory");
     else if (k < 0) g.idx[d][0] = 0, g.w[d][0] = 1;
     else ct__up_taps(copy ? CT__UP_NEAREST : mode, g.in[d], g.out[d], align_corners, scales[k], f32, backward, g.idx[d], g.w[d]);
@@ -2121,7 +2121,7 @@ static ct_status ct__up_impl(const char *op, int mode, int nsp, ct_tensor *src, 
     else if (f32) ct__upsample_f32(&g, (float *)ct_data_ptr(backward ? acc : x), (float *)ct_data_ptr(backward ? x : acc), backward);
     else ct__upsample_f64(&g, (double *)ct_data_ptr(backward ? acc : x), (double *)ct_data_ptr(backward ? x : acc), backward);
   }
-  for (d = 0; d < 3; d++) CT_FREE(g.idx[d]), CT_FREE(g.w[d]);
+  for (d = 0; d < 3; d++) ct__workspace_free(g.idx[d]), ct__workspace_free(g.w[d]);
   ct_release(x);
   return ct__st_acc_done(st, out, acc);
 }

@@ -131,7 +131,7 @@ static double *ct__mx_alloc(const char *op, double count) {
   double *p;
   if (!(count >= 0) || count > (double)(SIZE_MAX / sizeof(double) - 1) || count > 9.0e15)
     return ct_fail(CT_ERR_OOM, op, "a work buffer of %.0f values is too large", count), (double *)NULL;
-  p = (double *)CT_MALLOC((size_t)(count > 0 ? count : 1) * sizeof(double));
+  p = (double *)ct__workspace((size_t)(count > 0 ? count : 1) * sizeof(double));
   if (!p) ct_fail(CT_ERR_OOM, op, "out of memory for a work buffer of %.0f values", count);
   return p;
 }
@@ -264,7 +264,7 @@ static ct_status ct__mx_det(const char *op, ct_tensor *A, ct_tensor *r, ct_tenso
   nA = ct__mx_prod(A->ndim - 2, A->sizes);
   if (nA == 0) return CT_OK;
   if (!(lu = ct__mx_alloc(op, (double)nA * (double)n * (double)n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)nA * (double)n))) {
-    CT_FREE(lu);
+    ct__workspace_free(lu);
     return ct_last_error();
   }
   ct__mx_factor_all(A, nA, lu, piv, NULL, &factored_t);
@@ -290,8 +290,8 @@ static ct_status ct__mx_det(const char *op, ct_tensor *A, ct_tensor *r, ct_tenso
       ct__mx_store(r, b, 0, 0, 1, 1, &prod);
     }
   }
-  CT_FREE(lu);
-  CT_FREE(piv);
+  ct__workspace_free(lu);
+  ct__workspace_free(piv);
   return CT_OK;
 }
 static ct_status ct__impl_linalg_det(ct_tensor *A, ct_tensor *out) { return ct__mx_det("linalg.det", A, out, NULL); }
@@ -394,8 +394,8 @@ static ct_status ct__mx_solve(const char *op, const char *check_name, ct_tensor 
   if (p.nA > 0) {
     if (!(lu = ct__mx_alloc(op, (double)p.nA * (double)n * (double)n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)p.nA * (double)n)) ||
         !(work = ct__mx_alloc(op, (double)n * (double)k))) {
-      CT_FREE(lu);
-      CT_FREE(piv);
+      ct__workspace_free(lu);
+      ct__workspace_free(piv);
       return ct_last_error();
     }
     ct__mx_factor_all(A, p.nA, lu, piv, (int32_t *)ct_data_ptr(info), &factored_t);
@@ -426,9 +426,9 @@ static ct_status ct__mx_solve(const char *op, const char *check_name, ct_tensor 
       ct__mx_store(r, e * n * k, rrs, rcs, n, k, work);
     }
   }
-  CT_FREE(lu);
-  CT_FREE(piv);
-  CT_FREE(work);
+  ct__workspace_free(lu);
+  ct__workspace_free(piv);
+  ct__workspace_free(work);
   return check_errors ? ct__mx_check_info(check_name, info, B ? 's' : 'i') : CT_OK;
 }
 static ct_status ct__impl_linalg_solve_ex(ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor *result, ct_tensor *info) {
@@ -494,7 +494,7 @@ static ct_status ct__impl_linalg_cholesky_ex(ct_tensor *A, bool upper, bool chec
       if (upper) ct__mx_store(r, b * n * n, 1, n, n, n, work);
       else ct__mx_store(r, b * n * n, n, 1, n, n, work);
     }
-    CT_FREE(work);
+    ct__workspace_free(work);
   } else if (nA > 0) {
     memset(ct_data_ptr(info), 0, sizeof(int32_t) * (size_t)nA);
   }
@@ -581,7 +581,7 @@ static ct_status ct__impl_linalg_matrix_exp(ct_tensor *A, ct_tensor *r) {
   nA = ct__mx_prod(nb, A->sizes);
   if (r->numel == 0) return CT_OK;
   if (!(m = ct__mx_alloc(op, 7.0 * (double)n * (double)n)) || !(piv = (int64_t *)ct__mx_alloc(op, (double)n))) {
-    CT_FREE(m);
+    ct__workspace_free(m);
     return ct_last_error();
   }
   for (b = 0; b < nA; b++) {
@@ -589,8 +589,8 @@ static ct_status ct__impl_linalg_matrix_exp(ct_tensor *A, ct_tensor *r) {
     ct__mx_expm(n, m, m + n * n, piv);
     ct__mx_store(r, b * n * n, n, 1, n, n, m);
   }
-  CT_FREE(m);
-  CT_FREE(piv);
+  ct__workspace_free(m);
+  ct__workspace_free(piv);
   return CT_OK;
 }
 
@@ -698,7 +698,7 @@ static ct_status ct__mx_qr(ct_tensor *A, char which, ct_tensor *r) {
     }
     ct__mx_store(r, b * rows * cols, cols, 1, rows, cols, out);
   }
-  CT_FREE(work);
+  ct__workspace_free(work);
   return CT_OK;
 }
 static ct_status ct__impl_linalg_qr_Q(ct_tensor *A, const char *mode, ct_tensor *Q) {
@@ -821,7 +821,7 @@ static ct_status ct__impl_linalg_svdvals(ct_tensor *A, const char *driver, ct_te
     for (i = 0; i < m * n && !isnan(w[i]); i++) {
     }
     if (i < m * n) {
-      CT_FREE(work);
+      ct__workspace_free(work);
       return ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
     }
     for (i = 0; i < m * n && isfinite(w[i]); i++) {
@@ -832,7 +832,7 @@ static ct_status ct__impl_linalg_svdvals(ct_tensor *A, const char *driver, ct_te
       ct__mx_svd_jacobi(m, n, w, s, NULL, NULL);
     ct__mx_store(r, b * k, 1, 0, k, 1, s);
   }
-  CT_FREE(work);
+  ct__workspace_free(work);
   return CT_OK;
 }
 /* Singular vectors, signed as ctorch's own convention: each u's largest |component| (the first on
@@ -900,7 +900,7 @@ static ct_status ct__mx_svd_vectors(ct_tensor *A, char which, ct_tensor *r) {
     for (i = 0; i < m * n && !isnan(w[i]); i++) {
     }
     if (i < m * n) {
-      CT_FREE(work);
+      ct__workspace_free(work);
       return ct_fail(CT_ERR_INVALID, op, "The algorithm failed to converge because the input matrix contained non-finite values.");
     }
     for (i = 0; i < m * n && isfinite(w[i]); i++) {
@@ -933,7 +933,7 @@ static ct_status ct__mx_svd_vectors(ct_tensor *A, char which, ct_tensor *r) {
         out[i * cols + j] = !wide ? (which == 'U' ? big[i * m + j] : v[j * n + i]) : (which == 'U' ? v[i * n + j] : big[j * m + i]);
     ct__mx_store(r, b * rows * cols, cols, 1, rows, cols, out);
   }
-  CT_FREE(work);
+  ct__workspace_free(work);
   return CT_OK;
 }
 static ct_status ct__impl_linalg_svd_U(ct_tensor *A, bool full_matrices, ct_tensor *U) {
@@ -1058,7 +1058,7 @@ static ct_status ct__mx_eigh(ct_tensor *A, const char *uplo, ct_tensor *r, ct_te
     if (r) ct__mx_store(r, b * n, 1, 0, n, 1, w);
     if (vt) ct__mx_store(vt, b * n * n, n, 1, n, n, v);
   }
-  CT_FREE(work);
+  ct__workspace_free(work);
   return CT_OK;
 }
 static ct_status ct__impl_linalg_eigvalsh(ct_tensor *A, const char *UPLO, ct_tensor *out) { return ct__mx_eigh(A, UPLO, out, NULL); }

@@ -1196,7 +1196,7 @@ static ct_status ct__ctc_setup(const char *op, ct_tensor *log_probs, ct_tensor *
   if (tl.n != c->N) return ct_fail(CT_ERR_SHAPE, op, "target_lengths must be of size batch_size");
   if (targets->ndim != 1 && targets->ndim != 2) return ct_fail(CT_ERR_RANK, op, "ctc_loss: targets must be 1-D or 2-D");
   c->il = il.data, c->tl = tl.data;
-  c->toff = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(c->N + 1));
+  c->toff = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)(c->N + 1));
   if (!c->toff) return ct_fail(CT_ERR_OOM, op, "out of memory");
   for (b = 0; b < c->N; b++) {
     if (tl.data[b] < 0) return ct_fail(CT_ERR_INVALID, op, "Expected target_lengths to be non-negative, but got %lld", (long long)tl.data[b]);
@@ -1236,7 +1236,7 @@ static ct_status ct__ctc_setup(const char *op, ct_tensor *log_probs, ct_tensor *
   return CT_OK;
 }
 static void ct__ctc_free(ct__ctc *c) {
-  CT_FREE(c->toff);
+  ct__workspace_free(c->toff);
   ct_release(c->lp), ct_release(c->tg);
 }
 /* the label of extended position s (even: blank) */
@@ -1342,8 +1342,8 @@ static ct_status ct__impl_ctc_loss_backward(ct_tensor *grad, ct_tensor *log_prob
   {
     ct_tensor *hg = ct__empty(op, 3, log_probs->sizes, CT_F64, CT_CPU), *hgo = hg ? ct__nn_f64(op, grad) : NULL;
     ct_tensor *hn = hgo ? ct__nn_f64(op, neg_log_likelihood) : NULL, *ha = hn ? ct__nn_f64(op, log_alpha) : NULL;
-    double *beta = ha ? (double *)CT_MALLOC(sizeof(double) * (size_t)(c.T * c.S2 + 1)) : NULL;
-    double *lcab = beta ? (double *)CT_MALLOC(sizeof(double) * (size_t)(c.C + 1)) : NULL;
+    double *beta = ha ? (double *)ct__workspace(sizeof(double) * (size_t)(c.T * c.S2 + 1)) : NULL;
+    double *lcab = beta ? (double *)ct__workspace(sizeof(double) * (size_t)(c.C + 1)) : NULL;
     st = lcab ? CT_OK : ha ? ct_fail(CT_ERR_OOM, op, "out of memory") : ct_last_error();
     if (st == CT_OK) {
       const double *lp = (const double *)ct_data_ptr(c.lp), *go = (const double *)ct_data_ptr(hgo), *nl = (const double *)ct_data_ptr(hn);
@@ -1387,7 +1387,7 @@ static ct_status ct__impl_ctc_loss_backward(ct_tensor *grad, ct_tensor *log_prob
 #undef CT__GR
       st = ct__copy_impl(g, hg);
     }
-    CT_FREE(beta), CT_FREE(lcab);
+    ct__workspace_free(beta), ct__workspace_free(lcab);
     ct_release(hg), ct_release(hgo), ct_release(hn), ct_release(ha);
   }
   ct__ctc_free(&c);
@@ -1399,7 +1399,7 @@ static ct_status ct__ctc_lengths(const char *op, ct_tensor *t, int64_t **out, ct
   int64_t i;
   if (t->ndim != 1 || (t->dtype != CT_I64 && t->dtype != CT_I32)) return ct_fail(CT_ERR_DTYPE, op, "ctc_loss: lengths must be 1-D integer tensors");
   if (!(h = ct__host_operand(op, t))) return ct_last_error();
-  *out = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(t->numel + 1));
+  *out = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)(t->numel + 1));
   if (!*out) return ct_release(h), ct_fail(CT_ERR_OOM, op, "out of memory");
   for (i = 0; i < t->numel; i++) (*out)[i] = ct_get_int(h, i);
   ct_release(h);
@@ -1419,7 +1419,7 @@ static ct_tensor *ct__k_ctc_loss_forward_tensor(ct_keyset ks, ct_tensor *log_pro
       if (o && log_alpha) *log_alpha = ct_keep(alpha);
       r = ct_keep(o);
     }
-  CT_FREE(a), CT_FREE(b);
+  ct__workspace_free(a), ct__workspace_free(b);
   return r;
 }
 /* ctc_loss: _ctc_loss's per-sample loss (a 2-D log_probs is one sample), zero_infinity, then
@@ -1434,13 +1434,13 @@ static ct_tensor *ct__ctc_loss(ct_tensor *log_probs, ct_tensor *targets, ct_int_
     res = lp ? ct_ctc_loss_forward_ex(lp, targets, (int)il.n, il.data, (int)tl.n, tl.data, blank, zero_infinity, NULL) : NULL;
     if (res && zero_infinity) res = ct_where(ct_eq_scalar(res, ct_float(INFINITY)), ct_zeros_like(res), res);
     if (res && reduction == CT__NN_MEAN) {
-      double *len = (double *)CT_MALLOC(sizeof(double) * (size_t)(tl.n + 1));
+      double *len = (double *)ct__workspace(sizeof(double) * (size_t)(tl.n + 1));
       int64_t i, n = tl.n;
       ct_tensor *d = NULL;
       if (len) {
         for (i = 0; i < n; i++) len[i] = tl.data[i] < 1 ? 1.0 : (double)tl.data[i];
         d = ct_from_array_ex(1, &n, CT_F64, len, res->device);
-        CT_FREE(len);
+        ct__workspace_free(len);
       }
       res = d ? ct_mean(ct_div(res, ct_to_dtype(d, (ct_dtype)res->dtype))) : NULL;
     } else if (res && reduction == CT__NN_SUM) {
@@ -1465,7 +1465,7 @@ static ct_tensor *ct__k_ctc_loss_tensor(ct_keyset ks, ct_tensor *log_probs, ct_t
   (void)ks;
   if (ct__ctc_lengths("ctc_loss", input_lengths, &a, &la) == CT_OK && ct__ctc_lengths("ctc_loss", target_lengths, &b, &lb) == CT_OK)
     r = ct__ctc_loss(log_probs, targets, la, lb, blank, reduction, zero_infinity);
-  CT_FREE(a), CT_FREE(b);
+  ct__workspace_free(a), ct__workspace_free(b);
   return r;
 }
 
@@ -1528,7 +1528,7 @@ static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_te
     goto done;
   }
   /* idx, bag, freq (n + 1 each), off, cnt (nb + 1 each), argmax (nb * D, max mode) */
-  idx = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(3 * (n + 1) + 2 * (nb + 1) + (mode == 2 ? nb * D : 0)));
+  idx = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)(3 * (n + 1) + 2 * (nb + 1) + (mode == 2 ? nb * D : 0)));
   if (!idx) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
   bag = idx + n + 1, freq = bag + n + 1, off = freq + n + 1, cnt = off + nb + 1, argmax = cnt + nb + 1;
   hi = ct__host_operand(op, indices), ho = hi ? ct__host_operand(op, offsets) : NULL;
@@ -1590,17 +1590,17 @@ static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_te
     osh[0] = nb, osh[1] = D, bshape[0] = nb, bshape[1] = 1;
     if (mode == 2) {
       ct_tensor *am = ct__track(ct__nn_i64_from(op, nb * D, argmax, weight->device)), *nonempty;
-      double *ne = (double *)CT_MALLOC(sizeof(double) * (size_t)(nb + 1));
+      double *ne = (double *)ct__workspace(sizeof(double) * (size_t)(nb + 1));
       if (ne) {
         for (b = 0; b < nb; b++) ne[b] = cnt[b] > 0;
         nonempty = ct_from_array_ex(2, bshape, CT_F64, ne, weight->device);
-        CT_FREE(ne);
+        ct__workspace_free(ne);
         if (am && nonempty && nb * D > 0) o = ct_mul(ct_gather(weight, 0, ct_view(am, 2, osh)), ct_to_dtype(nonempty, (ct_dtype)weight->dtype));
         else if (am && nonempty) o = ct_new_zeros(weight, 2, osh);
       }
     } else {
       ct_tensor *rows = it ? ct_index_select(weight, 0, it) : NULL, *w = NULL;
-      double *m = (double *)CT_MALLOC(sizeof(double) * (size_t)(n + nb + 2));
+      double *m = (double *)ct__workspace(sizeof(double) * (size_t)(n + nb + 2));
       int drop = 0;
       if (rows && m) {
         for (i = 0; i < n; i++) {
@@ -1628,7 +1628,7 @@ static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_te
           o = ct_div(o, ct_to_dtype(ct_from_array_ex(2, bshape, CT_F64, m, weight->device), (ct_dtype)weight->dtype));
         }
       }
-      CT_FREE(m);
+      ct__workspace_free(m);
     }
     r = ct_keep(o);
   }
@@ -1654,7 +1654,7 @@ static ct_tensor *ct__embedding_bag(ct_tensor *weight, ct_tensor *indices, ct_te
     }
     if (!mi) ct_release(r), r = NULL;
   }
-  CT_FREE(idx);
+  ct__workspace_free(idx);
   if (r && indices->dtype != CT_I64) { /* (int32 indices: int32 outputs) */
     ct_tensor *c[3];
     c[0] = ct_to_dtype(o2b, CT_I32), c[1] = ct_to_dtype(bs, CT_I32), c[2] = ct_to_dtype(mi, CT_I32);
