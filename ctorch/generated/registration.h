@@ -17353,6 +17353,520 @@ static const char *const ct__generated_strings[] = {
 };
 
 /* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */
+static ct_tensor *ct__st_flip_CPU(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "flip", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_flip(&st, self, dims);
+  if (s == CT_OK) s = ct__impl_flip(self, dims, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_flip_Meta(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "flip", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_flip(&st, self, dims);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_flip_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "flip", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_flip(&st, self, dims);
+  if (s == CT_OK) s = ct__impl_flip(self, dims, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_flip_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "flip", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_flip(&st, self, dims);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_roll_CPU(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "roll", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_roll(&st, self, shifts, dims);
+  if (s == CT_OK) s = ct__impl_roll(self, shifts, dims, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_roll_Meta(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "roll", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_roll(&st, self, shifts, dims);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_roll_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "roll", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_roll(&st, self, shifts, dims);
+  if (s == CT_OK) s = ct__impl_roll(self, shifts, dims, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_roll_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "roll", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_roll(&st, self, shifts, dims);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_repeat_CPU(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "repeat", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_repeat(&st, self, repeats);
+  if (s == CT_OK) s = ct__impl_repeat(self, repeats, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_repeat_Meta(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "repeat", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_repeat(&st, self, repeats);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_repeat_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "repeat", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_repeat(&st, self, repeats);
+  if (s == CT_OK) s = ct__impl_repeat(self, repeats, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_repeat_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "repeat", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_repeat(&st, self, repeats);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_constant_pad_nd_CPU(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "constant_pad_nd", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_constant_pad_nd(&st, self, pad, value);
+  if (s == CT_OK) s = ct__impl_constant_pad_nd(self, pad, value, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_constant_pad_nd_Meta(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "constant_pad_nd", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_constant_pad_nd(&st, self, pad, value);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_constant_pad_nd_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "constant_pad_nd", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_constant_pad_nd(&st, self, pad, value);
+  if (s == CT_OK) s = ct__impl_constant_pad_nd(self, pad, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_constant_pad_nd_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "constant_pad_nd", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_constant_pad_nd(&st, self, pad, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_reflection_pad1d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_reflection_pad1d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_reflection_pad1d(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad1d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_reflection_pad1d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_reflection_pad1d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad1d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_reflection_pad1d(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_reflection_pad1d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad1d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_reflection_pad1d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_reflection_pad1d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK) s = ct__impl_reflection_pad1d_backward(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad1d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_reflection_pad1d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad2d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_reflection_pad2d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_reflection_pad2d(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad2d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_reflection_pad2d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_reflection_pad2d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad2d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_reflection_pad2d(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_reflection_pad2d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad2d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_reflection_pad2d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_reflection_pad2d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK) s = ct__impl_reflection_pad2d_backward(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad2d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_reflection_pad2d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad3d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_reflection_pad3d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_reflection_pad3d(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad3d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_reflection_pad3d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_reflection_pad3d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad3d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_reflection_pad3d(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_reflection_pad3d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad3d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_reflection_pad3d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_reflection_pad3d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK) s = ct__impl_reflection_pad3d_backward(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad3d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_reflection_pad3d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad1d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_replication_pad1d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_replication_pad1d(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad1d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_replication_pad1d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_replication_pad1d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad1d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_replication_pad1d(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_replication_pad1d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad1d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_replication_pad1d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_replication_pad1d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK) s = ct__impl_replication_pad1d_backward(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad1d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_replication_pad1d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad2d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_replication_pad2d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_replication_pad2d(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad2d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_replication_pad2d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_replication_pad2d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad2d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_replication_pad2d(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_replication_pad2d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad2d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_replication_pad2d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_replication_pad2d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK) s = ct__impl_replication_pad2d_backward(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad2d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_replication_pad2d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad3d_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_replication_pad3d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_replication_pad3d(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad3d_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_replication_pad3d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_replication_pad3d_out_CPU(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad3d(&st, self, padding);
+  if (s == CT_OK) s = ct__impl_replication_pad3d(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_replication_pad3d_out_Meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad3d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_replication_pad3d_backward_CPU(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_replication_pad3d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK) s = ct__impl_replication_pad3d_backward(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad3d_backward_Meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_replication_pad3d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 static ct_tensor *ct__st_tril_CPU(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
@@ -17473,6 +17987,46 @@ static ct_status ct__st_triu_out_Meta(ct_keyset ks, ct_tensor *self, int64_t dia
   ct__st_begin(&st, "triu", CT__ST_OUT, 1, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_narrow_copy_CPU(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "narrow_copy", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_narrow_copy(&st, self, dim, start, length);
+  if (s == CT_OK) s = ct__impl_narrow_copy(self, dim, start, length, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_narrow_copy_Meta(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "narrow_copy", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_narrow_copy(&st, self, dim, start, length);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_narrow_copy_out_CPU(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "narrow_copy", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_narrow_copy(&st, self, dim, start, length);
+  if (s == CT_OK) s = ct__impl_narrow_copy(self, dim, start, length, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_narrow_copy_out_Meta(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "narrow_copy", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_narrow_copy(&st, self, dim, start, length);
   return ct__st_finish(&st, s, 1);
 }
 
@@ -19335,84 +19889,84 @@ static const struct {
     {&ct__op.stack_out, CT_KEY_PRIVATEUSE3, CT_FN(ct__k_stack_out), "reference"},
     {&ct__op.stack_out, CT_KEY_META, CT_FN(ct__k_stack_out), "reference"},
     {&ct__op.stack_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_stack_out), "autograd"},
-    {&ct__op.flip, CT_KEY_CPU, CT_FN(ct__k_flip), "reference"},
-    {&ct__op.flip, CT_KEY_META, CT_FN(ct__k_flip), "reference"},
+    {&ct__op.flip, CT_KEY_CPU, CT_FN(ct__st_flip_CPU), "structured"},
+    {&ct__op.flip, CT_KEY_META, CT_FN(ct__st_flip_Meta), "structured"},
     {&ct__op.flip, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip), "autograd"},
-    {&ct__op.flip_out, CT_KEY_CPU, CT_FN(ct__k_flip_out), "reference"},
-    {&ct__op.flip_out, CT_KEY_META, CT_FN(ct__k_flip_out), "reference"},
+    {&ct__op.flip_out, CT_KEY_CPU, CT_FN(ct__st_flip_out_CPU), "structured"},
+    {&ct__op.flip_out, CT_KEY_META, CT_FN(ct__st_flip_out_Meta), "structured"},
     {&ct__op.flip_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip_out), "autograd"},
-    {&ct__op.roll, CT_KEY_CPU, CT_FN(ct__k_roll), "reference"},
-    {&ct__op.roll, CT_KEY_META, CT_FN(ct__k_roll), "reference"},
+    {&ct__op.roll, CT_KEY_CPU, CT_FN(ct__st_roll_CPU), "structured"},
+    {&ct__op.roll, CT_KEY_META, CT_FN(ct__st_roll_Meta), "structured"},
     {&ct__op.roll, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll), "autograd"},
-    {&ct__op.roll_out, CT_KEY_CPU, CT_FN(ct__k_roll_out), "reference"},
-    {&ct__op.roll_out, CT_KEY_META, CT_FN(ct__k_roll_out), "reference"},
+    {&ct__op.roll_out, CT_KEY_CPU, CT_FN(ct__st_roll_out_CPU), "structured"},
+    {&ct__op.roll_out, CT_KEY_META, CT_FN(ct__st_roll_out_Meta), "structured"},
     {&ct__op.roll_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll_out), "autograd"},
-    {&ct__op.repeat, CT_KEY_CPU, CT_FN(ct__k_repeat), "reference"},
-    {&ct__op.repeat, CT_KEY_META, CT_FN(ct__k_repeat), "reference"},
+    {&ct__op.repeat, CT_KEY_CPU, CT_FN(ct__st_repeat_CPU), "structured"},
+    {&ct__op.repeat, CT_KEY_META, CT_FN(ct__st_repeat_Meta), "structured"},
     {&ct__op.repeat, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat), "autograd"},
-    {&ct__op.repeat_out, CT_KEY_CPU, CT_FN(ct__k_repeat_out), "reference"},
-    {&ct__op.repeat_out, CT_KEY_META, CT_FN(ct__k_repeat_out), "reference"},
+    {&ct__op.repeat_out, CT_KEY_CPU, CT_FN(ct__st_repeat_out_CPU), "structured"},
+    {&ct__op.repeat_out, CT_KEY_META, CT_FN(ct__st_repeat_out_Meta), "structured"},
     {&ct__op.repeat_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_out), "autograd"},
     {&ct__op.tile, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_tile), "composite"},
-    {&ct__op.constant_pad_nd, CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd), "reference"},
-    {&ct__op.constant_pad_nd, CT_KEY_META, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {&ct__op.constant_pad_nd, CT_KEY_CPU, CT_FN(ct__st_constant_pad_nd_CPU), "structured"},
+    {&ct__op.constant_pad_nd, CT_KEY_META, CT_FN(ct__st_constant_pad_nd_Meta), "structured"},
     {&ct__op.constant_pad_nd, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd), "autograd"},
-    {&ct__op.constant_pad_nd_out, CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd_out), "reference"},
-    {&ct__op.constant_pad_nd_out, CT_KEY_META, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {&ct__op.constant_pad_nd_out, CT_KEY_CPU, CT_FN(ct__st_constant_pad_nd_out_CPU), "structured"},
+    {&ct__op.constant_pad_nd_out, CT_KEY_META, CT_FN(ct__st_constant_pad_nd_out_Meta), "structured"},
     {&ct__op.constant_pad_nd_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd_out), "autograd"},
-    {&ct__op.reflection_pad1d, CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d), "reference"},
-    {&ct__op.reflection_pad1d, CT_KEY_META, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {&ct__op.reflection_pad1d, CT_KEY_CPU, CT_FN(ct__st_reflection_pad1d_CPU), "structured"},
+    {&ct__op.reflection_pad1d, CT_KEY_META, CT_FN(ct__st_reflection_pad1d_Meta), "structured"},
     {&ct__op.reflection_pad1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d), "autograd"},
-    {&ct__op.reflection_pad1d_out, CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_out), "reference"},
-    {&ct__op.reflection_pad1d_out, CT_KEY_META, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {&ct__op.reflection_pad1d_out, CT_KEY_CPU, CT_FN(ct__st_reflection_pad1d_out_CPU), "structured"},
+    {&ct__op.reflection_pad1d_out, CT_KEY_META, CT_FN(ct__st_reflection_pad1d_out_Meta), "structured"},
     {&ct__op.reflection_pad1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_out), "autograd"},
-    {&ct__op.reflection_pad1d_backward, CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
-    {&ct__op.reflection_pad1d_backward, CT_KEY_META, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {&ct__op.reflection_pad1d_backward, CT_KEY_CPU, CT_FN(ct__st_reflection_pad1d_backward_CPU), "structured"},
+    {&ct__op.reflection_pad1d_backward, CT_KEY_META, CT_FN(ct__st_reflection_pad1d_backward_Meta), "structured"},
     {&ct__op.reflection_pad1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_backward), "autograd"},
-    {&ct__op.reflection_pad2d, CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d), "reference"},
-    {&ct__op.reflection_pad2d, CT_KEY_META, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {&ct__op.reflection_pad2d, CT_KEY_CPU, CT_FN(ct__st_reflection_pad2d_CPU), "structured"},
+    {&ct__op.reflection_pad2d, CT_KEY_META, CT_FN(ct__st_reflection_pad2d_Meta), "structured"},
     {&ct__op.reflection_pad2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d), "autograd"},
-    {&ct__op.reflection_pad2d_out, CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_out), "reference"},
-    {&ct__op.reflection_pad2d_out, CT_KEY_META, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {&ct__op.reflection_pad2d_out, CT_KEY_CPU, CT_FN(ct__st_reflection_pad2d_out_CPU), "structured"},
+    {&ct__op.reflection_pad2d_out, CT_KEY_META, CT_FN(ct__st_reflection_pad2d_out_Meta), "structured"},
     {&ct__op.reflection_pad2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_out), "autograd"},
-    {&ct__op.reflection_pad2d_backward, CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
-    {&ct__op.reflection_pad2d_backward, CT_KEY_META, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {&ct__op.reflection_pad2d_backward, CT_KEY_CPU, CT_FN(ct__st_reflection_pad2d_backward_CPU), "structured"},
+    {&ct__op.reflection_pad2d_backward, CT_KEY_META, CT_FN(ct__st_reflection_pad2d_backward_Meta), "structured"},
     {&ct__op.reflection_pad2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_backward), "autograd"},
-    {&ct__op.reflection_pad3d, CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d), "reference"},
-    {&ct__op.reflection_pad3d, CT_KEY_META, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {&ct__op.reflection_pad3d, CT_KEY_CPU, CT_FN(ct__st_reflection_pad3d_CPU), "structured"},
+    {&ct__op.reflection_pad3d, CT_KEY_META, CT_FN(ct__st_reflection_pad3d_Meta), "structured"},
     {&ct__op.reflection_pad3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d), "autograd"},
-    {&ct__op.reflection_pad3d_out, CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_out), "reference"},
-    {&ct__op.reflection_pad3d_out, CT_KEY_META, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {&ct__op.reflection_pad3d_out, CT_KEY_CPU, CT_FN(ct__st_reflection_pad3d_out_CPU), "structured"},
+    {&ct__op.reflection_pad3d_out, CT_KEY_META, CT_FN(ct__st_reflection_pad3d_out_Meta), "structured"},
     {&ct__op.reflection_pad3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_out), "autograd"},
-    {&ct__op.reflection_pad3d_backward, CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
-    {&ct__op.reflection_pad3d_backward, CT_KEY_META, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {&ct__op.reflection_pad3d_backward, CT_KEY_CPU, CT_FN(ct__st_reflection_pad3d_backward_CPU), "structured"},
+    {&ct__op.reflection_pad3d_backward, CT_KEY_META, CT_FN(ct__st_reflection_pad3d_backward_Meta), "structured"},
     {&ct__op.reflection_pad3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_backward), "autograd"},
-    {&ct__op.replication_pad1d, CT_KEY_CPU, CT_FN(ct__k_replication_pad1d), "reference"},
-    {&ct__op.replication_pad1d, CT_KEY_META, CT_FN(ct__k_replication_pad1d), "reference"},
+    {&ct__op.replication_pad1d, CT_KEY_CPU, CT_FN(ct__st_replication_pad1d_CPU), "structured"},
+    {&ct__op.replication_pad1d, CT_KEY_META, CT_FN(ct__st_replication_pad1d_Meta), "structured"},
     {&ct__op.replication_pad1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d), "autograd"},
-    {&ct__op.replication_pad1d_out, CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_out), "reference"},
-    {&ct__op.replication_pad1d_out, CT_KEY_META, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {&ct__op.replication_pad1d_out, CT_KEY_CPU, CT_FN(ct__st_replication_pad1d_out_CPU), "structured"},
+    {&ct__op.replication_pad1d_out, CT_KEY_META, CT_FN(ct__st_replication_pad1d_out_Meta), "structured"},
     {&ct__op.replication_pad1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_out), "autograd"},
-    {&ct__op.replication_pad1d_backward, CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_backward), "reference"},
-    {&ct__op.replication_pad1d_backward, CT_KEY_META, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {&ct__op.replication_pad1d_backward, CT_KEY_CPU, CT_FN(ct__st_replication_pad1d_backward_CPU), "structured"},
+    {&ct__op.replication_pad1d_backward, CT_KEY_META, CT_FN(ct__st_replication_pad1d_backward_Meta), "structured"},
     {&ct__op.replication_pad1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_backward), "autograd"},
-    {&ct__op.replication_pad2d, CT_KEY_CPU, CT_FN(ct__k_replication_pad2d), "reference"},
-    {&ct__op.replication_pad2d, CT_KEY_META, CT_FN(ct__k_replication_pad2d), "reference"},
+    {&ct__op.replication_pad2d, CT_KEY_CPU, CT_FN(ct__st_replication_pad2d_CPU), "structured"},
+    {&ct__op.replication_pad2d, CT_KEY_META, CT_FN(ct__st_replication_pad2d_Meta), "structured"},
     {&ct__op.replication_pad2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d), "autograd"},
-    {&ct__op.replication_pad2d_out, CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_out), "reference"},
-    {&ct__op.replication_pad2d_out, CT_KEY_META, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {&ct__op.replication_pad2d_out, CT_KEY_CPU, CT_FN(ct__st_replication_pad2d_out_CPU), "structured"},
+    {&ct__op.replication_pad2d_out, CT_KEY_META, CT_FN(ct__st_replication_pad2d_out_Meta), "structured"},
     {&ct__op.replication_pad2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_out), "autograd"},
-    {&ct__op.replication_pad2d_backward, CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_backward), "reference"},
-    {&ct__op.replication_pad2d_backward, CT_KEY_META, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {&ct__op.replication_pad2d_backward, CT_KEY_CPU, CT_FN(ct__st_replication_pad2d_backward_CPU), "structured"},
+    {&ct__op.replication_pad2d_backward, CT_KEY_META, CT_FN(ct__st_replication_pad2d_backward_Meta), "structured"},
     {&ct__op.replication_pad2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_backward), "autograd"},
-    {&ct__op.replication_pad3d, CT_KEY_CPU, CT_FN(ct__k_replication_pad3d), "reference"},
-    {&ct__op.replication_pad3d, CT_KEY_META, CT_FN(ct__k_replication_pad3d), "reference"},
+    {&ct__op.replication_pad3d, CT_KEY_CPU, CT_FN(ct__st_replication_pad3d_CPU), "structured"},
+    {&ct__op.replication_pad3d, CT_KEY_META, CT_FN(ct__st_replication_pad3d_Meta), "structured"},
     {&ct__op.replication_pad3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d), "autograd"},
-    {&ct__op.replication_pad3d_out, CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_out), "reference"},
-    {&ct__op.replication_pad3d_out, CT_KEY_META, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {&ct__op.replication_pad3d_out, CT_KEY_CPU, CT_FN(ct__st_replication_pad3d_out_CPU), "structured"},
+    {&ct__op.replication_pad3d_out, CT_KEY_META, CT_FN(ct__st_replication_pad3d_out_Meta), "structured"},
     {&ct__op.replication_pad3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_out), "autograd"},
-    {&ct__op.replication_pad3d_backward, CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_backward), "reference"},
-    {&ct__op.replication_pad3d_backward, CT_KEY_META, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {&ct__op.replication_pad3d_backward, CT_KEY_CPU, CT_FN(ct__st_replication_pad3d_backward_CPU), "structured"},
+    {&ct__op.replication_pad3d_backward, CT_KEY_META, CT_FN(ct__st_replication_pad3d_backward_Meta), "structured"},
     {&ct__op.replication_pad3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_backward), "autograd"},
     {&ct__op.tril, CT_KEY_CPU, CT_FN(ct__st_tril_CPU), "structured"},
     {&ct__op.tril, CT_KEY_META, CT_FN(ct__st_tril_Meta), "structured"},
@@ -19666,11 +20220,11 @@ static const struct {
     {&ct__op.rot90, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rot90), "autograd"},
     {&ct__op.rot90_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_rot90_out), "composite"},
     {&ct__op.rot90_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rot90_out), "autograd"},
-    {&ct__op.narrow_copy, CT_KEY_CPU, CT_FN(ct__k_narrow_copy), "reference"},
-    {&ct__op.narrow_copy, CT_KEY_META, CT_FN(ct__k_narrow_copy), "reference"},
+    {&ct__op.narrow_copy, CT_KEY_CPU, CT_FN(ct__st_narrow_copy_CPU), "structured"},
+    {&ct__op.narrow_copy, CT_KEY_META, CT_FN(ct__st_narrow_copy_Meta), "structured"},
     {&ct__op.narrow_copy, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_narrow_copy), "autograd"},
-    {&ct__op.narrow_copy_out, CT_KEY_CPU, CT_FN(ct__k_narrow_copy_out), "reference"},
-    {&ct__op.narrow_copy_out, CT_KEY_META, CT_FN(ct__k_narrow_copy_out), "reference"},
+    {&ct__op.narrow_copy_out, CT_KEY_CPU, CT_FN(ct__st_narrow_copy_out_CPU), "structured"},
+    {&ct__op.narrow_copy_out, CT_KEY_META, CT_FN(ct__st_narrow_copy_out_Meta), "structured"},
     {&ct__op.narrow_copy_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_narrow_copy_out), "autograd"},
     {&ct__op.index_reduce, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_reduce), "composite"},
     {&ct__op.index_reduce_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_reduce_), "composite"},
