@@ -345,13 +345,14 @@ static ct_status ct__impl_roll(ct_tensor *self, ct_int_list shifts, ct_int_list 
   static const char *op = "roll";
   int kinds[CT_MAX_DIMS] = {0};
   int64_t a[CT_MAX_DIMS] = {0}, n = self->numel, one = 1;
-  ct_tensor flat_s, flat_o, *c = NULL;
+  ct_tensor flat_s, flat_o, *c = NULL, *src = self;
   ct_status s = ct__shape_roll_maps(op, self, shifts, dims, kinds, a);
-  if (s != CT_OK || dims.n > 0 || self->ndim <= 1) return s != CT_OK ? s : ct__shape_remap_into(op, self, out, kinds, a, ct__scalar_none());
+  if (s != CT_OK) return s;
+  if (dims.n > 0 || self->ndim <= 1) return ct__shape_remap_into(op, self, out, kinds, a, ct__scalar_none());
   if (n == 0) return CT_OK;
   /* the flattened roll: self as a vector (a contiguous copy when it is not one) into out as one */
-  if (!ct_is_contiguous(self) && !(c = ct__shape_clone(op, self))) return ct_last_error();
-  ct__shape_view(&flat_s, c ? c : self, 1, &n, &one, c ? c->offset : self->offset);
+  if (!ct_is_contiguous(self) && !(src = c = ct__shape_clone(op, self))) return ct_last_error();
+  ct__shape_view(&flat_s, src, 1, &n, &one, src->offset);
   ct__shape_view(&flat_o, out, 1, &n, &one, out->offset);
   s = ct__shape_remap_into(op, &flat_s, &flat_o, kinds, a, ct__scalar_none());
   ct_release(c);
@@ -363,10 +364,12 @@ static ct_status ct__shape_repeat_sizes(const char *op, ct_tensor *self, ct_int_
   int k, n = (int)repeats.n;
   if (repeats.n < self->ndim)
     return ct_fail(CT_ERR_INVALID, op, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
-  if (repeats.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "%lld repeat dims: at most %d are supported", (long long)repeats.n, CT_MAX_DIMS);
+  if (repeats.n > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "%lld repeat dims: at most %d are supported", (long long)repeats.n, CT_MAX_DIMS);
   for (k = 0; k < n; k++) {
     int64_t s = k < n - self->ndim ? 1 : self->sizes[k - (n - self->ndim)];
-    if (repeats.data[k] < 0) return ct_fail(CT_ERR_INVALID, op, "Trying to create tensor with negative dimension %lld", (long long)repeats.data[k]);
+    if (repeats.data[k] < 0)
+      return ct_fail(CT_ERR_INVALID, op, "Trying to create tensor with negative dimension %lld", (long long)repeats.data[k]);
     if (repeats.data[k] > 0 && s > INT64_MAX / repeats.data[k]) return ct_fail(CT_ERR_SIZE, op, "repeated size overflows");
     sizes[k] = s * repeats.data[k];
   }
@@ -2841,7 +2844,8 @@ static ct_status ct__shape_narrow_copy_args(const char *op, ct_tensor *self, int
   if ((*d = ct__wrap_dim(op, *d, self->ndim)) < 0) return ct_last_error();
   size = self->sizes[*d];
   if (*start < -size || *start > size) /* (aten reports it as a dimension out of range) */
-    return ct_fail(CT_ERR_INDEX, op, "start %lld is out of range for dimension %lld of size %lld", (long long)*start, (long long)*d, (long long)size);
+    return ct_fail(CT_ERR_INDEX, op, "start %lld is out of range for dimension %lld of size %lld", (long long)*start, (long long)*d,
+                   (long long)size);
   if (*start < 0) *start += size;
   if (length < 0 || ct__add_ovf(*start, length, &end) || end > size)
     return ct_fail(CT_ERR_INVALID, op, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)*start, (long long)length,
