@@ -272,6 +272,15 @@ TEST(shape_out_and_inplace) {
     CHECK(ct_get(a, 0) == 0 && ct_get(a, 1) == 1 && ct_get(a, 3) == 0);
     CHECK_ERR(ct_tril_(ct_expand(ct_zeros(CT_DIMS(1, 3), CT_F32), CT_DIMS(3, 3)), 0), CT_ERR_INVALID, "single memory location");
   }
+  CT_SCOPE { /* structured out= that is self and changes shape: resized after the impl step has read self */
+    ct_tensor *a = sh_arange(CT_DIMS(2, 3), CT_F32), *b = sh_arange(CT_DIMS(2, 3), CT_F32), *c = sh_arange(CT_DIMS(2, 3), CT_F64);
+    CHECK_OK(ct_narrow_copy_out(a, a, 1, 1, 2));
+    CHECK(a->ndim == 2 && a->sizes[1] == 2 && sh_equals(a, (const double[]){1, 2, 4, 5}, 4));
+    CHECK_OK(ct_constant_pad_nd_out(b, b, CT_DIMS(1, -1), ct_float(9)));
+    CHECK(b->sizes[1] == 3 && sh_equals(b, (const double[]){9, 0, 1, 9, 3, 4}, 6));
+    CHECK_OK(ct_reflection_pad1d_out(c, c, CT_DIMS(2, 1)));
+    CHECK(c->sizes[1] == 6 && sh_equals(c, (const double[]){2, 1, 0, 1, 2, 1, 5, 4, 3, 4, 5, 4}, 12));
+  }
 }
 
 TEST(shape_errors) {

@@ -4977,18 +4977,21 @@ typedef ct_tensor *ct_kernel_flip(ct_keyset, ct_tensor *, ct_int_list );
 typedef ct_status ct_kernel_flip_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_flip_out "flip.out"
 #define CT__OPSIG_flip_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_flip_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_roll(ct_keyset, ct_tensor *, ct_int_list , ct_int_list );
 #define CT__OPNAME_roll "roll"
 #define CT__OPSIG_roll "T,I,I->T"
 typedef ct_status ct_kernel_roll_out(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *);
 #define CT__OPNAME_roll_out "roll.out"
 #define CT__OPSIG_roll_out "T,I,I,Tw->Tw"
+typedef ct_status ct_impl_roll_out(ct_tensor *, ct_int_list , ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_repeat(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_repeat "repeat"
 #define CT__OPSIG_repeat "T,I->T"
 typedef ct_status ct_kernel_repeat_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_repeat_out "repeat.out"
 #define CT__OPSIG_repeat_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_repeat_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_tile(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_tile "tile"
 #define CT__OPSIG_tile "T,I->T"
@@ -4998,60 +5001,73 @@ typedef ct_tensor *ct_kernel_constant_pad_nd(ct_keyset, ct_tensor *, ct_int_list
 typedef ct_status ct_kernel_constant_pad_nd_out(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *);
 #define CT__OPNAME_constant_pad_nd_out "constant_pad_nd.out"
 #define CT__OPSIG_constant_pad_nd_out "T,I,S,Tw->Tw"
+typedef ct_status ct_impl_constant_pad_nd_out(ct_tensor *, ct_int_list , ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel_reflection_pad1d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_reflection_pad1d "reflection_pad1d"
 #define CT__OPSIG_reflection_pad1d "T,I->T"
 typedef ct_status ct_kernel_reflection_pad1d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_reflection_pad1d_out "reflection_pad1d.out"
 #define CT__OPSIG_reflection_pad1d_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_reflection_pad1d_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_reflection_pad1d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
 #define CT__OPNAME_reflection_pad1d_backward "reflection_pad1d_backward"
 #define CT__OPSIG_reflection_pad1d_backward "T,T,I->T"
+typedef ct_status ct_impl_reflection_pad1d_backward(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_reflection_pad2d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_reflection_pad2d "reflection_pad2d"
 #define CT__OPSIG_reflection_pad2d "T,I->T"
 typedef ct_status ct_kernel_reflection_pad2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_reflection_pad2d_out "reflection_pad2d.out"
 #define CT__OPSIG_reflection_pad2d_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_reflection_pad2d_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_reflection_pad2d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
 #define CT__OPNAME_reflection_pad2d_backward "reflection_pad2d_backward"
 #define CT__OPSIG_reflection_pad2d_backward "T,T,I->T"
+typedef ct_status ct_impl_reflection_pad2d_backward(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_reflection_pad3d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_reflection_pad3d "reflection_pad3d"
 #define CT__OPSIG_reflection_pad3d "T,I->T"
 typedef ct_status ct_kernel_reflection_pad3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_reflection_pad3d_out "reflection_pad3d.out"
 #define CT__OPSIG_reflection_pad3d_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_reflection_pad3d_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_reflection_pad3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
 #define CT__OPNAME_reflection_pad3d_backward "reflection_pad3d_backward"
 #define CT__OPSIG_reflection_pad3d_backward "T,T,I->T"
+typedef ct_status ct_impl_reflection_pad3d_backward(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_replication_pad1d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_replication_pad1d "replication_pad1d"
 #define CT__OPSIG_replication_pad1d "T,I->T"
 typedef ct_status ct_kernel_replication_pad1d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_replication_pad1d_out "replication_pad1d.out"
 #define CT__OPSIG_replication_pad1d_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_replication_pad1d_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_replication_pad1d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
 #define CT__OPNAME_replication_pad1d_backward "replication_pad1d_backward"
 #define CT__OPSIG_replication_pad1d_backward "T,T,I->T"
+typedef ct_status ct_impl_replication_pad1d_backward(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_replication_pad2d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_replication_pad2d "replication_pad2d"
 #define CT__OPSIG_replication_pad2d "T,I->T"
 typedef ct_status ct_kernel_replication_pad2d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_replication_pad2d_out "replication_pad2d.out"
 #define CT__OPSIG_replication_pad2d_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_replication_pad2d_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_replication_pad2d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
 #define CT__OPNAME_replication_pad2d_backward "replication_pad2d_backward"
 #define CT__OPSIG_replication_pad2d_backward "T,T,I->T"
+typedef ct_status ct_impl_replication_pad2d_backward(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_replication_pad3d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_replication_pad3d "replication_pad3d"
 #define CT__OPSIG_replication_pad3d "T,I->T"
 typedef ct_status ct_kernel_replication_pad3d_out(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_replication_pad3d_out "replication_pad3d.out"
 #define CT__OPSIG_replication_pad3d_out "T,I,Tw->Tw"
+typedef ct_status ct_impl_replication_pad3d_out(ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_replication_pad3d_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list );
 #define CT__OPNAME_replication_pad3d_backward "replication_pad3d_backward"
 #define CT__OPSIG_replication_pad3d_backward "T,T,I->T"
+typedef ct_status ct_impl_replication_pad3d_backward(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_tril(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_tril "tril"
 #define CT__OPSIG_tril "T,i->T"
@@ -5342,6 +5358,7 @@ typedef ct_tensor *ct_kernel_narrow_copy(ct_keyset, ct_tensor *, int64_t , int64
 typedef ct_status ct_kernel_narrow_copy_out(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_narrow_copy_out "narrow_copy.out"
 #define CT__OPSIG_narrow_copy_out "T,i,i,i,Tw->Tw"
+typedef ct_status ct_impl_narrow_copy_out(ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_index_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool );
 #define CT__OPNAME_index_reduce "index_reduce"
 #define CT__OPSIG_index_reduce "T,i,T,T,s,b->T"

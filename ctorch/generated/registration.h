@@ -14478,8 +14478,25 @@ static ct_unboxed_fn ct__impls__linalg_qr_Q[CT_DEVICE_NUM] = {CT_FN(ct__impl_lin
 static ct_unboxed_fn ct__impls__linalg_qr_R[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_qr_R)};
 static ct_unboxed_fn ct__impls__linalg_svd_U[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_svd_U)};
 static ct_unboxed_fn ct__impls__linalg_svd_Vh[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_svd_Vh)};
+static ct_unboxed_fn ct__impls_flip_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_flip)};
+static ct_unboxed_fn ct__impls_roll_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_roll)};
+static ct_unboxed_fn ct__impls_repeat_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_repeat)};
+static ct_unboxed_fn ct__impls_constant_pad_nd_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_constant_pad_nd)};
+static ct_unboxed_fn ct__impls_reflection_pad1d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_reflection_pad1d)};
+static ct_unboxed_fn ct__impls_reflection_pad1d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_reflection_pad1d_backward)};
+static ct_unboxed_fn ct__impls_reflection_pad2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_reflection_pad2d)};
+static ct_unboxed_fn ct__impls_reflection_pad2d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_reflection_pad2d_backward)};
+static ct_unboxed_fn ct__impls_reflection_pad3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_reflection_pad3d)};
+static ct_unboxed_fn ct__impls_reflection_pad3d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_reflection_pad3d_backward)};
+static ct_unboxed_fn ct__impls_replication_pad1d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_replication_pad1d)};
+static ct_unboxed_fn ct__impls_replication_pad1d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_replication_pad1d_backward)};
+static ct_unboxed_fn ct__impls_replication_pad2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_replication_pad2d)};
+static ct_unboxed_fn ct__impls_replication_pad2d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_replication_pad2d_backward)};
+static ct_unboxed_fn ct__impls_replication_pad3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_replication_pad3d)};
+static ct_unboxed_fn ct__impls_replication_pad3d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_replication_pad3d_backward)};
 static ct_unboxed_fn ct__impls_tril_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_tril)};
 static ct_unboxed_fn ct__impls_triu_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_triu)};
+static ct_unboxed_fn ct__impls_narrow_copy_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_narrow_copy)};
 static ct_unboxed_fn ct__impls__ctc_loss[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_forward)};
 static ct_unboxed_fn ct__impls__ctc_loss_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_backward)};
 static ct_unboxed_fn ct__impls_nll_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_nll_loss)};
@@ -14824,6 +14841,572 @@ static ct_tensor *ct__st__linalg_svd_Vh_meta(ct_keyset ks, ct_tensor *A, bool fu
   s = ct__meta_linalg_svd_Vh(&st, A, full_matrices);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
+static ct_tensor *ct__st_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "flip", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_flip(&st, self, dims);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_flip_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, dims, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_flip_meta(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "flip", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_flip(&st, self, dims);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "flip", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_flip(&st, self, dims);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_flip_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, dims, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_flip_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "flip", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_flip(&st, self, dims);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "roll", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_roll(&st, self, shifts, dims);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_roll_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))impl)(self, shifts, dims, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_roll_meta(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "roll", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_roll(&st, self, shifts, dims);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "roll", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_roll(&st, self, shifts, dims);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_roll_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))impl)(self, shifts, dims, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_roll_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "roll", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_roll(&st, self, shifts, dims);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "repeat", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_repeat(&st, self, repeats);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_repeat_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, repeats, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_repeat_meta(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "repeat", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_repeat(&st, self, repeats);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "repeat", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_repeat(&st, self, repeats);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_repeat_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, repeats, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_repeat_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "repeat", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_repeat(&st, self, repeats);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "constant_pad_nd", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_constant_pad_nd(&st, self, pad, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_constant_pad_nd_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))impl)(self, pad, value, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_constant_pad_nd_meta(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "constant_pad_nd", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_constant_pad_nd(&st, self, pad, value);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "constant_pad_nd", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_constant_pad_nd(&st, self, pad, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_constant_pad_nd_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))impl)(self, pad, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_constant_pad_nd_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "constant_pad_nd", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_constant_pad_nd(&st, self, pad, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_reflection_pad1d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad1d_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_reflection_pad1d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad1d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_reflection_pad1d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad1d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_reflection_pad1d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad1d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad1d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad1d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_reflection_pad1d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_reflection_pad2d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad2d_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_reflection_pad2d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad2d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_reflection_pad2d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad2d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_reflection_pad2d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad2d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad2d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad2d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_reflection_pad2d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_reflection_pad3d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad3d_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_reflection_pad3d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad3d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_reflection_pad3d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_reflection_pad3d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_reflection_pad3d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad3d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_reflection_pad3d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "reflection_pad3d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_reflection_pad3d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_replication_pad1d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad1d_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_replication_pad1d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad1d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_replication_pad1d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad1d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_replication_pad1d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad1d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad1d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad1d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_replication_pad1d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_replication_pad2d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad2d_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_replication_pad2d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad2d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_replication_pad2d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad2d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_replication_pad2d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad2d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad2d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad2d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_replication_pad2d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_replication_pad3d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad3d_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_replication_pad3d(&st, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad3d(&st, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_replication_pad3d_out_meta(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_replication_pad3d(&st, self, padding);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_replication_pad3d_backward(&st, grad_output, self, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad3d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_replication_pad3d_backward_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {grad_output, self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "replication_pad3d_backward", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_replication_pad3d_backward(&st, grad_output, self, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 static ct_tensor *ct__st_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
@@ -14956,6 +15539,50 @@ static ct_status ct__st_triu_out_meta(ct_keyset ks, ct_tensor *self, int64_t dia
   ct__st_begin(&st, "triu", CT__ST_OUT, 1, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "narrow_copy", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_narrow_copy(&st, self, dim, start, length);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_narrow_copy_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))impl)(self, dim, start, length, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_narrow_copy_meta(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "narrow_copy", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_narrow_copy(&st, self, dim, start, length);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "narrow_copy", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_narrow_copy(&st, self, dim, start, length);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_narrow_copy_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))impl)(self, dim, start, length, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_narrow_copy_out_meta(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "narrow_copy", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_narrow_copy(&st, self, dim, start, length);
   return ct__st_finish(&st, s, 1);
 }
 static ct_tensor *ct__st__ctc_loss(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
@@ -16835,12 +17462,40 @@ static const struct {
     {"_linalg_qr_R", &ct__op._linalg_qr_R, CT_FN(ct__st__linalg_qr_R), ct__impls__linalg_qr_R},
     {"_linalg_svd_U", &ct__op._linalg_svd_U, CT_FN(ct__st__linalg_svd_U), ct__impls__linalg_svd_U},
     {"_linalg_svd_Vh", &ct__op._linalg_svd_Vh, CT_FN(ct__st__linalg_svd_Vh), ct__impls__linalg_svd_Vh},
+    {"flip.out", &ct__op.flip, CT_FN(ct__st_flip), ct__impls_flip_out},
+    {"flip.out", &ct__op.flip_out, CT_FN(ct__st_flip_out), ct__impls_flip_out},
+    {"roll.out", &ct__op.roll, CT_FN(ct__st_roll), ct__impls_roll_out},
+    {"roll.out", &ct__op.roll_out, CT_FN(ct__st_roll_out), ct__impls_roll_out},
+    {"repeat.out", &ct__op.repeat, CT_FN(ct__st_repeat), ct__impls_repeat_out},
+    {"repeat.out", &ct__op.repeat_out, CT_FN(ct__st_repeat_out), ct__impls_repeat_out},
+    {"constant_pad_nd.out", &ct__op.constant_pad_nd, CT_FN(ct__st_constant_pad_nd), ct__impls_constant_pad_nd_out},
+    {"constant_pad_nd.out", &ct__op.constant_pad_nd_out, CT_FN(ct__st_constant_pad_nd_out), ct__impls_constant_pad_nd_out},
+    {"reflection_pad1d.out", &ct__op.reflection_pad1d, CT_FN(ct__st_reflection_pad1d), ct__impls_reflection_pad1d_out},
+    {"reflection_pad1d.out", &ct__op.reflection_pad1d_out, CT_FN(ct__st_reflection_pad1d_out), ct__impls_reflection_pad1d_out},
+    {"reflection_pad1d_backward", &ct__op.reflection_pad1d_backward, CT_FN(ct__st_reflection_pad1d_backward), ct__impls_reflection_pad1d_backward},
+    {"reflection_pad2d.out", &ct__op.reflection_pad2d, CT_FN(ct__st_reflection_pad2d), ct__impls_reflection_pad2d_out},
+    {"reflection_pad2d.out", &ct__op.reflection_pad2d_out, CT_FN(ct__st_reflection_pad2d_out), ct__impls_reflection_pad2d_out},
+    {"reflection_pad2d_backward", &ct__op.reflection_pad2d_backward, CT_FN(ct__st_reflection_pad2d_backward), ct__impls_reflection_pad2d_backward},
+    {"reflection_pad3d.out", &ct__op.reflection_pad3d, CT_FN(ct__st_reflection_pad3d), ct__impls_reflection_pad3d_out},
+    {"reflection_pad3d.out", &ct__op.reflection_pad3d_out, CT_FN(ct__st_reflection_pad3d_out), ct__impls_reflection_pad3d_out},
+    {"reflection_pad3d_backward", &ct__op.reflection_pad3d_backward, CT_FN(ct__st_reflection_pad3d_backward), ct__impls_reflection_pad3d_backward},
+    {"replication_pad1d.out", &ct__op.replication_pad1d, CT_FN(ct__st_replication_pad1d), ct__impls_replication_pad1d_out},
+    {"replication_pad1d.out", &ct__op.replication_pad1d_out, CT_FN(ct__st_replication_pad1d_out), ct__impls_replication_pad1d_out},
+    {"replication_pad1d_backward", &ct__op.replication_pad1d_backward, CT_FN(ct__st_replication_pad1d_backward), ct__impls_replication_pad1d_backward},
+    {"replication_pad2d.out", &ct__op.replication_pad2d, CT_FN(ct__st_replication_pad2d), ct__impls_replication_pad2d_out},
+    {"replication_pad2d.out", &ct__op.replication_pad2d_out, CT_FN(ct__st_replication_pad2d_out), ct__impls_replication_pad2d_out},
+    {"replication_pad2d_backward", &ct__op.replication_pad2d_backward, CT_FN(ct__st_replication_pad2d_backward), ct__impls_replication_pad2d_backward},
+    {"replication_pad3d.out", &ct__op.replication_pad3d, CT_FN(ct__st_replication_pad3d), ct__impls_replication_pad3d_out},
+    {"replication_pad3d.out", &ct__op.replication_pad3d_out, CT_FN(ct__st_replication_pad3d_out), ct__impls_replication_pad3d_out},
+    {"replication_pad3d_backward", &ct__op.replication_pad3d_backward, CT_FN(ct__st_replication_pad3d_backward), ct__impls_replication_pad3d_backward},
     {"tril.out", &ct__op.tril, CT_FN(ct__st_tril), ct__impls_tril_out},
     {"tril.out", &ct__op.tril_, CT_FN(ct__st_tril_), ct__impls_tril_out},
     {"tril.out", &ct__op.tril_out, CT_FN(ct__st_tril_out), ct__impls_tril_out},
     {"triu.out", &ct__op.triu, CT_FN(ct__st_triu), ct__impls_triu_out},
     {"triu.out", &ct__op.triu_, CT_FN(ct__st_triu_), ct__impls_triu_out},
     {"triu.out", &ct__op.triu_out, CT_FN(ct__st_triu_out), ct__impls_triu_out},
+    {"narrow_copy.out", &ct__op.narrow_copy, CT_FN(ct__st_narrow_copy), ct__impls_narrow_copy_out},
+    {"narrow_copy.out", &ct__op.narrow_copy_out, CT_FN(ct__st_narrow_copy_out), ct__impls_narrow_copy_out},
     {"_ctc_loss", &ct__op._ctc_loss, CT_FN(ct__st__ctc_loss), ct__impls__ctc_loss},
     {"_ctc_loss_backward", &ct__op._ctc_loss_backward, CT_FN(ct__st__ctc_loss_backward), ct__impls__ctc_loss_backward},
     {"nll_loss.out", &ct__op.nll_loss, CT_FN(ct__st_nll_loss), ct__impls_nll_loss_out},
@@ -18786,84 +19441,84 @@ static const struct {
     {&ct__op.stack_out, CT_KEY_PRIVATEUSE3, CT_FN(ct__k_stack_out), "reference"},
     {&ct__op.stack_out, CT_KEY_META, CT_FN(ct__k_stack_out), "reference"},
     {&ct__op.stack_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_stack_out), "autograd"},
-    {&ct__op.flip, CT_KEY_CPU, CT_FN(ct__k_flip), "reference"},
-    {&ct__op.flip, CT_KEY_META, CT_FN(ct__k_flip), "reference"},
+    {&ct__op.flip, CT_KEY_CPU, CT_FN(ct__st_flip), "structured"},
+    {&ct__op.flip, CT_KEY_META, CT_FN(ct__st_flip_meta), "structured"},
     {&ct__op.flip, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip), "autograd"},
-    {&ct__op.flip_out, CT_KEY_CPU, CT_FN(ct__k_flip_out), "reference"},
-    {&ct__op.flip_out, CT_KEY_META, CT_FN(ct__k_flip_out), "reference"},
+    {&ct__op.flip_out, CT_KEY_CPU, CT_FN(ct__st_flip_out), "structured"},
+    {&ct__op.flip_out, CT_KEY_META, CT_FN(ct__st_flip_out_meta), "structured"},
     {&ct__op.flip_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip_out), "autograd"},
-    {&ct__op.roll, CT_KEY_CPU, CT_FN(ct__k_roll), "reference"},
-    {&ct__op.roll, CT_KEY_META, CT_FN(ct__k_roll), "reference"},
+    {&ct__op.roll, CT_KEY_CPU, CT_FN(ct__st_roll), "structured"},
+    {&ct__op.roll, CT_KEY_META, CT_FN(ct__st_roll_meta), "structured"},
     {&ct__op.roll, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll), "autograd"},
-    {&ct__op.roll_out, CT_KEY_CPU, CT_FN(ct__k_roll_out), "reference"},
-    {&ct__op.roll_out, CT_KEY_META, CT_FN(ct__k_roll_out), "reference"},
+    {&ct__op.roll_out, CT_KEY_CPU, CT_FN(ct__st_roll_out), "structured"},
+    {&ct__op.roll_out, CT_KEY_META, CT_FN(ct__st_roll_out_meta), "structured"},
     {&ct__op.roll_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll_out), "autograd"},
-    {&ct__op.repeat, CT_KEY_CPU, CT_FN(ct__k_repeat), "reference"},
-    {&ct__op.repeat, CT_KEY_META, CT_FN(ct__k_repeat), "reference"},
+    {&ct__op.repeat, CT_KEY_CPU, CT_FN(ct__st_repeat), "structured"},
+    {&ct__op.repeat, CT_KEY_META, CT_FN(ct__st_repeat_meta), "structured"},
     {&ct__op.repeat, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat), "autograd"},
-    {&ct__op.repeat_out, CT_KEY_CPU, CT_FN(ct__k_repeat_out), "reference"},
-    {&ct__op.repeat_out, CT_KEY_META, CT_FN(ct__k_repeat_out), "reference"},
+    {&ct__op.repeat_out, CT_KEY_CPU, CT_FN(ct__st_repeat_out), "structured"},
+    {&ct__op.repeat_out, CT_KEY_META, CT_FN(ct__st_repeat_out_meta), "structured"},
     {&ct__op.repeat_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_out), "autograd"},
     {&ct__op.tile, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_tile), "composite"},
-    {&ct__op.constant_pad_nd, CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd), "reference"},
-    {&ct__op.constant_pad_nd, CT_KEY_META, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {&ct__op.constant_pad_nd, CT_KEY_CPU, CT_FN(ct__st_constant_pad_nd), "structured"},
+    {&ct__op.constant_pad_nd, CT_KEY_META, CT_FN(ct__st_constant_pad_nd_meta), "structured"},
     {&ct__op.constant_pad_nd, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd), "autograd"},
-    {&ct__op.constant_pad_nd_out, CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd_out), "reference"},
-    {&ct__op.constant_pad_nd_out, CT_KEY_META, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {&ct__op.constant_pad_nd_out, CT_KEY_CPU, CT_FN(ct__st_constant_pad_nd_out), "structured"},
+    {&ct__op.constant_pad_nd_out, CT_KEY_META, CT_FN(ct__st_constant_pad_nd_out_meta), "structured"},
     {&ct__op.constant_pad_nd_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd_out), "autograd"},
-    {&ct__op.reflection_pad1d, CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d), "reference"},
-    {&ct__op.reflection_pad1d, CT_KEY_META, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {&ct__op.reflection_pad1d, CT_KEY_CPU, CT_FN(ct__st_reflection_pad1d), "structured"},
+    {&ct__op.reflection_pad1d, CT_KEY_META, CT_FN(ct__st_reflection_pad1d_meta), "structured"},
     {&ct__op.reflection_pad1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d), "autograd"},
-    {&ct__op.reflection_pad1d_out, CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_out), "reference"},
-    {&ct__op.reflection_pad1d_out, CT_KEY_META, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {&ct__op.reflection_pad1d_out, CT_KEY_CPU, CT_FN(ct__st_reflection_pad1d_out), "structured"},
+    {&ct__op.reflection_pad1d_out, CT_KEY_META, CT_FN(ct__st_reflection_pad1d_out_meta), "structured"},
     {&ct__op.reflection_pad1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_out), "autograd"},
-    {&ct__op.reflection_pad1d_backward, CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
-    {&ct__op.reflection_pad1d_backward, CT_KEY_META, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {&ct__op.reflection_pad1d_backward, CT_KEY_CPU, CT_FN(ct__st_reflection_pad1d_backward), "structured"},
+    {&ct__op.reflection_pad1d_backward, CT_KEY_META, CT_FN(ct__st_reflection_pad1d_backward_meta), "structured"},
     {&ct__op.reflection_pad1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_backward), "autograd"},
-    {&ct__op.reflection_pad2d, CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d), "reference"},
-    {&ct__op.reflection_pad2d, CT_KEY_META, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {&ct__op.reflection_pad2d, CT_KEY_CPU, CT_FN(ct__st_reflection_pad2d), "structured"},
+    {&ct__op.reflection_pad2d, CT_KEY_META, CT_FN(ct__st_reflection_pad2d_meta), "structured"},
     {&ct__op.reflection_pad2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d), "autograd"},
-    {&ct__op.reflection_pad2d_out, CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_out), "reference"},
-    {&ct__op.reflection_pad2d_out, CT_KEY_META, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {&ct__op.reflection_pad2d_out, CT_KEY_CPU, CT_FN(ct__st_reflection_pad2d_out), "structured"},
+    {&ct__op.reflection_pad2d_out, CT_KEY_META, CT_FN(ct__st_reflection_pad2d_out_meta), "structured"},
     {&ct__op.reflection_pad2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_out), "autograd"},
-    {&ct__op.reflection_pad2d_backward, CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
-    {&ct__op.reflection_pad2d_backward, CT_KEY_META, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {&ct__op.reflection_pad2d_backward, CT_KEY_CPU, CT_FN(ct__st_reflection_pad2d_backward), "structured"},
+    {&ct__op.reflection_pad2d_backward, CT_KEY_META, CT_FN(ct__st_reflection_pad2d_backward_meta), "structured"},
     {&ct__op.reflection_pad2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_backward), "autograd"},
-    {&ct__op.reflection_pad3d, CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d), "reference"},
-    {&ct__op.reflection_pad3d, CT_KEY_META, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {&ct__op.reflection_pad3d, CT_KEY_CPU, CT_FN(ct__st_reflection_pad3d), "structured"},
+    {&ct__op.reflection_pad3d, CT_KEY_META, CT_FN(ct__st_reflection_pad3d_meta), "structured"},
     {&ct__op.reflection_pad3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d), "autograd"},
-    {&ct__op.reflection_pad3d_out, CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_out), "reference"},
-    {&ct__op.reflection_pad3d_out, CT_KEY_META, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {&ct__op.reflection_pad3d_out, CT_KEY_CPU, CT_FN(ct__st_reflection_pad3d_out), "structured"},
+    {&ct__op.reflection_pad3d_out, CT_KEY_META, CT_FN(ct__st_reflection_pad3d_out_meta), "structured"},
     {&ct__op.reflection_pad3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_out), "autograd"},
-    {&ct__op.reflection_pad3d_backward, CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
-    {&ct__op.reflection_pad3d_backward, CT_KEY_META, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {&ct__op.reflection_pad3d_backward, CT_KEY_CPU, CT_FN(ct__st_reflection_pad3d_backward), "structured"},
+    {&ct__op.reflection_pad3d_backward, CT_KEY_META, CT_FN(ct__st_reflection_pad3d_backward_meta), "structured"},
     {&ct__op.reflection_pad3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_backward), "autograd"},
-    {&ct__op.replication_pad1d, CT_KEY_CPU, CT_FN(ct__k_replication_pad1d), "reference"},
-    {&ct__op.replication_pad1d, CT_KEY_META, CT_FN(ct__k_replication_pad1d), "reference"},
+    {&ct__op.replication_pad1d, CT_KEY_CPU, CT_FN(ct__st_replication_pad1d), "structured"},
+    {&ct__op.replication_pad1d, CT_KEY_META, CT_FN(ct__st_replication_pad1d_meta), "structured"},
     {&ct__op.replication_pad1d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d), "autograd"},
-    {&ct__op.replication_pad1d_out, CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_out), "reference"},
-    {&ct__op.replication_pad1d_out, CT_KEY_META, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {&ct__op.replication_pad1d_out, CT_KEY_CPU, CT_FN(ct__st_replication_pad1d_out), "structured"},
+    {&ct__op.replication_pad1d_out, CT_KEY_META, CT_FN(ct__st_replication_pad1d_out_meta), "structured"},
     {&ct__op.replication_pad1d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_out), "autograd"},
-    {&ct__op.replication_pad1d_backward, CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_backward), "reference"},
-    {&ct__op.replication_pad1d_backward, CT_KEY_META, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {&ct__op.replication_pad1d_backward, CT_KEY_CPU, CT_FN(ct__st_replication_pad1d_backward), "structured"},
+    {&ct__op.replication_pad1d_backward, CT_KEY_META, CT_FN(ct__st_replication_pad1d_backward_meta), "structured"},
     {&ct__op.replication_pad1d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_backward), "autograd"},
-    {&ct__op.replication_pad2d, CT_KEY_CPU, CT_FN(ct__k_replication_pad2d), "reference"},
-    {&ct__op.replication_pad2d, CT_KEY_META, CT_FN(ct__k_replication_pad2d), "reference"},
+    {&ct__op.replication_pad2d, CT_KEY_CPU, CT_FN(ct__st_replication_pad2d), "structured"},
+    {&ct__op.replication_pad2d, CT_KEY_META, CT_FN(ct__st_replication_pad2d_meta), "structured"},
     {&ct__op.replication_pad2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d), "autograd"},
-    {&ct__op.replication_pad2d_out, CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_out), "reference"},
-    {&ct__op.replication_pad2d_out, CT_KEY_META, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {&ct__op.replication_pad2d_out, CT_KEY_CPU, CT_FN(ct__st_replication_pad2d_out), "structured"},
+    {&ct__op.replication_pad2d_out, CT_KEY_META, CT_FN(ct__st_replication_pad2d_out_meta), "structured"},
     {&ct__op.replication_pad2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_out), "autograd"},
-    {&ct__op.replication_pad2d_backward, CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_backward), "reference"},
-    {&ct__op.replication_pad2d_backward, CT_KEY_META, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {&ct__op.replication_pad2d_backward, CT_KEY_CPU, CT_FN(ct__st_replication_pad2d_backward), "structured"},
+    {&ct__op.replication_pad2d_backward, CT_KEY_META, CT_FN(ct__st_replication_pad2d_backward_meta), "structured"},
     {&ct__op.replication_pad2d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_backward), "autograd"},
-    {&ct__op.replication_pad3d, CT_KEY_CPU, CT_FN(ct__k_replication_pad3d), "reference"},
-    {&ct__op.replication_pad3d, CT_KEY_META, CT_FN(ct__k_replication_pad3d), "reference"},
+    {&ct__op.replication_pad3d, CT_KEY_CPU, CT_FN(ct__st_replication_pad3d), "structured"},
+    {&ct__op.replication_pad3d, CT_KEY_META, CT_FN(ct__st_replication_pad3d_meta), "structured"},
     {&ct__op.replication_pad3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d), "autograd"},
-    {&ct__op.replication_pad3d_out, CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_out), "reference"},
-    {&ct__op.replication_pad3d_out, CT_KEY_META, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {&ct__op.replication_pad3d_out, CT_KEY_CPU, CT_FN(ct__st_replication_pad3d_out), "structured"},
+    {&ct__op.replication_pad3d_out, CT_KEY_META, CT_FN(ct__st_replication_pad3d_out_meta), "structured"},
     {&ct__op.replication_pad3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_out), "autograd"},
-    {&ct__op.replication_pad3d_backward, CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_backward), "reference"},
-    {&ct__op.replication_pad3d_backward, CT_KEY_META, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {&ct__op.replication_pad3d_backward, CT_KEY_CPU, CT_FN(ct__st_replication_pad3d_backward), "structured"},
+    {&ct__op.replication_pad3d_backward, CT_KEY_META, CT_FN(ct__st_replication_pad3d_backward_meta), "structured"},
     {&ct__op.replication_pad3d_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_backward), "autograd"},
     {&ct__op.tril, CT_KEY_CPU, CT_FN(ct__st_tril), "structured"},
     {&ct__op.tril, CT_KEY_META, CT_FN(ct__st_tril_meta), "structured"},
@@ -19117,11 +19772,11 @@ static const struct {
     {&ct__op.rot90, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rot90), "autograd"},
     {&ct__op.rot90_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_rot90_out), "composite"},
     {&ct__op.rot90_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rot90_out), "autograd"},
-    {&ct__op.narrow_copy, CT_KEY_CPU, CT_FN(ct__k_narrow_copy), "reference"},
-    {&ct__op.narrow_copy, CT_KEY_META, CT_FN(ct__k_narrow_copy), "reference"},
+    {&ct__op.narrow_copy, CT_KEY_CPU, CT_FN(ct__st_narrow_copy), "structured"},
+    {&ct__op.narrow_copy, CT_KEY_META, CT_FN(ct__st_narrow_copy_meta), "structured"},
     {&ct__op.narrow_copy, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_narrow_copy), "autograd"},
-    {&ct__op.narrow_copy_out, CT_KEY_CPU, CT_FN(ct__k_narrow_copy_out), "reference"},
-    {&ct__op.narrow_copy_out, CT_KEY_META, CT_FN(ct__k_narrow_copy_out), "reference"},
+    {&ct__op.narrow_copy_out, CT_KEY_CPU, CT_FN(ct__st_narrow_copy_out), "structured"},
+    {&ct__op.narrow_copy_out, CT_KEY_META, CT_FN(ct__st_narrow_copy_out_meta), "structured"},
     {&ct__op.narrow_copy_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_narrow_copy_out), "autograd"},
     {&ct__op.index_reduce, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_reduce), "composite"},
     {&ct__op.index_reduce_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_reduce_), "composite"},

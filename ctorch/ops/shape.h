@@ -240,7 +240,7 @@ static int64_t *ct__shape_maps(const char *op, int ndim, const int64_t *sizes, i
   int64_t total = 1, *buf;
   int k;
   for (k = 0; k < ndim; k++) total += sizes[k];
-  buf = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)total);
+  buf = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)total);
   if (!buf) return ct_fail(CT_ERR_OOM, op, "out of memory for index maps"), (int64_t *)NULL;
   for (total = 0, k = 0; k < ndim; k++) map[k] = buf + total, total += sizes[k];
   return buf;
@@ -265,118 +265,127 @@ static void ct__shape_map_dim(int64_t *m, int kind, int64_t nout, int64_t nin, i
     m[i] = j;
   }
 }
-/* A new tensor of out_sizes from self through per-dim maps (kinds[k], a[k]).
- * self's dims align with the trailing out dims; leading extra out dims (repeat)
- * read self with stride 0. */
-static ct_tensor *ct__shape_remap_new(const char *op, ct_tensor *self, int ndim, const int64_t *out_sizes, const int *kinds,
-                                      const int64_t *a, ct_scalar fill) {
-  int64_t *map[CT_MAX_DIMS], *buf, sstr[CT_MAX_DIMS], insz[CT_MAX_DIMS];
+/* out (an impl step's output: contiguous) from self through per-dim maps
+ * (kinds[k], a[k]); -1 map entries get `fill`. self's dims align with the
+ * trailing out dims; leading extra out dims (repeat) read self with stride 0. */
+static ct_status ct__shape_remap_into(const char *op, ct_tensor *self, ct_tensor *out, const int *kinds, const int64_t *a,
+                                      ct_scalar fill) {
+  int64_t *map[CT_MAX_DIMS], *buf, sstr[CT_MAX_DIMS];
   char fillv[8] = {0};
-  int k, lead = ndim - self->ndim;
-  ct_tensor *r = ct__shape_fresh(op, ndim, out_sizes, self);
-  if (!r || ct__is_meta(r) || r->numel == 0) return r;
-  if (!(buf = ct__shape_maps(op, ndim, out_sizes, map))) return ct_release(r), (ct_tensor *)NULL;
+  int k, ndim = out->ndim, lead = ndim - self->ndim;
+  if (out->numel == 0) return CT_OK;
+  if (!(buf = ct__shape_maps(op, ndim, out->sizes, map))) return ct_last_error();
   for (k = 0; k < ndim; k++) {
-    insz[k] = k < lead ? 1 : self->sizes[k - lead];
     sstr[k] = k < lead ? 0 : self->strides[k - lead];
-    ct__shape_map_dim(map[k], kinds[k], out_sizes[k], insz[k], a[k]);
+    ct__shape_map_dim(map[k], kinds[k], out->sizes[k], k < lead ? 1 : self->sizes[k - lead], a[k]);
   }
-  if (fill.kind != CT_SCALAR_NONE) ct__store_double(fillv, (ct_dtype)r->dtype, ct_scalar_to_double(fill));
-  if (fill.kind == CT_SCALAR_INT && r->dtype == CT_I64) memcpy(fillv, &fill.v.i, 8);
-  ct__shape_remap(ct__shape_ptr(r), r->strides, ct__shape_ptr(self), sstr, ndim, out_sizes, map, fillv, (ct_dtype)r->dtype, 0);
-  CT_FREE(buf);
-  return r;
+  if (fill.kind != CT_SCALAR_NONE) ct__store_double(fillv, (ct_dtype)out->dtype, ct_scalar_to_double(fill));
+  if (fill.kind == CT_SCALAR_INT && out->dtype == CT_I64) memcpy(fillv, &fill.v.i, 8);
+  ct__shape_remap(ct__shape_ptr(out), out->strides, ct__shape_ptr(self), sstr, ndim, out->sizes, map, fillv, (ct_dtype)out->dtype, 0);
+  ct__workspace_free(buf);
+  return CT_OK;
+}
+/* structured (ops/structured.h): a meta step per family declares self's
+ * shape (or the remapped one); the impl steps write the map into out */
+static ct_status ct__meta_same_shape(ct__structured *st, ct_tensor *self) {
+  return ct__set_output(st, 0, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
 }
 
 /* ---- flip ---- */
-static ct_tensor *ct__k_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
-  int kinds[CT_MAX_DIMS] = {0};
-  int64_t a[CT_MAX_DIMS] = {0}, i;
-  (void)ks;
-  for (i = 0; i < dims.n; i++) {
-    int64_t d = ct__wrap_dim("flip", dims.data[i], self->ndim);
-    if (d < 0) return NULL;
-    if (kinds[d]) return ct_fail(CT_ERR_INVALID, "flip", "dim %lld appears multiple times in the list of dims", (long long)d), (ct_tensor *)NULL;
-    if (self->ndim) kinds[d] = CT__MAP_FLIP;
-  }
-  return ct__shape_remap_new("flip", self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
-}
-static ct_status ct__k_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
-  return ct__shape_out("flip", out, ct__k_flip(ks, self, dims));
-}
-
-/* ---- roll: empty dims rolls the flattened tensor ---- */
-static ct_tensor *ct__k_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
-  static const char *op = "roll";
-  int kinds[CT_MAX_DIMS] = {0};
-  int64_t a[CT_MAX_DIMS] = {0}, i;
-  (void)ks;
-  if (shifts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "`shifts` required"), (ct_tensor *)NULL;
-  if (dims.n <= 0) {
-    ct_tensor *c, *r, flat_c;
-    int64_t n = self->numel, st = 1;
-    if (shifts.n != 1)
-      return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:0", (long long)shifts.n), (ct_tensor *)NULL;
-    if (self->ndim <= 1) { /* already flat */
-      kinds[0] = self->ndim ? CT__MAP_ROLL : 0;
-      a[0] = shifts.data[0] % (n ? n : 1);
-      return ct__shape_remap_new(op, self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
-    }
-    if (!(c = ct__shape_clone(op, self))) return NULL;
-    ct__shape_view(&flat_c, c, 1, &n, &st, c->offset);
-    kinds[0] = CT__MAP_ROLL;
-    a[0] = shifts.data[0] % (n ? n : 1);
-    r = ct__shape_remap_new(op, &flat_c, 1, &n, kinds, a, ct__scalar_none());
-    ct_release(c);
-    if (!r) return NULL;
-    /* back to self's shape: r is fresh and contiguous */
-    memcpy(r->sizes, self->sizes, sizeof r->sizes);
-    ct__contiguous_strides(self->ndim, self->sizes, r->strides);
-    r->ndim = self->ndim;
-    return r;
-  }
-  if (shifts.n != dims.n)
-    return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:%lld", (long long)shifts.n,
-                   (long long)dims.n),
-           (ct_tensor *)NULL;
+static ct_status ct__shape_flip_maps(const char *op, ct_tensor *self, ct_int_list dims, int *kinds) {
+  int64_t i;
   for (i = 0; i < dims.n; i++) {
     int64_t d = ct__wrap_dim(op, dims.data[i], self->ndim);
-    if (d < 0) return NULL;
+    if (d < 0) return ct_last_error();
+    if (kinds[d]) return ct_fail(CT_ERR_INVALID, op, "dim %lld appears multiple times in the list of dims", (long long)d);
+    if (self->ndim) kinds[d] = CT__MAP_FLIP;
+  }
+  return CT_OK;
+}
+static ct_status ct__meta_flip(ct__structured *st, ct_tensor *self, ct_int_list dims) {
+  int kinds[CT_MAX_DIMS] = {0};
+  ct_status s = ct__shape_flip_maps(st->op, self, dims, kinds);
+  return s != CT_OK ? s : ct__meta_same_shape(st, self);
+}
+static ct_status ct__impl_flip(ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  int kinds[CT_MAX_DIMS] = {0};
+  int64_t a[CT_MAX_DIMS] = {0};
+  ct_status s = ct__shape_flip_maps("flip", self, dims, kinds);
+  return s != CT_OK ? s : ct__shape_remap_into("flip", self, out, kinds, a, ct__scalar_none());
+}
+
+/* ---- roll: empty dims rolls the flattened tensor (kinds[0], a[0]: its map) ---- */
+static ct_status ct__shape_roll_maps(const char *op, ct_tensor *self, ct_int_list shifts, ct_int_list dims, int *kinds, int64_t *a) {
+  int64_t i;
+  if (shifts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "`shifts` required");
+  if (dims.n <= 0) {
+    if (shifts.n != 1) return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:0", (long long)shifts.n);
+    kinds[0] = self->ndim ? CT__MAP_ROLL : 0;
+    a[0] = shifts.data[0] % (self->numel ? self->numel : 1);
+    return CT_OK;
+  }
+  if (shifts.n != dims.n)
+    return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:%lld", (long long)shifts.n, (long long)dims.n);
+  for (i = 0; i < dims.n; i++) {
+    int64_t d = ct__wrap_dim(op, dims.data[i], self->ndim);
+    if (d < 0) return ct_last_error();
     if (!self->ndim) continue;
     kinds[d] = CT__MAP_ROLL;
     a[d] += shifts.data[i] % (self->sizes[d] ? self->sizes[d] : 1);
   }
-  return ct__shape_remap_new(op, self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+  return CT_OK;
 }
-static ct_status ct__k_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
-  return ct__shape_out("roll", out, ct__k_roll(ks, self, shifts, dims));
+static ct_status ct__meta_roll(ct__structured *st, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  int kinds[CT_MAX_DIMS] = {0};
+  int64_t a[CT_MAX_DIMS] = {0};
+  ct_status s = ct__shape_roll_maps(st->op, self, shifts, dims, kinds, a);
+  return s != CT_OK ? s : ct__meta_same_shape(st, self);
+}
+static ct_status ct__impl_roll(ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  static const char *op = "roll";
+  int kinds[CT_MAX_DIMS] = {0};
+  int64_t a[CT_MAX_DIMS] = {0}, n = self->numel, one = 1;
+  ct_tensor flat_s, flat_o, *c = NULL, *src = self;
+  ct_status s = ct__shape_roll_maps(op, self, shifts, dims, kinds, a);
+  if (s != CT_OK) return s;
+  if (dims.n > 0 || self->ndim <= 1) return ct__shape_remap_into(op, self, out, kinds, a, ct__scalar_none());
+  if (n == 0) return CT_OK;
+  /* the flattened roll: self as a vector (a contiguous copy when it is not one) into out as one */
+  if (!ct_is_contiguous(self) && !(src = c = ct__shape_clone(op, self))) return ct_last_error();
+  ct__shape_view(&flat_s, src, 1, &n, &one, src->offset);
+  ct__shape_view(&flat_o, out, 1, &n, &one, out->offset);
+  s = ct__shape_remap_into(op, &flat_s, &flat_o, kinds, a, ct__scalar_none());
+  ct_release(c);
+  return s;
 }
 
 /* ---- repeat ---- */
-static ct_tensor *ct__k_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
-  static const char *op = "repeat";
-  int kinds[CT_MAX_DIMS], k, n = (int)repeats.n;
-  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS] = {0};
-  (void)ks;
+static ct_status ct__shape_repeat_sizes(const char *op, ct_tensor *self, ct_int_list repeats, int64_t *sizes) {
+  int k, n = (int)repeats.n;
   if (repeats.n < self->ndim)
-    return ct_fail(CT_ERR_INVALID, op, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"),
-           (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_INVALID, op, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
   if (repeats.n > CT_MAX_DIMS)
-    return ct_fail(CT_ERR_RANK, op, "%lld repeat dims: at most %d are supported", (long long)repeats.n, CT_MAX_DIMS), (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_RANK, op, "%lld repeat dims: at most %d are supported", (long long)repeats.n, CT_MAX_DIMS);
   for (k = 0; k < n; k++) {
     int64_t s = k < n - self->ndim ? 1 : self->sizes[k - (n - self->ndim)];
     if (repeats.data[k] < 0)
-      return ct_fail(CT_ERR_INVALID, op, "Trying to create tensor with negative dimension %lld", (long long)repeats.data[k]),
-             (ct_tensor *)NULL;
-    if (repeats.data[k] > 0 && s > INT64_MAX / repeats.data[k])
-      return ct_fail(CT_ERR_SIZE, op, "repeated size overflows"), (ct_tensor *)NULL;
+      return ct_fail(CT_ERR_INVALID, op, "Trying to create tensor with negative dimension %lld", (long long)repeats.data[k]);
+    if (repeats.data[k] > 0 && s > INT64_MAX / repeats.data[k]) return ct_fail(CT_ERR_SIZE, op, "repeated size overflows");
     sizes[k] = s * repeats.data[k];
-    kinds[k] = CT__MAP_REPEAT;
   }
-  return ct__shape_remap_new(op, self, n, sizes, kinds, a, ct__scalar_none());
+  return CT_OK;
 }
-static ct_status ct__k_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
-  return ct__shape_out("repeat", out, ct__k_repeat(ks, self, repeats));
+static ct_status ct__meta_repeat(ct__structured *st, ct_tensor *self, ct_int_list repeats) {
+  int64_t sizes[CT_MAX_DIMS];
+  ct_status s = ct__shape_repeat_sizes(st->op, self, repeats, sizes);
+  return s != CT_OK ? s : ct__set_output(st, 0, (int)repeats.n, sizes, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_repeat(ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  int kinds[CT_MAX_DIMS], k;
+  int64_t a[CT_MAX_DIMS] = {0};
+  (void)repeats; /* (out has the repeated sizes) */
+  for (k = 0; k < out->ndim; k++) kinds[k] = CT__MAP_REPEAT;
+  return ct__shape_remap_into("repeat", self, out, kinds, a, ct__scalar_none());
 }
 static ct_tensor *ct__k_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   int64_t reps[CT_MAX_DIMS];
@@ -427,34 +436,40 @@ static int ct__pad_size(const char *op, int64_t n, int64_t l, int64_t r, int64_t
                    (long long)n), 0;
   return 1;
 }
-static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
-  static const char *op = "constant_pad_nd";
-  int kinds[CT_MAX_DIMS], k, nd = self->ndim;
-  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS];
-  (void)ks;
-  if (pad.n % 2) return ct_fail(CT_ERR_INVALID, op, "Length of pad must be even but instead it equals %lld", (long long)pad.n), (ct_tensor *)NULL;
+/* constant_pad_nd's checks and output sizes; a[k]: dim k's left pad */
+static ct_status ct__shape_cpad_sizes(const char *op, ct_tensor *self, ct_int_list pad, int64_t *sizes, int64_t *a) {
+  int k, nd = self->ndim;
+  if (pad.n % 2) return ct_fail(CT_ERR_INVALID, op, "Length of pad must be even but instead it equals %lld", (long long)pad.n);
   if (pad.n / 2 > nd)
     return ct_fail(CT_ERR_INVALID, op, "Length of pad should be no more than twice the number of dimensions of the input. "
-                   "Pad length is %lld while the input has %d dimensions.", (long long)pad.n, nd),
-           (ct_tensor *)NULL;
+                   "Pad length is %lld while the input has %d dimensions.", (long long)pad.n, nd);
   for (k = 0; k < nd; k++) {
     int p = nd - 1 - k; /* pad pair index of dim k */
     int64_t l = p < pad.n / 2 ? pad.data[2 * p] : 0, r = p < pad.n / 2 ? pad.data[2 * p + 1] : 0;
-    if (!ct__pad_size(op, self->sizes[k], l, r, &sizes[k])) return NULL;
+    if (!ct__pad_size(op, self->sizes[k], l, r, &sizes[k])) return ct_last_error();
     if (sizes[k] < 0)
       return ct_fail(CT_ERR_INVALID, op, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output "
                      "size, which is invalid. Check dimension %d of your input.", (long long)self->sizes[k], (long long)l,
-                     (long long)r, k),
-             (ct_tensor *)NULL;
-    kinds[k] = CT__MAP_CONST;
+                     (long long)r, k);
     a[k] = l;
   }
-  if (value.kind == CT_SCALAR_NONE) value = ct_int(0);
-  if (ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* PyTorch fills with it: checked */
-  return ct__shape_remap_new(op, self, nd, sizes, kinds, a, value);
+  return CT_OK;
 }
-static ct_status ct__k_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
-  return ct__shape_out("constant_pad_nd", out, ct__k_constant_pad_nd(ks, self, pad, value));
+static ct_status ct__meta_constant_pad_nd(ct__structured *st, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS];
+  ct_status s = ct__shape_cpad_sizes(st->op, self, pad, sizes, a);
+  if (s != CT_OK) return s;
+  if (value.kind == CT_SCALAR_NONE) value = ct_int(0);
+  if ((s = ct__check_scalar(st->op, value, (ct_dtype)self->dtype)) != CT_OK) return s; /* PyTorch fills with it: checked */
+  return ct__set_output(st, 0, self->ndim, sizes, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_constant_pad_nd(ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  int kinds[CT_MAX_DIMS], k;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS];
+  ct_status s = ct__shape_cpad_sizes("constant_pad_nd", self, pad, sizes, a);
+  if (s != CT_OK) return s;
+  for (k = 0; k < self->ndim; k++) kinds[k] = CT__MAP_CONST;
+  return ct__shape_remap_into("constant_pad_nd", self, out, kinds, a, value.kind == CT_SCALAR_NONE ? ct_int(0) : value);
 }
 static ct_tensor *ct__shape_neg_pad(ct_tensor *grad, ct_int_list pad) {
   int64_t neg[2 * CT_MAX_DIMS], i;
@@ -490,48 +505,68 @@ static ct_status ct__shape_pad_check(const char *op, ct_tensor *self, ct_int_lis
   }
   return CT_OK;
 }
-/* forward (grad NULL) or backward (grad = grad_output: accumulate into zeros of self's shape) */
-static ct_tensor *ct__shape_pad(const char *op, ct_tensor *grad, ct_tensor *self, ct_int_list padding, int nsp, int reflect) {
-  int kinds[CT_MAX_DIMS], k, nd = self->ndim;
-  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS], *map[CT_MAX_DIMS], *buf;
-  ct_tensor *r;
-  char b1[160], b2[160];
-  if (ct__shape_pad_check(op, self, padding, nsp, reflect) != CT_OK) return NULL;
-  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)self->dtype)), (ct_tensor *)NULL;
+/* the padded sizes and per-dim maps of a checked reflection / replication pad */
+static void ct__shape_pad_maps(ct_tensor *self, ct_int_list padding, int nsp, int reflect, int64_t *sizes, int *kinds, int64_t *a) {
+  int k, nd = self->ndim;
   for (k = 0; k < nd; k++) {
     int p = nd - 1 - k;
     sizes[k] = self->sizes[k] + (p < nsp ? padding.data[2 * p] + padding.data[2 * p + 1] : 0);
     kinds[k] = p < nsp ? (reflect ? CT__MAP_REFLECT : CT__MAP_REPLICATE) : CT__MAP_ID;
     a[k] = p < nsp ? padding.data[2 * p] : 0;
   }
-  if (!grad) return ct__shape_remap_new(op, self, nd, sizes, kinds, a, ct__scalar_none());
+}
+/* one meta step for every rank and mode: forward (grad NULL: the padded
+ * tensor) or backward (grad = grad_output: a gradient of self's shape) */
+static ct_status ct__meta_pad(ct__structured *st, ct_tensor *grad, ct_tensor *self, ct_int_list padding, int nsp, int reflect) {
+  const char *op = st->op;
+  int kinds[CT_MAX_DIMS], nd = self->ndim;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS];
+  char b1[160], b2[160];
+  ct_status s;
+  if ((s = ct__shape_pad_check(op, self, padding, nsp, reflect)) != CT_OK) return s;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)self->dtype));
+  ct__shape_pad_maps(self, padding, nsp, reflect, sizes, kinds, a);
+  if (!grad) return ct__set_output(st, 0, nd, sizes, (ct_dtype)self->dtype, self->device);
   if (grad->ndim != nd || memcmp(grad->sizes, sizes, sizeof(int64_t) * (size_t)nd))
     return ct_fail(CT_ERR_SHAPE, op, "grad_output has shape %s; expected %s", ct_shape_format(grad->ndim, grad->sizes, b1, sizeof b1),
-                   ct_shape_format(nd, sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
+                   ct_shape_format(nd, sizes, b2, sizeof b2));
   if (!ct_dtype_is_floating((ct_dtype)grad->dtype))
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad->dtype)), (ct_tensor *)NULL;
-  r = ct__empty(op, nd, self->sizes, (ct_dtype)grad->dtype, grad->device);
-  if (!r || ct__k_fill_(0, r, ct_int(0)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
-  if (ct__is_meta(r) || grad->numel == 0) return r;
-  if (!(buf = ct__shape_maps(op, nd, sizes, map))) return ct_release(r), (ct_tensor *)NULL;
-  for (k = 0; k < nd; k++) ct__shape_map_dim(map[k], kinds[k], sizes[k], self->sizes[k], a[k]);
-  ct__shape_remap(ct__shape_ptr(grad), grad->strides, ct__shape_ptr(r), r->strides, nd, sizes, map, NULL, (ct_dtype)r->dtype, 1);
-  CT_FREE(buf);
-  return r;
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad->dtype));
+  return ct__set_output(st, 0, nd, self->sizes, (ct_dtype)grad->dtype, grad->device);
 }
-#define CT__PAD_KERNELS(name, NSP, REFLECT)                                                                          \
-  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self, ct_int_list padding) {                               \
-    (void)ks;                                                                                                        \
-    return ct__shape_pad(#name, NULL, self, padding, NSP, REFLECT);                                                  \
-  }                                                                                                                  \
-  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {          \
-    return ct__shape_out(#name, out, ct__k_##name(ks, self, padding));                                               \
-  }                                                                                                                  \
-  static ct_tensor *ct__k_##name##_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list padding) {   \
-    (void)ks;                                                                                                        \
-    return ct__shape_pad(#name "_backward", grad, self, padding, NSP, REFLECT);                                      \
+static ct_status ct__impl_pad(const char *op, ct_tensor *self, ct_int_list padding, int nsp, int reflect, ct_tensor *out) {
+  int kinds[CT_MAX_DIMS];
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS];
+  ct__shape_pad_maps(self, padding, nsp, reflect, sizes, kinds, a);
+  return ct__shape_remap_into(op, self, out, kinds, a, ct__scalar_none());
+}
+/* the backward: the transposed map accumulates grad into zeros of self's shape */
+static ct_status ct__impl_pad_backward(const char *op, ct_tensor *grad, ct_tensor *self, ct_int_list padding, int nsp, int reflect,
+                                       ct_tensor *out) {
+  int kinds[CT_MAX_DIMS], k, nd = self->ndim;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS], *map[CT_MAX_DIMS], *buf;
+  ct_status s = ct__k_fill_(0, out, ct_int(0));
+  if (s != CT_OK || grad->numel == 0) return s;
+  ct__shape_pad_maps(self, padding, nsp, reflect, sizes, kinds, a);
+  if (!(buf = ct__shape_maps(op, nd, sizes, map))) return ct_last_error();
+  for (k = 0; k < nd; k++) ct__shape_map_dim(map[k], kinds[k], sizes[k], self->sizes[k], a[k]);
+  ct__shape_remap(ct__shape_ptr(grad), grad->strides, ct__shape_ptr(out), out->strides, nd, sizes, map, NULL, (ct_dtype)out->dtype, 1);
+  ct__workspace_free(buf);
+  return CT_OK;
+}
+#define CT__PAD_KERNELS(name, NSP, REFLECT)                                                                                      \
+  static ct_status ct__meta_##name(ct__structured *st, ct_tensor *self, ct_int_list padding) {                                   \
+    return ct__meta_pad(st, NULL, self, padding, NSP, REFLECT);                                                                  \
+  }                                                                                                                              \
+  static ct_status ct__impl_##name(ct_tensor *self, ct_int_list padding, ct_tensor *out) {                                       \
+    return ct__impl_pad(#name, self, padding, NSP, REFLECT, out);                                                                \
+  }                                                                                                                              \
+  static ct_status ct__meta_##name##_backward(ct__structured *st, ct_tensor *grad, ct_tensor *self, ct_int_list padding) {       \
+    return ct__meta_pad(st, grad, self, padding, NSP, REFLECT);                                                                  \
+  }                                                                                                                              \
+  static ct_status ct__impl_##name##_backward(ct_tensor *grad, ct_tensor *self, ct_int_list padding, ct_tensor *out) {           \
+    return ct__impl_pad_backward(#name "_backward", grad, self, padding, NSP, REFLECT, out);                                     \
   }
 CT__PAD_KERNELS(reflection_pad1d, 1, 1)
 CT__PAD_KERNELS(reflection_pad2d, 2, 1)
@@ -539,7 +574,6 @@ CT__PAD_KERNELS(reflection_pad3d, 3, 1)
 CT__PAD_KERNELS(replication_pad1d, 1, 0)
 CT__PAD_KERNELS(replication_pad2d, 2, 0)
 CT__PAD_KERNELS(replication_pad3d, 3, 0)
-
 /* ---- tril / triu: zero one side of a diagonal of the last two dims ---- */
 static void ct__shape_tri_zero(ct_tensor *t, int64_t diag, int upper) {
   int64_t idx[CT_MAX_DIMS] = {0}, rows, cols, i, j;
@@ -704,13 +738,13 @@ static ct_tensor *ct__shape_stack(ct_tensor_list ts, int64_t dim) {
              (ct_tensor *)NULL;
   }
   if ((d = ct__wrap_dim(op, dim, ts.data[0]->ndim + 1)) < 0) return NULL;
-  parts = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)ts.n);
+  parts = (ct_tensor **)ct__workspace(sizeof(ct_tensor *) * (size_t)ts.n);
   if (!parts) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
   CT_SCOPE {
     for (i = 0; i < ts.n && (i == 0 || parts[i - 1]); i++) parts[i] = ct_unsqueeze(ts.data[i], d);
     if (parts[ts.n - 1]) r = ct_keep(ct_cat((int)ts.n, parts, d));
   }
-  CT_FREE(parts);
+  ct__workspace_free(parts);
   return r;
 }
 static ct_tensor *ct__k_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
@@ -1006,7 +1040,7 @@ static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int6
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
   red.kind = kind;
-  red.count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)r->numel);
+  red.count = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)r->numel);
   if (!red.count) return ct_release(r), ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
   for (k = 0; k < r->numel; k++) red.count[k] = include_self ? 1 : 0;
   st = ct__shape_sg_loop(op, CT__SG_REDUCE, r, dim, index, src, v, &red);
@@ -1025,7 +1059,7 @@ static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int6
       }
     }
   }
-  CT_FREE(red.count);
+  ct__workspace_free(red.count);
   if (st != CT_OK) ct_release(r), r = NULL;
   return r;
 }
@@ -1647,7 +1681,7 @@ static ct_status ct__shape_emb_accumulate(const char *op, ct_tensor *r, const ct
   for (j = 0; j < n; j++)
     if (iv[j] < 0 || iv[j] >= nw) return ct__shape_oob(op, iv[j], 0, nw);
   if (by_freq) {
-    if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(nw > 0 ? nw : 1)))) return ct_fail(CT_ERR_OOM, op, "out of memory");
+    if (!(count = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)(nw > 0 ? nw : 1)))) return ct_fail(CT_ERR_OOM, op, "out of memory");
     memset(count, 0, sizeof(int64_t) * (size_t)nw);
     for (j = 0; j < n; j++) count[iv[j]]++;
   }
@@ -1659,7 +1693,7 @@ static ct_status ct__shape_emb_accumulate(const char *op, ct_tensor *r, const ct
     for (e = 0; e < d; e++)
       ct__store_double(dst + e * es, dt, ct__load_double(dst + e * es, dt) + scale * ct__load_double(src + e * es, dt));
   }
-  CT_FREE(count);
+  ct__workspace_free(count);
   return CT_OK;
 }
 static ct_status ct__k_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq,
@@ -1752,7 +1786,7 @@ static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor
   if (!(w = ct_empty_opts(indices->ndim + 1, sizes, ct_opts((ct_dtype)grad->dtype, ct__host_device(grad))))) return NULL;
   if (!(ci = ct_to_dtype(ct_contiguous(indices), CT_I64)) || !(ci = ct__track(ct__host_operand("embedding", ci)))) return NULL;
   if (scale_grad_by_freq && nw > 0) {
-    if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)nw))) return ct_fail(CT_ERR_OOM, "embedding", "out of memory"), (ct_tensor *)NULL;
+    if (!(count = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)nw))) return ct_fail(CT_ERR_OOM, "embedding", "out of memory"), (ct_tensor *)NULL;
     memset(count, 0, sizeof(int64_t) * (size_t)nw);
     for (j = 0; j < n; j++) count[((const int64_t *)ci->storage->data)[ci->offset + j]]++;
   }
@@ -1760,7 +1794,7 @@ static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor
     int64_t v = ((const int64_t *)ci->storage->data)[ci->offset + j];
     ct_set(w, j, v == padding_idx ? 0.0 : count ? 1.0 / (double)count[v] : 1.0);
   }
-  CT_FREE(count);
+  ct__workspace_free(count);
   w = ct__track(ct__host_result("embedding", ct_retain(w), grad->device));
   return w ? ct_mul(rows, w) : NULL;
 }
@@ -2666,7 +2700,7 @@ static ct_tensor *ct__shape_unique(const char *op, ct_tensor *self, int64_t dim,
   if (ct__is_meta(self)) return ct__shape_dynamic_meta(op);
   u.floating = ct_dtype_is_floating(dt), u.nan_last = nan_last;
   /* keys (n * m = numel), then ord, tmp, the group of each sorted position, each group's first row */
-  buf = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(self->numel + 4 * n + 1));
+  buf = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)(self->numel + 4 * n + 1));
   if (!buf) return ct_fail(CT_ERR_OOM, op, "out of memory for %lld keys", (long long)self->numel), (ct_tensor *)NULL;
   keys = buf, ord = buf + self->numel, tmp = ord + n, grp = tmp + n, rep = grp + n;
   u.iv = (const int64_t *)keys, u.fv = (const double *)keys;
@@ -2702,7 +2736,7 @@ static ct_tensor *ct__shape_unique(const char *op, ct_tensor *self, int64_t dim,
     memset(ct__shape_ptr(cnt), 0, sizeof(int64_t) * (size_t)ng);
     for (k = 0; k < n; k++) ((int64_t *)(void *)ct__shape_ptr(cnt))[grp[k]]++;
   }
-  CT_FREE(buf);
+  ct__workspace_free(buf);
   if (!cnt) {
     ct_release(r), ct_release(inv);
     return NULL;
@@ -2803,29 +2837,35 @@ static ct_status ct__k_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_in
   return ct__shape_out_ex("rot90", out, ct__k_rot90(ks, self, k, dims), CT__OUT_ANY_CAST); /* aten's generated out= */
 }
 /* narrow's slice (start wraps once), copied into a fresh contiguous tensor */
-static ct_tensor *ct__k_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
-  static const char *op = "narrow_copy";
-  int64_t d, size, end;
-  ct_tensor v, *r;
-  (void)ks;
-  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "narrow() cannot be applied to a 0-dim tensor."), (ct_tensor *)NULL;
-  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
-  size = self->sizes[d];
-  if (start < -size || start > size) /* (aten reports it as a dimension out of range) */
-    return ct_fail(CT_ERR_INDEX, op, "start %lld is out of range for dimension %lld of size %lld", (long long)start, (long long)d, (long long)size),
-           (ct_tensor *)NULL;
-  if (start < 0) start += size;
-  if (length < 0 || ct__add_ovf(start, length, &end) || end > size)
-    return ct_fail(CT_ERR_INVALID, op, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start, (long long)length,
-                   (long long)size),
-           (ct_tensor *)NULL;
-  ct__shape_narrow_view(&v, self, (int)d, start, length);
-  r = ct__shape_fresh(op, v.ndim, v.sizes, self);
-  if (r && !ct__is_meta(r) && ct__copy_impl(r, &v) != CT_OK) ct_release(r), r = NULL;
-  return r;
+/* narrow_copy: *d the wrapped dim, *start the wrapped start */
+static ct_status ct__shape_narrow_copy_args(const char *op, ct_tensor *self, int64_t *d, int64_t *start, int64_t length) {
+  int64_t size, end;
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "narrow() cannot be applied to a 0-dim tensor.");
+  if ((*d = ct__wrap_dim(op, *d, self->ndim)) < 0) return ct_last_error();
+  size = self->sizes[*d];
+  if (*start < -size || *start > size) /* (aten reports it as a dimension out of range) */
+    return ct_fail(CT_ERR_INDEX, op, "start %lld is out of range for dimension %lld of size %lld", (long long)*start, (long long)*d,
+                   (long long)size);
+  if (*start < 0) *start += size;
+  if (length < 0 || ct__add_ovf(*start, length, &end) || end > size)
+    return ct_fail(CT_ERR_INVALID, op, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)*start, (long long)length,
+                   (long long)size);
+  return CT_OK;
 }
-static ct_status ct__k_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
-  return ct__shape_out("narrow_copy", out, ct__k_narrow_copy(ks, self, dim, start, length));
+static ct_status ct__meta_narrow_copy(ct__structured *st, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  int64_t sizes[CT_MAX_DIMS];
+  ct_status s = ct__shape_narrow_copy_args(st->op, self, &dim, &start, length);
+  if (s != CT_OK) return s;
+  memcpy(sizes, self->sizes, sizeof sizes);
+  sizes[dim] = length;
+  return ct__set_output(st, 0, self->ndim, sizes, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_narrow_copy(ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+  ct_tensor v;
+  ct_status s = ct__shape_narrow_copy_args("narrow_copy", self, &dim, &start, length);
+  if (s != CT_OK) return s;
+  ct__shape_narrow_view(&v, self, (int)dim, start, length);
+  return ct__copy_impl(out, &v);
 }
 
 /* ---- index_reduce (CompositeImplicitAutograd): scatter_reduce with index[i] spread over source's

@@ -91,6 +91,7 @@ static int ct__st_aliases_input(const ct__structured *st, const ct_tensor *t) {
 static ct_status ct__set_output(ct__structured *st, int i, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
   ct_tensor *g;
   ct_status s;
+  int defer;
   char b1[160], b2[160];
   if (i != st->nout || i >= CT__ST_MAX_OUT) return ct_fail(CT_ERR_STATE, st->op, "structured meta step: output %d declared out of order", i);
   if (st->variant == CT__ST_FUNCTIONAL) {
@@ -116,12 +117,13 @@ static ct_status ct__set_output(ct__structured *st, int i, int ndim, const int64
     if (!ct__out_device_ok(st->op, g, device)) return ct_last_error();
   }
   if ((s = ct__check_writable(st->op, g)) != CT_OK) return s;
-  if (st->variant == CT__ST_OUT && !ct__out_has_shape(g, ndim, sizes) && ct__st_aliases_input(st, g)) /* (resizing would change an input) */
-    return ct_fail(CT_ERR_SHAPE, st->op, "the out= tensor is also an input and would be resized from %s to %s: pass another out= tensor",
-                   ct_shape_format(g->ndim, g->sizes, b1, sizeof b1), ct_shape_format(ndim, sizes, b2, sizeof b2));
-  if (st->variant == CT__ST_OUT && (s = ct__resize_out(st->op, g, ndim, sizes)) != CT_OK) return s;
+  /* an out= tensor that shares memory with an input and must change shape
+   * (out=self of a pad or a narrow_copy) is resized by ct__st_finish, once
+   * impl has read the input as it was: impl writes a proxy until then */
+  defer = st->variant == CT__ST_OUT && !st->meta_only && !ct__out_has_shape(g, ndim, sizes) && ct__st_aliases_input(st, g);
+  if (st->variant == CT__ST_OUT && !defer && (s = ct__resize_out(st->op, g, ndim, sizes)) != CT_OK) return s;
   st->out[i] = g;
-  if (!st->meta_only && g->numel && (!ct_is_contiguous(g) || ct__st_aliases_input(st, g)) &&
+  if (!st->meta_only && (defer || (g->numel && (!ct_is_contiguous(g) || ct__st_aliases_input(st, g)))) &&
       !(st->out[i] = ct__empty(st->op, ndim, sizes, dtype, device)))
     return ct_last_error();
   st->nout++;
@@ -129,7 +131,8 @@ static ct_status ct__set_output(ct__structured *st, int i, int ndim, const int64
 }
 
 /* After meta and impl (s: how they went; nout: the outputs the schema
- * has). On success, proxies are copied into the given tensors and every
+ * has). On success, proxies are copied into the given tensors (resized
+ * first where ct__set_output deferred it) and every
  * written tensor gets a new version; on failure, new outputs and proxies
  * are released. */
 static ct_status ct__st_finish(ct__structured *st, ct_status s, int nout) {
@@ -143,6 +146,7 @@ static ct_status ct__st_finish(ct__structured *st, ct_status s, int nout) {
       continue;
     }
     if (o != g) {
+      if (s == CT_OK && st->variant == CT__ST_OUT) s = ct__resize_out(st->op, g, o->ndim, o->sizes); /* (deferred: no-op otherwise) */
       if (s == CT_OK) s = ct__copy_impl(g, o);
       ct_release(o);
       st->out[i] = g;
