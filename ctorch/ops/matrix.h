@@ -660,7 +660,7 @@ static ct_status ct__mx_qr_shape(ct_tensor *A, const char *mode, char which, int
 /* structured (ops/structured.h), functional only: _linalg_qr_Q, _linalg_qr_R */
 static ct_status ct__mx_qr_meta(ct__structured *st, ct_tensor *A, const char *mode, char which) {
   int64_t shape[CT_MAX_DIMS];
-  int ndim;
+  int ndim = 0;
   if (ct__mx_qr_shape(A, mode, which, &ndim, shape) != CT_OK) return ct_last_error();
   return ct__set_output(st, 0, ndim, shape, (ct_dtype)A->dtype, A->device);
 }

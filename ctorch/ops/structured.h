@@ -67,9 +67,9 @@ CT_EXTERN_C_END
 #define CT__OPS_STRUCTURED_IMPL
 CT_EXTERN_C_BEGIN
 
-static void ct__st_begin(ct__structured *st, const char *op, int variant, int meta_only, int nin, ct_tensor *const *in) {
-  memset(st, 0, sizeof *st);
-  st->op = op, st->variant = variant, st->meta_only = meta_only, st->nin = nin, st->in = in;
+/* (given[] is the glue's to fill; out[] is read up to nout only) */
+static inline void ct__st_begin(ct__structured *st, const char *op, int variant, int meta_only, int nin, ct_tensor *const *in) {
+  st->op = op, st->variant = variant, st->meta_only = meta_only, st->nin = nin, st->in = in, st->nout = 0;
 }
 
 /* Does t share memory with one of the call's tensor inputs? (then impl,
@@ -140,12 +140,12 @@ static ct_status ct__st_finish(ct__structured *st, ct_status s, int nout) {
   if (s == CT_OK && st->nout != nout)
     s = ct_fail(CT_ERR_STATE, st->op, "structured meta step declared %d of %d outputs", st->nout, nout);
   for (i = 0; i < st->nout; i++) {
-    ct_tensor *g = st->given[i], *o = st->out[i];
+    ct_tensor *g, *o = st->out[i];
     if (st->variant == CT__ST_FUNCTIONAL) {
       if (s != CT_OK) ct_release(o), st->out[i] = NULL;
       continue;
     }
-    if (o != g) {
+    if (o != (g = st->given[i])) {
       if (s == CT_OK && st->variant == CT__ST_OUT) s = ct__resize_out(st->op, g, o->ndim, o->sizes); /* (deferred: no-op otherwise) */
       if (s == CT_OK) s = ct__copy_impl(g, o);
       ct_release(o);
@@ -179,7 +179,7 @@ static ct_tensor *ct__st_result(ct__structured *st, ct_status s, int nout, ct_te
   ct_tensor **extra[2];
   int i;
   extra[0] = extra1, extra[1] = extra2;
-  if (ct__st_finish(st, s, nout) != CT_OK) return NULL;
+  if ((s != CT_OK || st->nout != nout) && ct__st_finish(st, s, nout) != CT_OK) return NULL; /* (functional: nothing else to finish) */
   for (i = 1; i < st->nout; i++) {
     if (i <= 2 && extra[i - 1]) *extra[i - 1] = st->out[i];
     else ct_release(st->out[i]);
