@@ -36,12 +36,13 @@ tally() { # $1: name, $2: log file holding a suite run
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
 }
 
-check() { # $1: name, rest: command; counts as one test
+check() { # $1: name, rest: command; counts as one test (its seconds follow the name)
   name=$1; shift
+  t0=$(date +%s)
   if "$@" > "$CHECK_LOG" 2>&1; then
-    echo "ok   $name"; passed=$((passed + 1))
+    echo "ok   $name ($(( $(date +%s) - t0 )) s)"; passed=$((passed + 1))
   else
-    echo "FAIL $name"; tail -n 20 "$CHECK_LOG"; failed=$((failed + 1))
+    echo "FAIL $name ($(( $(date +%s) - t0 )) s)"; tail -n 20 "$CHECK_LOG"; failed=$((failed + 1))
   fi
 }
 
@@ -50,12 +51,15 @@ suite() { # $1: name, $2: compiler, $3: include dir, rest: flags
   if ! command -v "$cc" > /dev/null 2>&1; then
     echo "SKIP $name: $cc not installed"; skipped=$((skipped + 1)); return
   fi
+  t0=$(date +%s)
   if ! $cc -std=c11 $WARN "$@" -I"$inc" -Itests -o "build/tests-$name" tests/main.c -lm -lpthread > "build/$name.log" 2>&1; then
     echo "FAIL $name: build"; tail -n 30 "build/$name.log"; failed=$((failed + 1)); return
   fi
+  t1=$(date +%s)
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "./build/tests-$name" > "build/$name.log" 2>&1
   tally "$name" "build/$name.log"
+  echo "   ($name: build $((t1 - t0)) s, run $(( $(date +%s) - t1 )) s)"
 }
 
 # generated code: regenerate into a scratch tree and compare with what is checked in
@@ -86,8 +90,10 @@ lane2() {
 passed=0 failed=0 skipped=0
 CHECK_LOG=build/check-lane2.log
 # valgrind memcheck over the suite and the examples, without the block cache
+t0=$(date +%s)
 sh tests/valgrind.sh > build/valgrind.log 2>&1
 tally "valgrind memcheck" build/valgrind.log
+echo "   (valgrind memcheck: $(( $(date +%s) - t0 )) s)"
 
 # The BLIS backend, linked three ways; each run checks that the backend
 # registered itself and beats the reference kernels (tests/blis_backend.c).
