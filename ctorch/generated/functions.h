@@ -5551,12 +5551,15 @@ typedef ct_tensor *ct_kernel_convolution(ct_keyset, ct_tensor *, ct_tensor *, ct
 typedef ct_status ct_kernel_convolution_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *);
 #define CT__OPNAME_convolution_out "convolution.out"
 #define CT__OPSIG_convolution_out "T,T,T?,I,I,I,b,I,i,Tw->Tw"
+typedef ct_status ct_impl_convolution_out(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_convolution_backward_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_convolution_backward_input "convolution_backward_input"
 #define CT__OPSIG_convolution_backward_input "T,T,I,I,I,I,i->T"
+typedef ct_status ct_impl_convolution_backward_input(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_convolution_backward_weight(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_convolution_backward_weight "convolution_backward_weight"
 #define CT__OPSIG_convolution_backward_weight "T,T,I,I,I,I,i->T"
+typedef ct_status ct_impl_convolution_backward_weight(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_conv1d(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_conv1d "conv1d"
 #define CT__OPSIG_conv1d "T,T,T?,I,I,I,i->T"
@@ -5606,6 +5609,7 @@ typedef ct_status ct_impl_max_pool2d_with_indices_backward_grad_input(ct_tensor 
 typedef ct_tensor *ct_kernel_max_pool2d_double_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *);
 #define CT__OPNAME_max_pool2d_double_backward "max_pool2d_double_backward"
 #define CT__OPSIG_max_pool2d_double_backward "T,T,I,I,I,I,b,T->T"
+typedef ct_status ct_impl_max_pool2d_double_backward(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_max_pool2d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
 #define CT__OPNAME_max_pool2d_with_indices "max_pool2d_with_indices"
 #define CT__OPSIG_max_pool2d_with_indices "T,I,I,I,I,b->T,T"
@@ -5662,12 +5666,14 @@ typedef ct_tensor *ct_kernel_max_unpool2d(ct_keyset, ct_tensor *, ct_tensor *, c
 typedef ct_status ct_kernel_max_unpool2d_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_max_unpool2d_out "max_unpool2d.out"
 #define CT__OPSIG_max_unpool2d_out "T,T,I,Tw->Tw"
+typedef ct_status ct_impl_max_unpool2d_out(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_max_unpool3d(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_max_unpool3d "max_unpool3d"
 #define CT__OPSIG_max_unpool3d "T,T,I,I,I->T"
 typedef ct_status ct_kernel_max_unpool3d_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
 #define CT__OPNAME_max_unpool3d_out "max_unpool3d.out"
 #define CT__OPSIG_max_unpool3d_out "T,T,I,I,I,Tw->Tw"
+typedef ct_status ct_impl_max_unpool3d_out(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_adaptive_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_adaptive_avg_pool3d "adaptive_avg_pool3d"
 #define CT__OPSIG_adaptive_avg_pool3d "T,I->T"
@@ -6015,9 +6021,11 @@ typedef ct_status ct_impl_pixel_unshuffle_out(ct_tensor *, int64_t , ct_tensor *
 typedef ct_tensor *ct_kernel_im2col(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_im2col "im2col"
 #define CT__OPSIG_im2col "T,I,I,I,I->T"
+typedef ct_status ct_impl_im2col(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_col2im(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_col2im "col2im"
 #define CT__OPSIG_col2im "T,I,I,I,I,I->T"
+typedef ct_status ct_impl_col2im(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_affine_grid_generator(ct_keyset, ct_tensor *, ct_int_list , bool );
 #define CT__OPNAME_affine_grid_generator "affine_grid_generator"
 #define CT__OPSIG_affine_grid_generator "T,I,b->T"

@@ -14506,15 +14506,21 @@ static ct_unboxed_fn ct__impls_binary_cross_entropy_out[CT_DEVICE_NUM] = {CT_FN(
 static ct_unboxed_fn ct__impls_binary_cross_entropy_with_logits[CT_DEVICE_NUM] = {CT_FN(ct__impl_binary_cross_entropy_with_logits)};
 static ct_unboxed_fn ct__impls_huber_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_huber_loss)};
 static ct_unboxed_fn ct__impls_multi_margin_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_multi_margin_loss)};
+static ct_unboxed_fn ct__impls_convolution_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_convolution)};
+static ct_unboxed_fn ct__impls_convolution_backward_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_convolution_backward_input)};
+static ct_unboxed_fn ct__impls_convolution_backward_weight[CT_DEVICE_NUM] = {CT_FN(ct__impl_convolution_backward_weight)};
 static ct_unboxed_fn ct__impls_adaptive_avg_pool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool2d)};
 static ct_unboxed_fn ct__impls__adaptive_avg_pool2d[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool2d)};
 static ct_unboxed_fn ct__impls__adaptive_avg_pool2d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool2d_backward)};
 static ct_unboxed_fn ct__impls_max_pool2d_with_indices_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool2d_with_indices_backward)};
+static ct_unboxed_fn ct__impls_max_pool2d_double_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool2d_double_backward)};
 static ct_unboxed_fn ct__impls_max_pool2d_with_indices[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool2d_with_indices)};
 static ct_unboxed_fn ct__impls_avg_pool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_avg_pool2d)};
 static ct_unboxed_fn ct__impls_avg_pool2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_avg_pool2d_backward)};
 static ct_unboxed_fn ct__impls_adaptive_max_pool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_max_pool2d)};
 static ct_unboxed_fn ct__impls_adaptive_max_pool2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_max_pool2d_backward)};
+static ct_unboxed_fn ct__impls_max_unpool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_unpool2d)};
+static ct_unboxed_fn ct__impls_max_unpool3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_unpool3d)};
 static ct_unboxed_fn ct__impls_adaptive_avg_pool3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool3d)};
 static ct_unboxed_fn ct__impls__adaptive_avg_pool3d[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool3d)};
 static ct_unboxed_fn ct__impls__adaptive_avg_pool3d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool3d_backward)};
@@ -14547,6 +14553,8 @@ static ct_unboxed_fn ct__impls_upsample_bicubic2d_backward_grad_input[CT_DEVICE_
 static ct_unboxed_fn ct__impls_unfold_backward_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_unfold_backward)};
 static ct_unboxed_fn ct__impls_pixel_shuffle_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_pixel_shuffle)};
 static ct_unboxed_fn ct__impls_pixel_unshuffle_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_pixel_unshuffle)};
+static ct_unboxed_fn ct__impls_im2col[CT_DEVICE_NUM] = {CT_FN(ct__impl_im2col)};
+static ct_unboxed_fn ct__impls_col2im[CT_DEVICE_NUM] = {CT_FN(ct__impl_col2im)};
 static ct_tensor *ct__st_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
   ct_tensor *const ct__in[2] = {self, other};
   ct__structured st;
@@ -15828,6 +15836,92 @@ static ct_status ct__st_multi_margin_loss_out_meta(ct_keyset ks, ct_tensor *self
   s = ct__meta_multi_margin_loss(&st, self, target, p, margin, weight, reduction);
   return ct__st_finish(&st, s, 1);
 }
+static ct_tensor *ct__st_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "convolution", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *))impl)(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_convolution_meta(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "convolution", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_convolution_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "convolution", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *))impl)(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_convolution_out_meta(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "convolution", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct_tensor *const ct__in[2] = {grad_output, weight};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "convolution_backward_input", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_convolution_backward_input(&st, grad_output, weight, input_size, stride, padding, dilation, groups);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_backward_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *))impl)(grad_output, weight, input_size, stride, padding, dilation, groups, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_convolution_backward_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct_tensor *const ct__in[2] = {grad_output, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "convolution_backward_input", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_convolution_backward_input(&st, grad_output, weight, input_size, stride, padding, dilation, groups);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct_tensor *const ct__in[2] = {grad_output, input};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "convolution_backward_weight", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_convolution_backward_weight(&st, grad_output, input, weight_size, stride, padding, dilation, groups);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_backward_weight, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *))impl)(grad_output, input, weight_size, stride, padding, dilation, groups, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_convolution_backward_weight_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct_tensor *const ct__in[2] = {grad_output, input};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "convolution_backward_weight", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_convolution_backward_weight(&st, grad_output, input, weight_size, stride, padding, dilation, groups);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 static ct_status ct__st_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
@@ -15936,6 +16030,27 @@ static ct_status ct__st_max_pool2d_with_indices_backward_grad_input_meta(ct_keys
   st.given[0] = grad_input;
   s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {input_grad, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_double_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_max_pool2d_double_backward(&st, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_double_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_pool2d_double_backward_meta(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {input_grad, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_double_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_max_pool2d_double_backward(&st, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
 }
 static ct_tensor *ct__st_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   ct_tensor *const ct__in[1] = {self};
@@ -16134,6 +16249,94 @@ static ct_status ct__st_adaptive_max_pool2d_backward_grad_input_meta(ct_keyset k
   ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_OUT, 1, 3, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool2d", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_max_unpool2d(&st, self, indices, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(self, indices, output_size, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_unpool2d_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool2d", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_max_unpool2d(&st, self, indices, output_size);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool2d", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_max_unpool2d(&st, self, indices, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(self, indices, output_size, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_max_unpool2d_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool2d", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_max_unpool2d(&st, self, indices, output_size);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool3d", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, indices, output_size, stride, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_unpool3d_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool3d", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool3d", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, indices, output_size, stride, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_max_unpool3d_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool3d", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
   return ct__st_finish(&st, s, 1);
 }
 static ct_status ct__st_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
@@ -17439,6 +17642,48 @@ static ct_status ct__st_pixel_unshuffle_out_meta(ct_keyset ks, ct_tensor *self, 
   s = ct__meta_pixel_unshuffle(&st, self, downscale_factor);
   return ct__st_finish(&st, s, 1);
 }
+static ct_tensor *ct__st_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "im2col", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_im2col(&st, self, kernel_size, dilation, padding, stride);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_im2col, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, kernel_size, dilation, padding, stride, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_im2col_meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "im2col", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_im2col(&st, self, kernel_size, dilation, padding, stride);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "col2im", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_col2im(&st, self, output_size, kernel_size, dilation, padding, stride);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_col2im, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, output_size, kernel_size, dilation, padding, stride, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_col2im_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "col2im", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_col2im(&st, self, output_size, kernel_size, dilation, padding, stride);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 
 /* ---- structured families: each variant's glue and its family's impls per device type
  * (ct_set_structured_impl registers the glue at a device type's backend key) ---- */
@@ -17507,11 +17752,16 @@ static const struct {
     {"binary_cross_entropy_with_logits", &ct__op.binary_cross_entropy_with_logits, CT_FN(ct__st_binary_cross_entropy_with_logits), ct__impls_binary_cross_entropy_with_logits},
     {"huber_loss.out", &ct__op.huber_loss_out, CT_FN(ct__st_huber_loss_out), ct__impls_huber_loss_out},
     {"multi_margin_loss.out", &ct__op.multi_margin_loss_out, CT_FN(ct__st_multi_margin_loss_out), ct__impls_multi_margin_loss_out},
+    {"convolution.out", &ct__op.convolution, CT_FN(ct__st_convolution), ct__impls_convolution_out},
+    {"convolution.out", &ct__op.convolution_out, CT_FN(ct__st_convolution_out), ct__impls_convolution_out},
+    {"convolution_backward_input", &ct__op.convolution_backward_input, CT_FN(ct__st_convolution_backward_input), ct__impls_convolution_backward_input},
+    {"convolution_backward_weight", &ct__op.convolution_backward_weight, CT_FN(ct__st_convolution_backward_weight), ct__impls_convolution_backward_weight},
     {"adaptive_avg_pool2d.out", &ct__op.adaptive_avg_pool2d_out, CT_FN(ct__st_adaptive_avg_pool2d_out), ct__impls_adaptive_avg_pool2d_out},
     {"_adaptive_avg_pool2d", &ct__op._adaptive_avg_pool2d, CT_FN(ct__st__adaptive_avg_pool2d), ct__impls__adaptive_avg_pool2d},
     {"_adaptive_avg_pool2d_backward", &ct__op._adaptive_avg_pool2d_backward, CT_FN(ct__st__adaptive_avg_pool2d_backward), ct__impls__adaptive_avg_pool2d_backward},
     {"max_pool2d_with_indices_backward.grad_input", &ct__op.max_pool2d_with_indices_backward, CT_FN(ct__st_max_pool2d_with_indices_backward), ct__impls_max_pool2d_with_indices_backward_grad_input},
     {"max_pool2d_with_indices_backward.grad_input", &ct__op.max_pool2d_with_indices_backward_grad_input, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input), ct__impls_max_pool2d_with_indices_backward_grad_input},
+    {"max_pool2d_double_backward", &ct__op.max_pool2d_double_backward, CT_FN(ct__st_max_pool2d_double_backward), ct__impls_max_pool2d_double_backward},
     {"max_pool2d_with_indices", &ct__op.max_pool2d_with_indices, CT_FN(ct__st_max_pool2d_with_indices), ct__impls_max_pool2d_with_indices},
     {"avg_pool2d.out", &ct__op.avg_pool2d, CT_FN(ct__st_avg_pool2d), ct__impls_avg_pool2d_out},
     {"avg_pool2d.out", &ct__op.avg_pool2d_out, CT_FN(ct__st_avg_pool2d_out), ct__impls_avg_pool2d_out},
@@ -17521,6 +17771,10 @@ static const struct {
     {"adaptive_max_pool2d.out", &ct__op.adaptive_max_pool2d_out, CT_FN(ct__st_adaptive_max_pool2d_out), ct__impls_adaptive_max_pool2d_out},
     {"adaptive_max_pool2d_backward.grad_input", &ct__op.adaptive_max_pool2d_backward, CT_FN(ct__st_adaptive_max_pool2d_backward), ct__impls_adaptive_max_pool2d_backward_grad_input},
     {"adaptive_max_pool2d_backward.grad_input", &ct__op.adaptive_max_pool2d_backward_grad_input, CT_FN(ct__st_adaptive_max_pool2d_backward_grad_input), ct__impls_adaptive_max_pool2d_backward_grad_input},
+    {"max_unpool2d.out", &ct__op.max_unpool2d, CT_FN(ct__st_max_unpool2d), ct__impls_max_unpool2d_out},
+    {"max_unpool2d.out", &ct__op.max_unpool2d_out, CT_FN(ct__st_max_unpool2d_out), ct__impls_max_unpool2d_out},
+    {"max_unpool3d.out", &ct__op.max_unpool3d, CT_FN(ct__st_max_unpool3d), ct__impls_max_unpool3d_out},
+    {"max_unpool3d.out", &ct__op.max_unpool3d_out, CT_FN(ct__st_max_unpool3d_out), ct__impls_max_unpool3d_out},
     {"adaptive_avg_pool3d.out", &ct__op.adaptive_avg_pool3d_out, CT_FN(ct__st_adaptive_avg_pool3d_out), ct__impls_adaptive_avg_pool3d_out},
     {"_adaptive_avg_pool3d", &ct__op._adaptive_avg_pool3d, CT_FN(ct__st__adaptive_avg_pool3d), ct__impls__adaptive_avg_pool3d},
     {"_adaptive_avg_pool3d_backward", &ct__op._adaptive_avg_pool3d_backward, CT_FN(ct__st__adaptive_avg_pool3d_backward), ct__impls__adaptive_avg_pool3d_backward},
@@ -17580,6 +17834,8 @@ static const struct {
     {"unfold_backward.out", &ct__op.unfold_backward_out, CT_FN(ct__st_unfold_backward_out), ct__impls_unfold_backward_out},
     {"pixel_shuffle.out", &ct__op.pixel_shuffle_out, CT_FN(ct__st_pixel_shuffle_out), ct__impls_pixel_shuffle_out},
     {"pixel_unshuffle.out", &ct__op.pixel_unshuffle_out, CT_FN(ct__st_pixel_unshuffle_out), ct__impls_pixel_unshuffle_out},
+    {"im2col", &ct__op.im2col, CT_FN(ct__st_im2col), ct__impls_im2col},
+    {"col2im", &ct__op.col2im, CT_FN(ct__st_col2im), ct__impls_col2im},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -19871,17 +20127,17 @@ static const struct {
     {&ct__op.bilinear, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_bilinear), "composite"},
     {&ct__op.rms_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
     {&ct__op.scaled_dot_product_attention, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_sdpa), "composite"},
-    {&ct__op.convolution, CT_KEY_CPU, CT_FN(ct__k_convolution), "reference"},
-    {&ct__op.convolution, CT_KEY_META, CT_FN(ct__k_convolution), "reference"},
+    {&ct__op.convolution, CT_KEY_CPU, CT_FN(ct__st_convolution), "structured"},
+    {&ct__op.convolution, CT_KEY_META, CT_FN(ct__st_convolution_meta), "structured"},
     {&ct__op.convolution, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution), "autograd"},
-    {&ct__op.convolution_out, CT_KEY_CPU, CT_FN(ct__k_convolution_out), "reference"},
-    {&ct__op.convolution_out, CT_KEY_META, CT_FN(ct__k_convolution_out), "reference"},
+    {&ct__op.convolution_out, CT_KEY_CPU, CT_FN(ct__st_convolution_out), "structured"},
+    {&ct__op.convolution_out, CT_KEY_META, CT_FN(ct__st_convolution_out_meta), "structured"},
     {&ct__op.convolution_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution_out), "autograd"},
-    {&ct__op.convolution_backward_input, CT_KEY_CPU, CT_FN(ct__k_convolution_backward_input), "reference"},
-    {&ct__op.convolution_backward_input, CT_KEY_META, CT_FN(ct__k_convolution_backward_input), "reference"},
+    {&ct__op.convolution_backward_input, CT_KEY_CPU, CT_FN(ct__st_convolution_backward_input), "structured"},
+    {&ct__op.convolution_backward_input, CT_KEY_META, CT_FN(ct__st_convolution_backward_input_meta), "structured"},
     {&ct__op.convolution_backward_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution_backward_input), "autograd"},
-    {&ct__op.convolution_backward_weight, CT_KEY_CPU, CT_FN(ct__k_convolution_backward_weight), "reference"},
-    {&ct__op.convolution_backward_weight, CT_KEY_META, CT_FN(ct__k_convolution_backward_weight), "reference"},
+    {&ct__op.convolution_backward_weight, CT_KEY_CPU, CT_FN(ct__st_convolution_backward_weight), "structured"},
+    {&ct__op.convolution_backward_weight, CT_KEY_META, CT_FN(ct__st_convolution_backward_weight_meta), "structured"},
     {&ct__op.convolution_backward_weight, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution_backward_weight), "autograd"},
     {&ct__op.conv1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv1d), "composite"},
     {&ct__op.conv1d_padding, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv1d_padding), "composite"},
@@ -19907,8 +20163,8 @@ static const struct {
     {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input), "structured"},
     {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input_meta), "structured"},
     {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward_grad_input), "autograd"},
-    {&ct__op.max_pool2d_double_backward, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
-    {&ct__op.max_pool2d_double_backward, CT_KEY_META, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
+    {&ct__op.max_pool2d_double_backward, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_double_backward), "structured"},
+    {&ct__op.max_pool2d_double_backward, CT_KEY_META, CT_FN(ct__st_max_pool2d_double_backward_meta), "structured"},
     {&ct__op.max_pool2d_double_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_double_backward), "autograd"},
     {&ct__op.max_pool2d_with_indices, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices), "structured"},
     {&ct__op.max_pool2d_with_indices, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_meta), "structured"},
@@ -19943,17 +20199,17 @@ static const struct {
     {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_backward_grad_input_meta), "structured"},
     {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward_grad_input), "autograd"},
     {&ct__op.adaptive_max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_max_pool1d), "composite"},
-    {&ct__op.max_unpool2d, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d), "reference"},
-    {&ct__op.max_unpool2d, CT_KEY_META, CT_FN(ct__k_max_unpool2d), "reference"},
+    {&ct__op.max_unpool2d, CT_KEY_CPU, CT_FN(ct__st_max_unpool2d), "structured"},
+    {&ct__op.max_unpool2d, CT_KEY_META, CT_FN(ct__st_max_unpool2d_meta), "structured"},
     {&ct__op.max_unpool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool2d), "autograd"},
-    {&ct__op.max_unpool2d_out, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d_out), "reference"},
-    {&ct__op.max_unpool2d_out, CT_KEY_META, CT_FN(ct__k_max_unpool2d_out), "reference"},
+    {&ct__op.max_unpool2d_out, CT_KEY_CPU, CT_FN(ct__st_max_unpool2d_out), "structured"},
+    {&ct__op.max_unpool2d_out, CT_KEY_META, CT_FN(ct__st_max_unpool2d_out_meta), "structured"},
     {&ct__op.max_unpool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool2d_out), "autograd"},
-    {&ct__op.max_unpool3d, CT_KEY_CPU, CT_FN(ct__k_max_unpool3d), "reference"},
-    {&ct__op.max_unpool3d, CT_KEY_META, CT_FN(ct__k_max_unpool3d), "reference"},
+    {&ct__op.max_unpool3d, CT_KEY_CPU, CT_FN(ct__st_max_unpool3d), "structured"},
+    {&ct__op.max_unpool3d, CT_KEY_META, CT_FN(ct__st_max_unpool3d_meta), "structured"},
     {&ct__op.max_unpool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d), "autograd"},
-    {&ct__op.max_unpool3d_out, CT_KEY_CPU, CT_FN(ct__k_max_unpool3d_out), "reference"},
-    {&ct__op.max_unpool3d_out, CT_KEY_META, CT_FN(ct__k_max_unpool3d_out), "reference"},
+    {&ct__op.max_unpool3d_out, CT_KEY_CPU, CT_FN(ct__st_max_unpool3d_out), "structured"},
+    {&ct__op.max_unpool3d_out, CT_KEY_META, CT_FN(ct__st_max_unpool3d_out_meta), "structured"},
     {&ct__op.max_unpool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d_out), "autograd"},
     {&ct__op.adaptive_avg_pool3d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool3d), "composite"},
     {&ct__op.adaptive_avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_avg_pool3d_out), "structured"},
@@ -20178,11 +20434,11 @@ static const struct {
     {&ct__op.pixel_unshuffle_out, CT_KEY_CPU, CT_FN(ct__st_pixel_unshuffle_out), "structured"},
     {&ct__op.pixel_unshuffle_out, CT_KEY_META, CT_FN(ct__st_pixel_unshuffle_out_meta), "structured"},
     {&ct__op.pixel_unshuffle_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pixel_unshuffle_out), "autograd"},
-    {&ct__op.im2col, CT_KEY_CPU, CT_FN(ct__k_im2col), "reference"},
-    {&ct__op.im2col, CT_KEY_META, CT_FN(ct__k_im2col), "reference"},
+    {&ct__op.im2col, CT_KEY_CPU, CT_FN(ct__st_im2col), "structured"},
+    {&ct__op.im2col, CT_KEY_META, CT_FN(ct__st_im2col_meta), "structured"},
     {&ct__op.im2col, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_im2col), "autograd"},
-    {&ct__op.col2im, CT_KEY_CPU, CT_FN(ct__k_col2im), "reference"},
-    {&ct__op.col2im, CT_KEY_META, CT_FN(ct__k_col2im), "reference"},
+    {&ct__op.col2im, CT_KEY_CPU, CT_FN(ct__st_col2im), "structured"},
+    {&ct__op.col2im, CT_KEY_META, CT_FN(ct__st_col2im_meta), "structured"},
     {&ct__op.col2im, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_col2im), "autograd"},
     {&ct__op.affine_grid_generator, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_affine_grid_generator), "composite"},
     {&ct__op.grid_sampler_2d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_grid_sampler_2d), "composite"},
