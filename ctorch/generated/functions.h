@@ -6065,12 +6065,15 @@ typedef ct_tensor *ct_kernel_bernoulli_p(ct_keyset, ct_tensor *, double , ct_gen
 typedef ct_tensor *ct_kernel_normal_Tensor_float(ct_keyset, ct_tensor *, double , ct_generator *);
 #define CT__OPNAME_normal_Tensor_float "normal.Tensor_float"
 #define CT__OPSIG_normal_Tensor_float "T,f,G->T"
+typedef ct_status ct_impl_normal_Tensor_float(ct_tensor *, double , ct_generator *, ct_tensor *);
 typedef ct_tensor *ct_kernel_normal_float_Tensor(ct_keyset, double , ct_tensor *, ct_generator *);
 #define CT__OPNAME_normal_float_Tensor "normal.float_Tensor"
 #define CT__OPSIG_normal_float_Tensor "f,T,G->T"
+typedef ct_status ct_impl_normal_float_Tensor(double , ct_tensor *, ct_generator *, ct_tensor *);
 typedef ct_tensor *ct_kernel_normal_Tensor_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *);
 #define CT__OPNAME_normal_Tensor_Tensor "normal.Tensor_Tensor"
 #define CT__OPSIG_normal_Tensor_Tensor "T,T,G->T"
+typedef ct_status ct_impl_normal_Tensor_Tensor(ct_tensor *, ct_tensor *, ct_generator *, ct_tensor *);
 typedef ct_tensor *ct_kernel_rand_like(ct_keyset, ct_tensor *, ct_dtype , ct_generator *);
 #define CT__OPNAME_rand_like "rand_like"
 #define CT__OPSIG_rand_like "T,D,G->T"
@@ -6110,15 +6113,19 @@ typedef ct_status ct_kernel_randint_low_generator_out(ct_keyset, int64_t , int64
 typedef ct_status ct_kernel_randperm_generator_out(ct_keyset, int64_t , ct_generator *, ct_tensor *);
 #define CT__OPNAME_randperm_generator_out "randperm.generator_out"
 #define CT__OPSIG_randperm_generator_out "i,G,Tw->Tw"
+typedef ct_status ct_impl_randperm_generator_out(int64_t , ct_generator *, ct_tensor *);
 typedef ct_status ct_kernel_eye_out(ct_keyset, int64_t , ct_tensor *);
 #define CT__OPNAME_eye_out "eye.out"
 #define CT__OPSIG_eye_out "i,Tw->Tw"
+typedef ct_status ct_impl_eye_out(int64_t , ct_tensor *);
 typedef ct_status ct_kernel_eye_m_out(ct_keyset, int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_eye_m_out "eye.m_out"
 #define CT__OPSIG_eye_m_out "i,i,Tw->Tw"
+typedef ct_status ct_impl_eye_m_out(int64_t , int64_t , ct_tensor *);
 typedef ct_status ct_kernel_linspace_out(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *);
 #define CT__OPNAME_linspace_out "linspace.out"
 #define CT__OPSIG_linspace_out "S,S,i,Tw->Tw"
+typedef ct_status ct_impl_linspace_out(ct_scalar , ct_scalar , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_native_dropout(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **);
 #define CT__OPNAME_native_dropout "native_dropout"
 #define CT__OPSIG_native_dropout "T,f,b,G->T,T"

@@ -14555,6 +14555,13 @@ static ct_unboxed_fn ct__impls_pixel_shuffle_out[CT_DEVICE_NUM] = {CT_FN(ct__imp
 static ct_unboxed_fn ct__impls_pixel_unshuffle_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_pixel_unshuffle)};
 static ct_unboxed_fn ct__impls_im2col[CT_DEVICE_NUM] = {CT_FN(ct__impl_im2col)};
 static ct_unboxed_fn ct__impls_col2im[CT_DEVICE_NUM] = {CT_FN(ct__impl_col2im)};
+static ct_unboxed_fn ct__impls_normal_Tensor_float[CT_DEVICE_NUM] = {CT_FN(ct__impl_normal_tensor_float)};
+static ct_unboxed_fn ct__impls_normal_float_Tensor[CT_DEVICE_NUM] = {CT_FN(ct__impl_normal_float_tensor)};
+static ct_unboxed_fn ct__impls_normal_Tensor_Tensor[CT_DEVICE_NUM] = {CT_FN(ct__impl_normal_tensor_tensor)};
+static ct_unboxed_fn ct__impls_randperm_generator_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_randperm)};
+static ct_unboxed_fn ct__impls_eye_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_eye)};
+static ct_unboxed_fn ct__impls_eye_m_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_eye_m)};
+static ct_unboxed_fn ct__impls_linspace_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_linspace)};
 static ct_tensor *ct__st_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
   ct_tensor *const ct__in[2] = {self, other};
   ct__structured st;
@@ -17684,6 +17691,153 @@ static ct_tensor *ct__st_col2im_meta(ct_keyset ks, ct_tensor *self, ct_int_list 
   s = ct__meta_col2im(&st, self, output_size, kernel_size, dilation, padding, stride);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
+static ct_tensor *ct__st_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  ct_tensor *const ct__in[1] = {mean};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_normal_tensor_float(&st, mean, std, generator);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_Tensor_float, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, double , ct_generator *, ct_tensor *))impl)(mean, std, generator, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_Tensor_float_meta(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  ct_tensor *const ct__in[1] = {mean};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_normal_tensor_float(&st, mean, std, generator);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  ct_tensor *const ct__in[1] = {std};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_normal_float_tensor(&st, mean, std, generator);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_float_Tensor, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(double , ct_tensor *, ct_generator *, ct_tensor *))impl)(mean, std, generator, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_float_Tensor_meta(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  ct_tensor *const ct__in[1] = {std};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_normal_float_tensor(&st, mean, std, generator);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_tensor *const ct__in[2] = {mean, std};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_normal_tensor_tensor(&st, mean, std, generator);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_Tensor_Tensor, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_generator *, ct_tensor *))impl)(mean, std, generator, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_Tensor_Tensor_meta(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_tensor *const ct__in[2] = {mean, std};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_normal_tensor_tensor(&st, mean, std, generator);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "randperm", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_randperm(&st, n, generator);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_randperm_generator_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , ct_generator *, ct_tensor *))impl)(n, generator, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_randperm_generator_out_meta(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "randperm", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_randperm(&st, n, generator);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "eye", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_eye(&st, n);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_eye_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , ct_tensor *))impl)(n, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_eye_out_meta(ct_keyset ks, int64_t n, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "eye", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_eye(&st, n);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "eye", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_eye_m(&st, n, m);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_eye_m_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , int64_t , ct_tensor *))impl)(n, m, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_eye_m_out_meta(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "eye", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_eye_m(&st, n, m);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linspace", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_linspace(&st, start, end, steps);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linspace_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_scalar , ct_scalar , int64_t , ct_tensor *))impl)(start, end, steps, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_linspace_out_meta(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linspace", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_linspace(&st, start, end, steps);
+  return ct__st_finish(&st, s, 1);
+}
 
 /* ---- structured families: each variant's glue and its family's impls per device type
  * (ct_set_structured_impl registers the glue at a device type's backend key) ---- */
@@ -17836,6 +17990,13 @@ static const struct {
     {"pixel_unshuffle.out", &ct__op.pixel_unshuffle_out, CT_FN(ct__st_pixel_unshuffle_out), ct__impls_pixel_unshuffle_out},
     {"im2col", &ct__op.im2col, CT_FN(ct__st_im2col), ct__impls_im2col},
     {"col2im", &ct__op.col2im, CT_FN(ct__st_col2im), ct__impls_col2im},
+    {"normal.Tensor_float", &ct__op.normal_Tensor_float, CT_FN(ct__st_normal_Tensor_float), ct__impls_normal_Tensor_float},
+    {"normal.float_Tensor", &ct__op.normal_float_Tensor, CT_FN(ct__st_normal_float_Tensor), ct__impls_normal_float_Tensor},
+    {"normal.Tensor_Tensor", &ct__op.normal_Tensor_Tensor, CT_FN(ct__st_normal_Tensor_Tensor), ct__impls_normal_Tensor_Tensor},
+    {"randperm.generator_out", &ct__op.randperm_generator_out, CT_FN(ct__st_randperm_generator_out), ct__impls_randperm_generator_out},
+    {"eye.out", &ct__op.eye_out, CT_FN(ct__st_eye_out), ct__impls_eye_out},
+    {"eye.m_out", &ct__op.eye_m_out, CT_FN(ct__st_eye_m_out), ct__impls_eye_m_out},
+    {"linspace.out", &ct__op.linspace_out, CT_FN(ct__st_linspace_out), ct__impls_linspace_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -20468,14 +20629,14 @@ static const struct {
     {&ct__op.bernoulli_p, CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
     {&ct__op.bernoulli_p, CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
     {&ct__op.bernoulli_p, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
-    {&ct__op.normal_Tensor_float, CT_KEY_CPU, CT_FN(ct__k_normal_tensor_float), "reference"},
-    {&ct__op.normal_Tensor_float, CT_KEY_META, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {&ct__op.normal_Tensor_float, CT_KEY_CPU, CT_FN(ct__st_normal_Tensor_float), "structured"},
+    {&ct__op.normal_Tensor_float, CT_KEY_META, CT_FN(ct__st_normal_Tensor_float_meta), "structured"},
     {&ct__op.normal_Tensor_float, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_float), "autograd"},
-    {&ct__op.normal_float_Tensor, CT_KEY_CPU, CT_FN(ct__k_normal_float_tensor), "reference"},
-    {&ct__op.normal_float_Tensor, CT_KEY_META, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {&ct__op.normal_float_Tensor, CT_KEY_CPU, CT_FN(ct__st_normal_float_Tensor), "structured"},
+    {&ct__op.normal_float_Tensor, CT_KEY_META, CT_FN(ct__st_normal_float_Tensor_meta), "structured"},
     {&ct__op.normal_float_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_float_Tensor), "autograd"},
-    {&ct__op.normal_Tensor_Tensor, CT_KEY_CPU, CT_FN(ct__k_normal_tensor_tensor), "reference"},
-    {&ct__op.normal_Tensor_Tensor, CT_KEY_META, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {&ct__op.normal_Tensor_Tensor, CT_KEY_CPU, CT_FN(ct__st_normal_Tensor_Tensor), "structured"},
+    {&ct__op.normal_Tensor_Tensor, CT_KEY_META, CT_FN(ct__st_normal_Tensor_Tensor_meta), "structured"},
     {&ct__op.normal_Tensor_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_Tensor), "autograd"},
     {&ct__op.rand_like, CT_KEY_CPU, CT_FN(ct__k_rand_like), "reference"},
     {&ct__op.rand_like, CT_KEY_META, CT_FN(ct__k_rand_like), "reference"},
@@ -20506,17 +20667,17 @@ static const struct {
     {&ct__op.randint_low_generator_out, CT_KEY_CPU, CT_FN(ct__k_randint_out), "reference"},
     {&ct__op.randint_low_generator_out, CT_KEY_META, CT_FN(ct__k_randint_out), "reference"},
     {&ct__op.randint_low_generator_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randint_low_generator_out), "autograd"},
-    {&ct__op.randperm_generator_out, CT_KEY_CPU, CT_FN(ct__k_randperm_out), "reference"},
-    {&ct__op.randperm_generator_out, CT_KEY_META, CT_FN(ct__k_randperm_out), "reference"},
+    {&ct__op.randperm_generator_out, CT_KEY_CPU, CT_FN(ct__st_randperm_generator_out), "structured"},
+    {&ct__op.randperm_generator_out, CT_KEY_META, CT_FN(ct__st_randperm_generator_out_meta), "structured"},
     {&ct__op.randperm_generator_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randperm_generator_out), "autograd"},
-    {&ct__op.eye_out, CT_KEY_CPU, CT_FN(ct__k_eye_out), "reference"},
-    {&ct__op.eye_out, CT_KEY_META, CT_FN(ct__k_eye_out), "reference"},
+    {&ct__op.eye_out, CT_KEY_CPU, CT_FN(ct__st_eye_out), "structured"},
+    {&ct__op.eye_out, CT_KEY_META, CT_FN(ct__st_eye_out_meta), "structured"},
     {&ct__op.eye_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_out), "autograd"},
-    {&ct__op.eye_m_out, CT_KEY_CPU, CT_FN(ct__k_eye_m_out), "reference"},
-    {&ct__op.eye_m_out, CT_KEY_META, CT_FN(ct__k_eye_m_out), "reference"},
+    {&ct__op.eye_m_out, CT_KEY_CPU, CT_FN(ct__st_eye_m_out), "structured"},
+    {&ct__op.eye_m_out, CT_KEY_META, CT_FN(ct__st_eye_m_out_meta), "structured"},
     {&ct__op.eye_m_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_m_out), "autograd"},
-    {&ct__op.linspace_out, CT_KEY_CPU, CT_FN(ct__k_linspace_out), "reference"},
-    {&ct__op.linspace_out, CT_KEY_META, CT_FN(ct__k_linspace_out), "reference"},
+    {&ct__op.linspace_out, CT_KEY_CPU, CT_FN(ct__st_linspace_out), "structured"},
+    {&ct__op.linspace_out, CT_KEY_META, CT_FN(ct__st_linspace_out_meta), "structured"},
     {&ct__op.linspace_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linspace_out), "autograd"},
     {&ct__op.native_dropout, CT_KEY_CPU, CT_FN(ct__k_native_dropout), "reference"},
     {&ct__op.native_dropout, CT_KEY_META, CT_FN(ct__k_native_dropout), "reference"},
