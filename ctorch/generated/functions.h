@@ -3070,18 +3070,21 @@ typedef ct_tensor *ct_kernel_tril_indices(ct_keyset, int64_t , int64_t , int64_t
 typedef ct_status ct_kernel_tril_indices_out(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_tril_indices_out "tril_indices.out"
 #define CT__OPSIG_tril_indices_out "i,i,i,Tw->Tw"
+typedef ct_status ct_impl_tril_indices_out(int64_t , int64_t , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_triu_indices(ct_keyset, int64_t , int64_t , int64_t , ct_dtype , ct_device );
 #define CT__OPNAME_triu_indices "triu_indices"
 #define CT__OPSIG_triu_indices "i,i,i,D,V->T"
 typedef ct_status ct_kernel_triu_indices_out(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_triu_indices_out "triu_indices.out"
 #define CT__OPSIG_triu_indices_out "i,i,i,Tw->Tw"
+typedef ct_status ct_impl_triu_indices_out(int64_t , int64_t , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_arange_start_step(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device );
 #define CT__OPNAME_arange_start_step "arange.start_step"
 #define CT__OPSIG_arange_start_step "S,S,S,D,V->T"
 typedef ct_status ct_kernel_arange_start_out(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_arange_start_out "arange.start_out"
 #define CT__OPSIG_arange_start_out "S,S,S,Tw->Tw"
+typedef ct_status ct_impl_arange_start_out(ct_scalar , ct_scalar , ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel_neg(ct_keyset, ct_tensor *);
 #define CT__OPNAME_neg "neg"
 #define CT__OPSIG_neg "T->T"
@@ -3676,6 +3679,7 @@ typedef ct_tensor *ct_kernel_frexp_Tensor(ct_keyset, ct_tensor *, ct_tensor **);
 typedef ct_status ct_kernel_frexp_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_frexp_Tensor_out "frexp.Tensor_out"
 #define CT__OPSIG_frexp_Tensor_out "T,Tw,Tw->Tw,Tw"
+typedef ct_status ct_impl_frexp_Tensor_out(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_div_Tensor_mode(ct_keyset, ct_tensor *, ct_tensor *, const char *);
 #define CT__OPNAME_div_Tensor_mode "div.Tensor_mode"
 #define CT__OPSIG_div_Tensor_mode "T,T,s?->T"

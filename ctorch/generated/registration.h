@@ -14464,6 +14464,10 @@ static const char *const ct__generated_strings[] = {
 
 /* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */
 /* each family's impl step per device type: the CPU's, others set by backends */
+static ct_unboxed_fn ct__impls_tril_indices_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_tril_indices)};
+static ct_unboxed_fn ct__impls_triu_indices_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_triu_indices)};
+static ct_unboxed_fn ct__impls_arange_start_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_arange)};
+static ct_unboxed_fn ct__impls_frexp_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_frexp)};
 static ct_unboxed_fn ct__impls_linalg_cross[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_cross)};
 static ct_unboxed_fn ct__impls_linalg_det[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_det)};
 static ct_unboxed_fn ct__impls__linalg_logabsdet[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_logabsdet)};
@@ -14562,6 +14566,115 @@ static ct_unboxed_fn ct__impls_randperm_generator_out[CT_DEVICE_NUM] = {CT_FN(ct
 static ct_unboxed_fn ct__impls_eye_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_eye)};
 static ct_unboxed_fn ct__impls_eye_m_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_eye_m)};
 static ct_unboxed_fn ct__impls_linspace_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_linspace)};
+static ct_status ct__st_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "tril_indices", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_tril_indices(&st, row, col, offset);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , int64_t , int64_t , ct_tensor *))impl)(row, col, offset, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_tril_indices_out_meta(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "tril_indices", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_tril_indices(&st, row, col, offset);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "triu_indices", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_triu_indices(&st, row, col, offset);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , int64_t , int64_t , ct_tensor *))impl)(row, col, offset, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_triu_indices_out_meta(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "triu_indices", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_triu_indices(&st, row, col, offset);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "arange", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_arange(&st, start, end, step);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_arange_start_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_scalar , ct_scalar , ct_scalar , ct_tensor *))impl)(start, end, step, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_arange_start_out_meta(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "arange", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_arange(&st, start, end, step);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_frexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "frexp", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_frexp(&st, self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_frexp_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, exponent, NULL);
+}
+static ct_tensor *ct__st_frexp_Tensor_meta(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "frexp", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_frexp(&st, self);
+  return ct__st_result(&st, s, 2, exponent, NULL);
+}
+static ct_status ct__st_frexp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "frexp", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = mantissa;
+  st.given[1] = exponent;
+  s = ct__meta_frexp(&st, self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_frexp_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, st.out[0], st.out[1]);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_status ct__st_frexp_Tensor_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "frexp", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = mantissa;
+  st.given[1] = exponent;
+  s = ct__meta_frexp(&st, self);
+  return ct__st_finish(&st, s, 2);
+}
 static ct_tensor *ct__st_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
   ct_tensor *const ct__in[2] = {self, other};
   ct__structured st;
@@ -17847,6 +17960,11 @@ static const struct {
   ct_unboxed_fn glue;
   ct_unboxed_fn *impls;
 } ct__generated_structured[] = {
+    {"tril_indices.out", &ct__op.tril_indices_out, CT_FN(ct__st_tril_indices_out), ct__impls_tril_indices_out},
+    {"triu_indices.out", &ct__op.triu_indices_out, CT_FN(ct__st_triu_indices_out), ct__impls_triu_indices_out},
+    {"arange.start_out", &ct__op.arange_start_out, CT_FN(ct__st_arange_start_out), ct__impls_arange_start_out},
+    {"frexp.Tensor_out", &ct__op.frexp_Tensor, CT_FN(ct__st_frexp_Tensor), ct__impls_frexp_Tensor_out},
+    {"frexp.Tensor_out", &ct__op.frexp_Tensor_out, CT_FN(ct__st_frexp_Tensor_out), ct__impls_frexp_Tensor_out},
     {"linalg_cross", &ct__op.linalg_cross, CT_FN(ct__st_linalg_cross), ct__impls_linalg_cross},
     {"linalg_det", &ct__op.linalg_det, CT_FN(ct__st_linalg_det), ct__impls_linalg_det},
     {"_linalg_logabsdet", &ct__op._linalg_logabsdet, CT_FN(ct__st__linalg_logabsdet), ct__impls__linalg_logabsdet},
@@ -18185,18 +18303,18 @@ static const struct {
     {&ct__op.new_full, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_new_full), "composite"},
     {&ct__op.tril_indices, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_tril_indices), "composite"},
     {&ct__op.tril_indices, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_tril_indices), "backend select"},
-    {&ct__op.tril_indices_out, CT_KEY_CPU, CT_FN(ct__k_tril_indices_out), "reference"},
-    {&ct__op.tril_indices_out, CT_KEY_META, CT_FN(ct__k_tril_indices_out), "reference"},
+    {&ct__op.tril_indices_out, CT_KEY_CPU, CT_FN(ct__st_tril_indices_out), "structured"},
+    {&ct__op.tril_indices_out, CT_KEY_META, CT_FN(ct__st_tril_indices_out_meta), "structured"},
     {&ct__op.tril_indices_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_indices_out), "autograd"},
     {&ct__op.triu_indices, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_triu_indices), "composite"},
     {&ct__op.triu_indices, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_triu_indices), "backend select"},
-    {&ct__op.triu_indices_out, CT_KEY_CPU, CT_FN(ct__k_triu_indices_out), "reference"},
-    {&ct__op.triu_indices_out, CT_KEY_META, CT_FN(ct__k_triu_indices_out), "reference"},
+    {&ct__op.triu_indices_out, CT_KEY_CPU, CT_FN(ct__st_triu_indices_out), "structured"},
+    {&ct__op.triu_indices_out, CT_KEY_META, CT_FN(ct__st_triu_indices_out_meta), "structured"},
     {&ct__op.triu_indices_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_indices_out), "autograd"},
     {&ct__op.arange_start_step, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_arange), "composite"},
     {&ct__op.arange_start_step, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_arange_start_step), "backend select"},
-    {&ct__op.arange_start_out, CT_KEY_CPU, CT_FN(ct__k_arange_out), "reference"},
-    {&ct__op.arange_start_out, CT_KEY_META, CT_FN(ct__k_arange_out), "reference"},
+    {&ct__op.arange_start_out, CT_KEY_CPU, CT_FN(ct__st_arange_start_out), "structured"},
+    {&ct__op.arange_start_out, CT_KEY_META, CT_FN(ct__st_arange_start_out_meta), "structured"},
     {&ct__op.arange_start_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_arange_start_out), "autograd"},
     {&ct__op.neg, CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
     {&ct__op.neg, CT_KEY_META, CT_FN(ct__k_neg), "reference"},
@@ -18768,11 +18886,11 @@ static const struct {
     {&ct__op.nan_to_num_out, CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
     {&ct__op.nan_to_num_out, CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
     {&ct__op.nan_to_num_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
-    {&ct__op.frexp_Tensor, CT_KEY_CPU, CT_FN(ct__k_frexp), "reference"},
-    {&ct__op.frexp_Tensor, CT_KEY_META, CT_FN(ct__k_frexp), "reference"},
+    {&ct__op.frexp_Tensor, CT_KEY_CPU, CT_FN(ct__st_frexp_Tensor), "structured"},
+    {&ct__op.frexp_Tensor, CT_KEY_META, CT_FN(ct__st_frexp_Tensor_meta), "structured"},
     {&ct__op.frexp_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frexp_Tensor), "autograd"},
-    {&ct__op.frexp_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_frexp_out), "reference"},
-    {&ct__op.frexp_Tensor_out, CT_KEY_META, CT_FN(ct__k_frexp_out), "reference"},
+    {&ct__op.frexp_Tensor_out, CT_KEY_CPU, CT_FN(ct__st_frexp_Tensor_out), "structured"},
+    {&ct__op.frexp_Tensor_out, CT_KEY_META, CT_FN(ct__st_frexp_Tensor_out_meta), "structured"},
     {&ct__op.frexp_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frexp_Tensor_out), "autograd"},
     {&ct__op.div_Tensor_mode, CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
     {&ct__op.div_Tensor_mode, CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
