@@ -3070,18 +3070,21 @@ typedef ct_tensor *ct_kernel_tril_indices(ct_keyset, int64_t , int64_t , int64_t
 typedef ct_status ct_kernel_tril_indices_out(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_tril_indices_out "tril_indices.out"
 #define CT__OPSIG_tril_indices_out "i,i,i,Tw->Tw"
+typedef ct_status ct_impl_tril_indices_out(int64_t , int64_t , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_triu_indices(ct_keyset, int64_t , int64_t , int64_t , ct_dtype , ct_device );
 #define CT__OPNAME_triu_indices "triu_indices"
 #define CT__OPSIG_triu_indices "i,i,i,D,V->T"
 typedef ct_status ct_kernel_triu_indices_out(ct_keyset, int64_t , int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_triu_indices_out "triu_indices.out"
 #define CT__OPSIG_triu_indices_out "i,i,i,Tw->Tw"
+typedef ct_status ct_impl_triu_indices_out(int64_t , int64_t , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_arange_start_step(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_dtype , ct_device );
 #define CT__OPNAME_arange_start_step "arange.start_step"
 #define CT__OPSIG_arange_start_step "S,S,S,D,V->T"
 typedef ct_status ct_kernel_arange_start_out(ct_keyset, ct_scalar , ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_arange_start_out "arange.start_out"
 #define CT__OPSIG_arange_start_out "S,S,S,Tw->Tw"
+typedef ct_status ct_impl_arange_start_out(ct_scalar , ct_scalar , ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel_neg(ct_keyset, ct_tensor *);
 #define CT__OPNAME_neg "neg"
 #define CT__OPSIG_neg "T->T"
@@ -3676,6 +3679,7 @@ typedef ct_tensor *ct_kernel_frexp_Tensor(ct_keyset, ct_tensor *, ct_tensor **);
 typedef ct_status ct_kernel_frexp_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_frexp_Tensor_out "frexp.Tensor_out"
 #define CT__OPSIG_frexp_Tensor_out "T,Tw,Tw->Tw,Tw"
+typedef ct_status ct_impl_frexp_Tensor_out(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_div_Tensor_mode(ct_keyset, ct_tensor *, ct_tensor *, const char *);
 #define CT__OPNAME_div_Tensor_mode "div.Tensor_mode"
 #define CT__OPSIG_div_Tensor_mode "T,T,s?->T"
@@ -5551,12 +5555,15 @@ typedef ct_tensor *ct_kernel_convolution(ct_keyset, ct_tensor *, ct_tensor *, ct
 typedef ct_status ct_kernel_convolution_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *);
 #define CT__OPNAME_convolution_out "convolution.out"
 #define CT__OPSIG_convolution_out "T,T,T?,I,I,I,b,I,i,Tw->Tw"
+typedef ct_status ct_impl_convolution_out(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_convolution_backward_input(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_convolution_backward_input "convolution_backward_input"
 #define CT__OPSIG_convolution_backward_input "T,T,I,I,I,I,i->T"
+typedef ct_status ct_impl_convolution_backward_input(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_convolution_backward_weight(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_convolution_backward_weight "convolution_backward_weight"
 #define CT__OPSIG_convolution_backward_weight "T,T,I,I,I,I,i->T"
+typedef ct_status ct_impl_convolution_backward_weight(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_conv1d(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t );
 #define CT__OPNAME_conv1d "conv1d"
 #define CT__OPSIG_conv1d "T,T,T?,I,I,I,i->T"
@@ -5606,6 +5613,7 @@ typedef ct_status ct_impl_max_pool2d_with_indices_backward_grad_input(ct_tensor 
 typedef ct_tensor *ct_kernel_max_pool2d_double_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *);
 #define CT__OPNAME_max_pool2d_double_backward "max_pool2d_double_backward"
 #define CT__OPSIG_max_pool2d_double_backward "T,T,I,I,I,I,b,T->T"
+typedef ct_status ct_impl_max_pool2d_double_backward(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_max_pool2d_with_indices(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **);
 #define CT__OPNAME_max_pool2d_with_indices "max_pool2d_with_indices"
 #define CT__OPSIG_max_pool2d_with_indices "T,I,I,I,I,b->T,T"
@@ -5662,12 +5670,14 @@ typedef ct_tensor *ct_kernel_max_unpool2d(ct_keyset, ct_tensor *, ct_tensor *, c
 typedef ct_status ct_kernel_max_unpool2d_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 #define CT__OPNAME_max_unpool2d_out "max_unpool2d.out"
 #define CT__OPSIG_max_unpool2d_out "T,T,I,Tw->Tw"
+typedef ct_status ct_impl_max_unpool2d_out(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_max_unpool3d(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_max_unpool3d "max_unpool3d"
 #define CT__OPSIG_max_unpool3d "T,T,I,I,I->T"
 typedef ct_status ct_kernel_max_unpool3d_out(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
 #define CT__OPNAME_max_unpool3d_out "max_unpool3d.out"
 #define CT__OPSIG_max_unpool3d_out "T,T,I,I,I,Tw->Tw"
+typedef ct_status ct_impl_max_unpool3d_out(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_adaptive_avg_pool3d(ct_keyset, ct_tensor *, ct_int_list );
 #define CT__OPNAME_adaptive_avg_pool3d "adaptive_avg_pool3d"
 #define CT__OPSIG_adaptive_avg_pool3d "T,I->T"
@@ -6015,9 +6025,11 @@ typedef ct_status ct_impl_pixel_unshuffle_out(ct_tensor *, int64_t , ct_tensor *
 typedef ct_tensor *ct_kernel_im2col(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_im2col "im2col"
 #define CT__OPSIG_im2col "T,I,I,I,I->T"
+typedef ct_status ct_impl_im2col(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_col2im(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list );
 #define CT__OPNAME_col2im "col2im"
 #define CT__OPSIG_col2im "T,I,I,I,I,I->T"
+typedef ct_status ct_impl_col2im(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *);
 typedef ct_tensor *ct_kernel_affine_grid_generator(ct_keyset, ct_tensor *, ct_int_list , bool );
 #define CT__OPNAME_affine_grid_generator "affine_grid_generator"
 #define CT__OPSIG_affine_grid_generator "T,I,b->T"
@@ -6057,12 +6069,15 @@ typedef ct_tensor *ct_kernel_bernoulli_p(ct_keyset, ct_tensor *, double , ct_gen
 typedef ct_tensor *ct_kernel_normal_Tensor_float(ct_keyset, ct_tensor *, double , ct_generator *);
 #define CT__OPNAME_normal_Tensor_float "normal.Tensor_float"
 #define CT__OPSIG_normal_Tensor_float "T,f,G->T"
+typedef ct_status ct_impl_normal_Tensor_float(ct_tensor *, double , ct_generator *, ct_tensor *);
 typedef ct_tensor *ct_kernel_normal_float_Tensor(ct_keyset, double , ct_tensor *, ct_generator *);
 #define CT__OPNAME_normal_float_Tensor "normal.float_Tensor"
 #define CT__OPSIG_normal_float_Tensor "f,T,G->T"
+typedef ct_status ct_impl_normal_float_Tensor(double , ct_tensor *, ct_generator *, ct_tensor *);
 typedef ct_tensor *ct_kernel_normal_Tensor_Tensor(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *);
 #define CT__OPNAME_normal_Tensor_Tensor "normal.Tensor_Tensor"
 #define CT__OPSIG_normal_Tensor_Tensor "T,T,G->T"
+typedef ct_status ct_impl_normal_Tensor_Tensor(ct_tensor *, ct_tensor *, ct_generator *, ct_tensor *);
 typedef ct_tensor *ct_kernel_rand_like(ct_keyset, ct_tensor *, ct_dtype , ct_generator *);
 #define CT__OPNAME_rand_like "rand_like"
 #define CT__OPSIG_rand_like "T,D,G->T"
@@ -6102,15 +6117,19 @@ typedef ct_status ct_kernel_randint_low_generator_out(ct_keyset, int64_t , int64
 typedef ct_status ct_kernel_randperm_generator_out(ct_keyset, int64_t , ct_generator *, ct_tensor *);
 #define CT__OPNAME_randperm_generator_out "randperm.generator_out"
 #define CT__OPSIG_randperm_generator_out "i,G,Tw->Tw"
+typedef ct_status ct_impl_randperm_generator_out(int64_t , ct_generator *, ct_tensor *);
 typedef ct_status ct_kernel_eye_out(ct_keyset, int64_t , ct_tensor *);
 #define CT__OPNAME_eye_out "eye.out"
 #define CT__OPSIG_eye_out "i,Tw->Tw"
+typedef ct_status ct_impl_eye_out(int64_t , ct_tensor *);
 typedef ct_status ct_kernel_eye_m_out(ct_keyset, int64_t , int64_t , ct_tensor *);
 #define CT__OPNAME_eye_m_out "eye.m_out"
 #define CT__OPSIG_eye_m_out "i,i,Tw->Tw"
+typedef ct_status ct_impl_eye_m_out(int64_t , int64_t , ct_tensor *);
 typedef ct_status ct_kernel_linspace_out(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *);
 #define CT__OPNAME_linspace_out "linspace.out"
 #define CT__OPSIG_linspace_out "S,S,i,Tw->Tw"
+typedef ct_status ct_impl_linspace_out(ct_scalar , ct_scalar , int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_native_dropout(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **);
 #define CT__OPNAME_native_dropout "native_dropout"
 #define CT__OPSIG_native_dropout "T,f,b,G->T,T"

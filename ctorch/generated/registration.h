@@ -14464,6 +14464,10 @@ static const char *const ct__generated_strings[] = {
 
 /* ---- structured kernels: meta step, outputs, impl step (ctorch/ops/structured.h) ---- */
 /* each family's impl step per device type: the CPU's, others set by backends */
+static ct_unboxed_fn ct__impls_tril_indices_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_tril_indices)};
+static ct_unboxed_fn ct__impls_triu_indices_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_triu_indices)};
+static ct_unboxed_fn ct__impls_arange_start_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_arange)};
+static ct_unboxed_fn ct__impls_frexp_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_frexp)};
 static ct_unboxed_fn ct__impls_linalg_cross[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_cross)};
 static ct_unboxed_fn ct__impls_linalg_det[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_det)};
 static ct_unboxed_fn ct__impls__linalg_logabsdet[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_logabsdet)};
@@ -14506,15 +14510,21 @@ static ct_unboxed_fn ct__impls_binary_cross_entropy_out[CT_DEVICE_NUM] = {CT_FN(
 static ct_unboxed_fn ct__impls_binary_cross_entropy_with_logits[CT_DEVICE_NUM] = {CT_FN(ct__impl_binary_cross_entropy_with_logits)};
 static ct_unboxed_fn ct__impls_huber_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_huber_loss)};
 static ct_unboxed_fn ct__impls_multi_margin_loss_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_multi_margin_loss)};
+static ct_unboxed_fn ct__impls_convolution_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_convolution)};
+static ct_unboxed_fn ct__impls_convolution_backward_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_convolution_backward_input)};
+static ct_unboxed_fn ct__impls_convolution_backward_weight[CT_DEVICE_NUM] = {CT_FN(ct__impl_convolution_backward_weight)};
 static ct_unboxed_fn ct__impls_adaptive_avg_pool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool2d)};
 static ct_unboxed_fn ct__impls__adaptive_avg_pool2d[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool2d)};
 static ct_unboxed_fn ct__impls__adaptive_avg_pool2d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool2d_backward)};
 static ct_unboxed_fn ct__impls_max_pool2d_with_indices_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool2d_with_indices_backward)};
+static ct_unboxed_fn ct__impls_max_pool2d_double_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool2d_double_backward)};
 static ct_unboxed_fn ct__impls_max_pool2d_with_indices[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_pool2d_with_indices)};
 static ct_unboxed_fn ct__impls_avg_pool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_avg_pool2d)};
 static ct_unboxed_fn ct__impls_avg_pool2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_avg_pool2d_backward)};
 static ct_unboxed_fn ct__impls_adaptive_max_pool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_max_pool2d)};
 static ct_unboxed_fn ct__impls_adaptive_max_pool2d_backward_grad_input[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_max_pool2d_backward)};
+static ct_unboxed_fn ct__impls_max_unpool2d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_unpool2d)};
+static ct_unboxed_fn ct__impls_max_unpool3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_max_unpool3d)};
 static ct_unboxed_fn ct__impls_adaptive_avg_pool3d_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool3d)};
 static ct_unboxed_fn ct__impls__adaptive_avg_pool3d[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool3d)};
 static ct_unboxed_fn ct__impls__adaptive_avg_pool3d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_adaptive_avg_pool3d_backward)};
@@ -14547,6 +14557,124 @@ static ct_unboxed_fn ct__impls_upsample_bicubic2d_backward_grad_input[CT_DEVICE_
 static ct_unboxed_fn ct__impls_unfold_backward_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_unfold_backward)};
 static ct_unboxed_fn ct__impls_pixel_shuffle_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_pixel_shuffle)};
 static ct_unboxed_fn ct__impls_pixel_unshuffle_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_pixel_unshuffle)};
+static ct_unboxed_fn ct__impls_im2col[CT_DEVICE_NUM] = {CT_FN(ct__impl_im2col)};
+static ct_unboxed_fn ct__impls_col2im[CT_DEVICE_NUM] = {CT_FN(ct__impl_col2im)};
+static ct_unboxed_fn ct__impls_normal_Tensor_float[CT_DEVICE_NUM] = {CT_FN(ct__impl_normal_tensor_float)};
+static ct_unboxed_fn ct__impls_normal_float_Tensor[CT_DEVICE_NUM] = {CT_FN(ct__impl_normal_float_tensor)};
+static ct_unboxed_fn ct__impls_normal_Tensor_Tensor[CT_DEVICE_NUM] = {CT_FN(ct__impl_normal_tensor_tensor)};
+static ct_unboxed_fn ct__impls_randperm_generator_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_randperm)};
+static ct_unboxed_fn ct__impls_eye_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_eye)};
+static ct_unboxed_fn ct__impls_eye_m_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_eye_m)};
+static ct_unboxed_fn ct__impls_linspace_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_linspace)};
+static ct_status ct__st_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "tril_indices", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_tril_indices(&st, row, col, offset);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , int64_t , int64_t , ct_tensor *))impl)(row, col, offset, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_tril_indices_out_meta(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "tril_indices", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_tril_indices(&st, row, col, offset);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "triu_indices", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_triu_indices(&st, row, col, offset);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , int64_t , int64_t , ct_tensor *))impl)(row, col, offset, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_triu_indices_out_meta(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "triu_indices", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_triu_indices(&st, row, col, offset);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "arange", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_arange(&st, start, end, step);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_arange_start_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_scalar , ct_scalar , ct_scalar , ct_tensor *))impl)(start, end, step, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_arange_start_out_meta(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "arange", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_arange(&st, start, end, step);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_frexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "frexp", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_frexp(&st, self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_frexp_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, st.out[0], st.out[1]);
+  return ct__st_result(&st, s, 2, exponent, NULL);
+}
+static ct_tensor *ct__st_frexp_Tensor_meta(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "frexp", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_frexp(&st, self);
+  return ct__st_result(&st, s, 2, exponent, NULL);
+}
+static ct_status ct__st_frexp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "frexp", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = mantissa;
+  st.given[1] = exponent;
+  s = ct__meta_frexp(&st, self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_frexp_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, st.out[0], st.out[1]);
+  return ct__st_finish(&st, s, 2);
+}
+static ct_status ct__st_frexp_Tensor_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "frexp", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = mantissa;
+  st.given[1] = exponent;
+  s = ct__meta_frexp(&st, self);
+  return ct__st_finish(&st, s, 2);
+}
 static ct_tensor *ct__st_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
   ct_tensor *const ct__in[2] = {self, other};
   ct__structured st;
@@ -15828,6 +15956,92 @@ static ct_status ct__st_multi_margin_loss_out_meta(ct_keyset ks, ct_tensor *self
   s = ct__meta_multi_margin_loss(&st, self, target, p, margin, weight, reduction);
   return ct__st_finish(&st, s, 1);
 }
+static ct_tensor *ct__st_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "convolution", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *))impl)(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_convolution_meta(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "convolution", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_convolution_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "convolution", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *))impl)(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_convolution_out_meta(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "convolution", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct_tensor *const ct__in[2] = {grad_output, weight};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "convolution_backward_input", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_convolution_backward_input(&st, grad_output, weight, input_size, stride, padding, dilation, groups);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_backward_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *))impl)(grad_output, weight, input_size, stride, padding, dilation, groups, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_convolution_backward_input_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct_tensor *const ct__in[2] = {grad_output, weight};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "convolution_backward_input", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_convolution_backward_input(&st, grad_output, weight, input_size, stride, padding, dilation, groups);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct_tensor *const ct__in[2] = {grad_output, input};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "convolution_backward_weight", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_convolution_backward_weight(&st, grad_output, input, weight_size, stride, padding, dilation, groups);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_backward_weight, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *))impl)(grad_output, input, weight_size, stride, padding, dilation, groups, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_convolution_backward_weight_meta(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct_tensor *const ct__in[2] = {grad_output, input};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "convolution_backward_weight", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_convolution_backward_weight(&st, grad_output, input, weight_size, stride, padding, dilation, groups);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
 static ct_status ct__st_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
   ct_tensor *const ct__in[1] = {self};
   ct__structured st;
@@ -15936,6 +16150,27 @@ static ct_status ct__st_max_pool2d_with_indices_backward_grad_input_meta(ct_keys
   st.given[0] = grad_input;
   s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {input_grad, self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_double_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_max_pool2d_double_backward(&st, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_double_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_pool2d_double_backward_meta(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_tensor *const ct__in[3] = {input_grad, self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_pool2d_double_backward", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_max_pool2d_double_backward(&st, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  return ct__st_result(&st, s, 1, NULL, NULL);
 }
 static ct_tensor *ct__st_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   ct_tensor *const ct__in[1] = {self};
@@ -16134,6 +16369,94 @@ static ct_status ct__st_adaptive_max_pool2d_backward_grad_input_meta(ct_keyset k
   ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_OUT, 1, 3, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool2d", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_max_unpool2d(&st, self, indices, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(self, indices, output_size, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_unpool2d_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool2d", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_max_unpool2d(&st, self, indices, output_size);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool2d", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_max_unpool2d(&st, self, indices, output_size);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(self, indices, output_size, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_max_unpool2d_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool2d", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_max_unpool2d(&st, self, indices, output_size);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool3d", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, indices, output_size, stride, padding, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_max_unpool3d_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool3d", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool3d", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, indices, output_size, stride, padding, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_max_unpool3d_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "max_unpool3d", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
   return ct__st_finish(&st, s, 1);
 }
 static ct_status ct__st_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
@@ -17439,6 +17762,195 @@ static ct_status ct__st_pixel_unshuffle_out_meta(ct_keyset ks, ct_tensor *self, 
   s = ct__meta_pixel_unshuffle(&st, self, downscale_factor);
   return ct__st_finish(&st, s, 1);
 }
+static ct_tensor *ct__st_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "im2col", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_im2col(&st, self, kernel_size, dilation, padding, stride);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_im2col, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, kernel_size, dilation, padding, stride, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_im2col_meta(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "im2col", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_im2col(&st, self, kernel_size, dilation, padding, stride);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "col2im", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_col2im(&st, self, output_size, kernel_size, dilation, padding, stride);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_col2im, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, output_size, kernel_size, dilation, padding, stride, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_col2im_meta(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "col2im", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_col2im(&st, self, output_size, kernel_size, dilation, padding, stride);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  ct_tensor *const ct__in[1] = {mean};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_normal_tensor_float(&st, mean, std, generator);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_Tensor_float, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, double , ct_generator *, ct_tensor *))impl)(mean, std, generator, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_Tensor_float_meta(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  ct_tensor *const ct__in[1] = {mean};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_normal_tensor_float(&st, mean, std, generator);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  ct_tensor *const ct__in[1] = {std};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_normal_float_tensor(&st, mean, std, generator);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_float_Tensor, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(double , ct_tensor *, ct_generator *, ct_tensor *))impl)(mean, std, generator, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_float_Tensor_meta(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  ct_tensor *const ct__in[1] = {std};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_normal_float_tensor(&st, mean, std, generator);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_tensor *const ct__in[2] = {mean, std};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_normal_tensor_tensor(&st, mean, std, generator);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_Tensor_Tensor, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_generator *, ct_tensor *))impl)(mean, std, generator, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_normal_Tensor_Tensor_meta(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_tensor *const ct__in[2] = {mean, std};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_normal_tensor_tensor(&st, mean, std, generator);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "randperm", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_randperm(&st, n, generator);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_randperm_generator_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , ct_generator *, ct_tensor *))impl)(n, generator, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_randperm_generator_out_meta(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "randperm", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_randperm(&st, n, generator);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "eye", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_eye(&st, n);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_eye_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , ct_tensor *))impl)(n, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_eye_out_meta(ct_keyset ks, int64_t n, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "eye", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_eye(&st, n);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "eye", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_eye_m(&st, n, m);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_eye_m_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(int64_t , int64_t , ct_tensor *))impl)(n, m, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_eye_m_out_meta(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "eye", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_eye_m(&st, n, m);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "linspace", CT__ST_OUT, 0, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_linspace(&st, start, end, steps);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linspace_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_scalar , ct_scalar , int64_t , ct_tensor *))impl)(start, end, steps, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_linspace_out_meta(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "linspace", CT__ST_OUT, 1, 0, NULL);
+  st.given[0] = out;
+  s = ct__meta_linspace(&st, start, end, steps);
+  return ct__st_finish(&st, s, 1);
+}
 
 /* ---- structured families: each variant's glue and its family's impls per device type
  * (ct_set_structured_impl registers the glue at a device type's backend key) ---- */
@@ -17448,6 +17960,11 @@ static const struct {
   ct_unboxed_fn glue;
   ct_unboxed_fn *impls;
 } ct__generated_structured[] = {
+    {"tril_indices.out", &ct__op.tril_indices_out, CT_FN(ct__st_tril_indices_out), ct__impls_tril_indices_out},
+    {"triu_indices.out", &ct__op.triu_indices_out, CT_FN(ct__st_triu_indices_out), ct__impls_triu_indices_out},
+    {"arange.start_out", &ct__op.arange_start_out, CT_FN(ct__st_arange_start_out), ct__impls_arange_start_out},
+    {"frexp.Tensor_out", &ct__op.frexp_Tensor, CT_FN(ct__st_frexp_Tensor), ct__impls_frexp_Tensor_out},
+    {"frexp.Tensor_out", &ct__op.frexp_Tensor_out, CT_FN(ct__st_frexp_Tensor_out), ct__impls_frexp_Tensor_out},
     {"linalg_cross", &ct__op.linalg_cross, CT_FN(ct__st_linalg_cross), ct__impls_linalg_cross},
     {"linalg_det", &ct__op.linalg_det, CT_FN(ct__st_linalg_det), ct__impls_linalg_det},
     {"_linalg_logabsdet", &ct__op._linalg_logabsdet, CT_FN(ct__st__linalg_logabsdet), ct__impls__linalg_logabsdet},
@@ -17507,11 +18024,16 @@ static const struct {
     {"binary_cross_entropy_with_logits", &ct__op.binary_cross_entropy_with_logits, CT_FN(ct__st_binary_cross_entropy_with_logits), ct__impls_binary_cross_entropy_with_logits},
     {"huber_loss.out", &ct__op.huber_loss_out, CT_FN(ct__st_huber_loss_out), ct__impls_huber_loss_out},
     {"multi_margin_loss.out", &ct__op.multi_margin_loss_out, CT_FN(ct__st_multi_margin_loss_out), ct__impls_multi_margin_loss_out},
+    {"convolution.out", &ct__op.convolution, CT_FN(ct__st_convolution), ct__impls_convolution_out},
+    {"convolution.out", &ct__op.convolution_out, CT_FN(ct__st_convolution_out), ct__impls_convolution_out},
+    {"convolution_backward_input", &ct__op.convolution_backward_input, CT_FN(ct__st_convolution_backward_input), ct__impls_convolution_backward_input},
+    {"convolution_backward_weight", &ct__op.convolution_backward_weight, CT_FN(ct__st_convolution_backward_weight), ct__impls_convolution_backward_weight},
     {"adaptive_avg_pool2d.out", &ct__op.adaptive_avg_pool2d_out, CT_FN(ct__st_adaptive_avg_pool2d_out), ct__impls_adaptive_avg_pool2d_out},
     {"_adaptive_avg_pool2d", &ct__op._adaptive_avg_pool2d, CT_FN(ct__st__adaptive_avg_pool2d), ct__impls__adaptive_avg_pool2d},
     {"_adaptive_avg_pool2d_backward", &ct__op._adaptive_avg_pool2d_backward, CT_FN(ct__st__adaptive_avg_pool2d_backward), ct__impls__adaptive_avg_pool2d_backward},
     {"max_pool2d_with_indices_backward.grad_input", &ct__op.max_pool2d_with_indices_backward, CT_FN(ct__st_max_pool2d_with_indices_backward), ct__impls_max_pool2d_with_indices_backward_grad_input},
     {"max_pool2d_with_indices_backward.grad_input", &ct__op.max_pool2d_with_indices_backward_grad_input, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input), ct__impls_max_pool2d_with_indices_backward_grad_input},
+    {"max_pool2d_double_backward", &ct__op.max_pool2d_double_backward, CT_FN(ct__st_max_pool2d_double_backward), ct__impls_max_pool2d_double_backward},
     {"max_pool2d_with_indices", &ct__op.max_pool2d_with_indices, CT_FN(ct__st_max_pool2d_with_indices), ct__impls_max_pool2d_with_indices},
     {"avg_pool2d.out", &ct__op.avg_pool2d, CT_FN(ct__st_avg_pool2d), ct__impls_avg_pool2d_out},
     {"avg_pool2d.out", &ct__op.avg_pool2d_out, CT_FN(ct__st_avg_pool2d_out), ct__impls_avg_pool2d_out},
@@ -17521,6 +18043,10 @@ static const struct {
     {"adaptive_max_pool2d.out", &ct__op.adaptive_max_pool2d_out, CT_FN(ct__st_adaptive_max_pool2d_out), ct__impls_adaptive_max_pool2d_out},
     {"adaptive_max_pool2d_backward.grad_input", &ct__op.adaptive_max_pool2d_backward, CT_FN(ct__st_adaptive_max_pool2d_backward), ct__impls_adaptive_max_pool2d_backward_grad_input},
     {"adaptive_max_pool2d_backward.grad_input", &ct__op.adaptive_max_pool2d_backward_grad_input, CT_FN(ct__st_adaptive_max_pool2d_backward_grad_input), ct__impls_adaptive_max_pool2d_backward_grad_input},
+    {"max_unpool2d.out", &ct__op.max_unpool2d, CT_FN(ct__st_max_unpool2d), ct__impls_max_unpool2d_out},
+    {"max_unpool2d.out", &ct__op.max_unpool2d_out, CT_FN(ct__st_max_unpool2d_out), ct__impls_max_unpool2d_out},
+    {"max_unpool3d.out", &ct__op.max_unpool3d, CT_FN(ct__st_max_unpool3d), ct__impls_max_unpool3d_out},
+    {"max_unpool3d.out", &ct__op.max_unpool3d_out, CT_FN(ct__st_max_unpool3d_out), ct__impls_max_unpool3d_out},
     {"adaptive_avg_pool3d.out", &ct__op.adaptive_avg_pool3d_out, CT_FN(ct__st_adaptive_avg_pool3d_out), ct__impls_adaptive_avg_pool3d_out},
     {"_adaptive_avg_pool3d", &ct__op._adaptive_avg_pool3d, CT_FN(ct__st__adaptive_avg_pool3d), ct__impls__adaptive_avg_pool3d},
     {"_adaptive_avg_pool3d_backward", &ct__op._adaptive_avg_pool3d_backward, CT_FN(ct__st__adaptive_avg_pool3d_backward), ct__impls__adaptive_avg_pool3d_backward},
@@ -17580,6 +18106,15 @@ static const struct {
     {"unfold_backward.out", &ct__op.unfold_backward_out, CT_FN(ct__st_unfold_backward_out), ct__impls_unfold_backward_out},
     {"pixel_shuffle.out", &ct__op.pixel_shuffle_out, CT_FN(ct__st_pixel_shuffle_out), ct__impls_pixel_shuffle_out},
     {"pixel_unshuffle.out", &ct__op.pixel_unshuffle_out, CT_FN(ct__st_pixel_unshuffle_out), ct__impls_pixel_unshuffle_out},
+    {"im2col", &ct__op.im2col, CT_FN(ct__st_im2col), ct__impls_im2col},
+    {"col2im", &ct__op.col2im, CT_FN(ct__st_col2im), ct__impls_col2im},
+    {"normal.Tensor_float", &ct__op.normal_Tensor_float, CT_FN(ct__st_normal_Tensor_float), ct__impls_normal_Tensor_float},
+    {"normal.float_Tensor", &ct__op.normal_float_Tensor, CT_FN(ct__st_normal_float_Tensor), ct__impls_normal_float_Tensor},
+    {"normal.Tensor_Tensor", &ct__op.normal_Tensor_Tensor, CT_FN(ct__st_normal_Tensor_Tensor), ct__impls_normal_Tensor_Tensor},
+    {"randperm.generator_out", &ct__op.randperm_generator_out, CT_FN(ct__st_randperm_generator_out), ct__impls_randperm_generator_out},
+    {"eye.out", &ct__op.eye_out, CT_FN(ct__st_eye_out), ct__impls_eye_out},
+    {"eye.m_out", &ct__op.eye_m_out, CT_FN(ct__st_eye_m_out), ct__impls_eye_m_out},
+    {"linspace.out", &ct__op.linspace_out, CT_FN(ct__st_linspace_out), ct__impls_linspace_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -17768,18 +18303,18 @@ static const struct {
     {&ct__op.new_full, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_new_full), "composite"},
     {&ct__op.tril_indices, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_tril_indices), "composite"},
     {&ct__op.tril_indices, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_tril_indices), "backend select"},
-    {&ct__op.tril_indices_out, CT_KEY_CPU, CT_FN(ct__k_tril_indices_out), "reference"},
-    {&ct__op.tril_indices_out, CT_KEY_META, CT_FN(ct__k_tril_indices_out), "reference"},
+    {&ct__op.tril_indices_out, CT_KEY_CPU, CT_FN(ct__st_tril_indices_out), "structured"},
+    {&ct__op.tril_indices_out, CT_KEY_META, CT_FN(ct__st_tril_indices_out_meta), "structured"},
     {&ct__op.tril_indices_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_indices_out), "autograd"},
     {&ct__op.triu_indices, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_triu_indices), "composite"},
     {&ct__op.triu_indices, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_triu_indices), "backend select"},
-    {&ct__op.triu_indices_out, CT_KEY_CPU, CT_FN(ct__k_triu_indices_out), "reference"},
-    {&ct__op.triu_indices_out, CT_KEY_META, CT_FN(ct__k_triu_indices_out), "reference"},
+    {&ct__op.triu_indices_out, CT_KEY_CPU, CT_FN(ct__st_triu_indices_out), "structured"},
+    {&ct__op.triu_indices_out, CT_KEY_META, CT_FN(ct__st_triu_indices_out_meta), "structured"},
     {&ct__op.triu_indices_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_indices_out), "autograd"},
     {&ct__op.arange_start_step, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_arange), "composite"},
     {&ct__op.arange_start_step, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_arange_start_step), "backend select"},
-    {&ct__op.arange_start_out, CT_KEY_CPU, CT_FN(ct__k_arange_out), "reference"},
-    {&ct__op.arange_start_out, CT_KEY_META, CT_FN(ct__k_arange_out), "reference"},
+    {&ct__op.arange_start_out, CT_KEY_CPU, CT_FN(ct__st_arange_start_out), "structured"},
+    {&ct__op.arange_start_out, CT_KEY_META, CT_FN(ct__st_arange_start_out_meta), "structured"},
     {&ct__op.arange_start_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_arange_start_out), "autograd"},
     {&ct__op.neg, CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
     {&ct__op.neg, CT_KEY_META, CT_FN(ct__k_neg), "reference"},
@@ -18351,11 +18886,11 @@ static const struct {
     {&ct__op.nan_to_num_out, CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
     {&ct__op.nan_to_num_out, CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
     {&ct__op.nan_to_num_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
-    {&ct__op.frexp_Tensor, CT_KEY_CPU, CT_FN(ct__k_frexp), "reference"},
-    {&ct__op.frexp_Tensor, CT_KEY_META, CT_FN(ct__k_frexp), "reference"},
+    {&ct__op.frexp_Tensor, CT_KEY_CPU, CT_FN(ct__st_frexp_Tensor), "structured"},
+    {&ct__op.frexp_Tensor, CT_KEY_META, CT_FN(ct__st_frexp_Tensor_meta), "structured"},
     {&ct__op.frexp_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frexp_Tensor), "autograd"},
-    {&ct__op.frexp_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_frexp_out), "reference"},
-    {&ct__op.frexp_Tensor_out, CT_KEY_META, CT_FN(ct__k_frexp_out), "reference"},
+    {&ct__op.frexp_Tensor_out, CT_KEY_CPU, CT_FN(ct__st_frexp_Tensor_out), "structured"},
+    {&ct__op.frexp_Tensor_out, CT_KEY_META, CT_FN(ct__st_frexp_Tensor_out_meta), "structured"},
     {&ct__op.frexp_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_frexp_Tensor_out), "autograd"},
     {&ct__op.div_Tensor_mode, CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
     {&ct__op.div_Tensor_mode, CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
@@ -19871,17 +20406,17 @@ static const struct {
     {&ct__op.bilinear, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_bilinear), "composite"},
     {&ct__op.rms_norm, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
     {&ct__op.scaled_dot_product_attention, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_sdpa), "composite"},
-    {&ct__op.convolution, CT_KEY_CPU, CT_FN(ct__k_convolution), "reference"},
-    {&ct__op.convolution, CT_KEY_META, CT_FN(ct__k_convolution), "reference"},
+    {&ct__op.convolution, CT_KEY_CPU, CT_FN(ct__st_convolution), "structured"},
+    {&ct__op.convolution, CT_KEY_META, CT_FN(ct__st_convolution_meta), "structured"},
     {&ct__op.convolution, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution), "autograd"},
-    {&ct__op.convolution_out, CT_KEY_CPU, CT_FN(ct__k_convolution_out), "reference"},
-    {&ct__op.convolution_out, CT_KEY_META, CT_FN(ct__k_convolution_out), "reference"},
+    {&ct__op.convolution_out, CT_KEY_CPU, CT_FN(ct__st_convolution_out), "structured"},
+    {&ct__op.convolution_out, CT_KEY_META, CT_FN(ct__st_convolution_out_meta), "structured"},
     {&ct__op.convolution_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution_out), "autograd"},
-    {&ct__op.convolution_backward_input, CT_KEY_CPU, CT_FN(ct__k_convolution_backward_input), "reference"},
-    {&ct__op.convolution_backward_input, CT_KEY_META, CT_FN(ct__k_convolution_backward_input), "reference"},
+    {&ct__op.convolution_backward_input, CT_KEY_CPU, CT_FN(ct__st_convolution_backward_input), "structured"},
+    {&ct__op.convolution_backward_input, CT_KEY_META, CT_FN(ct__st_convolution_backward_input_meta), "structured"},
     {&ct__op.convolution_backward_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution_backward_input), "autograd"},
-    {&ct__op.convolution_backward_weight, CT_KEY_CPU, CT_FN(ct__k_convolution_backward_weight), "reference"},
-    {&ct__op.convolution_backward_weight, CT_KEY_META, CT_FN(ct__k_convolution_backward_weight), "reference"},
+    {&ct__op.convolution_backward_weight, CT_KEY_CPU, CT_FN(ct__st_convolution_backward_weight), "structured"},
+    {&ct__op.convolution_backward_weight, CT_KEY_META, CT_FN(ct__st_convolution_backward_weight_meta), "structured"},
     {&ct__op.convolution_backward_weight, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution_backward_weight), "autograd"},
     {&ct__op.conv1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv1d), "composite"},
     {&ct__op.conv1d_padding, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv1d_padding), "composite"},
@@ -19907,8 +20442,8 @@ static const struct {
     {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input), "structured"},
     {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_backward_grad_input_meta), "structured"},
     {&ct__op.max_pool2d_with_indices_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward_grad_input), "autograd"},
-    {&ct__op.max_pool2d_double_backward, CT_KEY_CPU, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
-    {&ct__op.max_pool2d_double_backward, CT_KEY_META, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
+    {&ct__op.max_pool2d_double_backward, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_double_backward), "structured"},
+    {&ct__op.max_pool2d_double_backward, CT_KEY_META, CT_FN(ct__st_max_pool2d_double_backward_meta), "structured"},
     {&ct__op.max_pool2d_double_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_double_backward), "autograd"},
     {&ct__op.max_pool2d_with_indices, CT_KEY_CPU, CT_FN(ct__st_max_pool2d_with_indices), "structured"},
     {&ct__op.max_pool2d_with_indices, CT_KEY_META, CT_FN(ct__st_max_pool2d_with_indices_meta), "structured"},
@@ -19943,17 +20478,17 @@ static const struct {
     {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_META, CT_FN(ct__st_adaptive_max_pool2d_backward_grad_input_meta), "structured"},
     {&ct__op.adaptive_max_pool2d_backward_grad_input, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_max_pool2d_backward_grad_input), "autograd"},
     {&ct__op.adaptive_max_pool1d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_max_pool1d), "composite"},
-    {&ct__op.max_unpool2d, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d), "reference"},
-    {&ct__op.max_unpool2d, CT_KEY_META, CT_FN(ct__k_max_unpool2d), "reference"},
+    {&ct__op.max_unpool2d, CT_KEY_CPU, CT_FN(ct__st_max_unpool2d), "structured"},
+    {&ct__op.max_unpool2d, CT_KEY_META, CT_FN(ct__st_max_unpool2d_meta), "structured"},
     {&ct__op.max_unpool2d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool2d), "autograd"},
-    {&ct__op.max_unpool2d_out, CT_KEY_CPU, CT_FN(ct__k_max_unpool2d_out), "reference"},
-    {&ct__op.max_unpool2d_out, CT_KEY_META, CT_FN(ct__k_max_unpool2d_out), "reference"},
+    {&ct__op.max_unpool2d_out, CT_KEY_CPU, CT_FN(ct__st_max_unpool2d_out), "structured"},
+    {&ct__op.max_unpool2d_out, CT_KEY_META, CT_FN(ct__st_max_unpool2d_out_meta), "structured"},
     {&ct__op.max_unpool2d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool2d_out), "autograd"},
-    {&ct__op.max_unpool3d, CT_KEY_CPU, CT_FN(ct__k_max_unpool3d), "reference"},
-    {&ct__op.max_unpool3d, CT_KEY_META, CT_FN(ct__k_max_unpool3d), "reference"},
+    {&ct__op.max_unpool3d, CT_KEY_CPU, CT_FN(ct__st_max_unpool3d), "structured"},
+    {&ct__op.max_unpool3d, CT_KEY_META, CT_FN(ct__st_max_unpool3d_meta), "structured"},
     {&ct__op.max_unpool3d, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d), "autograd"},
-    {&ct__op.max_unpool3d_out, CT_KEY_CPU, CT_FN(ct__k_max_unpool3d_out), "reference"},
-    {&ct__op.max_unpool3d_out, CT_KEY_META, CT_FN(ct__k_max_unpool3d_out), "reference"},
+    {&ct__op.max_unpool3d_out, CT_KEY_CPU, CT_FN(ct__st_max_unpool3d_out), "structured"},
+    {&ct__op.max_unpool3d_out, CT_KEY_META, CT_FN(ct__st_max_unpool3d_out_meta), "structured"},
     {&ct__op.max_unpool3d_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_unpool3d_out), "autograd"},
     {&ct__op.adaptive_avg_pool3d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool3d), "composite"},
     {&ct__op.adaptive_avg_pool3d_out, CT_KEY_CPU, CT_FN(ct__st_adaptive_avg_pool3d_out), "structured"},
@@ -20178,11 +20713,11 @@ static const struct {
     {&ct__op.pixel_unshuffle_out, CT_KEY_CPU, CT_FN(ct__st_pixel_unshuffle_out), "structured"},
     {&ct__op.pixel_unshuffle_out, CT_KEY_META, CT_FN(ct__st_pixel_unshuffle_out_meta), "structured"},
     {&ct__op.pixel_unshuffle_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pixel_unshuffle_out), "autograd"},
-    {&ct__op.im2col, CT_KEY_CPU, CT_FN(ct__k_im2col), "reference"},
-    {&ct__op.im2col, CT_KEY_META, CT_FN(ct__k_im2col), "reference"},
+    {&ct__op.im2col, CT_KEY_CPU, CT_FN(ct__st_im2col), "structured"},
+    {&ct__op.im2col, CT_KEY_META, CT_FN(ct__st_im2col_meta), "structured"},
     {&ct__op.im2col, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_im2col), "autograd"},
-    {&ct__op.col2im, CT_KEY_CPU, CT_FN(ct__k_col2im), "reference"},
-    {&ct__op.col2im, CT_KEY_META, CT_FN(ct__k_col2im), "reference"},
+    {&ct__op.col2im, CT_KEY_CPU, CT_FN(ct__st_col2im), "structured"},
+    {&ct__op.col2im, CT_KEY_META, CT_FN(ct__st_col2im_meta), "structured"},
     {&ct__op.col2im, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_col2im), "autograd"},
     {&ct__op.affine_grid_generator, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_affine_grid_generator), "composite"},
     {&ct__op.grid_sampler_2d, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_grid_sampler_2d), "composite"},
@@ -20212,14 +20747,14 @@ static const struct {
     {&ct__op.bernoulli_p, CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
     {&ct__op.bernoulli_p, CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
     {&ct__op.bernoulli_p, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
-    {&ct__op.normal_Tensor_float, CT_KEY_CPU, CT_FN(ct__k_normal_tensor_float), "reference"},
-    {&ct__op.normal_Tensor_float, CT_KEY_META, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {&ct__op.normal_Tensor_float, CT_KEY_CPU, CT_FN(ct__st_normal_Tensor_float), "structured"},
+    {&ct__op.normal_Tensor_float, CT_KEY_META, CT_FN(ct__st_normal_Tensor_float_meta), "structured"},
     {&ct__op.normal_Tensor_float, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_float), "autograd"},
-    {&ct__op.normal_float_Tensor, CT_KEY_CPU, CT_FN(ct__k_normal_float_tensor), "reference"},
-    {&ct__op.normal_float_Tensor, CT_KEY_META, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {&ct__op.normal_float_Tensor, CT_KEY_CPU, CT_FN(ct__st_normal_float_Tensor), "structured"},
+    {&ct__op.normal_float_Tensor, CT_KEY_META, CT_FN(ct__st_normal_float_Tensor_meta), "structured"},
     {&ct__op.normal_float_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_float_Tensor), "autograd"},
-    {&ct__op.normal_Tensor_Tensor, CT_KEY_CPU, CT_FN(ct__k_normal_tensor_tensor), "reference"},
-    {&ct__op.normal_Tensor_Tensor, CT_KEY_META, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {&ct__op.normal_Tensor_Tensor, CT_KEY_CPU, CT_FN(ct__st_normal_Tensor_Tensor), "structured"},
+    {&ct__op.normal_Tensor_Tensor, CT_KEY_META, CT_FN(ct__st_normal_Tensor_Tensor_meta), "structured"},
     {&ct__op.normal_Tensor_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_Tensor), "autograd"},
     {&ct__op.rand_like, CT_KEY_CPU, CT_FN(ct__k_rand_like), "reference"},
     {&ct__op.rand_like, CT_KEY_META, CT_FN(ct__k_rand_like), "reference"},
@@ -20250,17 +20785,17 @@ static const struct {
     {&ct__op.randint_low_generator_out, CT_KEY_CPU, CT_FN(ct__k_randint_out), "reference"},
     {&ct__op.randint_low_generator_out, CT_KEY_META, CT_FN(ct__k_randint_out), "reference"},
     {&ct__op.randint_low_generator_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randint_low_generator_out), "autograd"},
-    {&ct__op.randperm_generator_out, CT_KEY_CPU, CT_FN(ct__k_randperm_out), "reference"},
-    {&ct__op.randperm_generator_out, CT_KEY_META, CT_FN(ct__k_randperm_out), "reference"},
+    {&ct__op.randperm_generator_out, CT_KEY_CPU, CT_FN(ct__st_randperm_generator_out), "structured"},
+    {&ct__op.randperm_generator_out, CT_KEY_META, CT_FN(ct__st_randperm_generator_out_meta), "structured"},
     {&ct__op.randperm_generator_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randperm_generator_out), "autograd"},
-    {&ct__op.eye_out, CT_KEY_CPU, CT_FN(ct__k_eye_out), "reference"},
-    {&ct__op.eye_out, CT_KEY_META, CT_FN(ct__k_eye_out), "reference"},
+    {&ct__op.eye_out, CT_KEY_CPU, CT_FN(ct__st_eye_out), "structured"},
+    {&ct__op.eye_out, CT_KEY_META, CT_FN(ct__st_eye_out_meta), "structured"},
     {&ct__op.eye_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_out), "autograd"},
-    {&ct__op.eye_m_out, CT_KEY_CPU, CT_FN(ct__k_eye_m_out), "reference"},
-    {&ct__op.eye_m_out, CT_KEY_META, CT_FN(ct__k_eye_m_out), "reference"},
+    {&ct__op.eye_m_out, CT_KEY_CPU, CT_FN(ct__st_eye_m_out), "structured"},
+    {&ct__op.eye_m_out, CT_KEY_META, CT_FN(ct__st_eye_m_out_meta), "structured"},
     {&ct__op.eye_m_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_m_out), "autograd"},
-    {&ct__op.linspace_out, CT_KEY_CPU, CT_FN(ct__k_linspace_out), "reference"},
-    {&ct__op.linspace_out, CT_KEY_META, CT_FN(ct__k_linspace_out), "reference"},
+    {&ct__op.linspace_out, CT_KEY_CPU, CT_FN(ct__st_linspace_out), "structured"},
+    {&ct__op.linspace_out, CT_KEY_META, CT_FN(ct__st_linspace_out_meta), "structured"},
     {&ct__op.linspace_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linspace_out), "autograd"},
     {&ct__op.native_dropout, CT_KEY_CPU, CT_FN(ct__k_native_dropout), "reference"},
     {&ct__op.native_dropout, CT_KEY_META, CT_FN(ct__k_native_dropout), "reference"},

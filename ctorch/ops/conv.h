@@ -463,64 +463,52 @@ static ct_tensor *ct__conv_w2d(const char *op, ct_tensor *w, ct_dtype dtype, con
   ct_release(c);
   return v;
 }
-/* Allocate (or check and resize `out`) the result of an op; *acc is where
- * the arithmetic goes (the result itself when no cast or copy is needed). */
-static ct_status ct__conv_result(const char *op, ct_tensor *out, int ndim, const int64_t *shape, ct_dtype dtype, ct_device dev,
-                                 ct_tensor **res, ct_tensor **acc) {
-  ct_dtype cd = ct__conv_compute_dtype(dtype);
-  *res = *acc = NULL;
-  if (out) {
-    if (out->dtype != dtype)
-      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
-                     ct_dtype_name((ct_dtype)out->dtype));
-    if (!ct_device_eq(out->device, dev))
-      return ct_fail(CT_ERR_DEVICE, op, "expected out tensor on the device of the inputs");
-    if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, ndim, shape) != CT_OK) return ct_last_error();
-    *res = ct_retain(out);
-  } else {
-    *res = ct__empty(op, ndim, shape, dtype, dev);
-    if (!*res) return ct_last_error();
-  }
-  if (ct__is_meta(*res)) return CT_OK;
-  *acc = !out && cd == dtype ? ct_retain(*res) : ct__empty(op, ndim, shape, cd, dev);
-  if (!*acc) {
-    ct_release(*res), *res = NULL;
-    return ct_last_error();
-  }
-  return CT_OK;
+/* Structured impl steps: where the arithmetic goes for out (out itself when
+ * it has its compute dtype, else a new tensor in it), and its rounding into
+ * out once done (acc released). */
+static ct_tensor *ct__st_acc(const char *op, ct_tensor *out) {
+  ct_dtype cd = ct__conv_compute_dtype((ct_dtype)out->dtype);
+  return out->dtype == cd ? ct_retain(out) : ct__empty(op, out->ndim, out->sizes, cd, out->device);
 }
-/* finish: copy acc into res when they differ; hand res to *result (functional) or bump out's version */
-static ct_status ct__conv_finish(ct_status st, ct_tensor *out, ct_tensor *res, ct_tensor *acc, ct_tensor **result) {
-  if (st == CT_OK && acc && acc != res) st = ct__copy_impl(res, acc);
+static ct_status ct__st_acc_done(ct_status st, ct_tensor *out, ct_tensor *acc) {
+  if (st == CT_OK && acc != out) st = ct__copy_impl(out, acc);
   ct_release(acc);
-  if (st == CT_OK && out) ct__bump_version(out);
-  if (st == CT_OK && !out && result) {
-    *result = res;
-    return CT_OK;
-  }
-  ct_release(res);
   return st;
 }
+/* An impl step's guard, after it ran the meta step's checks again: out has
+ * the shape the inputs give now. (They differ when an out= tensor is also an
+ * input whose shape the meta step changed: PyTorch then reads the resized
+ * input; here the op fails rather than read or write past a tensor.) */
+static ct_status ct__st_check_out(const char *op, const ct_tensor *out, int ndim, const int64_t *shape) {
+  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
+  return ct_fail(CT_ERR_SHAPE, op, "an input was resized as the out= tensor");
+}
 
-static ct_status ct__convolution_impl(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+/* ---- convolution and its backward ops: structured (ops/structured.h) ----
+ * The meta step is the checks (ct__conv_setup / ct__conv_bwd_setup) and
+ * the output; the impl step computes into the contiguous out through acc
+ * (out itself, or a tensor in the compute dtype: ct__st_acc). */
+static ct_status ct__meta_convolution(ct__structured *st, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
                                       ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
-                                      int64_t groups, ct_tensor *out, ct_tensor **result) {
+                                      int64_t groups) {
+  ct__conv_geom g;
+  int64_t shape[4];
+  if (ct__conv_setup(st->op, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, &g, shape) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, input->ndim, shape, (ct_dtype)input->dtype, input->device);
+}
+static ct_status ct__impl_convolution(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding,
+                                      ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups, ct_tensor *out) {
   static const char *op = "convolution";
   ct__conv_geom g;
   int64_t shape[4];
-  ct_tensor *res, *acc, *x = NULL, *w = NULL, *a4 = NULL;
+  ct_tensor *acc, *x = NULL, *w = NULL, *a4 = NULL;
   ct_dtype cd = ct__conv_compute_dtype((ct_dtype)input->dtype);
   ct_status st;
-  if (ct__conv_setup(op, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, &g, shape) != CT_OK)
+  if (out->numel == 0) return CT_OK;
+  if (ct__conv_setup(op, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, &g, shape) != CT_OK ||
+      !(acc = ct__st_acc(op, out)))
     return ct_last_error();
-  if (out) { /* out is resized before the inputs are read (it is computed through acc, so other overlaps are harmless) */
-    ct_tensor *in[3];
-    in[0] = input, in[1] = weight, in[2] = bias;
-    if (ct__check_out_not_resized_input(op, out, input->ndim, shape, 3, in) != CT_OK) return ct_last_error();
-  }
-  if (ct__conv_result(op, out, input->ndim, shape, (ct_dtype)input->dtype, input->device, &res, &acc) != CT_OK)
-    return ct_last_error();
-  if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, out, res, acc, result);
   x = ct__conv_4d(op, input, cd);
   w = x ? ct__conv_w2d(op, weight, cd, &g) : NULL;
   a4 = w ? ct__conv_4d(op, acc, cd) : NULL;
@@ -536,21 +524,7 @@ static ct_status ct__convolution_impl(ct_tensor *input, ct_tensor *weight, ct_te
     ct_release(bv);
   }
   ct_release(x), ct_release(w), ct_release(a4);
-  return ct__conv_finish(st, out, res, acc, result);
-}
-static ct_tensor *ct__k_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
-                                    ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
-                                    int64_t groups) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__convolution_impl(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, NULL, &r);
-  return r;
-}
-static ct_status ct__k_convolution_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
-                                       ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
-                                       int64_t groups, ct_tensor *out) {
-  (void)ks;
-  return ct__convolution_impl(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out, NULL);
+  return ct__st_acc_done(st, out, acc);
 }
 
 /* Checks shared by the backward ops: `size` (input_size or weight_size)
@@ -601,43 +575,51 @@ static ct_status ct__conv_bwd_setup(const char *op, ct_tensor *gy, ct_tensor *ot
                    size_is_input ? "weight" : "input", ct_dtype_name((ct_dtype)gy->dtype), ct_dtype_name((ct_dtype)other->dtype));
   return CT_OK;
 }
-static ct_tensor *ct__k_convolution_backward_input(ct_keyset ks, ct_tensor *gy, ct_tensor *weight, ct_int_list input_size,
-                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+static ct_status ct__meta_convolution_backward_input(ct__structured *st, ct_tensor *gy, ct_tensor *weight, ct_int_list input_size,
+                                                     ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct__conv_geom g;
+  if (ct__conv_bwd_setup(st->op, gy, weight, input_size, true, stride, padding, dilation, groups, &g) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, CT__CONV_LIST(input_size), (ct_dtype)gy->dtype, gy->device);
+}
+static ct_status ct__impl_convolution_backward_input(ct_tensor *gy, ct_tensor *weight, ct_int_list input_size, ct_int_list stride,
+                                                     ct_int_list padding, ct_int_list dilation, int64_t groups, ct_tensor *out) {
   static const char *op = "convolution_backward_input";
   ct__conv_geom g;
-  ct_tensor *res = NULL, *acc, *y = NULL, *w = NULL, *a4 = NULL;
+  ct_tensor *acc, *y = NULL, *w = NULL, *a4 = NULL;
   ct_dtype cd = ct__conv_compute_dtype((ct_dtype)gy->dtype);
   ct_status st;
-  (void)ks;
-  if (ct__conv_bwd_setup(op, gy, weight, input_size, true, stride, padding, dilation, groups, &g) != CT_OK) return NULL;
-  if (ct__conv_result(op, NULL, CT__CONV_LIST(input_size), (ct_dtype)gy->dtype, gy->device, &res, &acc) != CT_OK)
-    return NULL;
-  if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  if (out->numel == 0) return CT_OK;
+  if (ct__conv_bwd_setup(op, gy, weight, input_size, true, stride, padding, dilation, groups, &g) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
   y = ct__conv_4d(op, gy, cd);
   w = y ? ct__conv_w2d(op, weight, cd, &g) : NULL;
   a4 = w ? ct__conv_4d(op, acc, cd) : NULL;
   st = a4 ? ct__conv_bwd_input(op, &g, y, w, a4) : ct_last_error();
   ct_release(y), ct_release(w), ct_release(a4);
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  return ct__st_acc_done(st, out, acc);
 }
-static ct_tensor *ct__k_convolution_backward_weight(ct_keyset ks, ct_tensor *gy, ct_tensor *input, ct_int_list weight_size,
-                                                    ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+static ct_status ct__meta_convolution_backward_weight(ct__structured *st, ct_tensor *gy, ct_tensor *input, ct_int_list weight_size,
+                                                      ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct__conv_geom g;
+  if (ct__conv_bwd_setup(st->op, gy, input, weight_size, false, stride, padding, dilation, groups, &g) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, CT__CONV_LIST(weight_size), (ct_dtype)gy->dtype, gy->device);
+}
+static ct_status ct__impl_convolution_backward_weight(ct_tensor *gy, ct_tensor *input, ct_int_list weight_size, ct_int_list stride,
+                                                      ct_int_list padding, ct_int_list dilation, int64_t groups, ct_tensor *out) {
   static const char *op = "convolution_backward_weight";
   ct__conv_geom g;
-  ct_tensor *res = NULL, *acc, *y = NULL, *x = NULL, *w2 = NULL;
+  ct_tensor *acc, *y = NULL, *x = NULL, *w2 = NULL;
   ct_dtype cd = ct__conv_compute_dtype((ct_dtype)gy->dtype);
   ct_status st;
-  (void)ks;
-  if (ct__conv_bwd_setup(op, gy, input, weight_size, false, stride, padding, dilation, groups, &g) != CT_OK) return NULL;
-  if (ct__conv_result(op, NULL, CT__CONV_LIST(weight_size), (ct_dtype)gy->dtype, gy->device, &res, &acc) != CT_OK)
-    return NULL;
-  if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  if (out->numel == 0) return CT_OK;
+  if (ct__conv_bwd_setup(op, gy, input, weight_size, false, stride, padding, dilation, groups, &g) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
   y = ct__conv_4d(op, gy, cd);
   x = y ? ct__conv_4d(op, input, cd) : NULL;
   w2 = x ? ct__view2(acc, g.O, g.K, g.K, 1, 0) : NULL;
   st = w2 ? ct__conv_bwd_weight(op, &g, y, x, w2) : ct_last_error();
   ct_release(y), ct_release(x), ct_release(w2);
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  return ct__st_acc_done(st, out, acc);
 }
 
 /* ---- conv1d, conv2d, conv_transpose2d (CompositeImplicitAutograd) ---- */
@@ -1075,27 +1057,6 @@ static ct_tensor *ct__pool_operand(const char *op, ct_tensor *t) {
   ct_dtype cd = ct__conv_compute_dtype((ct_dtype)t->dtype);
   return t->dtype == cd && ct_is_contiguous(t) ? ct_retain(t) : ct__copy_as(op, t, cd);
 }
-/* Structured impl steps: where the arithmetic goes for out (out itself when
- * it has its compute dtype, else a new tensor in it), and its rounding into
- * out once done (acc released). */
-static ct_tensor *ct__st_acc(const char *op, ct_tensor *out) {
-  ct_dtype cd = ct__conv_compute_dtype((ct_dtype)out->dtype);
-  return out->dtype == cd ? ct_retain(out) : ct__empty(op, out->ndim, out->sizes, cd, out->device);
-}
-static ct_status ct__st_acc_done(ct_status st, ct_tensor *out, ct_tensor *acc) {
-  if (st == CT_OK && acc != out) st = ct__copy_impl(out, acc);
-  ct_release(acc);
-  return st;
-}
-/* An impl step's guard, after it ran the meta step's checks again: out has
- * the shape the inputs give now. (They differ when an out= tensor is also an
- * input whose shape the meta step changed: PyTorch then reads the resized
- * input; here the op fails rather than read or write past a tensor.) */
-static ct_status ct__st_check_out(const char *op, const ct_tensor *out, int ndim, const int64_t *shape) {
-  if (ct__out_has_shape(out, ndim, shape)) return CT_OK;
-  return ct_fail(CT_ERR_SHAPE, op, "an input was resized as the out= tensor");
-}
-
 /* ---- max_pool2d: the max of each window and its flat index in the plane (ih * W + iw) ----
  * As PyTorch: a NaN wins (the last NaN of the window), ties keep the first. */
 /* The kernel offsets [*lo, *hi) of a window starting at `start` (>= -pad) whose
@@ -1353,29 +1314,38 @@ static ct_status ct__max_pool_bw_run(const char *op, int64_t B, int64_t in_plane
   }
 CT__MAX_POOL_BW_STEPS(2)
 CT__MAX_POOL_BW_STEPS(3)
-/* max_pool2d_double_backward (not structured: no out= form): input_grad gathered at the indices */
-static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
-                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
-                                                   ct_tensor *indices) {
-  static const char *op = "max_pool2d_double_backward";
-  ct__pool_geom g;
-  ct_tensor *r;
-  (void)ks;
-  if (ct__max_pool_bw_setup(op, 2, self, indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK) return NULL;
+/* max_pool2d_double_backward (structured, no out= form): input_grad gathered at the indices */
+static ct_status ct__max_pool2d_double_backward_check(const char *op, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
+                                                      ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
+                                                      ct_tensor *indices, ct__pool_geom *g) {
+  if (ct__max_pool_bw_setup(op, 2, self, indices, indices, kernel_size, stride, padding, dilation, ceil_mode, g) != CT_OK)
+    return ct_last_error();
   if (grad->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "expected input_grad of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
-                   ct_dtype_name((ct_dtype)grad->dtype)),
-           (ct_tensor *)NULL;
+                   ct_dtype_name((ct_dtype)grad->dtype));
   if (!ct_same_shape(grad, self)) {
     char b1[160], b2[160];
     return ct_fail(CT_ERR_SHAPE, op, "expected grad of the input's size %s, got %s", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
-                   ct_shape_format(grad->ndim, grad->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
+                   ct_shape_format(grad->ndim, grad->sizes, b2, sizeof b2));
   }
-  if (!(r = ct__empty(op, indices->ndim, indices->sizes, (ct_dtype)grad->dtype, self->device))) return NULL;
-  if (!ct__is_meta(r) && ct__max_pool_bw_run(op, g.B, g.D * g.H * g.W, g.OD * g.OH * g.OW, grad, indices, r, 0) != CT_OK)
-    return ct_release(r), (ct_tensor *)NULL;
-  return r;
+  return CT_OK;
+}
+static ct_status ct__meta_max_pool2d_double_backward(ct__structured *st, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
+                                                     ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
+                                                     ct_tensor *indices) {
+  ct__pool_geom g;
+  if (ct__max_pool2d_double_backward_check(st->op, grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices, &g) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, indices->ndim, indices->sizes, (ct_dtype)grad->dtype, self->device);
+}
+static ct_status ct__impl_max_pool2d_double_backward(ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                                     ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
+                                                     ct_tensor *out) {
+  static const char *op = "max_pool2d_double_backward";
+  ct__pool_geom g;
+  if (ct__max_pool2d_double_backward_check(op, grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices, &g) != CT_OK)
+    return ct_last_error();
+  return ct__max_pool_bw_run(op, g.B, g.D * g.H * g.W, g.OD * g.OH * g.OW, grad, indices, out, 0);
 }
 
 /* ---- avg_pool2d / 3d and their backward: structured ----
@@ -1809,92 +1779,94 @@ static ct_tensor *ct__max_pool_gather(ct_tensor *grad, ct_tensor *indices, int n
   }
 CT__UNPOOL(ct__unpool_f32, float)
 CT__UNPOOL(ct__unpool_f64, double)
-static ct_tensor *ct__max_unpool_impl(const char *op, int nsp, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+/* the checks of max_unpool2d / 3d and the output shape */
+static ct_status ct__max_unpool_check(const char *op, int nsp, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, int64_t *shape) {
   static const char *const dims[2] = {"two elements (height, width)", "three elements (depth, height, width)"};
-  int64_t shape[5], in_plane = 1, out_plane = 1, planes = 1;
-  ct_tensor *res, *acc, *x = NULL, *idx = NULL;
-  ct_status st = CT_OK;
   char b1[160], b2[160];
   int i, nd = self->ndim;
   if (indices->dtype != CT_I64)
-    return ct_fail(CT_ERR_DTYPE, op, "elements in indices should be type int64 but got: %s", ct__dtype_torch_name((ct_dtype)indices->dtype)),
-           (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_DTYPE, op, "elements in indices should be type int64 but got: %s", ct__dtype_torch_name((ct_dtype)indices->dtype));
   if (output_size.n != nsp)
     return ct_fail(CT_ERR_INVALID, op, "There should be exactly %s in output_size, but got %lld elements.", dims[nsp - 2],
-                   (long long)(output_size.n < 0 ? 0 : output_size.n)),
-           (ct_tensor *)NULL;
+                   (long long)(output_size.n < 0 ? 0 : output_size.n));
   if (nd != nsp + 1 && nd != nsp + 2)
     return ct_fail(CT_ERR_RANK, op, "Input to max_unpooling%dd should be a %dd or %dd Tensor, but got a tensor with %d dimensions.", nsp, nsp + 1,
-                   nsp + 2, nd),
-           (ct_tensor *)NULL;
+                   nsp + 2, nd);
   if (!ct_same_shape(self, indices))
     return ct_fail(CT_ERR_SHAPE, op, "Expected shape of indices to be same as that of the input tensor (%s) but got indices tensor with shape: %s",
-                   ct_shape_format(nd, self->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
+                   ct_shape_format(nd, self->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2));
   for (i = 1; i < nd; i++)
     if (self->sizes[i] == 0)
       return ct_fail(CT_ERR_SHAPE, op, "max_unpooling%dd(): Expected input to have non-zero size for non-batch dimensions, but got %s with "
-                     "dimension %d being empty.", nsp, ct_shape_format(nd, self->sizes, b1, sizeof b1), i),
-             (ct_tensor *)NULL;
+                     "dimension %d being empty.", nsp, ct_shape_format(nd, self->sizes, b1, sizeof b1), i);
   if (!ct_dtype_is_floating((ct_dtype)self->dtype))
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)self->dtype)), (ct_tensor *)NULL;
-  for (i = 0; i < nd - nsp; i++) shape[i] = self->sizes[i], planes *= self->sizes[i];
-  for (i = 0; i < nsp; i++) {
-    shape[nd - nsp + i] = output_size.data[i];
-    in_plane *= self->sizes[nd - nsp + i];
-  }
-  if (ct__conv_result(op, NULL, nd, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL; /* (checks the sizes) */
-  if (acc && acc->numel) {
-    for (i = 0; i < nsp; i++) out_plane *= output_size.data[i]; /* (fits: the result was allocated) */
-    x = ct__pool_operand(op, self);
-    idx = x ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
-    if (!idx || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) {
-      st = ct_last_error();
-    } else {
-      const int64_t *p = (const int64_t *)ct_data_ptr(idx);
-      int64_t k;
-      for (k = 0; k < idx->numel && st == CT_OK; k++)
-        if (p[k] < 0 || p[k] >= out_plane)
-          st = ct_fail(CT_ERR_INDEX, op, "Found an invalid max index: %lld (output volumes are of size %s)", (long long)p[k],
-                       ct_shape_format(nsp, output_size.data, b1, sizeof b1));
-      if (st == CT_OK && acc->dtype == CT_F32)
-        ct__unpool_f32(planes, in_plane, out_plane, p, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc));
-      else if (st == CT_OK)
-        ct__unpool_f64(planes, in_plane, out_plane, p, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc));
-    }
-    ct_release(x), ct_release(idx);
-  }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
-}
-static ct_tensor *ct__k_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
-  (void)ks;
-  return ct__max_unpool_impl("max_unpool2d", 2, self, indices, output_size);
-}
-static ct_status ct__k_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
-  return ct__result_to_out("max_unpool2d", out, ct__k_max_unpool2d(ks, self, indices, output_size));
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)self->dtype));
+  for (i = 0; i < nd - nsp; i++) shape[i] = self->sizes[i];
+  for (i = 0; i < nsp; i++) shape[nd - nsp + i] = output_size.data[i];
+  return CT_OK;
 }
 /* max_unpool3d: stride and padding are only checked, as PyTorch (the indices say where each value goes) */
-static ct_tensor *ct__k_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride,
-                                     ct_int_list padding) {
-  static const char *op = "max_unpool3d";
-  (void)ks;
+static ct_status ct__max_unpool3d_check(const char *op, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride,
+                                        ct_int_list padding, int64_t *shape) {
   if (stride.n != 3)
     return ct_fail(CT_ERR_INVALID, op, "There should be exactly three elements (depth, height, width) in stride, but got: %lld elements.",
-                   (long long)(stride.n < 0 ? 0 : stride.n)),
-           (ct_tensor *)NULL;
+                   (long long)(stride.n < 0 ? 0 : stride.n));
   if (padding.n != 3)
     return ct_fail(CT_ERR_INVALID, op, "There should be exactly three elements (depth, height, width) in padding, but got: %lld elements.",
-                   (long long)(padding.n < 0 ? 0 : padding.n)),
-           (ct_tensor *)NULL;
+                   (long long)(padding.n < 0 ? 0 : padding.n));
   if (stride.data[0] <= 0 || stride.data[1] <= 0 || stride.data[2] <= 0)
     return ct_fail(CT_ERR_INVALID, op, "strides should be greater than zero, but got stride: [%lld, %lld, %lld]", (long long)stride.data[0],
-                   (long long)stride.data[1], (long long)stride.data[2]),
-           (ct_tensor *)NULL;
-  return ct__max_unpool_impl(op, 3, self, indices, output_size);
+                   (long long)stride.data[1], (long long)stride.data[2]);
+  return ct__max_unpool_check(op, 3, self, indices, output_size, shape);
 }
-static ct_status ct__k_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride,
-                                        ct_int_list padding, ct_tensor *out) {
-  return ct__result_to_out("max_unpool3d", out, ct__k_max_unpool3d(ks, self, indices, output_size, stride, padding));
+/* Into the contiguous out (shape given by the checks): zeros, then each value at its index; the indices'
+ * range is a data check, made before any write */
+static ct_status ct__max_unpool_run(const char *op, int nsp, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  int64_t in_plane = 1, out_plane = 1, planes = 1, k;
+  ct_tensor *acc, *x, *idx;
+  ct_status st = CT_OK;
+  char b1[160];
+  int i, nd = self->ndim;
+  if (out->numel == 0) return CT_OK;
+  for (i = 0; i < nd - nsp; i++) planes *= self->sizes[i];
+  for (i = 0; i < nsp; i++) in_plane *= self->sizes[nd - nsp + i], out_plane *= output_size.data[i]; /* (fit: out exists) */
+  if (!(acc = ct__st_acc(op, out))) return ct_last_error();
+  x = ct__pool_operand(op, self);
+  idx = x ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
+  if (!idx || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) {
+    st = ct_last_error();
+  } else {
+    const int64_t *p = (const int64_t *)ct_data_ptr(idx);
+    for (k = 0; k < idx->numel && st == CT_OK; k++)
+      if (p[k] < 0 || p[k] >= out_plane)
+        st = ct_fail(CT_ERR_INDEX, op, "Found an invalid max index: %lld (output volumes are of size %s)", (long long)p[k],
+                     ct_shape_format(nsp, output_size.data, b1, sizeof b1));
+    if (st == CT_OK && acc->dtype == CT_F32)
+      ct__unpool_f32(planes, in_plane, out_plane, p, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc));
+    else if (st == CT_OK)
+      ct__unpool_f64(planes, in_plane, out_plane, p, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc));
+  }
+  ct_release(x), ct_release(idx);
+  return ct__st_acc_done(st, out, acc);
+}
+static ct_status ct__meta_max_unpool2d(ct__structured *st, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+  int64_t shape[4];
+  if (ct__max_unpool_check(st->op, 2, self, indices, output_size, shape) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, shape, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_max_unpool2d(ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+  return ct__max_unpool_run("max_unpool2d", 2, self, indices, output_size, out);
+}
+static ct_status ct__meta_max_unpool3d(ct__structured *st, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride,
+                                       ct_int_list padding) {
+  int64_t shape[5];
+  if (ct__max_unpool3d_check(st->op, self, indices, output_size, stride, padding, shape) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, shape, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_max_unpool3d(ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding,
+                                       ct_tensor *out) {
+  (void)stride, (void)padding;
+  return ct__max_unpool_run("max_unpool3d", 3, self, indices, output_size, out);
 }
 /* adaptive_max_pool1d (CompositeImplicitAutograd): adaptive_max_pool2d over the (N, C, 1, L) view */
 static ct_tensor *ct__k_adaptive_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **indices) {
@@ -2494,116 +2466,136 @@ static ct_status ct__unfold_setup(const char *op, int64_t H, int64_t W, ct_int_l
                    (long long)g->dh, (long long)g->dw, (long long)g->ph, (long long)g->pw, (long long)g->OH, (long long)g->OW);
   return CT_OK;
 }
-static ct_tensor *ct__k_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding,
-                               ct_int_list stride) {
-  static const char *op = "im2col";
-  ct__conv_geom g;
-  int64_t shape[3], n;
+/* the checks of im2col and its geometry and output shape (b: batched) */
+static ct_status ct__im2col_check(const char *op, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding,
+                                  ct_int_list stride, ct__conv_geom *g, int64_t *shape) {
   int b = self->ndim == 4, i;
-  ct_tensor *res, *acc, *x;
-  ct_status st = CT_OK;
-  (void)ks;
   for (i = b; i < self->ndim; i++)
     if (self->sizes[i] == 0) break;
   if ((self->ndim != 3 && self->ndim != 4) || i < self->ndim) {
     char buf[160];
     return ct_fail(CT_ERR_SHAPE, op, "Expected 3D or 4D (batch mode) tensor for input with possible 0 batch size and non-zero "
-                   "dimensions for input, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
-           (ct_tensor *)NULL;
+                   "dimensions for input, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf));
   }
   if (ct__pool_dtype("im2col_out_cpu", (ct_dtype)self->dtype, 0) != CT_OK ||
-      ct__unfold_setup(op, self->sizes[b + 1], self->sizes[b + 2], kernel_size, dilation, padding, stride, &g) != CT_OK)
-    return NULL;
-  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b], g.O = g.Og = 1;
-  if (ct__conv_k(op, &g) != CT_OK) return NULL;
-  if (b) shape[0] = g.N;
-  shape[b] = g.K, shape[b + 1] = g.OH * g.OW; /* (checked by ct__unfold_setup) */
-  if (ct__conv_result(op, NULL, b + 2, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
-  if (acc && acc->numel) {
-    if (b) {
-      x = ct__conv_4d(op, self, (ct_dtype)acc->dtype);
-    } else { /* (C, H, W) as (1, C, H, W) */
-      int64_t sz[4], sd[4];
-      ct_tensor *c = self->dtype == acc->dtype ? ct_retain(self) : ct__copy_as(op, self, (ct_dtype)acc->dtype);
-      sz[0] = 1, sz[1] = self->sizes[0], sz[2] = self->sizes[1], sz[3] = self->sizes[2];
-      sd[0] = 0, sd[1] = c ? c->strides[0] : 0, sd[2] = c ? c->strides[1] : 0, sd[3] = c ? c->strides[2] : 0;
-      x = c ? ct__make_view(c, 4, sz, sd, c->offset) : NULL;
-      ct_release(c);
-    }
-    if (!x) st = ct_last_error();
-    for (n = 0; x && n < g.N; n++) { /* sample n: a contiguous (C*k, L) block of acc */
-      ct_tensor *blk = ct__view2(acc, shape[b], shape[b + 1], shape[b + 1], 1, n * shape[b] * shape[b + 1]);
-      if (!blk) {
-        st = ct_last_error();
-        break;
-      }
-      ct__im2col(&g, x, n, 1, 0, blk);
-      ct_release(blk);
-    }
-    ct_release(x);
-  }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+      ct__unfold_setup(op, self->sizes[b + 1], self->sizes[b + 2], kernel_size, dilation, padding, stride, g) != CT_OK)
+    return ct_last_error();
+  g->N = b ? self->sizes[0] : 1, g->C = g->Cg = self->sizes[b], g->O = g->Og = 1;
+  if (ct__conv_k(op, g) != CT_OK) return ct_last_error();
+  if (b) shape[0] = g->N;
+  shape[b] = g->K, shape[b + 1] = g->OH * g->OW; /* (checked by ct__unfold_setup) */
+  return CT_OK;
 }
-static ct_tensor *ct__k_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation,
-                               ct_int_list padding, ct_int_list stride) {
-  static const char *op = "col2im";
+static ct_status ct__meta_im2col(ct__structured *st, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding,
+                                 ct_int_list stride) {
   ct__conv_geom g;
-  int64_t shape[4], n, K;
-  int b = self->ndim == 3, i;
-  ct_tensor *res, *acc, *x = NULL, *a4 = NULL;
+  int64_t shape[3];
+  if (ct__im2col_check(st->op, self, kernel_size, dilation, padding, stride, &g, shape) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, self->ndim - 1, shape, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_im2col(ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride,
+                                 ct_tensor *out) {
+  static const char *op = "im2col";
+  ct__conv_geom g;
+  int64_t shape[3], n;
+  int b = self->ndim == 4;
+  ct_tensor *acc, *x;
   ct_status st = CT_OK;
-  (void)ks;
+  if (out->numel == 0) return CT_OK;
+  if (ct__im2col_check(op, self, kernel_size, dilation, padding, stride, &g, shape) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
+  if (b) {
+    x = ct__conv_4d(op, self, (ct_dtype)acc->dtype);
+  } else { /* (C, H, W) as (1, C, H, W) */
+    int64_t sz[4], sd[4];
+    ct_tensor *c = self->dtype == acc->dtype ? ct_retain(self) : ct__copy_as(op, self, (ct_dtype)acc->dtype);
+    sz[0] = 1, sz[1] = self->sizes[0], sz[2] = self->sizes[1], sz[3] = self->sizes[2];
+    sd[0] = 0, sd[1] = c ? c->strides[0] : 0, sd[2] = c ? c->strides[1] : 0, sd[3] = c ? c->strides[2] : 0;
+    x = c ? ct__make_view(c, 4, sz, sd, c->offset) : NULL;
+    ct_release(c);
+  }
+  if (!x) st = ct_last_error();
+  for (n = 0; x && n < g.N; n++) { /* sample n: a contiguous (C*k, L) block of acc */
+    ct_tensor *blk = ct__view2(acc, shape[b], shape[b + 1], shape[b + 1], 1, n * shape[b] * shape[b + 1]);
+    if (!blk) {
+      st = ct_last_error();
+      break;
+    }
+    ct__im2col(&g, x, n, 1, 0, blk);
+    ct_release(blk);
+  }
+  ct_release(x);
+  return ct__st_acc_done(st, out, acc);
+}
+/* the checks of col2im and its geometry and output shape (N, C, H, W) (b: batched) */
+static ct_status ct__col2im_check(const char *op, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation,
+                                  ct_int_list padding, ct_int_list stride, ct__conv_geom *g, int64_t *shape) {
+  int64_t K;
+  int b = self->ndim == 3, i;
   for (i = b; i < self->ndim; i++)
     if (self->sizes[i] == 0) break;
   if ((self->ndim != 2 && self->ndim != 3) || i < self->ndim) {
     char buf[160];
     return ct_fail(CT_ERR_SHAPE, op, "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
-                   "dimensions for input, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
-           (ct_tensor *)NULL;
+                   "dimensions for input, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf));
   }
   if (output_size.n != 2)
-    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to 2, but got size %lld", (long long)output_size.n),
-           (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to 2, but got size %lld", (long long)output_size.n);
   if (ct__pool_dtype("col2im_out_cpu", (ct_dtype)self->dtype, 0) != CT_OK ||
-      ct__unfold_setup(op, output_size.data[0], output_size.data[1], kernel_size, dilation, padding, stride, &g) != CT_OK)
-    return NULL;
-  if (ct__mul_ovf(g.kh, g.kw, &K))
-    return ct_fail(CT_ERR_SIZE, op, "kernel_size=(%lld, %lld): their product overflows int64", (long long)g.kh, (long long)g.kw),
-           (ct_tensor *)NULL;
+      ct__unfold_setup(op, output_size.data[0], output_size.data[1], kernel_size, dilation, padding, stride, g) != CT_OK)
+    return ct_last_error();
+  if (ct__mul_ovf(g->kh, g->kw, &K))
+    return ct_fail(CT_ERR_SIZE, op, "kernel_size=(%lld, %lld): their product overflows int64", (long long)g->kh, (long long)g->kw);
   if (self->sizes[b] % K != 0)
     return ct_fail(CT_ERR_SHAPE, op, "Expected size of input's dimension %d to be divisible by the product of kernel_size, but got "
-                   "input.size(%d)=%lld and kernel_size=(%lld, %lld).", b, b, (long long)self->sizes[b], (long long)g.kh, (long long)g.kw),
-           (ct_tensor *)NULL;
-  if (self->sizes[b + 1] != g.OH * g.OW)
+                   "input.size(%d)=%lld and kernel_size=(%lld, %lld).", b, b, (long long)self->sizes[b], (long long)g->kh, (long long)g->kw);
+  if (self->sizes[b + 1] != g->OH * g->OW)
     return ct_fail(CT_ERR_SHAPE, op, "Given output_size=(%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), padding=(%lld, %lld), "
                    "stride=(%lld, %lld), expected size of input's dimension %d to match the calculated number of sliding blocks %lld * %lld = "
-                   "%lld, but got input.size(%d)=%lld.", (long long)g.H, (long long)g.W, (long long)g.kh, (long long)g.kw, (long long)g.dh,
-                   (long long)g.dw, (long long)g.ph, (long long)g.pw, (long long)g.sh, (long long)g.sw, b + 1, (long long)g.OH,
-                   (long long)g.OW, (long long)g.OH * (long long)g.OW, b + 1, (long long)self->sizes[b + 1]),
-           (ct_tensor *)NULL;
-  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b] / K, g.O = g.Og = 1, g.K = self->sizes[b];
-  shape[0] = g.N, shape[1] = g.C, shape[2] = g.H, shape[3] = g.W;
-  if (ct__conv_result(op, NULL, b + 3, shape + (1 - b), (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
-  if (acc && acc->numel) {
-    x = self->dtype == acc->dtype ? ct_retain(self) : ct__copy_as(op, self, (ct_dtype)acc->dtype);
-    if (x) { /* acc (contiguous, batched or not) as (N, C, H, W) */
-      int64_t sd[4];
-      sd[3] = 1, sd[2] = g.W, sd[1] = g.H * g.W, sd[0] = g.C * g.H * g.W;
-      a4 = ct__make_view(acc, 4, shape, sd, 0);
-    }
-    if (!a4 || (st = ct__k_fill_(0, a4, ct_int(0))) != CT_OK) st = ct_last_error();
-    for (n = 0; st == CT_OK && n < g.N; n++) {
-      ct_tensor *blk = ct__view2(x, g.C * K, g.OH * g.OW, x->strides[b], x->strides[b + 1], x->offset + (b ? n * x->strides[0] : 0));
-      if (!blk) {
-        st = ct_last_error();
-        break;
-      }
-      ct__col2im(&g, blk, n, 1, 0, a4);
-      ct_release(blk);
-    }
-    ct_release(x), ct_release(a4);
+                   "%lld, but got input.size(%d)=%lld.", (long long)g->H, (long long)g->W, (long long)g->kh, (long long)g->kw, (long long)g->dh,
+                   (long long)g->dw, (long long)g->ph, (long long)g->pw, (long long)g->sh, (long long)g->sw, b + 1, (long long)g->OH,
+                   (long long)g->OW, (long long)g->OH * (long long)g->OW, b + 1, (long long)self->sizes[b + 1]);
+  g->N = b ? self->sizes[0] : 1, g->C = g->Cg = self->sizes[b] / K, g->O = g->Og = 1, g->K = self->sizes[b];
+  shape[0] = g->N, shape[1] = g->C, shape[2] = g->H, shape[3] = g->W;
+  return CT_OK;
+}
+static ct_status ct__meta_col2im(ct__structured *st, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation,
+                                 ct_int_list padding, ct_int_list stride) {
+  ct__conv_geom g;
+  int64_t shape[4];
+  int b = self->ndim == 3;
+  if (ct__col2im_check(st->op, self, output_size, kernel_size, dilation, padding, stride, &g, shape) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, b + 3, shape + (1 - b), (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_col2im(ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation,
+                                 ct_int_list padding, ct_int_list stride, ct_tensor *out) {
+  static const char *op = "col2im";
+  ct__conv_geom g;
+  int64_t shape[4], n, sd[4], K;
+  int b = self->ndim == 3;
+  ct_tensor *acc, *x, *a4 = NULL;
+  ct_status st = CT_OK;
+  if (out->numel == 0) return CT_OK;
+  if (ct__col2im_check(op, self, output_size, kernel_size, dilation, padding, stride, &g, shape) != CT_OK || !(acc = ct__st_acc(op, out)))
+    return ct_last_error();
+  K = g.kh * g.kw; /* (checked) */
+  x = self->dtype == acc->dtype ? ct_retain(self) : ct__copy_as(op, self, (ct_dtype)acc->dtype);
+  if (x) { /* acc (contiguous, batched or not) as (N, C, H, W) */
+    sd[3] = 1, sd[2] = g.W, sd[1] = g.H * g.W, sd[0] = g.C * g.H * g.W;
+    a4 = ct__make_view(acc, 4, shape, sd, 0);
   }
-  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  if (!a4 || (st = ct__k_fill_(0, a4, ct_int(0))) != CT_OK) st = ct_last_error();
+  for (n = 0; st == CT_OK && n < g.N; n++) {
+    ct_tensor *blk = ct__view2(x, g.C * K, g.OH * g.OW, x->strides[b], x->strides[b + 1], x->offset + (b ? n * x->strides[0] : 0));
+    if (!blk) {
+      st = ct_last_error();
+      break;
+    }
+    ct__col2im(&g, blk, n, 1, 0, a4);
+    ct_release(blk);
+  }
+  ct_release(x), ct_release(a4);
+  return ct__st_acc_done(st, out, acc);
 }
 /* derivatives: each is the other's adjoint */
 static ct_tensor *ct__im2col_backward(ct_tensor *grad, const ct__shape *self_sizes, ct_int_list kernel_size, ct_int_list dilation,

@@ -180,12 +180,14 @@ static void ct__triangle_row(int upper, int64_t i, int64_t col, int64_t offset, 
   if (*hi > col) *hi = col;
   if (*hi < *lo) *hi = *lo;
 }
-static ct_status ct__triangle_indices_out(const char *op, int upper, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
-  int64_t i, n = 0, k, shape[2], first, last, full_lo, full_hi;
+/* the checks of tril_indices / triu_indices (dtype: the out's), the rows that have
+ * any index [*first, *last) and the count *n */
+static ct_status ct__triangle_indices_geometry(const char *op, int upper, int64_t row, int64_t col, int64_t offset, ct_dtype dtype,
+                                               int64_t *first_, int64_t *last_, int64_t *n_) {
+  int64_t i, n = 0, first, last, full_lo, full_hi;
   if (row < 0) return ct_fail(CT_ERR_INVALID, op, "row must be non-negative, got%lld", (long long)row);
   if (col < 0) return ct_fail(CT_ERR_INVALID, op, "col must be non-negative, got%lld", (long long)col);
-  if (out->dtype != CT_I64 && out->dtype != CT_I32)
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)out->dtype));
+  if (dtype != CT_I64 && dtype != CT_I32) return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(dtype));
   /* the rows that have any index (tril: i + offset >= 0; triu: i + offset < col), so that the
    * loops below are as long as the result */
   if (col == 0) first = last = 0;
@@ -205,30 +207,45 @@ static ct_status ct__triangle_indices_out(const char *op, int upper, int64_t row
     ct__triangle_row(upper, i, col, offset, &lo, &hi);
     n += hi - lo;
   }
-  shape[0] = 2, shape[1] = n;
-  if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, 2, shape) != CT_OK) return ct_last_error();
-  if (!ct__is_meta(out) && n > 0) {
-    char *base = (char *)ct_data_ptr(out);
-    size_t es = ct_dtype_size((ct_dtype)out->dtype);
-    for (i = first, k = 0; i < last; i++) {
-      int64_t lo, hi, j;
-      ct__triangle_row(upper, i, col, offset, &lo, &hi);
-      for (j = lo; j < hi; j++, k++) {
-        ct__store_double(base + (size_t)(k * out->strides[1]) * es, (ct_dtype)out->dtype, (double)i);
-        ct__store_double(base + (size_t)(out->strides[0] + k * out->strides[1]) * es, (ct_dtype)out->dtype, (double)j);
-      }
-    }
-  }
-  ct__bump_version(out);
+  *first_ = first, *last_ = last, *n_ = n;
   return CT_OK;
 }
-static ct_status ct__k_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
-  (void)ks;
-  return ct__triangle_indices_out("tril_indices", 0, row, col, offset, out);
+/* structured (ops/structured.h): the meta step checks and declares the (2, N) out (the out's own dtype:
+ * the functional forms are composites over these), the impl writes the row and column of each index */
+static ct_status ct__triangle_indices_meta(ct__structured *st, int upper, int64_t row, int64_t col, int64_t offset) {
+  ct_tensor *out = st->given[0];
+  int64_t first, last, shape[2];
+  if (ct__triangle_indices_geometry(st->op, upper, row, col, offset, (ct_dtype)out->dtype, &first, &last, &shape[1]) != CT_OK)
+    return ct_last_error();
+  shape[0] = 2;
+  return ct__set_output(st, 0, 2, shape, (ct_dtype)out->dtype, out->device);
 }
-static ct_status ct__k_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
-  (void)ks;
-  return ct__triangle_indices_out("triu_indices", 1, row, col, offset, out);
+static ct_status ct__triangle_indices_impl(const char *op, int upper, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  int64_t i, k, n, first, last;
+  char *base = (char *)ct_data_ptr(out);
+  size_t es = ct_dtype_size((ct_dtype)out->dtype);
+  if (ct__triangle_indices_geometry(op, upper, row, col, offset, (ct_dtype)out->dtype, &first, &last, &n) != CT_OK) return ct_last_error();
+  for (i = first, k = 0; n > 0 && i < last; i++) {
+    int64_t lo, hi, j;
+    ct__triangle_row(upper, i, col, offset, &lo, &hi);
+    for (j = lo; j < hi; j++, k++) {
+      ct__store_double(base + (size_t)k * es, (ct_dtype)out->dtype, (double)i);
+      ct__store_double(base + (size_t)(n + k) * es, (ct_dtype)out->dtype, (double)j);
+    }
+  }
+  return CT_OK;
+}
+static ct_status ct__meta_tril_indices(ct__structured *st, int64_t row, int64_t col, int64_t offset) {
+  return ct__triangle_indices_meta(st, 0, row, col, offset);
+}
+static ct_status ct__impl_tril_indices(int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  return ct__triangle_indices_impl("tril_indices", 0, row, col, offset, out);
+}
+static ct_status ct__meta_triu_indices(ct__structured *st, int64_t row, int64_t col, int64_t offset) {
+  return ct__triangle_indices_meta(st, 1, row, col, offset);
+}
+static ct_status ct__impl_triu_indices(int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+  return ct__triangle_indices_impl("triu_indices", 1, row, col, offset, out);
 }
 static ct_tensor *ct__k_tril_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
   ct_tensor *t = ct__factory_empty_for_out(ks, dtype == CT_DTYPE_NONE ? CT_I64 : dtype, device);
@@ -245,17 +262,18 @@ static ct_tensor *ct__k_triu_indices(ct_keyset ks, int64_t row, int64_t col, int
  * values are start + i * step in int64 (a float step truncates), wrapped into
  * the dtype; the length comes from the int64 values for int64, from the
  * doubles for the narrower dtypes. */
-static ct_status ct__k_arange_out(ct_keyset ks, ct_scalar start_s, ct_scalar end_s, ct_scalar step_s, ct_tensor *out) {
-  static const char *op = "arange";
+typedef struct ct__arange_geom {
+  double start, step;
+  int64_t iv[3], len;
+  int integral;
+} ct__arange_geom;
+static ct_status ct__arange_geometry(const char *op, ct_scalar start_s, ct_scalar end_s, ct_scalar step_s, ct_dtype dtype, ct__arange_geom *g) {
   const ct_scalar sv[3] = {start_s, end_s, step_s};
-  ct_dtype dtype = (ct_dtype)out->dtype;
   double start = ct_scalar_to_double(start_s), end = ct_scalar_to_double(end_s), step = ct_scalar_to_double(step_s);
   double n, span = step != 0 ? (end - start) / step : 0; /* the narrower integer dtypes' length: from the doubles */
-  int64_t len, i, iv[3] = {0, 0, 0};
+  int64_t i, *iv = g->iv;
   int integral = ct_dtype_is_integral(dtype, false);
-  size_t es = ct_dtype_size(dtype);
-  char *base;
-  (void)ks;
+  iv[0] = iv[1] = iv[2] = 0;
   for (i = 0; i < 3; i++)
     if (sv[i].kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, op, "start, end and step must be numbers");
   if (dtype == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"arange_cpu\" not implemented for 'Bool'");
@@ -275,23 +293,34 @@ static ct_status ct__k_arange_out(ct_keyset ks, ct_scalar start_s, ct_scalar end
     return ct_fail(CT_ERR_INVALID, op, "upper bound and larger bound inconsistent with step sign");
   n = ceil(!integral ? (end - start) / step : dtype == CT_I64 ? (double)(int64_t)((uint64_t)iv[1] - (uint64_t)iv[0]) / step : span);
   if (!(n >= 0) || n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n);
-  len = (int64_t)n;
-  if (ct__resize_out(op, out, 1, &len) != CT_OK) return ct_last_error();
-  if (!ct__is_meta(out) && len > 0) {
-    base = (char *)ct_data_ptr(out);
-    for (i = 0; i < len; i++) {
-      char *p = base + (size_t)(i * out->strides[0]) * es;
-      if (integral) { /* int64 arithmetic, wrapping, then a wrapping narrowing */
-        uint64_t v = (uint64_t)iv[0] + (uint64_t)iv[2] * (uint64_t)i;
-        if (dtype == CT_I64) *(int64_t *)(void *)p = (int64_t)v;
-        else if (dtype == CT_I32) *(int32_t *)(void *)p = (int32_t)(uint32_t)v;
-        else *(uint8_t *)p = (uint8_t)v;
-      } else {
-        ct__store_double(p, dtype, start + (double)i * step);
-      }
+  g->len = (int64_t)n, g->start = start, g->step = step, g->integral = integral;
+  return CT_OK;
+}
+/* structured (ops/structured.h): the checks and the length in the meta step (the out's dtype: arange
+ * itself is a composite over this), the values in the impl */
+static ct_status ct__meta_arange(ct__structured *st, ct_scalar start, ct_scalar end, ct_scalar step) {
+  ct__arange_geom g;
+  if (ct__arange_geometry(st->op, start, end, step, (ct_dtype)st->given[0]->dtype, &g) != CT_OK) return ct_last_error();
+  return ct__set_output(st, 0, 1, &g.len, (ct_dtype)st->given[0]->dtype, st->given[0]->device);
+}
+static ct_status ct__impl_arange(ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+  ct__arange_geom g;
+  ct_dtype dtype = (ct_dtype)out->dtype;
+  size_t es = ct_dtype_size(dtype);
+  char *base = (char *)ct_data_ptr(out);
+  int64_t i;
+  if (ct__arange_geometry("arange", start, end, step, dtype, &g) != CT_OK) return ct_last_error();
+  for (i = 0; i < g.len; i++) {
+    char *p = base + (size_t)i * es;
+    if (g.integral) { /* int64 arithmetic, wrapping, then a wrapping narrowing */
+      uint64_t v = (uint64_t)g.iv[0] + (uint64_t)g.iv[2] * (uint64_t)i;
+      if (dtype == CT_I64) *(int64_t *)(void *)p = (int64_t)v;
+      else if (dtype == CT_I32) *(int32_t *)(void *)p = (int32_t)(uint32_t)v;
+      else *(uint8_t *)p = (uint8_t)v;
+    } else {
+      ct__store_double(p, dtype, g.start + (double)i * g.step);
     }
   }
-  ct__bump_version(out);
   return CT_OK;
 }
 /* arange: empty on the device, then arange.start_out (PyTorch's composite) */

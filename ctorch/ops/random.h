@@ -506,61 +506,70 @@ static ct_status ct__k_normal_(ct_keyset ks, ct_tensor *self, double mean, doubl
 
 /* ---- normal with tensor mean and/or std: fma(std, z, mean), z the float64
  * stream of normal_ over the (broadcast) result, so normal(full(m), s) is
- * bit for bit normal_(m, s) ---- */
+ * bit for bit normal_(m, s). Structured (ops/structured.h): the meta step
+ * checks and gives the (broadcast) output; the impl checks std's values
+ * (PyTorch's CHECK_NORMAL_TENSOR_STD, before the generator is used) and
+ * draws. ---- */
 static ct_tensor *ct__rn_full64(const char *op, ct_tensor *t, int ndim, const int64_t *shape) {
   ct_tensor *r = ct__empty(op, ndim, shape, CT_F64, t->device);
   if (r && ct__copy_impl(r, t) != CT_OK) ct_release(r), r = NULL; /* broadcasts and converts */
   return r;
 }
-static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f, ct_tensor *std, double std_f, ct_generator *gen) {
-  ct_tensor *like = mean ? mean : std, *r, *z = NULL, *m = NULL, *sd = NULL;
-  int64_t shape[CT_MAX_DIMS], i;
+static ct_status ct__rn_normal_meta(ct__structured *st, ct_tensor *mean, ct_tensor *std, double std_f, ct_generator *gen) {
+  ct_tensor *like = mean ? mean : std;
+  int64_t shape[CT_MAX_DIMS];
   int ndim;
-  const double *zp, *mp, *sp;
-  if (!like) return ct__fail_null(op, "mean"), (ct_tensor *)NULL; /* one of the two is a tensor in every overload */
+  ct_status s;
+  if (!like) return ct__fail_null(st->op, "mean"); /* one of the two is a tensor in every overload */
   ndim = like->ndim;
-  if (ct__rn_floating_only(op, "normal_kernel_cpu", like) != CT_OK) return NULL;
-  if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std_f), (ct_tensor *)NULL;
+  if (ct__rn_floating_only(st->op, "normal_kernel_cpu", like) != CT_OK) return ct_last_error();
+  if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, st->op, "normal expects std >= 0.0, but found std %g", std_f);
   memcpy(shape, like->sizes, sizeof(int64_t) * (size_t)ndim);
-  if (mean && std) {
-    if ((ndim = ct_broadcast_shapes(op, mean->ndim, mean->sizes, std->ndim, std->sizes, shape)) < 0) return NULL;
+  if (mean && std && (ndim = ct_broadcast_shapes(st->op, mean->ndim, mean->sizes, std->ndim, std->sizes, shape)) < 0) return ct_last_error();
+  if ((s = ct__set_output(st, 0, ndim, shape, (ct_dtype)like->dtype, like->device)) != CT_OK) return s;
+  /* (the generator is checked by the impl's draw, after std's values; the Meta device checks it here) */
+  if (st->meta_only && !ct__rn_pick(st->op, gen, st->out[0])) return ct_last_error();
+  return CT_OK;
+}
+static ct_status ct__rn_normal_impl(const char *op, ct_tensor *mean, double mean_f, ct_tensor *std, double std_f, ct_generator *gen,
+                                    ct_tensor *out) {
+  ct_tensor *z = NULL, *m = NULL, *sd = NULL;
+  int64_t i;
+  const double *zp, *mp, *sp;
+  ct_status st = CT_OK;
+  if ((std && !(sd = ct__rn_full64(op, std, out->ndim, out->sizes))) || (mean && !(m = ct__rn_full64(op, mean, out->ndim, out->sizes))))
+    st = ct_last_error();
+  for (i = 0, sp = sd ? (const double *)ct_data_ptr(sd) : NULL; st == CT_OK && sd && i < out->numel; i++)
+    if (!(sp[i] >= 0)) st = ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
+  if (st == CT_OK && (!(z = ct__empty(op, out->ndim, out->sizes, CT_F64, out->device)) || ct__k_normal_(0, z, 0, 1, gen) != CT_OK))
+    st = ct_last_error();
+  if (st == CT_OK) {
+    zp = (const double *)ct_data_ptr(z), mp = m ? (const double *)ct_data_ptr(m) : NULL;
+    for (i = 0; i < out->numel; i++)
+      ct__store_double((char *)ct_data_ptr(out) + (size_t)i * ct_dtype_size((ct_dtype)out->dtype), (ct_dtype)out->dtype,
+                       fma(sp ? sp[i] : std_f, zp[i], mp ? mp[i] : mean_f));
   }
-  r = ct__empty(op, ndim, shape, (ct_dtype)like->dtype, like->device);
-  if (!r) return NULL;
-  if (ct__is_meta(r)) {
-    if (!ct__rn_pick(op, gen, r)) ct_release(r), r = NULL;
-    return r;
-  }
-  if ((std && !(sd = ct__rn_full64(op, std, ndim, shape))) || (mean && !(m = ct__rn_full64(op, mean, ndim, shape)))) goto fail;
-  if (sd)
-    for (i = 0, sp = (const double *)ct_data_ptr(sd); i < r->numel; i++)
-      if (!(sp[i] >= 0)) {
-        ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
-        goto fail;
-      }
-  z = ct__empty(op, ndim, shape, CT_F64, r->device);
-  if (!z || ct__k_normal_(0, z, 0, 1, gen) != CT_OK) goto fail;
-  zp = (const double *)ct_data_ptr(z), mp = m ? (const double *)ct_data_ptr(m) : NULL, sp = sd ? (const double *)ct_data_ptr(sd) : NULL;
-  for (i = 0; i < r->numel; i++)
-    ct__store_double((char *)ct_data_ptr(r) + (size_t)i * ct_dtype_size((ct_dtype)r->dtype), (ct_dtype)r->dtype,
-                     fma(sp ? sp[i] : std_f, zp[i], mp ? mp[i] : mean_f));
   ct_release(z), ct_release(m), ct_release(sd);
-  return r;
-fail:
-  ct_release(z), ct_release(m), ct_release(sd), ct_release(r);
-  return NULL;
+  return st;
 }
-static ct_tensor *ct__k_normal_tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *gen) {
-  (void)ks;
-  return ct__rn_normal_t("normal", mean, 0, NULL, std, gen);
+static ct_status ct__meta_normal_tensor_float(ct__structured *st, ct_tensor *mean, double std, ct_generator *gen) {
+  return ct__rn_normal_meta(st, mean, NULL, std, gen);
 }
-static ct_tensor *ct__k_normal_float_tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *gen) {
-  (void)ks;
-  return ct__rn_normal_t("normal", NULL, mean, std, 0, gen);
+static ct_status ct__impl_normal_tensor_float(ct_tensor *mean, double std, ct_generator *gen, ct_tensor *out) {
+  return ct__rn_normal_impl("normal", mean, 0, NULL, std, gen, out);
 }
-static ct_tensor *ct__k_normal_tensor_tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *gen) {
-  (void)ks;
-  return ct__rn_normal_t("normal", mean, 0, std, 0, gen);
+static ct_status ct__meta_normal_float_tensor(ct__structured *st, double mean, ct_tensor *std, ct_generator *gen) {
+  (void)mean;
+  return ct__rn_normal_meta(st, NULL, std, 0, gen);
+}
+static ct_status ct__impl_normal_float_tensor(double mean, ct_tensor *std, ct_generator *gen, ct_tensor *out) {
+  return ct__rn_normal_impl("normal", NULL, mean, std, 0, gen, out);
+}
+static ct_status ct__meta_normal_tensor_tensor(ct__structured *st, ct_tensor *mean, ct_tensor *std, ct_generator *gen) {
+  return ct__rn_normal_meta(st, mean, std, 0, gen);
+}
+static ct_status ct__impl_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std, ct_generator *gen, ct_tensor *out) {
+  return ct__rn_normal_impl("normal", mean, 0, std, 0, gen, out);
 }
 
 /* ---- random_.from: integers in [from, to) (to None: the dtype's top) ---- */
@@ -717,78 +726,77 @@ static ct_status ct__k_randint_out(ct_keyset ks, int64_t low, int64_t high, ct_i
     return ct_last_error();
   return ct__k_random_from_(ks, out, low, high, gen);
 }
-static ct_status ct__k_randperm_out(ct_keyset ks, int64_t n, ct_generator *gen, ct_tensor *out) {
-  static const char *op = "randperm";
-  ct__rn_stream s = ct__rn_stream_zero();
-  ct_generator *g;
-  ct_tensor *perm;
-  int64_t lo, hi, i, *r;
-  ct_int_list size;
-  ct_status st;
-  (void)ks;
-  if (n < 0) return ct_fail(CT_ERR_INVALID, op, "n must be non-negative, got %lld", (long long)n);
+/* randperm, eye and linspace out= (structured, ops/structured.h): the meta
+ * step checks the arguments, and the out's dtype where it matters, and
+ * declares the out (its own dtype and device: these factories have no
+ * functional form of their own); the impl writes the contiguous out. */
+static ct_status ct__meta_randperm(ct__structured *st, int64_t n, ct_generator *gen) {
+  ct_tensor *out = st->given[0];
+  int64_t lo, hi;
+  if (n < 0) return ct_fail(CT_ERR_INVALID, st->op, "n must be non-negative, got %lld", (long long)n);
   ct__rn_int_bounds((ct_dtype)out->dtype, &lo, &hi);
   if (out->dtype == CT_BOOL || n - 1 > hi)
-    return ct_fail(CT_ERR_INVALID, op, "n is too large for result tensor type: '%s'", ct__dtype_torch_name((ct_dtype)out->dtype));
-  size.data = &n, size.n = 1;
-  if (ct__rn_resize(op, out, size, gen) != CT_OK) return ct_last_error();
-  g = ct__rn_pick(op, gen, out);
+    return ct_fail(CT_ERR_INVALID, st->op, "n is too large for result tensor type: '%s'", ct__dtype_torch_name((ct_dtype)out->dtype));
+  if (gen && !ct__rn_pick(st->op, gen, out)) return ct_last_error();
+  return ct__set_output(st, 0, 1, &n, (ct_dtype)out->dtype, out->device);
+}
+static ct_status ct__impl_randperm(int64_t n, ct_generator *gen, ct_tensor *out) {
+  static const char *op = "randperm";
+  ct__rn_stream s = ct__rn_stream_zero();
+  ct_generator *g = ct__rn_pick(op, gen, out);
+  int64_t i, *r;
   if (!g) return ct_last_error();
-  if (ct__is_meta(out) || n == 0) return ct__bump_version(out), CT_OK;
+  if (n == 0) return CT_OK;
   ct__rn_reserve(g, 2 * (uint64_t)n, &s);
-  perm = ct__empty(op, 1, &n, CT_I64, CT_CPU);
-  if (!perm) return ct_last_error();
-  r = (int64_t *)ct_data_ptr(perm);
+  r = out->dtype == CT_I64 ? (int64_t *)ct_data_ptr(out) : (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)n);
+  if (!r) return ct_fail(CT_ERR_OOM, op, "out of memory");
   for (i = 0; i < n; i++) r[i] = i;
   for (i = 0; i < n; i++) {
     int64_t j = i + (int64_t)(ct__rn_u64(&s, 2 * (uint64_t)i) % (uint64_t)(n - i)), t = r[i];
     r[i] = r[j], r[j] = t;
   }
-  st = ct__copy_impl(out, perm);
-  ct_release(perm);
-  if (st == CT_OK) ct__bump_version(out);
-  return st;
-}
-
-static ct_status ct__k_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
-  static const char *op = "eye";
-  int64_t shape[2], i;
-  ct_int_list size;
-  (void)ks;
-  if (n < 0) return ct_fail(CT_ERR_INVALID, op, "n must be greater or equal to 0, got %lld", (long long)n);
-  if (m < 0) return ct_fail(CT_ERR_INVALID, op, "m must be greater or equal to 0, got %lld", (long long)m);
-  shape[0] = n, shape[1] = m;
-  size.data = shape, size.n = 2;
-  if (ct__rn_resize(op, out, size, NULL) != CT_OK) return ct_last_error();
-  if (ct__k_fill_(0, out, ct_int(0)) != CT_OK) return ct_last_error();
-  if (!ct__is_meta(out)) {
-    char *base = (char *)ct_data_ptr(out);
-    size_t es = ct_dtype_size((ct_dtype)out->dtype);
-    for (i = 0; i < n && i < m; i++)
-      ct__store_double(base + (size_t)(i * out->strides[0] + i * out->strides[1]) * es, (ct_dtype)out->dtype, 1.0);
+  if (out->dtype != CT_I64) { /* (every value fits the dtype: checked by the meta step) */
+    ct__rn_sink k;
+    k.self = k.buf = out, k.data = (char *)ct_data_ptr(out), k.dtype = (ct_dtype)out->dtype, k.es = ct_dtype_size(k.dtype);
+    for (i = 0; i < n; i++) ct__rn_put_int(&k, i, r[i]);
+    ct__workspace_free(r);
   }
   return CT_OK;
 }
-static ct_status ct__k_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) { return ct__k_eye_m_out(ks, n, n, out); }
+
+static ct_status ct__meta_eye_m(ct__structured *st, int64_t n, int64_t m) {
+  int64_t shape[2];
+  if (n < 0) return ct_fail(CT_ERR_INVALID, st->op, "n must be greater or equal to 0, got %lld", (long long)n);
+  if (m < 0) return ct_fail(CT_ERR_INVALID, st->op, "m must be greater or equal to 0, got %lld", (long long)m);
+  shape[0] = n, shape[1] = m;
+  return ct__set_output(st, 0, 2, shape, (ct_dtype)st->given[0]->dtype, st->given[0]->device);
+}
+static ct_status ct__impl_eye_m(int64_t n, int64_t m, ct_tensor *out) {
+  char *base = (char *)ct_data_ptr(out);
+  size_t es = ct_dtype_size((ct_dtype)out->dtype);
+  int64_t i;
+  if (ct__k_fill_(0, out, ct_int(0)) != CT_OK) return ct_last_error();
+  for (i = 0; i < n && i < m; i++) ct__store_double(base + (size_t)(i * m + i) * es, (ct_dtype)out->dtype, 1.0);
+  return CT_OK;
+}
+static ct_status ct__meta_eye(ct__structured *st, int64_t n) { return ct__meta_eye_m(st, n, n); }
+static ct_status ct__impl_eye(int64_t n, ct_tensor *out) { return ct__impl_eye_m(n, n, out); }
 
 static int64_t ct__rn_scalar_i64(ct_scalar s) { return ct_scalar_to_int(s); } /* NaN, out of range: as PyTorch's cast on x86 */
+static ct_status ct__meta_linspace(ct__structured *st, ct_scalar start, ct_scalar end, int64_t steps) {
+  if (steps < 0) return ct_fail(CT_ERR_INVALID, st->op, "number of steps must be non-negative");
+  if (start.kind == CT_SCALAR_NONE || end.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, st->op, "start and end must be numbers");
+  return ct__set_output(st, 0, 1, &steps, (ct_dtype)st->given[0]->dtype, st->given[0]->device);
+}
 /* linspace as PyTorch's CPU kernel: the first half counts up from start, the
  * second half down from end, each value one fused multiply-add (PyTorch's
  * vectorised CPU kernel is compiled with FMA); float32 (and half types) step
  * in float, float64 in double, integers in double and truncate. */
-static ct_status ct__k_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
-  static const char *op = "linspace";
+static ct_status ct__impl_linspace(ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
   ct__rn_sink k;
   ct_dtype d = (ct_dtype)out->dtype;
-  ct_int_list size;
   int64_t i, half = steps / 2;
-  (void)ks;
-  if (steps < 0) return ct_fail(CT_ERR_INVALID, op, "number of steps must be non-negative");
-  if (start.kind == CT_SCALAR_NONE || end.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, op, "start and end must be numbers");
-  size.data = &steps, size.n = 1;
-  if (ct__rn_resize(op, out, size, NULL) != CT_OK) return ct_last_error();
-  if (ct__is_meta(out) || steps == 0) return ct__bump_version(out), CT_OK;
-  if (ct__rn_sink_open(op, out, &k) != CT_OK) return ct_last_error();
+  k.self = k.buf = out, k.data = (char *)ct_data_ptr(out), k.dtype = d, k.es = ct_dtype_size(d);
   if (d == CT_F64 || !ct_dtype_is_floating(d)) {
     double a = ct_scalar_to_double(start), b = ct_scalar_to_double(end), step;
     if (!ct_dtype_is_floating(d)) a = (double)ct__rn_scalar_i64(start), b = (double)ct__rn_scalar_i64(end); /* Scalar.to<int64_t> */
@@ -806,7 +814,7 @@ static ct_status ct__k_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end
       ct__rn_put(&k, i, (double)v);
     }
   }
-  return ct__rn_sink_close(&k, CT_OK);
+  return CT_OK;
 }
 
 /* ---- dropout ----

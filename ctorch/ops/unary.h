@@ -1109,42 +1109,28 @@ static ct_tensor *ct__unary_nan_to_num_backward(ct_tensor *grad, ct_tensor *self
 
 /* ---- frexp: self = mantissa * 2^exponent, |mantissa| in [0.5, 1) (0, inf and NaN: themselves and 0);
  * the mantissa in self's dtype, the exponent int32 ---- */
-static ct_tensor *ct__k_frexp(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
-  static const char *op = "frexp";
-  ct_tensor *m, *e;
-  (void)ks;
-  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
-    return ct_fail(CT_ERR_DTYPE, op, "torch.frexp() only supports floating-point dtypes"), (ct_tensor *)NULL;
-  m = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
-  e = m ? ct__empty(op, self->ndim, self->sizes, CT_I32, self->device) : NULL;
-  if (!e) return ct_release(m), (ct_tensor *)NULL;
-  if (!ct__is_meta(m) && self->numel > 0) {
-    ct_tensor *c = ct__host_operand(op, self);
-    ct_tensor *hm = c ? ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, CT_CPU) : NULL;
-    ct_tensor *he = hm ? ct__empty(op, self->ndim, self->sizes, CT_I32, CT_CPU) : NULL;
-    ct_status st = he ? CT_OK : ct_last_error();
-    int64_t k;
-    for (k = 0; st == CT_OK && k < self->numel; k++) {
-      int ex = 0;
-      double v = ct_get(c, k), mant = isfinite(v) ? frexp(v, &ex) : v;
-      ct_set(hm, k, mant);
-      ((int32_t *)ct_data_ptr(he))[k] = ex;
-    }
-    if (st == CT_OK) st = ct__copy_impl(m, hm);
-    if (st == CT_OK) st = ct__copy_impl(e, he);
-    ct_release(c), ct_release(hm), ct_release(he);
-    if (st != CT_OK) return ct_release(m), ct_release(e), (ct_tensor *)NULL;
-  }
-  if (exponent) *exponent = e;
-  else ct_release(e);
-  return m;
+/* structured (ops/structured.h): the meta step checks the dtype and declares both outputs; the impl
+ * writes them (contiguous, on the CPU) */
+static ct_status ct__meta_frexp(ct__structured *st, ct_tensor *self) {
+  ct_status s;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype)) return ct_fail(CT_ERR_DTYPE, st->op, "torch.frexp() only supports floating-point dtypes");
+  if ((s = ct__set_output(st, 0, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device)) != CT_OK) return s;
+  return ct__set_output(st, 1, self->ndim, self->sizes, CT_I32, self->device);
 }
-static ct_status ct__k_frexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
-  ct_tensor *e = NULL, *m = ct__k_frexp(ks, self, &e);
-  ct_status st;
-  if (!m) return ct_last_error();
-  if ((st = ct__result_to_out("frexp", mantissa, m)) != CT_OK) return ct_release(e), st;
-  return ct__result_to_out("frexp", exponent, e);
+static ct_status ct__impl_frexp(ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+  ct_tensor *c;
+  int32_t *e = (int32_t *)ct_data_ptr(exponent);
+  int64_t k;
+  if (self->numel == 0) return CT_OK;
+  if (!(c = ct__host_operand("frexp", self))) return ct_last_error();
+  for (k = 0; k < self->numel; k++) {
+    int ex = 0;
+    double v = ct_get(c, k), mant = isfinite(v) ? frexp(v, &ex) : v;
+    ct_set(mantissa, k, mant);
+    e[k] = ex;
+  }
+  ct_release(c);
+  return CT_OK;
 }
 
 CT_EXTERN_C_END
