@@ -5130,9 +5130,11 @@ typedef ct_status ct_kernel_scatter__reduce(ct_keyset, ct_tensor *, int64_t , ct
 typedef ct_status ct_kernel_scatter_reduce_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *);
 #define CT__OPNAME_scatter_reduce_out "scatter.reduce_out"
 #define CT__OPSIG_scatter_reduce_out "T,i,T,T,s,Tw->Tw"
+typedef ct_status ct_impl_scatter_reduce_out(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *);
 typedef ct_tensor *ct_kernel_scatter_value_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *);
 #define CT__OPNAME_scatter_value_reduce "scatter.value_reduce"
 #define CT__OPSIG_scatter_value_reduce "T,i,T,S,s->T"
+typedef ct_status ct_impl_scatter_value_reduce(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *, ct_tensor *);
 typedef ct_status ct_kernel_scatter__value_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *);
 #define CT__OPNAME_scatter__value_reduce "scatter_.value_reduce"
 #define CT__OPSIG_scatter__value_reduce "Tw,i,T,S,s->Tw"
@@ -5145,6 +5147,7 @@ typedef ct_status ct_kernel_scatter_reduce__two(ct_keyset, ct_tensor *, int64_t 
 typedef ct_status ct_kernel_scatter_reduce_two_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *);
 #define CT__OPNAME_scatter_reduce_two_out "scatter_reduce.two_out"
 #define CT__OPSIG_scatter_reduce_two_out "T,i,T,T,s,b,Tw->Tw"
+typedef ct_status ct_impl_scatter_reduce_two_out(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *);
 typedef ct_tensor *ct_kernel_index_select(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_index_select "index_select"
 #define CT__OPSIG_index_select "T,i,T->T"

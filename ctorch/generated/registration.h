@@ -14496,6 +14496,9 @@ static ct_unboxed_fn ct__impls_replication_pad3d_out[CT_DEVICE_NUM] = {CT_FN(ct_
 static ct_unboxed_fn ct__impls_replication_pad3d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_replication_pad3d_backward)};
 static ct_unboxed_fn ct__impls_tril_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_tril)};
 static ct_unboxed_fn ct__impls_triu_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_triu)};
+static ct_unboxed_fn ct__impls_scatter_reduce_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_reduce)};
+static ct_unboxed_fn ct__impls_scatter_value_reduce[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_value_reduce)};
+static ct_unboxed_fn ct__impls_scatter_reduce_two_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_reduce_two)};
 static ct_unboxed_fn ct__impls_narrow_copy_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_narrow_copy)};
 static ct_unboxed_fn ct__impls__ctc_loss[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_forward)};
 static ct_unboxed_fn ct__impls__ctc_loss_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_backward)};
@@ -15539,6 +15542,184 @@ static ct_status ct__st_triu_out_meta(ct_keyset ks, ct_tensor *self, int64_t dia
   ct__st_begin(&st, "triu", CT__ST_OUT, 1, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))impl)(self, dim, index, src, reduce, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_scatter_reduce_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))impl)(self, dim, index, src, reduce, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter__reduce_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))impl)(self, dim, index, src, reduce, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce_out_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_value_reduce, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *, ct_tensor *))impl)(self, dim, index, value, reduce, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_scatter_value_reduce_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 0, 2, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_value_reduce, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *, ct_tensor *))impl)(self, dim, index, value, reduce, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter__value_reduce_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 1, 2, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))impl)(self, dim, index, src, reduce, include_self, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_scatter_reduce_two_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))impl)(self, dim, index, src, reduce, include_self, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce__two_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))impl)(self, dim, index, src, reduce, include_self, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce_two_out_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
   return ct__st_finish(&st, s, 1);
 }
 static ct_tensor *ct__st_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
@@ -17494,6 +17675,14 @@ static const struct {
     {"triu.out", &ct__op.triu, CT_FN(ct__st_triu), ct__impls_triu_out},
     {"triu.out", &ct__op.triu_, CT_FN(ct__st_triu_), ct__impls_triu_out},
     {"triu.out", &ct__op.triu_out, CT_FN(ct__st_triu_out), ct__impls_triu_out},
+    {"scatter.reduce_out", &ct__op.scatter_reduce, CT_FN(ct__st_scatter_reduce), ct__impls_scatter_reduce_out},
+    {"scatter.reduce_out", &ct__op.scatter__reduce, CT_FN(ct__st_scatter__reduce), ct__impls_scatter_reduce_out},
+    {"scatter.reduce_out", &ct__op.scatter_reduce_out, CT_FN(ct__st_scatter_reduce_out), ct__impls_scatter_reduce_out},
+    {"scatter.value_reduce", &ct__op.scatter_value_reduce, CT_FN(ct__st_scatter_value_reduce), ct__impls_scatter_value_reduce},
+    {"scatter.value_reduce", &ct__op.scatter__value_reduce, CT_FN(ct__st_scatter__value_reduce), ct__impls_scatter_value_reduce},
+    {"scatter_reduce.two_out", &ct__op.scatter_reduce_two, CT_FN(ct__st_scatter_reduce_two), ct__impls_scatter_reduce_two_out},
+    {"scatter_reduce.two_out", &ct__op.scatter_reduce__two, CT_FN(ct__st_scatter_reduce__two), ct__impls_scatter_reduce_two_out},
+    {"scatter_reduce.two_out", &ct__op.scatter_reduce_two_out, CT_FN(ct__st_scatter_reduce_two_out), ct__impls_scatter_reduce_two_out},
     {"narrow_copy.out", &ct__op.narrow_copy, CT_FN(ct__st_narrow_copy), ct__impls_narrow_copy_out},
     {"narrow_copy.out", &ct__op.narrow_copy_out, CT_FN(ct__st_narrow_copy_out), ct__impls_narrow_copy_out},
     {"_ctc_loss", &ct__op._ctc_loss, CT_FN(ct__st__ctc_loss), ct__impls__ctc_loss},
@@ -19571,29 +19760,29 @@ static const struct {
     {&ct__op.scatter_add_out, CT_KEY_CPU, CT_FN(ct__k_scatter_add_out), "reference"},
     {&ct__op.scatter_add_out, CT_KEY_META, CT_FN(ct__k_scatter_add_out), "reference"},
     {&ct__op.scatter_add_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_out), "autograd"},
-    {&ct__op.scatter_reduce, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce), "reference"},
-    {&ct__op.scatter_reduce, CT_KEY_META, CT_FN(ct__k_scatter_reduce), "reference"},
+    {&ct__op.scatter_reduce, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce), "structured"},
+    {&ct__op.scatter_reduce, CT_KEY_META, CT_FN(ct__st_scatter_reduce_meta), "structured"},
     {&ct__op.scatter_reduce, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce), "autograd"},
-    {&ct__op.scatter__reduce, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_), "reference"},
-    {&ct__op.scatter__reduce, CT_KEY_META, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {&ct__op.scatter__reduce, CT_KEY_CPU, CT_FN(ct__st_scatter__reduce), "structured"},
+    {&ct__op.scatter__reduce, CT_KEY_META, CT_FN(ct__st_scatter__reduce_meta), "structured"},
     {&ct__op.scatter__reduce, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__reduce), "autograd"},
-    {&ct__op.scatter_reduce_out, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_out), "reference"},
-    {&ct__op.scatter_reduce_out, CT_KEY_META, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {&ct__op.scatter_reduce_out, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce_out), "structured"},
+    {&ct__op.scatter_reduce_out, CT_KEY_META, CT_FN(ct__st_scatter_reduce_out_meta), "structured"},
     {&ct__op.scatter_reduce_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_out), "autograd"},
-    {&ct__op.scatter_value_reduce, CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce), "reference"},
-    {&ct__op.scatter_value_reduce, CT_KEY_META, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {&ct__op.scatter_value_reduce, CT_KEY_CPU, CT_FN(ct__st_scatter_value_reduce), "structured"},
+    {&ct__op.scatter_value_reduce, CT_KEY_META, CT_FN(ct__st_scatter_value_reduce_meta), "structured"},
     {&ct__op.scatter_value_reduce, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_reduce), "autograd"},
-    {&ct__op.scatter__value_reduce, CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce_), "reference"},
-    {&ct__op.scatter__value_reduce, CT_KEY_META, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {&ct__op.scatter__value_reduce, CT_KEY_CPU, CT_FN(ct__st_scatter__value_reduce), "structured"},
+    {&ct__op.scatter__value_reduce, CT_KEY_META, CT_FN(ct__st_scatter__value_reduce_meta), "structured"},
     {&ct__op.scatter__value_reduce, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value_reduce), "autograd"},
-    {&ct__op.scatter_reduce_two, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two), "reference"},
-    {&ct__op.scatter_reduce_two, CT_KEY_META, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {&ct__op.scatter_reduce_two, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce_two), "structured"},
+    {&ct__op.scatter_reduce_two, CT_KEY_META, CT_FN(ct__st_scatter_reduce_two_meta), "structured"},
     {&ct__op.scatter_reduce_two, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two), "autograd"},
-    {&ct__op.scatter_reduce__two, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_), "reference"},
-    {&ct__op.scatter_reduce__two, CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {&ct__op.scatter_reduce__two, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce__two), "structured"},
+    {&ct__op.scatter_reduce__two, CT_KEY_META, CT_FN(ct__st_scatter_reduce__two_meta), "structured"},
     {&ct__op.scatter_reduce__two, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce__two), "autograd"},
-    {&ct__op.scatter_reduce_two_out, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
-    {&ct__op.scatter_reduce_two_out, CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {&ct__op.scatter_reduce_two_out, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce_two_out), "structured"},
+    {&ct__op.scatter_reduce_two_out, CT_KEY_META, CT_FN(ct__st_scatter_reduce_two_out_meta), "structured"},
     {&ct__op.scatter_reduce_two_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two_out), "autograd"},
     {&ct__op.index_select, CT_KEY_CPU, CT_FN(ct__k_index_select), "reference"},
     {&ct__op.index_select, CT_KEY_META, CT_FN(ct__k_index_select), "reference"},

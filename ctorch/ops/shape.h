@@ -1027,28 +1027,54 @@ static ct_status ct__k_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t di
 }
 
 /* scatter with a reduction: legacy scatter.reduce ("add", "multiply") and scatter_reduce.two
- * ("sum", "prod", "mean", "amax", "amin"; include_self=False ignores self where something is scattered) */
-static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_scalar value,
-                                          int kind, int include_self) {
+ * ("sum", "prod", "mean", "amax", "amin"; include_self=False ignores self where something is scattered).
+ * Structured (ops/structured.h): the meta steps check the reduce, dim, index and src (and the written
+ * tensor's overlap where PyTorch checks it); the impl steps copy self into out and reduce into it
+ * (host loops: index bounds are checked there). */
+static int ct__shape_legacy_reduce(const char *op, const char *reduce) {
+  if (reduce && !strcmp(reduce, "add")) return CT__RED_SUM;
+  if (reduce && !strcmp(reduce, "multiply")) return CT__RED_PROD;
+  ct_fail(CT_ERR_INVALID, op, "reduce argument must be either add or multiply.");
+  return -1;
+}
+static int ct__shape_two_reduce(const char *reduce) {
+  static const char *const names[] = {"sum", "prod", "mean", "amax", "amin"};
+  int kind;
+  for (kind = 0; kind < 5 && !(reduce && !strcmp(reduce, names[kind])); kind++) {
+  }
+  if (kind == 5) ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin.");
+  return kind == 5 ? -1 : kind;
+}
+/* overlap: check the written tensor (out=, or self in place) against self and src */
+static ct_status ct__meta_scatter_reduce_common(ct__structured *st, const char *op, ct_tensor *self, int64_t dim, ct_tensor *index,
+                                                ct_tensor *src, ct_scalar value, int kind, int overlap) {
+  if (overlap && ct__shape_overlaps(st->variant == CT__ST_OUT ? op : st->op, st->given[0], st->variant == CT__ST_OUT ? self : src,
+                                    st->variant == CT__ST_OUT ? src : NULL) != CT_OK)
+    return ct_last_error();
+  if (kind < 0) return ct_last_error();
+  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return ct_last_error();
+  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return ct_last_error(); /* as PyTorch's value.to<scalar_t>() */
+  return ct__meta_same_shape(st, self);
+}
+static ct_status ct__impl_scatter_reduce_common(const char *op, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                                ct_scalar value, int kind, int include_self, ct_tensor *out) {
   ct__shape_red red;
-  ct_tensor *r;
   char v[8];
   int64_t k;
   ct_status st;
-  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
-  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
-  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
+  if ((dim = ct__wrap_dim(op, dim, self->ndim)) < 0) return ct_last_error();
+  if ((st = ct__copy_impl(out, self)) != CT_OK || out->numel == 0) return st;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
   red.kind = kind;
-  red.count = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)r->numel);
-  if (!red.count) return ct_release(r), ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
-  for (k = 0; k < r->numel; k++) red.count[k] = include_self ? 1 : 0;
-  st = ct__shape_sg_loop(op, CT__SG_REDUCE, r, dim, index, src, v, &red);
+  red.count = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)out->numel);
+  if (!red.count) return ct_fail(CT_ERR_OOM, op, "out of memory");
+  for (k = 0; k < out->numel; k++) red.count[k] = include_self ? 1 : 0;
+  st = ct__shape_sg_host(op, CT__SG_REDUCE, out, dim, index, src, v, &red, 0);
   if (st == CT_OK && kind == CT__RED_MEAN) {
-    ct_dtype dt = (ct_dtype)r->dtype;
+    ct_dtype dt = (ct_dtype)out->dtype;
     size_t es = ct_dtype_size(dt);
-    char *p = (char *)r->storage->data;
-    for (k = 0; k < r->numel; k++) {
+    char *p = ct__shape_ptr(out);
+    for (k = 0; k < out->numel; k++) {
       if (red.count[k] <= 1) continue;
       if (ct_dtype_is_floating(dt)) {
         ct__store_double(p + k * (int64_t)es, dt, ct__load_double(p + k * (int64_t)es, dt) / (double)red.count[k]);
@@ -1060,58 +1086,35 @@ static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int6
     }
   }
   ct__workspace_free(red.count);
-  if (st != CT_OK) ct_release(r), r = NULL;
-  return r;
+  return st;
 }
-static int ct__shape_legacy_reduce(const char *op, const char *reduce) {
-  if (reduce && !strcmp(reduce, "add")) return CT__RED_SUM;
-  if (reduce && !strcmp(reduce, "multiply")) return CT__RED_PROD;
-  ct_fail(CT_ERR_INVALID, op, "reduce argument must be either add or multiply.");
-  return -1;
+/* legacy scatter.reduce: PyTorch checks out= (not self in place) against self and src */
+static ct_status ct__meta_scatter_reduce(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                         const char *reduce) {
+  return ct__meta_scatter_reduce_common(st, "scatter", self, dim, index, src, ct_int(0), ct__shape_legacy_reduce("scatter", reduce),
+                                        st->variant == CT__ST_OUT);
 }
-static ct_tensor *ct__k_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
-  int kind = ct__shape_legacy_reduce("scatter", reduce);
-  (void)ks;
-  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, src, ct_int(0), kind, 1);
+static ct_status ct__impl_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  return ct__impl_scatter_reduce_common("scatter", self, dim, index, src, ct_int(0), ct__shape_legacy_reduce("scatter", reduce), 1, out);
 }
-static ct_status ct__k_scatter_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
-  return ct__shape_inplace("scatter_", self, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+static ct_status ct__meta_scatter_value_reduce(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                               const char *reduce) {
+  return ct__meta_scatter_reduce_common(st, "scatter", self, dim, index, NULL, value, ct__shape_legacy_reduce("scatter", reduce), 0);
 }
-static ct_status ct__k_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
-                                          ct_tensor *out) {
-  if (ct__shape_overlaps("scatter", out, self, src) != CT_OK) return ct_last_error();
-  return ct__shape_out("scatter", out, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+static ct_status ct__impl_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce,
+                                               ct_tensor *out) {
+  return ct__impl_scatter_reduce_common("scatter", self, dim, index, NULL, value, ct__shape_legacy_reduce("scatter", reduce), 1, out);
 }
-static ct_tensor *ct__k_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
-                                             const char *reduce) {
-  int kind = ct__shape_legacy_reduce("scatter", reduce);
-  (void)ks;
-  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, NULL, value, kind, 1);
+/* scatter_reduce.two: out= and self in place are checked against self and src */
+static ct_status ct__meta_scatter_reduce_two(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                             const char *reduce, bool include_self) {
+  (void)include_self;
+  return ct__meta_scatter_reduce_common(st, "scatter_reduce", self, dim, index, src, ct_int(0), ct__shape_two_reduce(reduce),
+                                        st->variant != CT__ST_FUNCTIONAL);
 }
-static ct_status ct__k_scatter_value_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
-                                             const char *reduce) {
-  return ct__shape_inplace("scatter_", self, ct__k_scatter_value_reduce(ks, self, dim, index, value, reduce));
-}
-static ct_tensor *ct__k_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
-                                           const char *reduce, bool include_self) {
-  static const char *const names[] = {"sum", "prod", "mean", "amax", "amin"};
-  int kind;
-  (void)ks;
-  for (kind = 0; kind < 5 && !(reduce && !strcmp(reduce, names[kind])); kind++) {
-  }
-  if (kind == 5)
-    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
-  return ct__shape_scatter_reduce("scatter_reduce", self, dim, index, src, ct_int(0), kind, include_self);
-}
-static ct_status ct__k_scatter_reduce_two_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
-                                           const char *reduce, bool include_self) {
-  if (ct__shape_overlaps("scatter_reduce_", self, src, NULL) != CT_OK) return ct_last_error();
-  return ct__shape_inplace("scatter_reduce_", self, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
-}
-static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
-                                              const char *reduce, bool include_self, ct_tensor *out) {
-  if (ct__shape_overlaps("scatter_reduce", out, self, src) != CT_OK) return ct_last_error();
-  return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
+static ct_status ct__impl_scatter_reduce_two(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
+                                             bool include_self, ct_tensor *out) {
+  return ct__impl_scatter_reduce_common("scatter_reduce", self, dim, index, src, ct_int(0), ct__shape_two_reduce(reduce), include_self, out);
 }
 
 /* 1 where a == b (same shapes), else 0, in a's dtype: a constant for the formulas below */
