@@ -5187,9 +5187,11 @@ typedef ct_status ct_kernel_index_fill__int_Tensor(ct_keyset, ct_tensor *, int64
 typedef ct_status ct_kernel_index_fill_int_Tensor_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_index_fill_int_Tensor_out "index_fill.int_Tensor_out"
 #define CT__OPSIG_index_fill_int_Tensor_out "T,i,T,T,Tw->Tw"
+typedef ct_status ct_impl_index_fill_int_Tensor_out(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_index_fill_int_Scalar_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *);
 #define CT__OPNAME_index_fill_int_Scalar_out "index_fill.int_Scalar_out"
 #define CT__OPSIG_index_fill_int_Scalar_out "T,i,T,S,Tw->Tw"
+typedef ct_status ct_impl_index_fill_int_Scalar_out(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel_index_Tensor(ct_keyset, ct_tensor *, ct_tensor_list );
 #define CT__OPNAME_index_Tensor "index.Tensor"
 #define CT__OPSIG_index_Tensor "T,L->T"

@@ -14499,6 +14499,8 @@ static ct_unboxed_fn ct__impls_triu_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_triu)};
 static ct_unboxed_fn ct__impls_scatter_reduce_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_reduce)};
 static ct_unboxed_fn ct__impls_scatter_value_reduce[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_value_reduce)};
 static ct_unboxed_fn ct__impls_scatter_reduce_two_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_reduce_two)};
+static ct_unboxed_fn ct__impls_index_fill_int_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill_tensor)};
+static ct_unboxed_fn ct__impls_index_fill_int_Scalar_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill)};
 static ct_unboxed_fn ct__impls_narrow_copy_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_narrow_copy)};
 static ct_unboxed_fn ct__impls__ctc_loss[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_forward)};
 static ct_unboxed_fn ct__impls__ctc_loss_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_backward)};
@@ -15720,6 +15722,140 @@ static ct_status ct__st_scatter_reduce_two_out_meta(ct_keyset ks, ct_tensor *sel
   ct__st_begin(&st, "scatter_reduce", CT__ST_OUT, 1, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_index_fill_int_Scalar_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 0, 2, ct__in);
+  st.given[0] = self;
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill__int_Scalar_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 1, 2, ct__in);
+  st.given[0] = self;
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_index_fill_int_Tensor_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill__int_Tensor_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill_int_Tensor_out_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill_int_Scalar_out_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_fill(&st, self, dim, index, value);
   return ct__st_finish(&st, s, 1);
 }
 static ct_tensor *ct__st_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
@@ -17683,6 +17819,12 @@ static const struct {
     {"scatter_reduce.two_out", &ct__op.scatter_reduce_two, CT_FN(ct__st_scatter_reduce_two), ct__impls_scatter_reduce_two_out},
     {"scatter_reduce.two_out", &ct__op.scatter_reduce__two, CT_FN(ct__st_scatter_reduce__two), ct__impls_scatter_reduce_two_out},
     {"scatter_reduce.two_out", &ct__op.scatter_reduce_two_out, CT_FN(ct__st_scatter_reduce_two_out), ct__impls_scatter_reduce_two_out},
+    {"index_fill.int_Scalar_out", &ct__op.index_fill_int_Scalar, CT_FN(ct__st_index_fill_int_Scalar), ct__impls_index_fill_int_Scalar_out},
+    {"index_fill.int_Scalar_out", &ct__op.index_fill__int_Scalar, CT_FN(ct__st_index_fill__int_Scalar), ct__impls_index_fill_int_Scalar_out},
+    {"index_fill.int_Tensor_out", &ct__op.index_fill_int_Tensor, CT_FN(ct__st_index_fill_int_Tensor), ct__impls_index_fill_int_Tensor_out},
+    {"index_fill.int_Tensor_out", &ct__op.index_fill__int_Tensor, CT_FN(ct__st_index_fill__int_Tensor), ct__impls_index_fill_int_Tensor_out},
+    {"index_fill.int_Tensor_out", &ct__op.index_fill_int_Tensor_out, CT_FN(ct__st_index_fill_int_Tensor_out), ct__impls_index_fill_int_Tensor_out},
+    {"index_fill.int_Scalar_out", &ct__op.index_fill_int_Scalar_out, CT_FN(ct__st_index_fill_int_Scalar_out), ct__impls_index_fill_int_Scalar_out},
     {"narrow_copy.out", &ct__op.narrow_copy, CT_FN(ct__st_narrow_copy), ct__impls_narrow_copy_out},
     {"narrow_copy.out", &ct__op.narrow_copy_out, CT_FN(ct__st_narrow_copy_out), ct__impls_narrow_copy_out},
     {"_ctc_loss", &ct__op._ctc_loss, CT_FN(ct__st__ctc_loss), ct__impls__ctc_loss},
@@ -19808,23 +19950,23 @@ static const struct {
     {&ct__op.index_copy_out, CT_KEY_CPU, CT_FN(ct__k_index_copy_out), "reference"},
     {&ct__op.index_copy_out, CT_KEY_META, CT_FN(ct__k_index_copy_out), "reference"},
     {&ct__op.index_copy_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_out), "autograd"},
-    {&ct__op.index_fill_int_Scalar, CT_KEY_CPU, CT_FN(ct__k_index_fill), "reference"},
-    {&ct__op.index_fill_int_Scalar, CT_KEY_META, CT_FN(ct__k_index_fill), "reference"},
+    {&ct__op.index_fill_int_Scalar, CT_KEY_CPU, CT_FN(ct__st_index_fill_int_Scalar), "structured"},
+    {&ct__op.index_fill_int_Scalar, CT_KEY_META, CT_FN(ct__st_index_fill_int_Scalar_meta), "structured"},
     {&ct__op.index_fill_int_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar), "autograd"},
-    {&ct__op.index_fill__int_Scalar, CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
-    {&ct__op.index_fill__int_Scalar, CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
+    {&ct__op.index_fill__int_Scalar, CT_KEY_CPU, CT_FN(ct__st_index_fill__int_Scalar), "structured"},
+    {&ct__op.index_fill__int_Scalar, CT_KEY_META, CT_FN(ct__st_index_fill__int_Scalar_meta), "structured"},
     {&ct__op.index_fill__int_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
-    {&ct__op.index_fill_int_Tensor, CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor), "reference"},
-    {&ct__op.index_fill_int_Tensor, CT_KEY_META, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {&ct__op.index_fill_int_Tensor, CT_KEY_CPU, CT_FN(ct__st_index_fill_int_Tensor), "structured"},
+    {&ct__op.index_fill_int_Tensor, CT_KEY_META, CT_FN(ct__st_index_fill_int_Tensor_meta), "structured"},
     {&ct__op.index_fill_int_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor), "autograd"},
-    {&ct__op.index_fill__int_Tensor, CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_), "reference"},
-    {&ct__op.index_fill__int_Tensor, CT_KEY_META, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {&ct__op.index_fill__int_Tensor, CT_KEY_CPU, CT_FN(ct__st_index_fill__int_Tensor), "structured"},
+    {&ct__op.index_fill__int_Tensor, CT_KEY_META, CT_FN(ct__st_index_fill__int_Tensor_meta), "structured"},
     {&ct__op.index_fill__int_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Tensor), "autograd"},
-    {&ct__op.index_fill_int_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_out), "reference"},
-    {&ct__op.index_fill_int_Tensor_out, CT_KEY_META, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {&ct__op.index_fill_int_Tensor_out, CT_KEY_CPU, CT_FN(ct__st_index_fill_int_Tensor_out), "structured"},
+    {&ct__op.index_fill_int_Tensor_out, CT_KEY_META, CT_FN(ct__st_index_fill_int_Tensor_out_meta), "structured"},
     {&ct__op.index_fill_int_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor_out), "autograd"},
-    {&ct__op.index_fill_int_Scalar_out, CT_KEY_CPU, CT_FN(ct__k_index_fill_out), "reference"},
-    {&ct__op.index_fill_int_Scalar_out, CT_KEY_META, CT_FN(ct__k_index_fill_out), "reference"},
+    {&ct__op.index_fill_int_Scalar_out, CT_KEY_CPU, CT_FN(ct__st_index_fill_int_Scalar_out), "structured"},
+    {&ct__op.index_fill_int_Scalar_out, CT_KEY_META, CT_FN(ct__st_index_fill_int_Scalar_out_meta), "structured"},
     {&ct__op.index_fill_int_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar_out), "autograd"},
     {&ct__op.index_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index), "composite"},
     {&ct__op.index_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_index_out), "reference"},

@@ -1345,38 +1345,39 @@ static ct_status ct__k_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim
   if (ct__shape_overlaps("index_copy", out, self, source) != CT_OK) return ct_last_error();
   return ct__shape_out("index_copy", out, ct__k_index_copy(ks, self, dim, index, source));
 }
-static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  (void)ks;
-  if (ct__check_scalar("index_fill", value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
-  return ct__shape_ix("index_fill", CT__IX_FILL, self, dim, index, NULL, value, 0);
+/* index_fill (structured, ops/structured.h): the meta steps check the value (a Scalar's range; a
+ * Tensor value's rank), the index and dim; the impl steps copy self into out and fill the slices
+ * (index bounds, and a Tensor value's range, are checked there) */
+static ct_status ct__meta_index_fill(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  if (ct__check_scalar("index_fill", value, (ct_dtype)self->dtype) != CT_OK) return ct_last_error(); /* as PyTorch's value.to<scalar_t>() */
+  if (ct__shape_ix_check("index_fill", self, &dim, index, NULL, 0) != CT_OK) return ct_last_error();
+  return ct__meta_same_shape(st, self);
 }
-static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  return ct__shape_inplace("index_fill_", self, ct__k_index_fill(ks, self, dim, index, value));
+static ct_status ct__impl_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_status st;
+  if ((dim = ct__wrap_dim("index_fill", dim, self->ndim)) < 0) return ct_last_error();
+  if ((st = ct__copy_impl(out, self)) != CT_OK) return st;
+  return ct__shape_ix_loop("index_fill", CT__IX_FILL, out, (int)dim, index, NULL, value);
 }
-static ct_tensor *ct__k_index_fill_tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
-  ct_scalar v = ct_int(0);
+static ct_status ct__meta_index_fill_tensor(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   if (value->ndim != 0)
     return ct_fail(CT_ERR_RANK, "index_fill", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
-                   "dimension(s).", value->ndim),
-           (ct_tensor *)NULL;
-  if (!ct__is_meta(value)) { /* (read on the host: value may be on any device) */
-    ct_tensor *h = ct__host_operand("index_fill", value);
-    const char *p = h ? ct__shape_ptr(h) : NULL;
-    ct_dtype dt = (ct_dtype)value->dtype;
-    if (!h) return NULL;
-    v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
-    ct_release(h);
-  } else if (!ct__is_meta(self)) {
-    return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data"), (ct_tensor *)NULL;
-  }
-  return ct__k_index_fill(ks, self, dim, index, v);
+                   "dimension(s).", value->ndim);
+  if (ct__shape_ix_check("index_fill", self, &dim, index, NULL, 0) != CT_OK) return ct_last_error();
+  return ct__meta_same_shape(st, self);
 }
-static ct_status ct__k_index_fill_tensor_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
-  return ct__shape_inplace("index_fill_", self, ct__k_index_fill_tensor(ks, self, dim, index, value));
-}
-static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value,
-                                             ct_tensor *out) {
-  return ct__shape_out("index_fill", out, ct__k_index_fill_tensor(ks, self, dim, index, value));
+static ct_status ct__impl_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_tensor *h;
+  const char *p;
+  ct_dtype dt = (ct_dtype)value->dtype;
+  ct_scalar v;
+  if (ct__is_meta(value)) return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data");
+  if (!(h = ct__host_operand("index_fill", value))) return ct_last_error(); /* (read on the host: value may be on any device) */
+  p = ct__shape_ptr(h);
+  v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
+  ct_release(h);
+  if (ct__check_scalar("index_fill", v, (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  return ct__impl_index_fill(self, dim, index, v, out);
 }
 /* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once
  * (negative indices wrapped first, so -1 and size-1 are one slice) */
@@ -1401,10 +1402,6 @@ static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t d
   u = ct__track(ct__host_result("index_fill", ct_retain(u), index->device));
   return u ? ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m))) : NULL;
 }
-static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
-  return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
-}
-
 /* ---- index.Tensor / index_put: advanced indexing over the leading dims ----
  * The index tensors (int64, or bool/uint8 masks, which become the int64
  * indices of their true elements) broadcast together to a shape B; they
