@@ -5258,6 +5258,7 @@ typedef ct_status ct_kernel_masked_select_out(ct_keyset, ct_tensor *, ct_tensor 
 typedef ct_tensor *ct_kernel_masked_scatter(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_masked_scatter "masked_scatter"
 #define CT__OPSIG_masked_scatter "T,T,T->T"
+typedef ct_status ct_impl_masked_scatter(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_masked_scatter_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_masked_scatter_ "masked_scatter_"
 #define CT__OPSIG_masked_scatter_ "Tw,T,T->Tw"
@@ -5270,9 +5271,11 @@ typedef ct_tensor *ct_kernel_take(ct_keyset, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_take_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_take_out "take.out"
 #define CT__OPSIG_take_out "T,T,Tw->Tw"
+typedef ct_status ct_impl_take_out(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_put(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
 #define CT__OPNAME_put "put"
 #define CT__OPSIG_put "T,T,T,b->T"
+typedef ct_status ct_impl_put(ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *);
 typedef ct_status ct_kernel_put_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
 #define CT__OPNAME_put_ "put_"
 #define CT__OPSIG_put_ "Tw,T,T,b->Tw"

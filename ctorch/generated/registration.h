@@ -14501,6 +14501,9 @@ static ct_unboxed_fn ct__impls_scatter_value_reduce[CT_DEVICE_NUM] = {CT_FN(ct__
 static ct_unboxed_fn ct__impls_scatter_reduce_two_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_reduce_two)};
 static ct_unboxed_fn ct__impls_index_fill_int_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill_tensor)};
 static ct_unboxed_fn ct__impls_index_fill_int_Scalar_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill)};
+static ct_unboxed_fn ct__impls_masked_scatter[CT_DEVICE_NUM] = {CT_FN(ct__impl_masked_scatter)};
+static ct_unboxed_fn ct__impls_take_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_take)};
+static ct_unboxed_fn ct__impls_put[CT_DEVICE_NUM] = {CT_FN(ct__impl_put)};
 static ct_unboxed_fn ct__impls_narrow_copy_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_narrow_copy)};
 static ct_unboxed_fn ct__impls__ctc_loss[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_forward)};
 static ct_unboxed_fn ct__impls__ctc_loss_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_backward)};
@@ -15856,6 +15859,138 @@ static ct_status ct__st_index_fill_int_Scalar_out_meta(ct_keyset ks, ct_tensor *
   ct__st_begin(&st, "index_fill", CT__ST_OUT, 1, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_index_fill(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "masked_scatter", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_masked_scatter(&st, self, mask, source);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_masked_scatter, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mask, source, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_masked_scatter_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "masked_scatter", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_masked_scatter(&st, self, mask, source);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "masked_scatter_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_masked_scatter(&st, self, mask, source);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_masked_scatter, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mask, source, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_masked_scatter__meta(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "masked_scatter_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_masked_scatter(&st, self, mask, source);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "take", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_take(&st, self, index);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, index, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_take_meta(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "take", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_take(&st, self, index);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "take", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_take(&st, self, index);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, index, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_take_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "take", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_take(&st, self, index);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "put", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_put(&st, self, index, source, accumulate);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_put, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))impl)(self, index, source, accumulate, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_put_meta(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "put", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_put(&st, self, index, source, accumulate);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "put_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_put(&st, self, index, source, accumulate);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_put, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))impl)(self, index, source, accumulate, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_put__meta(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "put_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_put(&st, self, index, source, accumulate);
   return ct__st_finish(&st, s, 1);
 }
 static ct_tensor *ct__st_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
@@ -17825,6 +17960,12 @@ static const struct {
     {"index_fill.int_Tensor_out", &ct__op.index_fill__int_Tensor, CT_FN(ct__st_index_fill__int_Tensor), ct__impls_index_fill_int_Tensor_out},
     {"index_fill.int_Tensor_out", &ct__op.index_fill_int_Tensor_out, CT_FN(ct__st_index_fill_int_Tensor_out), ct__impls_index_fill_int_Tensor_out},
     {"index_fill.int_Scalar_out", &ct__op.index_fill_int_Scalar_out, CT_FN(ct__st_index_fill_int_Scalar_out), ct__impls_index_fill_int_Scalar_out},
+    {"masked_scatter", &ct__op.masked_scatter, CT_FN(ct__st_masked_scatter), ct__impls_masked_scatter},
+    {"masked_scatter", &ct__op.masked_scatter_, CT_FN(ct__st_masked_scatter_), ct__impls_masked_scatter},
+    {"take.out", &ct__op.take, CT_FN(ct__st_take), ct__impls_take_out},
+    {"take.out", &ct__op.take_out, CT_FN(ct__st_take_out), ct__impls_take_out},
+    {"put", &ct__op.put, CT_FN(ct__st_put), ct__impls_put},
+    {"put", &ct__op.put_, CT_FN(ct__st_put_), ct__impls_put},
     {"narrow_copy.out", &ct__op.narrow_copy, CT_FN(ct__st_narrow_copy), ct__impls_narrow_copy_out},
     {"narrow_copy.out", &ct__op.narrow_copy_out, CT_FN(ct__st_narrow_copy_out), ct__impls_narrow_copy_out},
     {"_ctc_loss", &ct__op._ctc_loss, CT_FN(ct__st__ctc_loss), ct__impls__ctc_loss},
@@ -20011,29 +20152,27 @@ static const struct {
     {&ct__op.masked_select_out, CT_KEY_CPU, CT_FN(ct__k_masked_select_out), "reference"},
     {&ct__op.masked_select_out, CT_KEY_META, CT_FN(ct__k_masked_select_out), "reference"},
     {&ct__op.masked_select_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_select_out), "autograd"},
-    {&ct__op.masked_scatter, CT_KEY_CPU, CT_FN(ct__k_masked_scatter), "reference"},
-    {&ct__op.masked_scatter, CT_KEY_META, CT_FN(ct__k_masked_scatter), "reference"},
+    {&ct__op.masked_scatter, CT_KEY_CPU, CT_FN(ct__st_masked_scatter), "structured"},
+    {&ct__op.masked_scatter, CT_KEY_META, CT_FN(ct__st_masked_scatter_meta), "structured"},
     {&ct__op.masked_scatter, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_scatter), "autograd"},
-    {&ct__op.masked_scatter_, CT_KEY_CPU, CT_FN(ct__k_masked_scatter_), "reference"},
-    {&ct__op.masked_scatter_, CT_KEY_META, CT_FN(ct__k_masked_scatter_), "reference"},
+    {&ct__op.masked_scatter_, CT_KEY_CPU, CT_FN(ct__st_masked_scatter_), "structured"},
+    {&ct__op.masked_scatter_, CT_KEY_META, CT_FN(ct__st_masked_scatter__meta), "structured"},
     {&ct__op.masked_scatter_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_scatter_), "autograd"},
-    {&ct__op.masked_scatter_out, CT_KEY_CPU, CT_FN(ct__k_masked_scatter_out), "reference"},
-    {&ct__op.masked_scatter_out, CT_KEY_META, CT_FN(ct__k_masked_scatter_out), "reference"},
+    {&ct__op.masked_scatter_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_masked_scatter_out), "composite"},
     {&ct__op.masked_scatter_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_scatter_out), "autograd"},
-    {&ct__op.take, CT_KEY_CPU, CT_FN(ct__k_take), "reference"},
-    {&ct__op.take, CT_KEY_META, CT_FN(ct__k_take), "reference"},
+    {&ct__op.take, CT_KEY_CPU, CT_FN(ct__st_take), "structured"},
+    {&ct__op.take, CT_KEY_META, CT_FN(ct__st_take_meta), "structured"},
     {&ct__op.take, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take), "autograd"},
-    {&ct__op.take_out, CT_KEY_CPU, CT_FN(ct__k_take_out), "reference"},
-    {&ct__op.take_out, CT_KEY_META, CT_FN(ct__k_take_out), "reference"},
+    {&ct__op.take_out, CT_KEY_CPU, CT_FN(ct__st_take_out), "structured"},
+    {&ct__op.take_out, CT_KEY_META, CT_FN(ct__st_take_out_meta), "structured"},
     {&ct__op.take_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_out), "autograd"},
-    {&ct__op.put, CT_KEY_CPU, CT_FN(ct__k_put), "reference"},
-    {&ct__op.put, CT_KEY_META, CT_FN(ct__k_put), "reference"},
+    {&ct__op.put, CT_KEY_CPU, CT_FN(ct__st_put), "structured"},
+    {&ct__op.put, CT_KEY_META, CT_FN(ct__st_put_meta), "structured"},
     {&ct__op.put, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_put), "autograd"},
-    {&ct__op.put_, CT_KEY_CPU, CT_FN(ct__k_put_), "reference"},
-    {&ct__op.put_, CT_KEY_META, CT_FN(ct__k_put_), "reference"},
+    {&ct__op.put_, CT_KEY_CPU, CT_FN(ct__st_put_), "structured"},
+    {&ct__op.put_, CT_KEY_META, CT_FN(ct__st_put__meta), "structured"},
     {&ct__op.put_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_put_), "autograd"},
-    {&ct__op.put_out, CT_KEY_CPU, CT_FN(ct__k_put_out), "reference"},
-    {&ct__op.put_out, CT_KEY_META, CT_FN(ct__k_put_out), "reference"},
+    {&ct__op.put_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_put_out), "composite"},
     {&ct__op.put_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_put_out), "autograd"},
     {&ct__op.repeat_interleave_Tensor, CT_KEY_CPU, CT_FN(ct__k_repeat_interleave), "reference"},
     {&ct__op.repeat_interleave_Tensor, CT_KEY_META, CT_FN(ct__k_repeat_interleave), "reference"},

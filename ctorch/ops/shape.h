@@ -2114,51 +2114,48 @@ static ct_status ct__k_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tenso
   return ct__shape_out("masked_select", out, ct__k_masked_select(ks, self, mask));
 }
 
-/* ---- masked_scatter: self (broadcast with mask) with its masked elements replaced by source's, in order ---- */
-static ct_tensor *ct__shape_masked_scatter(const char *op, ct_tensor *self, ct_tensor *mask, ct_tensor *source, int inplace) {
-  int64_t b[CT_MAX_DIMS], k, j = 0;
-  size_t es = ct_dtype_size((ct_dtype)self->dtype);
-  ct_tensor sv, mv, *r;
-  const char *mp, *src;
-  char *rp, b1[160], b2[160];
+/* ---- masked_scatter: self (broadcast with mask) with its masked elements replaced by source's, in order ----
+ * Structured (ops/structured.h), the family on the functional op: masked_scatter.out is aten's generated
+ * out= (any cast of the result). source having too few elements is a data check of the impl step. */
+static ct_status ct__meta_masked_scatter(ct__structured *st, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  const char *op = st->op; /* (masked_scatter_ in place) */
+  int64_t b[CT_MAX_DIMS];
+  char b1[160], b2[160];
   int nd;
-  if (ct__shape_check_mask(op, mask) != CT_OK) return NULL;
+  if (ct__shape_check_mask(op, mask) != CT_OK) return ct_last_error();
   if (source->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "masked_scatter: expected self and source to have same dtypes but got %s and %s",
-                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)source->dtype)),
-           (ct_tensor *)NULL;
-  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, mask->ndim, mask->sizes, b)) < 0) return NULL;
-  if (inplace && (nd != self->ndim || memcmp(b, self->sizes, sizeof(int64_t) * (size_t)nd)))
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)source->dtype));
+  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, mask->ndim, mask->sizes, b)) < 0) return ct_last_error();
+  if (st->variant == CT__ST_INPLACE && (nd != self->ndim || memcmp(b, self->sizes, sizeof(int64_t) * (size_t)nd)))
     return ct_fail(CT_ERR_SHAPE, op, "mask of shape %s cannot be expanded to self's shape %s (in place, self is not broadcast)",
-                   ct_shape_format(mask->ndim, mask->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  if (!(r = ct__empty(op, nd, b, (ct_dtype)self->dtype, self->device)) || ct__is_meta(r) || r->numel == 0) return r;
-  ct__shape_expand_view(&sv, self, nd, b);
-  ct__shape_expand_view(&mv, mask, nd, b);
-  if (ct__copy_impl(r, &sv) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
-  rp = ct__shape_ptr(r), mp = ct__shape_ptr(&mv), src = ct__shape_ptr(source);
-  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+                   ct_shape_format(mask->ndim, mask->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  return ct__set_output(st, 0, nd, b, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_masked_scatter(ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  int64_t k, j = 0;
+  ct_tensor sv, mv;
+  const char *mp, *src;
+  char *rp;
+  ct_status st;
+  if (out->numel == 0) return CT_OK;
+  ct__shape_expand_view(&sv, self, out->ndim, out->sizes);
+  ct__shape_expand_view(&mv, mask, out->ndim, out->sizes);
+  if ((st = ct__copy_impl(out, &sv)) != CT_OK) return st;
+  rp = ct__shape_ptr(out), mp = ct__shape_ptr(&mv), src = ct__shape_ptr(source);
+  for (k = 0; k < out->numel; k++) { /* out is contiguous */
     if (!mp[ct__shape_flat_offset(&mv, k)]) continue;
-    if (j == source->numel) {
-      ct_release(r);
-      return ct_fail(CT_ERR_SHAPE, op, "Number of elements of source < number of ones in mask (source has %lld)", (long long)source->numel),
-             (ct_tensor *)NULL;
-    }
+    if (j == source->numel)
+      return ct_fail(CT_ERR_SHAPE, "masked_scatter", "Number of elements of source < number of ones in mask (source has %lld)",
+                     (long long)source->numel);
     ct__shape_copy1(rp + k * (int64_t)es, src + ct__shape_flat_offset(source, j++) * (int64_t)es, es);
   }
-  return r;
-}
-static ct_tensor *ct__k_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
-  (void)ks;
-  return ct__shape_masked_scatter("masked_scatter", self, mask, source, 0);
-}
-static ct_status ct__k_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
-  (void)ks; /* no overlap check, as aten's: source is read before self is written (aten reads as it writes) */
-  return ct__shape_inplace("masked_scatter_", self, ct__shape_masked_scatter("masked_scatter_", self, mask, source, 1));
+  return CT_OK;
 }
 static ct_status ct__k_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
   (void)ks;
-  return ct__shape_out_ex("masked_scatter", out, ct__shape_masked_scatter("masked_scatter", self, mask, source, 0), CT__OUT_ANY_CAST); /* generated */
+  return ct__shape_out_ex("masked_scatter", out, ct_masked_scatter(self, mask, source), CT__OUT_ANY_CAST); /* generated */
 }
 /* mask as bool (a uint8 mask converted), for masked_fill in the derivatives */
 static ct_tensor *ct__shape_bool_mask(ct_tensor *mask) { return mask && mask->dtype != CT_BOOL ? ct_to_dtype(mask, CT_BOOL) : mask; }
@@ -2194,67 +2191,63 @@ static int64_t ct__shape_flat_index(const char *op, const ct_tensor *index, int6
   }
   return v < 0 ? v + n : v;
 }
-static ct_tensor *ct__k_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+/* take (structured, ops/structured.h): the meta step checks the index's dtype and an empty self; the
+ * impl step reads the indices (their bounds are checked there) */
+static ct_status ct__meta_take(ct__structured *st, ct_tensor *self, ct_tensor *index) {
   static const char *op = "take";
+  if (st->variant == CT__ST_OUT && ct__shape_overlaps(op, st->given[0], self, index) != CT_OK) return ct_last_error();
+  if (ct__shape_check_long_index(op, index) != CT_OK) return ct_last_error();
+  if (self->numel == 0 && index->numel != 0) return ct_fail(CT_ERR_INDEX, op, "take(): tried to take from an empty tensor");
+  return ct__set_output(st, 0, index->ndim, index->sizes, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_take(ct_tensor *self, ct_tensor *index, ct_tensor *out) {
   size_t es = ct_dtype_size((ct_dtype)self->dtype);
-  ct_tensor *r;
   int64_t k;
-  (void)ks;
-  if (ct__shape_check_long_index(op, index) != CT_OK) return NULL;
-  if (self->numel == 0 && index->numel != 0)
-    return ct_fail(CT_ERR_INDEX, op, "take(): tried to take from an empty tensor"), (ct_tensor *)NULL;
-  if (!(r = ct__empty(op, index->ndim, index->sizes, (ct_dtype)self->dtype, self->device)) || ct__is_meta(r) || ct__is_meta(index))
-    return r;
-  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
-    int64_t v = ct__shape_flat_index(op, index, k, self->numel);
-    if (v < 0) return ct_release(r), (ct_tensor *)NULL;
-    ct__shape_copy1(ct__shape_ptr(r) + k * (int64_t)es, ct__shape_ptr(self) + ct__shape_flat_offset(self, v) * (int64_t)es, es);
+  for (k = 0; k < out->numel; k++) { /* out is contiguous */
+    int64_t v = ct__shape_flat_index("take", index, k, self->numel);
+    if (v < 0) return ct_last_error();
+    ct__shape_copy1(ct__shape_ptr(out) + k * (int64_t)es, ct__shape_ptr(self) + ct__shape_flat_offset(self, v) * (int64_t)es, es);
   }
-  return r;
+  return CT_OK;
 }
-static ct_status ct__k_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
-  if (ct__shape_overlaps("take", out, self, index) != CT_OK) return ct_last_error();
-  return ct__shape_out("take", out, ct__k_take(ks, self, index));
-}
-/* self with self.flatten()[index[j]] = source.flatten()[j] (+= with accumulate); duplicates without
- * accumulate: the last write wins (as PyTorch's CPU kernel) */
-static ct_tensor *ct__k_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+/* put (structured, the family on the functional op; put.out is aten's generated out=, any cast of the
+ * result): self with self.flatten()[index[j]] = source.flatten()[j] (+= with accumulate); duplicates
+ * without accumulate: the last write wins (as PyTorch's CPU kernel) */
+static ct_status ct__meta_put(ct__structured *st, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
   static const char *op = "put_";
   ct_dtype dt = (ct_dtype)self->dtype;
-  size_t es = ct_dtype_size(dt);
-  ct_tensor *r;
-  int64_t k;
-  (void)ks;
-  if (ct__shape_check_long_index(op, index) != CT_OK) return NULL;
+  (void)accumulate;
+  if (st->variant == CT__ST_INPLACE && ct__shape_overlaps(op, self, index, source) != CT_OK) return ct_last_error();
+  if (ct__shape_check_long_index(op, index) != CT_OK) return ct_last_error();
   if (source->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
-                   ct__dtype_torch_name(dt), ct__dtype_torch_name((ct_dtype)source->dtype)),
-           (ct_tensor *)NULL;
+                   ct__dtype_torch_name(dt), ct__dtype_torch_name((ct_dtype)source->dtype));
   if (source->numel != index->numel)
     return ct_fail(CT_ERR_SHAPE, op, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %lld, "
-                   "index.numel() = %lld", (long long)source->numel, (long long)index->numel),
-           (ct_tensor *)NULL;
-  if (self->numel == 0 && index->numel != 0)
-    return ct_fail(CT_ERR_INDEX, op, "put_(): Tried to put elements into an empty tensor"), (ct_tensor *)NULL;
-  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || ct__is_meta(index) || ct__is_meta(source)) return r;
-  for (k = 0; k < index->numel; k++) {
-    int64_t v = ct__shape_flat_index(op, index, k, self->numel);
+                   "index.numel() = %lld", (long long)source->numel, (long long)index->numel);
+  if (self->numel == 0 && index->numel != 0) return ct_fail(CT_ERR_INDEX, op, "put_(): Tried to put elements into an empty tensor");
+  return ct__meta_same_shape(st, self);
+}
+static ct_status ct__impl_put(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  int64_t k;
+  ct_status st = ct__copy_impl(out, self);
+  for (k = 0; st == CT_OK && k < index->numel; k++) {
+    int64_t v = ct__shape_flat_index("put_", index, k, self->numel);
     char *d;
     const char *s;
-    if (v < 0) return ct_release(r), (ct_tensor *)NULL;
-    d = ct__shape_ptr(r) + ct__shape_flat_offset(r, v) * (int64_t)es;
+    if (v < 0) return ct_last_error();
+    d = ct__shape_ptr(out) + v * (int64_t)es; /* out is contiguous */
     s = ct__shape_ptr(source) + ct__shape_flat_offset(source, k) * (int64_t)es;
     if (accumulate) ct__shape_acc1(d, s, dt);
     else ct__shape_copy1(d, s, es);
   }
-  return r;
-}
-static ct_status ct__k_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
-  if (ct__shape_overlaps("put_", self, index, source) != CT_OK) return ct_last_error();
-  return ct__shape_inplace("put_", self, ct__k_put(ks, self, index, source, accumulate));
+  return st;
 }
 static ct_status ct__k_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
-  return ct__shape_out_ex("put", out, ct__k_put(ks, self, index, source, accumulate), CT__OUT_ANY_CAST); /* aten's generated out= */
+  (void)ks;
+  return ct__shape_out_ex("put", out, ct_put(self, index, source, accumulate), CT__OUT_ANY_CAST); /* aten's generated out= */
 }
 
 /* ================= repeat_interleave ================= */
