@@ -5300,9 +5300,11 @@ typedef ct_tensor *ct_kernel_searchsorted_Tensor(ct_keyset, ct_tensor *, ct_tens
 typedef ct_status ct_kernel_searchsorted_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_searchsorted_Tensor_out "searchsorted.Tensor_out"
 #define CT__OPSIG_searchsorted_Tensor_out "T,T,b,b,s?,T?,Tw->Tw"
+typedef ct_status ct_impl_searchsorted_Tensor_out(ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_searchsorted_Scalar(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *);
 #define CT__OPNAME_searchsorted_Scalar "searchsorted.Scalar"
 #define CT__OPSIG_searchsorted_Scalar "T,S,b,b,s?,T?->T"
+typedef ct_status ct_impl_searchsorted_Scalar(ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_searchsorted_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_searchsorted_Scalar_out "searchsorted.Scalar_out"
 #define CT__OPSIG_searchsorted_Scalar_out "T,S,b,b,s?,T?,Tw->Tw"
@@ -5312,9 +5314,11 @@ typedef ct_tensor *ct_kernel_bucketize_Tensor(ct_keyset, ct_tensor *, ct_tensor 
 typedef ct_status ct_kernel_bucketize_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *);
 #define CT__OPNAME_bucketize_Tensor_out "bucketize.Tensor_out"
 #define CT__OPSIG_bucketize_Tensor_out "T,T,b,b,Tw->Tw"
+typedef ct_status ct_impl_bucketize_Tensor_out(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *);
 typedef ct_tensor *ct_kernel_bucketize_Scalar(ct_keyset, ct_scalar , ct_tensor *, bool , bool );
 #define CT__OPNAME_bucketize_Scalar "bucketize.Scalar"
 #define CT__OPSIG_bucketize_Scalar "S,T,b,b->T"
+typedef ct_status ct_impl_bucketize_Scalar(ct_scalar , ct_tensor *, bool , bool , ct_tensor *);
 typedef ct_status ct_kernel_bucketize_Scalar_out(ct_keyset, ct_scalar , ct_tensor *, bool , bool , ct_tensor *);
 #define CT__OPNAME_bucketize_Scalar_out "bucketize.Scalar_out"
 #define CT__OPSIG_bucketize_Scalar_out "S,T,b,b,Tw->Tw"
@@ -5330,6 +5334,7 @@ typedef ct_tensor *ct_kernel_histc(ct_keyset, ct_tensor *, int64_t , ct_scalar ,
 typedef ct_status ct_kernel_histc_out(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_histc_out "histc.out"
 #define CT__OPSIG_histc_out "T,i,S,S,Tw->Tw"
+typedef ct_status ct_impl_histc_out(ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel__unique2(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **);
 #define CT__OPNAME__unique2 "_unique2"
 #define CT__OPSIG__unique2 "T,b,b,b->T,T,T"

@@ -14504,6 +14504,11 @@ static ct_unboxed_fn ct__impls_index_fill_int_Scalar_out[CT_DEVICE_NUM] = {CT_FN
 static ct_unboxed_fn ct__impls_masked_scatter[CT_DEVICE_NUM] = {CT_FN(ct__impl_masked_scatter)};
 static ct_unboxed_fn ct__impls_take_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_take)};
 static ct_unboxed_fn ct__impls_put[CT_DEVICE_NUM] = {CT_FN(ct__impl_put)};
+static ct_unboxed_fn ct__impls_searchsorted_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_searchsorted)};
+static ct_unboxed_fn ct__impls_searchsorted_Scalar[CT_DEVICE_NUM] = {CT_FN(ct__impl_searchsorted_scalar)};
+static ct_unboxed_fn ct__impls_bucketize_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_bucketize)};
+static ct_unboxed_fn ct__impls_bucketize_Scalar[CT_DEVICE_NUM] = {CT_FN(ct__impl_bucketize_scalar)};
+static ct_unboxed_fn ct__impls_histc_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_histc)};
 static ct_unboxed_fn ct__impls_narrow_copy_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_narrow_copy)};
 static ct_unboxed_fn ct__impls__ctc_loss[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_forward)};
 static ct_unboxed_fn ct__impls__ctc_loss_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_backward)};
@@ -15991,6 +15996,180 @@ static ct_status ct__st_put__meta(ct_keyset ks, ct_tensor *self, ct_tensor *inde
   ct__st_begin(&st, "put_", CT__ST_INPLACE, 1, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_put(&st, self, index, source, accumulate);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_tensor *const ct__in[3] = {sorted_sequence, self, sorter};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))impl)(sorted_sequence, self, out_int32, right, side, sorter, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_searchsorted_Tensor_meta(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_tensor *const ct__in[3] = {sorted_sequence, self, sorter};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {sorted_sequence, self, sorter};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))impl)(sorted_sequence, self, out_int32, right, side, sorter, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_searchsorted_Tensor_out_meta(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {sorted_sequence, self, sorter};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_tensor *const ct__in[2] = {sorted_sequence, sorter};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_searchsorted_scalar(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Scalar, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *))impl)(sorted_sequence, self, out_int32, right, side, sorter, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_searchsorted_Scalar_meta(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_tensor *const ct__in[2] = {sorted_sequence, sorter};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_searchsorted_scalar(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *const ct__in[2] = {self, boundaries};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))impl)(self, boundaries, out_int32, right, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_bucketize_Tensor_meta(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *const ct__in[2] = {self, boundaries};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, boundaries};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))impl)(self, boundaries, out_int32, right, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_bucketize_Tensor_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, boundaries};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *const ct__in[1] = {boundaries};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_bucketize_scalar(&st, self, boundaries, out_int32, right);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Scalar, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_scalar , ct_tensor *, bool , bool , ct_tensor *))impl)(self, boundaries, out_int32, right, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_bucketize_Scalar_meta(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *const ct__in[1] = {boundaries};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_bucketize_scalar(&st, self, boundaries, out_int32, right);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "histc", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_histc(&st, self, bins, min, max);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_histc_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))impl)(self, bins, min, max, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_histc_meta(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "histc", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_histc(&st, self, bins, min, max);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "histc", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_histc(&st, self, bins, min, max);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_histc_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))impl)(self, bins, min, max, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_histc_out_meta(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "histc", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_histc(&st, self, bins, min, max);
   return ct__st_finish(&st, s, 1);
 }
 static ct_tensor *ct__st_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
@@ -17966,6 +18145,14 @@ static const struct {
     {"take.out", &ct__op.take_out, CT_FN(ct__st_take_out), ct__impls_take_out},
     {"put", &ct__op.put, CT_FN(ct__st_put), ct__impls_put},
     {"put", &ct__op.put_, CT_FN(ct__st_put_), ct__impls_put},
+    {"searchsorted.Tensor_out", &ct__op.searchsorted_Tensor, CT_FN(ct__st_searchsorted_Tensor), ct__impls_searchsorted_Tensor_out},
+    {"searchsorted.Tensor_out", &ct__op.searchsorted_Tensor_out, CT_FN(ct__st_searchsorted_Tensor_out), ct__impls_searchsorted_Tensor_out},
+    {"searchsorted.Scalar", &ct__op.searchsorted_Scalar, CT_FN(ct__st_searchsorted_Scalar), ct__impls_searchsorted_Scalar},
+    {"bucketize.Tensor_out", &ct__op.bucketize_Tensor, CT_FN(ct__st_bucketize_Tensor), ct__impls_bucketize_Tensor_out},
+    {"bucketize.Tensor_out", &ct__op.bucketize_Tensor_out, CT_FN(ct__st_bucketize_Tensor_out), ct__impls_bucketize_Tensor_out},
+    {"bucketize.Scalar", &ct__op.bucketize_Scalar, CT_FN(ct__st_bucketize_Scalar), ct__impls_bucketize_Scalar},
+    {"histc.out", &ct__op.histc, CT_FN(ct__st_histc), ct__impls_histc_out},
+    {"histc.out", &ct__op.histc_out, CT_FN(ct__st_histc_out), ct__impls_histc_out},
     {"narrow_copy.out", &ct__op.narrow_copy, CT_FN(ct__st_narrow_copy), ct__impls_narrow_copy_out},
     {"narrow_copy.out", &ct__op.narrow_copy_out, CT_FN(ct__st_narrow_copy_out), ct__impls_narrow_copy_out},
     {"_ctc_loss", &ct__op._ctc_loss, CT_FN(ct__st__ctc_loss), ct__impls__ctc_loss},
@@ -20182,29 +20369,27 @@ static const struct {
     {&ct__op.repeat_interleave_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_interleave_Tensor_out), "autograd"},
     {&ct__op.repeat_interleave_self_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_repeat_interleave_self), "composite"},
     {&ct__op.repeat_interleave_self_int, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_repeat_interleave_self_int), "composite"},
-    {&ct__op.searchsorted_Tensor, CT_KEY_CPU, CT_FN(ct__k_searchsorted), "reference"},
-    {&ct__op.searchsorted_Tensor, CT_KEY_META, CT_FN(ct__k_searchsorted), "reference"},
+    {&ct__op.searchsorted_Tensor, CT_KEY_CPU, CT_FN(ct__st_searchsorted_Tensor), "structured"},
+    {&ct__op.searchsorted_Tensor, CT_KEY_META, CT_FN(ct__st_searchsorted_Tensor_meta), "structured"},
     {&ct__op.searchsorted_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Tensor), "autograd"},
-    {&ct__op.searchsorted_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_searchsorted_out), "reference"},
-    {&ct__op.searchsorted_Tensor_out, CT_KEY_META, CT_FN(ct__k_searchsorted_out), "reference"},
+    {&ct__op.searchsorted_Tensor_out, CT_KEY_CPU, CT_FN(ct__st_searchsorted_Tensor_out), "structured"},
+    {&ct__op.searchsorted_Tensor_out, CT_KEY_META, CT_FN(ct__st_searchsorted_Tensor_out_meta), "structured"},
     {&ct__op.searchsorted_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Tensor_out), "autograd"},
-    {&ct__op.searchsorted_Scalar, CT_KEY_CPU, CT_FN(ct__k_searchsorted_scalar), "reference"},
-    {&ct__op.searchsorted_Scalar, CT_KEY_META, CT_FN(ct__k_searchsorted_scalar), "reference"},
+    {&ct__op.searchsorted_Scalar, CT_KEY_CPU, CT_FN(ct__st_searchsorted_Scalar), "structured"},
+    {&ct__op.searchsorted_Scalar, CT_KEY_META, CT_FN(ct__st_searchsorted_Scalar_meta), "structured"},
     {&ct__op.searchsorted_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Scalar), "autograd"},
-    {&ct__op.searchsorted_Scalar_out, CT_KEY_CPU, CT_FN(ct__k_searchsorted_scalar_out), "reference"},
-    {&ct__op.searchsorted_Scalar_out, CT_KEY_META, CT_FN(ct__k_searchsorted_scalar_out), "reference"},
+    {&ct__op.searchsorted_Scalar_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_searchsorted_scalar_out), "composite"},
     {&ct__op.searchsorted_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Scalar_out), "autograd"},
-    {&ct__op.bucketize_Tensor, CT_KEY_CPU, CT_FN(ct__k_bucketize), "reference"},
-    {&ct__op.bucketize_Tensor, CT_KEY_META, CT_FN(ct__k_bucketize), "reference"},
+    {&ct__op.bucketize_Tensor, CT_KEY_CPU, CT_FN(ct__st_bucketize_Tensor), "structured"},
+    {&ct__op.bucketize_Tensor, CT_KEY_META, CT_FN(ct__st_bucketize_Tensor_meta), "structured"},
     {&ct__op.bucketize_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Tensor), "autograd"},
-    {&ct__op.bucketize_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_bucketize_out), "reference"},
-    {&ct__op.bucketize_Tensor_out, CT_KEY_META, CT_FN(ct__k_bucketize_out), "reference"},
+    {&ct__op.bucketize_Tensor_out, CT_KEY_CPU, CT_FN(ct__st_bucketize_Tensor_out), "structured"},
+    {&ct__op.bucketize_Tensor_out, CT_KEY_META, CT_FN(ct__st_bucketize_Tensor_out_meta), "structured"},
     {&ct__op.bucketize_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Tensor_out), "autograd"},
-    {&ct__op.bucketize_Scalar, CT_KEY_CPU, CT_FN(ct__k_bucketize_scalar), "reference"},
-    {&ct__op.bucketize_Scalar, CT_KEY_META, CT_FN(ct__k_bucketize_scalar), "reference"},
+    {&ct__op.bucketize_Scalar, CT_KEY_CPU, CT_FN(ct__st_bucketize_Scalar), "structured"},
+    {&ct__op.bucketize_Scalar, CT_KEY_META, CT_FN(ct__st_bucketize_Scalar_meta), "structured"},
     {&ct__op.bucketize_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Scalar), "autograd"},
-    {&ct__op.bucketize_Scalar_out, CT_KEY_CPU, CT_FN(ct__k_bucketize_scalar_out), "reference"},
-    {&ct__op.bucketize_Scalar_out, CT_KEY_META, CT_FN(ct__k_bucketize_scalar_out), "reference"},
+    {&ct__op.bucketize_Scalar_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_bucketize_scalar_out), "composite"},
     {&ct__op.bucketize_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Scalar_out), "autograd"},
     {&ct__op.bincount, CT_KEY_CPU, CT_FN(ct__k_bincount), "reference"},
     {&ct__op.bincount, CT_KEY_META, CT_FN(ct__k_bincount), "reference"},
@@ -20212,11 +20397,11 @@ static const struct {
     {&ct__op.bincount_out, CT_KEY_CPU, CT_FN(ct__k_bincount_out), "reference"},
     {&ct__op.bincount_out, CT_KEY_META, CT_FN(ct__k_bincount_out), "reference"},
     {&ct__op.bincount_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bincount_out), "autograd"},
-    {&ct__op.histc, CT_KEY_CPU, CT_FN(ct__k_histc), "reference"},
-    {&ct__op.histc, CT_KEY_META, CT_FN(ct__k_histc), "reference"},
+    {&ct__op.histc, CT_KEY_CPU, CT_FN(ct__st_histc), "structured"},
+    {&ct__op.histc, CT_KEY_META, CT_FN(ct__st_histc_meta), "structured"},
     {&ct__op.histc, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_histc), "autograd"},
-    {&ct__op.histc_out, CT_KEY_CPU, CT_FN(ct__k_histc_out), "reference"},
-    {&ct__op.histc_out, CT_KEY_META, CT_FN(ct__k_histc_out), "reference"},
+    {&ct__op.histc_out, CT_KEY_CPU, CT_FN(ct__st_histc_out), "structured"},
+    {&ct__op.histc_out, CT_KEY_META, CT_FN(ct__st_histc_out_meta), "structured"},
     {&ct__op.histc_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_histc_out), "autograd"},
     {&ct__op._unique2, CT_KEY_CPU, CT_FN(ct__k_unique2), "reference"},
     {&ct__op._unique2, CT_KEY_META, CT_FN(ct__k_unique2), "reference"},

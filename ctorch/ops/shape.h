@@ -2375,57 +2375,70 @@ static double ct__shape_key(const char *p, ct_dtype dt, ct_dtype as) {
   } while (0)
 #define CT__KEY_I64(p, dt) ct__shape_load_i64(p, dt)
 #define CT__KEY_FLOAT(p, dt) ct__shape_key(p, dt, as)
-/* searchsorted of vals (a 0-dim value from a Scalar when scalar) in seq's last dim */
-static ct_tensor *ct__shape_searchsorted(const char *op, ct_tensor *seq, ct_tensor *vals, bool out_int32, bool right, const char *side,
-                                         ct_tensor *sorter, int scalar) {
-  int64_t k, n, inner, bstep, sstep = 0;
-  ct_dtype bdt = (ct_dtype)seq->dtype, vdt = (ct_dtype)vals->dtype, as = ct_promote_types(bdt, vdt);
-  size_t bes = ct_dtype_size(bdt), ves = ct_dtype_size(vdt);
+/* searchsorted / bucketize (structured, ops/structured.h; the Scalar forms' families on the functional
+ * op, their out= forms aten's generated out=, any cast of the result). The meta step checks the
+ * arguments of a search of values (vndim, vsizes, vdt; a 0-dim value from a Scalar when scalar) in
+ * seq's last dim; the impl step searches (sorter's values are checked there). */
+static ct_status ct__shape_searchsorted_check(const char *op, ct_tensor *seq, int vndim, const int64_t *vsizes, ct_dtype vdt, bool right,
+                                             const char *side, ct_tensor *sorter, int scalar) {
   char b1[160], b2[160];
-  ct_tensor *r;
-  int d;
   if (side && strcmp(side, "left") && strcmp(side, "right"))
-    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side), (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side);
   if (side && !strcmp(side, "left") && right)
-    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True"),
-           (ct_tensor *)NULL;
-  right = right || (side && !strcmp(side, "right"));
+    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True");
   if (seq->ndim == 0)
-    return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension"), (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension");
   if (scalar && seq->ndim != 1)
     return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got "
-                   "boundaries tensor dim(%d)", seq->ndim),
-           (ct_tensor *)NULL;
-  if (seq->ndim > 1 && (vals->ndim != seq->ndim || memcmp(vals->sizes, seq->sizes, sizeof(int64_t) * (size_t)(seq->ndim - 1))))
+                   "boundaries tensor dim(%d)", seq->ndim);
+  if (seq->ndim > 1 && (vndim != seq->ndim || memcmp(vsizes, seq->sizes, sizeof(int64_t) * (size_t)(seq->ndim - 1))))
     return ct_fail(CT_ERR_SHAPE, op, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
                    "tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
-                   ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1), ct_shape_format(vals->ndim, vals->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
+                   ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1), ct_shape_format(vndim, vsizes, b2, sizeof b2));
   if (sorter && sorter->dtype != CT_I64)
     return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype %s",
-                   ct__dtype_torch_name((ct_dtype)sorter->dtype)),
-           (ct_tensor *)NULL;
+                   ct__dtype_torch_name((ct_dtype)sorter->dtype));
   if (sorter && !ct_same_shape(sorter, seq))
     return ct_fail(CT_ERR_SHAPE, op, "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor %s and got "
                    "sorter tensor %s", ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1),
-                   ct_shape_format(sorter->ndim, sorter->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  if (as == CT_BOOL)
-    return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): not implemented for 'Bool'"), (ct_tensor *)NULL;
-  r = ct__empty(op, vals->ndim, vals->sizes, out_int32 ? CT_I32 : CT_I64, seq->device);
-  if (!r || ct__is_meta(r) || ct__is_meta(vals) || ct__is_meta(sorter ? sorter : seq) || r->numel == 0) return r;
+                   ct_shape_format(sorter->ndim, sorter->sizes, b2, sizeof b2));
+  if (ct_promote_types((ct_dtype)seq->dtype, vdt) == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): not implemented for 'Bool'");
+  return CT_OK;
+}
+/* the dtype of the 0-dim tensor a Scalar becomes (ct__shape_scalar_value) */
+static ct_dtype ct__shape_scalar_dtype(ct_scalar v) { return v.kind == CT_SCALAR_FLOAT ? CT_F64 : v.kind == CT_SCALAR_BOOL ? CT_BOOL : CT_I64; }
+/* a Scalar as a 0-dim host tensor of its own kind's dtype (int64, float64, bool), as aten's scalar_to_tensor */
+static ct_tensor *ct__shape_scalar_value(const char *op, ct_scalar v) {
+  ct_dtype dt = ct__shape_scalar_dtype(v);
+  ct_tensor *t = ct__empty(op, 0, NULL, dt, CT_CPU);
+  if (!t) return NULL;
+  if (dt == CT_F64) *(double *)t->storage->data = v.v.f;
+  else if (dt == CT_BOOL) *(bool *)t->storage->data = v.v.b;
+  else *(int64_t *)t->storage->data = v.v.i;
+  return t;
+}
+/* the search of vals into r (contiguous, vals' shape, int32 or int64) */
+static ct_status ct__shape_searchsorted_fill(const char *op, ct_tensor *seq, ct_tensor *vals, bool right, const char *side,
+                                             ct_tensor *sorter, ct_tensor *r) {
+  int64_t k, n, inner, bstep, sstep = 0;
+  ct_dtype bdt = (ct_dtype)seq->dtype, vdt = (ct_dtype)vals->dtype, as = ct_promote_types(bdt, vdt);
+  size_t bes = ct_dtype_size(bdt), ves = ct_dtype_size(vdt);
+  int d, out_int32 = r->dtype == CT_I32;
+  right = right || (side && !strcmp(side, "right"));
+  if (r->numel == 0) return CT_OK;
   d = seq->ndim - 1;
   n = seq->sizes[d], bstep = seq->strides[d];
   if (sorter) { /* every sorter value in range (aten 1.13 reads past the sequence otherwise) */
     sstep = sorter->strides[d];
     for (k = 0; k < sorter->numel; k++) {
       int64_t v = ((const int64_t *)(const void *)ct__shape_ptr(sorter))[ct__shape_flat_offset(sorter, k)];
-      if (v < 0 || v >= n) return ct_release(r), ct_fail(CT_ERR_INDEX, op, "torch.searchsorted(): sorter index %lld is out of range for a "
-                                                                          "boundary dim of size %lld", (long long)v, (long long)n), (ct_tensor *)NULL;
+      if (v < 0 || v >= n)
+        return ct_fail(CT_ERR_INDEX, op, "torch.searchsorted(): sorter index %lld is out of range for a boundary dim of size %lld",
+                       (long long)v, (long long)n);
     }
   }
   inner = vals->ndim ? vals->sizes[vals->ndim - 1] : 1;
-  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+  for (k = 0; k < r->numel; k++) { /* r is contiguous */
     int64_t row = seq->ndim > 1 ? k / inner : 0, lo = 0, hi = n;
     const char *bp = ct__shape_ptr(seq) + (n ? ct__shape_flat_offset(seq, row * n) : 0) * (int64_t)bes;
     const int64_t *sp = sorter && n ? (const int64_t *)(const void *)ct__shape_ptr(sorter) + ct__shape_flat_offset(sorter, row * n) : NULL;
@@ -2440,42 +2453,46 @@ static ct_tensor *ct__shape_searchsorted(const char *op, ct_tensor *seq, ct_tens
     if (out_int32) ((int32_t *)(void *)ct__shape_ptr(r))[k] = (int32_t)lo;
     else ((int64_t *)(void *)ct__shape_ptr(r))[k] = lo;
   }
-  return r;
+  return CT_OK;
 }
 #undef CT__SEARCH
 #undef CT__KEY_I64
 #undef CT__KEY_FLOAT
-/* a Scalar as a 0-dim host tensor of its own kind's dtype (int64, float64, bool), as aten's scalar_to_tensor */
-static ct_tensor *ct__shape_scalar_value(const char *op, ct_scalar v) {
-  ct_dtype dt = v.kind == CT_SCALAR_FLOAT ? CT_F64 : v.kind == CT_SCALAR_BOOL ? CT_BOOL : CT_I64;
-  ct_tensor *t = ct__empty(op, 0, NULL, dt, CT_CPU);
-  if (!t) return NULL;
-  if (dt == CT_F64) *(double *)t->storage->data = v.v.f;
-  else if (dt == CT_BOOL) *(bool *)t->storage->data = v.v.b;
-  else *(int64_t *)t->storage->data = v.v.i;
-  return t;
-}
-static ct_tensor *ct__k_searchsorted(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
-                                     ct_tensor *sorter) {
-  (void)ks;
-  return ct__shape_searchsorted("searchsorted", sorted_sequence, self, out_int32, right, side, sorter, 0);
-}
-static ct_status ct__k_searchsorted_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
-                                        ct_tensor *sorter, ct_tensor *out) {
-  if (ct__shape_overlaps("searchsorted", out, sorted_sequence, self) != CT_OK) return ct_last_error();
-  return ct__shape_out("searchsorted", out, ct__k_searchsorted(ks, sorted_sequence, self, out_int32, right, side, sorter));
-}
-static ct_tensor *ct__k_searchsorted_scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
-                                            const char *side, ct_tensor *sorter) {
-  ct_tensor *v = ct__shape_scalar_value("searchsorted", self), *r;
-  (void)ks;
-  r = v ? ct__shape_searchsorted("searchsorted", sorted_sequence, v, out_int32, right, side, sorter, 1) : NULL;
+/* the Scalar forms: a 0-dim value */
+static ct_status ct__shape_searchsorted_scalar_fill(const char *op, ct_tensor *seq, ct_scalar self, bool right, const char *side,
+                                                    ct_tensor *sorter, ct_tensor *out) {
+  ct_tensor *v = ct__shape_scalar_value(op, self);
+  ct_status st = v ? ct__shape_searchsorted_fill(op, seq, v, right, side, sorter, out) : ct_last_error();
   ct_release(v);
-  return r;
+  return st;
+}
+static ct_status ct__meta_searchsorted(ct__structured *st, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right,
+                                       const char *side, ct_tensor *sorter) {
+  if (st->variant == CT__ST_OUT && ct__shape_overlaps("searchsorted", st->given[0], sorted_sequence, self) != CT_OK) return ct_last_error();
+  if (ct__shape_searchsorted_check("searchsorted", sorted_sequence, self->ndim, self->sizes, (ct_dtype)self->dtype, right, side, sorter, 0) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, self->sizes, out_int32 ? CT_I32 : CT_I64, sorted_sequence->device);
+}
+static ct_status ct__impl_searchsorted(ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
+                                       ct_tensor *sorter, ct_tensor *out) {
+  (void)out_int32;
+  return ct__shape_searchsorted_fill("searchsorted", sorted_sequence, self, right, side, sorter, out);
+}
+static ct_status ct__meta_searchsorted_scalar(ct__structured *st, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
+                                              const char *side, ct_tensor *sorter) {
+  if (ct__shape_searchsorted_check("searchsorted", sorted_sequence, 0, NULL, ct__shape_scalar_dtype(self), right, side, sorter, 1) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, 0, NULL, out_int32 ? CT_I32 : CT_I64, sorted_sequence->device);
+}
+static ct_status ct__impl_searchsorted_scalar(ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side,
+                                              ct_tensor *sorter, ct_tensor *out) {
+  (void)out_int32;
+  return ct__shape_searchsorted_scalar_fill("searchsorted", sorted_sequence, self, right, side, sorter, out);
 }
 static ct_status ct__k_searchsorted_scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
                                                const char *side, ct_tensor *sorter, ct_tensor *out) {
-  return ct__shape_out_ex("searchsorted", out, ct__k_searchsorted_scalar(ks, sorted_sequence, self, out_int32, right, side, sorter),
+  (void)ks;
+  return ct__shape_out_ex("searchsorted", out, ct_searchsorted_scalar_ex(sorted_sequence, self, out_int32, right, side, sorter),
                           CT__OUT_ANY_CAST); /* aten's generated out= (unlike Tensor_out, which checks the dtype) */
 }
 static ct_status ct__shape_boundaries_check(const ct_tensor *boundaries) {
@@ -2483,25 +2500,30 @@ static ct_status ct__shape_boundaries_check(const ct_tensor *boundaries) {
     return ct_fail(CT_ERR_RANK, "bucketize", "boundaries tensor must be 1 dimension, but got dim(%d)", boundaries->ndim);
   return CT_OK;
 }
-static ct_tensor *ct__k_bucketize(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
-  (void)ks;
-  if (ct__shape_boundaries_check(boundaries) != CT_OK) return NULL;
-  return ct__shape_searchsorted("bucketize", boundaries, self, out_int32, right, NULL, NULL, 0);
+static ct_status ct__meta_bucketize(ct__structured *st, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  if (st->variant == CT__ST_OUT && ct__shape_overlaps("bucketize", st->given[0], self, boundaries) != CT_OK) return ct_last_error();
+  if (ct__shape_boundaries_check(boundaries) != CT_OK ||
+      ct__shape_searchsorted_check("bucketize", boundaries, self->ndim, self->sizes, (ct_dtype)self->dtype, right, NULL, NULL, 0) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, self->sizes, out_int32 ? CT_I32 : CT_I64, boundaries->device);
 }
-static ct_status ct__k_bucketize_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
-  if (ct__shape_overlaps("bucketize", out, self, boundaries) != CT_OK) return ct_last_error();
-  return ct__shape_out("bucketize", out, ct__k_bucketize(ks, self, boundaries, out_int32, right));
+static ct_status ct__impl_bucketize(ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  (void)out_int32;
+  return ct__shape_searchsorted_fill("bucketize", boundaries, self, right, NULL, NULL, out);
 }
-static ct_tensor *ct__k_bucketize_scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
-  ct_tensor *v, *r;
-  (void)ks;
-  if (ct__shape_boundaries_check(boundaries) != CT_OK || !(v = ct__shape_scalar_value("bucketize", self))) return NULL;
-  r = ct__shape_searchsorted("bucketize", boundaries, v, out_int32, right, NULL, NULL, 1);
-  ct_release(v);
-  return r;
+static ct_status ct__meta_bucketize_scalar(ct__structured *st, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  if (ct__shape_boundaries_check(boundaries) != CT_OK ||
+      ct__shape_searchsorted_check("bucketize", boundaries, 0, NULL, ct__shape_scalar_dtype(self), right, NULL, NULL, 1) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, 0, NULL, out_int32 ? CT_I32 : CT_I64, boundaries->device);
+}
+static ct_status ct__impl_bucketize_scalar(ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  (void)out_int32;
+  return ct__shape_searchsorted_scalar_fill("bucketize", boundaries, self, right, NULL, NULL, out);
 }
 static ct_status ct__k_bucketize_scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
-  return ct__shape_out_ex("bucketize", out, ct__k_bucketize_scalar(ks, self, boundaries, out_int32, right), CT__OUT_ANY_CAST); /* generated */
+  (void)ks;
+  return ct__shape_out_ex("bucketize", out, ct_bucketize_scalar_ex(self, boundaries, out_int32, right), CT__OUT_ANY_CAST); /* generated */
 }
 
 /* ---- bincount: counts (or summed weights) of each non-negative integer; length max(max + 1, minlength) ---- */
@@ -2565,17 +2587,23 @@ static ct_status ct__k_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *we
       h[q >= (T)bins ? bins - 1 : q > 0 ? (int64_t)q : 0] += 1; /* max: the last bin */                              \
     }                                                                                                                \
   } while (0)
-static ct_tensor *ct__k_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+/* structured (ops/structured.h): the meta step checks the dtype and bins; the range (the data's when
+ * min == max) is the impl step's */
+static ct_status ct__meta_histc(ct__structured *st, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  static const char *op = "histc";
+  ct_dtype dt = (ct_dtype)self->dtype;
+  (void)min, (void)max;
+  if (st->variant == CT__ST_OUT && ct__shape_overlaps(op, st->given[0], self, NULL) != CT_OK) return ct_last_error();
+  if (dt != CT_F32 && dt != CT_F64) return ct_fail(CT_ERR_DTYPE, op, "\"histogram_cpu\" not implemented for '%s'", ct__dtype_torch_name(dt));
+  if (bins <= 0) return ct_fail(CT_ERR_INVALID, op, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins);
+  return ct__set_output(st, 0, 1, &bins, dt, self->device);
+}
+static ct_status ct__impl_histc(ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
   static const char *op = "histc";
   ct_dtype dt = (ct_dtype)self->dtype;
   double lo = ct_scalar_to_double(min), hi = ct_scalar_to_double(max);
-  ct_tensor *r;
+  ct_tensor *r = out;
   int64_t k;
-  (void)ks;
-  if (dt != CT_F32 && dt != CT_F64)
-    return ct_fail(CT_ERR_DTYPE, op, "\"histogram_cpu\" not implemented for '%s'", ct__dtype_torch_name(dt)), (ct_tensor *)NULL;
-  if (bins <= 0) return ct_fail(CT_ERR_INVALID, op, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins), (ct_tensor *)NULL;
-  if (!(r = ct__empty(op, 1, &bins, dt, self->device)) || ct__is_meta(r)) return r;
   if (lo == hi && self->numel > 0) { /* the data's range (NaN when any element is NaN) */
     int nan = 0;
     for (k = 0; k < self->numel; k++) {
@@ -2587,21 +2615,14 @@ static ct_tensor *ct__k_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_sc
     if (nan) lo = hi = NAN;
   }
   if (lo == hi) lo -= 1, hi += 1;
-  if (isinf(lo) || isinf(hi) || lo != lo || hi != hi) {
-    ct_release(r);
-    return ct_fail(CT_ERR_INVALID, op, "torch.histc: range of [%g, %g] is not finite", lo, hi), (ct_tensor *)NULL;
-  }
-  if (!(lo < hi)) return ct_release(r), ct_fail(CT_ERR_INVALID, op, "torch.histc: max must be larger than min"), (ct_tensor *)NULL;
-  memset(ct__shape_ptr(r), 0, ct_dtype_size(dt) * (size_t)bins);
+  if (isinf(lo) || isinf(hi) || lo != lo || hi != hi) return ct_fail(CT_ERR_INVALID, op, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+  if (!(lo < hi)) return ct_fail(CT_ERR_INVALID, op, "torch.histc: max must be larger than min");
+  memset(ct__shape_ptr(r), 0, ct_dtype_size(dt) * (size_t)bins); /* out is contiguous */
   if (dt == CT_F32) CT__HISTC(float);
   else CT__HISTC(double);
-  return r;
+  return CT_OK;
 }
 #undef CT__HISTC
-static ct_status ct__k_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
-  if (ct__shape_overlaps("histc", out, self, NULL) != CT_OK) return ct_last_error();
-  return ct__shape_out("histc", out, ct__k_histc(ks, self, bins, min, max));
-}
 
 /* ================= unique: _unique2, unique_consecutive, unique_dim =================
  * One engine over n "rows" of m elements: self's elements (dim None: m = 1) or its slices along dim.
