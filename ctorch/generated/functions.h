@@ -5243,6 +5243,7 @@ typedef ct_tensor *ct_kernel_take_along_dim(ct_keyset, ct_tensor *, ct_tensor *,
 typedef ct_status ct_kernel_take_along_dim_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_take_along_dim_out "take_along_dim.out"
 #define CT__OPSIG_take_along_dim_out "T,T,i?,Tw->Tw"
+typedef ct_status ct_impl_take_along_dim_out(ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_nonzero(ct_keyset, ct_tensor *);
 #define CT__OPNAME_nonzero "nonzero"
 #define CT__OPSIG_nonzero "T->T"

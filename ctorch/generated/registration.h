@@ -14501,6 +14501,7 @@ static ct_unboxed_fn ct__impls_scatter_value_reduce[CT_DEVICE_NUM] = {CT_FN(ct__
 static ct_unboxed_fn ct__impls_scatter_reduce_two_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_reduce_two)};
 static ct_unboxed_fn ct__impls_index_fill_int_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill_tensor)};
 static ct_unboxed_fn ct__impls_index_fill_int_Scalar_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill)};
+static ct_unboxed_fn ct__impls_take_along_dim_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_take_along_dim)};
 static ct_unboxed_fn ct__impls_masked_scatter[CT_DEVICE_NUM] = {CT_FN(ct__impl_masked_scatter)};
 static ct_unboxed_fn ct__impls_take_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_take)};
 static ct_unboxed_fn ct__impls_put[CT_DEVICE_NUM] = {CT_FN(ct__impl_put)};
@@ -15864,6 +15865,29 @@ static ct_status ct__st_index_fill_int_Scalar_out_meta(ct_keyset ks, ct_tensor *
   ct__st_begin(&st, "index_fill", CT__ST_OUT, 1, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_index_fill(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "take_along_dim", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_take_along_dim(&st, self, indices, dim);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_along_dim_out, CT__ENGINE_INDEX)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, indices, dim, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_take_along_dim_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "take_along_dim", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_take_along_dim(&st, self, indices, dim);
   return ct__st_finish(&st, s, 1);
 }
 static ct_tensor *ct__st_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
@@ -18139,6 +18163,7 @@ static const struct {
     {"index_fill.int_Tensor_out", &ct__op.index_fill__int_Tensor, CT_FN(ct__st_index_fill__int_Tensor), ct__impls_index_fill_int_Tensor_out},
     {"index_fill.int_Tensor_out", &ct__op.index_fill_int_Tensor_out, CT_FN(ct__st_index_fill_int_Tensor_out), ct__impls_index_fill_int_Tensor_out},
     {"index_fill.int_Scalar_out", &ct__op.index_fill_int_Scalar_out, CT_FN(ct__st_index_fill_int_Scalar_out), ct__impls_index_fill_int_Scalar_out},
+    {"take_along_dim.out", &ct__op.take_along_dim_out, CT_FN(ct__st_take_along_dim_out), ct__impls_take_along_dim_out},
     {"masked_scatter", &ct__op.masked_scatter, CT_FN(ct__st_masked_scatter), ct__impls_masked_scatter},
     {"masked_scatter", &ct__op.masked_scatter_, CT_FN(ct__st_masked_scatter_), ct__impls_masked_scatter},
     {"take.out", &ct__op.take, CT_FN(ct__st_take), ct__impls_take_out},
@@ -20324,8 +20349,8 @@ static const struct {
     {&ct__op.unbind_int, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_unbind), "composite"},
     {&ct__op.pad, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pad), "composite"},
     {&ct__op.take_along_dim, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_take_along_dim), "composite"},
-    {&ct__op.take_along_dim_out, CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
-    {&ct__op.take_along_dim_out, CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {&ct__op.take_along_dim_out, CT_KEY_CPU, CT_FN(ct__st_take_along_dim_out), "structured"},
+    {&ct__op.take_along_dim_out, CT_KEY_META, CT_FN(ct__st_take_along_dim_out_meta), "structured"},
     {&ct__op.take_along_dim_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
     {&ct__op.nonzero, CT_KEY_CPU, CT_FN(ct__k_nonzero), "reference"},
     {&ct__op.nonzero, CT_KEY_META, CT_FN(ct__k_nonzero), "reference"},
@@ -21451,6 +21476,7 @@ static const struct {
     {&ct__op.embedding, CT_FN(ct__k_embedding), CT__ENGINE_INDEX},
     {&ct__op.embedding_out, CT_FN(ct__k_embedding_out), CT__ENGINE_INDEX},
     {&ct__op.embedding_dense_backward, CT_FN(ct__k_embedding_dense_backward), CT__ENGINE_INDEX},
+    {&ct__op.take_along_dim_out, CT_FN(ct__st_take_along_dim_out), CT__ENGINE_INDEX},
     {&ct__op.softmax_int, CT_FN(ct__k_softmax), CT__ENGINE_REDUCTION},
     {&ct__op.softmax_int_out, CT_FN(ct__k_softmax_out), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int, CT_FN(ct__k_log_softmax), CT__ENGINE_REDUCTION},

@@ -2019,10 +2019,49 @@ static ct_tensor *ct__k_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor 
   (void)ks;
   return ct__shape_take_along_dim(self, indices, dim);
 }
-static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
-  (void)ks;
-  if (ct__shape_overlaps("take_along_dim", out, self, indices) != CT_OK) return ct_last_error();
-  return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
+/* take_along_dim.out (structured, ops/structured.h): the meta step checks indices and dims and
+ * declares the broadcast index's shape; the impl step is one gather call of the index engine over
+ * broadcast views (index bounds are the loop's data check) */
+static ct_status ct__shape_take_along_dim_shapes(ct_tensor *self, ct_tensor *indices, int64_t *dim, int *n1, int64_t *b1, int *n2, int64_t *b2) {
+  static const char *op = "take_along_dim";
+  int64_t s1[CT_MAX_DIMS], s2[CT_MAX_DIMS];
+  if (indices->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.take_along_dim(): dtype of indices should be Long but got %s", ct__dtype_torch_name((ct_dtype)indices->dtype));
+  if (*dim == CT_INT_NONE) return CT_OK;
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (self->ndim != indices->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                   "%d dimensions for input, and %d dimensions for indices", self->ndim, indices->ndim);
+  if (self->ndim == 0) return CT_OK;
+  memcpy(s1, self->sizes, sizeof s1);
+  s1[*dim] = indices->sizes[*dim];
+  memcpy(s2, indices->sizes, sizeof s2);
+  s2[*dim] = self->sizes[*dim];
+  if ((*n1 = ct_broadcast_shapes(op, self->ndim, s1, indices->ndim, indices->sizes, b1)) < 0) return ct_last_error();
+  if ((*n2 = ct_broadcast_shapes(op, indices->ndim, s2, self->ndim, self->sizes, b2)) < 0) return ct_last_error();
+  return CT_OK;
+}
+static ct_status ct__meta_take_along_dim(ct__structured *st, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  int64_t b1[CT_MAX_DIMS], b2[CT_MAX_DIMS];
+  int n1 = 0, n2 = 0;
+  if (ct__shape_overlaps("take_along_dim", st->given[0], self, indices) != CT_OK) return ct_last_error();
+  if (ct__shape_take_along_dim_shapes(self, indices, &dim, &n1, b1, &n2, b2) != CT_OK) return ct_last_error();
+  if (dim == CT_INT_NONE) return ct__set_output(st, 0, 1, &indices->numel, (ct_dtype)self->dtype, self->device);
+  if (self->ndim == 0) return ct__set_output(st, 0, 0, NULL, (ct_dtype)self->dtype, self->device);
+  return ct__set_output(st, 0, n1, b1, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  int64_t b1[CT_MAX_DIMS], b2[CT_MAX_DIMS], minus1 = -1;
+  int n1 = 0, n2 = 0;
+  ct_status st = CT_ERR_STATE;
+  if (ct__shape_take_along_dim_shapes(self, indices, &dim, &n1, b1, &n2, b2) != CT_OK) return ct_last_error();
+  CT_SCOPE {
+    ct_tensor *sv = self, *iv = indices;
+    if (dim == CT_INT_NONE) sv = ct_reshape(self, 1, &minus1), iv = ct_reshape(indices, 1, &minus1), dim = 0;
+    else if (self->ndim) sv = ct_broadcast_to(self, n2, b2), iv = ct_broadcast_to(indices, n1, b1);
+    st = sv && iv ? ct__shape_sg_loop("gather", CT__SG_GATHER, sv, dim, iv, out, NULL, NULL) : ct_last_error();
+  }
+  return st;
 }
 
 /* ================= masks and flat indices: nonzero, masked_select / masked_scatter, take / put =================
