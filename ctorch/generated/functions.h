@@ -5207,6 +5207,7 @@ typedef ct_status ct_kernel_index_put_(ct_keyset, ct_tensor *, ct_tensor_list , 
 typedef ct_status ct_kernel_index_put_out(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *);
 #define CT__OPNAME_index_put_out "index_put.out"
 #define CT__OPSIG_index_put_out "T,L,T,b,Tw->Tw"
+typedef ct_status ct_impl_index_put_out(ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *);
 typedef ct_tensor *ct_kernel_one_hot(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_one_hot "one_hot"
 #define CT__OPSIG_one_hot "T,i->T"

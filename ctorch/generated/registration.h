@@ -14501,6 +14501,7 @@ static ct_unboxed_fn ct__impls_scatter_value_reduce[CT_DEVICE_NUM] = {CT_FN(ct__
 static ct_unboxed_fn ct__impls_scatter_reduce_two_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_reduce_two)};
 static ct_unboxed_fn ct__impls_index_fill_int_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill_tensor)};
 static ct_unboxed_fn ct__impls_index_fill_int_Scalar_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill)};
+static ct_unboxed_fn ct__impls_index_put_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_put)};
 static ct_unboxed_fn ct__impls_take_along_dim_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_take_along_dim)};
 static ct_unboxed_fn ct__impls_masked_scatter[CT_DEVICE_NUM] = {CT_FN(ct__impl_masked_scatter)};
 static ct_unboxed_fn ct__impls_take_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_take)};
@@ -15865,6 +15866,29 @@ static ct_status ct__st_index_fill_int_Scalar_out_meta(ct_keyset ks, ct_tensor *
   ct__st_begin(&st, "index_fill", CT__ST_OUT, 1, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_index_fill(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, values};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_put", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_put(&st, self, indices, values, accumulate);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_put_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))impl)(self, indices, values, accumulate, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_put_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, values};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_put", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_put(&st, self, indices, values, accumulate);
   return ct__st_finish(&st, s, 1);
 }
 static ct_status ct__st_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
@@ -18163,6 +18187,7 @@ static const struct {
     {"index_fill.int_Tensor_out", &ct__op.index_fill__int_Tensor, CT_FN(ct__st_index_fill__int_Tensor), ct__impls_index_fill_int_Tensor_out},
     {"index_fill.int_Tensor_out", &ct__op.index_fill_int_Tensor_out, CT_FN(ct__st_index_fill_int_Tensor_out), ct__impls_index_fill_int_Tensor_out},
     {"index_fill.int_Scalar_out", &ct__op.index_fill_int_Scalar_out, CT_FN(ct__st_index_fill_int_Scalar_out), ct__impls_index_fill_int_Scalar_out},
+    {"index_put.out", &ct__op.index_put_out, CT_FN(ct__st_index_put_out), ct__impls_index_put_out},
     {"take_along_dim.out", &ct__op.take_along_dim_out, CT_FN(ct__st_take_along_dim_out), ct__impls_take_along_dim_out},
     {"masked_scatter", &ct__op.masked_scatter, CT_FN(ct__st_masked_scatter), ct__impls_masked_scatter},
     {"masked_scatter", &ct__op.masked_scatter_, CT_FN(ct__st_masked_scatter_), ct__impls_masked_scatter},
@@ -20327,8 +20352,8 @@ static const struct {
     {&ct__op.index_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_Tensor_out), "autograd"},
     {&ct__op.index_put, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put), "composite"},
     {&ct__op.index_put_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put_), "composite"},
-    {&ct__op.index_put_out, CT_KEY_CPU, CT_FN(ct__k_index_put_out), "reference"},
-    {&ct__op.index_put_out, CT_KEY_META, CT_FN(ct__k_index_put_out), "reference"},
+    {&ct__op.index_put_out, CT_KEY_CPU, CT_FN(ct__st_index_put_out), "structured"},
+    {&ct__op.index_put_out, CT_KEY_META, CT_FN(ct__st_index_put_out_meta), "structured"},
     {&ct__op.index_put_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_put_out), "autograd"},
     {&ct__op.one_hot, CT_KEY_CPU, CT_FN(ct__k_one_hot), "reference"},
     {&ct__op.one_hot, CT_KEY_META, CT_FN(ct__k_one_hot), "reference"},

@@ -1583,10 +1583,68 @@ static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list 
   return st;
 }
 
-static ct_status ct__k_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate,
-                                     ct_tensor *out) {
-  (void)ks;
-  return ct__shape_out("index_put", out, ct__shape_index_put(self, indices, values, accumulate));
+/* index_put.out (structured, ops/structured.h; index_put and index_put_ stay composites). The meta
+ * step makes ct__shape_linear_index's checks that read no data, in its order: the entries, their
+ * dtypes, the count of indexed dims, the masks' shapes (no mask on meta tensors: its true elements
+ * are data), and without masks the broadcast of the index tensors and of values to the indexing
+ * result. The impl step runs the composite (index bounds and, with masks, the shapes are checked
+ * there) and copies its result into out. */
+static ct_status ct__meta_index_put(ct__structured *st, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  static const char *op = "index_put";
+  const ct_tensor *ix[CT_MAX_DIMS];
+  int64_t bshape[CT_MAX_DIMS], k, j;
+  int n = 0, bnd, masks = 0, nd, ok;
+  char b1[160], b2[160];
+  (void)accumulate;
+  if (values->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Index put requires the source and destination dtypes match, got %s for the destination and %s "
+                   "for the source.", ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)values->dtype));
+  for (k = 0; k < indices.n; k++) {
+    const ct_tensor *t = indices.data[k];
+    if (!t) return ct_fail(CT_ERR_UNSUPPORTED, op, "indices[%lld] is NULL: None entries are not supported", (long long)k);
+    if (t->dtype == CT_BOOL || t->dtype == CT_U8) {
+      if (t->ndim == 0) return ct_fail(CT_ERR_UNSUPPORTED, op, "0-dim boolean indices are not supported");
+      if (n + t->ndim > self->ndim)
+        return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %d)", self->ndim, n + t->ndim);
+      for (j = 0; j < t->ndim; j++)
+        if (t->sizes[j] != self->sizes[n + j])
+          return ct_fail(CT_ERR_INDEX, op, "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s at "
+                         "index %lld", ct_shape_format(t->ndim, t->sizes, b1, sizeof b1), (long long)j,
+                         ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)n + (long long)j);
+      if (ct__is_meta(t) || ct__is_meta(self))
+        return ct_fail(CT_ERR_UNSUPPORTED, op, "boolean masks have a data-dependent shape: not on meta tensors");
+      n += t->ndim, masks = 1;
+      continue;
+    }
+    if (t->dtype != CT_I64)
+      return ct_fail(CT_ERR_DTYPE, op, "tensors used as indices must be long, byte or bool tensors (indices[%lld] is %s)", (long long)k,
+                     ct__dtype_torch_name((ct_dtype)t->dtype));
+    if (n >= self->ndim)
+      return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)indices.n);
+    ix[n++] = t;
+  }
+  if (n == 0) return ct_fail(CT_ERR_INVALID, op, "at least one index tensor is required");
+  if (!masks) {
+    bnd = ix[0]->ndim;
+    memcpy(bshape, ix[0]->sizes, sizeof bshape);
+    for (k = 1; k < n; k++)
+      if ((bnd = ct_broadcast_shapes(op, bnd, bshape, ix[k]->ndim, ix[k]->sizes, bshape)) < 0)
+        return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
+                       ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2));
+    nd = bnd + self->ndim - n, ok = nd <= CT_MAX_DIMS && values->ndim <= nd;
+    for (k = n; k < self->ndim && ok; k++) bshape[bnd + k - n] = self->sizes[k];
+    for (k = 0; k < values->ndim && ok; k++) ok = values->sizes[k] == 1 || values->sizes[k] == bshape[nd - values->ndim + k];
+    if (!ok)
+      return ct_fail(CT_ERR_SHAPE, op, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+                     ct_shape_format(values->ndim, values->sizes, b1, sizeof b1), ct_shape_format(nd < CT_MAX_DIMS ? nd : 0, bshape, b2, sizeof b2));
+  }
+  return ct__meta_same_shape(st, self);
+}
+static ct_status ct__impl_index_put(ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_tensor *r = ct__shape_index_put(self, indices, values, accumulate);
+  ct_status st = r ? ct__copy_impl(out, r) : ct_last_error();
+  ct_release(r);
+  return st;
 }
 
 /* ---- one_hot ---- */
