@@ -21,10 +21,16 @@
  *   shape depends on the values (spec tag dynamic_output_shape) refuse on
  *   meta tensors. repeat_interleave over self, fliplr / flipud and rot90 are
  *   composites of index_select, expand, flip and transpose.
- * - out= variants compute the functional result and resize/copy into out;
- *   in-place variants copy the result into self (safe when arguments alias).
- * Kernels check their arguments before allocating and skip the data loops on
- * the meta device; index bounds are checked while reading the indices.
+ * - Structured families (ops/structured.h): flip, roll, repeat, the pads,
+ *   tril / triu, narrow_copy, scatter's reductions, index_fill,
+ *   take_along_dim.out, index_put.out, masked_scatter, take / put,
+ *   searchsorted / bucketize and histc: a meta step checks the arguments and
+ *   declares the output, an impl step computes into it; index bounds and
+ *   other checks of the data are the impl step's (or its index loop's).
+ * - The other out= variants compute the functional result and resize/copy
+ *   into out; their in-place variants copy the result into self (safe when
+ *   arguments alias). Those kernels check their arguments before allocating
+ *   and skip the data loops on the meta device.
  */
 #ifndef CT_OPS_SHAPE_H
 #define CT_OPS_SHAPE_H
@@ -881,7 +887,7 @@ static ct_status ct__shape_sg_host(const char *op, int mode, ct_tensor *self, in
     case CT__SG_GATHER: ct__shape_copy1(op_ + ooff, sp + soff, es); break;
     case CT__SG_SCATTER: ct__shape_copy1(sp + soff, op_ + ooff, es); break;
     case CT__SG_ADD: ct__shape_acc1(sp + soff, op_ + ooff, dt); break;
-    case CT__SG_REDUCE: { /* self is fresh and contiguous: soff / es is the element */
+    case CT__SG_REDUCE: { /* self is an impl step's output, contiguous: soff / es is the element */
       int64_t *c = &red->count[soff / (int64_t)es];
       ct__shape_red1(sp + soff, other ? op_ + ooff : value, dt, red->kind, *c == 0);
       ++*c;
@@ -924,16 +930,17 @@ CTDEF ct_status ct_index_on_host(const ct_index_call *call) {
   ct__stage_free(&stage, nops, hops);
   return st;
 }
-/* One index call: the host loop for CPU tensors (and scatter's reductions),
- * else the device's loop, with an index left on the CPU copied there first. */
+/* One index call: the host loop for CPU tensors, else the device's loop, with
+ * an index left on the CPU copied there first. (scatter's reductions call the
+ * host loop themselves.) */
 static ct_status ct__shape_sg_loop_ex(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
-                                      const char *value, const ct__shape_red *red, int select_message) {
+                                      const char *value, int select_message) {
   ct_index_call call;
   ct_index_loop_fn loop;
   ct_tensor *di = NULL;
   ct_status st;
-  if (CT_LIKELY(self->device.type == CT_DEVICE_CPU) || mode == CT__SG_REDUCE || index->numel == 0)
-    return ct__shape_sg_host(op, mode, self, dim, index, other, value, red, select_message);
+  if (CT_LIKELY(self->device.type == CT_DEVICE_CPU) || index->numel == 0)
+    return ct__shape_sg_host(op, mode, self, dim, index, other, value, NULL, select_message);
   if (ct__is_meta(index) || (other && ct__is_meta(other)))
     return ct_fail(CT_ERR_DEVICE, op, "cannot compute on a %s tensor from a meta tensor", ct_device_type_name((ct_device_type)self->device.type));
   if (!ct_device_eq(index->device, self->device)) {
@@ -959,8 +966,8 @@ static ct_status ct__shape_sg_loop_ex(const char *op, int mode, ct_tensor *self,
   return st;
 }
 static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
-                                   const char *value, const ct__shape_red *red) {
-  return ct__shape_sg_loop_ex(op, mode, self, dim, index, other, value, red, 0);
+                                   const char *value) {
+  return ct__shape_sg_loop_ex(op, mode, self, dim, index, other, value, 0);
 }
 static void ct__shape_scalar_bytes(char *buf, ct_dtype dt, ct_scalar v) {
   memset(buf, 0, 8);
@@ -973,7 +980,7 @@ static ct_tensor *ct__k_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_te
   (void)sparse_grad;
   if (ct__shape_sg_check("gather", self, &dim, index, NULL) != CT_OK) return NULL;
   r = ct__shape_fresh("gather", index->ndim, index->sizes, self);
-  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL, NULL) != CT_OK) ct_release(r), r = NULL;
+  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL) != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 static ct_status ct__k_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
@@ -988,7 +995,7 @@ static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, i
   if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
-  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v, NULL) != CT_OK) ct_release(r), r = NULL;
+  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v) != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 static ct_tensor *ct__k_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -1212,7 +1219,7 @@ static ct_status ct__shape_ix_device(const char *op, int mode, ct_tensor *self, 
     for (k = 0; k < other->ndim; k++) strides[k] = k == dim && moved->ndim ? moved->strides[0] : 0;
     ct__shape_view(&view, moved, other->ndim, other->sizes, strides, moved->offset);
     st = ct__shape_sg_loop_ex(op, mode == CT__IX_SELECT ? CT__SG_GATHER : mode == CT__IX_ADD ? CT__SG_ADD : CT__SG_SCATTER, self, dim,
-                              &view, other, NULL, NULL, mode == CT__IX_SELECT);
+                              &view, other, NULL, mode == CT__IX_SELECT);
   }
   ct_release(moved);
   return st;
@@ -2117,7 +2124,7 @@ static ct_status ct__impl_take_along_dim(ct_tensor *self, ct_tensor *indices, in
     ct_tensor *sv = self, *iv = indices;
     if (dim == CT_INT_NONE) sv = ct_reshape(self, 1, &minus1), iv = ct_reshape(indices, 1, &minus1), dim = 0;
     else if (self->ndim) sv = ct_broadcast_to(self, n2, b2), iv = ct_broadcast_to(indices, n1, b1);
-    st = sv && iv ? ct__shape_sg_loop("gather", CT__SG_GATHER, sv, dim, iv, out, NULL, NULL) : ct_last_error();
+    st = sv && iv ? ct__shape_sg_loop("gather", CT__SG_GATHER, sv, dim, iv, out, NULL) : ct_last_error();
   }
   return st;
 }
