@@ -5134,9 +5134,11 @@ typedef ct_status ct_kernel_scatter__reduce(ct_keyset, ct_tensor *, int64_t , ct
 typedef ct_status ct_kernel_scatter_reduce_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *);
 #define CT__OPNAME_scatter_reduce_out "scatter.reduce_out"
 #define CT__OPSIG_scatter_reduce_out "T,i,T,T,s,Tw->Tw"
+typedef ct_status ct_impl_scatter_reduce_out(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *);
 typedef ct_tensor *ct_kernel_scatter_value_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *);
 #define CT__OPNAME_scatter_value_reduce "scatter.value_reduce"
 #define CT__OPSIG_scatter_value_reduce "T,i,T,S,s->T"
+typedef ct_status ct_impl_scatter_value_reduce(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *, ct_tensor *);
 typedef ct_status ct_kernel_scatter__value_reduce(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *);
 #define CT__OPNAME_scatter__value_reduce "scatter_.value_reduce"
 #define CT__OPSIG_scatter__value_reduce "Tw,i,T,S,s->Tw"
@@ -5149,6 +5151,7 @@ typedef ct_status ct_kernel_scatter_reduce__two(ct_keyset, ct_tensor *, int64_t 
 typedef ct_status ct_kernel_scatter_reduce_two_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *);
 #define CT__OPNAME_scatter_reduce_two_out "scatter_reduce.two_out"
 #define CT__OPSIG_scatter_reduce_two_out "T,i,T,T,s,b,Tw->Tw"
+typedef ct_status ct_impl_scatter_reduce_two_out(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *);
 typedef ct_tensor *ct_kernel_index_select(ct_keyset, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_index_select "index_select"
 #define CT__OPSIG_index_select "T,i,T->T"
@@ -5188,9 +5191,11 @@ typedef ct_status ct_kernel_index_fill__int_Tensor(ct_keyset, ct_tensor *, int64
 typedef ct_status ct_kernel_index_fill_int_Tensor_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_index_fill_int_Tensor_out "index_fill.int_Tensor_out"
 #define CT__OPSIG_index_fill_int_Tensor_out "T,i,T,T,Tw->Tw"
+typedef ct_status ct_impl_index_fill_int_Tensor_out(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_index_fill_int_Scalar_out(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *);
 #define CT__OPNAME_index_fill_int_Scalar_out "index_fill.int_Scalar_out"
 #define CT__OPSIG_index_fill_int_Scalar_out "T,i,T,S,Tw->Tw"
+typedef ct_status ct_impl_index_fill_int_Scalar_out(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel_index_Tensor(ct_keyset, ct_tensor *, ct_tensor_list );
 #define CT__OPNAME_index_Tensor "index.Tensor"
 #define CT__OPSIG_index_Tensor "T,L->T"
@@ -5206,6 +5211,7 @@ typedef ct_status ct_kernel_index_put_(ct_keyset, ct_tensor *, ct_tensor_list , 
 typedef ct_status ct_kernel_index_put_out(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *);
 #define CT__OPNAME_index_put_out "index_put.out"
 #define CT__OPSIG_index_put_out "T,L,T,b,Tw->Tw"
+typedef ct_status ct_impl_index_put_out(ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *);
 typedef ct_tensor *ct_kernel_one_hot(ct_keyset, ct_tensor *, int64_t );
 #define CT__OPNAME_one_hot "one_hot"
 #define CT__OPSIG_one_hot "T,i->T"
@@ -5242,6 +5248,7 @@ typedef ct_tensor *ct_kernel_take_along_dim(ct_keyset, ct_tensor *, ct_tensor *,
 typedef ct_status ct_kernel_take_along_dim_out(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 #define CT__OPNAME_take_along_dim_out "take_along_dim.out"
 #define CT__OPSIG_take_along_dim_out "T,T,i?,Tw->Tw"
+typedef ct_status ct_impl_take_along_dim_out(ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
 typedef ct_tensor *ct_kernel_nonzero(ct_keyset, ct_tensor *);
 #define CT__OPNAME_nonzero "nonzero"
 #define CT__OPSIG_nonzero "T->T"
@@ -5257,6 +5264,7 @@ typedef ct_status ct_kernel_masked_select_out(ct_keyset, ct_tensor *, ct_tensor 
 typedef ct_tensor *ct_kernel_masked_scatter(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_masked_scatter "masked_scatter"
 #define CT__OPSIG_masked_scatter "T,T,T->T"
+typedef ct_status ct_impl_masked_scatter(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_masked_scatter_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_masked_scatter_ "masked_scatter_"
 #define CT__OPSIG_masked_scatter_ "Tw,T,T->Tw"
@@ -5269,9 +5277,11 @@ typedef ct_tensor *ct_kernel_take(ct_keyset, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_take_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_take_out "take.out"
 #define CT__OPSIG_take_out "T,T,Tw->Tw"
+typedef ct_status ct_impl_take_out(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_put(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
 #define CT__OPNAME_put "put"
 #define CT__OPSIG_put "T,T,T,b->T"
+typedef ct_status ct_impl_put(ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *);
 typedef ct_status ct_kernel_put_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, bool );
 #define CT__OPNAME_put_ "put_"
 #define CT__OPSIG_put_ "Tw,T,T,b->Tw"
@@ -5296,9 +5306,11 @@ typedef ct_tensor *ct_kernel_searchsorted_Tensor(ct_keyset, ct_tensor *, ct_tens
 typedef ct_status ct_kernel_searchsorted_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_searchsorted_Tensor_out "searchsorted.Tensor_out"
 #define CT__OPSIG_searchsorted_Tensor_out "T,T,b,b,s?,T?,Tw->Tw"
+typedef ct_status ct_impl_searchsorted_Tensor_out(ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_searchsorted_Scalar(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *);
 #define CT__OPNAME_searchsorted_Scalar "searchsorted.Scalar"
 #define CT__OPSIG_searchsorted_Scalar "T,S,b,b,s?,T?->T"
+typedef ct_status ct_impl_searchsorted_Scalar(ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_searchsorted_Scalar_out(ct_keyset, ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_searchsorted_Scalar_out "searchsorted.Scalar_out"
 #define CT__OPSIG_searchsorted_Scalar_out "T,S,b,b,s?,T?,Tw->Tw"
@@ -5308,9 +5320,11 @@ typedef ct_tensor *ct_kernel_bucketize_Tensor(ct_keyset, ct_tensor *, ct_tensor 
 typedef ct_status ct_kernel_bucketize_Tensor_out(ct_keyset, ct_tensor *, ct_tensor *, bool , bool , ct_tensor *);
 #define CT__OPNAME_bucketize_Tensor_out "bucketize.Tensor_out"
 #define CT__OPSIG_bucketize_Tensor_out "T,T,b,b,Tw->Tw"
+typedef ct_status ct_impl_bucketize_Tensor_out(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *);
 typedef ct_tensor *ct_kernel_bucketize_Scalar(ct_keyset, ct_scalar , ct_tensor *, bool , bool );
 #define CT__OPNAME_bucketize_Scalar "bucketize.Scalar"
 #define CT__OPSIG_bucketize_Scalar "S,T,b,b->T"
+typedef ct_status ct_impl_bucketize_Scalar(ct_scalar , ct_tensor *, bool , bool , ct_tensor *);
 typedef ct_status ct_kernel_bucketize_Scalar_out(ct_keyset, ct_scalar , ct_tensor *, bool , bool , ct_tensor *);
 #define CT__OPNAME_bucketize_Scalar_out "bucketize.Scalar_out"
 #define CT__OPSIG_bucketize_Scalar_out "S,T,b,b,Tw->Tw"
@@ -5326,6 +5340,7 @@ typedef ct_tensor *ct_kernel_histc(ct_keyset, ct_tensor *, int64_t , ct_scalar ,
 typedef ct_status ct_kernel_histc_out(ct_keyset, ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_histc_out "histc.out"
 #define CT__OPSIG_histc_out "T,i,S,S,Tw->Tw"
+typedef ct_status ct_impl_histc_out(ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel__unique2(ct_keyset, ct_tensor *, bool , bool , bool , ct_tensor **, ct_tensor **);
 #define CT__OPNAME__unique2 "_unique2"
 #define CT__OPSIG__unique2 "T,b,b,b->T,T,T"

@@ -14500,6 +14500,21 @@ static ct_unboxed_fn ct__impls_replication_pad3d_out[CT_DEVICE_NUM] = {CT_FN(ct_
 static ct_unboxed_fn ct__impls_replication_pad3d_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_replication_pad3d_backward)};
 static ct_unboxed_fn ct__impls_tril_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_tril)};
 static ct_unboxed_fn ct__impls_triu_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_triu)};
+static ct_unboxed_fn ct__impls_scatter_reduce_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_reduce)};
+static ct_unboxed_fn ct__impls_scatter_value_reduce[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_value_reduce)};
+static ct_unboxed_fn ct__impls_scatter_reduce_two_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_scatter_reduce_two)};
+static ct_unboxed_fn ct__impls_index_fill_int_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill_tensor)};
+static ct_unboxed_fn ct__impls_index_fill_int_Scalar_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_fill)};
+static ct_unboxed_fn ct__impls_index_put_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_index_put)};
+static ct_unboxed_fn ct__impls_take_along_dim_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_take_along_dim)};
+static ct_unboxed_fn ct__impls_masked_scatter[CT_DEVICE_NUM] = {CT_FN(ct__impl_masked_scatter)};
+static ct_unboxed_fn ct__impls_take_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_take)};
+static ct_unboxed_fn ct__impls_put[CT_DEVICE_NUM] = {CT_FN(ct__impl_put)};
+static ct_unboxed_fn ct__impls_searchsorted_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_searchsorted)};
+static ct_unboxed_fn ct__impls_searchsorted_Scalar[CT_DEVICE_NUM] = {CT_FN(ct__impl_searchsorted_scalar)};
+static ct_unboxed_fn ct__impls_bucketize_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_bucketize)};
+static ct_unboxed_fn ct__impls_bucketize_Scalar[CT_DEVICE_NUM] = {CT_FN(ct__impl_bucketize_scalar)};
+static ct_unboxed_fn ct__impls_histc_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_histc)};
 static ct_unboxed_fn ct__impls_narrow_copy_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_narrow_copy)};
 static ct_unboxed_fn ct__impls__ctc_loss[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_forward)};
 static ct_unboxed_fn ct__impls__ctc_loss_backward[CT_DEVICE_NUM] = {CT_FN(ct__impl_ctc_loss_backward)};
@@ -15667,6 +15682,670 @@ static ct_status ct__st_triu_out_meta(ct_keyset ks, ct_tensor *self, int64_t dia
   ct__st_begin(&st, "triu", CT__ST_OUT, 1, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))impl)(self, dim, index, src, reduce, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_scatter_reduce_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))impl)(self, dim, index, src, reduce, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter__reduce_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))impl)(self, dim, index, src, reduce, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce_out_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_value_reduce, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *, ct_tensor *))impl)(self, dim, index, value, reduce, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_scatter_value_reduce_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 0, 2, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_value_reduce, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *, ct_tensor *))impl)(self, dim, index, value, reduce, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter__value_reduce_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 1, 2, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))impl)(self, dim, index, src, reduce, include_self, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_scatter_reduce_two_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))impl)(self, dim, index, src, reduce, include_self, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce__two_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))impl)(self, dim, index, src, reduce, include_self, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_scatter_reduce_two_out_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, src};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "scatter_reduce", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_index_fill_int_Scalar_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 0, 2, ct__in);
+  st.given[0] = self;
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill__int_Scalar_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 1, 2, ct__in);
+  st.given[0] = self;
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_index_fill_int_Tensor_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill__int_Tensor_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill_int_Tensor_out_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, index, value};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))impl)(self, dim, index, value, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_fill_int_Scalar_out_meta(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_fill", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_fill(&st, self, dim, index, value);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, values};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "index_put", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_put(&st, self, indices, values, accumulate);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_put_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))impl)(self, indices, values, accumulate, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_index_put_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, values};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "index_put", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_index_put(&st, self, indices, values, accumulate);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "take_along_dim", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_take_along_dim(&st, self, indices, dim);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_along_dim_out, CT__ENGINE_INDEX)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, indices, dim, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_take_along_dim_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, indices};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "take_along_dim", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_take_along_dim(&st, self, indices, dim);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "masked_scatter", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_masked_scatter(&st, self, mask, source);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_masked_scatter, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mask, source, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_masked_scatter_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "masked_scatter", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_masked_scatter(&st, self, mask, source);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "masked_scatter_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_masked_scatter(&st, self, mask, source);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_masked_scatter, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mask, source, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_masked_scatter__meta(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  ct_tensor *const ct__in[3] = {self, mask, source};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "masked_scatter_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_masked_scatter(&st, self, mask, source);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "take", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_take(&st, self, index);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, index, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_take_meta(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "take", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_take(&st, self, index);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "take", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_take(&st, self, index);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, index, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_take_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, index};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "take", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_take(&st, self, index);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "put", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_put(&st, self, index, source, accumulate);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_put, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))impl)(self, index, source, accumulate, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_put_meta(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "put", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_put(&st, self, index, source, accumulate);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "put_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_put(&st, self, index, source, accumulate);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_put, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))impl)(self, index, source, accumulate, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_put__meta(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+  ct_tensor *const ct__in[3] = {self, index, source};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "put_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_put(&st, self, index, source, accumulate);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_tensor *const ct__in[3] = {sorted_sequence, self, sorter};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))impl)(sorted_sequence, self, out_int32, right, side, sorter, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_searchsorted_Tensor_meta(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_tensor *const ct__in[3] = {sorted_sequence, self, sorter};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {sorted_sequence, self, sorter};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))impl)(sorted_sequence, self, out_int32, right, side, sorter, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_searchsorted_Tensor_out_meta(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {sorted_sequence, self, sorter};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_tensor *const ct__in[2] = {sorted_sequence, sorter};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_searchsorted_scalar(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Scalar, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *))impl)(sorted_sequence, self, out_int32, right, side, sorter, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_searchsorted_Scalar_meta(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+  ct_tensor *const ct__in[2] = {sorted_sequence, sorter};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_searchsorted_scalar(&st, sorted_sequence, self, out_int32, right, side, sorter);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *const ct__in[2] = {self, boundaries};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))impl)(self, boundaries, out_int32, right, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_bucketize_Tensor_meta(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *const ct__in[2] = {self, boundaries};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, boundaries};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))impl)(self, boundaries, out_int32, right, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_bucketize_Tensor_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, boundaries};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *const ct__in[1] = {boundaries};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_bucketize_scalar(&st, self, boundaries, out_int32, right);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Scalar, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_scalar , ct_tensor *, bool , bool , ct_tensor *))impl)(self, boundaries, out_int32, right, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_bucketize_Scalar_meta(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  ct_tensor *const ct__in[1] = {boundaries};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_bucketize_scalar(&st, self, boundaries, out_int32, right);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "histc", CT__ST_FUNCTIONAL, 0, 1, ct__in);
+  s = ct__meta_histc(&st, self, bins, min, max);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_histc_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))impl)(self, bins, min, max, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_histc_meta(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "histc", CT__ST_FUNCTIONAL, 1, 1, ct__in);
+  s = ct__meta_histc(&st, self, bins, min, max);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "histc", CT__ST_OUT, 0, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_histc(&st, self, bins, min, max);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_histc_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))impl)(self, bins, min, max, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_histc_out_meta(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_tensor *const ct__in[1] = {self};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "histc", CT__ST_OUT, 1, 1, ct__in);
+  st.given[0] = out;
+  s = ct__meta_histc(&st, self, bins, min, max);
   return ct__st_finish(&st, s, 1);
 }
 static ct_tensor *ct__st_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
@@ -18011,6 +18690,36 @@ static const struct {
     {"triu.out", &ct__op.triu, CT_FN(ct__st_triu), ct__impls_triu_out},
     {"triu.out", &ct__op.triu_, CT_FN(ct__st_triu_), ct__impls_triu_out},
     {"triu.out", &ct__op.triu_out, CT_FN(ct__st_triu_out), ct__impls_triu_out},
+    {"scatter.reduce_out", &ct__op.scatter_reduce, CT_FN(ct__st_scatter_reduce), ct__impls_scatter_reduce_out},
+    {"scatter.reduce_out", &ct__op.scatter__reduce, CT_FN(ct__st_scatter__reduce), ct__impls_scatter_reduce_out},
+    {"scatter.reduce_out", &ct__op.scatter_reduce_out, CT_FN(ct__st_scatter_reduce_out), ct__impls_scatter_reduce_out},
+    {"scatter.value_reduce", &ct__op.scatter_value_reduce, CT_FN(ct__st_scatter_value_reduce), ct__impls_scatter_value_reduce},
+    {"scatter.value_reduce", &ct__op.scatter__value_reduce, CT_FN(ct__st_scatter__value_reduce), ct__impls_scatter_value_reduce},
+    {"scatter_reduce.two_out", &ct__op.scatter_reduce_two, CT_FN(ct__st_scatter_reduce_two), ct__impls_scatter_reduce_two_out},
+    {"scatter_reduce.two_out", &ct__op.scatter_reduce__two, CT_FN(ct__st_scatter_reduce__two), ct__impls_scatter_reduce_two_out},
+    {"scatter_reduce.two_out", &ct__op.scatter_reduce_two_out, CT_FN(ct__st_scatter_reduce_two_out), ct__impls_scatter_reduce_two_out},
+    {"index_fill.int_Scalar_out", &ct__op.index_fill_int_Scalar, CT_FN(ct__st_index_fill_int_Scalar), ct__impls_index_fill_int_Scalar_out},
+    {"index_fill.int_Scalar_out", &ct__op.index_fill__int_Scalar, CT_FN(ct__st_index_fill__int_Scalar), ct__impls_index_fill_int_Scalar_out},
+    {"index_fill.int_Tensor_out", &ct__op.index_fill_int_Tensor, CT_FN(ct__st_index_fill_int_Tensor), ct__impls_index_fill_int_Tensor_out},
+    {"index_fill.int_Tensor_out", &ct__op.index_fill__int_Tensor, CT_FN(ct__st_index_fill__int_Tensor), ct__impls_index_fill_int_Tensor_out},
+    {"index_fill.int_Tensor_out", &ct__op.index_fill_int_Tensor_out, CT_FN(ct__st_index_fill_int_Tensor_out), ct__impls_index_fill_int_Tensor_out},
+    {"index_fill.int_Scalar_out", &ct__op.index_fill_int_Scalar_out, CT_FN(ct__st_index_fill_int_Scalar_out), ct__impls_index_fill_int_Scalar_out},
+    {"index_put.out", &ct__op.index_put_out, CT_FN(ct__st_index_put_out), ct__impls_index_put_out},
+    {"take_along_dim.out", &ct__op.take_along_dim_out, CT_FN(ct__st_take_along_dim_out), ct__impls_take_along_dim_out},
+    {"masked_scatter", &ct__op.masked_scatter, CT_FN(ct__st_masked_scatter), ct__impls_masked_scatter},
+    {"masked_scatter", &ct__op.masked_scatter_, CT_FN(ct__st_masked_scatter_), ct__impls_masked_scatter},
+    {"take.out", &ct__op.take, CT_FN(ct__st_take), ct__impls_take_out},
+    {"take.out", &ct__op.take_out, CT_FN(ct__st_take_out), ct__impls_take_out},
+    {"put", &ct__op.put, CT_FN(ct__st_put), ct__impls_put},
+    {"put", &ct__op.put_, CT_FN(ct__st_put_), ct__impls_put},
+    {"searchsorted.Tensor_out", &ct__op.searchsorted_Tensor, CT_FN(ct__st_searchsorted_Tensor), ct__impls_searchsorted_Tensor_out},
+    {"searchsorted.Tensor_out", &ct__op.searchsorted_Tensor_out, CT_FN(ct__st_searchsorted_Tensor_out), ct__impls_searchsorted_Tensor_out},
+    {"searchsorted.Scalar", &ct__op.searchsorted_Scalar, CT_FN(ct__st_searchsorted_Scalar), ct__impls_searchsorted_Scalar},
+    {"bucketize.Tensor_out", &ct__op.bucketize_Tensor, CT_FN(ct__st_bucketize_Tensor), ct__impls_bucketize_Tensor_out},
+    {"bucketize.Tensor_out", &ct__op.bucketize_Tensor_out, CT_FN(ct__st_bucketize_Tensor_out), ct__impls_bucketize_Tensor_out},
+    {"bucketize.Scalar", &ct__op.bucketize_Scalar, CT_FN(ct__st_bucketize_Scalar), ct__impls_bucketize_Scalar},
+    {"histc.out", &ct__op.histc, CT_FN(ct__st_histc), ct__impls_histc_out},
+    {"histc.out", &ct__op.histc_out, CT_FN(ct__st_histc_out), ct__impls_histc_out},
     {"narrow_copy.out", &ct__op.narrow_copy, CT_FN(ct__st_narrow_copy), ct__impls_narrow_copy_out},
     {"narrow_copy.out", &ct__op.narrow_copy_out, CT_FN(ct__st_narrow_copy_out), ct__impls_narrow_copy_out},
     {"_ctc_loss", &ct__op._ctc_loss, CT_FN(ct__st__ctc_loss), ct__impls__ctc_loss},
@@ -20106,29 +20815,29 @@ static const struct {
     {&ct__op.scatter_add_out, CT_KEY_CPU, CT_FN(ct__k_scatter_add_out), "reference"},
     {&ct__op.scatter_add_out, CT_KEY_META, CT_FN(ct__k_scatter_add_out), "reference"},
     {&ct__op.scatter_add_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_out), "autograd"},
-    {&ct__op.scatter_reduce, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce), "reference"},
-    {&ct__op.scatter_reduce, CT_KEY_META, CT_FN(ct__k_scatter_reduce), "reference"},
+    {&ct__op.scatter_reduce, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce), "structured"},
+    {&ct__op.scatter_reduce, CT_KEY_META, CT_FN(ct__st_scatter_reduce_meta), "structured"},
     {&ct__op.scatter_reduce, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce), "autograd"},
-    {&ct__op.scatter__reduce, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_), "reference"},
-    {&ct__op.scatter__reduce, CT_KEY_META, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {&ct__op.scatter__reduce, CT_KEY_CPU, CT_FN(ct__st_scatter__reduce), "structured"},
+    {&ct__op.scatter__reduce, CT_KEY_META, CT_FN(ct__st_scatter__reduce_meta), "structured"},
     {&ct__op.scatter__reduce, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__reduce), "autograd"},
-    {&ct__op.scatter_reduce_out, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_out), "reference"},
-    {&ct__op.scatter_reduce_out, CT_KEY_META, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {&ct__op.scatter_reduce_out, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce_out), "structured"},
+    {&ct__op.scatter_reduce_out, CT_KEY_META, CT_FN(ct__st_scatter_reduce_out_meta), "structured"},
     {&ct__op.scatter_reduce_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_out), "autograd"},
-    {&ct__op.scatter_value_reduce, CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce), "reference"},
-    {&ct__op.scatter_value_reduce, CT_KEY_META, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {&ct__op.scatter_value_reduce, CT_KEY_CPU, CT_FN(ct__st_scatter_value_reduce), "structured"},
+    {&ct__op.scatter_value_reduce, CT_KEY_META, CT_FN(ct__st_scatter_value_reduce_meta), "structured"},
     {&ct__op.scatter_value_reduce, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_reduce), "autograd"},
-    {&ct__op.scatter__value_reduce, CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce_), "reference"},
-    {&ct__op.scatter__value_reduce, CT_KEY_META, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {&ct__op.scatter__value_reduce, CT_KEY_CPU, CT_FN(ct__st_scatter__value_reduce), "structured"},
+    {&ct__op.scatter__value_reduce, CT_KEY_META, CT_FN(ct__st_scatter__value_reduce_meta), "structured"},
     {&ct__op.scatter__value_reduce, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value_reduce), "autograd"},
-    {&ct__op.scatter_reduce_two, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two), "reference"},
-    {&ct__op.scatter_reduce_two, CT_KEY_META, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {&ct__op.scatter_reduce_two, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce_two), "structured"},
+    {&ct__op.scatter_reduce_two, CT_KEY_META, CT_FN(ct__st_scatter_reduce_two_meta), "structured"},
     {&ct__op.scatter_reduce_two, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two), "autograd"},
-    {&ct__op.scatter_reduce__two, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_), "reference"},
-    {&ct__op.scatter_reduce__two, CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {&ct__op.scatter_reduce__two, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce__two), "structured"},
+    {&ct__op.scatter_reduce__two, CT_KEY_META, CT_FN(ct__st_scatter_reduce__two_meta), "structured"},
     {&ct__op.scatter_reduce__two, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce__two), "autograd"},
-    {&ct__op.scatter_reduce_two_out, CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
-    {&ct__op.scatter_reduce_two_out, CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {&ct__op.scatter_reduce_two_out, CT_KEY_CPU, CT_FN(ct__st_scatter_reduce_two_out), "structured"},
+    {&ct__op.scatter_reduce_two_out, CT_KEY_META, CT_FN(ct__st_scatter_reduce_two_out_meta), "structured"},
     {&ct__op.scatter_reduce_two_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two_out), "autograd"},
     {&ct__op.index_select, CT_KEY_CPU, CT_FN(ct__k_index_select), "reference"},
     {&ct__op.index_select, CT_KEY_META, CT_FN(ct__k_index_select), "reference"},
@@ -20154,23 +20863,23 @@ static const struct {
     {&ct__op.index_copy_out, CT_KEY_CPU, CT_FN(ct__k_index_copy_out), "reference"},
     {&ct__op.index_copy_out, CT_KEY_META, CT_FN(ct__k_index_copy_out), "reference"},
     {&ct__op.index_copy_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_out), "autograd"},
-    {&ct__op.index_fill_int_Scalar, CT_KEY_CPU, CT_FN(ct__k_index_fill), "reference"},
-    {&ct__op.index_fill_int_Scalar, CT_KEY_META, CT_FN(ct__k_index_fill), "reference"},
+    {&ct__op.index_fill_int_Scalar, CT_KEY_CPU, CT_FN(ct__st_index_fill_int_Scalar), "structured"},
+    {&ct__op.index_fill_int_Scalar, CT_KEY_META, CT_FN(ct__st_index_fill_int_Scalar_meta), "structured"},
     {&ct__op.index_fill_int_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar), "autograd"},
-    {&ct__op.index_fill__int_Scalar, CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
-    {&ct__op.index_fill__int_Scalar, CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
+    {&ct__op.index_fill__int_Scalar, CT_KEY_CPU, CT_FN(ct__st_index_fill__int_Scalar), "structured"},
+    {&ct__op.index_fill__int_Scalar, CT_KEY_META, CT_FN(ct__st_index_fill__int_Scalar_meta), "structured"},
     {&ct__op.index_fill__int_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
-    {&ct__op.index_fill_int_Tensor, CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor), "reference"},
-    {&ct__op.index_fill_int_Tensor, CT_KEY_META, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {&ct__op.index_fill_int_Tensor, CT_KEY_CPU, CT_FN(ct__st_index_fill_int_Tensor), "structured"},
+    {&ct__op.index_fill_int_Tensor, CT_KEY_META, CT_FN(ct__st_index_fill_int_Tensor_meta), "structured"},
     {&ct__op.index_fill_int_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor), "autograd"},
-    {&ct__op.index_fill__int_Tensor, CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_), "reference"},
-    {&ct__op.index_fill__int_Tensor, CT_KEY_META, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {&ct__op.index_fill__int_Tensor, CT_KEY_CPU, CT_FN(ct__st_index_fill__int_Tensor), "structured"},
+    {&ct__op.index_fill__int_Tensor, CT_KEY_META, CT_FN(ct__st_index_fill__int_Tensor_meta), "structured"},
     {&ct__op.index_fill__int_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Tensor), "autograd"},
-    {&ct__op.index_fill_int_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_out), "reference"},
-    {&ct__op.index_fill_int_Tensor_out, CT_KEY_META, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {&ct__op.index_fill_int_Tensor_out, CT_KEY_CPU, CT_FN(ct__st_index_fill_int_Tensor_out), "structured"},
+    {&ct__op.index_fill_int_Tensor_out, CT_KEY_META, CT_FN(ct__st_index_fill_int_Tensor_out_meta), "structured"},
     {&ct__op.index_fill_int_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor_out), "autograd"},
-    {&ct__op.index_fill_int_Scalar_out, CT_KEY_CPU, CT_FN(ct__k_index_fill_out), "reference"},
-    {&ct__op.index_fill_int_Scalar_out, CT_KEY_META, CT_FN(ct__k_index_fill_out), "reference"},
+    {&ct__op.index_fill_int_Scalar_out, CT_KEY_CPU, CT_FN(ct__st_index_fill_int_Scalar_out), "structured"},
+    {&ct__op.index_fill_int_Scalar_out, CT_KEY_META, CT_FN(ct__st_index_fill_int_Scalar_out_meta), "structured"},
     {&ct__op.index_fill_int_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar_out), "autograd"},
     {&ct__op.index_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index), "composite"},
     {&ct__op.index_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_index_out), "reference"},
@@ -20178,8 +20887,8 @@ static const struct {
     {&ct__op.index_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_Tensor_out), "autograd"},
     {&ct__op.index_put, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put), "composite"},
     {&ct__op.index_put_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put_), "composite"},
-    {&ct__op.index_put_out, CT_KEY_CPU, CT_FN(ct__k_index_put_out), "reference"},
-    {&ct__op.index_put_out, CT_KEY_META, CT_FN(ct__k_index_put_out), "reference"},
+    {&ct__op.index_put_out, CT_KEY_CPU, CT_FN(ct__st_index_put_out), "structured"},
+    {&ct__op.index_put_out, CT_KEY_META, CT_FN(ct__st_index_put_out_meta), "structured"},
     {&ct__op.index_put_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_put_out), "autograd"},
     {&ct__op.one_hot, CT_KEY_CPU, CT_FN(ct__k_one_hot), "reference"},
     {&ct__op.one_hot, CT_KEY_META, CT_FN(ct__k_one_hot), "reference"},
@@ -20200,8 +20909,8 @@ static const struct {
     {&ct__op.unbind_int, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_unbind), "composite"},
     {&ct__op.pad, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pad), "composite"},
     {&ct__op.take_along_dim, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_take_along_dim), "composite"},
-    {&ct__op.take_along_dim_out, CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
-    {&ct__op.take_along_dim_out, CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {&ct__op.take_along_dim_out, CT_KEY_CPU, CT_FN(ct__st_take_along_dim_out), "structured"},
+    {&ct__op.take_along_dim_out, CT_KEY_META, CT_FN(ct__st_take_along_dim_out_meta), "structured"},
     {&ct__op.take_along_dim_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
     {&ct__op.nonzero, CT_KEY_CPU, CT_FN(ct__k_nonzero), "reference"},
     {&ct__op.nonzero, CT_KEY_META, CT_FN(ct__k_nonzero), "reference"},
@@ -20215,29 +20924,27 @@ static const struct {
     {&ct__op.masked_select_out, CT_KEY_CPU, CT_FN(ct__k_masked_select_out), "reference"},
     {&ct__op.masked_select_out, CT_KEY_META, CT_FN(ct__k_masked_select_out), "reference"},
     {&ct__op.masked_select_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_select_out), "autograd"},
-    {&ct__op.masked_scatter, CT_KEY_CPU, CT_FN(ct__k_masked_scatter), "reference"},
-    {&ct__op.masked_scatter, CT_KEY_META, CT_FN(ct__k_masked_scatter), "reference"},
+    {&ct__op.masked_scatter, CT_KEY_CPU, CT_FN(ct__st_masked_scatter), "structured"},
+    {&ct__op.masked_scatter, CT_KEY_META, CT_FN(ct__st_masked_scatter_meta), "structured"},
     {&ct__op.masked_scatter, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_scatter), "autograd"},
-    {&ct__op.masked_scatter_, CT_KEY_CPU, CT_FN(ct__k_masked_scatter_), "reference"},
-    {&ct__op.masked_scatter_, CT_KEY_META, CT_FN(ct__k_masked_scatter_), "reference"},
+    {&ct__op.masked_scatter_, CT_KEY_CPU, CT_FN(ct__st_masked_scatter_), "structured"},
+    {&ct__op.masked_scatter_, CT_KEY_META, CT_FN(ct__st_masked_scatter__meta), "structured"},
     {&ct__op.masked_scatter_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_scatter_), "autograd"},
-    {&ct__op.masked_scatter_out, CT_KEY_CPU, CT_FN(ct__k_masked_scatter_out), "reference"},
-    {&ct__op.masked_scatter_out, CT_KEY_META, CT_FN(ct__k_masked_scatter_out), "reference"},
+    {&ct__op.masked_scatter_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_masked_scatter_out), "composite"},
     {&ct__op.masked_scatter_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_scatter_out), "autograd"},
-    {&ct__op.take, CT_KEY_CPU, CT_FN(ct__k_take), "reference"},
-    {&ct__op.take, CT_KEY_META, CT_FN(ct__k_take), "reference"},
+    {&ct__op.take, CT_KEY_CPU, CT_FN(ct__st_take), "structured"},
+    {&ct__op.take, CT_KEY_META, CT_FN(ct__st_take_meta), "structured"},
     {&ct__op.take, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take), "autograd"},
-    {&ct__op.take_out, CT_KEY_CPU, CT_FN(ct__k_take_out), "reference"},
-    {&ct__op.take_out, CT_KEY_META, CT_FN(ct__k_take_out), "reference"},
+    {&ct__op.take_out, CT_KEY_CPU, CT_FN(ct__st_take_out), "structured"},
+    {&ct__op.take_out, CT_KEY_META, CT_FN(ct__st_take_out_meta), "structured"},
     {&ct__op.take_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_out), "autograd"},
-    {&ct__op.put, CT_KEY_CPU, CT_FN(ct__k_put), "reference"},
-    {&ct__op.put, CT_KEY_META, CT_FN(ct__k_put), "reference"},
+    {&ct__op.put, CT_KEY_CPU, CT_FN(ct__st_put), "structured"},
+    {&ct__op.put, CT_KEY_META, CT_FN(ct__st_put_meta), "structured"},
     {&ct__op.put, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_put), "autograd"},
-    {&ct__op.put_, CT_KEY_CPU, CT_FN(ct__k_put_), "reference"},
-    {&ct__op.put_, CT_KEY_META, CT_FN(ct__k_put_), "reference"},
+    {&ct__op.put_, CT_KEY_CPU, CT_FN(ct__st_put_), "structured"},
+    {&ct__op.put_, CT_KEY_META, CT_FN(ct__st_put__meta), "structured"},
     {&ct__op.put_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_put_), "autograd"},
-    {&ct__op.put_out, CT_KEY_CPU, CT_FN(ct__k_put_out), "reference"},
-    {&ct__op.put_out, CT_KEY_META, CT_FN(ct__k_put_out), "reference"},
+    {&ct__op.put_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_put_out), "composite"},
     {&ct__op.put_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_put_out), "autograd"},
     {&ct__op.repeat_interleave_Tensor, CT_KEY_CPU, CT_FN(ct__k_repeat_interleave), "reference"},
     {&ct__op.repeat_interleave_Tensor, CT_KEY_META, CT_FN(ct__k_repeat_interleave), "reference"},
@@ -20247,29 +20954,27 @@ static const struct {
     {&ct__op.repeat_interleave_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_interleave_Tensor_out), "autograd"},
     {&ct__op.repeat_interleave_self_Tensor, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_repeat_interleave_self), "composite"},
     {&ct__op.repeat_interleave_self_int, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_repeat_interleave_self_int), "composite"},
-    {&ct__op.searchsorted_Tensor, CT_KEY_CPU, CT_FN(ct__k_searchsorted), "reference"},
-    {&ct__op.searchsorted_Tensor, CT_KEY_META, CT_FN(ct__k_searchsorted), "reference"},
+    {&ct__op.searchsorted_Tensor, CT_KEY_CPU, CT_FN(ct__st_searchsorted_Tensor), "structured"},
+    {&ct__op.searchsorted_Tensor, CT_KEY_META, CT_FN(ct__st_searchsorted_Tensor_meta), "structured"},
     {&ct__op.searchsorted_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Tensor), "autograd"},
-    {&ct__op.searchsorted_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_searchsorted_out), "reference"},
-    {&ct__op.searchsorted_Tensor_out, CT_KEY_META, CT_FN(ct__k_searchsorted_out), "reference"},
+    {&ct__op.searchsorted_Tensor_out, CT_KEY_CPU, CT_FN(ct__st_searchsorted_Tensor_out), "structured"},
+    {&ct__op.searchsorted_Tensor_out, CT_KEY_META, CT_FN(ct__st_searchsorted_Tensor_out_meta), "structured"},
     {&ct__op.searchsorted_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Tensor_out), "autograd"},
-    {&ct__op.searchsorted_Scalar, CT_KEY_CPU, CT_FN(ct__k_searchsorted_scalar), "reference"},
-    {&ct__op.searchsorted_Scalar, CT_KEY_META, CT_FN(ct__k_searchsorted_scalar), "reference"},
+    {&ct__op.searchsorted_Scalar, CT_KEY_CPU, CT_FN(ct__st_searchsorted_Scalar), "structured"},
+    {&ct__op.searchsorted_Scalar, CT_KEY_META, CT_FN(ct__st_searchsorted_Scalar_meta), "structured"},
     {&ct__op.searchsorted_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Scalar), "autograd"},
-    {&ct__op.searchsorted_Scalar_out, CT_KEY_CPU, CT_FN(ct__k_searchsorted_scalar_out), "reference"},
-    {&ct__op.searchsorted_Scalar_out, CT_KEY_META, CT_FN(ct__k_searchsorted_scalar_out), "reference"},
+    {&ct__op.searchsorted_Scalar_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_searchsorted_scalar_out), "composite"},
     {&ct__op.searchsorted_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_searchsorted_Scalar_out), "autograd"},
-    {&ct__op.bucketize_Tensor, CT_KEY_CPU, CT_FN(ct__k_bucketize), "reference"},
-    {&ct__op.bucketize_Tensor, CT_KEY_META, CT_FN(ct__k_bucketize), "reference"},
+    {&ct__op.bucketize_Tensor, CT_KEY_CPU, CT_FN(ct__st_bucketize_Tensor), "structured"},
+    {&ct__op.bucketize_Tensor, CT_KEY_META, CT_FN(ct__st_bucketize_Tensor_meta), "structured"},
     {&ct__op.bucketize_Tensor, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Tensor), "autograd"},
-    {&ct__op.bucketize_Tensor_out, CT_KEY_CPU, CT_FN(ct__k_bucketize_out), "reference"},
-    {&ct__op.bucketize_Tensor_out, CT_KEY_META, CT_FN(ct__k_bucketize_out), "reference"},
+    {&ct__op.bucketize_Tensor_out, CT_KEY_CPU, CT_FN(ct__st_bucketize_Tensor_out), "structured"},
+    {&ct__op.bucketize_Tensor_out, CT_KEY_META, CT_FN(ct__st_bucketize_Tensor_out_meta), "structured"},
     {&ct__op.bucketize_Tensor_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Tensor_out), "autograd"},
-    {&ct__op.bucketize_Scalar, CT_KEY_CPU, CT_FN(ct__k_bucketize_scalar), "reference"},
-    {&ct__op.bucketize_Scalar, CT_KEY_META, CT_FN(ct__k_bucketize_scalar), "reference"},
+    {&ct__op.bucketize_Scalar, CT_KEY_CPU, CT_FN(ct__st_bucketize_Scalar), "structured"},
+    {&ct__op.bucketize_Scalar, CT_KEY_META, CT_FN(ct__st_bucketize_Scalar_meta), "structured"},
     {&ct__op.bucketize_Scalar, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Scalar), "autograd"},
-    {&ct__op.bucketize_Scalar_out, CT_KEY_CPU, CT_FN(ct__k_bucketize_scalar_out), "reference"},
-    {&ct__op.bucketize_Scalar_out, CT_KEY_META, CT_FN(ct__k_bucketize_scalar_out), "reference"},
+    {&ct__op.bucketize_Scalar_out, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_bucketize_scalar_out), "composite"},
     {&ct__op.bucketize_Scalar_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bucketize_Scalar_out), "autograd"},
     {&ct__op.bincount, CT_KEY_CPU, CT_FN(ct__k_bincount), "reference"},
     {&ct__op.bincount, CT_KEY_META, CT_FN(ct__k_bincount), "reference"},
@@ -20277,11 +20982,11 @@ static const struct {
     {&ct__op.bincount_out, CT_KEY_CPU, CT_FN(ct__k_bincount_out), "reference"},
     {&ct__op.bincount_out, CT_KEY_META, CT_FN(ct__k_bincount_out), "reference"},
     {&ct__op.bincount_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bincount_out), "autograd"},
-    {&ct__op.histc, CT_KEY_CPU, CT_FN(ct__k_histc), "reference"},
-    {&ct__op.histc, CT_KEY_META, CT_FN(ct__k_histc), "reference"},
+    {&ct__op.histc, CT_KEY_CPU, CT_FN(ct__st_histc), "structured"},
+    {&ct__op.histc, CT_KEY_META, CT_FN(ct__st_histc_meta), "structured"},
     {&ct__op.histc, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_histc), "autograd"},
-    {&ct__op.histc_out, CT_KEY_CPU, CT_FN(ct__k_histc_out), "reference"},
-    {&ct__op.histc_out, CT_KEY_META, CT_FN(ct__k_histc_out), "reference"},
+    {&ct__op.histc_out, CT_KEY_CPU, CT_FN(ct__st_histc_out), "structured"},
+    {&ct__op.histc_out, CT_KEY_META, CT_FN(ct__st_histc_out_meta), "structured"},
     {&ct__op.histc_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_histc_out), "autograd"},
     {&ct__op._unique2, CT_KEY_CPU, CT_FN(ct__k_unique2), "reference"},
     {&ct__op._unique2, CT_KEY_META, CT_FN(ct__k_unique2), "reference"},
@@ -21331,6 +22036,7 @@ static const struct {
     {&ct__op.embedding, CT_FN(ct__k_embedding), CT__ENGINE_INDEX},
     {&ct__op.embedding_out, CT_FN(ct__k_embedding_out), CT__ENGINE_INDEX},
     {&ct__op.embedding_dense_backward, CT_FN(ct__k_embedding_dense_backward), CT__ENGINE_INDEX},
+    {&ct__op.take_along_dim_out, CT_FN(ct__st_take_along_dim_out), CT__ENGINE_INDEX},
     {&ct__op.softmax_int, CT_FN(ct__k_softmax), CT__ENGINE_REDUCTION},
     {&ct__op.softmax_int_out, CT_FN(ct__k_softmax_out), CT__ENGINE_REDUCTION},
     {&ct__op.log_softmax_int, CT_FN(ct__k_log_softmax), CT__ENGINE_REDUCTION},

@@ -21,10 +21,16 @@
  *   shape depends on the values (spec tag dynamic_output_shape) refuse on
  *   meta tensors. repeat_interleave over self, fliplr / flipud and rot90 are
  *   composites of index_select, expand, flip and transpose.
- * - out= variants compute the functional result and resize/copy into out;
- *   in-place variants copy the result into self (safe when arguments alias).
- * Kernels check their arguments before allocating and skip the data loops on
- * the meta device; index bounds are checked while reading the indices.
+ * - Structured families (ops/structured.h): flip, roll, repeat, the pads,
+ *   tril / triu, narrow_copy, scatter's reductions, index_fill,
+ *   take_along_dim.out, index_put.out, masked_scatter, take / put,
+ *   searchsorted / bucketize and histc: a meta step checks the arguments and
+ *   declares the output, an impl step computes into it; index bounds and
+ *   other checks of the data are the impl step's (or its index loop's).
+ * - The other out= variants compute the functional result and resize/copy
+ *   into out; their in-place variants copy the result into self (safe when
+ *   arguments alias). Those kernels check their arguments before allocating
+ *   and skip the data loops on the meta device.
  */
 #ifndef CT_OPS_SHAPE_H
 #define CT_OPS_SHAPE_H
@@ -881,7 +887,7 @@ static ct_status ct__shape_sg_host(const char *op, int mode, ct_tensor *self, in
     case CT__SG_GATHER: ct__shape_copy1(op_ + ooff, sp + soff, es); break;
     case CT__SG_SCATTER: ct__shape_copy1(sp + soff, op_ + ooff, es); break;
     case CT__SG_ADD: ct__shape_acc1(sp + soff, op_ + ooff, dt); break;
-    case CT__SG_REDUCE: { /* self is fresh and contiguous: soff / es is the element */
+    case CT__SG_REDUCE: { /* self is an impl step's output, contiguous: soff / es is the element */
       int64_t *c = &red->count[soff / (int64_t)es];
       ct__shape_red1(sp + soff, other ? op_ + ooff : value, dt, red->kind, *c == 0);
       ++*c;
@@ -924,16 +930,17 @@ CTDEF ct_status ct_index_on_host(const ct_index_call *call) {
   ct__stage_free(&stage, nops, hops);
   return st;
 }
-/* One index call: the host loop for CPU tensors (and scatter's reductions),
- * else the device's loop, with an index left on the CPU copied there first. */
+/* One index call: the host loop for CPU tensors, else the device's loop, with
+ * an index left on the CPU copied there first. (scatter's reductions call the
+ * host loop themselves.) */
 static ct_status ct__shape_sg_loop_ex(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
-                                      const char *value, const ct__shape_red *red, int select_message) {
+                                      const char *value, int select_message) {
   ct_index_call call;
   ct_index_loop_fn loop;
   ct_tensor *di = NULL;
   ct_status st;
-  if (CT_LIKELY(self->device.type == CT_DEVICE_CPU) || mode == CT__SG_REDUCE || index->numel == 0)
-    return ct__shape_sg_host(op, mode, self, dim, index, other, value, red, select_message);
+  if (CT_LIKELY(self->device.type == CT_DEVICE_CPU) || index->numel == 0)
+    return ct__shape_sg_host(op, mode, self, dim, index, other, value, NULL, select_message);
   if (ct__is_meta(index) || (other && ct__is_meta(other)))
     return ct_fail(CT_ERR_DEVICE, op, "cannot compute on a %s tensor from a meta tensor", ct_device_type_name((ct_device_type)self->device.type));
   if (!ct_device_eq(index->device, self->device)) {
@@ -959,8 +966,8 @@ static ct_status ct__shape_sg_loop_ex(const char *op, int mode, ct_tensor *self,
   return st;
 }
 static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
-                                   const char *value, const ct__shape_red *red) {
-  return ct__shape_sg_loop_ex(op, mode, self, dim, index, other, value, red, 0);
+                                   const char *value) {
+  return ct__shape_sg_loop_ex(op, mode, self, dim, index, other, value, 0);
 }
 static void ct__shape_scalar_bytes(char *buf, ct_dtype dt, ct_scalar v) {
   memset(buf, 0, 8);
@@ -973,7 +980,7 @@ static ct_tensor *ct__k_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_te
   (void)sparse_grad;
   if (ct__shape_sg_check("gather", self, &dim, index, NULL) != CT_OK) return NULL;
   r = ct__shape_fresh("gather", index->ndim, index->sizes, self);
-  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL, NULL) != CT_OK) ct_release(r), r = NULL;
+  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL) != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 static ct_status ct__k_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
@@ -988,7 +995,7 @@ static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, i
   if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
-  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v, NULL) != CT_OK) ct_release(r), r = NULL;
+  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v) != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 static ct_tensor *ct__k_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -1027,28 +1034,54 @@ static ct_status ct__k_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t di
 }
 
 /* scatter with a reduction: legacy scatter.reduce ("add", "multiply") and scatter_reduce.two
- * ("sum", "prod", "mean", "amax", "amin"; include_self=False ignores self where something is scattered) */
-static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_scalar value,
-                                          int kind, int include_self) {
+ * ("sum", "prod", "mean", "amax", "amin"; include_self=False ignores self where something is scattered).
+ * Structured (ops/structured.h): the meta steps check the reduce, dim, index and src (and the written
+ * tensor's overlap where PyTorch checks it); the impl steps copy self into out and reduce into it
+ * (host loops: index bounds are checked there). */
+static int ct__shape_legacy_reduce(const char *op, const char *reduce) {
+  if (reduce && !strcmp(reduce, "add")) return CT__RED_SUM;
+  if (reduce && !strcmp(reduce, "multiply")) return CT__RED_PROD;
+  ct_fail(CT_ERR_INVALID, op, "reduce argument must be either add or multiply.");
+  return -1;
+}
+static int ct__shape_two_reduce(const char *reduce) {
+  static const char *const names[] = {"sum", "prod", "mean", "amax", "amin"};
+  int kind;
+  for (kind = 0; kind < 5 && !(reduce && !strcmp(reduce, names[kind])); kind++) {
+  }
+  if (kind == 5) ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin.");
+  return kind == 5 ? -1 : kind;
+}
+/* overlap: check the written tensor (out=, or self in place) against self and src */
+static ct_status ct__meta_scatter_reduce_common(ct__structured *st, const char *op, ct_tensor *self, int64_t dim, ct_tensor *index,
+                                                ct_tensor *src, ct_scalar value, int kind, int overlap) {
+  if (overlap && ct__shape_overlaps(st->variant == CT__ST_OUT ? op : st->op, st->given[0], st->variant == CT__ST_OUT ? self : src,
+                                    st->variant == CT__ST_OUT ? src : NULL) != CT_OK)
+    return ct_last_error();
+  if (kind < 0) return ct_last_error();
+  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return ct_last_error();
+  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return ct_last_error(); /* as PyTorch's value.to<scalar_t>() */
+  return ct__meta_same_shape(st, self);
+}
+static ct_status ct__impl_scatter_reduce_common(const char *op, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                                ct_scalar value, int kind, int include_self, ct_tensor *out) {
   ct__shape_red red;
-  ct_tensor *r;
   char v[8];
   int64_t k;
   ct_status st;
-  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
-  if (!src && ct__check_scalar(op, value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
-  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
+  if ((dim = ct__wrap_dim(op, dim, self->ndim)) < 0) return ct_last_error();
+  if ((st = ct__copy_impl(out, self)) != CT_OK || out->numel == 0) return st;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
   red.kind = kind;
-  red.count = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)r->numel);
-  if (!red.count) return ct_release(r), ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
-  for (k = 0; k < r->numel; k++) red.count[k] = include_self ? 1 : 0;
-  st = ct__shape_sg_loop(op, CT__SG_REDUCE, r, dim, index, src, v, &red);
+  red.count = (int64_t *)ct__workspace(sizeof(int64_t) * (size_t)out->numel);
+  if (!red.count) return ct_fail(CT_ERR_OOM, op, "out of memory");
+  for (k = 0; k < out->numel; k++) red.count[k] = include_self ? 1 : 0;
+  st = ct__shape_sg_host(op, CT__SG_REDUCE, out, dim, index, src, v, &red, 0);
   if (st == CT_OK && kind == CT__RED_MEAN) {
-    ct_dtype dt = (ct_dtype)r->dtype;
+    ct_dtype dt = (ct_dtype)out->dtype;
     size_t es = ct_dtype_size(dt);
-    char *p = (char *)r->storage->data;
-    for (k = 0; k < r->numel; k++) {
+    char *p = ct__shape_ptr(out);
+    for (k = 0; k < out->numel; k++) {
       if (red.count[k] <= 1) continue;
       if (ct_dtype_is_floating(dt)) {
         ct__store_double(p + k * (int64_t)es, dt, ct__load_double(p + k * (int64_t)es, dt) / (double)red.count[k]);
@@ -1060,58 +1093,35 @@ static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int6
     }
   }
   ct__workspace_free(red.count);
-  if (st != CT_OK) ct_release(r), r = NULL;
-  return r;
+  return st;
 }
-static int ct__shape_legacy_reduce(const char *op, const char *reduce) {
-  if (reduce && !strcmp(reduce, "add")) return CT__RED_SUM;
-  if (reduce && !strcmp(reduce, "multiply")) return CT__RED_PROD;
-  ct_fail(CT_ERR_INVALID, op, "reduce argument must be either add or multiply.");
-  return -1;
+/* legacy scatter.reduce: PyTorch checks out= (not self in place) against self and src */
+static ct_status ct__meta_scatter_reduce(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                         const char *reduce) {
+  return ct__meta_scatter_reduce_common(st, "scatter", self, dim, index, src, ct_int(0), ct__shape_legacy_reduce("scatter", reduce),
+                                        st->variant == CT__ST_OUT);
 }
-static ct_tensor *ct__k_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
-  int kind = ct__shape_legacy_reduce("scatter", reduce);
-  (void)ks;
-  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, src, ct_int(0), kind, 1);
+static ct_status ct__impl_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  return ct__impl_scatter_reduce_common("scatter", self, dim, index, src, ct_int(0), ct__shape_legacy_reduce("scatter", reduce), 1, out);
 }
-static ct_status ct__k_scatter_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
-  return ct__shape_inplace("scatter_", self, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+static ct_status ct__meta_scatter_value_reduce(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                               const char *reduce) {
+  return ct__meta_scatter_reduce_common(st, "scatter", self, dim, index, NULL, value, ct__shape_legacy_reduce("scatter", reduce), 0);
 }
-static ct_status ct__k_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
-                                          ct_tensor *out) {
-  if (ct__shape_overlaps("scatter", out, self, src) != CT_OK) return ct_last_error();
-  return ct__shape_out("scatter", out, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+static ct_status ct__impl_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce,
+                                               ct_tensor *out) {
+  return ct__impl_scatter_reduce_common("scatter", self, dim, index, NULL, value, ct__shape_legacy_reduce("scatter", reduce), 1, out);
 }
-static ct_tensor *ct__k_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
-                                             const char *reduce) {
-  int kind = ct__shape_legacy_reduce("scatter", reduce);
-  (void)ks;
-  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, NULL, value, kind, 1);
+/* scatter_reduce.two: out= and self in place are checked against self and src */
+static ct_status ct__meta_scatter_reduce_two(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                             const char *reduce, bool include_self) {
+  (void)include_self;
+  return ct__meta_scatter_reduce_common(st, "scatter_reduce", self, dim, index, src, ct_int(0), ct__shape_two_reduce(reduce),
+                                        st->variant != CT__ST_FUNCTIONAL);
 }
-static ct_status ct__k_scatter_value_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
-                                             const char *reduce) {
-  return ct__shape_inplace("scatter_", self, ct__k_scatter_value_reduce(ks, self, dim, index, value, reduce));
-}
-static ct_tensor *ct__k_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
-                                           const char *reduce, bool include_self) {
-  static const char *const names[] = {"sum", "prod", "mean", "amax", "amin"};
-  int kind;
-  (void)ks;
-  for (kind = 0; kind < 5 && !(reduce && !strcmp(reduce, names[kind])); kind++) {
-  }
-  if (kind == 5)
-    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
-  return ct__shape_scatter_reduce("scatter_reduce", self, dim, index, src, ct_int(0), kind, include_self);
-}
-static ct_status ct__k_scatter_reduce_two_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
-                                           const char *reduce, bool include_self) {
-  if (ct__shape_overlaps("scatter_reduce_", self, src, NULL) != CT_OK) return ct_last_error();
-  return ct__shape_inplace("scatter_reduce_", self, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
-}
-static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
-                                              const char *reduce, bool include_self, ct_tensor *out) {
-  if (ct__shape_overlaps("scatter_reduce", out, self, src) != CT_OK) return ct_last_error();
-  return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
+static ct_status ct__impl_scatter_reduce_two(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
+                                             bool include_self, ct_tensor *out) {
+  return ct__impl_scatter_reduce_common("scatter_reduce", self, dim, index, src, ct_int(0), ct__shape_two_reduce(reduce), include_self, out);
 }
 
 /* 1 where a == b (same shapes), else 0, in a's dtype: a constant for the formulas below */
@@ -1209,7 +1219,7 @@ static ct_status ct__shape_ix_device(const char *op, int mode, ct_tensor *self, 
     for (k = 0; k < other->ndim; k++) strides[k] = k == dim && moved->ndim ? moved->strides[0] : 0;
     ct__shape_view(&view, moved, other->ndim, other->sizes, strides, moved->offset);
     st = ct__shape_sg_loop_ex(op, mode == CT__IX_SELECT ? CT__SG_GATHER : mode == CT__IX_ADD ? CT__SG_ADD : CT__SG_SCATTER, self, dim,
-                              &view, other, NULL, NULL, mode == CT__IX_SELECT);
+                              &view, other, NULL, mode == CT__IX_SELECT);
   }
   ct_release(moved);
   return st;
@@ -1342,38 +1352,39 @@ static ct_status ct__k_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim
   if (ct__shape_overlaps("index_copy", out, self, source) != CT_OK) return ct_last_error();
   return ct__shape_out("index_copy", out, ct__k_index_copy(ks, self, dim, index, source));
 }
-static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  (void)ks;
-  if (ct__check_scalar("index_fill", value, (ct_dtype)self->dtype) != CT_OK) return NULL; /* as PyTorch's value.to<scalar_t>() */
-  return ct__shape_ix("index_fill", CT__IX_FILL, self, dim, index, NULL, value, 0);
+/* index_fill (structured, ops/structured.h): the meta steps check the value (a Scalar's range; a
+ * Tensor value's rank), the index and dim; the impl steps copy self into out and fill the slices
+ * (index bounds, and a Tensor value's range, are checked there) */
+static ct_status ct__meta_index_fill(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  if (ct__check_scalar("index_fill", value, (ct_dtype)self->dtype) != CT_OK) return ct_last_error(); /* as PyTorch's value.to<scalar_t>() */
+  if (ct__shape_ix_check("index_fill", self, &dim, index, NULL, 0) != CT_OK) return ct_last_error();
+  return ct__meta_same_shape(st, self);
 }
-static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  return ct__shape_inplace("index_fill_", self, ct__k_index_fill(ks, self, dim, index, value));
+static ct_status ct__impl_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_status st;
+  if ((dim = ct__wrap_dim("index_fill", dim, self->ndim)) < 0) return ct_last_error();
+  if ((st = ct__copy_impl(out, self)) != CT_OK) return st;
+  return ct__shape_ix_loop("index_fill", CT__IX_FILL, out, (int)dim, index, NULL, value);
 }
-static ct_tensor *ct__k_index_fill_tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
-  ct_scalar v = ct_int(0);
+static ct_status ct__meta_index_fill_tensor(ct__structured *st, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   if (value->ndim != 0)
     return ct_fail(CT_ERR_RANK, "index_fill", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
-                   "dimension(s).", value->ndim),
-           (ct_tensor *)NULL;
-  if (!ct__is_meta(value)) { /* (read on the host: value may be on any device) */
-    ct_tensor *h = ct__host_operand("index_fill", value);
-    const char *p = h ? ct__shape_ptr(h) : NULL;
-    ct_dtype dt = (ct_dtype)value->dtype;
-    if (!h) return NULL;
-    v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
-    ct_release(h);
-  } else if (!ct__is_meta(self)) {
-    return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data"), (ct_tensor *)NULL;
-  }
-  return ct__k_index_fill(ks, self, dim, index, v);
+                   "dimension(s).", value->ndim);
+  if (ct__shape_ix_check("index_fill", self, &dim, index, NULL, 0) != CT_OK) return ct_last_error();
+  return ct__meta_same_shape(st, self);
 }
-static ct_status ct__k_index_fill_tensor_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
-  return ct__shape_inplace("index_fill_", self, ct__k_index_fill_tensor(ks, self, dim, index, value));
-}
-static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value,
-                                             ct_tensor *out) {
-  return ct__shape_out("index_fill", out, ct__k_index_fill_tensor(ks, self, dim, index, value));
+static ct_status ct__impl_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_tensor *h;
+  const char *p;
+  ct_dtype dt = (ct_dtype)value->dtype;
+  ct_scalar v;
+  if (ct__is_meta(value)) return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data");
+  if (!(h = ct__host_operand("index_fill", value))) return ct_last_error(); /* (read on the host: value may be on any device) */
+  p = ct__shape_ptr(h);
+  v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
+  ct_release(h);
+  if (ct__check_scalar("index_fill", v, (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  return ct__impl_index_fill(self, dim, index, v, out);
 }
 /* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once
  * (negative indices wrapped first, so -1 and size-1 are one slice) */
@@ -1398,10 +1409,6 @@ static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t d
   u = ct__track(ct__host_result("index_fill", ct_retain(u), index->device));
   return u ? ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m))) : NULL;
 }
-static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
-  return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
-}
-
 /* ---- index.Tensor / index_put: advanced indexing over the leading dims ----
  * The index tensors (int64, or bool/uint8 masks, which become the int64
  * indices of their true elements) broadcast together to a shape B; they
@@ -1583,10 +1590,68 @@ static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list 
   return st;
 }
 
-static ct_status ct__k_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate,
-                                     ct_tensor *out) {
-  (void)ks;
-  return ct__shape_out("index_put", out, ct__shape_index_put(self, indices, values, accumulate));
+/* index_put.out (structured, ops/structured.h; index_put and index_put_ stay composites). The meta
+ * step makes ct__shape_linear_index's checks that read no data, in its order: the entries, their
+ * dtypes, the count of indexed dims, the masks' shapes (no mask on meta tensors: its true elements
+ * are data), and without masks the broadcast of the index tensors and of values to the indexing
+ * result. The impl step runs the composite (index bounds and, with masks, the shapes are checked
+ * there) and copies its result into out. */
+static ct_status ct__meta_index_put(ct__structured *st, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  static const char *op = "index_put";
+  const ct_tensor *ix[CT_MAX_DIMS];
+  int64_t bshape[CT_MAX_DIMS], k, j;
+  int n = 0, bnd, masks = 0, nd, ok;
+  char b1[160], b2[160];
+  (void)accumulate;
+  if (values->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Index put requires the source and destination dtypes match, got %s for the destination and %s "
+                   "for the source.", ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)values->dtype));
+  for (k = 0; k < indices.n; k++) {
+    const ct_tensor *t = indices.data[k];
+    if (!t) return ct_fail(CT_ERR_UNSUPPORTED, op, "indices[%lld] is NULL: None entries are not supported", (long long)k);
+    if (t->dtype == CT_BOOL || t->dtype == CT_U8) {
+      if (t->ndim == 0) return ct_fail(CT_ERR_UNSUPPORTED, op, "0-dim boolean indices are not supported");
+      if (n + t->ndim > self->ndim)
+        return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %d)", self->ndim, n + t->ndim);
+      for (j = 0; j < t->ndim; j++)
+        if (t->sizes[j] != self->sizes[n + j])
+          return ct_fail(CT_ERR_INDEX, op, "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s at "
+                         "index %lld", ct_shape_format(t->ndim, t->sizes, b1, sizeof b1), (long long)j,
+                         ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)n + (long long)j);
+      if (ct__is_meta(t) || ct__is_meta(self))
+        return ct_fail(CT_ERR_UNSUPPORTED, op, "boolean masks have a data-dependent shape: not on meta tensors");
+      n += t->ndim, masks = 1;
+      continue;
+    }
+    if (t->dtype != CT_I64)
+      return ct_fail(CT_ERR_DTYPE, op, "tensors used as indices must be long, byte or bool tensors (indices[%lld] is %s)", (long long)k,
+                     ct__dtype_torch_name((ct_dtype)t->dtype));
+    if (n >= self->ndim)
+      return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)indices.n);
+    ix[n++] = t;
+  }
+  if (n == 0) return ct_fail(CT_ERR_INVALID, op, "at least one index tensor is required");
+  if (!masks) {
+    bnd = ix[0]->ndim;
+    memcpy(bshape, ix[0]->sizes, sizeof bshape);
+    for (k = 1; k < n; k++)
+      if ((bnd = ct_broadcast_shapes(op, bnd, bshape, ix[k]->ndim, ix[k]->sizes, bshape)) < 0)
+        return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
+                       ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2));
+    nd = bnd + self->ndim - n, ok = nd <= CT_MAX_DIMS && values->ndim <= nd;
+    for (k = n; k < self->ndim && ok; k++) bshape[bnd + k - n] = self->sizes[k];
+    for (k = 0; k < values->ndim && ok; k++) ok = values->sizes[k] == 1 || values->sizes[k] == bshape[nd - values->ndim + k];
+    if (!ok)
+      return ct_fail(CT_ERR_SHAPE, op, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+                     ct_shape_format(values->ndim, values->sizes, b1, sizeof b1), ct_shape_format(nd < CT_MAX_DIMS ? nd : 0, bshape, b2, sizeof b2));
+  }
+  return ct__meta_same_shape(st, self);
+}
+static ct_status ct__impl_index_put(ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_tensor *r = ct__shape_index_put(self, indices, values, accumulate);
+  ct_status st = r ? ct__copy_impl(out, r) : ct_last_error();
+  ct_release(r);
+  return st;
 }
 
 /* ---- one_hot ---- */
@@ -2019,10 +2084,49 @@ static ct_tensor *ct__k_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor 
   (void)ks;
   return ct__shape_take_along_dim(self, indices, dim);
 }
-static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
-  (void)ks;
-  if (ct__shape_overlaps("take_along_dim", out, self, indices) != CT_OK) return ct_last_error();
-  return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
+/* take_along_dim.out (structured, ops/structured.h): the meta step checks indices and dims and
+ * declares the broadcast index's shape; the impl step is one gather call of the index engine over
+ * broadcast views (index bounds are the loop's data check) */
+static ct_status ct__shape_take_along_dim_shapes(ct_tensor *self, ct_tensor *indices, int64_t *dim, int *n1, int64_t *b1, int *n2, int64_t *b2) {
+  static const char *op = "take_along_dim";
+  int64_t s1[CT_MAX_DIMS], s2[CT_MAX_DIMS];
+  if (indices->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.take_along_dim(): dtype of indices should be Long but got %s", ct__dtype_torch_name((ct_dtype)indices->dtype));
+  if (*dim == CT_INT_NONE) return CT_OK;
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (self->ndim != indices->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                   "%d dimensions for input, and %d dimensions for indices", self->ndim, indices->ndim);
+  if (self->ndim == 0) return CT_OK;
+  memcpy(s1, self->sizes, sizeof s1);
+  s1[*dim] = indices->sizes[*dim];
+  memcpy(s2, indices->sizes, sizeof s2);
+  s2[*dim] = self->sizes[*dim];
+  if ((*n1 = ct_broadcast_shapes(op, self->ndim, s1, indices->ndim, indices->sizes, b1)) < 0) return ct_last_error();
+  if ((*n2 = ct_broadcast_shapes(op, indices->ndim, s2, self->ndim, self->sizes, b2)) < 0) return ct_last_error();
+  return CT_OK;
+}
+static ct_status ct__meta_take_along_dim(ct__structured *st, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  int64_t b1[CT_MAX_DIMS], b2[CT_MAX_DIMS];
+  int n1 = 0, n2 = 0;
+  if (ct__shape_overlaps("take_along_dim", st->given[0], self, indices) != CT_OK) return ct_last_error();
+  if (ct__shape_take_along_dim_shapes(self, indices, &dim, &n1, b1, &n2, b2) != CT_OK) return ct_last_error();
+  if (dim == CT_INT_NONE) return ct__set_output(st, 0, 1, &indices->numel, (ct_dtype)self->dtype, self->device);
+  if (self->ndim == 0) return ct__set_output(st, 0, 0, NULL, (ct_dtype)self->dtype, self->device);
+  return ct__set_output(st, 0, n1, b1, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  int64_t b1[CT_MAX_DIMS], b2[CT_MAX_DIMS], minus1 = -1;
+  int n1 = 0, n2 = 0;
+  ct_status st = CT_ERR_STATE;
+  if (ct__shape_take_along_dim_shapes(self, indices, &dim, &n1, b1, &n2, b2) != CT_OK) return ct_last_error();
+  CT_SCOPE {
+    ct_tensor *sv = self, *iv = indices;
+    if (dim == CT_INT_NONE) sv = ct_reshape(self, 1, &minus1), iv = ct_reshape(indices, 1, &minus1), dim = 0;
+    else if (self->ndim) sv = ct_broadcast_to(self, n2, b2), iv = ct_broadcast_to(indices, n1, b1);
+    st = sv && iv ? ct__shape_sg_loop("gather", CT__SG_GATHER, sv, dim, iv, out, NULL) : ct_last_error();
+  }
+  return st;
 }
 
 /* ================= masks and flat indices: nonzero, masked_select / masked_scatter, take / put =================
@@ -2114,51 +2218,48 @@ static ct_status ct__k_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tenso
   return ct__shape_out("masked_select", out, ct__k_masked_select(ks, self, mask));
 }
 
-/* ---- masked_scatter: self (broadcast with mask) with its masked elements replaced by source's, in order ---- */
-static ct_tensor *ct__shape_masked_scatter(const char *op, ct_tensor *self, ct_tensor *mask, ct_tensor *source, int inplace) {
-  int64_t b[CT_MAX_DIMS], k, j = 0;
-  size_t es = ct_dtype_size((ct_dtype)self->dtype);
-  ct_tensor sv, mv, *r;
-  const char *mp, *src;
-  char *rp, b1[160], b2[160];
+/* ---- masked_scatter: self (broadcast with mask) with its masked elements replaced by source's, in order ----
+ * Structured (ops/structured.h), the family on the functional op: masked_scatter.out is aten's generated
+ * out= (any cast of the result). source having too few elements is a data check of the impl step. */
+static ct_status ct__meta_masked_scatter(ct__structured *st, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+  const char *op = st->op; /* (masked_scatter_ in place) */
+  int64_t b[CT_MAX_DIMS];
+  char b1[160], b2[160];
   int nd;
-  if (ct__shape_check_mask(op, mask) != CT_OK) return NULL;
+  if (ct__shape_check_mask(op, mask) != CT_OK) return ct_last_error();
   if (source->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "masked_scatter: expected self and source to have same dtypes but got %s and %s",
-                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)source->dtype)),
-           (ct_tensor *)NULL;
-  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, mask->ndim, mask->sizes, b)) < 0) return NULL;
-  if (inplace && (nd != self->ndim || memcmp(b, self->sizes, sizeof(int64_t) * (size_t)nd)))
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)source->dtype));
+  if ((nd = ct_broadcast_shapes(op, self->ndim, self->sizes, mask->ndim, mask->sizes, b)) < 0) return ct_last_error();
+  if (st->variant == CT__ST_INPLACE && (nd != self->ndim || memcmp(b, self->sizes, sizeof(int64_t) * (size_t)nd)))
     return ct_fail(CT_ERR_SHAPE, op, "mask of shape %s cannot be expanded to self's shape %s (in place, self is not broadcast)",
-                   ct_shape_format(mask->ndim, mask->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  if (!(r = ct__empty(op, nd, b, (ct_dtype)self->dtype, self->device)) || ct__is_meta(r) || r->numel == 0) return r;
-  ct__shape_expand_view(&sv, self, nd, b);
-  ct__shape_expand_view(&mv, mask, nd, b);
-  if (ct__copy_impl(r, &sv) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
-  rp = ct__shape_ptr(r), mp = ct__shape_ptr(&mv), src = ct__shape_ptr(source);
-  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+                   ct_shape_format(mask->ndim, mask->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  return ct__set_output(st, 0, nd, b, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_masked_scatter(ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+  size_t es = ct_dtype_size((ct_dtype)self->dtype);
+  int64_t k, j = 0;
+  ct_tensor sv, mv;
+  const char *mp, *src;
+  char *rp;
+  ct_status st;
+  if (out->numel == 0) return CT_OK;
+  ct__shape_expand_view(&sv, self, out->ndim, out->sizes);
+  ct__shape_expand_view(&mv, mask, out->ndim, out->sizes);
+  if ((st = ct__copy_impl(out, &sv)) != CT_OK) return st;
+  rp = ct__shape_ptr(out), mp = ct__shape_ptr(&mv), src = ct__shape_ptr(source);
+  for (k = 0; k < out->numel; k++) { /* out is contiguous */
     if (!mp[ct__shape_flat_offset(&mv, k)]) continue;
-    if (j == source->numel) {
-      ct_release(r);
-      return ct_fail(CT_ERR_SHAPE, op, "Number of elements of source < number of ones in mask (source has %lld)", (long long)source->numel),
-             (ct_tensor *)NULL;
-    }
+    if (j == source->numel)
+      return ct_fail(CT_ERR_SHAPE, "masked_scatter", "Number of elements of source < number of ones in mask (source has %lld)",
+                     (long long)source->numel);
     ct__shape_copy1(rp + k * (int64_t)es, src + ct__shape_flat_offset(source, j++) * (int64_t)es, es);
   }
-  return r;
-}
-static ct_tensor *ct__k_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
-  (void)ks;
-  return ct__shape_masked_scatter("masked_scatter", self, mask, source, 0);
-}
-static ct_status ct__k_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
-  (void)ks; /* no overlap check, as aten's: source is read before self is written (aten reads as it writes) */
-  return ct__shape_inplace("masked_scatter_", self, ct__shape_masked_scatter("masked_scatter_", self, mask, source, 1));
+  return CT_OK;
 }
 static ct_status ct__k_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
   (void)ks;
-  return ct__shape_out_ex("masked_scatter", out, ct__shape_masked_scatter("masked_scatter", self, mask, source, 0), CT__OUT_ANY_CAST); /* generated */
+  return ct__shape_out_ex("masked_scatter", out, ct_masked_scatter(self, mask, source), CT__OUT_ANY_CAST); /* generated */
 }
 /* mask as bool (a uint8 mask converted), for masked_fill in the derivatives */
 static ct_tensor *ct__shape_bool_mask(ct_tensor *mask) { return mask && mask->dtype != CT_BOOL ? ct_to_dtype(mask, CT_BOOL) : mask; }
@@ -2194,67 +2295,63 @@ static int64_t ct__shape_flat_index(const char *op, const ct_tensor *index, int6
   }
   return v < 0 ? v + n : v;
 }
-static ct_tensor *ct__k_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+/* take (structured, ops/structured.h): the meta step checks the index's dtype and an empty self; the
+ * impl step reads the indices (their bounds are checked there) */
+static ct_status ct__meta_take(ct__structured *st, ct_tensor *self, ct_tensor *index) {
   static const char *op = "take";
+  if (st->variant == CT__ST_OUT && ct__shape_overlaps(op, st->given[0], self, index) != CT_OK) return ct_last_error();
+  if (ct__shape_check_long_index(op, index) != CT_OK) return ct_last_error();
+  if (self->numel == 0 && index->numel != 0) return ct_fail(CT_ERR_INDEX, op, "take(): tried to take from an empty tensor");
+  return ct__set_output(st, 0, index->ndim, index->sizes, (ct_dtype)self->dtype, self->device);
+}
+static ct_status ct__impl_take(ct_tensor *self, ct_tensor *index, ct_tensor *out) {
   size_t es = ct_dtype_size((ct_dtype)self->dtype);
-  ct_tensor *r;
   int64_t k;
-  (void)ks;
-  if (ct__shape_check_long_index(op, index) != CT_OK) return NULL;
-  if (self->numel == 0 && index->numel != 0)
-    return ct_fail(CT_ERR_INDEX, op, "take(): tried to take from an empty tensor"), (ct_tensor *)NULL;
-  if (!(r = ct__empty(op, index->ndim, index->sizes, (ct_dtype)self->dtype, self->device)) || ct__is_meta(r) || ct__is_meta(index))
-    return r;
-  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
-    int64_t v = ct__shape_flat_index(op, index, k, self->numel);
-    if (v < 0) return ct_release(r), (ct_tensor *)NULL;
-    ct__shape_copy1(ct__shape_ptr(r) + k * (int64_t)es, ct__shape_ptr(self) + ct__shape_flat_offset(self, v) * (int64_t)es, es);
+  for (k = 0; k < out->numel; k++) { /* out is contiguous */
+    int64_t v = ct__shape_flat_index("take", index, k, self->numel);
+    if (v < 0) return ct_last_error();
+    ct__shape_copy1(ct__shape_ptr(out) + k * (int64_t)es, ct__shape_ptr(self) + ct__shape_flat_offset(self, v) * (int64_t)es, es);
   }
-  return r;
+  return CT_OK;
 }
-static ct_status ct__k_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
-  if (ct__shape_overlaps("take", out, self, index) != CT_OK) return ct_last_error();
-  return ct__shape_out("take", out, ct__k_take(ks, self, index));
-}
-/* self with self.flatten()[index[j]] = source.flatten()[j] (+= with accumulate); duplicates without
- * accumulate: the last write wins (as PyTorch's CPU kernel) */
-static ct_tensor *ct__k_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+/* put (structured, the family on the functional op; put.out is aten's generated out=, any cast of the
+ * result): self with self.flatten()[index[j]] = source.flatten()[j] (+= with accumulate); duplicates
+ * without accumulate: the last write wins (as PyTorch's CPU kernel) */
+static ct_status ct__meta_put(ct__structured *st, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
   static const char *op = "put_";
   ct_dtype dt = (ct_dtype)self->dtype;
-  size_t es = ct_dtype_size(dt);
-  ct_tensor *r;
-  int64_t k;
-  (void)ks;
-  if (ct__shape_check_long_index(op, index) != CT_OK) return NULL;
+  (void)accumulate;
+  if (st->variant == CT__ST_INPLACE && ct__shape_overlaps(op, self, index, source) != CT_OK) return ct_last_error();
+  if (ct__shape_check_long_index(op, index) != CT_OK) return ct_last_error();
   if (source->dtype != self->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
-                   ct__dtype_torch_name(dt), ct__dtype_torch_name((ct_dtype)source->dtype)),
-           (ct_tensor *)NULL;
+                   ct__dtype_torch_name(dt), ct__dtype_torch_name((ct_dtype)source->dtype));
   if (source->numel != index->numel)
     return ct_fail(CT_ERR_SHAPE, op, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %lld, "
-                   "index.numel() = %lld", (long long)source->numel, (long long)index->numel),
-           (ct_tensor *)NULL;
-  if (self->numel == 0 && index->numel != 0)
-    return ct_fail(CT_ERR_INDEX, op, "put_(): Tried to put elements into an empty tensor"), (ct_tensor *)NULL;
-  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || ct__is_meta(index) || ct__is_meta(source)) return r;
-  for (k = 0; k < index->numel; k++) {
-    int64_t v = ct__shape_flat_index(op, index, k, self->numel);
+                   "index.numel() = %lld", (long long)source->numel, (long long)index->numel);
+  if (self->numel == 0 && index->numel != 0) return ct_fail(CT_ERR_INDEX, op, "put_(): Tried to put elements into an empty tensor");
+  return ct__meta_same_shape(st, self);
+}
+static ct_status ct__impl_put(ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  int64_t k;
+  ct_status st = ct__copy_impl(out, self);
+  for (k = 0; st == CT_OK && k < index->numel; k++) {
+    int64_t v = ct__shape_flat_index("put_", index, k, self->numel);
     char *d;
     const char *s;
-    if (v < 0) return ct_release(r), (ct_tensor *)NULL;
-    d = ct__shape_ptr(r) + ct__shape_flat_offset(r, v) * (int64_t)es;
+    if (v < 0) return ct_last_error();
+    d = ct__shape_ptr(out) + v * (int64_t)es; /* out is contiguous */
     s = ct__shape_ptr(source) + ct__shape_flat_offset(source, k) * (int64_t)es;
     if (accumulate) ct__shape_acc1(d, s, dt);
     else ct__shape_copy1(d, s, es);
   }
-  return r;
-}
-static ct_status ct__k_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
-  if (ct__shape_overlaps("put_", self, index, source) != CT_OK) return ct_last_error();
-  return ct__shape_inplace("put_", self, ct__k_put(ks, self, index, source, accumulate));
+  return st;
 }
 static ct_status ct__k_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
-  return ct__shape_out_ex("put", out, ct__k_put(ks, self, index, source, accumulate), CT__OUT_ANY_CAST); /* aten's generated out= */
+  (void)ks;
+  return ct__shape_out_ex("put", out, ct_put(self, index, source, accumulate), CT__OUT_ANY_CAST); /* aten's generated out= */
 }
 
 /* ================= repeat_interleave ================= */
@@ -2382,57 +2479,70 @@ static double ct__shape_key(const char *p, ct_dtype dt, ct_dtype as) {
   } while (0)
 #define CT__KEY_I64(p, dt) ct__shape_load_i64(p, dt)
 #define CT__KEY_FLOAT(p, dt) ct__shape_key(p, dt, as)
-/* searchsorted of vals (a 0-dim value from a Scalar when scalar) in seq's last dim */
-static ct_tensor *ct__shape_searchsorted(const char *op, ct_tensor *seq, ct_tensor *vals, bool out_int32, bool right, const char *side,
-                                         ct_tensor *sorter, int scalar) {
-  int64_t k, n, inner, bstep, sstep = 0;
-  ct_dtype bdt = (ct_dtype)seq->dtype, vdt = (ct_dtype)vals->dtype, as = ct_promote_types(bdt, vdt);
-  size_t bes = ct_dtype_size(bdt), ves = ct_dtype_size(vdt);
+/* searchsorted / bucketize (structured, ops/structured.h; the Scalar forms' families on the functional
+ * op, their out= forms aten's generated out=, any cast of the result). The meta step checks the
+ * arguments of a search of values (vndim, vsizes, vdt; a 0-dim value from a Scalar when scalar) in
+ * seq's last dim; the impl step searches (sorter's values are checked there). */
+static ct_status ct__shape_searchsorted_check(const char *op, ct_tensor *seq, int vndim, const int64_t *vsizes, ct_dtype vdt, bool right,
+                                             const char *side, ct_tensor *sorter, int scalar) {
   char b1[160], b2[160];
-  ct_tensor *r;
-  int d;
   if (side && strcmp(side, "left") && strcmp(side, "right"))
-    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side), (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side);
   if (side && !strcmp(side, "left") && right)
-    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True"),
-           (ct_tensor *)NULL;
-  right = right || (side && !strcmp(side, "right"));
+    return ct_fail(CT_ERR_INVALID, op, "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True");
   if (seq->ndim == 0)
-    return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension"), (ct_tensor *)NULL;
+    return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension");
   if (scalar && seq->ndim != 1)
     return ct_fail(CT_ERR_RANK, op, "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got "
-                   "boundaries tensor dim(%d)", seq->ndim),
-           (ct_tensor *)NULL;
-  if (seq->ndim > 1 && (vals->ndim != seq->ndim || memcmp(vals->sizes, seq->sizes, sizeof(int64_t) * (size_t)(seq->ndim - 1))))
+                   "boundaries tensor dim(%d)", seq->ndim);
+  if (seq->ndim > 1 && (vndim != seq->ndim || memcmp(vsizes, seq->sizes, sizeof(int64_t) * (size_t)(seq->ndim - 1))))
     return ct_fail(CT_ERR_SHAPE, op, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
                    "tensor and input value tensor must match, but we got boundaries tensor %s and input value tensor %s",
-                   ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1), ct_shape_format(vals->ndim, vals->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
+                   ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1), ct_shape_format(vndim, vsizes, b2, sizeof b2));
   if (sorter && sorter->dtype != CT_I64)
     return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype %s",
-                   ct__dtype_torch_name((ct_dtype)sorter->dtype)),
-           (ct_tensor *)NULL;
+                   ct__dtype_torch_name((ct_dtype)sorter->dtype));
   if (sorter && !ct_same_shape(sorter, seq))
     return ct_fail(CT_ERR_SHAPE, op, "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor %s and got "
                    "sorter tensor %s", ct_shape_format(seq->ndim, seq->sizes, b1, sizeof b1),
-                   ct_shape_format(sorter->ndim, sorter->sizes, b2, sizeof b2)),
-           (ct_tensor *)NULL;
-  if (as == CT_BOOL)
-    return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): not implemented for 'Bool'"), (ct_tensor *)NULL;
-  r = ct__empty(op, vals->ndim, vals->sizes, out_int32 ? CT_I32 : CT_I64, seq->device);
-  if (!r || ct__is_meta(r) || ct__is_meta(vals) || ct__is_meta(sorter ? sorter : seq) || r->numel == 0) return r;
+                   ct_shape_format(sorter->ndim, sorter->sizes, b2, sizeof b2));
+  if (ct_promote_types((ct_dtype)seq->dtype, vdt) == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "torch.searchsorted(): not implemented for 'Bool'");
+  return CT_OK;
+}
+/* the dtype of the 0-dim tensor a Scalar becomes (ct__shape_scalar_value) */
+static ct_dtype ct__shape_scalar_dtype(ct_scalar v) { return v.kind == CT_SCALAR_FLOAT ? CT_F64 : v.kind == CT_SCALAR_BOOL ? CT_BOOL : CT_I64; }
+/* a Scalar as a 0-dim host tensor of its own kind's dtype (int64, float64, bool), as aten's scalar_to_tensor */
+static ct_tensor *ct__shape_scalar_value(const char *op, ct_scalar v) {
+  ct_dtype dt = ct__shape_scalar_dtype(v);
+  ct_tensor *t = ct__empty(op, 0, NULL, dt, CT_CPU);
+  if (!t) return NULL;
+  if (dt == CT_F64) *(double *)t->storage->data = v.v.f;
+  else if (dt == CT_BOOL) *(bool *)t->storage->data = v.v.b;
+  else *(int64_t *)t->storage->data = v.v.i;
+  return t;
+}
+/* the search of vals into r (contiguous, vals' shape, int32 or int64) */
+static ct_status ct__shape_searchsorted_fill(const char *op, ct_tensor *seq, ct_tensor *vals, bool right, const char *side,
+                                             ct_tensor *sorter, ct_tensor *r) {
+  int64_t k, n, inner, bstep, sstep = 0;
+  ct_dtype bdt = (ct_dtype)seq->dtype, vdt = (ct_dtype)vals->dtype, as = ct_promote_types(bdt, vdt);
+  size_t bes = ct_dtype_size(bdt), ves = ct_dtype_size(vdt);
+  int d, out_int32 = r->dtype == CT_I32;
+  right = right || (side && !strcmp(side, "right"));
+  if (r->numel == 0) return CT_OK;
   d = seq->ndim - 1;
   n = seq->sizes[d], bstep = seq->strides[d];
   if (sorter) { /* every sorter value in range (aten 1.13 reads past the sequence otherwise) */
     sstep = sorter->strides[d];
     for (k = 0; k < sorter->numel; k++) {
       int64_t v = ((const int64_t *)(const void *)ct__shape_ptr(sorter))[ct__shape_flat_offset(sorter, k)];
-      if (v < 0 || v >= n) return ct_release(r), ct_fail(CT_ERR_INDEX, op, "torch.searchsorted(): sorter index %lld is out of range for a "
-                                                                          "boundary dim of size %lld", (long long)v, (long long)n), (ct_tensor *)NULL;
+      if (v < 0 || v >= n)
+        return ct_fail(CT_ERR_INDEX, op, "torch.searchsorted(): sorter index %lld is out of range for a boundary dim of size %lld",
+                       (long long)v, (long long)n);
     }
   }
   inner = vals->ndim ? vals->sizes[vals->ndim - 1] : 1;
-  for (k = 0; k < r->numel; k++) { /* r is fresh: contiguous */
+  for (k = 0; k < r->numel; k++) { /* r is contiguous */
     int64_t row = seq->ndim > 1 ? k / inner : 0, lo = 0, hi = n;
     const char *bp = ct__shape_ptr(seq) + (n ? ct__shape_flat_offset(seq, row * n) : 0) * (int64_t)bes;
     const int64_t *sp = sorter && n ? (const int64_t *)(const void *)ct__shape_ptr(sorter) + ct__shape_flat_offset(sorter, row * n) : NULL;
@@ -2447,42 +2557,46 @@ static ct_tensor *ct__shape_searchsorted(const char *op, ct_tensor *seq, ct_tens
     if (out_int32) ((int32_t *)(void *)ct__shape_ptr(r))[k] = (int32_t)lo;
     else ((int64_t *)(void *)ct__shape_ptr(r))[k] = lo;
   }
-  return r;
+  return CT_OK;
 }
 #undef CT__SEARCH
 #undef CT__KEY_I64
 #undef CT__KEY_FLOAT
-/* a Scalar as a 0-dim host tensor of its own kind's dtype (int64, float64, bool), as aten's scalar_to_tensor */
-static ct_tensor *ct__shape_scalar_value(const char *op, ct_scalar v) {
-  ct_dtype dt = v.kind == CT_SCALAR_FLOAT ? CT_F64 : v.kind == CT_SCALAR_BOOL ? CT_BOOL : CT_I64;
-  ct_tensor *t = ct__empty(op, 0, NULL, dt, CT_CPU);
-  if (!t) return NULL;
-  if (dt == CT_F64) *(double *)t->storage->data = v.v.f;
-  else if (dt == CT_BOOL) *(bool *)t->storage->data = v.v.b;
-  else *(int64_t *)t->storage->data = v.v.i;
-  return t;
-}
-static ct_tensor *ct__k_searchsorted(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
-                                     ct_tensor *sorter) {
-  (void)ks;
-  return ct__shape_searchsorted("searchsorted", sorted_sequence, self, out_int32, right, side, sorter, 0);
-}
-static ct_status ct__k_searchsorted_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
-                                        ct_tensor *sorter, ct_tensor *out) {
-  if (ct__shape_overlaps("searchsorted", out, sorted_sequence, self) != CT_OK) return ct_last_error();
-  return ct__shape_out("searchsorted", out, ct__k_searchsorted(ks, sorted_sequence, self, out_int32, right, side, sorter));
-}
-static ct_tensor *ct__k_searchsorted_scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
-                                            const char *side, ct_tensor *sorter) {
-  ct_tensor *v = ct__shape_scalar_value("searchsorted", self), *r;
-  (void)ks;
-  r = v ? ct__shape_searchsorted("searchsorted", sorted_sequence, v, out_int32, right, side, sorter, 1) : NULL;
+/* the Scalar forms: a 0-dim value */
+static ct_status ct__shape_searchsorted_scalar_fill(const char *op, ct_tensor *seq, ct_scalar self, bool right, const char *side,
+                                                    ct_tensor *sorter, ct_tensor *out) {
+  ct_tensor *v = ct__shape_scalar_value(op, self);
+  ct_status st = v ? ct__shape_searchsorted_fill(op, seq, v, right, side, sorter, out) : ct_last_error();
   ct_release(v);
-  return r;
+  return st;
+}
+static ct_status ct__meta_searchsorted(ct__structured *st, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right,
+                                       const char *side, ct_tensor *sorter) {
+  if (st->variant == CT__ST_OUT && ct__shape_overlaps("searchsorted", st->given[0], sorted_sequence, self) != CT_OK) return ct_last_error();
+  if (ct__shape_searchsorted_check("searchsorted", sorted_sequence, self->ndim, self->sizes, (ct_dtype)self->dtype, right, side, sorter, 0) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, self->sizes, out_int32 ? CT_I32 : CT_I64, sorted_sequence->device);
+}
+static ct_status ct__impl_searchsorted(ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side,
+                                       ct_tensor *sorter, ct_tensor *out) {
+  (void)out_int32;
+  return ct__shape_searchsorted_fill("searchsorted", sorted_sequence, self, right, side, sorter, out);
+}
+static ct_status ct__meta_searchsorted_scalar(ct__structured *st, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
+                                              const char *side, ct_tensor *sorter) {
+  if (ct__shape_searchsorted_check("searchsorted", sorted_sequence, 0, NULL, ct__shape_scalar_dtype(self), right, side, sorter, 1) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, 0, NULL, out_int32 ? CT_I32 : CT_I64, sorted_sequence->device);
+}
+static ct_status ct__impl_searchsorted_scalar(ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side,
+                                              ct_tensor *sorter, ct_tensor *out) {
+  (void)out_int32;
+  return ct__shape_searchsorted_scalar_fill("searchsorted", sorted_sequence, self, right, side, sorter, out);
 }
 static ct_status ct__k_searchsorted_scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right,
                                                const char *side, ct_tensor *sorter, ct_tensor *out) {
-  return ct__shape_out_ex("searchsorted", out, ct__k_searchsorted_scalar(ks, sorted_sequence, self, out_int32, right, side, sorter),
+  (void)ks;
+  return ct__shape_out_ex("searchsorted", out, ct_searchsorted_scalar_ex(sorted_sequence, self, out_int32, right, side, sorter),
                           CT__OUT_ANY_CAST); /* aten's generated out= (unlike Tensor_out, which checks the dtype) */
 }
 static ct_status ct__shape_boundaries_check(const ct_tensor *boundaries) {
@@ -2490,25 +2604,30 @@ static ct_status ct__shape_boundaries_check(const ct_tensor *boundaries) {
     return ct_fail(CT_ERR_RANK, "bucketize", "boundaries tensor must be 1 dimension, but got dim(%d)", boundaries->ndim);
   return CT_OK;
 }
-static ct_tensor *ct__k_bucketize(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
-  (void)ks;
-  if (ct__shape_boundaries_check(boundaries) != CT_OK) return NULL;
-  return ct__shape_searchsorted("bucketize", boundaries, self, out_int32, right, NULL, NULL, 0);
+static ct_status ct__meta_bucketize(ct__structured *st, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+  if (st->variant == CT__ST_OUT && ct__shape_overlaps("bucketize", st->given[0], self, boundaries) != CT_OK) return ct_last_error();
+  if (ct__shape_boundaries_check(boundaries) != CT_OK ||
+      ct__shape_searchsorted_check("bucketize", boundaries, self->ndim, self->sizes, (ct_dtype)self->dtype, right, NULL, NULL, 0) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, self->ndim, self->sizes, out_int32 ? CT_I32 : CT_I64, boundaries->device);
 }
-static ct_status ct__k_bucketize_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
-  if (ct__shape_overlaps("bucketize", out, self, boundaries) != CT_OK) return ct_last_error();
-  return ct__shape_out("bucketize", out, ct__k_bucketize(ks, self, boundaries, out_int32, right));
+static ct_status ct__impl_bucketize(ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  (void)out_int32;
+  return ct__shape_searchsorted_fill("bucketize", boundaries, self, right, NULL, NULL, out);
 }
-static ct_tensor *ct__k_bucketize_scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
-  ct_tensor *v, *r;
-  (void)ks;
-  if (ct__shape_boundaries_check(boundaries) != CT_OK || !(v = ct__shape_scalar_value("bucketize", self))) return NULL;
-  r = ct__shape_searchsorted("bucketize", boundaries, v, out_int32, right, NULL, NULL, 1);
-  ct_release(v);
-  return r;
+static ct_status ct__meta_bucketize_scalar(ct__structured *st, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+  if (ct__shape_boundaries_check(boundaries) != CT_OK ||
+      ct__shape_searchsorted_check("bucketize", boundaries, 0, NULL, ct__shape_scalar_dtype(self), right, NULL, NULL, 1) != CT_OK)
+    return ct_last_error();
+  return ct__set_output(st, 0, 0, NULL, out_int32 ? CT_I32 : CT_I64, boundaries->device);
+}
+static ct_status ct__impl_bucketize_scalar(ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+  (void)out_int32;
+  return ct__shape_searchsorted_scalar_fill("bucketize", boundaries, self, right, NULL, NULL, out);
 }
 static ct_status ct__k_bucketize_scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
-  return ct__shape_out_ex("bucketize", out, ct__k_bucketize_scalar(ks, self, boundaries, out_int32, right), CT__OUT_ANY_CAST); /* generated */
+  (void)ks;
+  return ct__shape_out_ex("bucketize", out, ct_bucketize_scalar_ex(self, boundaries, out_int32, right), CT__OUT_ANY_CAST); /* generated */
 }
 
 /* ---- bincount: counts (or summed weights) of each non-negative integer; length max(max + 1, minlength) ---- */
@@ -2572,17 +2691,23 @@ static ct_status ct__k_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *we
       h[q >= (T)bins ? bins - 1 : q > 0 ? (int64_t)q : 0] += 1; /* max: the last bin */                              \
     }                                                                                                                \
   } while (0)
-static ct_tensor *ct__k_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+/* structured (ops/structured.h): the meta step checks the dtype and bins; the range (the data's when
+ * min == max) is the impl step's */
+static ct_status ct__meta_histc(ct__structured *st, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+  static const char *op = "histc";
+  ct_dtype dt = (ct_dtype)self->dtype;
+  (void)min, (void)max;
+  if (st->variant == CT__ST_OUT && ct__shape_overlaps(op, st->given[0], self, NULL) != CT_OK) return ct_last_error();
+  if (dt != CT_F32 && dt != CT_F64) return ct_fail(CT_ERR_DTYPE, op, "\"histogram_cpu\" not implemented for '%s'", ct__dtype_torch_name(dt));
+  if (bins <= 0) return ct_fail(CT_ERR_INVALID, op, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins);
+  return ct__set_output(st, 0, 1, &bins, dt, self->device);
+}
+static ct_status ct__impl_histc(ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
   static const char *op = "histc";
   ct_dtype dt = (ct_dtype)self->dtype;
   double lo = ct_scalar_to_double(min), hi = ct_scalar_to_double(max);
-  ct_tensor *r;
+  ct_tensor *r = out;
   int64_t k;
-  (void)ks;
-  if (dt != CT_F32 && dt != CT_F64)
-    return ct_fail(CT_ERR_DTYPE, op, "\"histogram_cpu\" not implemented for '%s'", ct__dtype_torch_name(dt)), (ct_tensor *)NULL;
-  if (bins <= 0) return ct_fail(CT_ERR_INVALID, op, "torch.histogram(): bins must be > 0, but got %lld for dimension 0", (long long)bins), (ct_tensor *)NULL;
-  if (!(r = ct__empty(op, 1, &bins, dt, self->device)) || ct__is_meta(r)) return r;
   if (lo == hi && self->numel > 0) { /* the data's range (NaN when any element is NaN) */
     int nan = 0;
     for (k = 0; k < self->numel; k++) {
@@ -2594,21 +2719,14 @@ static ct_tensor *ct__k_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_sc
     if (nan) lo = hi = NAN;
   }
   if (lo == hi) lo -= 1, hi += 1;
-  if (isinf(lo) || isinf(hi) || lo != lo || hi != hi) {
-    ct_release(r);
-    return ct_fail(CT_ERR_INVALID, op, "torch.histc: range of [%g, %g] is not finite", lo, hi), (ct_tensor *)NULL;
-  }
-  if (!(lo < hi)) return ct_release(r), ct_fail(CT_ERR_INVALID, op, "torch.histc: max must be larger than min"), (ct_tensor *)NULL;
-  memset(ct__shape_ptr(r), 0, ct_dtype_size(dt) * (size_t)bins);
+  if (isinf(lo) || isinf(hi) || lo != lo || hi != hi) return ct_fail(CT_ERR_INVALID, op, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+  if (!(lo < hi)) return ct_fail(CT_ERR_INVALID, op, "torch.histc: max must be larger than min");
+  memset(ct__shape_ptr(r), 0, ct_dtype_size(dt) * (size_t)bins); /* out is contiguous */
   if (dt == CT_F32) CT__HISTC(float);
   else CT__HISTC(double);
-  return r;
+  return CT_OK;
 }
 #undef CT__HISTC
-static ct_status ct__k_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
-  if (ct__shape_overlaps("histc", out, self, NULL) != CT_OK) return ct_last_error();
-  return ct__shape_out("histc", out, ct__k_histc(ks, self, bins, min, max));
-}
 
 /* ================= unique: _unique2, unique_consecutive, unique_dim =================
  * One engine over n "rows" of m elements: self's elements (dim None: m = 1) or its slices along dim.
