@@ -16,6 +16,13 @@
  * products; bool is refused as in PyTorch). A faster backend (BLIS) may
  * register its own kernels for the same schemas.
  *
+ * dot, mv, mm, bmm, addmm, baddbmm, addmv and addbmm are structured families
+ * (ops/structured.h): a meta step (ct__meta_*: the checks and the result's
+ * shape, dtype and device) and a CPU impl step (ct__impl_*: the product into
+ * the contiguous output the glue gives it, which shares no memory with an
+ * input). The in-place forms refuse a self that would broadcast (the glue's
+ * check_inplace); an out= that is an input and would change shape is refused.
+ *
  * matmul, outer and linear are CompositeImplicitAutograd, as in PyTorch:
  * matmul picks dot / mv / mm / bmm with PyTorch's shape rules (folding the
  * batch of an N-D operand into mm/mv when that needs no copy).
