@@ -516,7 +516,7 @@ static const err_case err_cases[] = {
     ERR_CASE(e_add_bool_alpha, CT_ERR_DTYPE, "add", "boolean alpha only supported for boolean results"),
     ERR_CASE(e_add_device_mismatch, CT_ERR_DEVICE, "add", "Expected all tensors to be on the same device"),
     ERR_CASE(e_mm_dtypes, CT_ERR_DTYPE, "mm", "expected mat1 and mat2 to have the same dtype, but got: float32 != int64"),
-    ERR_CASE(e_mm_out_dtype, CT_ERR_DTYPE, "mm", "expected out tensor to have dtype float32, but got int64 instead"),
+    ERR_CASE(e_mm_out_dtype, CT_ERR_DTYPE, "mm", "Expected out tensor to have dtype float32, but got int64 instead"),
     ERR_CASE(e_sum_bad_dtype, CT_ERR_DTYPE, "sum", "invalid dtype 42"),
     ERR_CASE(e_fill_none, CT_ERR_INVALID, "fill_", "value is None"),
     /* registration */

@@ -435,7 +435,7 @@ TEST(linalg_errors) {
     CHECK_ERR(ct_mm(v3, m23), CT_ERR_RANK, "self must be a matrix");
     CHECK_ERR(ct_mm(bools, bools), CT_ERR_DTYPE, "not implemented for 'Bool'");
     CHECK_ERR(ct_mm_out(ct_empty(CT_DIMS(2, 2), CT_F64), m23, LA_F32(CT_DIMS(3, 2), 6)), CT_ERR_DTYPE,
-              "expected out tensor to have dtype float32, but got float64 instead");
+              "Expected out tensor to have dtype float32, but got float64 instead");
     CHECK_ERR(ct_mm_out(m23, m23, LA_F32(CT_DIMS(3, 2), 6)), CT_ERR_INVALID, "cannot be resized");
     CHECK_ERR(ct_dot(v3, LA_F32(CT_DIMS(4), 7)), CT_ERR_SHAPE, "inconsistent tensor size, expected tensor [3] and src [4]");
     CHECK_ERR(ct_dot(m23, m23), CT_ERR_RANK, "1D tensors expected, but got 2D and 2D tensors");

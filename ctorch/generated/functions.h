@@ -4643,24 +4643,28 @@ typedef ct_tensor *ct_kernel_dot(ct_keyset, ct_tensor *, ct_tensor *);
 typedef ct_status ct_kernel_dot_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_dot_out "dot.out"
 #define CT__OPSIG_dot_out "T,T,Tw->Tw"
+typedef ct_status ct_impl_dot_out(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_mv(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_mv "mv"
 #define CT__OPSIG_mv "T,T->T"
 typedef ct_status ct_kernel_mv_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_mv_out "mv.out"
 #define CT__OPSIG_mv_out "T,T,Tw->Tw"
+typedef ct_status ct_impl_mv_out(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_mm(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_mm "mm"
 #define CT__OPSIG_mm "T,T->T"
 typedef ct_status ct_kernel_mm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_mm_out "mm.out"
 #define CT__OPSIG_mm_out "T,T,Tw->Tw"
+typedef ct_status ct_impl_mm_out(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_bmm(ct_keyset, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_bmm "bmm"
 #define CT__OPSIG_bmm "T,T->T"
 typedef ct_status ct_kernel_bmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 #define CT__OPNAME_bmm_out "bmm.out"
 #define CT__OPSIG_bmm_out "T,T,Tw->Tw"
+typedef ct_status ct_impl_bmm_out(ct_tensor *, ct_tensor *, ct_tensor *);
 typedef ct_tensor *ct_kernel_addmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
 #define CT__OPNAME_addmm "addmm"
 #define CT__OPSIG_addmm "T,T,T,S,S->T"
@@ -4670,6 +4674,7 @@ typedef ct_status ct_kernel_addmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tenso
 typedef ct_status ct_kernel_addmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_addmm_out "addmm.out"
 #define CT__OPSIG_addmm_out "T,T,T,S,S,Tw->Tw"
+typedef ct_status ct_impl_addmm_out(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel_baddbmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
 #define CT__OPNAME_baddbmm "baddbmm"
 #define CT__OPSIG_baddbmm "T,T,T,S,S->T"
@@ -4679,6 +4684,7 @@ typedef ct_status ct_kernel_baddbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_ten
 typedef ct_status ct_kernel_baddbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_baddbmm_out "baddbmm.out"
 #define CT__OPSIG_baddbmm_out "T,T,T,S,S,Tw->Tw"
+typedef ct_status ct_impl_baddbmm_out(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel_addmv(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
 #define CT__OPNAME_addmv "addmv"
 #define CT__OPSIG_addmv "T,T,T,S,S->T"
@@ -4688,6 +4694,7 @@ typedef ct_status ct_kernel_addmv_(ct_keyset, ct_tensor *, ct_tensor *, ct_tenso
 typedef ct_status ct_kernel_addmv_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_addmv_out "addmv.out"
 #define CT__OPSIG_addmv_out "T,T,T,S,S,Tw->Tw"
+typedef ct_status ct_impl_addmv_out(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel_addbmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
 #define CT__OPNAME_addbmm "addbmm"
 #define CT__OPSIG_addbmm "T,T,T,S,S->T"
@@ -4697,6 +4704,7 @@ typedef ct_status ct_kernel_addbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tens
 typedef ct_status ct_kernel_addbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 #define CT__OPNAME_addbmm_out "addbmm.out"
 #define CT__OPSIG_addbmm_out "T,T,T,S,S,Tw->Tw"
+typedef ct_status ct_impl_addbmm_out(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *);
 typedef ct_tensor *ct_kernel_addr(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar );
 #define CT__OPNAME_addr "addr"
 #define CT__OPSIG_addr "T,T,T,S,S->T"

@@ -14468,6 +14468,14 @@ static ct_unboxed_fn ct__impls_tril_indices_out[CT_DEVICE_NUM] = {CT_FN(ct__impl
 static ct_unboxed_fn ct__impls_triu_indices_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_triu_indices)};
 static ct_unboxed_fn ct__impls_arange_start_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_arange)};
 static ct_unboxed_fn ct__impls_frexp_Tensor_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_frexp)};
+static ct_unboxed_fn ct__impls_dot_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_dot)};
+static ct_unboxed_fn ct__impls_mv_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_mv)};
+static ct_unboxed_fn ct__impls_mm_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_mm)};
+static ct_unboxed_fn ct__impls_bmm_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_bmm)};
+static ct_unboxed_fn ct__impls_addmm_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_addmm)};
+static ct_unboxed_fn ct__impls_baddbmm_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_baddbmm)};
+static ct_unboxed_fn ct__impls_addmv_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_addmv)};
+static ct_unboxed_fn ct__impls_addbmm_out[CT_DEVICE_NUM] = {CT_FN(ct__impl_addbmm)};
 static ct_unboxed_fn ct__impls_linalg_cross[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_cross)};
 static ct_unboxed_fn ct__impls_linalg_det[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_det)};
 static ct_unboxed_fn ct__impls__linalg_logabsdet[CT_DEVICE_NUM] = {CT_FN(ct__impl_linalg_logabsdet)};
@@ -14689,6 +14697,450 @@ static ct_status ct__st_frexp_Tensor_out_meta(ct_keyset ks, ct_tensor *self, ct_
   st.given[1] = exponent;
   s = ct__meta_frexp(&st, self);
   return ct__st_finish(&st, s, 2);
+}
+static ct_tensor *ct__st_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct_tensor *const ct__in[2] = {self, tensor};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "dot", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_dot(&st, self, tensor);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_dot_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, tensor, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_dot_meta(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct_tensor *const ct__in[2] = {self, tensor};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "dot", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_dot(&st, self, tensor);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, tensor};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "dot", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_dot(&st, self, tensor);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_dot_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, tensor, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_dot_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, tensor};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "dot", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_dot(&st, self, tensor);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct_tensor *const ct__in[2] = {self, vec};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "mv", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_mv(&st, self, vec);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, vec, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_mv_meta(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct_tensor *const ct__in[2] = {self, vec};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "mv", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_mv(&st, self, vec);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, vec};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "mv", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_mv(&st, self, vec);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, vec, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_mv_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, vec};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "mv", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_mv(&st, self, vec);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "mm", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_mm(&st, self, mat2);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mat2, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_mm_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "mm", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_mm(&st, self, mat2);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "mm", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_mm(&st, self, mat2);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mat2, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_mm_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "mm", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_mm(&st, self, mat2);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "bmm", CT__ST_FUNCTIONAL, 0, 2, ct__in);
+  s = ct__meta_bmm(&st, self, mat2);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mat2, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_bmm_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "bmm", CT__ST_FUNCTIONAL, 1, 2, ct__in);
+  s = ct__meta_bmm(&st, self, mat2);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "bmm", CT__ST_OUT, 0, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_bmm(&st, self, mat2);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mat2, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_bmm_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_tensor *const ct__in[2] = {self, mat2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "bmm", CT__ST_OUT, 1, 2, ct__in);
+  st.given[0] = out;
+  s = ct__meta_bmm(&st, self, mat2);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat1, mat2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "addmm", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_addmm(&st, self, mat1, mat2, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat1, mat2, beta, alpha, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_addmm_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat1, mat2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "addmm", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_addmm(&st, self, mat1, mat2, beta, alpha);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat1, mat2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "addmm_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_addmm(&st, self, mat1, mat2, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat1, mat2, beta, alpha, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_addmm__meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat1, mat2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "addmm_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_addmm(&st, self, mat1, mat2, beta, alpha);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, mat1, mat2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "addmm", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_addmm(&st, self, mat1, mat2, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat1, mat2, beta, alpha, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_addmm_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, mat1, mat2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "addmm", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_addmm(&st, self, mat1, mat2, beta, alpha);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "baddbmm", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_baddbmm(&st, self, batch1, batch2, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_baddbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_baddbmm_meta(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "baddbmm", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_baddbmm(&st, self, batch1, batch2, beta, alpha);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "baddbmm_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_baddbmm(&st, self, batch1, batch2, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_baddbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_baddbmm__meta(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "baddbmm_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_baddbmm(&st, self, batch1, batch2, beta, alpha);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "baddbmm", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_baddbmm(&st, self, batch1, batch2, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_baddbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_baddbmm_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "baddbmm", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_baddbmm(&st, self, batch1, batch2, beta, alpha);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "addmv", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_addmv(&st, self, mat, vec, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat, vec, beta, alpha, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_addmv_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "addmv", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_addmv(&st, self, mat, vec, beta, alpha);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "addmv_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_addmv(&st, self, mat, vec, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat, vec, beta, alpha, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_addmv__meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "addmv_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_addmv(&st, self, mat, vec, beta, alpha);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "addmv", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_addmv(&st, self, mat, vec, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat, vec, beta, alpha, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_addmv_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, mat, vec};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "addmv", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_addmv(&st, self, mat, vec, beta, alpha);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_tensor *ct__st_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "addbmm", CT__ST_FUNCTIONAL, 0, 3, ct__in);
+  s = ct__meta_addbmm(&st, self, batch1, batch2, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_tensor *ct__st_addbmm_meta(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "addbmm", CT__ST_FUNCTIONAL, 1, 3, ct__in);
+  s = ct__meta_addbmm(&st, self, batch1, batch2, beta, alpha);
+  return ct__st_result(&st, s, 1, NULL, NULL);
+}
+static ct_status ct__st_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "addbmm_", CT__ST_INPLACE, 0, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_addbmm(&st, self, batch1, batch2, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_addbmm__meta(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "addbmm_", CT__ST_INPLACE, 1, 3, ct__in);
+  st.given[0] = self;
+  s = ct__meta_addbmm(&st, self, batch1, batch2, beta, alpha);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  ct_unboxed_fn impl;
+  (void)ks;
+  ct__st_begin(&st, "addbmm", CT__ST_OUT, 0, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_addbmm(&st, self, batch1, batch2, beta, alpha);
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
+  return ct__st_finish(&st, s, 1);
+}
+static ct_status ct__st_addbmm_out_meta(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_tensor *const ct__in[3] = {self, batch1, batch2};
+  ct__structured st;
+  ct_status s;
+  (void)ks;
+  ct__st_begin(&st, "addbmm", CT__ST_OUT, 1, 3, ct__in);
+  st.given[0] = out;
+  s = ct__meta_addbmm(&st, self, batch1, batch2, beta, alpha);
+  return ct__st_finish(&st, s, 1);
 }
 static ct_tensor *ct__st_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
   ct_tensor *const ct__in[2] = {self, other};
@@ -18644,6 +19096,26 @@ static const struct {
     {"arange.start_out", &ct__op.arange_start_out, CT_FN(ct__st_arange_start_out), ct__impls_arange_start_out},
     {"frexp.Tensor_out", &ct__op.frexp_Tensor, CT_FN(ct__st_frexp_Tensor), ct__impls_frexp_Tensor_out},
     {"frexp.Tensor_out", &ct__op.frexp_Tensor_out, CT_FN(ct__st_frexp_Tensor_out), ct__impls_frexp_Tensor_out},
+    {"dot.out", &ct__op.dot, CT_FN(ct__st_dot), ct__impls_dot_out},
+    {"dot.out", &ct__op.dot_out, CT_FN(ct__st_dot_out), ct__impls_dot_out},
+    {"mv.out", &ct__op.mv, CT_FN(ct__st_mv), ct__impls_mv_out},
+    {"mv.out", &ct__op.mv_out, CT_FN(ct__st_mv_out), ct__impls_mv_out},
+    {"mm.out", &ct__op.mm, CT_FN(ct__st_mm), ct__impls_mm_out},
+    {"mm.out", &ct__op.mm_out, CT_FN(ct__st_mm_out), ct__impls_mm_out},
+    {"bmm.out", &ct__op.bmm, CT_FN(ct__st_bmm), ct__impls_bmm_out},
+    {"bmm.out", &ct__op.bmm_out, CT_FN(ct__st_bmm_out), ct__impls_bmm_out},
+    {"addmm.out", &ct__op.addmm, CT_FN(ct__st_addmm), ct__impls_addmm_out},
+    {"addmm.out", &ct__op.addmm_, CT_FN(ct__st_addmm_), ct__impls_addmm_out},
+    {"addmm.out", &ct__op.addmm_out, CT_FN(ct__st_addmm_out), ct__impls_addmm_out},
+    {"baddbmm.out", &ct__op.baddbmm, CT_FN(ct__st_baddbmm), ct__impls_baddbmm_out},
+    {"baddbmm.out", &ct__op.baddbmm_, CT_FN(ct__st_baddbmm_), ct__impls_baddbmm_out},
+    {"baddbmm.out", &ct__op.baddbmm_out, CT_FN(ct__st_baddbmm_out), ct__impls_baddbmm_out},
+    {"addmv.out", &ct__op.addmv, CT_FN(ct__st_addmv), ct__impls_addmv_out},
+    {"addmv.out", &ct__op.addmv_, CT_FN(ct__st_addmv_), ct__impls_addmv_out},
+    {"addmv.out", &ct__op.addmv_out, CT_FN(ct__st_addmv_out), ct__impls_addmv_out},
+    {"addbmm.out", &ct__op.addbmm, CT_FN(ct__st_addbmm), ct__impls_addbmm_out},
+    {"addbmm.out", &ct__op.addbmm_, CT_FN(ct__st_addbmm_), ct__impls_addbmm_out},
+    {"addbmm.out", &ct__op.addbmm_out, CT_FN(ct__st_addbmm_out), ct__impls_addbmm_out},
     {"linalg_cross", &ct__op.linalg_cross, CT_FN(ct__st_linalg_cross), ct__impls_linalg_cross},
     {"linalg_det", &ct__op.linalg_det, CT_FN(ct__st_linalg_det), ct__impls_linalg_det},
     {"_linalg_logabsdet", &ct__op._linalg_logabsdet, CT_FN(ct__st__linalg_logabsdet), ct__impls__linalg_logabsdet},
@@ -20496,65 +20968,65 @@ static const struct {
     {&ct__op.min_other, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_min_other), "composite"},
     {&ct__op.min_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_min_other_out), "composite"},
     {&ct__op.aminmax, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_aminmax), "composite"},
-    {&ct__op.dot, CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
-    {&ct__op.dot, CT_KEY_META, CT_FN(ct__k_dot), "reference"},
+    {&ct__op.dot, CT_KEY_CPU, CT_FN(ct__st_dot), "structured"},
+    {&ct__op.dot, CT_KEY_META, CT_FN(ct__st_dot_meta), "structured"},
     {&ct__op.dot, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot), "autograd"},
-    {&ct__op.dot_out, CT_KEY_CPU, CT_FN(ct__k_dot_out), "reference"},
-    {&ct__op.dot_out, CT_KEY_META, CT_FN(ct__k_dot_out), "reference"},
+    {&ct__op.dot_out, CT_KEY_CPU, CT_FN(ct__st_dot_out), "structured"},
+    {&ct__op.dot_out, CT_KEY_META, CT_FN(ct__st_dot_out_meta), "structured"},
     {&ct__op.dot_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot_out), "autograd"},
-    {&ct__op.mv, CT_KEY_CPU, CT_FN(ct__k_mv), "reference"},
-    {&ct__op.mv, CT_KEY_META, CT_FN(ct__k_mv), "reference"},
+    {&ct__op.mv, CT_KEY_CPU, CT_FN(ct__st_mv), "structured"},
+    {&ct__op.mv, CT_KEY_META, CT_FN(ct__st_mv_meta), "structured"},
     {&ct__op.mv, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv), "autograd"},
-    {&ct__op.mv_out, CT_KEY_CPU, CT_FN(ct__k_mv_out), "reference"},
-    {&ct__op.mv_out, CT_KEY_META, CT_FN(ct__k_mv_out), "reference"},
+    {&ct__op.mv_out, CT_KEY_CPU, CT_FN(ct__st_mv_out), "structured"},
+    {&ct__op.mv_out, CT_KEY_META, CT_FN(ct__st_mv_out_meta), "structured"},
     {&ct__op.mv_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv_out), "autograd"},
-    {&ct__op.mm, CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
-    {&ct__op.mm, CT_KEY_META, CT_FN(ct__k_mm), "reference"},
+    {&ct__op.mm, CT_KEY_CPU, CT_FN(ct__st_mm), "structured"},
+    {&ct__op.mm, CT_KEY_META, CT_FN(ct__st_mm_meta), "structured"},
     {&ct__op.mm, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
-    {&ct__op.mm_out, CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
-    {&ct__op.mm_out, CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
+    {&ct__op.mm_out, CT_KEY_CPU, CT_FN(ct__st_mm_out), "structured"},
+    {&ct__op.mm_out, CT_KEY_META, CT_FN(ct__st_mm_out_meta), "structured"},
     {&ct__op.mm_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
-    {&ct__op.bmm, CT_KEY_CPU, CT_FN(ct__k_bmm), "reference"},
-    {&ct__op.bmm, CT_KEY_META, CT_FN(ct__k_bmm), "reference"},
+    {&ct__op.bmm, CT_KEY_CPU, CT_FN(ct__st_bmm), "structured"},
+    {&ct__op.bmm, CT_KEY_META, CT_FN(ct__st_bmm_meta), "structured"},
     {&ct__op.bmm, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm), "autograd"},
-    {&ct__op.bmm_out, CT_KEY_CPU, CT_FN(ct__k_bmm_out), "reference"},
-    {&ct__op.bmm_out, CT_KEY_META, CT_FN(ct__k_bmm_out), "reference"},
+    {&ct__op.bmm_out, CT_KEY_CPU, CT_FN(ct__st_bmm_out), "structured"},
+    {&ct__op.bmm_out, CT_KEY_META, CT_FN(ct__st_bmm_out_meta), "structured"},
     {&ct__op.bmm_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm_out), "autograd"},
-    {&ct__op.addmm, CT_KEY_CPU, CT_FN(ct__k_addmm), "reference"},
-    {&ct__op.addmm, CT_KEY_META, CT_FN(ct__k_addmm), "reference"},
+    {&ct__op.addmm, CT_KEY_CPU, CT_FN(ct__st_addmm), "structured"},
+    {&ct__op.addmm, CT_KEY_META, CT_FN(ct__st_addmm_meta), "structured"},
     {&ct__op.addmm, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm), "autograd"},
-    {&ct__op.addmm_, CT_KEY_CPU, CT_FN(ct__k_addmm_), "reference"},
-    {&ct__op.addmm_, CT_KEY_META, CT_FN(ct__k_addmm_), "reference"},
+    {&ct__op.addmm_, CT_KEY_CPU, CT_FN(ct__st_addmm_), "structured"},
+    {&ct__op.addmm_, CT_KEY_META, CT_FN(ct__st_addmm__meta), "structured"},
     {&ct__op.addmm_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_), "autograd"},
-    {&ct__op.addmm_out, CT_KEY_CPU, CT_FN(ct__k_addmm_out), "reference"},
-    {&ct__op.addmm_out, CT_KEY_META, CT_FN(ct__k_addmm_out), "reference"},
+    {&ct__op.addmm_out, CT_KEY_CPU, CT_FN(ct__st_addmm_out), "structured"},
+    {&ct__op.addmm_out, CT_KEY_META, CT_FN(ct__st_addmm_out_meta), "structured"},
     {&ct__op.addmm_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_out), "autograd"},
-    {&ct__op.baddbmm, CT_KEY_CPU, CT_FN(ct__k_baddbmm), "reference"},
-    {&ct__op.baddbmm, CT_KEY_META, CT_FN(ct__k_baddbmm), "reference"},
+    {&ct__op.baddbmm, CT_KEY_CPU, CT_FN(ct__st_baddbmm), "structured"},
+    {&ct__op.baddbmm, CT_KEY_META, CT_FN(ct__st_baddbmm_meta), "structured"},
     {&ct__op.baddbmm, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm), "autograd"},
-    {&ct__op.baddbmm_, CT_KEY_CPU, CT_FN(ct__k_baddbmm_), "reference"},
-    {&ct__op.baddbmm_, CT_KEY_META, CT_FN(ct__k_baddbmm_), "reference"},
+    {&ct__op.baddbmm_, CT_KEY_CPU, CT_FN(ct__st_baddbmm_), "structured"},
+    {&ct__op.baddbmm_, CT_KEY_META, CT_FN(ct__st_baddbmm__meta), "structured"},
     {&ct__op.baddbmm_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_), "autograd"},
-    {&ct__op.baddbmm_out, CT_KEY_CPU, CT_FN(ct__k_baddbmm_out), "reference"},
-    {&ct__op.baddbmm_out, CT_KEY_META, CT_FN(ct__k_baddbmm_out), "reference"},
+    {&ct__op.baddbmm_out, CT_KEY_CPU, CT_FN(ct__st_baddbmm_out), "structured"},
+    {&ct__op.baddbmm_out, CT_KEY_META, CT_FN(ct__st_baddbmm_out_meta), "structured"},
     {&ct__op.baddbmm_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_out), "autograd"},
-    {&ct__op.addmv, CT_KEY_CPU, CT_FN(ct__k_addmv), "reference"},
-    {&ct__op.addmv, CT_KEY_META, CT_FN(ct__k_addmv), "reference"},
+    {&ct__op.addmv, CT_KEY_CPU, CT_FN(ct__st_addmv), "structured"},
+    {&ct__op.addmv, CT_KEY_META, CT_FN(ct__st_addmv_meta), "structured"},
     {&ct__op.addmv, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmv), "autograd"},
-    {&ct__op.addmv_, CT_KEY_CPU, CT_FN(ct__k_addmv_), "reference"},
-    {&ct__op.addmv_, CT_KEY_META, CT_FN(ct__k_addmv_), "reference"},
+    {&ct__op.addmv_, CT_KEY_CPU, CT_FN(ct__st_addmv_), "structured"},
+    {&ct__op.addmv_, CT_KEY_META, CT_FN(ct__st_addmv__meta), "structured"},
     {&ct__op.addmv_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmv_), "autograd"},
-    {&ct__op.addmv_out, CT_KEY_CPU, CT_FN(ct__k_addmv_out), "reference"},
-    {&ct__op.addmv_out, CT_KEY_META, CT_FN(ct__k_addmv_out), "reference"},
+    {&ct__op.addmv_out, CT_KEY_CPU, CT_FN(ct__st_addmv_out), "structured"},
+    {&ct__op.addmv_out, CT_KEY_META, CT_FN(ct__st_addmv_out_meta), "structured"},
     {&ct__op.addmv_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmv_out), "autograd"},
-    {&ct__op.addbmm, CT_KEY_CPU, CT_FN(ct__k_addbmm), "reference"},
-    {&ct__op.addbmm, CT_KEY_META, CT_FN(ct__k_addbmm), "reference"},
+    {&ct__op.addbmm, CT_KEY_CPU, CT_FN(ct__st_addbmm), "structured"},
+    {&ct__op.addbmm, CT_KEY_META, CT_FN(ct__st_addbmm_meta), "structured"},
     {&ct__op.addbmm, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addbmm), "autograd"},
-    {&ct__op.addbmm_, CT_KEY_CPU, CT_FN(ct__k_addbmm_), "reference"},
-    {&ct__op.addbmm_, CT_KEY_META, CT_FN(ct__k_addbmm_), "reference"},
+    {&ct__op.addbmm_, CT_KEY_CPU, CT_FN(ct__st_addbmm_), "structured"},
+    {&ct__op.addbmm_, CT_KEY_META, CT_FN(ct__st_addbmm__meta), "structured"},
     {&ct__op.addbmm_, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addbmm_), "autograd"},
-    {&ct__op.addbmm_out, CT_KEY_CPU, CT_FN(ct__k_addbmm_out), "reference"},
-    {&ct__op.addbmm_out, CT_KEY_META, CT_FN(ct__k_addbmm_out), "reference"},
+    {&ct__op.addbmm_out, CT_KEY_CPU, CT_FN(ct__st_addbmm_out), "structured"},
+    {&ct__op.addbmm_out, CT_KEY_META, CT_FN(ct__st_addbmm_out_meta), "structured"},
     {&ct__op.addbmm_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addbmm_out), "autograd"},
     {&ct__op.addr, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_addr), "composite"},
     {&ct__op.addr_, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_addr_), "composite"},

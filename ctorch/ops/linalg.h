@@ -16,6 +16,13 @@
  * products; bool is refused as in PyTorch). A faster backend (BLIS) may
  * register its own kernels for the same schemas.
  *
+ * dot, mv, mm, bmm, addmm, baddbmm, addmv and addbmm are structured families
+ * (ops/structured.h): a meta step (ct__meta_*: the checks and the result's
+ * shape, dtype and device) and a CPU impl step (ct__impl_*: the product into
+ * the contiguous output the glue gives it, which shares no memory with an
+ * input). The in-place forms refuse a self that would broadcast (the glue's
+ * check_inplace); an out= that is an input and would change shape is refused.
+ *
  * matmul, outer and linear are CompositeImplicitAutograd, as in PyTorch:
  * matmul picks dot / mv / mm / bmm with PyTorch's shape rules (folding the
  * batch of an N-D operand into mm/mv when that needs no copy).
@@ -119,20 +126,20 @@ static void ct__la_strides3(const ct_tensor *t, int vector_is_row, int64_t s[3])
   else if (t->ndim == 1) s[vector_is_row ? 2 : 1] = t->strides[0];
 }
 
-/* One product: result = beta * self + alpha * (a @ b). */
-typedef struct ct__la_call {
-  const char *op;
-  ct_tensor *self; /* the added term (addmm, baddbmm), broadcast to the result; or NULL */
-  ct_tensor *a, *b;
-  ct_scalar beta, alpha;
-  ct_dtype dtype; /* the result's */
-  int ndim;       /* the result's: 0 dot, 1 mv, 2 mm, 3 bmm */
-  int64_t shape[3];
-  int64_t batch, m, n, k;
-} ct__la_call;
+/* Copies a strided 3-D block of es-byte elements (element strides st) into
+ * dst, row-major. */
+static void ct__la_gather3(char *dst, const char *src, size_t es, const int64_t sz[3], const int64_t st[3]) {
+  int64_t i, j, k;
+  for (i = 0; i < sz[0]; i++)
+    for (j = 0; j < sz[1]; j++)
+      for (k = 0; k < sz[2]; k++, dst += es) memcpy(dst, src + (size_t)(i * st[0] + j * st[1] + k * st[2]) * es, es);
+}
 
 static ct_status ct__la_dtype_mismatch(const char *op, ct_dtype want, ct_dtype got) {
   return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name(want), ct__dtype_torch_name(got));
+}
+static ct_status ct__la_same_dtype(const char *op, const ct_tensor *a, const ct_tensor *b) {
+  return a->dtype == b->dtype ? CT_OK : ct__la_dtype_mismatch(op, (ct_dtype)a->dtype, (ct_dtype)b->dtype);
 }
 
 /* self must broadcast to the result's shape (PyTorch expands it) */
@@ -154,154 +161,119 @@ static ct_status ct__la_check_expand(const char *op, const ct_tensor *self, int 
   return CT_OK;
 }
 
-/* Runs a checked call into a new tensor (out NULL), into out (out=) or
- * into self (inplace). Operands that share storage with the written tensor
- * are read before anything is written (through a temporary). */
-static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, ct_tensor **result) {
-  const char *op = c->op;
-  ct_tensor *dst, *work;
-  ct_status st = CT_OK;
-  int use_beta = c->self && !ct__la_is_zero(c->beta);
+/* ---- the meta steps' common tail ----
+ * The dtype's product loop exists (bool: PyTorch's "not implemented"; kname
+ * names PyTorch's kernel); then the out= tensor: one that partially overlaps
+ * self is refused as PyTorch's copy of self into it (addmm, baddbmm, addmv,
+ * addbmm), one that is an input and would change shape is refused (it cannot
+ * be resized before the product reads it); then the result is declared
+ * (mat1's dtype and device). */
+static ct_status ct__la_meta_finish(ct__structured *st, const char *kname, ct_tensor *self, ct_tensor *a, ct_tensor *b, int ndim,
+                                    const int64_t *shape) {
+  ct_dtype dtype = (ct_dtype)a->dtype;
   char b1[160], b2[160];
-  if (!ct__la_gemm_loops[c->dtype])
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", c->ndim == 3 ? "bmm" : c->ndim == 2 ? "addmm_impl_cpu_"
-                   : c->ndim == 1 ? "addmv_impl_cpu" : "dot", ct__dtype_torch_name(c->dtype));
-  if (inplace) {
-    dst = c->self;
-    if (dst->ndim != c->ndim || memcmp(dst->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim))
-      return ct_fail(CT_ERR_SHAPE, op, "Bad in-place call: input tensor size %s and output tensor size %s should match",
-                     ct_shape_format(dst->ndim, dst->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
-    if (dst->dtype != c->dtype)
-      return ct_fail(CT_ERR_DTYPE, op, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
-                     ct_dtype_name((ct_dtype)dst->dtype), ct_dtype_name(c->dtype));
-    if (ct__check_writable(op, dst) != CT_OK) return ct_last_error();
-  } else if (out) {
-    if (out->dtype != c->dtype)
-      return c->ndim == 0 ? ct_fail(CT_ERR_DTYPE, op, "result dtype %s does not match input dtype %s",
-                                    ct__dtype_torch_name((ct_dtype)out->dtype), ct__dtype_torch_name(c->dtype))
-                          : ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead",
-                                    ct_dtype_name(c->dtype), ct_dtype_name((ct_dtype)out->dtype));
-    /* PyTorch refuses an out overlapping self partially (addmm, baddbmm), not mat1/mat2: those are read through a temporary */
-    if (!ct__out_device_ok(op, out, c->a->device) || ct__check_overlap(op, out, c->self) != CT_OK) return ct_last_error();
-    if ((out == c->a || out == c->b || out == c->self) &&
-        (out->ndim != c->ndim || memcmp(out->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim)))
-      return ct_fail(CT_ERR_INVALID, op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
-                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
-    if ((st = ct__resize_out(op, out, c->ndim, c->shape)) != CT_OK) return st;
-    dst = out;
-  } else {
-    dst = ct__empty(op, c->ndim, c->shape, c->dtype, c->a->device);
-    if (!dst) return ct_last_error();
+  if (!ct__la_gemm_loops[dtype]) return ct_fail(CT_ERR_DTYPE, st->op, "\"%s\" not implemented for '%s'", kname, ct__dtype_torch_name(dtype));
+  if (st->variant == CT__ST_OUT) {
+    ct_tensor *out = st->given[0];
+    if (self && out->dtype == dtype && ct_device_eq(out->device, a->device) && ct__check_overlap(st->op, out, self) != CT_OK)
+      return ct_last_error();
+    if ((out == a || out == b || out == self) && !ct__out_has_shape(out, ndim, shape))
+      return ct_fail(CT_ERR_INVALID, st->op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
+                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
   }
-  if (!ct__is_meta(dst) && dst->numel > 0) {
-    ct__la_gemm g;
-    int alias = dst->storage == c->a->storage || dst->storage == c->b->storage;
-    memset(&g, 0, sizeof g);
-    work = alias ? ct__empty(op, c->ndim, c->shape, c->dtype, dst->device) : dst;
-    if (!work) {
-      st = ct_last_error();
-    } else if (use_beta && work != c->self && (st = ct__copy_impl(work, c->self)) != CT_OK) {
-      /* self broadcast and cast into the result first */
-    } else {
-      /* B with strided rows (a transposed matrix) and reused by several rows of A: pack it
-       * row-major first, so the inner loop streams through memory */
-      ct_tensor *b = c->b, *packed = NULL;
-      int64_t bst[3];
-      ct__la_strides3(b, 0, bst);
-      if (c->n > 1 && c->m >= 4 && c->k > 0 && bst[2] != 1) {
-        ct__error_state saved;
-        ct__error_save(&saved);
-        packed = ct__copy_as(op, b, (ct_dtype)b->dtype);
-        if (packed) b = packed;
-        else ct__error_restore(&saved); /* no memory to pack: the strided loop still works */
-      }
-      g.batch = c->batch, g.m = c->m, g.n = c->n, g.k = c->k;
-      g.a = (const char *)ct_data_ptr(c->a);
-      g.b = (const char *)ct_data_ptr(b);
-      g.c = (char *)ct_data_ptr(work);
-      ct__la_strides3(c->a, 1, g.as);
-      ct__la_strides3(b, 0, g.bs);
-      ct__la_strides3(work, 0, g.cs);
-      g.alpha_f = ct__la_scalar_f(c->alpha), g.beta_f = ct__la_scalar_f(c->beta);
-      g.alpha_i = ct__la_scalar_bits(c->alpha), g.beta_i = ct__la_scalar_bits(c->beta);
-      g.use_beta = use_beta;
-      if (g.k == 0) g.a = g.b = g.c; /* never read; keeps pointer arithmetic off NULL */
-      ct__la_gemm_loops[c->dtype](&g);
-      ct_release(packed);
-      if (work != dst) st = ct__copy_impl(dst, work);
-    }
-    if (work != dst) ct_release(work);
-  }
-  if (out || inplace) {
-    if (st == CT_OK) ct__bump_version(dst);
-    return st;
-  }
-  if (st != CT_OK) {
-    ct_release(dst);
-    return st;
-  }
-  *result = dst;
-  return CT_OK;
+  return ct__set_output(st, 0, ndim, shape, dtype, a->device);
 }
 
-static ct_status ct__la_same_dtype(const char *op, const ct_tensor *a, const ct_tensor *b) {
-  return a->dtype == b->dtype ? CT_OK : ct__la_dtype_mismatch(op, (ct_dtype)a->dtype, (ct_dtype)b->dtype);
+/* ---- the impl steps' product: out = beta * self + alpha * (a @ b) ----
+ * out is contiguous and shares no memory with an input (the structured
+ * glue's guarantee); self (or NULL) broadcasts and casts into it first, unless
+ * beta is 0 (then self is never read: NaN in it is ignored, as PyTorch). A B
+ * whose rows are strided (a transposed matrix) and that several rows of A
+ * reuse is packed row-major first (a workspace), so the inner loop streams
+ * through memory. */
+static ct_status ct__la_run(ct_tensor *self, ct_scalar beta, ct_scalar alpha, ct_tensor *out, ct__la_gemm *g, size_t es) {
+  ct_status s;
+  char *packed = NULL;
+  int use_beta = self && !ct__la_is_zero(beta);
+  if (out->numel == 0) return CT_OK;
+  if (use_beta && (s = ct__copy_impl(out, self)) != CT_OK) return s;
+  g->c = (char *)ct_data_ptr(out);
+  ct__la_strides3(out, 0, g->cs);
+  if (g->n > 1 && g->m >= 4 && g->k > 0 && g->bs[2] != 1) {
+    int64_t sz[3];
+    sz[0] = g->batch, sz[1] = g->k, sz[2] = g->n;
+    if ((packed = (char *)ct__workspace((size_t)(g->batch * g->k * g->n) * es)) != NULL) { /* (no memory: the strided loop still works) */
+      ct__la_gather3(packed, g->b, es, sz, g->bs);
+      g->b = packed, g->bs[0] = g->k * g->n, g->bs[1] = g->n, g->bs[2] = 1;
+    }
+  }
+  g->alpha_f = ct__la_scalar_f(alpha), g->beta_f = ct__la_scalar_f(beta);
+  g->alpha_i = ct__la_scalar_bits(alpha), g->beta_i = ct__la_scalar_bits(beta);
+  g->use_beta = use_beta;
+  if (g->k == 0) g->a = g->b = g->c; /* never read; keeps pointer arithmetic off NULL */
+  ct__la_gemm_loops[out->dtype](g);
+  ct__workspace_free(packed);
+  return CT_OK;
+}
+static ct_status ct__la_product(ct_tensor *self, ct_tensor *a, ct_tensor *b, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                                int64_t batch, int64_t m, int64_t n, int64_t k) {
+  ct__la_gemm g;
+  memset(&g, 0, sizeof g);
+  g.batch = batch, g.m = m, g.n = n, g.k = k;
+  g.a = (const char *)ct_data_ptr(a);
+  g.b = (const char *)ct_data_ptr(b);
+  ct__la_strides3(a, 1, g.as);
+  ct__la_strides3(b, 0, g.bs);
+  return ct__la_run(self, beta, alpha, out, &g, ct_dtype_size((ct_dtype)b->dtype));
 }
 
 /* ---- dot ---- */
-static ct_status ct__la_dot(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
-  static const char *op = "dot";
-  ct__la_call c;
+static ct_status ct__meta_dot(ct__structured *st, ct_tensor *self, ct_tensor *tensor) {
+  ct_tensor *a = self, *b = tensor;
   if (a->ndim != 1 || b->ndim != 1)
-    return ct_fail(CT_ERR_RANK, op, "1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
+    return ct_fail(CT_ERR_RANK, st->op, "1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
   if (a->sizes[0] != b->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, op, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of "
+    return ct_fail(CT_ERR_SHAPE, st->op, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of "
                    "elements, but got %lld and %lld elements respectively", (long long)a->sizes[0], (long long)b->sizes[0],
                    (long long)a->sizes[0], (long long)b->sizes[0]);
   if (a->dtype != b->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "dot : expected both vectors to have same dtype, but found %s and %s",
+    return ct_fail(CT_ERR_DTYPE, st->op, "dot : expected both vectors to have same dtype, but found %s and %s",
                    ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype));
-  memset(&c, 0, sizeof c);
-  c.op = op, c.a = a, c.b = b, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
-  c.ndim = 0, c.batch = c.m = c.n = 1, c.k = a->sizes[0];
-  return ct__la_run(&c, out, 0, result);
+  if (ct__la_gemm_loops[a->dtype] && st->variant == CT__ST_OUT && st->given[0]->dtype != a->dtype) /* (PyTorch's dot message) */
+    return ct_fail(CT_ERR_DTYPE, st->op, "result dtype %s does not match input dtype %s", ct__dtype_torch_name((ct_dtype)st->given[0]->dtype),
+                   ct__dtype_torch_name((ct_dtype)a->dtype));
+  return ct__la_meta_finish(st, "dot", NULL, a, b, 0, NULL);
 }
-static ct_tensor *ct__k_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__la_dot(self, tensor, NULL, &r);
-  return r;
-}
-static ct_status ct__k_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
-  (void)ks;
-  return ct__la_dot(self, tensor, out, NULL);
+static ct_status ct__impl_dot(ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  return ct__la_product(NULL, self, tensor, ct_int(0), ct_int(1), out, 1, 1, 1, self->sizes[0]);
 }
 
-/* ---- mv ---- */
-static ct_status ct__la_mv(ct_tensor *a, ct_tensor *v, ct_tensor *out, ct_tensor **result) {
-  static const char *op = "mv";
-  ct__la_call c;
-  if (a->ndim != 2 || v->ndim != 1)
-    return ct_fail(CT_ERR_RANK, op, "vector + matrix @ vector expected, got 1, %d, %d", a->ndim, v->ndim);
-  if (a->sizes[1] != v->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)", (long long)a->sizes[0],
-                   (long long)a->sizes[0], (long long)a->sizes[1], (long long)v->sizes[0]);
-  if (ct__la_same_dtype(op, a, v) != CT_OK) return ct_last_error();
-  memset(&c, 0, sizeof c);
-  c.op = op, c.a = a, c.b = v, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
-  c.ndim = 1, c.shape[0] = a->sizes[0];
-  c.batch = 1, c.m = a->sizes[0], c.n = 1, c.k = a->sizes[1];
-  return ct__la_run(&c, out, 0, result);
+/* ---- mv and addmv: beta * self + alpha * (mat @ vec); self (any dtype: cast to mat's) broadcasts to the result ---- */
+static ct_status ct__meta_mv(ct__structured *st, ct_tensor *self, ct_tensor *vec) {
+  if (self->ndim != 2 || vec->ndim != 1)
+    return ct_fail(CT_ERR_RANK, st->op, "vector + matrix @ vector expected, got 1, %d, %d", self->ndim, vec->ndim);
+  if (self->sizes[1] != vec->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, st->op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)", (long long)self->sizes[0],
+                   (long long)self->sizes[0], (long long)self->sizes[1], (long long)vec->sizes[0]);
+  if (ct__la_same_dtype(st->op, self, vec) != CT_OK) return ct_last_error();
+  return ct__la_meta_finish(st, "addmv_impl_cpu", NULL, self, vec, 1, self->sizes);
 }
-static ct_tensor *ct__k_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__la_mv(self, vec, NULL, &r);
-  return r;
+static ct_status ct__impl_mv(ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  return ct__la_product(NULL, self, vec, ct_int(0), ct_int(1), out, 1, self->sizes[0], 1, self->sizes[1]);
 }
-static ct_status ct__k_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
-  (void)ks;
-  return ct__la_mv(self, vec, out, NULL);
+static ct_status ct__meta_addmv(ct__structured *st, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+  (void)beta, (void)alpha;
+  if (mat->ndim != 2 || vec->ndim != 1 || self->ndim > 1)
+    return ct_fail(CT_ERR_RANK, st->op, "vector + matrix @ vector expected, got %d, %d, %d", self->ndim, mat->ndim, vec->ndim);
+  if (mat->sizes[1] != vec->sizes[0] || (self->ndim == 1 && self->sizes[0] != mat->sizes[0] && self->sizes[0] != 1))
+    return ct_fail(CT_ERR_SHAPE, st->op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                   (long long)(self->ndim ? self->sizes[0] : 1), (long long)mat->sizes[0], (long long)mat->sizes[1],
+                   (long long)vec->sizes[0]);
+  if (ct__la_same_dtype(st->op, mat, vec) != CT_OK) return ct_last_error();
+  return ct__la_meta_finish(st, "addmv_impl_cpu", self, mat, vec, 1, mat->sizes);
+}
+static ct_status ct__impl_addmv(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  return ct__la_product(self, mat, vec, beta, alpha, out, 1, mat->sizes[0], 1, mat->sizes[1]);
 }
 
 /* ---- mm and addmm ---- */
@@ -317,56 +289,29 @@ static ct_status ct__la_mm_check(const char *op, const char *n1, ct_tensor *a, c
                    ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
   return CT_OK;
 }
-static void ct__la_mm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
-  memset(c, 0, sizeof *c);
-  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
-  c->ndim = 2, c->shape[0] = a->sizes[0], c->shape[1] = b->sizes[1];
-  c->batch = 1, c->m = a->sizes[0], c->n = b->sizes[1], c->k = a->sizes[1];
+static ct_status ct__meta_mm(ct__structured *st, ct_tensor *self, ct_tensor *mat2) {
+  int64_t shape[2];
+  if (ct__la_mm_check(st->op, "self", self, mat2) != CT_OK) return ct_last_error();
+  shape[0] = self->sizes[0], shape[1] = mat2->sizes[1];
+  return ct__la_meta_finish(st, "addmm_impl_cpu_", NULL, self, mat2, 2, shape);
 }
-static ct_status ct__la_mm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
-  ct__la_call c;
-  if (ct__la_mm_check("mm", "self", a, b) != CT_OK) return ct_last_error();
-  ct__la_mm_call(&c, "mm", a, b);
-  return ct__la_run(&c, out, 0, result);
+static ct_status ct__impl_mm(ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  return ct__la_product(NULL, self, mat2, ct_int(0), ct_int(1), out, 1, self->sizes[0], mat2->sizes[1], self->sizes[1]);
 }
-static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__la_mm(self, mat2, NULL, &r);
-  return r;
+/* the in-place form refuses a self that broadcasts (PyTorch's check_inplace: the glue's) */
+static ct_status ct__meta_addmm(ct__structured *st, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  int64_t shape[2];
+  (void)beta, (void)alpha;
+  if (ct__la_mm_check(st->op, "mat1", mat1, mat2) != CT_OK) return ct_last_error();
+  if (self->dtype != mat1->dtype)
+    return ct_fail(CT_ERR_DTYPE, st->op, "self and mat2 must have the same dtype, but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)mat2->dtype));
+  shape[0] = mat1->sizes[0], shape[1] = mat2->sizes[1];
+  if (st->variant != CT__ST_INPLACE && ct__la_check_expand(st->op, self, 2, shape) != CT_OK) return ct_last_error();
+  return ct__la_meta_finish(st, "addmm_impl_cpu_", self, mat1, mat2, 2, shape);
 }
-static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  (void)ks;
-  return ct__la_mm(self, mat2, out, NULL);
-}
-
-static ct_status ct__la_addmm(ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
-                              int inplace, ct_tensor **result) {
-  static const char *op = "addmm";
-  ct__la_call c;
-  if (ct__la_mm_check(op, "mat1", m1, m2) != CT_OK) return ct_last_error();
-  if (self->dtype != m1->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
-                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)m2->dtype));
-  ct__la_mm_call(&c, op, m1, m2);
-  if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
-  c.self = self, c.beta = beta, c.alpha = alpha;
-  return ct__la_run(&c, out, inplace, result);
-}
-static ct_tensor *ct__k_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__la_addmm(self, mat1, mat2, beta, alpha, NULL, 0, &r);
-  return r;
-}
-static ct_status ct__k_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
-  (void)ks;
-  return ct__la_addmm(self, mat1, mat2, beta, alpha, self, 1, NULL);
-}
-static ct_status ct__k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha,
-                                 ct_tensor *out) {
-  (void)ks;
-  return ct__la_addmm(self, mat1, mat2, beta, alpha, out, 0, NULL);
+static ct_status ct__impl_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  return ct__la_product(self, mat1, mat2, beta, alpha, out, 1, mat1->sizes[0], mat2->sizes[1], mat1->sizes[1]);
 }
 
 /* ---- bmm and baddbmm ---- */
@@ -376,148 +321,73 @@ static ct_status ct__la_bmm_check(const char *op, ct_tensor *a, ct_tensor *b) {
   if (b->sizes[0] != a->sizes[0] || b->sizes[1] != a->sizes[2])
     return ct_fail(CT_ERR_SHAPE, op, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
                    "[%lld, %lld].", (long long)a->sizes[0], (long long)a->sizes[2], (long long)b->sizes[0], (long long)b->sizes[1]);
-  if (ct__la_same_dtype(op, a, b) != CT_OK) return ct_last_error();
-  return CT_OK;
+  return ct__la_same_dtype(op, a, b);
 }
-static void ct__la_bmm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
-  memset(c, 0, sizeof *c);
-  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
-  c->ndim = 3, c->shape[0] = a->sizes[0], c->shape[1] = a->sizes[1], c->shape[2] = b->sizes[2];
-  c->batch = a->sizes[0], c->m = a->sizes[1], c->n = b->sizes[2], c->k = a->sizes[2];
+static ct_status ct__meta_bmm(ct__structured *st, ct_tensor *self, ct_tensor *mat2) {
+  int64_t shape[3];
+  if (ct__la_bmm_check(st->op, self, mat2) != CT_OK) return ct_last_error();
+  shape[0] = self->sizes[0], shape[1] = self->sizes[1], shape[2] = mat2->sizes[2];
+  return ct__la_meta_finish(st, "bmm", NULL, self, mat2, 3, shape);
 }
-static ct_status ct__la_bmm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
-  ct__la_call c;
-  if (ct__la_bmm_check("bmm", a, b) != CT_OK) return ct_last_error();
-  ct__la_bmm_call(&c, "bmm", a, b);
-  return ct__la_run(&c, out, 0, result);
+static ct_status ct__impl_bmm(ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  return ct__la_product(NULL, self, mat2, ct_int(0), ct_int(1), out, self->sizes[0], self->sizes[1], mat2->sizes[2], self->sizes[2]);
 }
-static ct_tensor *ct__k_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__la_bmm(self, mat2, NULL, &r);
-  return r;
+/* self: any dtype, cast to the result's (batch1's), as PyTorch; the in-place form refuses a self that broadcasts */
+static ct_status ct__meta_baddbmm(ct__structured *st, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                  ct_scalar alpha) {
+  int64_t shape[3];
+  (void)beta, (void)alpha;
+  if (ct__la_bmm_check(st->op, batch1, batch2) != CT_OK) return ct_last_error();
+  shape[0] = batch1->sizes[0], shape[1] = batch1->sizes[1], shape[2] = batch2->sizes[2];
+  if (st->variant != CT__ST_INPLACE && ct__la_check_expand(st->op, self, 3, shape) != CT_OK) return ct_last_error();
+  return ct__la_meta_finish(st, "bmm", self, batch1, batch2, 3, shape);
 }
-static ct_status ct__k_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  (void)ks;
-  return ct__la_bmm(self, mat2, out, NULL);
-}
-
-static ct_status ct__la_baddbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
-                                int inplace, ct_tensor **result) {
-  static const char *op = "baddbmm";
-  ct__la_call c;
-  if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
-  /* any dtype of self: it is cast to the result's (batch1's), as PyTorch */
-  ct__la_bmm_call(&c, op, b1, b2);
-  if (!inplace && ct__la_check_expand(op, self, 3, c.shape) != CT_OK) return ct_last_error();
-  c.self = self, c.beta = beta, c.alpha = alpha;
-  return ct__la_run(&c, out, inplace, result);
-}
-static ct_tensor *ct__k_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
-                                ct_scalar alpha) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__la_baddbmm(self, batch1, batch2, beta, alpha, NULL, 0, &r);
-  return r;
-}
-static ct_status ct__k_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
-                                ct_scalar alpha) {
-  (void)ks;
-  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, self, 1, NULL);
-}
-static ct_status ct__k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
-                                   ct_scalar alpha, ct_tensor *out) {
-  (void)ks;
-  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
-}
-
-/* ---- addmv: beta * self + alpha * (mat @ vec); self (any dtype: cast to mat's) broadcasts to the result ---- */
-static ct_status ct__la_addmv(ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
-                              int inplace, ct_tensor **result) {
-  static const char *op = "addmv";
-  ct__la_call c;
-  if (mat->ndim != 2 || vec->ndim != 1 || self->ndim > 1)
-    return ct_fail(CT_ERR_RANK, op, "vector + matrix @ vector expected, got %d, %d, %d", self->ndim, mat->ndim, vec->ndim);
-  if (mat->sizes[1] != vec->sizes[0] || (self->ndim == 1 && self->sizes[0] != mat->sizes[0] && self->sizes[0] != 1))
-    return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
-                   (long long)(self->ndim ? self->sizes[0] : 1), (long long)mat->sizes[0], (long long)mat->sizes[1],
-                   (long long)vec->sizes[0]);
-  if (ct__la_same_dtype(op, mat, vec) != CT_OK) return ct_last_error();
-  memset(&c, 0, sizeof c);
-  c.op = op, c.a = mat, c.b = vec, c.self = self, c.beta = beta, c.alpha = alpha, c.dtype = (ct_dtype)mat->dtype;
-  c.ndim = 1, c.shape[0] = mat->sizes[0];
-  c.batch = 1, c.m = mat->sizes[0], c.n = 1, c.k = mat->sizes[1];
-  return ct__la_run(&c, out, inplace, result);
-}
-static ct_tensor *ct__k_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__la_addmv(self, mat, vec, beta, alpha, NULL, 0, &r);
-  return r;
-}
-static ct_status ct__k_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
-  (void)ks;
-  return ct__la_addmv(self, mat, vec, beta, alpha, self, 1, NULL);
-}
-static ct_status ct__k_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha,
-                                 ct_tensor *out) {
-  (void)ks;
-  return ct__la_addmv(self, mat, vec, beta, alpha, out, 0, NULL);
+static ct_status ct__impl_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha,
+                                  ct_tensor *out) {
+  return ct__la_product(self, batch1, batch2, beta, alpha, out, batch1->sizes[0], batch1->sizes[1], batch2->sizes[2], batch1->sizes[2]);
 }
 
 /* ---- addbmm: beta * self + alpha * sum_b batch1[b] @ batch2[b], one product of
- * (m, B*k) @ (B*k, n): batch1 is laid out (m, B, k) and batch2 (B, k, n), contiguous ---- */
-static ct_status ct__la_addbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
-                               int inplace, ct_tensor **result) {
-  static const char *op = "addbmm";
-  ct__la_call c;
-  ct_tensor *t[5] = {NULL, NULL, NULL, NULL, NULL}; /* batch1 as (m, B, k); its copy; batch2's copy; the two as matrices */
-  int64_t sz[3], st[3], kk;
-  ct_status s = CT_OK;
-  int i;
-  if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
-  if (self->dtype != b1->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
-                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)b1->dtype));
-  if (ct__mul_ovf(b1->sizes[0], b1->sizes[2], &kk)) return ct_fail(CT_ERR_SIZE, op, "batch * k overflows int64");
-  memset(&c, 0, sizeof c);
-  c.op = op, c.self = self, c.beta = beta, c.alpha = alpha, c.dtype = (ct_dtype)b1->dtype;
-  c.ndim = 2, c.shape[0] = b1->sizes[1], c.shape[1] = b2->sizes[2];
-  c.batch = 1, c.m = b1->sizes[1], c.n = b2->sizes[2], c.k = kk;
-  if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
-  sz[0] = b1->sizes[1], sz[1] = b1->sizes[0], sz[2] = b1->sizes[2];
-  st[0] = b1->strides[1], st[1] = b1->strides[0], st[2] = b1->strides[2];
-  if ((t[0] = ct__make_view(b1, 3, sz, st, b1->offset)) && (t[1] = ct__copy_as(op, t[0], c.dtype)) &&
-      (t[2] = ct__copy_as(op, b2, c.dtype))) {
-    sz[0] = c.m, sz[1] = kk, st[0] = kk, st[1] = 1;
-    t[3] = ct__make_view(t[1], 2, sz, st, t[1]->offset);
-    sz[0] = kk, sz[1] = c.n, st[0] = c.n, st[1] = 1;
-    t[4] = t[3] ? ct__make_view(t[2], 2, sz, st, t[2]->offset) : NULL;
+ * (m, B*k) @ (B*k, n): batch1 gathered as (m, B, k) and batch2 as (B, k, n), row-major ---- */
+static ct_status ct__meta_addbmm(ct__structured *st, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                 ct_scalar alpha) {
+  int64_t shape[2], kk;
+  (void)beta, (void)alpha;
+  if (ct__la_bmm_check(st->op, batch1, batch2) != CT_OK) return ct_last_error();
+  if (self->dtype != batch1->dtype)
+    return ct_fail(CT_ERR_DTYPE, st->op, "self and mat2 must have the same dtype, but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)batch1->dtype));
+  if (ct__mul_ovf(batch1->sizes[0], batch1->sizes[2], &kk)) return ct_fail(CT_ERR_SIZE, st->op, "batch * k overflows int64");
+  shape[0] = batch1->sizes[1], shape[1] = batch2->sizes[2];
+  if (st->variant != CT__ST_INPLACE && ct__la_check_expand(st->op, self, 2, shape) != CT_OK) return ct_last_error();
+  return ct__la_meta_finish(st, "addmm_impl_cpu_", self, batch1, batch2, 2, shape);
+}
+static ct_status ct__impl_addbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha,
+                                 ct_tensor *out) {
+  int64_t B = batch1->sizes[0], m = batch1->sizes[1], k = batch1->sizes[2], n = batch2->sizes[2], kk = B * k, sz[3], st[3];
+  size_t es = ct_dtype_size((ct_dtype)batch1->dtype);
+  ct__la_gemm g;
+  char *wa = NULL, *wb = NULL;
+  ct_status s;
+  if (out->numel == 0 || kk == 0) return ct__la_product(self, batch1, batch2, beta, alpha, out, 1, m, n, 0);
+  if (!(wa = (char *)ct__workspace((size_t)batch1->numel * es)) || !(wb = (char *)ct__workspace((size_t)batch2->numel * es))) {
+    ct__workspace_free(wa);
+    return ct_fail(CT_ERR_OOM, "addbmm", "out of memory for the gathered operands (%lld and %lld values)", (long long)batch1->numel,
+                   (long long)batch2->numel);
   }
-  if (!t[4]) {
-    s = ct_last_error();
-  } else {
-    c.a = t[3], c.b = t[4];
-    s = ct__la_run(&c, out, inplace, result);
-  }
-  for (i = 0; i < 5; i++) ct_release(t[i]);
+  sz[0] = m, sz[1] = B, sz[2] = k, st[0] = batch1->strides[1], st[1] = batch1->strides[0], st[2] = batch1->strides[2];
+  ct__la_gather3(wa, (const char *)ct_data_ptr(batch1), es, sz, st);
+  sz[0] = B, sz[1] = k, sz[2] = n, st[0] = batch2->strides[0], st[1] = batch2->strides[1], st[2] = batch2->strides[2];
+  ct__la_gather3(wb, (const char *)ct_data_ptr(batch2), es, sz, st);
+  /* the two as row-major matrices (m, B*k) and (B*k, n) */
+  memset(&g, 0, sizeof g);
+  g.batch = 1, g.m = m, g.n = n, g.k = kk;
+  g.a = wa, g.b = wb;
+  g.as[1] = kk, g.as[2] = 1, g.bs[1] = n, g.bs[2] = 1;
+  s = ct__la_run(self, beta, alpha, out, &g, es);
+  ct__workspace_free(wa);
+  ct__workspace_free(wb);
   return s;
-}
-static ct_tensor *ct__k_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__la_addbmm(self, batch1, batch2, beta, alpha, NULL, 0, &r);
-  return r;
-}
-static ct_status ct__k_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
-                               ct_scalar alpha) {
-  (void)ks;
-  return ct__la_addbmm(self, batch1, batch2, beta, alpha, self, 1, NULL);
-}
-static ct_status ct__k_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
-                                  ct_scalar alpha, ct_tensor *out) {
-  (void)ks;
-  return ct__la_addbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
 }
 
 /* addbmm's gradient (in a formula's scope): for batch1 (which 0) grad @ batch2[b]^T, for batch2
