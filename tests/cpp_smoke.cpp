@@ -53,7 +53,7 @@ static_assert(CT_DEVICE_MAX_INDEX > 0 && CT_EVENT_TIMING != 0, "device");
 static_assert((CT_TENSOR_WRAPPED_NUMBER & CT_TENSOR_REQUIRES_GRAD) == 0, "tensor flags");
 static_assert(CT_ITER_MAX_OPERANDS >= 3 && CT_ITER_GRAIN > 0, "iter");
 static_assert((CT_POINTWISE_CHECK_DIVISOR | CT_POINTWISE_ANY_INPUT | CT_POINTWISE_FLAT | CT_POINTWISE_OUT_OVERLAPS) == 15, "pointwise");
-static_assert(CT_REDUCTION_CHECK_INDEX == 1 && CT_DEFAULT_SEED == 67280421310721ull, "reduce, random");
+static_assert(CT_REDUCTION_CHECK_INDEX == 1 && CT_RANDOM_CHECK_PROBS == 1 && CT_DEFAULT_SEED == 67280421310721ull, "reduce, random");
 static_assert((CT_BACKEND_KEYS & CT_AUTOGRAD_KEYS) == 0 && (CT_BACKEND_KEYS & CT_FUNCTIONALITY_KEYS) == 0, "key masks");
 static_assert(CT_KEY_CPU + CT_AUTOGRAD_KEY_OFFSET == CT_KEY_AUTOGRAD_CPU, "autograd key offset");
 static_assert(CT_INT_NONE == INT64_MIN && CT_CPU_CACHE_LIMIT >= 0u && CT_BACKEND_ABI != 0, "misc");
