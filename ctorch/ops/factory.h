@@ -300,6 +300,7 @@ static ct_status ct__arange_geometry(const char *op, ct_scalar start_s, ct_scala
  * itself is a composite over this), the values in the impl */
 static ct_status ct__meta_arange(ct__structured *st, ct_scalar start, ct_scalar end, ct_scalar step) {
   ct__arange_geom g;
+  memset(&g, 0, sizeof g); /* (filled by ct__arange_geometry; cleared for the analysers) */
   if (ct__arange_geometry(st->op, start, end, step, (ct_dtype)st->given[0]->dtype, &g) != CT_OK) return ct_last_error();
   return ct__set_output(st, 0, 1, &g.len, (ct_dtype)st->given[0]->dtype, st->given[0]->device);
 }
@@ -309,6 +310,7 @@ static ct_status ct__impl_arange(ct_scalar start, ct_scalar end, ct_scalar step,
   size_t es = ct_dtype_size(dtype);
   char *base = (char *)ct_data_ptr(out);
   int64_t i;
+  memset(&g, 0, sizeof g); /* (filled by ct__arange_geometry; cleared for the analysers) */
   if (ct__arange_geometry("arange", start, end, step, dtype, &g) != CT_OK) return ct_last_error();
   for (i = 0; i < g.len; i++) {
     char *p = base + (size_t)i * es;

@@ -168,7 +168,7 @@ static ct_status ct__la_check_expand(const char *op, const ct_tensor *self, int 
  * addbmm), one that is an input and would change shape is refused (it cannot
  * be resized before the product reads it); then the result is declared
  * (mat1's dtype and device). */
-static ct_status ct__la_meta_finish(ct__structured *st, const char *kname, ct_tensor *self, ct_tensor *a, ct_tensor *b, int ndim,
+static ct_status ct__la_meta_finish(ct__structured *st, const char *kname, ct_tensor *self, ct_tensor *a, const ct_tensor *b, int ndim,
                                     const int64_t *shape) {
   ct_dtype dtype = (ct_dtype)a->dtype;
   char b1[160], b2[160];
