@@ -1375,12 +1375,15 @@ static void gen_structured_glue(void) {
         if (st_is_input(o, j)) p(", %s", o->s.args[j].name);
       p(");\n");
       if (!meta_only) {
-        p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, %s)) == NULL) s = ct_last_error();\n", t->handle,
-          !strcmp(t->impls[0].keys, "CPU Pointwise")   ? "CT__ENGINE_POINTWISE"
-          : !strcmp(t->impls[0].keys, "CPU Reduction") ? "CT__ENGINE_REDUCTION"
-          : !strcmp(t->impls[0].keys, "CPU Index")     ? "CT__ENGINE_INDEX"
-          : !strcmp(t->impls[0].keys, "CPU Random")    ? "CT__ENGINE_RANDOM"
-                                                       : "-1");
+        const char *engine = !strcmp(t->impls[0].keys, "CPU Pointwise")   ? "CT__ENGINE_POINTWISE"
+                             : !strcmp(t->impls[0].keys, "CPU Reduction") ? "CT__ENGINE_REDUCTION"
+                             : !strcmp(t->impls[0].keys, "CPU Index")     ? "CT__ENGINE_INDEX"
+                             : !strcmp(t->impls[0].keys, "CPU Random")    ? "CT__ENGINE_RANDOM"
+                                                                          : NULL;
+        if (engine)
+          p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, %s, CT_FN(%s))) == NULL) s = ct_last_error();\n", t->handle,
+            engine, t->impls[0].fn);
+        else p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, -1, NULL)) == NULL) s = ct_last_error();\n", t->handle);
         p("  if (s == CT_OK) s = ((ct_status (*)(");
         impl_param_types(t);
         p("))impl)(");

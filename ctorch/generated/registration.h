@@ -14597,7 +14597,7 @@ static ct_status ct__st_tril_indices_out(ct_keyset ks, int64_t row, int64_t col,
   ct__st_begin(&st, "tril_indices", CT__ST_OUT, 0, 0, NULL);
   st.given[0] = out;
   s = ct__meta_tril_indices(&st, row, col, offset);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_indices_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(int64_t , int64_t , int64_t , ct_tensor *))impl)(row, col, offset, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14618,7 +14618,7 @@ static ct_status ct__st_triu_indices_out(ct_keyset ks, int64_t row, int64_t col,
   ct__st_begin(&st, "triu_indices", CT__ST_OUT, 0, 0, NULL);
   st.given[0] = out;
   s = ct__meta_triu_indices(&st, row, col, offset);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_indices_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(int64_t , int64_t , int64_t , ct_tensor *))impl)(row, col, offset, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14639,7 +14639,7 @@ static ct_status ct__st_arange_start_out(ct_keyset ks, ct_scalar start, ct_scala
   ct__st_begin(&st, "arange", CT__ST_OUT, 0, 0, NULL);
   st.given[0] = out;
   s = ct__meta_arange(&st, start, end, step);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_arange_start_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_arange_start_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_scalar , ct_scalar , ct_scalar , ct_tensor *))impl)(start, end, step, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14660,7 +14660,7 @@ static ct_tensor *ct__st_frexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *
   (void)ks;
   ct__st_begin(&st, "frexp", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_frexp(&st, self);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_frexp_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_frexp_Tensor_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, exponent, NULL);
 }
@@ -14683,7 +14683,7 @@ static ct_status ct__st_frexp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tenso
   st.given[0] = mantissa;
   st.given[1] = exponent;
   s = ct__meta_frexp(&st, self);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_frexp_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_frexp_Tensor_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, st.out[0], st.out[1]);
   return ct__st_finish(&st, s, 2);
 }
@@ -14706,7 +14706,7 @@ static ct_tensor *ct__st_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
   (void)ks;
   ct__st_begin(&st, "dot", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_dot(&st, self, tensor);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_dot_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_dot_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, tensor, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -14728,7 +14728,7 @@ static ct_status ct__st_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor
   ct__st_begin(&st, "dot", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_dot(&st, self, tensor);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_dot_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_dot_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, tensor, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14750,7 +14750,7 @@ static ct_tensor *ct__st_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
   (void)ks;
   ct__st_begin(&st, "mv", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_mv(&st, self, vec);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mv_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, vec, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -14772,7 +14772,7 @@ static ct_status ct__st_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct
   ct__st_begin(&st, "mv", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_mv(&st, self, vec);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mv_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, vec, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14794,7 +14794,7 @@ static ct_tensor *ct__st_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   (void)ks;
   ct__st_begin(&st, "mm", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_mm(&st, self, mat2);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mat2, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -14816,7 +14816,7 @@ static ct_status ct__st_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, c
   ct__st_begin(&st, "mm", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_mm(&st, self, mat2);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mat2, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14838,7 +14838,7 @@ static ct_tensor *ct__st_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   (void)ks;
   ct__st_begin(&st, "bmm", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_bmm(&st, self, mat2);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mat2, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -14860,7 +14860,7 @@ static ct_status ct__st_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, 
   ct__st_begin(&st, "bmm", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_bmm(&st, self, mat2);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mat2, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14882,7 +14882,7 @@ static ct_tensor *ct__st_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, c
   (void)ks;
   ct__st_begin(&st, "addmm", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_addmm(&st, self, mat1, mat2, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat1, mat2, beta, alpha, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -14904,7 +14904,7 @@ static ct_status ct__st_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, c
   ct__st_begin(&st, "addmm_", CT__ST_INPLACE, 0, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_addmm(&st, self, mat1, mat2, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat1, mat2, beta, alpha, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14927,7 +14927,7 @@ static ct_status ct__st_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1
   ct__st_begin(&st, "addmm", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_addmm(&st, self, mat1, mat2, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat1, mat2, beta, alpha, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14949,7 +14949,7 @@ static ct_tensor *ct__st_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch
   (void)ks;
   ct__st_begin(&st, "baddbmm", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_baddbmm(&st, self, batch1, batch2, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_baddbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_baddbmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -14971,7 +14971,7 @@ static ct_status ct__st_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch
   ct__st_begin(&st, "baddbmm_", CT__ST_INPLACE, 0, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_baddbmm(&st, self, batch1, batch2, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_baddbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_baddbmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -14994,7 +14994,7 @@ static ct_status ct__st_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *ba
   ct__st_begin(&st, "baddbmm", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_baddbmm(&st, self, batch1, batch2, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_baddbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_baddbmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15016,7 +15016,7 @@ static ct_tensor *ct__st_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct
   (void)ks;
   ct__st_begin(&st, "addmv", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_addmv(&st, self, mat, vec, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmv_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat, vec, beta, alpha, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15038,7 +15038,7 @@ static ct_status ct__st_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct
   ct__st_begin(&st, "addmv_", CT__ST_INPLACE, 0, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_addmv(&st, self, mat, vec, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmv_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat, vec, beta, alpha, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15061,7 +15061,7 @@ static ct_status ct__st_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat,
   ct__st_begin(&st, "addmv", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_addmv(&st, self, mat, vec, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmv_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addmv_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, mat, vec, beta, alpha, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15083,7 +15083,7 @@ static ct_tensor *ct__st_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1
   (void)ks;
   ct__st_begin(&st, "addbmm", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_addbmm(&st, self, batch1, batch2, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addbmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15105,7 +15105,7 @@ static ct_status ct__st_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1
   ct__st_begin(&st, "addbmm_", CT__ST_INPLACE, 0, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_addbmm(&st, self, batch1, batch2, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addbmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15128,7 +15128,7 @@ static ct_status ct__st_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *bat
   ct__st_begin(&st, "addbmm", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_addbmm(&st, self, batch1, batch2, beta, alpha);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addbmm_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_addbmm_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))impl)(self, batch1, batch2, beta, alpha, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15150,7 +15150,7 @@ static ct_tensor *ct__st_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *
   (void)ks;
   ct__st_begin(&st, "linalg_cross", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_linalg_cross(&st, self, other, dim);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_cross, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_cross, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, other, dim, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15171,7 +15171,7 @@ static ct_tensor *ct__st_linalg_det(ct_keyset ks, ct_tensor *A) {
   (void)ks;
   ct__st_begin(&st, "linalg_det", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_det(&st, A);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_det, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_det, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *))impl)(A, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15192,7 +15192,7 @@ static ct_tensor *ct__st__linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor
   (void)ks;
   ct__st_begin(&st, "_linalg_logabsdet", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_logabsdet(&st, A);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_logabsdet, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_logabsdet, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(A, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, sign, NULL);
 }
@@ -15213,7 +15213,7 @@ static ct_tensor *ct__st_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_er
   (void)ks;
   ct__st_begin(&st, "linalg_inv_ex", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_inv_ex(&st, A, check_errors);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_inv_ex, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_inv_ex, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, bool , ct_tensor *, ct_tensor *))impl)(A, check_errors, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, info, NULL);
 }
@@ -15234,7 +15234,7 @@ static ct_tensor *ct__st_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *
   (void)ks;
   ct__st_begin(&st, "linalg_solve_ex", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_linalg_solve_ex(&st, A, B, left, check_errors);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_solve_ex, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_solve_ex, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))impl)(A, B, left, check_errors, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, info, NULL);
 }
@@ -15255,7 +15255,7 @@ static ct_tensor *ct__st_linalg_cholesky_ex(ct_keyset ks, ct_tensor *self, bool 
   (void)ks;
   ct__st_begin(&st, "linalg_cholesky_ex", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_cholesky_ex(&st, self, upper, check_errors);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_cholesky_ex, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_cholesky_ex, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, bool , bool , ct_tensor *, ct_tensor *))impl)(self, upper, check_errors, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, info, NULL);
 }
@@ -15276,7 +15276,7 @@ static ct_tensor *ct__st_linalg_matrix_exp(ct_keyset ks, ct_tensor *self) {
   (void)ks;
   ct__st_begin(&st, "linalg_matrix_exp", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_matrix_exp(&st, self);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_matrix_exp, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_matrix_exp, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *))impl)(self, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15297,7 +15297,7 @@ static ct_tensor *ct__st_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *
   (void)ks;
   ct__st_begin(&st, "linalg_svdvals", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_svdvals(&st, A, driver);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_svdvals, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_svdvals, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(A, driver, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15318,7 +15318,7 @@ static ct_tensor *ct__st_linalg_eigvalsh(ct_keyset ks, ct_tensor *self, const ch
   (void)ks;
   ct__st_begin(&st, "linalg_eigvalsh", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_eigvalsh(&st, self, UPLO);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_eigvalsh, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linalg_eigvalsh, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(self, UPLO, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15339,7 +15339,7 @@ static ct_tensor *ct__st__linalg_eigh_vectors(ct_keyset ks, ct_tensor *self, con
   (void)ks;
   ct__st_begin(&st, "_linalg_eigh_vectors", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_eigh_vectors(&st, self, UPLO);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_eigh_vectors, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_eigh_vectors, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(self, UPLO, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15360,7 +15360,7 @@ static ct_tensor *ct__st__linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mo
   (void)ks;
   ct__st_begin(&st, "_linalg_qr_Q", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_qr_Q(&st, A, mode);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_qr_Q, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_qr_Q, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(A, mode, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15381,7 +15381,7 @@ static ct_tensor *ct__st__linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mo
   (void)ks;
   ct__st_begin(&st, "_linalg_qr_R", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_qr_R(&st, A, mode);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_qr_R, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_qr_R, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, const char *, ct_tensor *))impl)(A, mode, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15402,7 +15402,7 @@ static ct_tensor *ct__st__linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_mat
   (void)ks;
   ct__st_begin(&st, "_linalg_svd_U", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_svd_U(&st, A, full_matrices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_svd_U, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_svd_U, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, bool , ct_tensor *))impl)(A, full_matrices, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15423,7 +15423,7 @@ static ct_tensor *ct__st__linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_ma
   (void)ks;
   ct__st_begin(&st, "_linalg_svd_Vh", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_linalg_svd_Vh(&st, A, full_matrices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_svd_Vh, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__linalg_svd_Vh, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, bool , ct_tensor *))impl)(A, full_matrices, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15444,7 +15444,7 @@ static ct_tensor *ct__st_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   (void)ks;
   ct__st_begin(&st, "flip", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_flip(&st, self, dims);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_flip_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_flip_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, dims, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15466,7 +15466,7 @@ static ct_status ct__st_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims
   ct__st_begin(&st, "flip", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_flip(&st, self, dims);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_flip_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_flip_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, dims, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15488,7 +15488,7 @@ static ct_tensor *ct__st_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts,
   (void)ks;
   ct__st_begin(&st, "roll", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_roll(&st, self, shifts, dims);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_roll_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_roll_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))impl)(self, shifts, dims, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15510,7 +15510,7 @@ static ct_status ct__st_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shif
   ct__st_begin(&st, "roll", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_roll(&st, self, shifts, dims);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_roll_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_roll_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))impl)(self, shifts, dims, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15532,7 +15532,7 @@ static ct_tensor *ct__st_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repea
   (void)ks;
   ct__st_begin(&st, "repeat", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_repeat(&st, self, repeats);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_repeat_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_repeat_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, repeats, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15554,7 +15554,7 @@ static ct_status ct__st_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list re
   ct__st_begin(&st, "repeat", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_repeat(&st, self, repeats);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_repeat_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_repeat_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, repeats, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15576,7 +15576,7 @@ static ct_tensor *ct__st_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_l
   (void)ks;
   ct__st_begin(&st, "constant_pad_nd", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_constant_pad_nd(&st, self, pad, value);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_constant_pad_nd_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_constant_pad_nd_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))impl)(self, pad, value, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15598,7 +15598,7 @@ static ct_status ct__st_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_in
   ct__st_begin(&st, "constant_pad_nd", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_constant_pad_nd(&st, self, pad, value);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_constant_pad_nd_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_constant_pad_nd_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))impl)(self, pad, value, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15620,7 +15620,7 @@ static ct_tensor *ct__st_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_
   (void)ks;
   ct__st_begin(&st, "reflection_pad1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_reflection_pad1d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15642,7 +15642,7 @@ static ct_status ct__st_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_i
   ct__st_begin(&st, "reflection_pad1d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_reflection_pad1d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15664,7 +15664,7 @@ static ct_tensor *ct__st_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad
   (void)ks;
   ct__st_begin(&st, "reflection_pad1d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_reflection_pad1d_backward(&st, grad_output, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad1d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad1d_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15685,7 +15685,7 @@ static ct_tensor *ct__st_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_
   (void)ks;
   ct__st_begin(&st, "reflection_pad2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_reflection_pad2d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15707,7 +15707,7 @@ static ct_status ct__st_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_i
   ct__st_begin(&st, "reflection_pad2d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_reflection_pad2d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15729,7 +15729,7 @@ static ct_tensor *ct__st_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad
   (void)ks;
   ct__st_begin(&st, "reflection_pad2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_reflection_pad2d_backward(&st, grad_output, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad2d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad2d_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15750,7 +15750,7 @@ static ct_tensor *ct__st_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_
   (void)ks;
   ct__st_begin(&st, "reflection_pad3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_reflection_pad3d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15772,7 +15772,7 @@ static ct_status ct__st_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_i
   ct__st_begin(&st, "reflection_pad3d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_reflection_pad3d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15794,7 +15794,7 @@ static ct_tensor *ct__st_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad
   (void)ks;
   ct__st_begin(&st, "reflection_pad3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_reflection_pad3d_backward(&st, grad_output, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad3d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_reflection_pad3d_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15815,7 +15815,7 @@ static ct_tensor *ct__st_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int
   (void)ks;
   ct__st_begin(&st, "replication_pad1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_replication_pad1d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15837,7 +15837,7 @@ static ct_status ct__st_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_
   ct__st_begin(&st, "replication_pad1d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_replication_pad1d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15859,7 +15859,7 @@ static ct_tensor *ct__st_replication_pad1d_backward(ct_keyset ks, ct_tensor *gra
   (void)ks;
   ct__st_begin(&st, "replication_pad1d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_replication_pad1d_backward(&st, grad_output, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad1d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad1d_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15880,7 +15880,7 @@ static ct_tensor *ct__st_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int
   (void)ks;
   ct__st_begin(&st, "replication_pad2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_replication_pad2d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15902,7 +15902,7 @@ static ct_status ct__st_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_
   ct__st_begin(&st, "replication_pad2d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_replication_pad2d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15924,7 +15924,7 @@ static ct_tensor *ct__st_replication_pad2d_backward(ct_keyset ks, ct_tensor *gra
   (void)ks;
   ct__st_begin(&st, "replication_pad2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_replication_pad2d_backward(&st, grad_output, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad2d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad2d_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15945,7 +15945,7 @@ static ct_tensor *ct__st_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int
   (void)ks;
   ct__st_begin(&st, "replication_pad3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_replication_pad3d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -15967,7 +15967,7 @@ static ct_status ct__st_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_
   ct__st_begin(&st, "replication_pad3d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_replication_pad3d(&st, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, padding, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -15989,7 +15989,7 @@ static ct_tensor *ct__st_replication_pad3d_backward(ct_keyset ks, ct_tensor *gra
   (void)ks;
   ct__st_begin(&st, "replication_pad3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_replication_pad3d_backward(&st, grad_output, self, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad3d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_replication_pad3d_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(grad_output, self, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16010,7 +16010,7 @@ static ct_tensor *ct__st_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   (void)ks;
   ct__st_begin(&st, "tril", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16032,7 +16032,7 @@ static ct_status ct__st_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__st_begin(&st, "tril_", CT__ST_INPLACE, 0, 1, ct__in);
   st.given[0] = self;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16055,7 +16055,7 @@ static ct_status ct__st_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal
   ct__st_begin(&st, "tril", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_tril_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16077,7 +16077,7 @@ static ct_tensor *ct__st_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   (void)ks;
   ct__st_begin(&st, "triu", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16099,7 +16099,7 @@ static ct_status ct__st_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   ct__st_begin(&st, "triu_", CT__ST_INPLACE, 0, 1, ct__in);
   st.given[0] = self;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16122,7 +16122,7 @@ static ct_status ct__st_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal
   ct__st_begin(&st, "triu", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_tri(&st, self, diagonal);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_triu_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, diagonal, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16144,7 +16144,7 @@ static ct_tensor *ct__st_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t d
   (void)ks;
   ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))impl)(self, dim, index, src, reduce, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16166,7 +16166,7 @@ static ct_status ct__st_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t d
   ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 0, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))impl)(self, dim, index, src, reduce, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16189,7 +16189,7 @@ static ct_status ct__st_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_
   ct__st_begin(&st, "scatter", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_scatter_reduce(&st, self, dim, index, src, reduce);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))impl)(self, dim, index, src, reduce, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16211,7 +16211,7 @@ static ct_tensor *ct__st_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int
   (void)ks;
   ct__st_begin(&st, "scatter", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_value_reduce, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_value_reduce, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *, ct_tensor *))impl)(self, dim, index, value, reduce, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16233,7 +16233,7 @@ static ct_status ct__st_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int
   ct__st_begin(&st, "scatter_", CT__ST_INPLACE, 0, 2, ct__in);
   st.given[0] = self;
   s = ct__meta_scatter_value_reduce(&st, self, dim, index, value, reduce);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_value_reduce, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_value_reduce, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *, ct_tensor *))impl)(self, dim, index, value, reduce, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16255,7 +16255,7 @@ static ct_tensor *ct__st_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64
   (void)ks;
   ct__st_begin(&st, "scatter_reduce", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))impl)(self, dim, index, src, reduce, include_self, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16277,7 +16277,7 @@ static ct_status ct__st_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64
   ct__st_begin(&st, "scatter_reduce_", CT__ST_INPLACE, 0, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))impl)(self, dim, index, src, reduce, include_self, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16300,7 +16300,7 @@ static ct_status ct__st_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, in
   ct__st_begin(&st, "scatter_reduce", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_scatter_reduce_two(&st, self, dim, index, src, reduce, include_self);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_scatter_reduce_two_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))impl)(self, dim, index, src, reduce, include_self, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16322,7 +16322,7 @@ static ct_tensor *ct__st_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, in
   (void)ks;
   ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_index_fill(&st, self, dim, index, value);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))impl)(self, dim, index, value, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16344,7 +16344,7 @@ static ct_status ct__st_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, in
   ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 0, 2, ct__in);
   st.given[0] = self;
   s = ct__meta_index_fill(&st, self, dim, index, value);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))impl)(self, dim, index, value, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16366,7 +16366,7 @@ static ct_tensor *ct__st_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, in
   (void)ks;
   ct__st_begin(&st, "index_fill", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, dim, index, value, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16388,7 +16388,7 @@ static ct_status ct__st_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, in
   ct__st_begin(&st, "index_fill_", CT__ST_INPLACE, 0, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, dim, index, value, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16411,7 +16411,7 @@ static ct_status ct__st_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self,
   ct__st_begin(&st, "index_fill", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_index_fill_tensor(&st, self, dim, index, value);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Tensor_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, dim, index, value, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16434,7 +16434,7 @@ static ct_status ct__st_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self,
   ct__st_begin(&st, "index_fill", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_index_fill(&st, self, dim, index, value);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_fill_int_Scalar_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))impl)(self, dim, index, value, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16457,7 +16457,7 @@ static ct_status ct__st_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_l
   ct__st_begin(&st, "index_put", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_index_put(&st, self, indices, values, accumulate);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_put_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_index_put_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))impl)(self, indices, values, accumulate, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16480,7 +16480,7 @@ static ct_status ct__st_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_ten
   ct__st_begin(&st, "take_along_dim", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_take_along_dim(&st, self, indices, dim);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_along_dim_out, CT__ENGINE_INDEX)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_along_dim_out, CT__ENGINE_INDEX, CT_FN(ct__impl_take_along_dim))) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, indices, dim, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16502,7 +16502,7 @@ static ct_tensor *ct__st_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor
   (void)ks;
   ct__st_begin(&st, "masked_scatter", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_masked_scatter(&st, self, mask, source);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_masked_scatter, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_masked_scatter, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mask, source, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16524,7 +16524,7 @@ static ct_status ct__st_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor
   ct__st_begin(&st, "masked_scatter_", CT__ST_INPLACE, 0, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_masked_scatter(&st, self, mask, source);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_masked_scatter, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_masked_scatter, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, mask, source, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16546,7 +16546,7 @@ static ct_tensor *ct__st_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
   (void)ks;
   ct__st_begin(&st, "take", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_take(&st, self, index);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, index, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16568,7 +16568,7 @@ static ct_status ct__st_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index
   ct__st_begin(&st, "take", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_take(&st, self, index);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_take_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(self, index, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16590,7 +16590,7 @@ static ct_tensor *ct__st_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct
   (void)ks;
   ct__st_begin(&st, "put", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_put(&st, self, index, source, accumulate);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_put, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_put, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))impl)(self, index, source, accumulate, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16612,7 +16612,7 @@ static ct_status ct__st_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct
   ct__st_begin(&st, "put_", CT__ST_INPLACE, 0, 3, ct__in);
   st.given[0] = self;
   s = ct__meta_put(&st, self, index, source, accumulate);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_put, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_put, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , ct_tensor *))impl)(self, index, source, accumulate, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16634,7 +16634,7 @@ static ct_tensor *ct__st_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_seq
   (void)ks;
   ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Tensor_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))impl)(sorted_sequence, self, out_int32, right, side, sorter, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16656,7 +16656,7 @@ static ct_status ct__st_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_
   ct__st_begin(&st, "searchsorted", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_searchsorted(&st, sorted_sequence, self, out_int32, right, side, sorter);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Tensor_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , const char *, ct_tensor *, ct_tensor *))impl)(sorted_sequence, self, out_int32, right, side, sorter, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16678,7 +16678,7 @@ static ct_tensor *ct__st_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_seq
   (void)ks;
   ct__st_begin(&st, "searchsorted", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_searchsorted_scalar(&st, sorted_sequence, self, out_int32, right, side, sorter);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Scalar, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_searchsorted_Scalar, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_scalar , bool , bool , const char *, ct_tensor *, ct_tensor *))impl)(sorted_sequence, self, out_int32, right, side, sorter, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16699,7 +16699,7 @@ static ct_tensor *ct__st_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   (void)ks;
   ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Tensor_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))impl)(self, boundaries, out_int32, right, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16721,7 +16721,7 @@ static ct_status ct__st_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_t
   ct__st_begin(&st, "bucketize", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_bucketize(&st, self, boundaries, out_int32, right);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Tensor_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Tensor_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, bool , bool , ct_tensor *))impl)(self, boundaries, out_int32, right, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16743,7 +16743,7 @@ static ct_tensor *ct__st_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tenso
   (void)ks;
   ct__st_begin(&st, "bucketize", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_bucketize_scalar(&st, self, boundaries, out_int32, right);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Scalar, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_bucketize_Scalar, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_scalar , ct_tensor *, bool , bool , ct_tensor *))impl)(self, boundaries, out_int32, right, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16764,7 +16764,7 @@ static ct_tensor *ct__st_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_s
   (void)ks;
   ct__st_begin(&st, "histc", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_histc(&st, self, bins, min, max);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_histc_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_histc_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))impl)(self, bins, min, max, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16786,7 +16786,7 @@ static ct_status ct__st_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, c
   ct__st_begin(&st, "histc", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_histc(&st, self, bins, min, max);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_histc_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_histc_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_scalar , ct_scalar , ct_tensor *))impl)(self, bins, min, max, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16808,7 +16808,7 @@ static ct_tensor *ct__st_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim,
   (void)ks;
   ct__st_begin(&st, "narrow_copy", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_narrow_copy(&st, self, dim, start, length);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_narrow_copy_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_narrow_copy_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))impl)(self, dim, start, length, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16830,7 +16830,7 @@ static ct_status ct__st_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t d
   ct__st_begin(&st, "narrow_copy", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_narrow_copy(&st, self, dim, start, length);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_narrow_copy_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_narrow_copy_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , int64_t , int64_t , ct_tensor *))impl)(self, dim, start, length, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16852,7 +16852,7 @@ static ct_tensor *ct__st__ctc_loss(ct_keyset ks, ct_tensor *log_probs, ct_tensor
   (void)ks;
   ct__st_begin(&st, "_ctc_loss", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_ctc_loss_forward(&st, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__ctc_loss, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__ctc_loss, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , int64_t , bool , ct_tensor *, ct_tensor *))impl)(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, result1, NULL);
 }
@@ -16873,7 +16873,7 @@ static ct_tensor *ct__st__ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_te
   (void)ks;
   ct__st_begin(&st, "_ctc_loss_backward", CT__ST_FUNCTIONAL, 0, 5, ct__in);
   s = ct__meta_ctc_loss_backward(&st, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__ctc_loss_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__ctc_loss_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *, ct_tensor *, int64_t , bool , ct_tensor *))impl)(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16894,7 +16894,7 @@ static ct_tensor *ct__st_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *targ
   (void)ks;
   ct__st_begin(&st, "nll_loss", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_nll_loss_out, CT__ENGINE_INDEX)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_nll_loss_out, CT__ENGINE_INDEX, CT_FN(ct__impl_nll_loss))) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))impl)(self, target, weight, reduction, ignore_index, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -16916,7 +16916,7 @@ static ct_status ct__st_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *t
   ct__st_begin(&st, "nll_loss", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_nll_loss(&st, self, target, weight, reduction, ignore_index);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_nll_loss_out, CT__ENGINE_INDEX)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_nll_loss_out, CT__ENGINE_INDEX, CT_FN(ct__impl_nll_loss))) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))impl)(self, target, weight, reduction, ignore_index, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16939,7 +16939,7 @@ static ct_status ct__st_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *t
   ct__st_begin(&st, "mse_loss", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_mse_loss(&st, self, target, reduction);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mse_loss_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_mse_loss_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, target, reduction, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16962,7 +16962,7 @@ static ct_status ct__st_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_ten
   ct__st_begin(&st, "smooth_l1_loss", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_smooth_l1_loss(&st, self, target, reduction, beta);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_smooth_l1_loss_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_smooth_l1_loss_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))impl)(self, target, reduction, beta, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -16984,7 +16984,7 @@ static ct_tensor *ct__st_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_
   (void)ks;
   ct__st_begin(&st, "binary_cross_entropy", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_binary_cross_entropy_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_binary_cross_entropy_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, target, weight, reduction, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17006,7 +17006,7 @@ static ct_status ct__st_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, 
   ct__st_begin(&st, "binary_cross_entropy", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_binary_cross_entropy(&st, self, target, weight, reduction);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_binary_cross_entropy_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_binary_cross_entropy_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, target, weight, reduction, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17028,7 +17028,7 @@ static ct_tensor *ct__st_binary_cross_entropy_with_logits(ct_keyset ks, ct_tenso
   (void)ks;
   ct__st_begin(&st, "binary_cross_entropy_with_logits", CT__ST_FUNCTIONAL, 0, 4, ct__in);
   s = ct__meta_binary_cross_entropy_with_logits(&st, self, target, weight, pos_weight, reduction);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_binary_cross_entropy_with_logits, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_binary_cross_entropy_with_logits, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))impl)(self, target, weight, pos_weight, reduction, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17050,7 +17050,7 @@ static ct_status ct__st_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor 
   ct__st_begin(&st, "huber_loss", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_huber_loss(&st, self, target, reduction, delta);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_huber_loss_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_huber_loss_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))impl)(self, target, reduction, delta, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17073,7 +17073,7 @@ static ct_status ct__st_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_
   ct__st_begin(&st, "multi_margin_loss", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_multi_margin_loss(&st, self, target, p, margin, weight, reduction);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_multi_margin_loss_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_multi_margin_loss_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t , ct_tensor *))impl)(self, target, p, margin, weight, reduction, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17095,7 +17095,7 @@ static ct_tensor *ct__st_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *
   (void)ks;
   ct__st_begin(&st, "convolution", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *))impl)(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17117,7 +17117,7 @@ static ct_status ct__st_convolution_out(ct_keyset ks, ct_tensor *input, ct_tenso
   ct__st_begin(&st, "convolution", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = out;
   s = ct__meta_convolution(&st, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *))impl)(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17139,7 +17139,7 @@ static ct_tensor *ct__st_convolution_backward_input(ct_keyset ks, ct_tensor *gra
   (void)ks;
   ct__st_begin(&st, "convolution_backward_input", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_convolution_backward_input(&st, grad_output, weight, input_size, stride, padding, dilation, groups);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_backward_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_backward_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *))impl)(grad_output, weight, input_size, stride, padding, dilation, groups, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17160,7 +17160,7 @@ static ct_tensor *ct__st_convolution_backward_weight(ct_keyset ks, ct_tensor *gr
   (void)ks;
   ct__st_begin(&st, "convolution_backward_weight", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_convolution_backward_weight(&st, grad_output, input, weight_size, stride, padding, dilation, groups);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_backward_weight, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_convolution_backward_weight, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t , ct_tensor *))impl)(grad_output, input, weight_size, stride, padding, dilation, groups, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17182,7 +17182,7 @@ static ct_status ct__st_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, c
   ct__st_begin(&st, "adaptive_avg_pool2d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_avg_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_avg_pool2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, output_size, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17204,7 +17204,7 @@ static ct_tensor *ct__st__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_
   (void)ks;
   ct__st_begin(&st, "_adaptive_avg_pool2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_adaptive_avg_pool2d(&st, self, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool2d, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool2d, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, output_size, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17225,7 +17225,7 @@ static ct_tensor *ct__st__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *
   (void)ks;
   ct__st_begin(&st, "_adaptive_avg_pool2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_adaptive_avg_pool2d_backward(&st, grad_output, self);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool2d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool2d_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17246,7 +17246,7 @@ static ct_tensor *ct__st_max_pool2d_with_indices_backward(ct_keyset ks, ct_tenso
   (void)ks;
   ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_with_indices_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_with_indices_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17268,7 +17268,7 @@ static ct_status ct__st_max_pool2d_with_indices_backward_grad_input(ct_keyset ks
   ct__st_begin(&st, "max_pool2d_with_indices_backward", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_max_pool2d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_with_indices_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_with_indices_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17290,7 +17290,7 @@ static ct_tensor *ct__st_max_pool2d_double_backward(ct_keyset ks, ct_tensor *inp
   (void)ks;
   ct__st_begin(&st, "max_pool2d_double_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_max_pool2d_double_backward(&st, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_double_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_double_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17311,7 +17311,7 @@ static ct_tensor *ct__st_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, 
   (void)ks;
   ct__st_begin(&st, "max_pool2d_with_indices", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_max_pool2d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_with_indices, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool2d_with_indices, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(self, kernel_size, stride, padding, dilation, ceil_mode, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, indices, NULL);
 }
@@ -17332,7 +17332,7 @@ static ct_tensor *ct__st_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list k
   (void)ks;
   ct__st_begin(&st, "avg_pool2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17354,7 +17354,7 @@ static ct_status ct__st_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_lis
   ct__st_begin(&st, "avg_pool2d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_avg_pool2d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17376,7 +17376,7 @@ static ct_tensor *ct__st_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_outpu
   (void)ks;
   ct__st_begin(&st, "avg_pool2d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17398,7 +17398,7 @@ static ct_status ct__st_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *
   ct__st_begin(&st, "avg_pool2d_backward", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_avg_pool2d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17420,7 +17420,7 @@ static ct_tensor *ct__st_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_i
   (void)ks;
   ct__st_begin(&st, "adaptive_max_pool2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))impl)(self, output_size, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, result1, NULL);
 }
@@ -17443,7 +17443,7 @@ static ct_status ct__st_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, c
   st.given[0] = out;
   st.given[1] = indices;
   s = ct__meta_adaptive_max_pool2d(&st, self, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))impl)(self, output_size, st.out[0], st.out[1]);
   return ct__st_finish(&st, s, 2);
 }
@@ -17466,7 +17466,7 @@ static ct_tensor *ct__st_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *g
   (void)ks;
   ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, indices, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17488,7 +17488,7 @@ static ct_status ct__st_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct
   ct__st_begin(&st, "adaptive_max_pool2d_backward", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_adaptive_max_pool2d_backward(&st, grad_output, self, indices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, indices, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17510,7 +17510,7 @@ static ct_tensor *ct__st_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *
   (void)ks;
   ct__st_begin(&st, "max_unpool2d", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_max_unpool2d(&st, self, indices, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(self, indices, output_size, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17532,7 +17532,7 @@ static ct_status ct__st_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tenso
   ct__st_begin(&st, "max_unpool2d", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_max_unpool2d(&st, self, indices, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_tensor *))impl)(self, indices, output_size, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17554,7 +17554,7 @@ static ct_tensor *ct__st_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *
   (void)ks;
   ct__st_begin(&st, "max_unpool3d", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, indices, output_size, stride, padding, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17576,7 +17576,7 @@ static ct_status ct__st_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tenso
   ct__st_begin(&st, "max_unpool3d", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = out;
   s = ct__meta_max_unpool3d(&st, self, indices, output_size, stride, padding);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_unpool3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, indices, output_size, stride, padding, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17599,7 +17599,7 @@ static ct_status ct__st_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, c
   ct__st_begin(&st, "adaptive_avg_pool3d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_avg_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_avg_pool3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, output_size, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17621,7 +17621,7 @@ static ct_tensor *ct__st__adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_
   (void)ks;
   ct__st_begin(&st, "_adaptive_avg_pool3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_adaptive_avg_pool3d(&st, self, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool3d, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool3d, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *))impl)(self, output_size, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17642,7 +17642,7 @@ static ct_tensor *ct__st__adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *
   (void)ks;
   ct__st_begin(&st, "_adaptive_avg_pool3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_adaptive_avg_pool3d_backward(&st, grad_output, self);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool3d_backward, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__adaptive_avg_pool3d_backward, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17663,7 +17663,7 @@ static ct_tensor *ct__st_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_i
   (void)ks;
   ct__st_begin(&st, "adaptive_max_pool3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))impl)(self, output_size, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, result1, NULL);
 }
@@ -17686,7 +17686,7 @@ static ct_status ct__st_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, c
   st.given[0] = out;
   st.given[1] = indices;
   s = ct__meta_adaptive_max_pool3d(&st, self, output_size);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *))impl)(self, output_size, st.out[0], st.out[1]);
   return ct__st_finish(&st, s, 2);
 }
@@ -17709,7 +17709,7 @@ static ct_tensor *ct__st_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *g
   (void)ks;
   ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, indices, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17731,7 +17731,7 @@ static ct_status ct__st_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct
   ct__st_begin(&st, "adaptive_max_pool3d_backward", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_adaptive_max_pool3d_backward(&st, grad_output, self, indices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_adaptive_max_pool3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))impl)(grad_output, self, indices, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17753,7 +17753,7 @@ static ct_tensor *ct__st_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, 
   (void)ks;
   ct__st_begin(&st, "max_pool3d_with_indices", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(self, kernel_size, stride, padding, dilation, ceil_mode, st.out[0], st.out[1]);
   return ct__st_result(&st, s, 2, result1, NULL);
 }
@@ -17776,7 +17776,7 @@ static ct_status ct__st_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *sel
   st.given[0] = out;
   st.given[1] = indices;
   s = ct__meta_max_pool3d_with_indices(&st, self, kernel_size, stride, padding, dilation, ceil_mode);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(self, kernel_size, stride, padding, dilation, ceil_mode, st.out[0], st.out[1]);
   return ct__st_finish(&st, s, 2);
 }
@@ -17799,7 +17799,7 @@ static ct_tensor *ct__st_max_pool3d_with_indices_backward(ct_keyset ks, ct_tenso
   (void)ks;
   ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_FUNCTIONAL, 0, 3, ct__in);
   s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17821,7 +17821,7 @@ static ct_status ct__st_max_pool3d_with_indices_backward_grad_input(ct_keyset ks
   ct__st_begin(&st, "max_pool3d_with_indices_backward", CT__ST_OUT, 0, 3, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_max_pool3d_with_indices_backward(&st, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_max_pool3d_with_indices_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17843,7 +17843,7 @@ static ct_tensor *ct__st_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list k
   (void)ks;
   ct__st_begin(&st, "avg_pool3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17865,7 +17865,7 @@ static ct_status ct__st_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_lis
   ct__st_begin(&st, "avg_pool3d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_avg_pool3d(&st, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17887,7 +17887,7 @@ static ct_tensor *ct__st_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_outpu
   (void)ks;
   ct__st_begin(&st, "avg_pool3d_backward", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17909,7 +17909,7 @@ static ct_status ct__st_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *
   ct__st_begin(&st, "avg_pool3d_backward", CT__ST_OUT, 0, 2, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_avg_pool3d_backward(&st, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_avg_pool3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))impl)(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17931,7 +17931,7 @@ static ct_tensor *ct__st_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_in
   (void)ks;
   ct__st_begin(&st, "upsample_nearest1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest1d(&st, self, output_size, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , ct_tensor *))impl)(self, output_size, scales, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17953,7 +17953,7 @@ static ct_status ct__st_upsample_nearest1d_out(ct_keyset ks, ct_tensor *self, ct
   ct__st_begin(&st, "upsample_nearest1d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_nearest1d(&st, self, output_size, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , ct_tensor *))impl)(self, output_size, scales, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -17975,7 +17975,7 @@ static ct_tensor *ct__st_upsample_nearest1d_backward(ct_keyset ks, ct_tensor *gr
   (void)ks;
   ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -17997,7 +17997,7 @@ static ct_status ct__st_upsample_nearest1d_backward_grad_input(ct_keyset ks, ct_
   ct__st_begin(&st, "upsample_nearest1d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest1d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18019,7 +18019,7 @@ static ct_tensor *ct__st_upsample_nearest2d(ct_keyset ks, ct_tensor *self, ct_in
   (void)ks;
   ct__st_begin(&st, "upsample_nearest2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , ct_tensor *))impl)(self, output_size, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18041,7 +18041,7 @@ static ct_status ct__st_upsample_nearest2d_out(ct_keyset ks, ct_tensor *self, ct
   ct__st_begin(&st, "upsample_nearest2d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , ct_tensor *))impl)(self, output_size, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18063,7 +18063,7 @@ static ct_tensor *ct__st_upsample_nearest2d_backward(ct_keyset ks, ct_tensor *gr
   (void)ks;
   ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18085,7 +18085,7 @@ static ct_status ct__st_upsample_nearest2d_backward_grad_input(ct_keyset ks, ct_
   ct__st_begin(&st, "upsample_nearest2d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18107,7 +18107,7 @@ static ct_tensor *ct__st_upsample_nearest3d(ct_keyset ks, ct_tensor *self, ct_in
   (void)ks;
   ct__st_begin(&st, "upsample_nearest3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , double , ct_tensor *))impl)(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18129,7 +18129,7 @@ static ct_status ct__st_upsample_nearest3d_out(ct_keyset ks, ct_tensor *self, ct
   ct__st_begin(&st, "upsample_nearest3d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , double , ct_tensor *))impl)(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18151,7 +18151,7 @@ static ct_tensor *ct__st_upsample_nearest3d_backward(ct_keyset ks, ct_tensor *gr
   (void)ks;
   ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18173,7 +18173,7 @@ static ct_status ct__st_upsample_nearest3d_backward_grad_input(ct_keyset ks, ct_
   ct__st_begin(&st, "upsample_nearest3d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_nearest3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18195,7 +18195,7 @@ static ct_tensor *ct__st__upsample_nearest_exact1d(ct_keyset ks, ct_tensor *self
   (void)ks;
   ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest1d(&st, self, output_size, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , ct_tensor *))impl)(self, output_size, scales, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18217,7 +18217,7 @@ static ct_status ct__st__upsample_nearest_exact1d_out(ct_keyset ks, ct_tensor *s
   ct__st_begin(&st, "_upsample_nearest_exact1d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_nearest1d(&st, self, output_size, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , ct_tensor *))impl)(self, output_size, scales, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18239,7 +18239,7 @@ static ct_tensor *ct__st__upsample_nearest_exact1d_backward(ct_keyset ks, ct_ten
   (void)ks;
   ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18261,7 +18261,7 @@ static ct_status ct__st__upsample_nearest_exact1d_backward_grad_input(ct_keyset 
   ct__st_begin(&st, "_upsample_nearest_exact1d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_nearest1d_backward(&st, grad_output, output_size, input_size, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact1d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18283,7 +18283,7 @@ static ct_tensor *ct__st__upsample_nearest_exact2d(ct_keyset ks, ct_tensor *self
   (void)ks;
   ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , ct_tensor *))impl)(self, output_size, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18305,7 +18305,7 @@ static ct_status ct__st__upsample_nearest_exact2d_out(ct_keyset ks, ct_tensor *s
   ct__st_begin(&st, "_upsample_nearest_exact2d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_nearest2d(&st, self, output_size, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , ct_tensor *))impl)(self, output_size, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18327,7 +18327,7 @@ static ct_tensor *ct__st__upsample_nearest_exact2d_backward(ct_keyset ks, ct_ten
   (void)ks;
   ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18349,7 +18349,7 @@ static ct_status ct__st__upsample_nearest_exact2d_backward_grad_input(ct_keyset 
   ct__st_begin(&st, "_upsample_nearest_exact2d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_nearest2d_backward(&st, grad_output, output_size, input_size, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18371,7 +18371,7 @@ static ct_tensor *ct__st__upsample_nearest_exact3d(ct_keyset ks, ct_tensor *self
   (void)ks;
   ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , double , ct_tensor *))impl)(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18393,7 +18393,7 @@ static ct_status ct__st__upsample_nearest_exact3d_out(ct_keyset ks, ct_tensor *s
   ct__st_begin(&st, "_upsample_nearest_exact3d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_nearest3d(&st, self, output_size, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , double , double , double , ct_tensor *))impl)(self, output_size, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18415,7 +18415,7 @@ static ct_tensor *ct__st__upsample_nearest_exact3d_backward(ct_keyset ks, ct_ten
   (void)ks;
   ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18437,7 +18437,7 @@ static ct_status ct__st__upsample_nearest_exact3d_backward_grad_input(ct_keyset 
   ct__st_begin(&st, "_upsample_nearest_exact3d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_nearest3d_backward(&st, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls__upsample_nearest_exact3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18459,7 +18459,7 @@ static ct_tensor *ct__st_upsample_linear1d(ct_keyset ks, ct_tensor *self, ct_int
   (void)ks;
   ct__st_begin(&st, "upsample_linear1d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , ct_tensor *))impl)(self, output_size, align_corners, scales, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18481,7 +18481,7 @@ static ct_status ct__st_upsample_linear1d_out(ct_keyset ks, ct_tensor *self, ct_
   ct__st_begin(&st, "upsample_linear1d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_linear1d(&st, self, output_size, align_corners, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , ct_tensor *))impl)(self, output_size, align_corners, scales, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18503,7 +18503,7 @@ static ct_tensor *ct__st_upsample_linear1d_backward(ct_keyset ks, ct_tensor *gra
   (void)ks;
   ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18525,7 +18525,7 @@ static ct_status ct__st_upsample_linear1d_backward_grad_input(ct_keyset ks, ct_t
   ct__st_begin(&st, "upsample_linear1d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_linear1d_backward(&st, grad_output, output_size, input_size, align_corners, scales);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_linear1d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18547,7 +18547,7 @@ static ct_tensor *ct__st_upsample_bilinear2d(ct_keyset ks, ct_tensor *self, ct_i
   (void)ks;
   ct__st_begin(&st, "upsample_bilinear2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18569,7 +18569,7 @@ static ct_status ct__st_upsample_bilinear2d_out(ct_keyset ks, ct_tensor *self, c
   ct__st_begin(&st, "upsample_bilinear2d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18591,7 +18591,7 @@ static ct_tensor *ct__st_upsample_bilinear2d_backward(ct_keyset ks, ct_tensor *g
   (void)ks;
   ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18613,7 +18613,7 @@ static ct_status ct__st_upsample_bilinear2d_backward_grad_input(ct_keyset ks, ct
   ct__st_begin(&st, "upsample_bilinear2d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bilinear2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18635,7 +18635,7 @@ static ct_tensor *ct__st_upsample_trilinear3d(ct_keyset ks, ct_tensor *self, ct_
   (void)ks;
   ct__st_begin(&st, "upsample_trilinear3d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18657,7 +18657,7 @@ static ct_status ct__st_upsample_trilinear3d_out(ct_keyset ks, ct_tensor *self, 
   ct__st_begin(&st, "upsample_trilinear3d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_linear3d(&st, self, output_size, align_corners, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18679,7 +18679,7 @@ static ct_tensor *ct__st_upsample_trilinear3d_backward(ct_keyset ks, ct_tensor *
   (void)ks;
   ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18701,7 +18701,7 @@ static ct_status ct__st_upsample_trilinear3d_backward_grad_input(ct_keyset ks, c
   ct__st_begin(&st, "upsample_trilinear3d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_linear3d_backward(&st, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_trilinear3d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18723,7 +18723,7 @@ static ct_tensor *ct__st_upsample_bicubic2d(ct_keyset ks, ct_tensor *self, ct_in
   (void)ks;
   ct__st_begin(&st, "upsample_bicubic2d", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18745,7 +18745,7 @@ static ct_status ct__st_upsample_bicubic2d_out(ct_keyset ks, ct_tensor *self, ct
   ct__st_begin(&st, "upsample_bicubic2d", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_up_linear2d(&st, self, output_size, align_corners, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , bool , double , double , ct_tensor *))impl)(self, output_size, align_corners, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18767,7 +18767,7 @@ static ct_tensor *ct__st_upsample_bicubic2d_backward(ct_keyset ks, ct_tensor *gr
   (void)ks;
   ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18789,7 +18789,7 @@ static ct_status ct__st_upsample_bicubic2d_backward_grad_input(ct_keyset ks, ct_
   ct__st_begin(&st, "upsample_bicubic2d_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = grad_input;
   s = ct__meta_up_linear2d_backward(&st, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_backward_grad_input, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_upsample_bicubic2d_backward_grad_input, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , bool , double , double , ct_tensor *))impl)(grad_output, output_size, input_size, align_corners, scales_h, scales_w, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18811,7 +18811,7 @@ static ct_tensor *ct__st_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_in
   (void)ks;
   ct__st_begin(&st, "unfold_backward", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_unfold_backward_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_unfold_backward_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *))impl)(grad_in, input_sizes, dim, size, step, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18833,7 +18833,7 @@ static ct_status ct__st_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct
   ct__st_begin(&st, "unfold_backward", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_unfold_backward(&st, grad_in, input_sizes, dim, size, step);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_unfold_backward_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_unfold_backward_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , ct_tensor *))impl)(grad_in, input_sizes, dim, size, step, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18856,7 +18856,7 @@ static ct_status ct__st_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t
   ct__st_begin(&st, "pixel_shuffle", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_pixel_shuffle(&st, self, upscale_factor);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_pixel_shuffle_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_pixel_shuffle_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, upscale_factor, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18879,7 +18879,7 @@ static ct_status ct__st_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64
   ct__st_begin(&st, "pixel_unshuffle", CT__ST_OUT, 0, 1, ct__in);
   st.given[0] = out;
   s = ct__meta_pixel_unshuffle(&st, self, downscale_factor);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_pixel_unshuffle_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_pixel_unshuffle_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, int64_t , ct_tensor *))impl)(self, downscale_factor, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -18901,7 +18901,7 @@ static ct_tensor *ct__st_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kerne
   (void)ks;
   ct__st_begin(&st, "im2col", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_im2col(&st, self, kernel_size, dilation, padding, stride);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_im2col, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_im2col, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, kernel_size, dilation, padding, stride, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18922,7 +18922,7 @@ static ct_tensor *ct__st_col2im(ct_keyset ks, ct_tensor *self, ct_int_list outpu
   (void)ks;
   ct__st_begin(&st, "col2im", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_col2im(&st, self, output_size, kernel_size, dilation, padding, stride);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_col2im, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_col2im, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_tensor *))impl)(self, output_size, kernel_size, dilation, padding, stride, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18943,7 +18943,7 @@ static ct_tensor *ct__st_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, doub
   (void)ks;
   ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_normal_tensor_float(&st, mean, std, generator);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_Tensor_float, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_Tensor_float, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, double , ct_generator *, ct_tensor *))impl)(mean, std, generator, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18964,7 +18964,7 @@ static ct_tensor *ct__st_normal_float_Tensor(ct_keyset ks, double mean, ct_tenso
   (void)ks;
   ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 0, 1, ct__in);
   s = ct__meta_normal_float_tensor(&st, mean, std, generator);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_float_Tensor, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_float_Tensor, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(double , ct_tensor *, ct_generator *, ct_tensor *))impl)(mean, std, generator, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -18985,7 +18985,7 @@ static ct_tensor *ct__st_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_
   (void)ks;
   ct__st_begin(&st, "normal", CT__ST_FUNCTIONAL, 0, 2, ct__in);
   s = ct__meta_normal_tensor_tensor(&st, mean, std, generator);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_Tensor_Tensor, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_normal_Tensor_Tensor, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_generator *, ct_tensor *))impl)(mean, std, generator, st.out[0]);
   return ct__st_result(&st, s, 1, NULL, NULL);
 }
@@ -19006,7 +19006,7 @@ static ct_status ct__st_randperm_generator_out(ct_keyset ks, int64_t n, ct_gener
   ct__st_begin(&st, "randperm", CT__ST_OUT, 0, 0, NULL);
   st.given[0] = out;
   s = ct__meta_randperm(&st, n, generator);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_randperm_generator_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_randperm_generator_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(int64_t , ct_generator *, ct_tensor *))impl)(n, generator, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -19027,7 +19027,7 @@ static ct_status ct__st_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
   ct__st_begin(&st, "eye", CT__ST_OUT, 0, 0, NULL);
   st.given[0] = out;
   s = ct__meta_eye(&st, n);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_eye_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_eye_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(int64_t , ct_tensor *))impl)(n, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -19048,7 +19048,7 @@ static ct_status ct__st_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor 
   ct__st_begin(&st, "eye", CT__ST_OUT, 0, 0, NULL);
   st.given[0] = out;
   s = ct__meta_eye_m(&st, n, m);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_eye_m_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_eye_m_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(int64_t , int64_t , ct_tensor *))impl)(n, m, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }
@@ -19069,7 +19069,7 @@ static ct_status ct__st_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar en
   ct__st_begin(&st, "linspace", CT__ST_OUT, 0, 0, NULL);
   st.given[0] = out;
   s = ct__meta_linspace(&st, start, end, steps);
-  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linspace_out, -1)) == NULL) s = ct_last_error();
+  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_linspace_out, -1, NULL)) == NULL) s = ct_last_error();
   if (s == CT_OK) s = ((ct_status (*)(ct_scalar , ct_scalar , int64_t , ct_tensor *))impl)(start, end, steps, st.out[0]);
   return ct__st_finish(&st, s, 1);
 }

@@ -157,9 +157,10 @@ static ct_status ct__st_finish(ct__structured *st, ct_status s, int nout) {
 }
 
 /* The impl step of the call's device type (the outputs'), or NULL and an
- * error. engine (CT__ENGINE_*, or -1): the CPU's impl is made of that
- * engine's calls, so it serves every device type with the engine's loop. */
-static ct_unboxed_fn ct__st_impl(const ct__structured *st, ct_unboxed_fn *impls, int engine) {
+ * error. engine (CT__ENGINE_*, or -1): the spec's impl, generic, is made of
+ * that engine's calls, so it serves every device type with the engine's
+ * loop (even when a backend replaced the CPU's). */
+static ct_unboxed_fn ct__st_impl(const ct__structured *st, ct_unboxed_fn *impls, int engine, ct_unboxed_fn generic) {
   ct_unboxed_fn fn;
   int type = st->nout ? (int)st->out[0]->device.type : (int)CT_DEVICE_CPU;
   if ((unsigned)type >= CT_DEVICE_NUM) type = CT_DEVICE_CPU; /* (not reached: a device type is in range) */
@@ -168,7 +169,7 @@ static ct_unboxed_fn ct__st_impl(const ct__structured *st, ct_unboxed_fn *impls,
                       : engine == CT__ENGINE_REDUCTION ? ct_reduction_loop((ct_device_type)type) != NULL
                       : engine == CT__ENGINE_INDEX     ? ct_index_loop((ct_device_type)type) != NULL
                                                        : ct_random_loop((ct_device_type)type) != NULL))
-    return ct__atomic_load(&impls[CT_DEVICE_CPU]);
+    return generic;
   return ct_fail(CT_ERR_UNSUPPORTED, st->op, "no impl step for device type %s", ct_device_type_name((ct_device_type)type)),
          (ct_unboxed_fn)NULL;
 }
