@@ -1450,12 +1450,31 @@ static ct_status ct__shape_mask_indices(const char *op, ct_tensor *self, ct_tens
   } while (ct__shape_next(idx, t->ndim, t->sizes));
   return CT_OK;
 }
+/* An integer index entry of index / index_put (k: its position, n: the dims indexed so far). */
+static ct_status ct__shape_check_int_index(const char *op, const ct_tensor *self, const ct_tensor *t, int64_t k, int n, int64_t nindices) {
+  if (t->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "tensors used as indices must be long, byte or bool tensors (indices[%lld] is %s)", (long long)k,
+                   ct__dtype_torch_name((ct_dtype)t->dtype));
+  if (n >= self->ndim)
+    return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)nindices);
+  return CT_OK;
+}
+/* The broadcast shape of n >= 1 index tensors: its rank, or -1 and an error. */
+static int ct__shape_broadcast_indices(const char *op, ct_tensor *const *ix, int n, int64_t *bshape) {
+  char b1[160], b2[160];
+  int bnd = ix[0]->ndim, k;
+  memcpy(bshape, ix[0]->sizes, sizeof(int64_t) * CT_MAX_DIMS);
+  for (k = 1; k < n; k++)
+    if ((bnd = ct_broadcast_shapes(op, bnd, bshape, ix[k]->ndim, ix[k]->sizes, bshape)) < 0)
+      return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
+                     ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2)), -1;
+  return bnd;
+}
 /* The linear index over self's leading *nidx dims (a tracked int64 tensor of the broadcast shape). */
 static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tensor_list indices, ct_tensor **lin, int *nidx) {
   ct_tensor *ix[CT_MAX_DIMS];
   int64_t bshape[CT_MAX_DIMS], k, j;
   int n = 0, bnd = 0, meta = ct__is_meta(self);
-  char b1[160], b2[160];
   *lin = NULL;
   for (k = 0; k < indices.n; k++) {
     ct_tensor *t = indices.data[k];
@@ -1466,20 +1485,11 @@ static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tens
       n += t->ndim;
       continue;
     }
-    if (t->dtype != CT_I64)
-      return ct_fail(CT_ERR_DTYPE, op, "tensors used as indices must be long, byte or bool tensors (indices[%lld] is %s)", (long long)k,
-                     ct__dtype_torch_name((ct_dtype)t->dtype));
-    if (n >= self->ndim)
-      return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)indices.n);
+    if (ct__shape_check_int_index(op, self, t, k, n, indices.n) != CT_OK) return ct_last_error();
     ix[n++] = t;
   }
   if (n == 0) return ct_fail(CT_ERR_INVALID, op, "at least one index tensor is required");
-  bnd = ix[0]->ndim;
-  memcpy(bshape, ix[0]->sizes, sizeof bshape);
-  for (k = 1; k < n; k++)
-    if ((bnd = ct_broadcast_shapes(op, bnd, bshape, ix[k]->ndim, ix[k]->sizes, bshape)) < 0)
-      return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
-                     ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2));
+  if ((bnd = ct__shape_broadcast_indices(op, ix, n, bshape)) < 0) return ct_last_error();
   for (k = 0; k < n; k++) meta |= ct__is_meta(ix[k]);
   *lin = ct__track(ct__empty(op, bnd, bshape, CT_I64, meta ? CT_META : CT_CPU)); /* written here: on the host */
   if (!*lin) return ct_last_error();
@@ -1599,7 +1609,7 @@ static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list 
  * there) and copies its result into out. */
 static ct_status ct__meta_index_put(ct__structured *st, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
   static const char *op = "index_put";
-  const ct_tensor *ix[CT_MAX_DIMS];
+  ct_tensor *ix[CT_MAX_DIMS];
   int64_t bshape[CT_MAX_DIMS], k, j;
   int n = 0, bnd, masks = 0, nd, ok;
   char b1[160], b2[160];
@@ -1608,7 +1618,7 @@ static ct_status ct__meta_index_put(ct__structured *st, ct_tensor *self, ct_tens
     return ct_fail(CT_ERR_DTYPE, op, "Index put requires the source and destination dtypes match, got %s for the destination and %s "
                    "for the source.", ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)values->dtype));
   for (k = 0; k < indices.n; k++) {
-    const ct_tensor *t = indices.data[k];
+    ct_tensor *t = indices.data[k];
     if (!t) return ct_fail(CT_ERR_UNSUPPORTED, op, "indices[%lld] is NULL: None entries are not supported", (long long)k);
     if (t->dtype == CT_BOOL || t->dtype == CT_U8) {
       if (t->ndim == 0) return ct_fail(CT_ERR_UNSUPPORTED, op, "0-dim boolean indices are not supported");
@@ -1624,21 +1634,12 @@ static ct_status ct__meta_index_put(ct__structured *st, ct_tensor *self, ct_tens
       n += t->ndim, masks = 1;
       continue;
     }
-    if (t->dtype != CT_I64)
-      return ct_fail(CT_ERR_DTYPE, op, "tensors used as indices must be long, byte or bool tensors (indices[%lld] is %s)", (long long)k,
-                     ct__dtype_torch_name((ct_dtype)t->dtype));
-    if (n >= self->ndim)
-      return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)indices.n);
+    if (ct__shape_check_int_index(op, self, t, k, n, indices.n) != CT_OK) return ct_last_error();
     ix[n++] = t;
   }
   if (n == 0) return ct_fail(CT_ERR_INVALID, op, "at least one index tensor is required");
   if (!masks) {
-    bnd = ix[0]->ndim;
-    memcpy(bshape, ix[0]->sizes, sizeof bshape);
-    for (k = 1; k < n; k++)
-      if ((bnd = ct_broadcast_shapes(op, bnd, bshape, ix[k]->ndim, ix[k]->sizes, bshape)) < 0)
-        return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
-                       ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2));
+    if ((bnd = ct__shape_broadcast_indices(op, ix, n, bshape)) < 0) return ct_last_error();
     nd = bnd + self->ndim - n, ok = nd <= CT_MAX_DIMS && values->ndim <= nd;
     for (k = n; k < self->ndim && ok; k++) bshape[bnd + k - n] = self->sizes[k];
     for (k = 0; k < values->ndim && ok; k++) ok = values->sizes[k] == 1 || values->sizes[k] == bshape[nd - values->ndim + k];
