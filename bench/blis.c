@@ -12,8 +12,10 @@
  *             ctorch vs libtorch vs plain C on preallocated buffers (floor)
  *   train     the same MLP, MSE loss, backward, SGD step: ctorch vs libtorch
  *             vs a hand-written C step on BLIS
- *   linear    the training step in nn.Linear's layout (ct_linear, [out][in]
- *             weights) vs the addmm layout vs hand-written C in that layout
+ *   linear    the MLP as PyTorch users write it (ct_linear, [out][in] weights,
+ *             MSE loss, SGD with zero_grad), training step and forward, vs the
+ *             addmm layout, hand-written C in that layout (plain loops), C on
+ *             BLIS and libtorch's at::linear, interleaved
  *   loops     1M-element f32 relu, add, sum vs plain C loops (copy, a+b, sum)
  *   act       1M-element f32 exp, sigmoid, tanh, softmax, log_softmax (1024 rows
  *             of 1024): the backend vs the header's reference kernel it replaced
@@ -43,6 +45,8 @@ extern void torch_blis_clock(int cpu); /* 1: thread CPU time, 0: wall */
 extern double torch_mlp_forward(int batch, long calls); /* ns elapsed */
 extern double torch_mlp_train(int batch, long calls);
 extern double torch_act(int which, long calls); /* 1M f32: exp, sigmoid, tanh, softmax, log_softmax */
+extern double torch_linear_train(int batch, long calls); /* at::linear, mse_loss, SGD with grads set to none */
+extern double torch_linear_forward(int batch, long calls);
 #endif
 
 /* 1-thread figures use this thread's CPU time (BENCH_CLOCK=wall to switch
@@ -79,6 +83,33 @@ static double bench(run_fn f, void *ctx) {
   for (r = 0; r < reps && r < 64; r++) v[r] = f(ctx, calls) / (double)calls;
   qsort(v, (size_t)r, sizeof v[0], cmp_double);
   return v[r / 2];
+}
+
+/* Several functions timed side by side: each calibrated alone, then the
+ * repeats interleaved (f0 f1 ... f0 f1 ...), so a slow patch of the machine
+ * hits every side; medians of ns per call into med[]. */
+static void bench_interleaved(int n, run_fn *f, void **ctx, double *med) {
+  double v[8][64];
+  long calls[8];
+  int i, r;
+  for (i = 0; i < n && i < 8; i++) {
+    double t;
+    long c = 1;
+    f[i](ctx[i], 1);
+    for (;;) {
+      t = f[i](ctx[i], c);
+      if (t > target_ms * 1e6 / 4 || c > (1L << 26)) break;
+      c *= 4;
+    }
+    c = (long)(c * (target_ms * 1e6 / (t > 1 ? t : 1)));
+    calls[i] = c < 1 ? 1 : c;
+  }
+  for (r = 0; r < reps && r < 64; r++)
+    for (i = 0; i < n && i < 8; i++) v[i][r] = f[i](ctx[i], calls[i]) / (double)calls[i];
+  for (i = 0; i < n && i < 8; i++) {
+    qsort(v[i], (size_t)r, sizeof v[i][0], cmp_double);
+    med[i] = v[i][r / 2];
+  }
 }
 
 static void die(const char *what) {
@@ -359,22 +390,19 @@ static double run_hand_train(void *p, long calls) {
   return now_ns() - t0;
 }
 
-/* ---- the same MLP in nn.Linear's layout (weights [out][in], what PyTorch users write) ---- */
+/* ---- the same MLP as PyTorch users write it: nn.Linear's layout (weights
+ * [out][in]), F.linear, MSELoss, optim.SGD with zero_grad (set_to_none) ---- */
 static ct_tensor *lparams[6]; /* w1 [H][IN], b1, w2 [H][H], b2, w3 [OUT][H], b3 */
+static ct_optim *lopt, *aopt; /* SGD lr 0.01 over lparams / over params (the addmm layout) */
+static ct_tensor *ct_linear_forward(ct_tensor *x) {
+  return ct_linear(ct_relu(ct_linear(ct_relu(ct_linear(x, lparams[0], lparams[1])), lparams[2], lparams[3])), lparams[4], lparams[5]);
+}
 static void ct_linear_step(int which) {
   CT_SCOPE {
-    ct_tensor *h1 = ct_relu(ct_linear(tx[which], lparams[0], lparams[1]));
-    ct_tensor *h2 = ct_relu(ct_linear(h1, lparams[2], lparams[3]));
-    ct_tensor *d = ct_sub(ct_linear(h2, lparams[4], lparams[5]), ty[which]);
-    ct_tensor *loss = ct_mean(ct_mul(d, d));
-    int k;
-    if (!loss || ct_backward(loss) != CT_OK) die("linear train step");
-    CT_NO_GRAD {
-      for (k = 0; k < 6; k++) {
-        ct_sub_ex_(lparams[k], ct_grad(lparams[k]), ct_float(0.01));
-        ct_fill_(ct_grad(lparams[k]), ct_float(0));
-      }
-    }
+    ct_tensor *loss;
+    if (ct_optim_zero_grad(lopt) != CT_OK) die("zero_grad");
+    loss = ct_mse_loss(ct_linear_forward(tx[which]), ty[which], 1);
+    if (!loss || ct_backward(loss) != CT_OK || ct_optim_step(lopt) != CT_OK) die("linear train step");
   }
 }
 static double run_ct_linear_train(void *p, long calls) {
@@ -382,6 +410,35 @@ static double run_ct_linear_train(void *p, long calls) {
   long i;
   double t0 = now_ns();
   for (i = 0; i < calls; i++) ct_linear_step(which);
+  return now_ns() - t0;
+}
+/* the same step in the addmm layout (weights [in][out]) */
+static void ct_addmm_step(int which) {
+  CT_SCOPE {
+    ct_tensor *h, *loss;
+    if (ct_optim_zero_grad(aopt) != CT_OK) die("zero_grad");
+    h = ct_relu(ct_addmm(params[1], tx[which], params[0]));
+    h = ct_relu(ct_addmm(params[3], h, params[2]));
+    loss = ct_mse_loss(ct_addmm(params[5], h, params[4]), ty[which], 1);
+    if (!loss || ct_backward(loss) != CT_OK || ct_optim_step(aopt) != CT_OK) die("addmm train step");
+  }
+}
+static double run_ct_addmm_train(void *p, long calls) {
+  int which = *(int *)p == 1 ? 0 : 1;
+  long i;
+  double t0 = now_ns();
+  for (i = 0; i < calls; i++) ct_addmm_step(which);
+  return now_ns() - t0;
+}
+static double run_ct_linear_forward(void *p, long calls) {
+  int which = *(int *)p == 1 ? 0 : 1;
+  long i;
+  double t0 = now_ns();
+  CT_NO_GRAD {
+    for (i = 0; i < calls; i++) CT_SCOPE {
+        if (!ct_linear_forward(tx[which])) die("linear forward");
+      }
+  }
   return now_ns() - t0;
 }
 /* hand-written C in that layout: plain loops (no BLIS), the floor for tiny layers */
@@ -450,6 +507,18 @@ static void hand_linear_step(int batch) {
     for (j = 0; j < outs[k]; j++) LB[k][j] -= lr * LGB[k][j];
   }
 }
+static double run_hand_linear_forward(void *p, long calls) {
+  int batch = *(int *)p;
+  long i;
+  double t0 = now_ns();
+  for (i = 0; i < calls; i++) {
+    lin_forward(batch, X, IN, LW[0], LB[0], H, LA1, 1);
+    lin_forward(batch, LA1, H, LW[1], LB[1], H, LA2, 1);
+    lin_forward(batch, LA2, H, LW[2], LB[2], OUT, LO, 0);
+    __asm__ __volatile__("" ::: "memory");
+  }
+  return now_ns() - t0;
+}
 static double run_hand_linear_train(void *p, long calls) {
   int batch = *(int *)p;
   long i;
@@ -479,23 +548,59 @@ static void linear_init(void) {
   }
 }
 static void set_threads(int th);
+static double run_hand_linear_forward(void *p, long calls);
+#ifndef CT_BENCH_NO_TORCH
+static double run_torch_linear_train(void *p, long calls) { return torch_linear_train(*(int *)p, calls); }
+static double run_torch_linear_forward(void *p, long calls) { return torch_linear_forward(*(int *)p, calls); }
+#endif
 static void section_linear(void) {
   static const int batches[2] = {1, 64};
-  int bi;
+  int bi, i;
   linear_init();
-  printf("\n== MLP training step in nn.Linear's layout (ct_linear, weights [out][in]) vs the addmm layout and\n"
-         "   hand-written C in that layout (plain loops, no BLIS); 1 thread; us per step\n");
-  printf("%-6s %12s %12s %12s %16s %16s\n", "batch", "ct_linear", "ct_addmm", "hand C", "linear/hand", "linear/addmm");
+  for (i = 0; i < 2; i++) {
+    ct_optim_opts o = ct_sgd_defaults(0.01);
+    ct_optim **opt = i ? &aopt : &lopt;
+    if (!*opt && !(*opt = ct_optim_new(CT_OPTIM_SGD, 6, i ? params : lparams, &o))) die("ct_optim_new");
+  }
+  printf("\n== The MLP as PyTorch users write it: nn.Linear's layout (ct_linear, weights [out][in]), MSE loss,\n"
+         "   SGD with zero_grad; 1 thread; us per step, medians of %d interleaved repeats. Beside it: the same\n"
+         "   step in the addmm layout (ct_addmm, [in][out]), hand-written C in nn.Linear's layout (plain loops,\n"
+         "   no BLIS: the floor for tiny layers), hand-written C on BLIS (sgemm per product), libtorch (at::linear)\n",
+         reps);
+  printf("%-10s %-6s %10s %10s %10s %10s %10s %12s %12s %12s\n", "case", "batch", "ct_linear", "ct_addmm", "hand C", "C on BLIS",
+         "libtorch", "linear/hand", "linear/addmm", "torch/linear");
+  set_threads(1);
   for (bi = 0; bi < 2; bi++) {
     int b = batches[bi];
-    double tl, ta, th;
-    set_threads(1);
-    tl = bench(run_ct_linear_train, &b);
-    ta = bench(run_ct_train, &b);
-    th = bench(run_hand_linear_train, &b);
-    printf("%-6d %12.2f %12.2f %12.2f %16.2f %16.2f\n", b, tl / 1e3, ta / 1e3, th / 1e3, tl / th, tl / ta);
+    double t[5] = {NAN, NAN, NAN, NAN, NAN};
+    run_fn f[5];
+    void *c[5] = {&b, &b, &b, &b, &b};
+    int n = 4;
+    f[0] = run_ct_linear_train, f[1] = run_ct_addmm_train, f[2] = run_hand_linear_train, f[3] = run_hand_train;
+#ifndef CT_BENCH_NO_TORCH
+    f[n++] = run_torch_linear_train;
+#endif
+    bench_interleaved(n, f, c, t);
+    printf("%-10s %-6d %10.2f %10.2f %10.2f %10.2f %10.2f %12.2f %12.2f %12.1f\n", "train", b, t[0] / 1e3, t[1] / 1e3, t[2] / 1e3,
+           t[3] / 1e3, t[4] / 1e3, t[0] / t[2], t[0] / t[1], t[4] / t[0]);
   }
-  printf("targets (issue 17): batch 1 <= 2x the hand-written step; batch 64 no slower than the addmm layout\n");
+  for (bi = 0; bi < 2; bi++) {
+    int b = batches[bi];
+    double t[5] = {NAN, NAN, NAN, NAN, NAN};
+    run_fn f[4];
+    void *c[4] = {&b, &b, &b, &b};
+    int n = 3;
+    f[0] = run_ct_linear_forward, f[1] = run_ct_forward, f[2] = run_hand_linear_forward;
+#ifndef CT_BENCH_NO_TORCH
+    f[n++] = run_torch_linear_forward;
+#endif
+    bench_interleaved(n, f, c, t);
+    t[4] = t[3], t[3] = NAN;
+    printf("%-10s %-6d %10.2f %10.2f %10.2f %10s %10.2f %12.2f %12.2f %12.1f\n", "forward", b, t[0] / 1e3, t[1] / 1e3, t[2] / 1e3, "",
+           t[4] / 1e3, t[0] / t[2], t[0] / t[1], t[4] / t[0]);
+  }
+  printf("targets (issue 17): train batch 1 <= 2x hand C, forward batch 1 <= 1.5x hand C; batch 64 no slower than\n"
+         "the addmm layout and than C on BLIS\n");
 }
 
 #ifndef CT_BENCH_NO_TORCH

@@ -111,6 +111,61 @@ extern "C" double torch_mlp_train(int batch, long calls) {
   return now_ns() - t0;
 }
 
+// The MLP as PyTorch users write it: nn.Linear's layout (weights [out][in]),
+// F.linear, F.mse_loss, SGD (p -= 0.01 * grad) with zero_grad(set_to_none).
+namespace {
+struct LinearModel {
+  at::Tensor w[3], b[3];
+  bool ready = false;
+  void init() {
+    if (ready) return;
+    auto o = at::TensorOptions().dtype(at::kFloat);
+    int dims[4] = {32, 64, 64, 8};
+    for (int i = 0; i < 3; i++) {
+      w[i] = (at::randn({dims[i + 1], dims[i]}, o) * 0.1).requires_grad_(true);
+      b[i] = (at::randn({dims[i + 1]}, o) * 0.1).requires_grad_(true);
+    }
+    ready = true;
+  }
+  at::Tensor forward(const at::Tensor &in) {
+    at::Tensor h = at::relu(at::linear(in, w[0], b[0]));
+    h = at::relu(at::linear(h, w[1], b[1]));
+    return at::linear(h, w[2], b[2]);
+  }
+} lmodel;
+}  // namespace
+
+extern "C" double torch_linear_train(int batch, long calls) {
+  model.init();
+  lmodel.init();
+  int k = batch == 1 ? 0 : 1;
+  double t0 = now_ns();
+  for (long i = 0; i < calls; i++) {
+    for (int j = 0; j < 3; j++) lmodel.w[j].mutable_grad().reset(), lmodel.b[j].mutable_grad().reset();
+    at::Tensor loss = at::mse_loss(lmodel.forward(model.x[k]), model.y[k]);
+    loss.backward();
+    at::NoGradGuard g;
+    for (int j = 0; j < 3; j++) {
+      lmodel.w[j].add_(lmodel.w[j].grad(), -0.01);
+      lmodel.b[j].add_(lmodel.b[j].grad(), -0.01);
+    }
+  }
+  return now_ns() - t0;
+}
+
+extern "C" double torch_linear_forward(int batch, long calls) {
+  model.init();
+  lmodel.init();
+  const at::Tensor &x = model.x[batch == 1 ? 0 : 1];
+  at::NoGradGuard g;
+  double t0 = now_ns();
+  for (long i = 0; i < calls; i++) {
+    at::Tensor y = lmodel.forward(x);
+    (void)y;
+  }
+  return now_ns() - t0;
+}
+
 // 1M-element f32 activations and the softmax family (1024 rows of 1024):
 // which 0 exp, 1 sigmoid, 2 tanh, 3 softmax(dim=-1), 4 log_softmax(dim=-1).
 extern "C" double torch_act(int which, long calls) {

@@ -15,7 +15,8 @@
  * so are ops that are CompositeImplicitAutograd here (a backend kernel would
  * hide their decomposition from autograd).
  *
- * Each entry's `replaced` receives the kernel it displaced: a backend calls
+ * Each entry's `replaced` receives the kernel it displaced (for an op whose
+ * key had none, the CompositeExplicitAutograd kernel that served it): a backend calls
  * it for the cases it does not handle itself (other dtypes, odd layouts,
  * error reporting), so it never has to reimplement the reference semantics.
  *
@@ -156,6 +157,8 @@ static ct_status ct__backend_install_locked(ct_backend *b) {
     if (!slot && !(slot = ct__backend_slot_for(op, (int)e->key, 1)))
       return ct_fail(CT_ERR_OOM, "ct_register_backend", "out of memory");
     e->replaced = *ct__registered_at(op, e->key);
+    if (!ct__has(&e->replaced)) /* a CompositeExplicitAutograd kernel served this key: it is what the backend falls back to */
+      e->replaced = *ct__registered_at(op, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD);
     k = ct_kernel_unboxed(e->fn);
     k.source = b->name;
     if (ct__set_registered(op, e->key, k, "ct_register_backend") != CT_OK) return CT_ERR_OOM;

@@ -1719,10 +1719,12 @@ static ct_tensor *ct__sum_backward(ct_tensor *grad, const ct__shape *sizes, ct_i
 static ct_tensor *ct__sum_to(ct_tensor *grad, const ct__shape *shape) {
   int64_t dims[CT_MAX_DIMS];
   int i, n = 0, lead;
+  int inner = 0; /* size-1 dims of shape summed over */
   if (!grad) return NULL;
   lead = grad->ndim - shape->ndim;
   for (i = 0; i < grad->ndim; i++)
-    if (i < lead || (shape->sizes[i - lead] == 1 && grad->sizes[i] != 1)) dims[n++] = i;
+    if (i < lead || (shape->sizes[i - lead] == 1 && grad->sizes[i] != 1)) dims[n++] = i, inner += i >= lead;
+  if (n && !inner) return ct_sum_dim(grad, n, dims, false); /* only leading dims: already the shape, a fresh tensor */
   if (n) grad = ct_sum_dim(grad, n, dims, true);
   if (grad && lead > 0) grad = ct_reshape(grad, shape->ndim, shape->sizes);
   return grad;

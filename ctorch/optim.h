@@ -13,6 +13,9 @@
  *   ct_optim_opts o = ct_adamw_defaults(1e-3);
  *   ct_optim *opt = ct_optim_new(CT_OPTIM_ADAMW, nparams, params, &o);
  *   for (...) { ct_optim_zero_grad(opt); loss = ...; ct_backward(loss); ct_optim_step(opt); }
+ *
+ * zero_grad drops the gradients (set_to_none, PyTorch 2's default);
+ * ct_optim_zero_grad_ex(opt, false) zeroes them in place as 1.13 did.
  *   ct_optim_free(opt);
  *
  * Parameters are borrowed (the caller keeps them alive); parameters whose
@@ -57,9 +60,14 @@ CTDEF ct_optim *ct_optim_new(ct_optim_kind kind, int n, ct_tensor *const *params
 /* Another parameter group with its own options; returns its index. */
 CTDEF int ct_optim_add_group(ct_optim *o, int n, ct_tensor *const *params, const ct_optim_opts *opts);
 CTDEF ct_status ct_optim_step(ct_optim *o);
-/* Zeroes every parameter's gradient in place (PyTorch 1.13's default,
- * set_to_none=False): the gradient tensors are reused by the next backward. */
+/* Drops every parameter's gradient (.grad becomes NULL: PyTorch 2's
+ * default, set_to_none=True): the next backward stores its gradients
+ * directly instead of adding them to zeros, and a parameter it does not
+ * reach is skipped by the next step. */
 CTDEF ct_status ct_optim_zero_grad(ct_optim *o);
+/* set_to_none false: zeroes the gradients in place instead (PyTorch 1.13's
+ * default; the tensors are kept and the next backward adds into them). */
+CTDEF ct_status ct_optim_zero_grad_ex(ct_optim *o, bool set_to_none);
 CTDEF int ct_optim_num_groups(const ct_optim *o);
 CTDEF double ct_optim_lr(const ct_optim *o, int group);
 CTDEF ct_status ct_optim_set_lr(ct_optim *o, int group, double lr);
@@ -327,18 +335,19 @@ CTDEF ct_status ct_optim_step(ct_optim *o) {
   return st;
 }
 
-CTDEF ct_status ct_optim_zero_grad(ct_optim *o) {
+CTDEF ct_status ct_optim_zero_grad_ex(ct_optim *o, bool set_to_none) {
   int i;
   ct_status st = CT_OK;
   if (!o) return ct__fail_null("ct_optim_zero_grad", "optimizer");
   CT_NO_GRAD { /* (a gradient made with create_graph is zeroed, not recorded) */
     for (i = 0; i < o->nparams && st == CT_OK; i++) {
       ct_tensor *g = ct_grad(o->params[i].param);
-      if (g) st = ct_fill_(g, ct_int(0));
+      if (g) st = set_to_none ? ct_set_grad(o->params[i].param, NULL) : ct_fill_(g, ct_int(0));
     }
   }
   return st;
 }
+CTDEF ct_status ct_optim_zero_grad(ct_optim *o) { return ct_optim_zero_grad_ex(o, true); }
 
 CTDEF ct_status ct_clip_grad_norm_(int n, ct_tensor *const *params, double max_norm, double norm_type, double *total) {
   static const char *fn = "ct_clip_grad_norm_";

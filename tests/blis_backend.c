@@ -191,6 +191,47 @@ static void test_linalg_ops(void) {
   }
 }
 
+/* linear: the backend's one product with the [out][in] weight read through
+ * its strides gives the bits of addmm(bias, x, weight.t()) (same operands),
+ * folds N-D inputs, and hands odd cases to the kernel it replaced */
+static void test_linear(void) {
+  static const int64_t shapes[][3] = {{1, 32, 64}, {1, 64, 8}, {3, 7, 5}, {64, 32, 64}, {2, 100, 300}, {5, 9, 1}};
+  int dt, s;
+  for (dt = 0; dt < 2; dt++)
+    for (s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) CT_SCOPE {
+        ct_dtype d = dt ? CT_F64 : CT_F32;
+        int64_t m = shapes[s][0], k = shapes[s][1], n = shapes[s][2], bs[1];
+        size_t es = dt ? 8 : 4;
+        ct_tensor *x = randt(m, k, d), *w = randt(n, k, d), *b, *r, *ref, *x3;
+        bs[0] = n;
+        b = ct_reshape(randt(1, n, d), 1, bs);
+        r = ct_linear(x, w, b);
+        ref = ct_addmm(b, x, ct_t(w));
+        CHECK(r && ref && memcmp(ct_data_ptr(r), ct_data_ptr(ref), (size_t)(m * n) * es) == 0);
+        r = ct_linear(x, w, NULL);
+        ref = ct_mm(x, ct_t(w));
+        CHECK(r && ref && memcmp(ct_data_ptr(r), ct_data_ptr(ref), (size_t)(m * n) * es) == 0);
+        x3 = ct_reshape(randt(2 * m, k, d), CT_DIMS(2, m, k));
+        r = ct_linear(x3, w, b);
+        ref = ct_addmm(b, ct_reshape(x3, CT_DIMS(2 * m, k)), ct_t(w));
+        CHECK(r && ref && r->ndim == 3 && r->sizes[2] == n && memcmp(ct_data_ptr(r), ct_data_ptr(ref), (size_t)(2 * m * n) * es) == 0);
+        r = ct_linear(ct_t(randt(k, m, d)), ct_t(randt(k, n, d)), b); /* transposed input and weight */
+        CHECK(r && r->sizes[0] == m && r->sizes[1] == n);
+      }
+  CT_SCOPE { /* the replaced (composite) kernel: integers, a 1-D input, a broadcast bias, mixed dtypes */
+    int64_t v6[6] = {1, 2, 3, 4, 5, 6};
+    ct_tensor *xi = ct_from_array(CT_DIMS(2, 3), CT_I64, v6), *r;
+    r = ct_linear(xi, xi, NULL);
+    CHECK(r && r->dtype == CT_I64 && ct_get_int(r, 0) == 14 && ct_get_int(r, 3) == 77);
+    r = ct_linear(ct_ones(CT_DIMS(3), CT_F32), ct_ones(CT_DIMS(2, 3), CT_F32), ct_ones(CT_DIMS(1), CT_F32));
+    CHECK(r && r->ndim == 1 && r->sizes[0] == 2 && ct_get(r, 1) == 4);
+    CHECK(ct_linear(ct_ones(CT_DIMS(2, 3), CT_F32), ct_ones(CT_DIMS(2, 3), CT_F64), NULL) == NULL && ct_last_error() == CT_ERR_DTYPE);
+    ct_clear_error();
+    CHECK(ct_linear(ct_ones(CT_DIMS(2, 3), CT_F32), ct_ones(CT_DIMS(2, 4), CT_F32), NULL) == NULL && ct_last_error() == CT_ERR_SHAPE);
+    ct_clear_error();
+  }
+}
+
 static void test_pointwise(void) {
   CT_SCOPE {
     ct_tensor *a = randt(1000, 1000, CT_F32), *b = randt(1000, 1000, CT_F32);
@@ -406,6 +447,7 @@ int main(void) {
   test_registration();
   test_mm();
   test_linalg_ops();
+  test_linear();
   test_pointwise();
   test_autograd();
   test_determinism();

@@ -152,6 +152,12 @@ cs.add("linear", g(rn(5, 4, 3)), g(rn(2, 3)), g(rn(2)))               # contiguo
 cs.add("linear", g(rn(4, 5, 3).transpose(0, 1)), g(rn(2, 3)), g(rn(2)))  # matmul + add_
 cs.add("linear", g(rn(3)), g(rn(2, 3)), g(rn(2)))
 cs.add("linear", g(rn(4, 3)), g(rn(2, 3)))
+cs.add("linear", g(rn(2, 3, 4, 3)), g(rn(2, 3)), g(rn(2)))            # 4-D contiguous: folded
+cs.add("linear", g(rn(2, 4, 3)), g(rn(2, 3)))                         # 3-D, no bias
+cs.add("linear", g(rn(0, 3)), g(rn(2, 3)), g(rn(2)))                  # empty batch
+cs.add("linear", g(rn(2, 0, 3)), g(rn(2, 3)), g(rn(2)))
+cs.add("linear", g(rn(4, 0)), g(rn(2, 0)), g(rn(2)))                  # no inner dim: the bias alone
+cs.add("linear", g(rn(4, 3)), g(rn(3, 2).t()), g(rn(2)))              # a transposed weight
 cs.add("linear", g(rn(4, 3)), g(rn(2, 3)), g(rn(4, 2)))              # bias as big as the output
 cs.add("linear", g(rn(2, 2, 4, 3)), g(rn(3)))                         # 1-D weight
 cs.add("linear", rn(4, 3, dtype=f32), rn(2, 3, dtype=f32), rn(2, dtype=f32))

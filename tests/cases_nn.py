@@ -127,6 +127,12 @@ cs.add("mse_loss", rn(3, 4, dtype=S), rn(3, 4, dtype=S))
 cs.add("mse_loss", rn(3, 4, dtype=S, grad=False), rn(3, 4, grad=False))  # promotes to double (torch cannot differentiate it)
 cs.add("mse_loss", rn(()), rn(()))
 cs.add("mse_loss", rn(0, 3), rn(0, 3), gradcheck=False)            # empty mean: nan
+for red in (0, 1, 2):                                              # its derivative (double backward of mse_loss)
+    cs.add("mse_loss_backward", rn(3, 4) if red == 0 else rn(()), rn(3, 4), rn(3, 4), red)
+# broadcast target: norm over the broadcast numel (aten's double backward uses target.numel() for target's
+# gradient, which differs; mse_loss itself never reaches it with unequal shapes: F.mse_loss expands them first)
+cs.add("mse_loss_backward", rn(()), rn(4, 3).t(), rn(3, 1, grad=False), 1)
+cs.add("mse_loss_backward", rn((), dtype=S), rn(2, 3, dtype=S), rn(2, 3, dtype=S), 1)
 cs.add("l1_loss", rn(3, 4), rn(4), 2)
 cs.add("l1_loss", torch.randint(0, 5, (3,), generator=g), torch.randint(0, 5, (3,), generator=g), 2)
 cs.add("l1_loss", torch.tensor([1, 5, 200], dtype=torch.uint8), torch.tensor([3, 2, 250], dtype=torch.uint8), 0)  # wraps like torch

@@ -117,3 +117,34 @@ TEST(optim_refuses_bad_input) {
   ct_release(w), ct_release(iw);
   ct_clear_error();
 }
+
+/* zero_grad drops the gradients (PyTorch 2's set_to_none): the next backward
+ * stores fresh ones, and a parameter it does not reach keeps none, so SGD
+ * with momentum leaves it alone; zero_grad_ex(false) zeroes in place. */
+TEST(optim_zero_grad_set_to_none) {
+  CT_SCOPE {
+    ct_tensor *w = ct_ones(CT_DIMS(3), CT_F32), *u = ct_ones(CT_DIMS(3), CT_F32), *ps[2], *g;
+    ct_optim_opts o = ct_sgd_defaults(0.5);
+    ct_optim *opt;
+    o.momentum = 0.9;
+    CHECK_OK(ct_set_requires_grad(w, true));
+    CHECK_OK(ct_set_requires_grad(u, true));
+    ps[0] = w, ps[1] = u;
+    opt = ct_optim_new(CT_OPTIM_SGD, 2, ps, &o);
+    CHECK(opt != NULL);
+    CHECK_OK(ct_backward(ct_sum(ct_add(w, u))));
+    CHECK_OK(ct_optim_step(opt));
+    CHECK(ct_get(w, 0) == 0.5 && ct_get(u, 0) == 0.5);
+    CHECK_OK(ct_optim_zero_grad(opt));
+    CHECK(ct_grad(w) == NULL && ct_grad(u) == NULL);
+    CHECK_OK(ct_backward(ct_sum(ct_mul_scalar(w, ct_int(2))))); /* u gets no gradient */
+    CHECK(ct_grad(w) && ct_get(ct_grad(w), 0) == 2 && ct_grad(u) == NULL);
+    CHECK_OK(ct_optim_step(opt)); /* u skipped: its momentum does not move it */
+    CHECK(ct_get(u, 0) == 0.5 && fabs(ct_get(w, 0) - (0.5 - 0.5 * (0.9 * 1 + 2))) < 1e-6);
+    g = ct_grad(w);
+    CHECK_OK(ct_optim_zero_grad_ex(opt, false));
+    CHECK(ct_grad(w) == g && ct_get(g, 0) == 0 && ct_grad(u) == NULL);
+    CHECK_ERR(ct_optim_zero_grad_ex(NULL, true), CT_ERR_NULL, "optimizer");
+    ct_optim_free(opt);
+  }
+}

@@ -5,7 +5,7 @@
  * implementation (one TU with CTORCH_IMPLEMENTATION), it registers at
  * startup with priority 10 and replaces the reference CPU kernels of:
  *   mm, mm.out, addmm, addmm.out, addmm_, baddbmm_, bmm, bmm.out, baddbmm, baddbmm.out, mv,
- *   mv.out, dot, dot.out (those the build defines; matmul, linear and conv
+ *   mv.out, dot, dot.out, linear (those the build defines; matmul and conv
  *   reach them through ct_mm / ct_addmm), and the f32/f64 contiguous cases
  *   of add.Tensor, sub.Tensor, mul.Tensor, relu, threshold_backward and sum
  *   (mean reaches sum: it is composite) (vectorised, parallel over ct_parallel_for above a threshold,
@@ -65,7 +65,7 @@ const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_v
 enum {
   K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_ADDMM_, K_BADDBMM_, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
   K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_ADD_, K_SUB_, K_MUL_, K_FILL_, K_THRESHOLD_BW, K_SUM, K_SUM_DIM,
-  K_EXP, K_SIGMOID, K_TANH, K_SOFTMAX, K_SOFTMAX_OUT, K_LOG_SOFTMAX, K_LOG_SOFTMAX_OUT, K_COUNT
+  K_EXP, K_SIGMOID, K_TANH, K_SOFTMAX, K_SOFTMAX_OUT, K_LOG_SOFTMAX, K_LOG_SOFTMAX_OUT, K_LINEAR, K_COUNT
 };
 
 static int64_t ctb__small_flops = CT_BLIS_SMALL_FLOPS, ctb__thread_flops = CT_BLIS_THREAD_FLOPS;
@@ -191,6 +191,45 @@ typedef struct {
       *(VU *)(C + v * VL) = r;                                                                                       \
     }                                                                                                                \
   }
+/* One row of A against columns of B stored by columns (x @ W.t(), nn.Linear's
+ * layout): c[j] = dot(a, B[:, j]). Each dot keeps 8 partial sums (lane t
+ * takes the terms p = t mod 8, in order; a tail past the last multiple of 8
+ * goes to lane 0) combined as ((0+4)+(1+5))+((2+6)+(3+7)); four columns at a
+ * time share each load of a. */
+#define CTB__GEMM_DOT(NAME, T, V, VU)                                                                                \
+  CTB__BLIS_CLONES static void NAME(const T *a, const T *B, int64_t csb, int64_t n, int64_t k, T *C, int64_t csc,    \
+                                    T alpha, T beta) {                                                               \
+    enum { VL = 32 / (int)sizeof(T), NV = 8 / VL };                                                                  \
+    int64_t j0, p;                                                                                                   \
+    for (j0 = 0; j0 < n; j0 += 4) {                                                                                  \
+      const int nq = n - j0 < 4 ? (int)(n - j0) : 4;                                                                 \
+      V acc[4][NV], zero = {0};                                                                                      \
+      int q, v;                                                                                                      \
+      for (q = 0; q < 4; q++)                                                                                        \
+        for (v = 0; v < NV; v++) acc[q][v] = zero;                                                                   \
+      if (nq == 4)                                                                                                   \
+        for (p = 0; p + 8 <= k; p += 8)                                                                              \
+          for (v = 0; v < NV; v++) {                                                                                 \
+            V x = *(const VU *)(a + p + v * VL);                                                                     \
+            for (q = 0; q < 4; q++) acc[q][v] += x * *(const VU *)(B + (j0 + q) * csb + p + v * VL);                \
+          }                                                                                                          \
+      else                                                                                                           \
+        for (p = 0; p + 8 <= k; p += 8)                                                                              \
+          for (v = 0; v < NV; v++) {                                                                                 \
+            V x = *(const VU *)(a + p + v * VL);                                                                     \
+            for (q = 0; q < nq; q++) acc[q][v] += x * *(const VU *)(B + (j0 + q) * csb + p + v * VL);               \
+          }                                                                                                          \
+      for (q = 0; q < nq; q++) {                                                                                     \
+        const T *b = B + (j0 + q) * csb;                                                                             \
+        T l[8], s, *c = C + (j0 + q) * csc;                                                                          \
+        int64_t t;                                                                                                   \
+        memcpy(l, acc[q], sizeof l);                                                                                 \
+        for (t = k / 8 * 8; t < k; t++) l[0] += a[t] * b[t];                                                         \
+        s = ((l[0] + l[4]) + (l[1] + l[5])) + ((l[2] + l[6]) + (l[3] + l[7]));                                       \
+        *c = alpha * s + (beta == 0 ? (T)0 : beta * *c);                                                             \
+      }                                                                                                              \
+    }                                                                                                                \
+  }
 typedef float ctb__v8f __attribute__((vector_size(32)));
 typedef double ctb__v4d __attribute__((vector_size(32)));
 typedef float ctb__v8fu __attribute__((vector_size(32), aligned(4), may_alias));
@@ -198,11 +237,13 @@ typedef double ctb__v4du __attribute__((vector_size(32), aligned(8), may_alias))
 CTB__GEMM_BLOCK(ctb__small_gemm_f32_block4, float, ctb__v8f, ctb__v8fu, 4, 2)
 CTB__GEMM_ROW1(ctb__small_gemm_f32_block1, float, ctb__v8f, ctb__v8fu, 2)
 CTB__GEMM_WIDE(ctb__small_gemm_f32_wide, float, ctb__v8f, ctb__v8fu)
+CTB__GEMM_DOT(ctb__small_gemm_f32_dot, float, ctb__v8f, ctb__v8fu)
 CTB__GEMM_BLOCK(ctb__small_gemm_f32_half4, float, ctb__v8f, ctb__v8fu, 4, 1)
 CTB__GEMM_ROW1(ctb__small_gemm_f32_half1, float, ctb__v8f, ctb__v8fu, 1)
 CTB__GEMM_BLOCK(ctb__small_gemm_f64_block4, double, ctb__v4d, ctb__v4du, 4, 4)
 CTB__GEMM_ROW1(ctb__small_gemm_f64_block1, double, ctb__v4d, ctb__v4du, 4)
 CTB__GEMM_WIDE(ctb__small_gemm_f64_wide, double, ctb__v4d, ctb__v4du)
+CTB__GEMM_DOT(ctb__small_gemm_f64_dot, double, ctb__v4d, ctb__v4du)
 CTB__GEMM_BLOCK(ctb__small_gemm_f64_half4, double, ctb__v4d, ctb__v4du, 4, 2)
 CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
 
@@ -271,20 +312,7 @@ CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
         }                                                                                                           \
       }                                                                                                             \
     } else if (g->rsb == 1 && g->csa == 1) {                                                                        \
-      for (i = 0; i < m; i++) {                                                                                     \
-        const T *restrict a = A + i * g->rsa;                                                                       \
-        for (j = 0; j < n; j++) {                                                                                   \
-          const T *restrict b = B + j * g->csb;                                                                     \
-          T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s;                                                                   \
-          T *c = C + i * g->rsc + j * g->csc;                                                                       \
-          int t;                                                                                                    \
-          for (p = 0; p + 8 <= k; p += 8)                                                                           \
-            for (t = 0; t < 8; t++) acc[t] += a[p + t] * b[p + t];                                                  \
-          for (; p < k; p++) acc[0] += a[p] * b[p];                                                                 \
-          s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));                     \
-          *c = alpha * s + (beta == 0 ? (T)0 : beta * *c);                                                          \
-        }                                                                                                           \
-      }                                                                                                             \
+      for (i = 0; i < m; i++) NAME##_dot(A + i * g->rsa, B, g->csb, n, k, C + i * g->rsc, g->csc, alpha, beta);     \
     } else {                                                                                                        \
       for (i = 0; i < m; i++)                                                                                       \
         for (j = 0; j < n; j++) {                                                                                   \
@@ -496,6 +524,7 @@ static ct_kernel_softmax_int k_softmax;
 static ct_kernel_softmax_int_out k_softmax_out;
 static ct_kernel_log_softmax_int k_log_softmax;
 static ct_kernel_log_softmax_int_out k_log_softmax_out;
+static ct_kernel_linear k_linear;
 
 static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
     CT_BACKEND_KERNEL(mm, CT_KEY_CPU, k_mm),
@@ -531,6 +560,7 @@ static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
     CT_BACKEND_KERNEL(softmax_int_out, CT_KEY_CPU, k_softmax_out),
     CT_BACKEND_KERNEL(log_softmax_int, CT_KEY_CPU, k_log_softmax),
     CT_BACKEND_KERNEL(log_softmax_int_out, CT_KEY_CPU, k_log_softmax_out),
+    CT_BACKEND_KERNEL(linear, CT_KEY_CPU, k_linear),
 };
 static ct_backend ctb__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cpu_blis", ct_cpu_blis_version, 10,
                                       ctb__blis_kernels, K_COUNT, ctb__blis_set_threads, CT_OK, 0, NULL};
@@ -650,6 +680,38 @@ static int ctb__mm_ok(const ct_tensor *a, const ct_tensor *b, int rank) {
   if (a->sizes[rank - 1] != b->sizes[rank - 2]) return 0;
   if (rank == 3 && a->sizes[0] != b->sizes[0]) return 0;
   return 1;
+}
+
+/* ---- linear: input @ weight^T + bias in one product, the [out][in] weight
+ * read through its strides (no transposed view, no copy): the operands and
+ * so the bits of addmm(bias, input, weight.t()) ---- */
+static ct_tensor *k_linear(ct_keyset ks, ct_tensor *x, ct_tensor *w, ct_tensor *b) {
+  int64_t shape[CT_MAX_DIMS], rows = 1, r;
+  int n = x->ndim, d;
+  size_t es;
+  ct_tensor *y;
+  ctb__gemm_args g;
+  if (n < 2 || w->ndim != 2 || !ctb__is_cpu_float(x) || !ctb__is_cpu_float(w) || x->dtype != w->dtype ||
+      x->sizes[n - 1] != w->sizes[1] || x->numel == 0 || w->numel == 0 || (n > 2 && !ctb__contig(x)) ||
+      (b && (!ctb__is_cpu_float(b) || b->dtype != x->dtype || b->ndim != 1 || b->sizes[0] != w->sizes[0] || b->strides[0] != 1)))
+    return CTB__PREV(K_LINEAR, linear)(ks, x, w, b);
+  for (d = 0; d < n - 1; d++) shape[d] = x->sizes[d], rows *= x->sizes[d];
+  shape[n - 1] = w->sizes[0];
+  y = ct_backend_empty("linear", n, shape, (ct_dtype)x->dtype, x->device);
+  if (!y) return NULL;
+  es = x->dtype == CT_F32 ? 4 : 8;
+  if (b)
+    for (r = 0; r < rows; r++) memcpy((char *)ct_data_ptr(y) + (size_t)(r * shape[n - 1]) * es, ct_data_ptr(b), (size_t)shape[n - 1] * es);
+  g.m = rows, g.n = shape[n - 1], g.k = w->sizes[1];
+  g.a = ct_data_ptr(x);
+  g.rsa = n == 2 ? x->strides[0] : g.k, g.csa = n == 2 ? x->strides[1] : 1;
+  g.b = ct_data_ptr(w);
+  g.rsb = w->strides[1], g.csb = w->strides[0];
+  g.c = ct_data_ptr(y);
+  g.rsc = g.n, g.csc = 1;
+  g.alpha = 1, g.beta = b ? 1 : 0;
+  ctb__gemm((ct_dtype)x->dtype, &g);
+  return y;
 }
 
 /* ---- mm / bmm ---- */

@@ -16632,6 +16632,66 @@ static ct_status ct__autograd_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tenso
   return r;
 }
 
+/* ---- linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor ---- */
+typedef struct ct__node_linear {
+  ct_node base;
+  ct__saved input;
+  ct__saved weight;
+  ct__shape weight_sizes;
+} ct__node_linear;
+
+static void ct__release_linear(ct_node *node) {
+  ct__node_linear *ct__nd = (ct__node_linear *)node;
+  ct__saved_reset(&ct__nd->input);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_linear(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linear *ct__nd = (ct__node_linear *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *input = NULL;
+  ct_tensor *weight = NULL;
+  const ct__shape weight_sizes = ct__nd->weight_sizes;
+  if (ct_node_needs_input_grad(node, 1)) {
+    input = ct__unpack(&ct__nd->input, node, "input");
+    if (!input) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__linear_input_backward(grad, weight);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__linear_weight_backward(grad, input, &weight_sizes);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linear = {"LinearBackward0", ct__backward_linear, ct__release_linear};
+
+static ct_tensor *ct__autograd_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__node_linear *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias)) &&
+      ct__record(&ct__n, &ct__kind_linear, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_linear *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->input, input);
+    ct__save(&ct__nd->weight, weight);
+    ct__save_shape(&ct__nd->weight_sizes, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linear(ks & CT__BELOW_AUTOGRAD, input, weight, bias);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
 /* ---- linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor ---- */
 typedef struct ct__node_linalg_cross {
   ct_node base;
@@ -21112,6 +21172,65 @@ static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_o
   return r;
 }
 
+/* ---- mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_mse_loss {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  int64_t reduction;
+} ct__node_mse_loss;
+
+static void ct__release_mse_loss(ct_node *node) {
+  ct__node_mse_loss *ct__nd = (ct__node_mse_loss *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+}
+static ct_status ct__backward_mse_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mse_loss *ct__nd = (ct__node_mse_loss *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  int64_t reduction = ct__nd->reduction;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mse_loss_backward(grad, self, target, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mse_loss_backward(grad, target, self, reduction);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mse_loss = {"MseLossBackward0", ct__backward_mse_loss, ct__release_mse_loss};
+
+static ct_tensor *ct__autograd_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *const ct__in[2] = {self, target};
+  ct__node_mse_loss *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target)) &&
+      ct__record(&ct__n, &ct__kind_mse_loss, sizeof *ct__nd, NULL, 2, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_mse_loss *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__nd->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mse_loss(ks & CT__BELOW_AUTOGRAD, self, target, reduction);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
 /* ---- mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
   ct_keyset excluded;
@@ -21120,6 +21239,74 @@ static ct_status ct__autograd_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_ten
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mse_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, out);
   ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor ---- */
+typedef struct ct__node_mse_loss_backward {
+  ct_node base;
+  ct__saved grad_output;
+  ct__saved self;
+  ct__saved target;
+  int64_t reduction;
+} ct__node_mse_loss_backward;
+
+static void ct__release_mse_loss_backward(ct_node *node) {
+  ct__node_mse_loss_backward *ct__nd = (ct__node_mse_loss_backward *)node;
+  ct__saved_reset(&ct__nd->grad_output);
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+}
+static ct_status ct__backward_mse_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mse_loss_backward *ct__nd = (ct__node_mse_loss_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = NULL;
+  ct_tensor *self = NULL;
+  ct_tensor *target = NULL;
+  int64_t reduction = ct__nd->reduction;
+  if (ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+    if (!grad_output) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    self = ct__unpack(&ct__nd->self, node, "self");
+    if (!self) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1) || ct_node_needs_input_grad(node, 2)) {
+    target = ct__unpack(&ct__nd->target, node, "target");
+    if (!target) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mse_loss_backward(grad, self, target, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_mse_double_backward(grad, grad_output, self, target, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_neg(ct__nn_mse_double_backward(grad, grad_output, self, target, reduction));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mse_loss_backward = {"MseLossBackwardBackward0", ct__backward_mse_loss_backward, ct__release_mse_loss_backward};
+
+static ct_tensor *ct__autograd_mse_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *const ct__in[3] = {grad_output, self, target};
+  ct__node_mse_loss_backward *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target)) &&
+      ct__record(&ct__n, &ct__kind_mse_loss_backward, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_mse_loss_backward *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->grad_output, grad_output);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__nd->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mse_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, reduction);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
   return r;
 }
 

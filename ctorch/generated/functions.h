@@ -1608,7 +1608,7 @@ CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
 /* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 /* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
- * input @ weight.t() + bias (addmm when input is 2-D and bias is given) */
+ * input @ weight.t() + bias (addmm when input is 2-D and bias is given); one autograd node (LinearBackward0) whose weight gradient is grad^T @ input, [out][in] as the weight */
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
@@ -2213,10 +2213,13 @@ CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, c
  * log_softmax over dim 1 (dim 0 of 1-D input) + nll_loss; target class indices (int64) or probabilities (self's shape) */
 CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
 /* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
- * (self - target)^2, broadcasting */
+ * (self - target)^2, broadcasting; one autograd node (MseLossBackward0) */
 CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
 /* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor
+ * (self - target) * norm * grad_output, norm 2 / numel for mean and 2 otherwise (PyTorch's order of operations) */
+CTDEF ct_tensor *ct_mse_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, int64_t reduction);
 /* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
 CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
 /* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor
@@ -5471,6 +5474,9 @@ typedef ct_status ct_kernel_mse_loss_out(ct_keyset, ct_tensor *, ct_tensor *, in
 #define CT__OPNAME_mse_loss_out "mse_loss.out"
 #define CT__OPSIG_mse_loss_out "T,T,i,Tw->Tw"
 typedef ct_status ct_impl_mse_loss_out(ct_tensor *, ct_tensor *, int64_t , ct_tensor *);
+typedef ct_tensor *ct_kernel_mse_loss_backward(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t );
+#define CT__OPNAME_mse_loss_backward "mse_loss_backward"
+#define CT__OPSIG_mse_loss_backward "T,T,T,i->T"
 typedef ct_tensor *ct_kernel_l1_loss(ct_keyset, ct_tensor *, ct_tensor *, int64_t );
 #define CT__OPNAME_l1_loss "l1_loss"
 #define CT__OPSIG_l1_loss "T,T,i->T"
@@ -7043,6 +7049,7 @@ static struct {
   ct_op *cross_entropy_loss;
   ct_op *mse_loss;
   ct_op *mse_loss_out;
+  ct_op *mse_loss_backward;
   ct_op *l1_loss;
   ct_op *smooth_l1_loss;
   ct_op *smooth_l1_loss_out;
@@ -12084,6 +12091,25 @@ static ct_tensor *ct__call_TTToiif_T(const ct_op *ct__o, ct_keyset ks, ct_tensor
     ct__v[4] = ct_value_int(a4);
     ct__v[5] = ct_value_double(a5);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  CT__DISPATCH_DONE(ct__res != NULL);
+  return ct__res;
+}
+/* T,T,T,i->T */
+static ct_tensor *ct__call_TTTi_T(const ct_op *ct__o, ct_keyset ks, ct_tensor *a0, ct_tensor *a1, ct_tensor *a2, int64_t a3) {
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, a0, a1, a2, a3);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(a0);
+    ct__v[1] = ct_value_tensor(a1);
+    ct__v[2] = ct_value_tensor(a2);
+    ct__v[3] = ct_value_int(a3);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
   }
   CT__DISPATCH_DONE(ct__res != NULL);
   return ct__res;
@@ -17674,6 +17700,10 @@ static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor
 /* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
   return ct__call_TTiTw_Tw(ct__op.mse_loss_out, ks, self, target, reduction, out);
+}
+/* mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor */
+static ct_tensor *ct__dispatch_mse_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  return ct__call_TTTi_T(ct__op.mse_loss_backward, ks, grad_output, self, target, reduction);
 }
 /* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
 static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
@@ -29699,6 +29729,17 @@ CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *targ
     if (!ct__frontend_keys(&ct__fa_mse_loss_out, ct__t, &ct__keys)) return ct_last_error();
   }
   return ct__dispatch_mse_loss_out(ct__keys, self, target, reduction, out);
+}
+static const ct__frontend_args ct__fa_mse_loss_backward = {"mse_loss_backward", 3, {1, 1, 1}, {"grad_output", "self", "target"}};
+CTDEF ct_tensor *ct_mse_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset ct__keys;
+  if (CT_LIKELY(grad_output && self && target && ct__same_device(grad_output, self) && ct__same_device(grad_output, target)))
+    ct__keys = ct__call_keys(grad_output->keys | self->keys | target->keys);
+  else {
+    ct_tensor *const ct__t[3] = {grad_output, self, target};
+    if (!ct__frontend_keys(&ct__fa_mse_loss_backward, ct__t, &ct__keys)) return (ct_tensor *)NULL;
+  }
+  return ct__track(ct__dispatch_mse_loss_backward(ct__keys, grad_output, self, target, reduction));
 }
 static const ct__frontend_args ct__fa_l1_loss = {"l1_loss", 2, {1, 1}, {"self", "target"}};
 CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {

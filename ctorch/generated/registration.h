@@ -2932,6 +2932,16 @@ static ct_status ct__adapt_TTToiif_T(const ct_kernel *k, const ct_op *op, ct_key
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T,i->T */
+static ct_status ct__adapt_TTTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,T,i,f->T */
 static ct_status ct__adapt_TTif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -4296,6 +4306,7 @@ static const struct {
     {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
     {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
     {"T,T,T?,i,i,f->T", ct__adapt_TTToiif_T},
+    {"T,T,T,i->T", ct__adapt_TTTi_T},
     {"T,T,i,f->T", ct__adapt_TTif_T},
     {"T,T,i,f,Tw->Tw", ct__adapt_TTifTw_Tw},
     {"T,T,i,b->T", ct__adapt_TTib_T},
@@ -5771,562 +5782,567 @@ static ct_status ct__frontend_249(ct_unboxed_fn fn, const ct_value *a, ct_tensor
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
   return *r ? CT_OK : ct_last_error();
 }
-/* T0:1@0 1@1 2@2 3@3 */
+/* T0:1@0 1@1 1@2 2@3 */
 static ct_status ct__frontend_250(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+  *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+/* T0:1@0 1@1 2@2 3@3 */
+static ct_status ct__frontend_251(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , double ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@41@0 1@1 2@2 3@3 w4 */
-static ct_status ct__frontend_251(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_252(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t , double ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 1@1 2@2 4@3 */
-static ct_status ct__frontend_252(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_253(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int64_t , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 1?@2 2@3 */
-static ct_status ct__frontend_253(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_254(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@41@0 1@1 1?@2 2@3 w4 */
-static ct_status ct__frontend_254(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_255(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 1@1 1?@2 1?@3 2@4 */
-static ct_status ct__frontend_255(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_256(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 1@2 3@3 2@4 */
-static ct_status ct__frontend_256(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_257(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 3@2 2@3 */
-static ct_status ct__frontend_257(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_258(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 5@2 5@3 1?@4 2@5 */
-static ct_status ct__frontend_258(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_259(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@61@0 1@1 5@2 5@3 1?@4 2@5 w6 */
-static ct_status ct__frontend_259(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_260(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]), a[5].v.i);
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 1@1 1@2 3@3 3@4 3@5 4@6 2@7 */
-static ct_status ct__frontend_260(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_261(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, double , double , double , bool , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d, a[4].v.d, a[5].v.d, a[6].v.b, a[7].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 4@2 4@3 3@4 2@5 */
-static ct_status ct__frontend_261(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_262(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, bool , bool , double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b, a[3].v.b, a[4].v.d, a[5].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 1@2 4@3 3@4 2@5 */
-static ct_status ct__frontend_262(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_263(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, bool , double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.b, a[4].v.d, a[5].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 3@2 3@3 4@4 */
-static ct_status ct__frontend_263(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_264(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, double , double , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.d, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 3@2 2?@3 */
-static ct_status ct__frontend_264(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_265(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, double , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d, a[3].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 7@1 1?@2 1?@3 3@4 4@5 */
-static ct_status ct__frontend_265(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_266(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_tensor *, ct_tensor *, double , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 2@1 1?@2 1?@3 3@4 4@5 */
-static ct_status ct__frontend_266(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_267(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1?@1 1?@2 1?@3 1?@4 4@5 3@6 3@7 4@8 */
-static ct_status ct__frontend_267(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_268(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 3@1 2@2 3@3 */
-static ct_status ct__frontend_268(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_269(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, double , int64_t , double ))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.i, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 2@1 3@2 3@3 3@4 */
-static ct_status ct__frontend_269(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_270(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int64_t , double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.d, a[3].v.d, a[4].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 1@2 1?@3 */
-static ct_status ct__frontend_270(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_271(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 7@1 1?@2 3?@3 */
-static ct_status ct__frontend_271(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_272(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_tensor *, double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 1@2 1?@3 3@4 4@5 3?@6 */
-static ct_status ct__frontend_272(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_273(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 1?@2 7@3 7@4 7@5 4@6 7@7 2@8 */
-static ct_status ct__frontend_273(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_274(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data, a[8].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@91@0 1@1 1?@2 7@3 7@4 7@5 4@6 7@7 2@8 w9 */
-static ct_status ct__frontend_274(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_275(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[9]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data, a[8].v.i);
   *r = st == CT_OK ? a[9].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 1@1 7@2 7@3 7@4 7@5 2@6 */
-static ct_status ct__frontend_275(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_276(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 1?@2 7@3 7@4 7@5 2@6 */
-static ct_status ct__frontend_276(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_277(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 1?@2 7@3 9@4 7@5 2@6 */
-static ct_status ct__frontend_277(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_278(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, const char *, int, const int64_t *, int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 1?@2 7@3 7@4 7@5 2@6 7@7 */
-static ct_status ct__frontend_278(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_279(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int64_t , int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 7@2 7@3 7@4 7@5 4@6 1@7 */
-static ct_status ct__frontend_279(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_280(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , ct_tensor *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@81@0 1@1 7@2 7@3 7@4 7@5 4@6 1@7 w8 */
-static ct_status ct__frontend_280(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_281(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , ct_tensor *))fn)(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   *r = st == CT_OK ? a[8].v.tensor : NULL;
   return st;
 }
 /* T1:1@0 7@1 7@2 7@3 7@4 4@5 */
-static ct_status ct__frontend_281(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_282(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 7@1 7@2 7@3 7@4 4@5 */
-static ct_status ct__frontend_282(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_283(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 7@1 7@2 7@3 4@4 4@5 2?@6 */
-static ct_status ct__frontend_283(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_284(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool , int64_t ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@71@0 7@1 7@2 7@3 4@4 4@5 2?@6 w7 */
-static ct_status ct__frontend_284(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_285(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool , int64_t ))fn)(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
   *r = st == CT_OK ? a[7].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 1@1 7@2 7@3 7@4 4@5 4@6 2?@7 */
-static ct_status ct__frontend_285(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_286(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool , int64_t ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@81@0 1@1 7@2 7@3 7@4 4@5 4@6 2?@7 w8 */
-static ct_status ct__frontend_286(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_287(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool , int64_t ))fn)(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
   *r = st == CT_OK ? a[8].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 7@2 7@3 4@4 4@5 */
-static ct_status ct__frontend_287(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_288(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool , bool ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b);
   return *r ? CT_OK : ct_last_error();
 }
 /* T1:1@0 7@1 */
-static ct_status ct__frontend_288(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_289(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@2 1@31@0 7@1 w2 */
-static ct_status ct__frontend_289(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_290(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *))fn)(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
 /* st0: 1@31@0 1@1 7@2 w3 */
-static ct_status ct__frontend_290(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_291(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 1@1 7@2 7@3 7@4 */
-static ct_status ct__frontend_291(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_292(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@51@0 1@1 7@2 7@3 7@4 w5 */
-static ct_status ct__frontend_292(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_293(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
 /* st0: 1@6 1@71@0 7@1 7@2 7@3 7@4 4@5 w6 */
-static ct_status ct__frontend_293(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_294(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, bool ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 3?@2 */
-static ct_status ct__frontend_294(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_295(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@31@0 7@1 3?@2 w3 */
-static ct_status ct__frontend_295(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_296(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, double ))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 7@2 3?@3 */
-static ct_status ct__frontend_296(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_297(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@41@0 7@1 7@2 3?@3 w4 */
-static ct_status ct__frontend_297(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_298(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, double ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 3?@2 3?@3 */
-static ct_status ct__frontend_298(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_299(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@41@0 7@1 3?@2 3?@3 w4 */
-static ct_status ct__frontend_299(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_300(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, double , double ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 7@2 3?@3 3?@4 */
-static ct_status ct__frontend_300(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_301(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@51@0 7@1 7@2 3?@3 3?@4 w5 */
-static ct_status ct__frontend_301(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_302(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, double , double ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 3?@2 3?@3 3?@4 */
-static ct_status ct__frontend_302(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_303(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@51@0 7@1 3?@2 3?@3 3?@4 w5 */
-static ct_status ct__frontend_303(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_304(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, double , double , double ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.d, a[3].v.d, a[4].v.d);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 7@2 3?@3 3?@4 3?@5 */
-static ct_status ct__frontend_304(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_305(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@61@0 7@1 7@2 3?@3 3?@4 3?@5 w6 */
-static ct_status ct__frontend_305(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_306(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, double , double , double ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.d, a[4].v.d, a[5].v.d);
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 4@2 3?@3 */
-static ct_status ct__frontend_306(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_307(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@41@0 7@1 4@2 3?@3 w4 */
-static ct_status ct__frontend_307(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_308(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , double ))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 7@2 4@3 3?@4 */
-static ct_status ct__frontend_308(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_309(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@51@0 7@1 7@2 4@3 3?@4 w5 */
-static ct_status ct__frontend_309(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_310(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 4@2 3?@3 3?@4 */
-static ct_status ct__frontend_310(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_311(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@51@0 7@1 4@2 3?@3 3?@4 w5 */
-static ct_status ct__frontend_311(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_312(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , double , double ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 7@2 4@3 3?@4 3?@5 */
-static ct_status ct__frontend_312(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_313(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@61@0 7@1 7@2 4@3 3?@4 3?@5 w6 */
-static ct_status ct__frontend_313(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_314(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double , double ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d);
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 4@2 3?@3 3?@4 3?@5 */
-static ct_status ct__frontend_314(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_315(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@61@0 7@1 4@2 3?@3 3?@4 3?@5 w6 */
-static ct_status ct__frontend_315(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_316(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , double , double , double ))fn)(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.d, a[4].v.d, a[5].v.d);
   *r = st == CT_OK ? a[6].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 7@2 4@3 3?@4 3?@5 3?@6 */
-static ct_status ct__frontend_316(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_317(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double , double , double ))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@71@0 7@1 7@2 4@3 3?@4 3?@5 3?@6 w7 */
-static ct_status ct__frontend_317(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_318(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, bool , double , double , double ))fn)(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.d, a[5].v.d, a[6].v.d);
   *r = st == CT_OK ? a[7].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7?@1 12?@2 */
-static ct_status ct__frontend_318(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_319(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const double *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@31@0 7?@1 12?@2 w3 */
-static ct_status ct__frontend_319(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_320(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const double *))fn)(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)a[2].v.floats.n, a[2].tag == CT_VALUE_NONE ? NULL : a[2].v.floats.data);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7?@1 7@2 12?@3 */
-static ct_status ct__frontend_320(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_321(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const double *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@41@0 7?@1 7@2 12?@3 w4 */
-static ct_status ct__frontend_321(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_322(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, int, const double *))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7?@1 4@2 12?@3 */
-static ct_status ct__frontend_322(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_323(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, bool , int, const double *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@41@0 7?@1 4@2 12?@3 w4 */
-static ct_status ct__frontend_323(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_324(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, bool , int, const double *))fn)(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].tag == CT_VALUE_NONE ? 0 : (int)a[3].v.floats.n, a[3].tag == CT_VALUE_NONE ? NULL : a[3].v.floats.data);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7?@1 7@2 4@3 12?@4 */
-static ct_status ct__frontend_324(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_325(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, bool , int, const double *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@51@0 7?@1 7@2 4@3 12?@4 w5 */
-static ct_status ct__frontend_325(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_326(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int, const int64_t *, bool , int, const double *))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].tag == CT_VALUE_NONE ? 0 : (int)a[4].v.floats.n, a[4].tag == CT_VALUE_NONE ? NULL : a[4].v.floats.data);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
 /* st0: 1@51@0 7@1 2@2 2@3 2@4 w5 */
-static ct_status ct__frontend_326(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_327(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_tensor *, int, const int64_t *, int64_t , int64_t , int64_t ))fn)(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i);
   *r = st == CT_OK ? a[5].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 7@1 7@2 7@3 7@4 */
-static ct_status ct__frontend_327(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_328(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 7@1 7@2 7@3 7@4 7@5 */
-static ct_status ct__frontend_328(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_329(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *, int, const int64_t *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0:1@0 3@1 3@2 10?@3 w0 */
-static ct_status ct__frontend_329(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_330(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, double , double , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
 /* st0:1@0 2@1 2?@2 10?@3 w0 */
-static ct_status ct__frontend_330(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_331(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, int64_t , int64_t , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
 /* st0:1@0 2@1 10?@2 w0 */
-static ct_status ct__frontend_331(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_332(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
 /* st0:1@0 10?@1 w0 */
-static ct_status ct__frontend_332(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_333(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
 /* st0:1@0 3@1 10?@2 w0 */
-static ct_status ct__frontend_333(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_334(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, double , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
 /* T0:1@0 10?@1 */
-static ct_status ct__frontend_334(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_335(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 3@1 10?@2 */
-static ct_status ct__frontend_335(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_336(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, double , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:3@0 1@1 10?@2 */
-static ct_status ct__frontend_336(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_337(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(double , ct_tensor *, ct_generator *))fn)(a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 10?@2 */
-static ct_status ct__frontend_337(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_338(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, ct_generator *))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 6?@1 10?@2 */
-static ct_status ct__frontend_338(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_339(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_dtype , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:7@0 10?@1 6?@2 11?@3 */
-static ct_status ct__frontend_339(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_340(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(int, const int64_t *, ct_generator *, ct_dtype , ct_device ))fn)(a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:2@0 2@1 7@2 10?@3 6?@4 11?@5 */
-static ct_status ct__frontend_340(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_341(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(int64_t , int64_t , int, const int64_t *, ct_generator *, ct_dtype , ct_device ))fn)(a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, a[4].v.dtype, a[5].v.device);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:2@0 10?@1 6?@2 11?@3 */
-static ct_status ct__frontend_341(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_342(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(int64_t , ct_generator *, ct_dtype , ct_device ))fn)(a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, a[2].v.dtype, a[3].v.device);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:2@0 6?@1 11?@2 */
-static ct_status ct__frontend_342(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_343(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(int64_t , ct_dtype , ct_device ))fn)(a[0].v.i, a[1].v.dtype, a[2].v.device);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:2@0 2@1 6?@2 11?@3 */
-static ct_status ct__frontend_343(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_344(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(int64_t , int64_t , ct_dtype , ct_device ))fn)(a[0].v.i, a[1].v.i, a[2].v.dtype, a[3].v.device);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:5@0 5@1 2@2 6?@3 11?@4 */
-static ct_status ct__frontend_344(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_345(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_scalar , ct_scalar , int64_t , ct_dtype , ct_device ))fn)(a[0].v.scalar, a[1].v.scalar, a[2].v.i, a[3].v.dtype, a[4].v.device);
   return *r ? CT_OK : ct_last_error();
 }
 /* st0: 1@27@0 10?@1 w2 */
-static ct_status ct__frontend_345(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_346(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, int, const int64_t *, ct_generator *))fn)(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
 /* st0: 1@42@0 2@1 7@2 10?@3 w4 */
-static ct_status ct__frontend_346(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_347(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, int64_t , int64_t , int, const int64_t *, ct_generator *))fn)(ct__unbox_tensor(&a[4]), a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
 /* st0: 1@22@0 10?@1 w2 */
-static ct_status ct__frontend_347(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_348(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, int64_t , ct_generator *))fn)(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
 /* st0: 1@12@0 w1 */
-static ct_status ct__frontend_348(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_349(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, int64_t ))fn)(ct__unbox_tensor(&a[1]), a[0].v.i);
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
 /* st0: 1@22@0 2@1 w2 */
-static ct_status ct__frontend_349(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_350(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, int64_t , int64_t ))fn)(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].v.i);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
 /* st0: 1@35@0 5@1 2@2 w3 */
-static ct_status ct__frontend_350(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_351(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   ct_status st = ((ct_status (*)(ct_tensor *, ct_scalar , ct_scalar , int64_t ))fn)(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.i);
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
 /* T1:1@0 3@1 4@2 10?@3 */
-static ct_status ct__frontend_351(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_352(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, double , bool , ct_generator *, ct_tensor **))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 1@1 3@2 */
-static ct_status ct__frontend_352(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_353(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, ct_tensor *, double ))fn)(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 /* T0:1@0 3@1 4@2 10?@3 */
-static ct_status ct__frontend_353(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
+static ct_status ct__frontend_354(ct_unboxed_fn fn, const ct_value *a, ct_tensor **r) {
   *r = ((ct_tensor *(*)(ct_tensor *, double , bool , ct_generator *))fn)(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
@@ -10649,6 +10665,12 @@ static const ct__arg_def ct__generated_args[] = {
     {198, 3, 2, 0, 0, 0},
     {5, 0, 1, 6, 97, 0},
     {0, 0, 1, 2, 97, 0},
+    /* mse_loss_backward */
+    {6, 0, 1, 0, 0, 0},
+    {1, 0, 1, 0, 0, 0},
+    {202, 0, 1, 0, 0, 0},
+    {198, 0, 2, 0, 0, 0},
+    {0, 0, 1, 0, 0, 0},
     /* l1_loss */
     {1, 0, 1, 0, 0, 0},
     {202, 0, 1, 0, 0, 0},
@@ -12988,216 +13010,217 @@ static const struct {
     {&ct__op.cross_entropy_loss, {1034, 0, 1033, 3430, 6, 1}, ct__frontend_249, CT_FN(ct_cross_entropy), 0, 0},
     {&ct__op.mse_loss, {1035, 0, 788, 3437, 3, 1}, ct__frontend_141, CT_FN(ct_mse_loss), 0, 0},
     {&ct__op.mse_loss_out, {1035, 5, 790, 3441, 4, 1}, ct__frontend_142, CT_FN(ct_mse_loss_out), 0, 0},
-    {&ct__op.l1_loss, {1036, 0, 788, 3446, 3, 1}, ct__frontend_141, CT_FN(ct_l1_loss), 0, 0},
-    {&ct__op.smooth_l1_loss, {1038, 0, 1037, 3450, 4, 1}, ct__frontend_250, CT_FN(ct_smooth_l1_loss), 0, 0},
-    {&ct__op.smooth_l1_loss_out, {1038, 5, 1039, 3455, 5, 1}, ct__frontend_251, CT_FN(ct_smooth_l1_loss_out), 0, 0},
-    {&ct__op.kl_div, {1041, 0, 1040, 3461, 4, 1}, ct__frontend_252, CT_FN(ct_kl_div_ex), 0, 0},
-    {&ct__op.binary_cross_entropy, {1043, 0, 1042, 3466, 4, 1}, ct__frontend_253, CT_FN(ct_binary_cross_entropy), 0, 0},
-    {&ct__op.binary_cross_entropy_out, {1043, 5, 1044, 3471, 5, 1}, ct__frontend_254, CT_FN(ct_binary_cross_entropy_out), 0, 0},
-    {&ct__op.binary_cross_entropy_with_logits, {1046, 0, 1045, 3477, 5, 1}, ct__frontend_255, CT_FN(ct_binary_cross_entropy_with_logits), 0, 0},
-    {&ct__op.huber_loss, {1047, 0, 1037, 3483, 4, 1}, ct__frontend_250, CT_FN(ct_huber_loss), 0, 0},
-    {&ct__op.huber_loss_out, {1047, 5, 1039, 3488, 5, 1}, ct__frontend_251, CT_FN(ct_huber_loss_out), 0, 0},
-    {&ct__op.soft_margin_loss, {1048, 0, 788, 3494, 3, 1}, ct__frontend_141, CT_FN(ct_soft_margin_loss), 0, 0},
-    {&ct__op.soft_margin_loss_out, {1048, 5, 790, 3498, 4, 1}, ct__frontend_142, CT_FN(ct_soft_margin_loss_out), 0, 0},
-    {&ct__op.margin_ranking_loss, {1050, 0, 1049, 3503, 5, 1}, ct__frontend_256, CT_FN(ct_margin_ranking_loss), 0, 0},
-    {&ct__op.hinge_embedding_loss, {1052, 0, 1051, 3509, 4, 1}, ct__frontend_257, CT_FN(ct_hinge_embedding_loss), 0, 0},
-    {&ct__op.multilabel_soft_margin_loss, {1053, 0, 1042, 3514, 4, 1}, ct__frontend_253, CT_FN(ct_multilabel_soft_margin_loss), 0, 0},
-    {&ct__op.multi_margin_loss, {1055, 0, 1054, 3519, 6, 1}, ct__frontend_258, CT_FN(ct_multi_margin_loss), 0, 0},
-    {&ct__op.multi_margin_loss_out, {1055, 5, 1056, 3526, 7, 1}, ct__frontend_259, CT_FN(ct_multi_margin_loss_out), 0, 0},
-    {&ct__op.triplet_margin_loss, {1058, 0, 1057, 3534, 8, 1}, ct__frontend_260, CT_FN(ct_triplet_margin_loss), 0, 0},
-    {&ct__op.cosine_embedding_loss, {1059, 0, 1049, 3543, 5, 1}, ct__frontend_256, CT_FN(ct_cosine_embedding_loss), 0, 0},
-    {&ct__op.poisson_nll_loss, {1061, 0, 1060, 3549, 6, 1}, ct__frontend_261, CT_FN(ct_poisson_nll_loss), 0, 0},
-    {&ct__op.gaussian_nll_loss, {1063, 0, 1062, 3556, 6, 1}, ct__frontend_262, CT_FN(ct_gaussian_nll_loss), 0, 0},
-    {&ct__op.cosine_similarity, {1064, 0, 1037, 3563, 4, 1}, ct__frontend_250, CT_FN(ct_cosine_similarity), 0, 0},
-    {&ct__op.pairwise_distance, {1066, 0, 1065, 3568, 5, 1}, ct__frontend_263, CT_FN(ct_pairwise_distance), 0, 0},
-    {&ct__op.cdist, {1068, 0, 1067, 3574, 4, 1}, ct__frontend_264, CT_FN(ct_cdist), 0, 0},
-    {&ct__op.layer_norm, {1070, 0, 1069, 3579, 6, 1}, ct__frontend_265, CT_FN(ct_layer_norm_ex), 0, 0},
-    {&ct__op.group_norm, {1072, 0, 1071, 3586, 6, 1}, ct__frontend_266, CT_FN(ct_group_norm_ex), 0, 0},
-    {&ct__op.batch_norm, {1074, 0, 1073, 3593, 9, 1}, ct__frontend_267, CT_FN(ct_batch_norm_ex), 0, 0},
-    {&ct__op.normalize, {1076, 0, 1075, 3603, 4, 1}, ct__frontend_268, CT_FN(ct_normalize), 0, 0},
-    {&ct__op.local_response_norm, {1078, 0, 1077, 3608, 5, 1}, ct__frontend_269, CT_FN(ct_local_response_norm), 0, 0},
-    {&ct__op.instance_norm, {1079, 0, 1073, 3614, 9, 1}, ct__frontend_267, CT_FN(ct_instance_norm_ex), 0, 0},
-    {&ct__op.bilinear, {1081, 0, 1080, 3624, 4, 1}, ct__frontend_270, CT_FN(ct_bilinear), 0, 0},
-    {&ct__op.rms_norm, {1083, 0, 1082, 3629, 4, 1}, ct__frontend_271, CT_FN(ct_rms_norm), 0, 0},
-    {&ct__op.scaled_dot_product_attention, {1085, 0, 1084, 3634, 7, 1}, ct__frontend_272, CT_FN(ct_scaled_dot_product_attention_ex), 0, 0},
-    {&ct__op.convolution, {1087, 0, 1086, 3642, 9, 1}, ct__frontend_273, CT_FN(ct_convolution), 0, 0},
-    {&ct__op.convolution_out, {1087, 5, 1088, 3652, 10, 1}, ct__frontend_274, CT_FN(ct_convolution_out), 0, 0},
-    {&ct__op.convolution_backward_input, {1090, 0, 1089, 3663, 7, 1}, ct__frontend_275, CT_FN(ct_convolution_backward_input), 0, 0},
-    {&ct__op.convolution_backward_weight, {1091, 0, 1089, 3671, 7, 1}, ct__frontend_275, CT_FN(ct_convolution_backward_weight), 0, 0},
-    {&ct__op.conv1d, {1093, 0, 1092, 3679, 7, 1}, ct__frontend_276, CT_FN(ct_conv1d), 0, 0},
-    {&ct__op.conv1d_padding, {1093, 153, 1094, 3687, 7, 1}, ct__frontend_277, CT_FN(ct_conv1d_padding), 0, 0},
-    {&ct__op.conv2d, {1095, 0, 1092, 3695, 7, 1}, ct__frontend_276, CT_FN(ct_conv2d), 0, 0},
-    {&ct__op.conv2d_padding, {1095, 153, 1094, 3703, 7, 1}, ct__frontend_277, CT_FN(ct_conv2d_padding), 0, 0},
-    {&ct__op.conv3d, {1096, 0, 1092, 3711, 7, 1}, ct__frontend_276, CT_FN(ct_conv3d), 0, 0},
-    {&ct__op.conv_transpose1d, {1098, 0, 1097, 3719, 8, 1}, ct__frontend_278, CT_FN(ct_conv_transpose1d), 0, 0},
-    {&ct__op.conv_transpose3d_input, {1099, 108, 1097, 3728, 8, 1}, ct__frontend_278, CT_FN(ct_conv_transpose3d), 0, 0},
-    {&ct__op.conv_transpose2d_input, {1100, 108, 1097, 3737, 8, 1}, ct__frontend_278, CT_FN(ct_conv_transpose2d), 0, 0},
-    {&ct__op.adaptive_avg_pool2d, {1101, 0, 319, 3746, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool2d), 0, 0},
-    {&ct__op.adaptive_avg_pool2d_out, {1101, 5, 735, 3749, 3, 1}, ct__frontend_121, CT_FN(ct_adaptive_avg_pool2d_out), 0, 0},
-    {&ct__op._adaptive_avg_pool2d, {1102, 0, 319, 3753, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool2d_impl), 0, 0},
-    {&ct__op._adaptive_avg_pool2d_backward, {1103, 0, 295, 3756, 2, 1}, ct__frontend_5, CT_FN(ct_adaptive_avg_pool2d_backward), 0, 0},
-    {&ct__op.max_pool2d_with_indices_backward, {1105, 0, 1104, 3759, 8, 1}, ct__frontend_279, CT_FN(ct_max_pool2d_with_indices_backward), 0, 0},
-    {&ct__op.max_pool2d_with_indices_backward_grad_input, {1105, 254, 1106, 3768, 9, 1}, ct__frontend_280, CT_FN(ct_max_pool2d_with_indices_backward_out), 0, 0},
-    {&ct__op.max_pool2d_double_backward, {1107, 0, 1104, 3778, 8, 1}, ct__frontend_279, CT_FN(ct_max_pool2d_double_backward), 0, 0},
-    {&ct__op.max_pool2d_with_indices, {1109, 0, 1108, 3787, 6, 2}, ct__frontend_281, CT_FN(ct_max_pool2d_with_indices), 0, 0},
-    {&ct__op.max_pool2d, {1111, 0, 1110, 3795, 6, 1}, ct__frontend_282, CT_FN(ct_max_pool2d), 0, 0},
-    {&ct__op.avg_pool2d, {1113, 0, 1112, 3802, 7, 1}, ct__frontend_283, CT_FN(ct_avg_pool2d), 0, 0},
-    {&ct__op.avg_pool2d_out, {1113, 5, 1114, 3810, 8, 1}, ct__frontend_284, CT_FN(ct_avg_pool2d_out), 0, 0},
-    {&ct__op.avg_pool2d_backward, {1116, 0, 1115, 3819, 8, 1}, ct__frontend_285, CT_FN(ct_avg_pool2d_backward), 0, 0},
-    {&ct__op.avg_pool2d_backward_grad_input, {1116, 254, 1117, 3828, 9, 1}, ct__frontend_286, CT_FN(ct_avg_pool2d_backward_out), 0, 0},
-    {&ct__op.max_pool1d_with_indices, {1118, 0, 1108, 3838, 6, 2}, ct__frontend_281, CT_FN(ct_max_pool1d_with_indices), 0, 0},
-    {&ct__op.max_pool1d, {1119, 0, 1110, 3846, 6, 1}, ct__frontend_282, CT_FN(ct_max_pool1d), 0, 0},
-    {&ct__op.avg_pool1d, {1121, 0, 1120, 3853, 6, 1}, ct__frontend_287, CT_FN(ct_avg_pool1d), 0, 0},
-    {&ct__op.adaptive_avg_pool1d, {1122, 0, 319, 3860, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool1d), 0, 0},
-    {&ct__op.adaptive_max_pool2d, {1124, 0, 1123, 3863, 2, 2}, ct__frontend_288, CT_FN(ct_adaptive_max_pool2d), 0, 0},
-    {&ct__op.adaptive_max_pool2d_out, {1124, 5, 1125, 3867, 4, 2}, ct__frontend_289, CT_FN(ct_adaptive_max_pool2d_out), 0, 0},
-    {&ct__op.adaptive_max_pool2d_backward, {1126, 0, 605, 3873, 3, 1}, ct__frontend_77, CT_FN(ct_adaptive_max_pool2d_backward), 0, 0},
-    {&ct__op.adaptive_max_pool2d_backward_grad_input, {1126, 254, 607, 3877, 4, 1}, ct__frontend_78, CT_FN(ct_adaptive_max_pool2d_backward_out), 0, 0},
-    {&ct__op.adaptive_max_pool1d, {1127, 0, 1123, 3882, 2, 2}, ct__frontend_288, CT_FN(ct_adaptive_max_pool1d), 0, 0},
-    {&ct__op.max_unpool2d, {1128, 0, 876, 3886, 3, 1}, ct__frontend_182, CT_FN(ct_max_unpool2d), 0, 0},
-    {&ct__op.max_unpool2d_out, {1128, 5, 1129, 3890, 4, 1}, ct__frontend_290, CT_FN(ct_max_unpool2d_out), 0, 0},
-    {&ct__op.max_unpool3d, {1131, 0, 1130, 3895, 5, 1}, ct__frontend_291, CT_FN(ct_max_unpool3d), 0, 0},
-    {&ct__op.max_unpool3d_out, {1131, 5, 1132, 3901, 6, 1}, ct__frontend_292, CT_FN(ct_max_unpool3d_out), 0, 0},
-    {&ct__op.adaptive_avg_pool3d, {1133, 0, 319, 3908, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool3d), 0, 0},
-    {&ct__op.adaptive_avg_pool3d_out, {1133, 5, 735, 3911, 3, 1}, ct__frontend_121, CT_FN(ct_adaptive_avg_pool3d_out), 0, 0},
-    {&ct__op._adaptive_avg_pool3d, {1134, 0, 319, 3915, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool3d_impl), 0, 0},
-    {&ct__op._adaptive_avg_pool3d_backward, {1135, 0, 295, 3918, 2, 1}, ct__frontend_5, CT_FN(ct_adaptive_avg_pool3d_backward), 0, 0},
-    {&ct__op.adaptive_max_pool3d, {1136, 0, 1123, 3921, 2, 2}, ct__frontend_288, CT_FN(ct_adaptive_max_pool3d), 0, 0},
-    {&ct__op.adaptive_max_pool3d_out, {1136, 5, 1125, 3925, 4, 2}, ct__frontend_289, CT_FN(ct_adaptive_max_pool3d_out), 0, 0},
-    {&ct__op.adaptive_max_pool3d_backward, {1137, 0, 605, 3931, 3, 1}, ct__frontend_77, CT_FN(ct_adaptive_max_pool3d_backward), 0, 0},
-    {&ct__op.adaptive_max_pool3d_backward_grad_input, {1137, 254, 607, 3935, 4, 1}, ct__frontend_78, CT_FN(ct_adaptive_max_pool3d_backward_out), 0, 0},
-    {&ct__op.max_pool3d_with_indices, {1138, 0, 1108, 3940, 6, 2}, ct__frontend_281, CT_FN(ct_max_pool3d_with_indices), 0, 0},
-    {&ct__op.max_pool3d_with_indices_out, {1138, 5, 1139, 3948, 8, 2}, ct__frontend_293, CT_FN(ct_max_pool3d_with_indices_out), 0, 0},
-    {&ct__op.max_pool3d, {1140, 0, 1110, 3958, 6, 1}, ct__frontend_282, CT_FN(ct_max_pool3d), 0, 0},
-    {&ct__op.max_pool3d_with_indices_backward, {1141, 0, 1104, 3965, 8, 1}, ct__frontend_279, CT_FN(ct_max_pool3d_with_indices_backward), 0, 0},
-    {&ct__op.max_pool3d_with_indices_backward_grad_input, {1141, 254, 1106, 3974, 9, 1}, ct__frontend_280, CT_FN(ct_max_pool3d_with_indices_backward_out), 0, 0},
-    {&ct__op.avg_pool3d, {1142, 0, 1112, 3984, 7, 1}, ct__frontend_283, CT_FN(ct_avg_pool3d), 0, 0},
-    {&ct__op.avg_pool3d_out, {1142, 5, 1114, 3992, 8, 1}, ct__frontend_284, CT_FN(ct_avg_pool3d_out), 0, 0},
-    {&ct__op.avg_pool3d_backward, {1143, 0, 1115, 4001, 8, 1}, ct__frontend_285, CT_FN(ct_avg_pool3d_backward), 0, 0},
-    {&ct__op.avg_pool3d_backward_grad_input, {1143, 254, 1117, 4010, 9, 1}, ct__frontend_286, CT_FN(ct_avg_pool3d_backward_out), 0, 0},
-    {&ct__op.upsample_nearest1d, {1145, 0, 1144, 4020, 3, 1}, ct__frontend_294, CT_FN(ct_upsample_nearest1d), 0, 0},
-    {&ct__op.upsample_nearest1d_out, {1145, 5, 1146, 4024, 4, 1}, ct__frontend_295, CT_FN(ct_upsample_nearest1d_out), 0, 0},
-    {&ct__op.upsample_nearest1d_backward, {1148, 0, 1147, 4029, 4, 1}, ct__frontend_296, CT_FN(ct_upsample_nearest1d_backward), 0, 0},
-    {&ct__op.upsample_nearest1d_backward_grad_input, {1148, 254, 1149, 4034, 5, 1}, ct__frontend_297, CT_FN(ct_upsample_nearest1d_backward_out), 0, 0},
-    {&ct__op.upsample_nearest2d, {1151, 0, 1150, 4040, 4, 1}, ct__frontend_298, CT_FN(ct_upsample_nearest2d), 0, 0},
-    {&ct__op.upsample_nearest2d_out, {1151, 5, 1152, 4045, 5, 1}, ct__frontend_299, CT_FN(ct_upsample_nearest2d_out), 0, 0},
-    {&ct__op.upsample_nearest2d_backward, {1154, 0, 1153, 4051, 5, 1}, ct__frontend_300, CT_FN(ct_upsample_nearest2d_backward), 0, 0},
-    {&ct__op.upsample_nearest2d_backward_grad_input, {1154, 254, 1155, 4057, 6, 1}, ct__frontend_301, CT_FN(ct_upsample_nearest2d_backward_out), 0, 0},
-    {&ct__op.upsample_nearest3d, {1157, 0, 1156, 4064, 5, 1}, ct__frontend_302, CT_FN(ct_upsample_nearest3d), 0, 0},
-    {&ct__op.upsample_nearest3d_out, {1157, 5, 1158, 4070, 6, 1}, ct__frontend_303, CT_FN(ct_upsample_nearest3d_out), 0, 0},
-    {&ct__op.upsample_nearest3d_backward, {1160, 0, 1159, 4077, 6, 1}, ct__frontend_304, CT_FN(ct_upsample_nearest3d_backward), 0, 0},
-    {&ct__op.upsample_nearest3d_backward_grad_input, {1160, 254, 1161, 4084, 7, 1}, ct__frontend_305, CT_FN(ct_upsample_nearest3d_backward_out), 0, 0},
-    {&ct__op._upsample_nearest_exact1d, {1162, 0, 1144, 4092, 3, 1}, ct__frontend_294, CT_FN(ct_upsample_nearest_exact1d), 0, 0},
-    {&ct__op._upsample_nearest_exact1d_out, {1162, 5, 1146, 4096, 4, 1}, ct__frontend_295, CT_FN(ct_upsample_nearest_exact1d_out), 0, 0},
-    {&ct__op._upsample_nearest_exact1d_backward, {1163, 0, 1147, 4101, 4, 1}, ct__frontend_296, CT_FN(ct_upsample_nearest_exact1d_backward), 0, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_grad_input, {1163, 254, 1149, 4106, 5, 1}, ct__frontend_297, CT_FN(ct_upsample_nearest_exact1d_backward_out), 0, 0},
-    {&ct__op._upsample_nearest_exact2d, {1164, 0, 1150, 4112, 4, 1}, ct__frontend_298, CT_FN(ct_upsample_nearest_exact2d), 0, 0},
-    {&ct__op._upsample_nearest_exact2d_out, {1164, 5, 1152, 4117, 5, 1}, ct__frontend_299, CT_FN(ct_upsample_nearest_exact2d_out), 0, 0},
-    {&ct__op._upsample_nearest_exact2d_backward, {1165, 0, 1153, 4123, 5, 1}, ct__frontend_300, CT_FN(ct_upsample_nearest_exact2d_backward), 0, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_grad_input, {1165, 254, 1155, 4129, 6, 1}, ct__frontend_301, CT_FN(ct_upsample_nearest_exact2d_backward_out), 0, 0},
-    {&ct__op._upsample_nearest_exact3d, {1166, 0, 1156, 4136, 5, 1}, ct__frontend_302, CT_FN(ct_upsample_nearest_exact3d), 0, 0},
-    {&ct__op._upsample_nearest_exact3d_out, {1166, 5, 1158, 4142, 6, 1}, ct__frontend_303, CT_FN(ct_upsample_nearest_exact3d_out), 0, 0},
-    {&ct__op._upsample_nearest_exact3d_backward, {1167, 0, 1159, 4149, 6, 1}, ct__frontend_304, CT_FN(ct_upsample_nearest_exact3d_backward), 0, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_grad_input, {1167, 254, 1161, 4156, 7, 1}, ct__frontend_305, CT_FN(ct_upsample_nearest_exact3d_backward_out), 0, 0},
-    {&ct__op.upsample_linear1d, {1169, 0, 1168, 4164, 4, 1}, ct__frontend_306, CT_FN(ct_upsample_linear1d), 0, 0},
-    {&ct__op.upsample_linear1d_out, {1169, 5, 1170, 4169, 5, 1}, ct__frontend_307, CT_FN(ct_upsample_linear1d_out), 0, 0},
-    {&ct__op.upsample_linear1d_backward, {1172, 0, 1171, 4175, 5, 1}, ct__frontend_308, CT_FN(ct_upsample_linear1d_backward), 0, 0},
-    {&ct__op.upsample_linear1d_backward_grad_input, {1172, 254, 1173, 4181, 6, 1}, ct__frontend_309, CT_FN(ct_upsample_linear1d_backward_out), 0, 0},
-    {&ct__op.upsample_bilinear2d, {1175, 0, 1174, 4188, 5, 1}, ct__frontend_310, CT_FN(ct_upsample_bilinear2d), 0, 0},
-    {&ct__op.upsample_bilinear2d_out, {1175, 5, 1176, 4194, 6, 1}, ct__frontend_311, CT_FN(ct_upsample_bilinear2d_out), 0, 0},
-    {&ct__op.upsample_bilinear2d_backward, {1178, 0, 1177, 4201, 6, 1}, ct__frontend_312, CT_FN(ct_upsample_bilinear2d_backward), 0, 0},
-    {&ct__op.upsample_bilinear2d_backward_grad_input, {1178, 254, 1179, 4208, 7, 1}, ct__frontend_313, CT_FN(ct_upsample_bilinear2d_backward_out), 0, 0},
-    {&ct__op.upsample_trilinear3d, {1181, 0, 1180, 4216, 6, 1}, ct__frontend_314, CT_FN(ct_upsample_trilinear3d), 0, 0},
-    {&ct__op.upsample_trilinear3d_out, {1181, 5, 1182, 4223, 7, 1}, ct__frontend_315, CT_FN(ct_upsample_trilinear3d_out), 0, 0},
-    {&ct__op.upsample_trilinear3d_backward, {1184, 0, 1183, 4231, 7, 1}, ct__frontend_316, CT_FN(ct_upsample_trilinear3d_backward), 0, 0},
-    {&ct__op.upsample_trilinear3d_backward_grad_input, {1184, 254, 1185, 4239, 8, 1}, ct__frontend_317, CT_FN(ct_upsample_trilinear3d_backward_out), 0, 0},
-    {&ct__op.upsample_bicubic2d, {1186, 0, 1174, 4248, 5, 1}, ct__frontend_310, CT_FN(ct_upsample_bicubic2d), 0, 0},
-    {&ct__op.upsample_bicubic2d_out, {1186, 5, 1176, 4254, 6, 1}, ct__frontend_311, CT_FN(ct_upsample_bicubic2d_out), 0, 0},
-    {&ct__op.upsample_bicubic2d_backward, {1187, 0, 1177, 4261, 6, 1}, ct__frontend_312, CT_FN(ct_upsample_bicubic2d_backward), 0, 0},
-    {&ct__op.upsample_bicubic2d_backward_grad_input, {1187, 254, 1179, 4268, 7, 1}, ct__frontend_313, CT_FN(ct_upsample_bicubic2d_backward_out), 0, 0},
-    {&ct__op.upsample_nearest1d_vec, {1145, 96, 1188, 4276, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest1d_vec), 0, 0},
-    {&ct__op.upsample_nearest1d_vec_out, {1145, 1190, 1189, 4280, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest1d_vec_out), 0, 0},
-    {&ct__op.upsample_nearest1d_backward_vec, {1148, 96, 1191, 4285, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest1d_backward_vec), 0, 0},
-    {&ct__op.upsample_nearest1d_backward_vec_out, {1148, 1190, 1192, 4290, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest1d_backward_vec_out), 0, 0},
-    {&ct__op.upsample_nearest2d_vec, {1151, 96, 1188, 4296, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest2d_vec), 0, 0},
-    {&ct__op.upsample_nearest2d_vec_out, {1151, 1190, 1189, 4300, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest2d_vec_out), 0, 0},
-    {&ct__op.upsample_nearest2d_backward_vec, {1154, 96, 1191, 4305, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest2d_backward_vec), 0, 0},
-    {&ct__op.upsample_nearest2d_backward_vec_out, {1154, 1190, 1192, 4310, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest2d_backward_vec_out), 0, 0},
-    {&ct__op.upsample_nearest3d_vec, {1157, 96, 1188, 4316, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest3d_vec), 0, 0},
-    {&ct__op.upsample_nearest3d_vec_out, {1157, 1190, 1189, 4320, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest3d_vec_out), 0, 0},
-    {&ct__op.upsample_nearest3d_backward_vec, {1160, 96, 1191, 4325, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest3d_backward_vec), 0, 0},
-    {&ct__op.upsample_nearest3d_backward_vec_out, {1160, 1190, 1192, 4330, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest3d_backward_vec_out), 0, 0},
-    {&ct__op._upsample_nearest_exact1d_vec, {1162, 96, 1188, 4336, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest_exact1d_vec), 0, 0},
-    {&ct__op._upsample_nearest_exact1d_vec_out, {1162, 1190, 1189, 4340, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest_exact1d_vec_out), 0, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_vec, {1163, 96, 1191, 4345, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest_exact1d_backward_vec), 0, 0},
-    {&ct__op._upsample_nearest_exact1d_backward_vec_out, {1163, 1190, 1192, 4350, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest_exact1d_backward_vec_out), 0, 0},
-    {&ct__op._upsample_nearest_exact2d_vec, {1164, 96, 1188, 4356, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest_exact2d_vec), 0, 0},
-    {&ct__op._upsample_nearest_exact2d_vec_out, {1164, 1190, 1189, 4360, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest_exact2d_vec_out), 0, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_vec, {1165, 96, 1191, 4365, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest_exact2d_backward_vec), 0, 0},
-    {&ct__op._upsample_nearest_exact2d_backward_vec_out, {1165, 1190, 1192, 4370, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest_exact2d_backward_vec_out), 0, 0},
-    {&ct__op._upsample_nearest_exact3d_vec, {1166, 96, 1188, 4376, 3, 1}, ct__frontend_318, CT_FN(ct_upsample_nearest_exact3d_vec), 0, 0},
-    {&ct__op._upsample_nearest_exact3d_vec_out, {1166, 1190, 1189, 4380, 4, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest_exact3d_vec_out), 0, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_vec, {1167, 96, 1191, 4385, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest_exact3d_backward_vec), 0, 0},
-    {&ct__op._upsample_nearest_exact3d_backward_vec_out, {1167, 1190, 1192, 4390, 5, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest_exact3d_backward_vec_out), 0, 0},
-    {&ct__op.upsample_linear1d_vec, {1169, 96, 1193, 4396, 4, 1}, ct__frontend_322, CT_FN(ct_upsample_linear1d_vec), 0, 0},
-    {&ct__op.upsample_linear1d_vec_out, {1169, 1190, 1194, 4401, 5, 1}, ct__frontend_323, CT_FN(ct_upsample_linear1d_vec_out), 0, 0},
-    {&ct__op.upsample_linear1d_backward_vec, {1172, 96, 1195, 4407, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_linear1d_backward_vec), 0, 0},
-    {&ct__op.upsample_linear1d_backward_vec_out, {1172, 1190, 1196, 4413, 6, 1}, ct__frontend_325, CT_FN(ct_upsample_linear1d_backward_vec_out), 0, 0},
-    {&ct__op.upsample_bilinear2d_vec, {1175, 96, 1193, 4420, 4, 1}, ct__frontend_322, CT_FN(ct_upsample_bilinear2d_vec), 0, 0},
-    {&ct__op.upsample_bilinear2d_vec_out, {1175, 1190, 1194, 4425, 5, 1}, ct__frontend_323, CT_FN(ct_upsample_bilinear2d_vec_out), 0, 0},
-    {&ct__op.upsample_bilinear2d_backward_vec, {1178, 96, 1195, 4431, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_bilinear2d_backward_vec), 0, 0},
-    {&ct__op.upsample_bilinear2d_backward_vec_out, {1178, 1190, 1196, 4437, 6, 1}, ct__frontend_325, CT_FN(ct_upsample_bilinear2d_backward_vec_out), 0, 0},
-    {&ct__op.upsample_trilinear3d_vec, {1181, 96, 1193, 4444, 4, 1}, ct__frontend_322, CT_FN(ct_upsample_trilinear3d_vec), 0, 0},
-    {&ct__op.upsample_trilinear3d_vec_out, {1181, 1190, 1194, 4449, 5, 1}, ct__frontend_323, CT_FN(ct_upsample_trilinear3d_vec_out), 0, 0},
-    {&ct__op.upsample_trilinear3d_backward_vec, {1184, 96, 1195, 4455, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_trilinear3d_backward_vec), 0, 0},
-    {&ct__op.upsample_trilinear3d_backward_vec_out, {1184, 1190, 1196, 4461, 6, 1}, ct__frontend_325, CT_FN(ct_upsample_trilinear3d_backward_vec_out), 0, 0},
-    {&ct__op.upsample_bicubic2d_vec, {1186, 96, 1193, 4468, 4, 1}, ct__frontend_322, CT_FN(ct_upsample_bicubic2d_vec), 0, 0},
-    {&ct__op.upsample_bicubic2d_vec_out, {1186, 1190, 1194, 4473, 5, 1}, ct__frontend_323, CT_FN(ct_upsample_bicubic2d_vec_out), 0, 0},
-    {&ct__op.upsample_bicubic2d_backward_vec, {1187, 96, 1195, 4479, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_bicubic2d_backward_vec), 0, 0},
-    {&ct__op.upsample_bicubic2d_backward_vec_out, {1187, 1190, 1196, 4485, 6, 1}, ct__frontend_325, CT_FN(ct_upsample_bicubic2d_backward_vec_out), 0, 0},
-    {&ct__op.unfold, {1197, 0, 362, 4492, 4, 1}, ct__frontend_31, CT_FN(ct_unfold), 0, 0},
-    {&ct__op.unfold_backward, {1198, 0, 371, 4497, 5, 1}, ct__frontend_36, CT_FN(ct_unfold_backward), 0, 0},
-    {&ct__op.unfold_backward_out, {1198, 5, 1199, 4503, 6, 1}, ct__frontend_326, CT_FN(ct_unfold_backward_out), 0, 0},
-    {&ct__op.pixel_shuffle, {1200, 0, 341, 4510, 2, 1}, ct__frontend_21, CT_FN(ct_pixel_shuffle), 0, 0},
-    {&ct__op.pixel_shuffle_out, {1200, 5, 366, 4513, 3, 1}, ct__frontend_33, CT_FN(ct_pixel_shuffle_out), 0, 0},
-    {&ct__op.pixel_unshuffle, {1201, 0, 341, 4517, 2, 1}, ct__frontend_21, CT_FN(ct_pixel_unshuffle), 0, 0},
-    {&ct__op.pixel_unshuffle_out, {1201, 5, 366, 4520, 3, 1}, ct__frontend_33, CT_FN(ct_pixel_unshuffle_out), 0, 0},
-    {&ct__op.im2col, {1203, 0, 1202, 4524, 5, 1}, ct__frontend_327, CT_FN(ct_im2col), 0, 0},
-    {&ct__op.col2im, {1205, 0, 1204, 4530, 6, 1}, ct__frontend_328, CT_FN(ct_col2im), 0, 0},
-    {&ct__op.affine_grid_generator, {1206, 0, 327, 4537, 3, 1}, ct__frontend_18, CT_FN(ct_affine_grid_generator), 0, 0},
-    {&ct__op.grid_sampler_2d, {1207, 0, 947, 4541, 5, 1}, ct__frontend_210, CT_FN(ct_grid_sampler_2d), 0, 0},
-    {&ct__op.grid_sampler_3d, {1208, 0, 947, 4547, 5, 1}, ct__frontend_210, CT_FN(ct_grid_sampler_3d), 0, 0},
-    {&ct__op.grid_sampler, {1209, 0, 947, 4553, 5, 1}, ct__frontend_210, CT_FN(ct_grid_sampler), 0, 0},
-    {&ct__op.uniform_, {1211, 0, 1210, 4559, 4, 1}, ct__frontend_329, CT_FN(ct_uniform_ex_), 0, 0},
-    {&ct__op.normal_, {1212, 0, 1210, 4564, 4, 1}, ct__frontend_329, CT_FN(ct_normal_ex_), 0, 0},
-    {&ct__op.random__from, {1214, 275, 1213, 4569, 4, 1}, ct__frontend_330, CT_FN(ct_random_from_ex_), 0, 0},
-    {&ct__op.random__to, {1214, 276, 1215, 4574, 3, 1}, ct__frontend_331, CT_FN(ct_random_to_ex_), 0, 0},
-    {&ct__op.random_, {1214, 0, 1216, 4578, 2, 1}, ct__frontend_332, CT_FN(ct_random_ex_), 0, 0},
-    {&ct__op.bernoulli__float, {1219, 1218, 1217, 4581, 3, 1}, ct__frontend_333, CT_FN(ct_bernoulli_float_ex_), 0, 0},
-    {&ct__op.bernoulli, {1221, 0, 1220, 4585, 2, 1}, ct__frontend_334, CT_FN(ct_bernoulli_ex), 0, 0},
-    {&ct__op.bernoulli_p, {1221, 85, 1222, 4588, 3, 1}, ct__frontend_335, CT_FN(ct_bernoulli_p_ex), 0, 0},
-    {&ct__op.normal_Tensor_float, {1224, 1223, 1222, 4592, 3, 1}, ct__frontend_335, CT_FN(ct_normal_tensor_float_ex), 0, 0},
-    {&ct__op.normal_float_Tensor, {1224, 1226, 1225, 4596, 3, 1}, ct__frontend_336, CT_FN(ct_normal_float_tensor_ex), 0, 0},
-    {&ct__op.normal_Tensor_Tensor, {1224, 566, 1227, 4600, 3, 1}, ct__frontend_337, CT_FN(ct_normal_tensor_tensor_ex), 0, 0},
-    {&ct__op.rand_like, {1229, 0, 1228, 4604, 3, 1}, ct__frontend_338, CT_FN(ct_rand_like_ex), 0, 0},
-    {&ct__op.randn_like, {1230, 0, 1228, 4608, 3, 1}, ct__frontend_338, CT_FN(ct_randn_like_ex), 0, 0},
-    {&ct__op.rand, {1232, 0, 1231, 4612, 4, 1}, ct__frontend_339, CT_FN(ct_rand_ex), 0, 0},
-    {&ct__op.randn, {1233, 0, 1231, 4617, 4, 1}, ct__frontend_339, CT_FN(ct_randn_ex), 0, 0},
-    {&ct__op.randint_low, {1235, 279, 1234, 4622, 6, 1}, ct__frontend_340, CT_FN(ct_randint_ex), 0, 0},
-    {&ct__op.randperm, {1237, 0, 1236, 4629, 4, 1}, ct__frontend_341, CT_FN(ct_randperm_ex), 0, 0},
-    {&ct__op.eye, {1239, 0, 1238, 4634, 3, 1}, ct__frontend_342, CT_FN(ct_eye_ex), 0, 0},
-    {&ct__op.eye_m, {1239, 281, 1240, 4638, 4, 1}, ct__frontend_343, CT_FN(ct_eye_m_ex), 0, 0},
-    {&ct__op.linspace, {1242, 0, 1241, 4643, 5, 1}, ct__frontend_344, CT_FN(ct_linspace_ex), 0, 0},
-    {&ct__op.rand_generator_out, {1232, 1244, 1243, 4649, 3, 1}, ct__frontend_345, CT_FN(ct_rand_out), 0, 0},
-    {&ct__op.randn_generator_out, {1233, 1244, 1243, 4653, 3, 1}, ct__frontend_345, CT_FN(ct_randn_out), 0, 0},
-    {&ct__op.randint_low_generator_out, {1235, 1246, 1245, 4657, 5, 1}, ct__frontend_346, CT_FN(ct_randint_out), 0, 0},
-    {&ct__op.randperm_generator_out, {1237, 1244, 1247, 4663, 3, 1}, ct__frontend_347, CT_FN(ct_randperm_out), 0, 0},
-    {&ct__op.eye_out, {1239, 5, 1248, 4667, 2, 1}, ct__frontend_348, CT_FN(ct_eye_out), 0, 0},
-    {&ct__op.eye_m_out, {1239, 1250, 1249, 4670, 3, 1}, ct__frontend_349, CT_FN(ct_eye_m_out), 0, 0},
-    {&ct__op.linspace_out, {1242, 5, 1251, 4674, 4, 1}, ct__frontend_350, CT_FN(ct_linspace_out), 0, 0},
-    {&ct__op.native_dropout, {1253, 0, 1252, 4679, 4, 2}, ct__frontend_351, CT_FN(ct_native_dropout_ex), 0, 0},
-    {&ct__op.native_dropout_backward, {1255, 0, 1254, 4685, 3, 1}, ct__frontend_352, CT_FN(ct_native_dropout_backward), 0, 0},
-    {&ct__op.dropout, {1257, 0, 1256, 4689, 4, 1}, ct__frontend_353, CT_FN(ct_dropout_ex), 0, 0},
+    {&ct__op.mse_loss_backward, {1037, 0, 1036, 3446, 4, 1}, ct__frontend_250, CT_FN(ct_mse_loss_backward), 0, 0},
+    {&ct__op.l1_loss, {1038, 0, 788, 3451, 3, 1}, ct__frontend_141, CT_FN(ct_l1_loss), 0, 0},
+    {&ct__op.smooth_l1_loss, {1040, 0, 1039, 3455, 4, 1}, ct__frontend_251, CT_FN(ct_smooth_l1_loss), 0, 0},
+    {&ct__op.smooth_l1_loss_out, {1040, 5, 1041, 3460, 5, 1}, ct__frontend_252, CT_FN(ct_smooth_l1_loss_out), 0, 0},
+    {&ct__op.kl_div, {1043, 0, 1042, 3466, 4, 1}, ct__frontend_253, CT_FN(ct_kl_div_ex), 0, 0},
+    {&ct__op.binary_cross_entropy, {1045, 0, 1044, 3471, 4, 1}, ct__frontend_254, CT_FN(ct_binary_cross_entropy), 0, 0},
+    {&ct__op.binary_cross_entropy_out, {1045, 5, 1046, 3476, 5, 1}, ct__frontend_255, CT_FN(ct_binary_cross_entropy_out), 0, 0},
+    {&ct__op.binary_cross_entropy_with_logits, {1048, 0, 1047, 3482, 5, 1}, ct__frontend_256, CT_FN(ct_binary_cross_entropy_with_logits), 0, 0},
+    {&ct__op.huber_loss, {1049, 0, 1039, 3488, 4, 1}, ct__frontend_251, CT_FN(ct_huber_loss), 0, 0},
+    {&ct__op.huber_loss_out, {1049, 5, 1041, 3493, 5, 1}, ct__frontend_252, CT_FN(ct_huber_loss_out), 0, 0},
+    {&ct__op.soft_margin_loss, {1050, 0, 788, 3499, 3, 1}, ct__frontend_141, CT_FN(ct_soft_margin_loss), 0, 0},
+    {&ct__op.soft_margin_loss_out, {1050, 5, 790, 3503, 4, 1}, ct__frontend_142, CT_FN(ct_soft_margin_loss_out), 0, 0},
+    {&ct__op.margin_ranking_loss, {1052, 0, 1051, 3508, 5, 1}, ct__frontend_257, CT_FN(ct_margin_ranking_loss), 0, 0},
+    {&ct__op.hinge_embedding_loss, {1054, 0, 1053, 3514, 4, 1}, ct__frontend_258, CT_FN(ct_hinge_embedding_loss), 0, 0},
+    {&ct__op.multilabel_soft_margin_loss, {1055, 0, 1044, 3519, 4, 1}, ct__frontend_254, CT_FN(ct_multilabel_soft_margin_loss), 0, 0},
+    {&ct__op.multi_margin_loss, {1057, 0, 1056, 3524, 6, 1}, ct__frontend_259, CT_FN(ct_multi_margin_loss), 0, 0},
+    {&ct__op.multi_margin_loss_out, {1057, 5, 1058, 3531, 7, 1}, ct__frontend_260, CT_FN(ct_multi_margin_loss_out), 0, 0},
+    {&ct__op.triplet_margin_loss, {1060, 0, 1059, 3539, 8, 1}, ct__frontend_261, CT_FN(ct_triplet_margin_loss), 0, 0},
+    {&ct__op.cosine_embedding_loss, {1061, 0, 1051, 3548, 5, 1}, ct__frontend_257, CT_FN(ct_cosine_embedding_loss), 0, 0},
+    {&ct__op.poisson_nll_loss, {1063, 0, 1062, 3554, 6, 1}, ct__frontend_262, CT_FN(ct_poisson_nll_loss), 0, 0},
+    {&ct__op.gaussian_nll_loss, {1065, 0, 1064, 3561, 6, 1}, ct__frontend_263, CT_FN(ct_gaussian_nll_loss), 0, 0},
+    {&ct__op.cosine_similarity, {1066, 0, 1039, 3568, 4, 1}, ct__frontend_251, CT_FN(ct_cosine_similarity), 0, 0},
+    {&ct__op.pairwise_distance, {1068, 0, 1067, 3573, 5, 1}, ct__frontend_264, CT_FN(ct_pairwise_distance), 0, 0},
+    {&ct__op.cdist, {1070, 0, 1069, 3579, 4, 1}, ct__frontend_265, CT_FN(ct_cdist), 0, 0},
+    {&ct__op.layer_norm, {1072, 0, 1071, 3584, 6, 1}, ct__frontend_266, CT_FN(ct_layer_norm_ex), 0, 0},
+    {&ct__op.group_norm, {1074, 0, 1073, 3591, 6, 1}, ct__frontend_267, CT_FN(ct_group_norm_ex), 0, 0},
+    {&ct__op.batch_norm, {1076, 0, 1075, 3598, 9, 1}, ct__frontend_268, CT_FN(ct_batch_norm_ex), 0, 0},
+    {&ct__op.normalize, {1078, 0, 1077, 3608, 4, 1}, ct__frontend_269, CT_FN(ct_normalize), 0, 0},
+    {&ct__op.local_response_norm, {1080, 0, 1079, 3613, 5, 1}, ct__frontend_270, CT_FN(ct_local_response_norm), 0, 0},
+    {&ct__op.instance_norm, {1081, 0, 1075, 3619, 9, 1}, ct__frontend_268, CT_FN(ct_instance_norm_ex), 0, 0},
+    {&ct__op.bilinear, {1083, 0, 1082, 3629, 4, 1}, ct__frontend_271, CT_FN(ct_bilinear), 0, 0},
+    {&ct__op.rms_norm, {1085, 0, 1084, 3634, 4, 1}, ct__frontend_272, CT_FN(ct_rms_norm), 0, 0},
+    {&ct__op.scaled_dot_product_attention, {1087, 0, 1086, 3639, 7, 1}, ct__frontend_273, CT_FN(ct_scaled_dot_product_attention_ex), 0, 0},
+    {&ct__op.convolution, {1089, 0, 1088, 3647, 9, 1}, ct__frontend_274, CT_FN(ct_convolution), 0, 0},
+    {&ct__op.convolution_out, {1089, 5, 1090, 3657, 10, 1}, ct__frontend_275, CT_FN(ct_convolution_out), 0, 0},
+    {&ct__op.convolution_backward_input, {1092, 0, 1091, 3668, 7, 1}, ct__frontend_276, CT_FN(ct_convolution_backward_input), 0, 0},
+    {&ct__op.convolution_backward_weight, {1093, 0, 1091, 3676, 7, 1}, ct__frontend_276, CT_FN(ct_convolution_backward_weight), 0, 0},
+    {&ct__op.conv1d, {1095, 0, 1094, 3684, 7, 1}, ct__frontend_277, CT_FN(ct_conv1d), 0, 0},
+    {&ct__op.conv1d_padding, {1095, 153, 1096, 3692, 7, 1}, ct__frontend_278, CT_FN(ct_conv1d_padding), 0, 0},
+    {&ct__op.conv2d, {1097, 0, 1094, 3700, 7, 1}, ct__frontend_277, CT_FN(ct_conv2d), 0, 0},
+    {&ct__op.conv2d_padding, {1097, 153, 1096, 3708, 7, 1}, ct__frontend_278, CT_FN(ct_conv2d_padding), 0, 0},
+    {&ct__op.conv3d, {1098, 0, 1094, 3716, 7, 1}, ct__frontend_277, CT_FN(ct_conv3d), 0, 0},
+    {&ct__op.conv_transpose1d, {1100, 0, 1099, 3724, 8, 1}, ct__frontend_279, CT_FN(ct_conv_transpose1d), 0, 0},
+    {&ct__op.conv_transpose3d_input, {1101, 108, 1099, 3733, 8, 1}, ct__frontend_279, CT_FN(ct_conv_transpose3d), 0, 0},
+    {&ct__op.conv_transpose2d_input, {1102, 108, 1099, 3742, 8, 1}, ct__frontend_279, CT_FN(ct_conv_transpose2d), 0, 0},
+    {&ct__op.adaptive_avg_pool2d, {1103, 0, 319, 3751, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool2d), 0, 0},
+    {&ct__op.adaptive_avg_pool2d_out, {1103, 5, 735, 3754, 3, 1}, ct__frontend_121, CT_FN(ct_adaptive_avg_pool2d_out), 0, 0},
+    {&ct__op._adaptive_avg_pool2d, {1104, 0, 319, 3758, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool2d_impl), 0, 0},
+    {&ct__op._adaptive_avg_pool2d_backward, {1105, 0, 295, 3761, 2, 1}, ct__frontend_5, CT_FN(ct_adaptive_avg_pool2d_backward), 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward, {1107, 0, 1106, 3764, 8, 1}, ct__frontend_280, CT_FN(ct_max_pool2d_with_indices_backward), 0, 0},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, {1107, 254, 1108, 3773, 9, 1}, ct__frontend_281, CT_FN(ct_max_pool2d_with_indices_backward_out), 0, 0},
+    {&ct__op.max_pool2d_double_backward, {1109, 0, 1106, 3783, 8, 1}, ct__frontend_280, CT_FN(ct_max_pool2d_double_backward), 0, 0},
+    {&ct__op.max_pool2d_with_indices, {1111, 0, 1110, 3792, 6, 2}, ct__frontend_282, CT_FN(ct_max_pool2d_with_indices), 0, 0},
+    {&ct__op.max_pool2d, {1113, 0, 1112, 3800, 6, 1}, ct__frontend_283, CT_FN(ct_max_pool2d), 0, 0},
+    {&ct__op.avg_pool2d, {1115, 0, 1114, 3807, 7, 1}, ct__frontend_284, CT_FN(ct_avg_pool2d), 0, 0},
+    {&ct__op.avg_pool2d_out, {1115, 5, 1116, 3815, 8, 1}, ct__frontend_285, CT_FN(ct_avg_pool2d_out), 0, 0},
+    {&ct__op.avg_pool2d_backward, {1118, 0, 1117, 3824, 8, 1}, ct__frontend_286, CT_FN(ct_avg_pool2d_backward), 0, 0},
+    {&ct__op.avg_pool2d_backward_grad_input, {1118, 254, 1119, 3833, 9, 1}, ct__frontend_287, CT_FN(ct_avg_pool2d_backward_out), 0, 0},
+    {&ct__op.max_pool1d_with_indices, {1120, 0, 1110, 3843, 6, 2}, ct__frontend_282, CT_FN(ct_max_pool1d_with_indices), 0, 0},
+    {&ct__op.max_pool1d, {1121, 0, 1112, 3851, 6, 1}, ct__frontend_283, CT_FN(ct_max_pool1d), 0, 0},
+    {&ct__op.avg_pool1d, {1123, 0, 1122, 3858, 6, 1}, ct__frontend_288, CT_FN(ct_avg_pool1d), 0, 0},
+    {&ct__op.adaptive_avg_pool1d, {1124, 0, 319, 3865, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool1d), 0, 0},
+    {&ct__op.adaptive_max_pool2d, {1126, 0, 1125, 3868, 2, 2}, ct__frontend_289, CT_FN(ct_adaptive_max_pool2d), 0, 0},
+    {&ct__op.adaptive_max_pool2d_out, {1126, 5, 1127, 3872, 4, 2}, ct__frontend_290, CT_FN(ct_adaptive_max_pool2d_out), 0, 0},
+    {&ct__op.adaptive_max_pool2d_backward, {1128, 0, 605, 3878, 3, 1}, ct__frontend_77, CT_FN(ct_adaptive_max_pool2d_backward), 0, 0},
+    {&ct__op.adaptive_max_pool2d_backward_grad_input, {1128, 254, 607, 3882, 4, 1}, ct__frontend_78, CT_FN(ct_adaptive_max_pool2d_backward_out), 0, 0},
+    {&ct__op.adaptive_max_pool1d, {1129, 0, 1125, 3887, 2, 2}, ct__frontend_289, CT_FN(ct_adaptive_max_pool1d), 0, 0},
+    {&ct__op.max_unpool2d, {1130, 0, 876, 3891, 3, 1}, ct__frontend_182, CT_FN(ct_max_unpool2d), 0, 0},
+    {&ct__op.max_unpool2d_out, {1130, 5, 1131, 3895, 4, 1}, ct__frontend_291, CT_FN(ct_max_unpool2d_out), 0, 0},
+    {&ct__op.max_unpool3d, {1133, 0, 1132, 3900, 5, 1}, ct__frontend_292, CT_FN(ct_max_unpool3d), 0, 0},
+    {&ct__op.max_unpool3d_out, {1133, 5, 1134, 3906, 6, 1}, ct__frontend_293, CT_FN(ct_max_unpool3d_out), 0, 0},
+    {&ct__op.adaptive_avg_pool3d, {1135, 0, 319, 3913, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool3d), 0, 0},
+    {&ct__op.adaptive_avg_pool3d_out, {1135, 5, 735, 3916, 3, 1}, ct__frontend_121, CT_FN(ct_adaptive_avg_pool3d_out), 0, 0},
+    {&ct__op._adaptive_avg_pool3d, {1136, 0, 319, 3920, 2, 1}, ct__frontend_16, CT_FN(ct_adaptive_avg_pool3d_impl), 0, 0},
+    {&ct__op._adaptive_avg_pool3d_backward, {1137, 0, 295, 3923, 2, 1}, ct__frontend_5, CT_FN(ct_adaptive_avg_pool3d_backward), 0, 0},
+    {&ct__op.adaptive_max_pool3d, {1138, 0, 1125, 3926, 2, 2}, ct__frontend_289, CT_FN(ct_adaptive_max_pool3d), 0, 0},
+    {&ct__op.adaptive_max_pool3d_out, {1138, 5, 1127, 3930, 4, 2}, ct__frontend_290, CT_FN(ct_adaptive_max_pool3d_out), 0, 0},
+    {&ct__op.adaptive_max_pool3d_backward, {1139, 0, 605, 3936, 3, 1}, ct__frontend_77, CT_FN(ct_adaptive_max_pool3d_backward), 0, 0},
+    {&ct__op.adaptive_max_pool3d_backward_grad_input, {1139, 254, 607, 3940, 4, 1}, ct__frontend_78, CT_FN(ct_adaptive_max_pool3d_backward_out), 0, 0},
+    {&ct__op.max_pool3d_with_indices, {1140, 0, 1110, 3945, 6, 2}, ct__frontend_282, CT_FN(ct_max_pool3d_with_indices), 0, 0},
+    {&ct__op.max_pool3d_with_indices_out, {1140, 5, 1141, 3953, 8, 2}, ct__frontend_294, CT_FN(ct_max_pool3d_with_indices_out), 0, 0},
+    {&ct__op.max_pool3d, {1142, 0, 1112, 3963, 6, 1}, ct__frontend_283, CT_FN(ct_max_pool3d), 0, 0},
+    {&ct__op.max_pool3d_with_indices_backward, {1143, 0, 1106, 3970, 8, 1}, ct__frontend_280, CT_FN(ct_max_pool3d_with_indices_backward), 0, 0},
+    {&ct__op.max_pool3d_with_indices_backward_grad_input, {1143, 254, 1108, 3979, 9, 1}, ct__frontend_281, CT_FN(ct_max_pool3d_with_indices_backward_out), 0, 0},
+    {&ct__op.avg_pool3d, {1144, 0, 1114, 3989, 7, 1}, ct__frontend_284, CT_FN(ct_avg_pool3d), 0, 0},
+    {&ct__op.avg_pool3d_out, {1144, 5, 1116, 3997, 8, 1}, ct__frontend_285, CT_FN(ct_avg_pool3d_out), 0, 0},
+    {&ct__op.avg_pool3d_backward, {1145, 0, 1117, 4006, 8, 1}, ct__frontend_286, CT_FN(ct_avg_pool3d_backward), 0, 0},
+    {&ct__op.avg_pool3d_backward_grad_input, {1145, 254, 1119, 4015, 9, 1}, ct__frontend_287, CT_FN(ct_avg_pool3d_backward_out), 0, 0},
+    {&ct__op.upsample_nearest1d, {1147, 0, 1146, 4025, 3, 1}, ct__frontend_295, CT_FN(ct_upsample_nearest1d), 0, 0},
+    {&ct__op.upsample_nearest1d_out, {1147, 5, 1148, 4029, 4, 1}, ct__frontend_296, CT_FN(ct_upsample_nearest1d_out), 0, 0},
+    {&ct__op.upsample_nearest1d_backward, {1150, 0, 1149, 4034, 4, 1}, ct__frontend_297, CT_FN(ct_upsample_nearest1d_backward), 0, 0},
+    {&ct__op.upsample_nearest1d_backward_grad_input, {1150, 254, 1151, 4039, 5, 1}, ct__frontend_298, CT_FN(ct_upsample_nearest1d_backward_out), 0, 0},
+    {&ct__op.upsample_nearest2d, {1153, 0, 1152, 4045, 4, 1}, ct__frontend_299, CT_FN(ct_upsample_nearest2d), 0, 0},
+    {&ct__op.upsample_nearest2d_out, {1153, 5, 1154, 4050, 5, 1}, ct__frontend_300, CT_FN(ct_upsample_nearest2d_out), 0, 0},
+    {&ct__op.upsample_nearest2d_backward, {1156, 0, 1155, 4056, 5, 1}, ct__frontend_301, CT_FN(ct_upsample_nearest2d_backward), 0, 0},
+    {&ct__op.upsample_nearest2d_backward_grad_input, {1156, 254, 1157, 4062, 6, 1}, ct__frontend_302, CT_FN(ct_upsample_nearest2d_backward_out), 0, 0},
+    {&ct__op.upsample_nearest3d, {1159, 0, 1158, 4069, 5, 1}, ct__frontend_303, CT_FN(ct_upsample_nearest3d), 0, 0},
+    {&ct__op.upsample_nearest3d_out, {1159, 5, 1160, 4075, 6, 1}, ct__frontend_304, CT_FN(ct_upsample_nearest3d_out), 0, 0},
+    {&ct__op.upsample_nearest3d_backward, {1162, 0, 1161, 4082, 6, 1}, ct__frontend_305, CT_FN(ct_upsample_nearest3d_backward), 0, 0},
+    {&ct__op.upsample_nearest3d_backward_grad_input, {1162, 254, 1163, 4089, 7, 1}, ct__frontend_306, CT_FN(ct_upsample_nearest3d_backward_out), 0, 0},
+    {&ct__op._upsample_nearest_exact1d, {1164, 0, 1146, 4097, 3, 1}, ct__frontend_295, CT_FN(ct_upsample_nearest_exact1d), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_out, {1164, 5, 1148, 4101, 4, 1}, ct__frontend_296, CT_FN(ct_upsample_nearest_exact1d_out), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward, {1165, 0, 1149, 4106, 4, 1}, ct__frontend_297, CT_FN(ct_upsample_nearest_exact1d_backward), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_grad_input, {1165, 254, 1151, 4111, 5, 1}, ct__frontend_298, CT_FN(ct_upsample_nearest_exact1d_backward_out), 0, 0},
+    {&ct__op._upsample_nearest_exact2d, {1166, 0, 1152, 4117, 4, 1}, ct__frontend_299, CT_FN(ct_upsample_nearest_exact2d), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_out, {1166, 5, 1154, 4122, 5, 1}, ct__frontend_300, CT_FN(ct_upsample_nearest_exact2d_out), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward, {1167, 0, 1155, 4128, 5, 1}, ct__frontend_301, CT_FN(ct_upsample_nearest_exact2d_backward), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_grad_input, {1167, 254, 1157, 4134, 6, 1}, ct__frontend_302, CT_FN(ct_upsample_nearest_exact2d_backward_out), 0, 0},
+    {&ct__op._upsample_nearest_exact3d, {1168, 0, 1158, 4141, 5, 1}, ct__frontend_303, CT_FN(ct_upsample_nearest_exact3d), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_out, {1168, 5, 1160, 4147, 6, 1}, ct__frontend_304, CT_FN(ct_upsample_nearest_exact3d_out), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward, {1169, 0, 1161, 4154, 6, 1}, ct__frontend_305, CT_FN(ct_upsample_nearest_exact3d_backward), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_grad_input, {1169, 254, 1163, 4161, 7, 1}, ct__frontend_306, CT_FN(ct_upsample_nearest_exact3d_backward_out), 0, 0},
+    {&ct__op.upsample_linear1d, {1171, 0, 1170, 4169, 4, 1}, ct__frontend_307, CT_FN(ct_upsample_linear1d), 0, 0},
+    {&ct__op.upsample_linear1d_out, {1171, 5, 1172, 4174, 5, 1}, ct__frontend_308, CT_FN(ct_upsample_linear1d_out), 0, 0},
+    {&ct__op.upsample_linear1d_backward, {1174, 0, 1173, 4180, 5, 1}, ct__frontend_309, CT_FN(ct_upsample_linear1d_backward), 0, 0},
+    {&ct__op.upsample_linear1d_backward_grad_input, {1174, 254, 1175, 4186, 6, 1}, ct__frontend_310, CT_FN(ct_upsample_linear1d_backward_out), 0, 0},
+    {&ct__op.upsample_bilinear2d, {1177, 0, 1176, 4193, 5, 1}, ct__frontend_311, CT_FN(ct_upsample_bilinear2d), 0, 0},
+    {&ct__op.upsample_bilinear2d_out, {1177, 5, 1178, 4199, 6, 1}, ct__frontend_312, CT_FN(ct_upsample_bilinear2d_out), 0, 0},
+    {&ct__op.upsample_bilinear2d_backward, {1180, 0, 1179, 4206, 6, 1}, ct__frontend_313, CT_FN(ct_upsample_bilinear2d_backward), 0, 0},
+    {&ct__op.upsample_bilinear2d_backward_grad_input, {1180, 254, 1181, 4213, 7, 1}, ct__frontend_314, CT_FN(ct_upsample_bilinear2d_backward_out), 0, 0},
+    {&ct__op.upsample_trilinear3d, {1183, 0, 1182, 4221, 6, 1}, ct__frontend_315, CT_FN(ct_upsample_trilinear3d), 0, 0},
+    {&ct__op.upsample_trilinear3d_out, {1183, 5, 1184, 4228, 7, 1}, ct__frontend_316, CT_FN(ct_upsample_trilinear3d_out), 0, 0},
+    {&ct__op.upsample_trilinear3d_backward, {1186, 0, 1185, 4236, 7, 1}, ct__frontend_317, CT_FN(ct_upsample_trilinear3d_backward), 0, 0},
+    {&ct__op.upsample_trilinear3d_backward_grad_input, {1186, 254, 1187, 4244, 8, 1}, ct__frontend_318, CT_FN(ct_upsample_trilinear3d_backward_out), 0, 0},
+    {&ct__op.upsample_bicubic2d, {1188, 0, 1176, 4253, 5, 1}, ct__frontend_311, CT_FN(ct_upsample_bicubic2d), 0, 0},
+    {&ct__op.upsample_bicubic2d_out, {1188, 5, 1178, 4259, 6, 1}, ct__frontend_312, CT_FN(ct_upsample_bicubic2d_out), 0, 0},
+    {&ct__op.upsample_bicubic2d_backward, {1189, 0, 1179, 4266, 6, 1}, ct__frontend_313, CT_FN(ct_upsample_bicubic2d_backward), 0, 0},
+    {&ct__op.upsample_bicubic2d_backward_grad_input, {1189, 254, 1181, 4273, 7, 1}, ct__frontend_314, CT_FN(ct_upsample_bicubic2d_backward_out), 0, 0},
+    {&ct__op.upsample_nearest1d_vec, {1147, 96, 1190, 4281, 3, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest1d_vec), 0, 0},
+    {&ct__op.upsample_nearest1d_vec_out, {1147, 1192, 1191, 4285, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest1d_vec_out), 0, 0},
+    {&ct__op.upsample_nearest1d_backward_vec, {1150, 96, 1193, 4290, 4, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest1d_backward_vec), 0, 0},
+    {&ct__op.upsample_nearest1d_backward_vec_out, {1150, 1192, 1194, 4295, 5, 1}, ct__frontend_322, CT_FN(ct_upsample_nearest1d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_nearest2d_vec, {1153, 96, 1190, 4301, 3, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest2d_vec), 0, 0},
+    {&ct__op.upsample_nearest2d_vec_out, {1153, 1192, 1191, 4305, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest2d_vec_out), 0, 0},
+    {&ct__op.upsample_nearest2d_backward_vec, {1156, 96, 1193, 4310, 4, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest2d_backward_vec), 0, 0},
+    {&ct__op.upsample_nearest2d_backward_vec_out, {1156, 1192, 1194, 4315, 5, 1}, ct__frontend_322, CT_FN(ct_upsample_nearest2d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_nearest3d_vec, {1159, 96, 1190, 4321, 3, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest3d_vec), 0, 0},
+    {&ct__op.upsample_nearest3d_vec_out, {1159, 1192, 1191, 4325, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest3d_vec_out), 0, 0},
+    {&ct__op.upsample_nearest3d_backward_vec, {1162, 96, 1193, 4330, 4, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest3d_backward_vec), 0, 0},
+    {&ct__op.upsample_nearest3d_backward_vec_out, {1162, 1192, 1194, 4335, 5, 1}, ct__frontend_322, CT_FN(ct_upsample_nearest3d_backward_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_vec, {1164, 96, 1190, 4341, 3, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest_exact1d_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_vec_out, {1164, 1192, 1191, 4345, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest_exact1d_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec, {1165, 96, 1193, 4350, 4, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest_exact1d_backward_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact1d_backward_vec_out, {1165, 1192, 1194, 4355, 5, 1}, ct__frontend_322, CT_FN(ct_upsample_nearest_exact1d_backward_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_vec, {1166, 96, 1190, 4361, 3, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest_exact2d_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_vec_out, {1166, 1192, 1191, 4365, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest_exact2d_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec, {1167, 96, 1193, 4370, 4, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest_exact2d_backward_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact2d_backward_vec_out, {1167, 1192, 1194, 4375, 5, 1}, ct__frontend_322, CT_FN(ct_upsample_nearest_exact2d_backward_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_vec, {1168, 96, 1190, 4381, 3, 1}, ct__frontend_319, CT_FN(ct_upsample_nearest_exact3d_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_vec_out, {1168, 1192, 1191, 4385, 4, 1}, ct__frontend_320, CT_FN(ct_upsample_nearest_exact3d_vec_out), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec, {1169, 96, 1193, 4390, 4, 1}, ct__frontend_321, CT_FN(ct_upsample_nearest_exact3d_backward_vec), 0, 0},
+    {&ct__op._upsample_nearest_exact3d_backward_vec_out, {1169, 1192, 1194, 4395, 5, 1}, ct__frontend_322, CT_FN(ct_upsample_nearest_exact3d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_linear1d_vec, {1171, 96, 1195, 4401, 4, 1}, ct__frontend_323, CT_FN(ct_upsample_linear1d_vec), 0, 0},
+    {&ct__op.upsample_linear1d_vec_out, {1171, 1192, 1196, 4406, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_linear1d_vec_out), 0, 0},
+    {&ct__op.upsample_linear1d_backward_vec, {1174, 96, 1197, 4412, 5, 1}, ct__frontend_325, CT_FN(ct_upsample_linear1d_backward_vec), 0, 0},
+    {&ct__op.upsample_linear1d_backward_vec_out, {1174, 1192, 1198, 4418, 6, 1}, ct__frontend_326, CT_FN(ct_upsample_linear1d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_bilinear2d_vec, {1177, 96, 1195, 4425, 4, 1}, ct__frontend_323, CT_FN(ct_upsample_bilinear2d_vec), 0, 0},
+    {&ct__op.upsample_bilinear2d_vec_out, {1177, 1192, 1196, 4430, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_bilinear2d_vec_out), 0, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec, {1180, 96, 1197, 4436, 5, 1}, ct__frontend_325, CT_FN(ct_upsample_bilinear2d_backward_vec), 0, 0},
+    {&ct__op.upsample_bilinear2d_backward_vec_out, {1180, 1192, 1198, 4442, 6, 1}, ct__frontend_326, CT_FN(ct_upsample_bilinear2d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_trilinear3d_vec, {1183, 96, 1195, 4449, 4, 1}, ct__frontend_323, CT_FN(ct_upsample_trilinear3d_vec), 0, 0},
+    {&ct__op.upsample_trilinear3d_vec_out, {1183, 1192, 1196, 4454, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_trilinear3d_vec_out), 0, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec, {1186, 96, 1197, 4460, 5, 1}, ct__frontend_325, CT_FN(ct_upsample_trilinear3d_backward_vec), 0, 0},
+    {&ct__op.upsample_trilinear3d_backward_vec_out, {1186, 1192, 1198, 4466, 6, 1}, ct__frontend_326, CT_FN(ct_upsample_trilinear3d_backward_vec_out), 0, 0},
+    {&ct__op.upsample_bicubic2d_vec, {1188, 96, 1195, 4473, 4, 1}, ct__frontend_323, CT_FN(ct_upsample_bicubic2d_vec), 0, 0},
+    {&ct__op.upsample_bicubic2d_vec_out, {1188, 1192, 1196, 4478, 5, 1}, ct__frontend_324, CT_FN(ct_upsample_bicubic2d_vec_out), 0, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec, {1189, 96, 1197, 4484, 5, 1}, ct__frontend_325, CT_FN(ct_upsample_bicubic2d_backward_vec), 0, 0},
+    {&ct__op.upsample_bicubic2d_backward_vec_out, {1189, 1192, 1198, 4490, 6, 1}, ct__frontend_326, CT_FN(ct_upsample_bicubic2d_backward_vec_out), 0, 0},
+    {&ct__op.unfold, {1199, 0, 362, 4497, 4, 1}, ct__frontend_31, CT_FN(ct_unfold), 0, 0},
+    {&ct__op.unfold_backward, {1200, 0, 371, 4502, 5, 1}, ct__frontend_36, CT_FN(ct_unfold_backward), 0, 0},
+    {&ct__op.unfold_backward_out, {1200, 5, 1201, 4508, 6, 1}, ct__frontend_327, CT_FN(ct_unfold_backward_out), 0, 0},
+    {&ct__op.pixel_shuffle, {1202, 0, 341, 4515, 2, 1}, ct__frontend_21, CT_FN(ct_pixel_shuffle), 0, 0},
+    {&ct__op.pixel_shuffle_out, {1202, 5, 366, 4518, 3, 1}, ct__frontend_33, CT_FN(ct_pixel_shuffle_out), 0, 0},
+    {&ct__op.pixel_unshuffle, {1203, 0, 341, 4522, 2, 1}, ct__frontend_21, CT_FN(ct_pixel_unshuffle), 0, 0},
+    {&ct__op.pixel_unshuffle_out, {1203, 5, 366, 4525, 3, 1}, ct__frontend_33, CT_FN(ct_pixel_unshuffle_out), 0, 0},
+    {&ct__op.im2col, {1205, 0, 1204, 4529, 5, 1}, ct__frontend_328, CT_FN(ct_im2col), 0, 0},
+    {&ct__op.col2im, {1207, 0, 1206, 4535, 6, 1}, ct__frontend_329, CT_FN(ct_col2im), 0, 0},
+    {&ct__op.affine_grid_generator, {1208, 0, 327, 4542, 3, 1}, ct__frontend_18, CT_FN(ct_affine_grid_generator), 0, 0},
+    {&ct__op.grid_sampler_2d, {1209, 0, 947, 4546, 5, 1}, ct__frontend_210, CT_FN(ct_grid_sampler_2d), 0, 0},
+    {&ct__op.grid_sampler_3d, {1210, 0, 947, 4552, 5, 1}, ct__frontend_210, CT_FN(ct_grid_sampler_3d), 0, 0},
+    {&ct__op.grid_sampler, {1211, 0, 947, 4558, 5, 1}, ct__frontend_210, CT_FN(ct_grid_sampler), 0, 0},
+    {&ct__op.uniform_, {1213, 0, 1212, 4564, 4, 1}, ct__frontend_330, CT_FN(ct_uniform_ex_), 0, 0},
+    {&ct__op.normal_, {1214, 0, 1212, 4569, 4, 1}, ct__frontend_330, CT_FN(ct_normal_ex_), 0, 0},
+    {&ct__op.random__from, {1216, 275, 1215, 4574, 4, 1}, ct__frontend_331, CT_FN(ct_random_from_ex_), 0, 0},
+    {&ct__op.random__to, {1216, 276, 1217, 4579, 3, 1}, ct__frontend_332, CT_FN(ct_random_to_ex_), 0, 0},
+    {&ct__op.random_, {1216, 0, 1218, 4583, 2, 1}, ct__frontend_333, CT_FN(ct_random_ex_), 0, 0},
+    {&ct__op.bernoulli__float, {1221, 1220, 1219, 4586, 3, 1}, ct__frontend_334, CT_FN(ct_bernoulli_float_ex_), 0, 0},
+    {&ct__op.bernoulli, {1223, 0, 1222, 4590, 2, 1}, ct__frontend_335, CT_FN(ct_bernoulli_ex), 0, 0},
+    {&ct__op.bernoulli_p, {1223, 85, 1224, 4593, 3, 1}, ct__frontend_336, CT_FN(ct_bernoulli_p_ex), 0, 0},
+    {&ct__op.normal_Tensor_float, {1226, 1225, 1224, 4597, 3, 1}, ct__frontend_336, CT_FN(ct_normal_tensor_float_ex), 0, 0},
+    {&ct__op.normal_float_Tensor, {1226, 1228, 1227, 4601, 3, 1}, ct__frontend_337, CT_FN(ct_normal_float_tensor_ex), 0, 0},
+    {&ct__op.normal_Tensor_Tensor, {1226, 566, 1229, 4605, 3, 1}, ct__frontend_338, CT_FN(ct_normal_tensor_tensor_ex), 0, 0},
+    {&ct__op.rand_like, {1231, 0, 1230, 4609, 3, 1}, ct__frontend_339, CT_FN(ct_rand_like_ex), 0, 0},
+    {&ct__op.randn_like, {1232, 0, 1230, 4613, 3, 1}, ct__frontend_339, CT_FN(ct_randn_like_ex), 0, 0},
+    {&ct__op.rand, {1234, 0, 1233, 4617, 4, 1}, ct__frontend_340, CT_FN(ct_rand_ex), 0, 0},
+    {&ct__op.randn, {1235, 0, 1233, 4622, 4, 1}, ct__frontend_340, CT_FN(ct_randn_ex), 0, 0},
+    {&ct__op.randint_low, {1237, 279, 1236, 4627, 6, 1}, ct__frontend_341, CT_FN(ct_randint_ex), 0, 0},
+    {&ct__op.randperm, {1239, 0, 1238, 4634, 4, 1}, ct__frontend_342, CT_FN(ct_randperm_ex), 0, 0},
+    {&ct__op.eye, {1241, 0, 1240, 4639, 3, 1}, ct__frontend_343, CT_FN(ct_eye_ex), 0, 0},
+    {&ct__op.eye_m, {1241, 281, 1242, 4643, 4, 1}, ct__frontend_344, CT_FN(ct_eye_m_ex), 0, 0},
+    {&ct__op.linspace, {1244, 0, 1243, 4648, 5, 1}, ct__frontend_345, CT_FN(ct_linspace_ex), 0, 0},
+    {&ct__op.rand_generator_out, {1234, 1246, 1245, 4654, 3, 1}, ct__frontend_346, CT_FN(ct_rand_out), 0, 0},
+    {&ct__op.randn_generator_out, {1235, 1246, 1245, 4658, 3, 1}, ct__frontend_346, CT_FN(ct_randn_out), 0, 0},
+    {&ct__op.randint_low_generator_out, {1237, 1248, 1247, 4662, 5, 1}, ct__frontend_347, CT_FN(ct_randint_out), 0, 0},
+    {&ct__op.randperm_generator_out, {1239, 1246, 1249, 4668, 3, 1}, ct__frontend_348, CT_FN(ct_randperm_out), 0, 0},
+    {&ct__op.eye_out, {1241, 5, 1250, 4672, 2, 1}, ct__frontend_349, CT_FN(ct_eye_out), 0, 0},
+    {&ct__op.eye_m_out, {1241, 1252, 1251, 4675, 3, 1}, ct__frontend_350, CT_FN(ct_eye_m_out), 0, 0},
+    {&ct__op.linspace_out, {1244, 5, 1253, 4679, 4, 1}, ct__frontend_351, CT_FN(ct_linspace_out), 0, 0},
+    {&ct__op.native_dropout, {1255, 0, 1254, 4684, 4, 2}, ct__frontend_352, CT_FN(ct_native_dropout_ex), 0, 0},
+    {&ct__op.native_dropout_backward, {1257, 0, 1256, 4690, 3, 1}, ct__frontend_353, CT_FN(ct_native_dropout_backward), 0, 0},
+    {&ct__op.dropout, {1259, 0, 1258, 4694, 4, 1}, ct__frontend_354, CT_FN(ct_dropout_ex), 0, 0},
 };
 
 /* ---- the schemas' strings, by index ---- */
@@ -14238,6 +14261,8 @@ static const char *const ct__generated_strings[] = {
     "T,T,T?,i,i,f->T",
     "cross_entropy_loss",
     "mse_loss",
+    "T,T,T,i->T",
+    "mse_loss_backward",
     "l1_loss",
     "T,T,i,f->T",
     "smooth_l1_loss",
@@ -21040,7 +21065,8 @@ static const struct {
     {&ct__op.outer_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer_out), "composite"},
     {&ct__op.matmul, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
     {&ct__op.matmul_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
-    {&ct__op.linear, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
+    {&ct__op.linear, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
+    {&ct__op.linear, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linear), "autograd"},
     {&ct__op.linear_out, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
     {&ct__op.linalg_cross, CT_KEY_CPU, CT_FN(ct__st_linalg_cross), "structured"},
     {&ct__op.linalg_cross, CT_KEY_META, CT_FN(ct__st_linalg_cross_meta), "structured"},
@@ -21533,10 +21559,13 @@ static const struct {
     {&ct__op.nll_loss_backward, CT_KEY_META, CT_FN(ct__k_nll_loss_backward), "reference"},
     {&ct__op.nll_loss_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_backward), "autograd"},
     {&ct__op.cross_entropy_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_entropy_loss), "composite"},
-    {&ct__op.mse_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
+    {&ct__op.mse_loss, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
+    {&ct__op.mse_loss, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss), "autograd"},
     {&ct__op.mse_loss_out, CT_KEY_CPU, CT_FN(ct__st_mse_loss_out), "structured"},
     {&ct__op.mse_loss_out, CT_KEY_META, CT_FN(ct__st_mse_loss_out_meta), "structured"},
     {&ct__op.mse_loss_out, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_out), "autograd"},
+    {&ct__op.mse_loss_backward, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss_backward), "composite"},
+    {&ct__op.mse_loss_backward, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_backward), "autograd"},
     {&ct__op.l1_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_l1_loss), "composite"},
     {&ct__op.smooth_l1_loss, CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_smooth_l1_loss), "composite"},
     {&ct__op.smooth_l1_loss_out, CT_KEY_CPU, CT_FN(ct__st_smooth_l1_loss_out), "structured"},

@@ -940,7 +940,10 @@ static ct_tensor *ct__la_add_bias(ct_tensor *o, ct_tensor *bias) {
            (ct_tensor *)NULL;
   return ct_to_dtype(ct_add(o, bias), (ct_dtype)o->dtype);
 }
-/* linear: input @ weight.t() + bias, through addmm where PyTorch does */
+/* linear: input @ weight.t() + bias, through addmm where PyTorch does. It
+ * runs below autograd (linear has its own derivative): a folded N-D result
+ * is an alias of the 2-D product that is no view (PyTorch's _unsafe_view),
+ * so in-place ops on it never look for a base. */
 static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
   ct_tensor *r = NULL;
   (void)ks;
@@ -948,13 +951,18 @@ static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight
     ct_tensor *wt = ct_t(weight), *o = NULL;
     if (wt && bias && input->ndim == 2) {
       o = ct_addmm(bias, input, wt);
-    } else if (wt && bias && input->ndim == 3 && ct_is_contiguous(input)) {
-      int64_t flat[2], shape[3];
-      flat[0] = input->sizes[0] * input->sizes[1], flat[1] = input->sizes[2];
+    } else if (wt && bias && input->ndim >= 3 && wt->ndim == 2 && ct_is_contiguous(input)) {
+      int64_t flat[2], shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+      int i, n = input->ndim;
+      flat[0] = input->numel / (input->sizes[n - 1] ? input->sizes[n - 1] : 1), flat[1] = input->sizes[n - 1];
+      if (input->numel == 0) /* (a zero-size batch: any fold with a zero row count) */
+        for (flat[0] = 1, i = 0; i < n - 1; i++) flat[0] *= input->sizes[i];
       o = ct_addmm(bias, ct_view(input, 2, flat), wt);
       if (o) {
-        shape[0] = input->sizes[0], shape[1] = input->sizes[1], shape[2] = o->sizes[1];
-        o = ct_view(o, 3, shape);
+        for (i = 0; i < n - 1; i++) shape[i] = input->sizes[i];
+        shape[n - 1] = o->sizes[1];
+        ct__contiguous_strides(n, shape, strides);
+        o = ct__make_view(o, n, shape, strides, o->offset);
       }
     } else if (wt) {
       o = ct_matmul(input, wt);
@@ -963,6 +971,33 @@ static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight
     r = ct_keep(o);
   }
   return r;
+}
+/* linear's derivatives: d input = grad @ weight; d weight = grad^T @ input
+ * over every leading dim (the products AddmmBackward0 computes for weight.t(),
+ * made [out][in] directly); the bias gets grad, summed to its shape by the
+ * engine. Written with ct ops: differentiable again. */
+static ct_tensor *ct__linear_input_backward(ct_tensor *grad, ct_tensor *weight) {
+  if (!grad) return NULL;
+  if (weight->ndim == 1) /* (a 1-D weight: output = input @ weight, one dim less) */
+    return ct_mul(ct_unsqueeze(grad, -1), weight);
+  return ct_matmul(grad, weight);
+}
+static ct_tensor *ct__linear_weight_backward(ct_tensor *grad, ct_tensor *input, const ct__shape *weight_sizes) {
+  int64_t in = input->ndim ? input->sizes[input->ndim - 1] : 1, flat[2];
+  if (!grad) return NULL;
+  if (weight_sizes->ndim == 1) { /* grad has input's leading dims */
+    if (input->ndim == 1) return ct_mul(grad, input);
+    flat[0] = -1, flat[1] = in;
+    return ct_mv(ct_t(ct_reshape(input, 2, flat)), ct_reshape(grad, 1, flat));
+  }
+  if (input->ndim == 1) return ct_outer(grad, input);
+  if (input->ndim == 2) return ct_mm(ct_t(grad), input);
+  flat[0] = -1, flat[1] = grad->sizes[grad->ndim - 1];
+  {
+    int64_t iflat[2];
+    iflat[0] = -1, iflat[1] = in;
+    return ct_mm(ct_t(ct_reshape(grad, 2, flat)), ct_reshape(input, 2, iflat));
+  }
 }
 
 /* ---- out= forms of the composites: compute, then resize out and copy ---- */

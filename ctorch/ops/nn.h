@@ -765,6 +765,30 @@ static ct_tensor *ct__k_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *targe
   CT_SCOPE { r = ct_keep(ct__nn_mse_loss(self, target, reduction)); }
   return r;
 }
+/* d mse_loss: (self - target) * norm * grad_output (aten's order, so the same
+ * roundings), norm 2 / numel for mean, else 2; numel is the broadcast one */
+static double ct__nn_mse_norm(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  int64_t shape[CT_MAX_DIMS], numel = 1;
+  int n = ct_broadcast_shapes("mse_loss_backward", self->ndim, self->sizes, target->ndim, target->sizes, shape), i;
+  for (i = 0; i < n; i++) numel *= shape[i];
+  return reduction == CT__NN_MEAN ? 2.0 / (double)numel : 2.0;
+}
+static ct_tensor *ct__k_mse_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("mse_loss_backward", reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *d = ct_sub(self, target);
+    if (d && ct_mul_scalar_(d, ct_float(ct__nn_mse_norm(self, target, reduction))) == CT_OK) r = ct_keep(ct_mul(d, grad_output));
+  }
+  return r;
+}
+/* mse_loss_backward is linear in grad_output and in (self - target): its
+ * self derivative is norm * grad_output * grad */
+static ct_tensor *ct__nn_mse_double_backward(ct_tensor *grad, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
+                                             int64_t reduction) {
+  return ct_mul_scalar(ct_mul(grad, grad_output), ct_float(ct__nn_mse_norm(self, target, reduction)));
+}
 static ct_status ct__meta_mse_loss(ct__structured *st, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   if (ct__nn_check_pair(st->op, "mse_cpu", self, target, reduction) != CT_OK) return ct_last_error();
   return ct__nn_set_pair_output(st, self, target, reduction, ct__result_type(self, target));
