@@ -406,10 +406,15 @@ static int ctb__blis_strides(int64_t rows, int64_t cols, int64_t *rs, int64_t *c
 }
 
 /* Are the rows x cols elements (row stride rs, column stride cs) all finite?
- * x - x is 0 for a finite x and NaN for an inf or NaN: a branch-free integer
+ * Read along the smaller stride, in memory order (a transposed im2col matrix
+ * read across its rows is a cache miss per element). x - x is 0 for a finite x and NaN for an inf or NaN: a branch-free integer
  * or that vectorises (the scan is O(mk + kn) beside the O(mnk) product). */
 static int ctb__all_finite(ct_dtype dt, const void *p, int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
   int64_t i, j;
+  if (rs < cs) { /* stored by columns (a transposed operand): walk it in memory order */
+    int64_t t = rows;
+    rows = cols, cols = t, t = rs, rs = cs, cs = t;
+  }
   if (dt == CT_F32) {
     int bad = 0;
     for (i = 0; i < rows; i++) {
@@ -434,9 +439,39 @@ static int ctb__all_finite(ct_dtype dt, const void *p, int64_t rows, int64_t col
   }
 }
 
+#ifndef CTB__ROWS_COPY_MAX
+#define CTB__ROWS_COPY_MAX ((int64_t)1 << 20) /* elements; larger operands are packed by BLIS itself */
+#endif
+/* A rows x cols operand (strides rs, cs) copied into a row-major scratch
+ * tensor; *p, *rs, *cs then describe the copy. NULL (operand unchanged)
+ * when out of memory. */
+static ct_tensor *ctb__rows_copy(ct_dtype dt, int64_t rows, int64_t cols, const void **p, int64_t *rs, int64_t *cs) {
+  int64_t shape[2], i, j, r = *rs, c = *cs;
+  ct_tensor *t;
+  shape[0] = rows, shape[1] = cols;
+  if (!(t = ct_backend_empty("mm", 2, shape, dt, CT_CPU))) {
+    ct_clear_error();
+    return NULL;
+  }
+  if (dt == CT_F32) {
+    const float *src = (const float *)*p;
+    float *dst = (float *)ct_data_ptr(t);
+    for (i = 0; i < rows; i++)
+      for (j = 0; j < cols; j++) dst[i * cols + j] = src[i * r + j * c];
+  } else {
+    const double *src = (const double *)*p;
+    double *dst = (double *)ct_data_ptr(t);
+    for (i = 0; i < rows; i++)
+      for (j = 0; j < cols; j++) dst[i * cols + j] = src[i * r + j * c];
+  }
+  *p = ct_data_ptr(t), *rs = cols, *cs = 1;
+  return t;
+}
+
 static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
   rntm_t rntm;
   int pack;
+  ct_tensor *ap = NULL, *bp = NULL;
   int64_t work = g->m * g->n * g->k;
   if (g->m == 0 || g->n == 0) return;
   if (g->k == 0) { /* C = beta * C */
@@ -458,7 +493,13 @@ static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
     ctb__small_gemm(dt, g, work);
     return;
   }
-  pack = g->csa != 1 || g->csb != 1; /* any operand not stored by rows */
+  /* An operand not stored by rows (x @ W.t(), a weight gradient grad.t() @ x)
+   * up to CTB__ROWS_COPY_MAX elements is copied into rows (pooled scratch):
+   * BLIS's small-matrix path then runs as for contiguous operands, faster
+   * than making it pack, and with the contiguous case's bits. */
+  if (g->csa != 1 && g->m > 1 && g->k > 1 && g->m * g->k <= CTB__ROWS_COPY_MAX) ap = ctb__rows_copy(dt, g->m, g->k, &g->a, &g->rsa, &g->csa);
+  if (g->csb != 1 && g->k > 1 && g->n > 1 && g->k * g->n <= CTB__ROWS_COPY_MAX) bp = ctb__rows_copy(dt, g->k, g->n, &g->b, &g->rsb, &g->csb);
+  pack = g->csa != 1 || g->csb != 1; /* any operand (still) not stored by rows */
   if (g->rsa == 1 && g->rsb == 1 && g->rsc != 1) {
     /* Both operands stored by columns: BLIS would run the transposed problem
      * and round differently from the row-stored case; run C^T = B^T A^T. */
@@ -488,6 +529,8 @@ static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
     bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, g->m, g->n, g->k, &alpha, (double *)g->a, g->rsa, g->csa,
                  (double *)g->b, g->rsb, g->csb, &beta, (double *)g->c, g->rsc, g->csc, NULL, &rntm);
   }
+  ct_release(ap);
+  ct_release(bp);
 }
 
 /* ---- the backend description: each kernel declared with its op's generated type ---- */
