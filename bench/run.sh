@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/run.sh - build and run the benchmarks (make bench).
-# For each NAME in $BENCH_NAMES (default "dispatch autograd blis startup") it builds
+# For each NAME in $BENCH_NAMES (default "dispatch autograd blis startup models") it builds
 # build/bench_NAME from bench/NAME.c (ctorch, $CC) and, when libtorch is
 # installed, bench/NAME_torch.cpp ($CXX), linked together so one run measures
 # both side by side; then it runs the programs in turn. The libtorch object is
@@ -9,10 +9,13 @@
 # not link) it builds the ctorch-only variant (-DCT_BENCH_NO_TORCH) instead.
 # A NAME whose bench/NAME.c is missing is skipped with a note; one that fails
 # to build or run does not stop the others, but the script then exits 1.
-# NAME blis also links the BLIS backend (make blis; build/cpu_blis.o) and
-# BLIS itself (backends/cpu_blis/find-blis.sh); without BLIS it is skipped
-# with a note. `BENCH_NAMES=blis make bench` runs only that one; the blis
-# program takes a section list as its argument (./build/bench_blis gemm,mlp).
+# NAMEs blis and models also link the BLIS backend (make blis;
+# build/cpu_blis.o) and BLIS itself (backends/cpu_blis/find-blis.sh); without
+# BLIS they are skipped with a note. `BENCH_NAMES=blis make bench` runs only
+# that one; the blis program takes a section list as its argument
+# (./build/bench_blis gemm,mlp). `BENCH_NAMES=models make bench`: a small CNN
+# and a transformer block vs libtorch and hand-written C (./build/bench_models
+# cnn,tf,ops; ./build/bench_models prof ... for profiling one side).
 #
 # Environment: CC, CXX, BUILD (default build), BENCH_NAMES, TORCH_INC
 # (default /usr/include), TORCH_LIB (default /usr/lib/x86_64-linux-gnu, else
@@ -25,7 +28,7 @@ cd "$(dirname "$0")/.."
 CC=${CC:-cc}
 CXX=${CXX:-c++}
 BUILD=${BUILD:-build}
-BENCH_NAMES=${BENCH_NAMES:-dispatch autograd blis startup}
+BENCH_NAMES=${BENCH_NAMES:-dispatch autograd blis startup models}
 TORCH_INC=${TORCH_INC:-/usr/include}
 if [ -z "${TORCH_LIB:-}" ]; then
   TORCH_LIB=/usr/lib/x86_64-linux-gnu
@@ -56,7 +59,7 @@ xlibs=
 extra_for() {
   xcflags=
   xlibs=
-  if [ "$1" = blis ]; then
+  if [ "$1" = blis ] || [ "$1" = models ]; then
     xcflags="-O3 -ffp-contract=fast -Wno-maybe-uninitialized $(sh backends/cpu_blis/find-blis.sh cflags | sed 's/-I/-isystem /g')"
     xlibs="$BUILD/cpu_blis.o $(sh backends/cpu_blis/find-blis.sh libs)"
   fi
@@ -111,12 +114,12 @@ for name in $BENCH_NAMES; do
     echo "skipping bench_$name: bench/$name.c not found"
     continue
   fi
-  if [ "$name" = blis ]; then
+  if [ "$name" = blis ] || [ "$name" = models ]; then
     if ! why_blis=$(sh backends/cpu_blis/find-blis.sh check 2>&1); then
-      echo "skipping bench_blis: $(echo "$why_blis" | head -n 1)"
+      echo "skipping bench_$name: $(echo "$why_blis" | head -n 1)"
       continue
     fi
-    make -s blis || { echo "bench_blis: make blis failed"; failed="$failed blis"; continue; }
+    make -s blis || { echo "bench_$name: make blis failed"; failed="$failed $name"; continue; }
   fi
   if build_one "$name"; then
     built="$built $name"
