@@ -191,12 +191,35 @@ typedef struct {
       *(VU *)(C + v * VL) = r;                                                                                       \
     }                                                                                                                \
   }
+/* The four dots' lanes summed as ((0+4)+(1+5))+((2+6)+(3+7)) each, with
+ * vector shuffles (h = low half + high half = the inner pairs; two pairwise
+ * rounds then give every dot's sum in that order). */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define CTB__SHUFFLE_OK 1
+#define CTB__DOT_REDUCE4(T, HALVES, acc, C, csc, alpha, beta)                                                         \
+  do {                                                                                                               \
+    typedef T V4 __attribute__((vector_size(4 * sizeof(T))));                                                        \
+    V4 h[4], u01, u23, r;                                                                                            \
+    int q_;                                                                                                          \
+    for (q_ = 0; q_ < 4; q_++) h[q_] = HALVES(acc[q_]);                                                               \
+    u01 = __builtin_shufflevector(h[0], h[1], 0, 2, 4, 6) + __builtin_shufflevector(h[0], h[1], 1, 3, 5, 7);         \
+    u23 = __builtin_shufflevector(h[2], h[3], 0, 2, 4, 6) + __builtin_shufflevector(h[2], h[3], 1, 3, 5, 7);         \
+    r = __builtin_shufflevector(u01, u23, 0, 2, 4, 6) + __builtin_shufflevector(u01, u23, 1, 3, 5, 7);               \
+    for (q_ = 0; q_ < 4; q_++) (C)[q_ * (csc)] = alpha * r[q_] + (beta == 0 ? (T)0 : beta * (C)[q_ * (csc)]);        \
+  } while (0)
+#else
+#define CTB__SHUFFLE_OK 0
+#define CTB__DOT_REDUCE4(T, HALVES, acc, C, csc, alpha, beta) ((void)0)
+#endif
+/* lanes 0-3 + lanes 4-7 of one dot's 8 partial sums: one 8-wide f32 vector, or two 4-wide f64 ones */
+#define CTB__HALVES_F32(a) (__builtin_shufflevector((a)[0], (a)[0], 0, 1, 2, 3) + __builtin_shufflevector((a)[0], (a)[0], 4, 5, 6, 7))
+#define CTB__HALVES_F64(a) ((a)[0] + (a)[1])
 /* One row of A against columns of B stored by columns (x @ W.t(), nn.Linear's
  * layout): c[j] = dot(a, B[:, j]). Each dot keeps 8 partial sums (lane t
  * takes the terms p = t mod 8, in order; a tail past the last multiple of 8
  * goes to lane 0) combined as ((0+4)+(1+5))+((2+6)+(3+7)); four columns at a
  * time share each load of a. */
-#define CTB__GEMM_DOT(NAME, T, V, VU)                                                                                \
+#define CTB__GEMM_DOT(NAME, T, V, VU, HALVES)                                                                              \
   CTB__BLIS_CLONES static void NAME(const T *a, const T *B, int64_t csb, int64_t n, int64_t k, T *C, int64_t csc,    \
                                     T alpha, T beta) {                                                               \
     enum { VL = 32 / (int)sizeof(T), NV = 8 / VL };                                                                  \
@@ -219,6 +242,10 @@ typedef struct {
             V x = *(const VU *)(a + p + v * VL);                                                                     \
             for (q = 0; q < nq; q++) acc[q][v] += x * *(const VU *)(B + (j0 + q) * csb + p + v * VL);               \
           }                                                                                                          \
+      if (CTB__SHUFFLE_OK && nq == 4 && k % 8 == 0) {                                                              \
+        CTB__DOT_REDUCE4(T, HALVES, acc, C + j0 * csc, csc, alpha, beta);                                                  \
+        continue;                                                                                                    \
+      }                                                                                                              \
       for (q = 0; q < nq; q++) {                                                                                     \
         const T *b = B + (j0 + q) * csb;                                                                             \
         T l[8], s, *c = C + (j0 + q) * csc;                                                                          \
@@ -237,13 +264,13 @@ typedef double ctb__v4du __attribute__((vector_size(32), aligned(8), may_alias))
 CTB__GEMM_BLOCK(ctb__small_gemm_f32_block4, float, ctb__v8f, ctb__v8fu, 4, 2)
 CTB__GEMM_ROW1(ctb__small_gemm_f32_block1, float, ctb__v8f, ctb__v8fu, 2)
 CTB__GEMM_WIDE(ctb__small_gemm_f32_wide, float, ctb__v8f, ctb__v8fu)
-CTB__GEMM_DOT(ctb__small_gemm_f32_dot, float, ctb__v8f, ctb__v8fu)
+CTB__GEMM_DOT(ctb__small_gemm_f32_dot, float, ctb__v8f, ctb__v8fu, CTB__HALVES_F32)
 CTB__GEMM_BLOCK(ctb__small_gemm_f32_half4, float, ctb__v8f, ctb__v8fu, 4, 1)
 CTB__GEMM_ROW1(ctb__small_gemm_f32_half1, float, ctb__v8f, ctb__v8fu, 1)
 CTB__GEMM_BLOCK(ctb__small_gemm_f64_block4, double, ctb__v4d, ctb__v4du, 4, 4)
 CTB__GEMM_ROW1(ctb__small_gemm_f64_block1, double, ctb__v4d, ctb__v4du, 4)
 CTB__GEMM_WIDE(ctb__small_gemm_f64_wide, double, ctb__v4d, ctb__v4du)
-CTB__GEMM_DOT(ctb__small_gemm_f64_dot, double, ctb__v4d, ctb__v4du)
+CTB__GEMM_DOT(ctb__small_gemm_f64_dot, double, ctb__v4d, ctb__v4du, CTB__HALVES_F64)
 CTB__GEMM_BLOCK(ctb__small_gemm_f64_half4, double, ctb__v4d, ctb__v4du, 4, 2)
 CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
 
