@@ -501,8 +501,10 @@ int main(void) {
     opt_init(&O[bi], bi ? MAXB : 1);
   }
   printf("bench_ggml_mlp: ggml %s, CPU backend, 1 thread; MLP 32-64-64-8 ReLU f32, MSE (mean), SGD lr %.2g;\n"
-         "medians of %d interleaved repeats of ~%.0f ms, %s; us per step [min-max]\n",
-         ggml_version(), LR, reps, target_ms, cpu_clock ? "thread CPU time" : "wall time");
+         "hand-built graphs: %d nodes per training step, %d per forward; medians of %d interleaved repeats\n"
+         "of ~%.0f ms, %s; us per step [min-max]\n",
+         ggml_version(), LR, ggml_graph_n_nodes(G[0].gtrain), ggml_graph_n_nodes(G[0].gfwd), reps, target_ms,
+         cpu_clock ? "thread CPU time" : "wall time");
   for (bi = 0; bi < 2; bi++) check(bi, nsteps);
   printf("%-6s %-6s %22s %22s %22s %22s\n", "train", "batch", "ggml_opt", "graph", "graph+tp", "hand C");
   for (bi = 0; bi < 2; bi++) {

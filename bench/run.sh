@@ -185,7 +185,8 @@ done
 
 for name in $built; do
   echo
-  "./$BUILD/bench_$name" || {
+  case $BUILD in /*) prog=$BUILD/bench_$name ;; *) prog=./$BUILD/bench_$name ;; esac
+  "$prog" || {
     echo "bench_$name: exited with status $?"
     failed="$failed $name"
   }
