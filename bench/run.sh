@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/run.sh - build and run the benchmarks (make bench).
-# For each NAME in $BENCH_NAMES (default "dispatch autograd blis startup models") it builds
+# For each NAME in $BENCH_NAMES (default "dispatch autograd blis startup models ggml_mlp") it builds
 # build/bench_NAME from bench/NAME.c (ctorch, $CC) and, when libtorch is
 # installed, bench/NAME_torch.cpp ($CXX), linked together so one run measures
 # both side by side; then it runs the programs in turn. The libtorch object is
@@ -17,7 +17,20 @@
 # and a transformer block vs libtorch and hand-written C (./build/bench_models
 # cnn,tf,ops; ./build/bench_models prof ... for profiling one side).
 #
-# Environment: CC, CXX, BUILD (default build), BENCH_NAMES, TORCH_INC
+# NAME ggml_mlp (bench/ggml_mlp.c: ggml's training step for the MLP of the
+# blis `linear` section) is plain C against ggml, not ctorch: it is built and
+# run only when GGML_DIR names a ggml checkout (github.com/ggml-org/ggml) whose
+# CMake build, GGML_BUILD (default $GGML_DIR/build), holds libggml,
+# libggml-cpu and libggml-base (static .a, or shared .so); otherwise it is
+# skipped with a note. Build ggml with, e.g.,
+#   cmake -S $GGML_DIR -B $GGML_DIR/build -DCMAKE_BUILD_TYPE=Release \
+#     -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=ON -DGGML_OPENMP=OFF \
+#     -DGGML_BUILD_TESTS=OFF -DGGML_BUILD_EXAMPLES=OFF
+#   cmake --build $GGML_DIR/build -j2
+# and run it alone with `GGML_DIR=... BENCH_NAMES=ggml_mlp sh bench/run.sh`.
+#
+# Environment: CC, CXX, BUILD (default build), BENCH_NAMES, GGML_DIR,
+# GGML_BUILD, TORCH_INC
 # (default /usr/include), TORCH_LIB (default /usr/lib/x86_64-linux-gnu, else
 # the directory of libtorch_cpu.so that the linker finds). The programs read
 # their own knobs, passed through: BENCH_REPEATS, BENCH_CALLS, ... (see the
@@ -28,7 +41,7 @@ cd "$(dirname "$0")/.."
 CC=${CC:-cc}
 CXX=${CXX:-c++}
 BUILD=${BUILD:-build}
-BENCH_NAMES=${BENCH_NAMES:-dispatch autograd blis startup models}
+BENCH_NAMES=${BENCH_NAMES:-dispatch autograd blis startup models ggml_mlp}
 TORCH_INC=${TORCH_INC:-/usr/include}
 if [ -z "${TORCH_LIB:-}" ]; then
   TORCH_LIB=/usr/lib/x86_64-linux-gnu
@@ -107,11 +120,55 @@ build_one() {
   return 0
 }
 
+# ggml_mlp: plain C against ggml's headers and libraries (no ctorch, no
+# libtorch), with bench/blis.c's flags so its hand-written reference matches.
+# Returns 2 (skip, with a note) when ggml is not there, 1 if the build fails.
+build_ggml() {
+  if [ -z "${GGML_DIR:-}" ]; then
+    echo "skipping bench_ggml_mlp: GGML_DIR not set (a ggml checkout built with CMake; see bench/ggml_mlp.c)"
+    return 2
+  fi
+  gbuild=${GGML_BUILD:-$GGML_DIR/build}
+  glibs=
+  for d in "$gbuild/src" "$gbuild" "$gbuild/lib" "$gbuild/bin"; do
+    if [ -f "$d/libggml.a" ] && [ -f "$d/libggml-cpu.a" ] && [ -f "$d/libggml-base.a" ]; then
+      glibs="$d/libggml.a $d/libggml-cpu.a $d/libggml-base.a"
+      # a ggml built with OpenMP (its default) needs libgomp
+      if nm "$d/libggml-cpu.a" 2>/dev/null | grep -q ' U \(GOMP_\|omp_\)'; then glibs="$glibs -fopenmp"; fi
+      break
+    fi
+    if [ -e "$d/libggml.so" ] && [ -e "$d/libggml-base.so" ]; then
+      glibs="-L$d -Wl,-rpath,$d -lggml -lggml-base"
+      [ -e "$d/libggml-cpu.so" ] && glibs="$glibs -lggml-cpu"
+      break
+    fi
+  done
+  if [ ! -f "$GGML_DIR/include/ggml-opt.h" ] || [ -z "$glibs" ]; then
+    echo "skipping bench_ggml_mlp: no ggml build under GGML_DIR=$GGML_DIR (looked for $GGML_DIR/include/ggml-opt.h and libggml, libggml-cpu, libggml-base in $gbuild/src, $gbuild, $gbuild/lib, $gbuild/bin)"
+    return 2
+  fi
+  echo "building $BUILD/bench_ggml_mlp (ggml from $GGML_DIR, $CC -O3)"
+  # shellcheck disable=SC2086
+  $CC -std=c11 -O3 -ffp-contract=fast -Wall -Wextra -isystem "$GGML_DIR/include" -o "$BUILD/bench_ggml_mlp" bench/ggml_mlp.c \
+    $glibs -lstdc++ -lm -lpthread || return 1
+  return 0
+}
+
 built=
 failed=
 for name in $BENCH_NAMES; do
   if [ ! -f "bench/$name.c" ]; then
     echo "skipping bench_$name: bench/$name.c not found"
+    continue
+  fi
+  if [ "$name" = ggml_mlp ]; then
+    rc=0
+    build_ggml || rc=$?
+    case $rc in
+      0) built="$built $name" ;;
+      2) ;;
+      *) echo "bench_ggml_mlp: build failed"; failed="$failed $name" ;;
+    esac
     continue
   fi
   if [ "$name" = blis ] || [ "$name" = models ]; then
@@ -131,7 +188,8 @@ done
 
 for name in $built; do
   echo
-  "./$BUILD/bench_$name" || {
+  case $BUILD in /*) prog=$BUILD/bench_$name ;; *) prog=./$BUILD/bench_$name ;; esac
+  "$prog" || {
     echo "bench_$name: exited with status $?"
     failed="$failed $name"
   }
