@@ -397,13 +397,18 @@ static void ctb__copy_mat(size_t es, int64_t rows, int64_t cols, const char *src
 /* The plain-C kernel for a product of any size. From CT_BLIS_SMALL_FLOPS up
  * (where it stands in for BLIS) a B or C not stored by rows goes through a
  * row-major copy (pooled), so every layout runs the same code and gives the
- * same bits as contiguous operands. */
+ * same bits as contiguous operands; except up to 4 rows against a B stored
+ * by columns (nn.Linear at a small batch), which run the dot kernel. */
 static void ctb__small_gemm(ct_dtype dt, ctb__gemm_args *g, int64_t work) {
   ctb__gemm_args h = *g;
   ct_tensor *bp = NULL, *cp = NULL;
   size_t es = dt == CT_F32 ? 4 : 8;
   int64_t shape[2];
-  if (work >= CT_BLIS_SMALL_FLOPS && g->k > 0 && g->csb != 1) {
+  /* (a few rows against a B stored by columns, x @ W.t() at batch 1: the dot
+   * kernel streams W's rows as they are, where a copy would cost more than
+   * the product) */
+  int dots = g->rsb == 1 && g->csa == 1 && g->m <= 4;
+  if (work >= CT_BLIS_SMALL_FLOPS && g->k > 0 && g->csb != 1 && !dots) {
     shape[0] = g->k, shape[1] = g->n;
     if ((bp = ct_backend_empty("mm", 2, shape, dt, CT_CPU)) != NULL) {
       ctb__copy_mat(es, g->k, g->n, (const char *)g->b, g->rsb, g->csb, (char *)ct_data_ptr(bp), g->n, 1);
