@@ -1023,7 +1023,16 @@ static ct_status ct__engine_collect(ct__engine *e, int nroots, ct_tensor *const 
       if (m && ct__engine_find(e, m) < 0 && ct__engine_push(e, m) != CT_OK) return ct_last_error();
     }
   }
-  if (e->n) qsort(e->nodes, (size_t)e->n, sizeof(ct_node *), ct__seq_desc); /* (a leaf root: no nodes) */
+  if (e->n > 32) {
+    qsort(e->nodes, (size_t)e->n, sizeof(ct_node *), ct__seq_desc);
+  } else { /* (a small graph, collected nearly in order: insertion sort) */
+    for (i = 1; i < e->n; i++) {
+      ct_node *n = e->nodes[i];
+      int64_t j = i;
+      for (; j > 0 && e->nodes[j - 1]->seq < n->seq; j--) e->nodes[j] = e->nodes[j - 1];
+      e->nodes[j] = n;
+    }
+  }
   for (i = 0; i < e->n; i++) ct__engine_slot(e, e->nodes[i])->index = i;
   return CT_OK;
 }
