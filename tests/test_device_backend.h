@@ -305,6 +305,7 @@ static ct_status tdev_copy(void *dst, const void *src, size_t n, ct_copy_kind ki
 /* blocks whose recorded streams have finished become reusable */
 static void tdev_process_pending(int device) {
   tdev_block *b;
+  if (!tdev.stats[device].pending_blocks) return; /* (the common case: nothing to walk the block list for) */
   for (b = tdev.blocks[device]; b; b = b->next) {
     int i, done = 1;
     if (b->in_use || !b->nwait) continue;
@@ -326,8 +327,16 @@ static void *tdev_alloc(int index, ct_stream s, size_t nbytes, void **ctx) {
   tdev_block *b;
   tdev_lock();
   tdev_process_pending(index);
-  for (b = tdev.blocks[index]; b; b = b->next)
-    if (!b->in_use && !b->nwait && b->size == size && b->stream == (int)s.id) break;
+  {
+    tdev_block **pp;
+    for (pp = &tdev.blocks[index]; (b = *pp) != NULL; pp = &b->next)
+      if (!b->in_use && !b->nwait && b->size == size && b->stream == (int)s.id) break;
+    if (b && pp != &tdev.blocks[index]) { /* move to the front: the sizes in use are found first next time */
+      *pp = b->next;
+      b->next = tdev.blocks[index];
+      tdev.blocks[index] = b;
+    }
+  }
   if (b) {
     st->cached_blocks--;
   } else {
