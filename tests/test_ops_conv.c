@@ -372,3 +372,41 @@ TEST(conv_maxpool2d_fast_path_matches_general) {
 #undef CV_NEXT
     }
 }
+
+/* im2col's stride-1 path (row spans copied, padding zero-filled; a width of
+ * stride 1 in memory) against its general loop (the same input with the width
+ * strided): the same convolution and weight gradient, bit for bit, over
+ * paddings up to past the input, dilations and groups */
+static bool cv_same_bits(ct_tensor *a, ct_tensor *b) {
+  ct_tensor *ac = ct_contiguous(a), *bc = ct_contiguous(b);
+  return ac && bc && ac->dtype == bc->dtype && ct_same_shape(ac, bc) &&
+         memcmp(ct_data_ptr(ac), ct_data_ptr(bc), (size_t)ac->numel * ct_dtype_size((ct_dtype)ac->dtype)) == 0;
+}
+TEST(conv_im2col_stride1_matches_general) {
+  uint32_t s = 999u;
+  int trial;
+  for (trial = 0; trial < 60; trial++) CT_SCOPE {
+#define CV_NEXT() (s = s * 1664525u + 1013904223u, s >> 8)
+      int64_t N = 1 + CV_NEXT() % 2, G = 1 + CV_NEXT() % 2, C = G * (1 + CV_NEXT() % 2), O = G * (1 + CV_NEXT() % 3);
+      int64_t H = 1 + CV_NEXT() % 7, W = 1 + CV_NEXT() % 7, kh = 1 + CV_NEXT() % 3, kw = 1 + CV_NEXT() % 3;
+      int64_t st[2] = {1 + CV_NEXT() % 2, 1}, pd[2] = {CV_NEXT() % 4, CV_NEXT() % 5}, dl[2] = {1 + CV_NEXT() % 2, 1 + CV_NEXT() % 3};
+      ct_dtype dt = trial % 2 ? CT_F64 : CT_F32;
+      ct_tensor *x = cv_rand(CT_DIMS(N, C, H, W), dt, (unsigned)trial + 7), *w = cv_rand(CT_DIMS(O, C / G, kh, kw), dt, (unsigned)trial + 8);
+      ct_tensor *xt = ct_transpose(ct_contiguous(ct_transpose(x, 2, 3)), 2, 3), *y, *yt;
+#undef CV_NEXT
+      if (H + 2 * pd[0] < dl[0] * (kh - 1) + 1 || W + 2 * pd[1] < dl[1] * (kw - 1) + 1) continue; /* output too small */
+      y = ct_conv2d(x, w, NULL, 2, st, 2, pd, 2, dl, G), yt = ct_conv2d(xt, w, NULL, 2, st, 2, pd, 2, dl, G);
+      CHECK(y && yt && (W == 1 || H == 1 || xt->strides[3] != 1));
+      if (!y || !yt) {
+        printf("    %s\n", ct_last_error_message());
+        continue;
+      }
+      CHECK(cv_same_bits(y, yt));
+      {
+        ct_tensor *gy = cv_rand(y->ndim, y->sizes, dt, (unsigned)trial + 9);
+        ct_tensor *gw = ct_convolution_backward_weight(gy, x, 4, w->sizes, 2, st, 2, pd, 2, dl, G);
+        ct_tensor *gwt = ct_convolution_backward_weight(gy, xt, 4, w->sizes, 2, st, 2, pd, 2, dl, G);
+        CHECK(gw && gwt && cv_same_bits(gw, gwt));
+      }
+    }
+}

@@ -252,12 +252,38 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
 }
 
 /* ---- im2col / col2im over element bits (im2col) or values (col2im) ----
- * cols[(c*kh + i)*kw + j][(n*OH + oh)*OW + ow] = x[n0+n][c0+c][oh*sh-ph+i*dh][ow*sw-pw+j*dw], 0 outside */
+ * cols[(c*kh + i)*kw + j][(n*OH + oh)*OW + ow] = x[n0+n][c0+c][oh*sh-ph+i*dh][ow*sw-pw+j*dw], 0 outside.
+ * With stride 1 along a contiguous width, a row of cols is zeros, a copy of
+ * one span of an input row (iw = ow + j*dw - pw) and zeros. */
 #define CT__IM2COL(NAME, T)                                                                                   \
   static void NAME(const ct__conv_geom *g, const ct_tensor *x, int64_t n0, int64_t nb, int64_t c0, T *cols) { \
     const T *X = (const T *)ct_data_ptr(x);                                                                   \
     const int64_t *st = x->strides;                                                                           \
     int64_t c, i, j, n, oh, ow;                                                                               \
+    if (g->sw == 1 && st[3] == 1) {                                                                           \
+      for (c = 0; c < g->Cg; c++)                                                                             \
+        for (i = 0; i < g->kh; i++)                                                                           \
+          for (j = 0; j < g->kw; j++) {                                                                       \
+            int64_t off = j * g->dw - g->pw; /* (in [-pw, W + pw): the setup checked) */                     \
+            int64_t lo = off < 0 ? -off : 0, hi = g->W - off; /* ow in [lo, hi): inside the row */           \
+            if (lo > g->OW) lo = g->OW;                                                                       \
+            if (hi > g->OW) hi = g->OW;                                                                       \
+            if (hi < lo) hi = lo;                                                                             \
+            for (n = 0; n < nb; n++)                                                                          \
+              for (oh = 0; oh < g->OH; oh++, cols += g->OW) {                                                 \
+                int64_t ih = oh * g->sh - g->ph + i * g->dh;                                                  \
+                if (ih < 0 || ih >= g->H || hi == lo) {                                                       \
+                  memset(cols, 0, sizeof(T) * (size_t)g->OW);                                                 \
+                  continue;                                                                                   \
+                }                                                                                             \
+                if (lo > 0) memset(cols, 0, sizeof(T) * (size_t)lo);                                          \
+                memcpy(cols + lo, X + (n0 + n) * st[0] + (c0 + c) * st[1] + ih * st[2] + lo + off,            \
+                       sizeof(T) * (size_t)(hi - lo));                                                        \
+                if (hi < g->OW) memset(cols + hi, 0, sizeof(T) * (size_t)(g->OW - hi));                       \
+              }                                                                                               \
+          }                                                                                                   \
+      return;                                                                                                 \
+    }                                                                                                         \
     for (c = 0; c < g->Cg; c++)                                                                               \
       for (i = 0; i < g->kh; i++)                                                                             \
         for (j = 0; j < g->kw; j++)                                                                           \
