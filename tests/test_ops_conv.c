@@ -389,7 +389,10 @@ TEST(conv_im2col_stride1_matches_general) {
 #define CV_NEXT() (s = s * 1664525u + 1013904223u, s >> 8)
       int64_t N = 1 + CV_NEXT() % 2, G = 1 + CV_NEXT() % 2, C = G * (1 + CV_NEXT() % 2), O = G * (1 + CV_NEXT() % 3);
       int64_t H = 1 + CV_NEXT() % 7, W = 1 + CV_NEXT() % 7, kh = 1 + CV_NEXT() % 3, kw = 1 + CV_NEXT() % 3;
-      int64_t st[2] = {1 + CV_NEXT() % 2, 1}, pd[2] = {CV_NEXT() % 4, CV_NEXT() % 5}, dl[2] = {1 + CV_NEXT() % 2, 1 + CV_NEXT() % 3};
+      int64_t st[2], pd[2], dl[2]; /* (one draw a statement: an initializer list's order is unspecified) */
+      st[0] = 1 + CV_NEXT() % 2, st[1] = 1;
+      pd[0] = CV_NEXT() % 4, pd[1] = CV_NEXT() % 5;
+      dl[0] = 1 + CV_NEXT() % 2, dl[1] = 1 + CV_NEXT() % 3;
       ct_dtype dt = trial % 2 ? CT_F64 : CT_F32;
       ct_tensor *x = cv_rand(CT_DIMS(N, C, H, W), dt, (unsigned)trial + 7), *w = cv_rand(CT_DIMS(O, C / G, kh, kw), dt, (unsigned)trial + 8);
       ct_tensor *xt = ct_transpose(ct_contiguous(ct_transpose(x, 2, 3)), 2, 3), *y, *yt;
