@@ -617,4 +617,17 @@ cs.error("grid_sampler_2d", R(2, 3, 4, 5), grid(1, 3, 6, 2), 0, 0, False, code="
 cs.error("grid_sampler_2d", R(2, 3, 4, 5), grid(2, 3, 6, 2).float(), 0, 0, False, code="CT_ERR_DTYPE")
 cs.error("grid_sampler_2d", R(2, 3, 0, 5), grid(2, 3, 6, 2), 0, 0, False, code="CT_ERR_SHAPE")
 
+# max_pool2d's 2-D dilation-1 path (at the end: the cases above keep their random draws): whole windows
+# inside the input, clipped ones at the borders, ceil_mode's partial last windows
+cs.add("max_pool2d_with_indices", R(2, 3, 7, 9, dtype=f32), [2, 2], [2], [0], [1], True)
+cs.add("max_pool2d_with_indices", R(1, 3, 8, 6, dtype=f32), [3, 3], [2], [1], [1], False)
+cs.add("max_pool2d_with_indices", R(1, 2, 7, 8), [3, 2], [1, 2], [1, 0], [1], True)
+cs.add("max_pool2d_with_indices", R(1, 2, 6, 7), [1, 4], [3, 1], [0, 2], [1], False)
+nanties = torch.tensor([[[[1.0, 1.0, 2.0, 2.0, float("nan"), 0.0],
+                          [0.0, 1.0, 2.0, float("nan"), float("nan"), 5.0],
+                          [-0.0, 0.0, float("inf"), -float("inf"), 3.0, 3.0],
+                          [0.0, -0.0, float("nan"), 7.0, 3.0, 3.0]]]], dtype=f32)
+cs.add("max_pool2d_with_indices", nanties, [2, 2])  # whole 2x2 windows: first of the ties, last NaN, signed zeros
+cs.add("max_pool2d_with_indices", nanties, [3, 3], [1], [1], [1], True)
+
 cs.write()

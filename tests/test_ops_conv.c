@@ -318,3 +318,98 @@ TEST(conv_pool_grad_input_variants) {
   }
 }
 
+
+/* max_pool2d's 2-D dilation-1 path (ct__maxpool2d_*) against the general
+ * kernel (ct__maxpool_*) on random geometries (floor and ceil, padding, one
+ * to four taps a side, a few with many planes) and data full of ties, NaNs and infinities: the same
+ * values and the same indices, bit for bit */
+#define CV_IL(...) ((ct_int_list){(const int64_t[]){__VA_ARGS__}, CT__NARG(__VA_ARGS__)})
+TEST(conv_maxpool2d_fast_path_matches_general) {
+  static const double vals[7] = {0.0, 1.0, 2.0, NAN, -INFINITY, INFINITY, -0.0};
+  uint32_t s = 12345u;
+  int trial, fails = 0;
+  for (trial = 0; trial < 400 && !fails; trial++) CT_SCOPE {
+      int64_t kh, kw, sh, sw, ph, pw, H, W, N, C, shape[5], k;
+      bool ceil_mode;
+      ct_dtype dt = trial % 2 ? CT_F64 : CT_F32;
+      ct__pool_geom g;
+      ct_tensor *x, *y, *idx = NULL, *yr, *ir;
+#define CV_NEXT() (s = s * 1664525u + 1013904223u, s >> 8)
+      kh = 1 + CV_NEXT() % 4, kw = 1 + CV_NEXT() % 4, sh = 1 + CV_NEXT() % 3, sw = 1 + CV_NEXT() % 3;
+      ph = CV_NEXT() % (kh / 2 + 1), pw = CV_NEXT() % (kw / 2 + 1), ceil_mode = CV_NEXT() % 2;
+      H = 1 + CV_NEXT() % 9, W = 1 + CV_NEXT() % 9, N = 1 + CV_NEXT() % 2, C = 1 + CV_NEXT() % 3;
+      if (trial % 100 == 99) H = 32, W = 31, N = 4, C = 16; /* several chunks of planes (ct_parallel_for) */
+      x = ct_empty(CT_DIMS(N, C, H, W), dt);
+      for (k = 0; k < x->numel; k++) {
+        uint32_t r = CV_NEXT() % 16;
+        ct_set(x, k, r < 7 ? vals[r] : (double)(r % 3)); /* many ties, signed zeros */
+      }
+      if (ct__pool_setup("max_pool2d", 2, x, CV_IL(kh, kw), CV_IL(sh, sw), CV_IL(ph, pw),
+                         CV_IL(1), ceil_mode, &g, shape) != CT_OK) {
+        ct_clear_error();
+        continue;
+      }
+      y = ct_max_pool2d_with_indices(x, CV_L(kh, kw), CV_L(sh, sw), CV_L(ph, pw), CV_L(1), ceil_mode, &idx);
+      CHECK(y != NULL && idx != NULL);
+      if (!y || !idx) {
+        fails++;
+        continue;
+      }
+      ct_keep(idx);
+      yr = ct_empty(4, y->sizes, dt), ir = ct_empty(4, y->sizes, CT_I64);
+      if (dt == CT_F32)
+        ct__maxpool_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(yr), (int64_t *)ct_data_ptr(ir));
+      else
+        ct__maxpool_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(yr), (int64_t *)ct_data_ptr(ir));
+      if (memcmp(ct_data_ptr(y), ct_data_ptr(yr), (size_t)(y->numel * (dt == CT_F32 ? 4 : 8))) != 0 ||
+          memcmp(ct_data_ptr(idx), ct_data_ptr(ir), (size_t)(y->numel * 8)) != 0) {
+        fails++;
+        harness_fail(__FILE__, __LINE__, "trial %d: [%lld,%lld,%lld,%lld] k %lldx%lld s %lldx%lld p %lldx%lld ceil %d differs", trial,
+                     (long long)N, (long long)C, (long long)H, (long long)W, (long long)kh, (long long)kw, (long long)sh, (long long)sw,
+                     (long long)ph, (long long)pw, (int)ceil_mode);
+      }
+      ct_release(idx);
+#undef CV_NEXT
+    }
+}
+
+/* im2col's stride-1 path (row spans copied, padding zero-filled; a width of
+ * stride 1 in memory) against its general loop (the same input with the width
+ * strided): the same convolution and weight gradient, bit for bit, over
+ * paddings up to past the input, dilations and groups */
+static bool cv_same_bits(ct_tensor *a, ct_tensor *b) {
+  ct_tensor *ac = ct_contiguous(a), *bc = ct_contiguous(b);
+  return ac && bc && ac->dtype == bc->dtype && ct_same_shape(ac, bc) &&
+         memcmp(ct_data_ptr(ac), ct_data_ptr(bc), (size_t)ac->numel * ct_dtype_size((ct_dtype)ac->dtype)) == 0;
+}
+TEST(conv_im2col_stride1_matches_general) {
+  uint32_t s = 999u;
+  int trial;
+  for (trial = 0; trial < 60; trial++) CT_SCOPE {
+#define CV_NEXT() (s = s * 1664525u + 1013904223u, s >> 8)
+      int64_t N = 1 + CV_NEXT() % 2, G = 1 + CV_NEXT() % 2, C = G * (1 + CV_NEXT() % 2), O = G * (1 + CV_NEXT() % 3);
+      int64_t H = 1 + CV_NEXT() % 7, W = 1 + CV_NEXT() % 7, kh = 1 + CV_NEXT() % 3, kw = 1 + CV_NEXT() % 3;
+      int64_t st[2], pd[2], dl[2]; /* (one draw a statement: an initializer list's order is unspecified) */
+      st[0] = 1 + CV_NEXT() % 2, st[1] = 1;
+      pd[0] = CV_NEXT() % 4, pd[1] = CV_NEXT() % 5;
+      dl[0] = 1 + CV_NEXT() % 2, dl[1] = 1 + CV_NEXT() % 3;
+      ct_dtype dt = trial % 2 ? CT_F64 : CT_F32;
+      ct_tensor *x = cv_rand(CT_DIMS(N, C, H, W), dt, (unsigned)trial + 7), *w = cv_rand(CT_DIMS(O, C / G, kh, kw), dt, (unsigned)trial + 8);
+      ct_tensor *xt = ct_transpose(ct_contiguous(ct_transpose(x, 2, 3)), 2, 3), *y, *yt;
+#undef CV_NEXT
+      if (H + 2 * pd[0] < dl[0] * (kh - 1) + 1 || W + 2 * pd[1] < dl[1] * (kw - 1) + 1) continue; /* output too small */
+      y = ct_conv2d(x, w, NULL, 2, st, 2, pd, 2, dl, G), yt = ct_conv2d(xt, w, NULL, 2, st, 2, pd, 2, dl, G);
+      CHECK(y && yt && (W == 1 || H == 1 || xt->strides[3] != 1));
+      if (!y || !yt) {
+        printf("    %s\n", ct_last_error_message());
+        continue;
+      }
+      CHECK(cv_same_bits(y, yt));
+      {
+        ct_tensor *gy = cv_rand(y->ndim, y->sizes, dt, (unsigned)trial + 9);
+        ct_tensor *gw = ct_convolution_backward_weight(gy, x, 4, w->sizes, 2, st, 2, pd, 2, dl, G);
+        ct_tensor *gwt = ct_convolution_backward_weight(gy, xt, 4, w->sizes, 2, st, 2, pd, 2, dl, G);
+        CHECK(gw && gwt && cv_same_bits(gw, gwt));
+      }
+    }
+}

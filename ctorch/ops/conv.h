@@ -252,12 +252,38 @@ static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *wei
 }
 
 /* ---- im2col / col2im over element bits (im2col) or values (col2im) ----
- * cols[(c*kh + i)*kw + j][(n*OH + oh)*OW + ow] = x[n0+n][c0+c][oh*sh-ph+i*dh][ow*sw-pw+j*dw], 0 outside */
+ * cols[(c*kh + i)*kw + j][(n*OH + oh)*OW + ow] = x[n0+n][c0+c][oh*sh-ph+i*dh][ow*sw-pw+j*dw], 0 outside.
+ * With stride 1 along a contiguous width, a row of cols is zeros, a copy of
+ * one span of an input row (iw = ow + j*dw - pw) and zeros. */
 #define CT__IM2COL(NAME, T)                                                                                   \
   static void NAME(const ct__conv_geom *g, const ct_tensor *x, int64_t n0, int64_t nb, int64_t c0, T *cols) { \
     const T *X = (const T *)ct_data_ptr(x);                                                                   \
     const int64_t *st = x->strides;                                                                           \
     int64_t c, i, j, n, oh, ow;                                                                               \
+    if (g->sw == 1 && st[3] == 1) {                                                                           \
+      for (c = 0; c < g->Cg; c++)                                                                             \
+        for (i = 0; i < g->kh; i++)                                                                           \
+          for (j = 0; j < g->kw; j++) {                                                                       \
+            int64_t off = j * g->dw - g->pw; /* (in [-pw, W + pw): the setup checked) */                     \
+            int64_t lo = off < 0 ? -off : 0, hi = g->W - off; /* ow in [lo, hi): inside the row */           \
+            if (lo > g->OW) lo = g->OW;                                                                       \
+            if (hi > g->OW) hi = g->OW;                                                                       \
+            if (hi < lo) hi = lo;                                                                             \
+            for (n = 0; n < nb; n++)                                                                          \
+              for (oh = 0; oh < g->OH; oh++, cols += g->OW) {                                                 \
+                int64_t ih = oh * g->sh - g->ph + i * g->dh;                                                  \
+                if (ih < 0 || ih >= g->H || hi == lo) {                                                       \
+                  memset(cols, 0, sizeof(T) * (size_t)g->OW);                                                 \
+                  continue;                                                                                   \
+                }                                                                                             \
+                if (lo > 0) memset(cols, 0, sizeof(T) * (size_t)lo);                                          \
+                memcpy(cols + lo, X + (n0 + n) * st[0] + (c0 + c) * st[1] + ih * st[2] + lo + off,            \
+                       sizeof(T) * (size_t)(hi - lo));                                                        \
+                if (hi < g->OW) memset(cols + hi, 0, sizeof(T) * (size_t)(g->OW - hi));                       \
+              }                                                                                               \
+          }                                                                                                   \
+      return;                                                                                                 \
+    }                                                                                                         \
     for (c = 0; c < g->Cg; c++)                                                                               \
       for (i = 0; i < g->kh; i++)                                                                             \
         for (j = 0; j < g->kw; j++)                                                                           \
@@ -1102,6 +1128,104 @@ static void ct__pool_taps(int64_t start, int64_t n, int64_t k, int64_t d, int64_
   }
 CT__MAXPOOL(ct__maxpool_f32, float)
 CT__MAXPOOL(ct__maxpool_f64, double)
+/* The 2-D pools with dilation 1 (no depth): CT__MAXPOOL's windows, initial
+ * index and steps, so the same values and indices (NaN and tie rules
+ * included), with each window's rows clipped once per output row and its
+ * columns once per output column, and no overflow checks: a window starts at
+ * >= -pad and before the input's end plus its padding (ct__pool_out_len), so
+ * every position and flat index below fits, and `k < n - start` clips without
+ * computing start + k. Planes [b0, b1) of a ct_parallel_for (each plane's
+ * outputs read that plane alone, so any chunking gives the same bits).
+ * Windows wholly inside the input (most of them) start from their first tap
+ * (which replaces the initial -inf, or equals it with the same index) and
+ * take branch-free steps "b replaces a when b > a", which is CT__MAXPOOL's
+ * step when no tap is NaN; the window's sum, also taken, is NaN when one is
+ * (and maybe when infinities cancel), and such a window is redone with
+ * CT__MAXPOOL's step. Without NaN the steps keep the first of the largest
+ * taps, so 2x2 windows compare their rows' pairs first, then the pairs' winners. */
+typedef struct ct__maxpool2d_job {
+  const ct__pool_geom *g;
+  const void *x;
+  void *y;
+  int64_t *idx;
+} ct__maxpool2d_job;
+#define CT__MAXPOOL2D_TAP(T, p, at)                                                                               \
+  do {                                                                                                          \
+    T v_ = (p);                                                                                                 \
+    if (v_ > best || v_ != v_) best = v_, bi = (at);                                                            \
+  } while (0)
+/* (a, ia) = (b, ib) if b > a (the index through a mask, the value as a max: no branch) */
+#define CT__MAXPOOL2D_STEP(T, a, ia, b, ib)                                                                     \
+  do {                                                                                                          \
+    T b_ = (b);                                                                                                 \
+    int64_t m_ = -(int64_t)(b_ > (a));                                                                          \
+    (ia) ^= ((ia) ^ (ib)) & m_;                                                                                 \
+    (a) = b_ > (a) ? b_ : (a);                                                                                  \
+  } while (0)
+#define CT__MAXPOOL2D(NAME, T)                                                                                  \
+  static void NAME(int64_t b0, int64_t b1, void *ctx) {                                                         \
+    const ct__maxpool2d_job *job = (const ct__maxpool2d_job *)ctx;                                              \
+    const ct__pool_geom *g = job->g;                                                                            \
+    const int64_t H = g->H, W = g->W, OH = g->OH, OW = g->OW, kh = g->kh, kw = g->kw, sw = g->sw;               \
+    int64_t b, oh, ow, i, j, owa, owb;                                                                          \
+    /* [owa, owb): the output columns whose windows lie inside [0, W) */                                        \
+    owa = g->pw == 0 ? 0 : (g->pw + sw - 1) / sw;                                                               \
+    owb = W - kw + g->pw < 0 ? 0 : (W - kw + g->pw) / sw + 1;                                                   \
+    if (owb > OW) owb = OW;                                                                                     \
+    if (owa > owb) owa = owb;                                                                                   \
+    for (b = b0; b < b1; b++) {                                                                                 \
+      const T *x = (const T *)job->x + b * H * W;                                                               \
+      T *y = (T *)job->y + b * OH * OW;                                                                         \
+      int64_t *idx = job->idx + b * OH * OW;                                                                    \
+      for (oh = 0; oh < OH; oh++, y += OW, idx += OW) {                                                         \
+        int64_t hs = oh * g->sh - g->ph, h0 = hs < 0 ? 0 : hs, h1 = kh < H - hs ? hs + kh : H;                   \
+        for (ow = 0; ow < OW; ow++) {                                                                           \
+          int64_t ws = ow * sw - g->pw, w0 = ws < 0 ? 0 : ws, w1, bi;                                            \
+          T best;                                                                                               \
+          if (ow == owa && h0 == hs && h1 - hs == kh) { /* whole windows: columns [owa, owb) */                 \
+            for (; ow < owb; ow++) {                                                                            \
+              int64_t at = h0 * W + ow * sw - g->pw;                                                            \
+              const T *p = x + at;                                                                              \
+              T sum;                                                                                            \
+              best = p[0], bi = at;                                                                             \
+              if (kh == 2 && kw == 2) {                                                                         \
+                T r = p[W];                                                                                     \
+                int64_t ir = at + W;                                                                            \
+                sum = (p[0] + p[1]) + (p[W] + p[W + 1]);                                                        \
+                CT__MAXPOOL2D_STEP(T, best, bi, p[1], at + 1);                                                  \
+                CT__MAXPOOL2D_STEP(T, r, ir, p[W + 1], at + W + 1);                                             \
+                CT__MAXPOOL2D_STEP(T, best, bi, r, ir);                                                         \
+              } else {                                                                                          \
+                sum = p[0];                                                                                     \
+                for (j = 1; j < kw; j++) sum += p[j];                                                           \
+                for (j = 1; j < kw; j++) CT__MAXPOOL2D_STEP(T, best, bi, p[j], at + j);                         \
+                for (i = 1; i < kh; i++)                                                                        \
+                  for (j = 0; j < kw; j++) {                                                                    \
+                    sum += p[i * W + j];                                                                        \
+                    CT__MAXPOOL2D_STEP(T, best, bi, p[i * W + j], at + i * W + j);                              \
+                  }                                                                                             \
+              }                                                                                                 \
+              if (sum != sum) { /* a NaN, or infinities that cancel */                                          \
+                best = (T)-INFINITY, bi = at;                                                                   \
+                for (i = 0; i < kh; i++)                                                                        \
+                  for (j = 0; j < kw; j++) CT__MAXPOOL2D_TAP(T, p[i * W + j], at + i * W + j);                  \
+              }                                                                                                 \
+              y[ow] = best, idx[ow] = bi;                                                                       \
+            }                                                                                                   \
+            if (ow == OW) break;                                                                                \
+            ws = ow * sw - g->pw, w0 = ws < 0 ? 0 : ws;                                                          \
+          }                                                                                                     \
+          w1 = kw < W - ws ? ws + kw : W;                                                                       \
+          best = (T)-INFINITY, bi = h0 * W + w0;                                                                \
+          for (i = h0; i < h1; i++)                                                                             \
+            for (j = w0; j < w1; j++) CT__MAXPOOL2D_TAP(T, x[i * W + j], i * W + j);                            \
+          y[ow] = best, idx[ow] = bi;                                                                           \
+        }                                                                                                       \
+      }                                                                                                         \
+    }                                                                                                           \
+  }
+CT__MAXPOOL2D(ct__maxpool2d_f32, float)
+CT__MAXPOOL2D(ct__maxpool2d_f64, double)
 /* gx[b][idx] += gy[b][o] (backward), or out[b][o] = gx[b][idx] (its derivative, a gather) */
 #define CT__MAXPOOL_BW(NAME, T)                                                                            \
   static void NAME(int64_t B, int64_t in_plane, int64_t out_plane, const int64_t *idx, T *in, T *out, int scatter) { \
@@ -1227,7 +1351,15 @@ static ct_status ct__max_pool_run(const char *name, int nsp, ct_tensor *self, ct
     return ct_last_error();
   x = ct__pool_operand(name, self);
   if (!x) st = ct_last_error();
-  else if (x->dtype == CT_F32) ct__maxpool_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
+  else if (g.D == 1 && g.OD == 1 && g.kd == 1 && g.dh == 1 && g.dw == 1) {
+    /* planes in chunks of about CT_ITER_GRAIN taps (a fixed split: the same bits with any thread count) */
+    ct__maxpool2d_job job;
+    int64_t per = g.OH * g.OW, taps = g.kh < 64 && g.kw < 64 ? g.kh * g.kw : 4096;
+    job.g = &g, job.x = ct_data_ptr(x), job.y = ct_data_ptr(acc), job.idx = (int64_t *)ct_data_ptr(indices);
+    ct_parallel_for(g.B, per >= CT_ITER_GRAIN / taps ? 1 : CT_ITER_GRAIN / (per * taps), x->dtype == CT_F32 ? ct__maxpool2d_f32 : ct__maxpool2d_f64,
+                    &job);
+  } else if (x->dtype == CT_F32)
+    ct__maxpool_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
   else ct__maxpool_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(indices));
   ct_release(x);
   return ct__st_acc_done(st, out, acc);
