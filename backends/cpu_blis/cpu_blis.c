@@ -11,7 +11,11 @@
  *   (mean reaches sum: it is composite) (vectorised, parallel over ct_parallel_for above a threshold,
  *   fixed chunking so results do not depend on the thread count), and of exp,
  *   sigmoid, tanh, softmax.int(_out) and log_softmax.int(_out) (a vectorised
- *   f32 exp; rows in parallel).
+ *   f32 exp; rows in parallel), and of convolution, convolution_backward_input
+ *   and convolution_backward_weight for 2-D, stride 1, dilation 1, groups 1,
+ *   1x1 / 3x3 kernels with padding <= kernel / 2 and contiguous input and
+ *   weight (direct register-tiled kernels instead of im2col + GEMM; see
+ *   "direct convolution" below).
  * Anything else (other dtypes, broadcasting, odd strides, errors) goes to
  * the kernel it replaced, so the reference semantics stay in one place.
  *
