@@ -443,6 +443,176 @@ static void test_transcendental(void) {
   }
 }
 
+/* ---- direct convolution (2-D, stride 1, kernel 1x1 / 3x3) against float64 loops ---- */
+static ct_tensor *rand4(int64_t a, int64_t b, int64_t c, int64_t d, ct_dtype dt) {
+  ct_tensor *t = ct_empty(CT_DIMS(a, b, c, d), dt);
+  int64_t i;
+  for (i = 0; i < a * b * c * d; i++) ct_set(t, i, urand());
+  return t;
+}
+/* x (N, C, H, W) value at (n, c, y, x), 0 outside */
+static double conv_at(const ct_tensor *x, int64_t n, int64_t c, int64_t y, int64_t xx) {
+  if (y < 0 || xx < 0 || y >= x->sizes[2] || xx >= x->sizes[3]) return 0;
+  return ct_get(x, ((n * x->sizes[1] + c) * x->sizes[2] + y) * x->sizes[3] + xx);
+}
+/* max |got - want| / (1 + sum |terms|) over the forward, the input and the weight gradient of sum(conv(x, w, b) * r) */
+static double conv_check(ct_tensor *x, ct_tensor *w, ct_tensor *b, int64_t ph, int64_t pw, ct_tensor *y, ct_tensor *r, ct_tensor *gx,
+                         ct_tensor *gw, ct_tensor *gb) {
+  int64_t N = x->sizes[0], C = x->sizes[1], H = x->sizes[2], W = x->sizes[3], O = w->sizes[0], kh = w->sizes[2], kw = w->sizes[3];
+  int64_t OH = H + 2 * ph - kh + 1, OW = W + 2 * pw - kw + 1, n, o, c, i, j, oy, ox;
+  double worst = 0, s, m, e;
+  if (!y || y->sizes[2] != OH || y->sizes[3] != OW) return 1e9;
+  for (n = 0; n < N; n++)
+    for (o = 0; o < O; o++)
+      for (oy = 0; oy < OH; oy++)
+        for (ox = 0; ox < OW; ox++) {
+          s = b ? ct_get(b, o) : 0, m = fabs(s);
+          for (c = 0; c < C; c++)
+            for (i = 0; i < kh; i++)
+              for (j = 0; j < kw; j++) {
+                double t = ct_get(w, ((o * C + c) * kh + i) * kw + j) * conv_at(x, n, c, oy + i - ph, ox + j - pw);
+                s += t, m += fabs(t);
+              }
+          e = fabs(s - ct_get(y, ((n * O + o) * OH + oy) * OW + ox)) / (1 + m);
+          if (e > worst) worst = e;
+        }
+  if (gw)
+    for (o = 0; o < O; o++)
+      for (c = 0; c < C; c++)
+        for (i = 0; i < kh; i++)
+          for (j = 0; j < kw; j++) {
+            s = 0, m = 0;
+            for (n = 0; n < N; n++)
+              for (oy = 0; oy < OH; oy++)
+                for (ox = 0; ox < OW; ox++) {
+                  double t = ct_get(r, ((n * O + o) * OH + oy) * OW + ox) * conv_at(x, n, c, oy + i - ph, ox + j - pw);
+                  s += t, m += fabs(t);
+                }
+            e = fabs(s - ct_get(gw, ((o * C + c) * kh + i) * kw + j)) / (1 + m);
+            if (e > worst) worst = e;
+          }
+  if (gx)
+    for (n = 0; n < N; n++)
+      for (c = 0; c < C; c++)
+        for (oy = 0; oy < H; oy++)
+          for (ox = 0; ox < W; ox++) {
+            s = 0, m = 0;
+            for (o = 0; o < O; o++)
+              for (i = 0; i < kh; i++)
+                for (j = 0; j < kw; j++) {
+                  int64_t yy = oy - i + ph, xx = ox - j + pw;
+                  double t;
+                  if (yy < 0 || xx < 0 || yy >= OH || xx >= OW) continue;
+                  t = ct_get(w, ((o * C + c) * kh + i) * kw + j) * ct_get(r, ((n * O + o) * OH + yy) * OW + xx);
+                  s += t, m += fabs(t);
+                }
+            e = fabs(s - ct_get(gx, ((n * C + c) * H + oy) * W + ox)) / (1 + m);
+            if (e > worst) worst = e;
+          }
+  if (gb)
+    for (o = 0; o < O; o++) {
+      s = 0, m = 0;
+      for (n = 0; n < N; n++)
+        for (oy = 0; oy < OH * OW; oy++) s += ct_get(r, (n * O + o) * OH * OW + oy), m += fabs(ct_get(r, (n * O + o) * OH * OW + oy));
+      e = fabs(s - ct_get(gb, o)) / (1 + m);
+      if (e > worst) worst = e;
+    }
+  return worst;
+}
+static int same_bits(const ct_tensor *a, const ct_tensor *b) {
+  return a && b && a->numel == b->numel && memcmp(ct_data_ptr(a), ct_data_ptr(b), (size_t)a->numel * ct_dtype_size((ct_dtype)a->dtype)) == 0;
+}
+static void test_conv(void) {
+  static const int64_t one[1] = {1};
+  char buf[4096];
+  int it, ok_fwd = 1, ok_grad = 1, ok_ref = 1, ok_threads = 1, worst_it = -1;
+  double worst = 0;
+  ct_op_dump(ct_op_find("convolution"), buf, sizeof buf);
+  CHECK(strstr(buf, "(cpu_blis)") != NULL);
+  ct_op_dump(ct_op_find("convolution_backward_weight"), buf, sizeof buf);
+  CHECK(strstr(buf, "(cpu_blis)") != NULL);
+  ct_op_dump(ct_op_find("convolution_backward_input"), buf, sizeof buf);
+  CHECK(strstr(buf, "(cpu_blis)") != NULL);
+  for (it = 0; it < 160; it++)
+    CT_SCOPE {
+      ct_dtype dt = it % 4 == 3 ? CT_F64 : CT_F32;
+      double tol = dt == CT_F32 ? 1e-6 : 1e-14, e;
+      int64_t N = it % 2 ? 3 : 1, C = 1 + (int64_t)((urand() + 1) * 8.5), O = 1 + (int64_t)((urand() + 1) * 8.5);
+      int64_t kh = it % 5 == 4 ? 1 : 3, kw = it % 7 == 6 ? 1 : kh, ph = (it / 2) % 2 ? kh / 2 : 0, pw = (it / 2) % 2 ? kw / 2 : 0;
+      int64_t H = kh - 2 * ph + (int64_t)((urand() + 1) * 4.5), W = kw - 2 * pw + (int64_t)((urand() + 1) * 4.5), pad[2];
+      ct_tensor *x, *w, *b, *y, *y1, *y2, *r, *yr, *loss, *wide, *xs, *gx1, *gx2, *gw1, *gw2;
+      if (H > 9) H = 9;
+      if (W > 9) W = 9;
+      if (H < 1) H = 1;
+      if (W < 1) W = 1;
+      pad[0] = ph, pad[1] = pw;
+      x = rand4(N, C, H, W, dt), w = rand4(O, C, kh, kw, dt), b = it % 3 ? randt(1, O, dt) : NULL;
+      if (b) b = ct_contiguous(ct_reshape(b, CT_DIMS(O)));
+      ct_set_requires_grad(x, true), ct_set_requires_grad(w, true);
+      if (b) ct_set_requires_grad(b, true);
+      y = ct_conv2d(x, w, b, 1, one, 2, pad, 1, one, 1);
+      r = y ? rand4(N, O, y->sizes[2], y->sizes[3], dt) : NULL;
+      loss = r ? ct_sum(ct_mul(y, r)) : NULL;
+      if (!loss || ct_backward(loss) != CT_OK) {
+        ok_grad = 0;
+        printf("FAIL conv it %d: %s\n", it, ct_last_error_message());
+        continue;
+      }
+      CT_NO_GRAD {
+        e = conv_check(x, w, b, ph, pw, y, r, ct_grad(x), ct_grad(w), b ? ct_grad(b) : NULL);
+        if (e > worst) worst = e, worst_it = it;
+        if (e > tol) {
+          ok_fwd = 0;
+          printf("FAIL conv it %d: N %lld C %lld O %lld H %lld W %lld k %lldx%lld pad %lld,%lld bias %d: error %g\n", it, (long long)N,
+                 (long long)C, (long long)O, (long long)H, (long long)W, (long long)kh, (long long)kw, (long long)ph, (long long)pw,
+                 b != NULL, e);
+        }
+        /* a channel slice (not contiguous) goes to the im2col + GEMM kernel: the same within rounding */
+        wide = rand4(N, C + 1, H, W, dt);
+        xs = ct_narrow(wide, 1, 1, C);
+        yr = ct_conv2d(xs, w, b, 1, one, 2, pad, 1, one, 1);
+        y = ct_conv2d(ct_contiguous(xs), w, b, 1, one, 2, pad, 1, one, 1);
+        if (!yr || !y || ct_get(ct_max(ct_abs(ct_sub(yr, y))), 0) > (dt == CT_F32 ? 1e-4 : 1e-12)) ok_ref = 0;
+        /* bit-identical for 1 and 2 threads */
+        ct_set_num_threads(1);
+        y1 = ct_conv2d(x, w, b, 1, one, 2, pad, 1, one, 1);
+        gx1 = ct_convolution_backward_input(r, w, 4, x->sizes, 1, one, 2, pad, 1, one, 1);
+        gw1 = ct_convolution_backward_weight(r, x, 4, w->sizes, 1, one, 2, pad, 1, one, 1);
+        ct_set_num_threads(2);
+        y2 = ct_conv2d(x, w, b, 1, one, 2, pad, 1, one, 1);
+        gx2 = ct_convolution_backward_input(r, w, 4, x->sizes, 1, one, 2, pad, 1, one, 1);
+        gw2 = ct_convolution_backward_weight(r, x, 4, w->sizes, 1, one, 2, pad, 1, one, 1);
+        ct_set_num_threads(0);
+        if (!same_bits(y1, y2) || !same_bits(gx1, gx2) || !same_bits(gw1, gw2) || !same_bits(gx1, ct_grad(x)) || !same_bits(gw1, ct_grad(w)))
+          ok_threads = 0;
+      }
+    }
+  printf("direct conv: worst relative error %g (iteration %d)\n", worst, worst_it);
+  CHECK(ok_fwd);
+  CHECK(ok_grad);
+  CHECK(ok_ref);
+  CHECK(ok_threads);
+  CT_SCOPE { /* larger, multi-task shapes: 1 and 2 threads give the same bits */
+    static const int64_t p1[1] = {1}, p0[1] = {0};
+    ct_tensor *x = rand4(5, 16, 16, 16, CT_F32), *w = rand4(32, 16, 3, 3, CT_F32), *b = ct_contiguous(ct_reshape(randt(1, 32, CT_F32), CT_DIMS(32)));
+    ct_tensor *y1, *y2, *g1, *g2, *d1, *d2, *r = rand4(5, 32, 16, 16, CT_F32);
+    ct_set_num_threads(1);
+    y1 = ct_conv2d(x, w, b, 1, one, 1, p1, 1, one, 1);
+    g1 = ct_convolution_backward_weight(r, x, 4, w->sizes, 1, one, 1, p1, 1, one, 1);
+    d1 = ct_convolution_backward_input(r, w, 4, x->sizes, 1, one, 1, p1, 1, one, 1);
+    ct_set_num_threads(2);
+    y2 = ct_conv2d(x, w, b, 1, one, 1, p1, 1, one, 1);
+    g2 = ct_convolution_backward_weight(r, x, 4, w->sizes, 1, one, 1, p1, 1, one, 1);
+    d2 = ct_convolution_backward_input(r, w, 4, x->sizes, 1, one, 1, p1, 1, one, 1);
+    ct_set_num_threads(0);
+    CHECK(same_bits(y1, y2) && same_bits(g1, g2) && same_bits(d1, d2));
+    CHECK(conv_check(x, w, b, 1, 1, y1, r, d1, g1, NULL) < 1e-6);
+    /* errors still come from the reference kernel */
+    CHECK(ct_conv2d(x, rand4(32, 15, 3, 3, CT_F32), NULL, 1, one, 1, p1, 1, one, 1) == NULL && ct_last_error() == CT_ERR_SHAPE);
+    CHECK(ct_conv2d(rand4(1, 2, 1, 1, CT_F32), rand4(3, 2, 3, 3, CT_F32), NULL, 1, one, 1, p0, 1, one, 1) == NULL && ct_last_error() == CT_ERR_SHAPE);
+  }
+}
+
 int main(void) {
   test_registration();
   test_mm();
@@ -452,6 +622,7 @@ int main(void) {
   test_autograd();
   test_determinism();
   test_transcendental();
+  test_conv();
   test_steady_state();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

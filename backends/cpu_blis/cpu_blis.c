@@ -11,7 +11,11 @@
  *   (mean reaches sum: it is composite) (vectorised, parallel over ct_parallel_for above a threshold,
  *   fixed chunking so results do not depend on the thread count), and of exp,
  *   sigmoid, tanh, softmax.int(_out) and log_softmax.int(_out) (a vectorised
- *   f32 exp; rows in parallel).
+ *   f32 exp; rows in parallel), and of convolution, convolution_backward_input
+ *   and convolution_backward_weight for 2-D, stride 1, dilation 1, groups 1,
+ *   1x1 / 3x3 kernels with padding <= kernel / 2 and contiguous input and
+ *   weight (direct register-tiled kernels instead of im2col + GEMM; see
+ *   "direct convolution" below).
  * Anything else (other dtypes, broadcasting, odd strides, errors) goes to
  * the kernel it replaced, so the reference semantics stay in one place.
  *
@@ -65,7 +69,8 @@ const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_v
 enum {
   K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_ADDMM_, K_BADDBMM_, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
   K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_ADD_, K_SUB_, K_MUL_, K_FILL_, K_THRESHOLD_BW, K_SUM, K_SUM_DIM,
-  K_EXP, K_SIGMOID, K_TANH, K_SOFTMAX, K_SOFTMAX_OUT, K_LOG_SOFTMAX, K_LOG_SOFTMAX_OUT, K_LINEAR, K_COUNT
+  K_EXP, K_SIGMOID, K_TANH, K_SOFTMAX, K_SOFTMAX_OUT, K_LOG_SOFTMAX, K_LOG_SOFTMAX_OUT, K_LINEAR,
+  K_CONVOLUTION, K_CONVOLUTION_BACKWARD_INPUT, K_CONVOLUTION_BACKWARD_WEIGHT, K_COUNT
 };
 
 static int64_t ctb__small_flops = CT_BLIS_SMALL_FLOPS, ctb__thread_flops = CT_BLIS_THREAD_FLOPS;
@@ -600,6 +605,9 @@ static ct_kernel_softmax_int_out k_softmax_out;
 static ct_kernel_log_softmax_int k_log_softmax;
 static ct_kernel_log_softmax_int_out k_log_softmax_out;
 static ct_kernel_linear k_linear;
+static ct_kernel_convolution k_convolution;
+static ct_kernel_convolution_backward_input k_convolution_backward_input;
+static ct_kernel_convolution_backward_weight k_convolution_backward_weight;
 
 static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
     CT_BACKEND_KERNEL(mm, CT_KEY_CPU, k_mm),
@@ -636,6 +644,9 @@ static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
     CT_BACKEND_KERNEL(log_softmax_int, CT_KEY_CPU, k_log_softmax),
     CT_BACKEND_KERNEL(log_softmax_int_out, CT_KEY_CPU, k_log_softmax_out),
     CT_BACKEND_KERNEL(linear, CT_KEY_CPU, k_linear),
+    CT_BACKEND_KERNEL(convolution, CT_KEY_CPU, k_convolution),
+    CT_BACKEND_KERNEL(convolution_backward_input, CT_KEY_CPU, k_convolution_backward_input),
+    CT_BACKEND_KERNEL(convolution_backward_weight, CT_KEY_CPU, k_convolution_backward_weight),
 };
 static ct_backend ctb__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cpu_blis", ct_cpu_blis_version, 10,
                                       ctb__blis_kernels, K_COUNT, ctb__blis_set_threads, CT_OK, 0, NULL};
@@ -1559,4 +1570,340 @@ static ct_status k_log_softmax_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_d
   ctb__softmax_into(1, a, dim, out);
   ct_backend_bump_version(out);
   return CT_OK;
+}
+
+/* ---- direct convolution: 2-D, groups 1, stride 1, dilation 1, kernel 1x1
+ * or 3x3 (each side), padding <= kernel / 2, contiguous f32/f64 input and
+ * weight (convolution, convolution_backward_input, convolution_backward_weight).
+ *
+ * The input is first copied into zero-padded planes of Hp x Wp (plus zero
+ * slack after each image). An output position (y, x) is then position
+ * p = y * Wp + x of a flat plane, and tap t = (c, i, j) reads the padded
+ * input at off[t] + p with off[t] = c * Hp * Wp + i * Wp + j: one flat run of
+ * positions is a vector load per tap for every row at once (columns
+ * x >= OW are computed and dropped; that wastes (kw - 1) / Wp of the work).
+ *
+ * Forward: a register tile of CTB__CONV_OB output channels x 2 vectors of
+ * positions; each output is bias (or 0) + sum over taps in tap order
+ * (c, i, j), one FMA at a time. Backward input is the forward of grad_output
+ * padded by k - 1 - p with the weight flipped and transposed. Backward
+ * weight: dW[o][t] = sum over n, p of gy[n][o][p] * xpad[n][off[t] + p],
+ * a vector accumulator per (o, t) kept over a run of positions, added into
+ * a per-(o, t) vector sum image by image, then its lanes added in order.
+ * Tasks own whole outputs (a block of channels of one image forward, a
+ * block of channels backward weight) and run on ct_parallel_for, so the
+ * results do not depend on the thread count; they differ from im2col + GEMM
+ * (another summation order) in the last bits. ---- */
+#define CTB__CONV_OB 4 /* output channels per register tile */
+#define CTB__CONV_TB 3 /* taps per backward-weight tile */
+#define CTB__CONV_MAX_K 4608 /* C * kh * kw (and O * kh * kw for backward input) from which the GEMM path runs */
+#define CTB__CONV_MAX_HW 256 /* H and W from which the GEMM path runs */
+#define CTB__CONV_SLACK 20   /* zero elements after each padded image: 2 vectors of f32 + kw - 1 (kw <= 3) */
+
+typedef struct {
+  const void *xp;     /* padded input: N images of `img` elements */
+  const void *wr;     /* weight repacked [O blocks][K][OB] */
+  const void *bias;   /* or NULL; element o at bias[o * bs] */
+  void *y;            /* (N, O, OH, OW) */
+  const int64_t *off; /* K tap offsets */
+  int64_t bs, O, K, nob, img, Wp, OH, OW, L; /* L = OH * Wp flat positions */
+  int f64;
+} ctb__cfwd;
+
+typedef struct {
+  const void *xp, *gp; /* padded input (img per image), grad_output rows of Wp (O planes of gplane per image) */
+  void *gw;            /* (O, K) */
+  void *acc;           /* O blocks x K x OB vectors of partial sums (zeroed) */
+  const int64_t *off;
+  int64_t N, O, K, img, gplane;
+  int64_t rows, rlen, xrow; /* grad_output runs: rows of rlen read at r * rlen, input at r * xrow */
+  int f64;
+} ctb__cbw;
+
+#define CTB__CONV_KERNELS(SUF, T, V, VU, VL)                                                                          \
+  CTB__BLIS_CLONES static void ctb__cfwd_tile_##SUF(const ctb__cfwd *a, int64_t n, int64_t ob) {                     \
+    const T *xp = (const T *)a->xp + n * a->img, *wr = (const T *)a->wr + ob * a->K * CTB__CONV_OB;                 \
+    int64_t o0 = ob * CTB__CONV_OB, nb = a->O - o0 < CTB__CONV_OB ? a->O - o0 : CTB__CONV_OB, plane = a->OH * a->OW; \
+    T *yb = (T *)a->y + (n * a->O + o0) * plane, bv[CTB__CONV_OB];                                                   \
+    int64_t p0, t, q, j;                                                                                             \
+    for (j = 0; j < CTB__CONV_OB; j++) bv[j] = a->bias && j < nb ? ((const T *)a->bias)[(o0 + j) * a->bs] : (T)0;   \
+    if (a->OW % (2 * (VL)) == 0) { /* rows of whole blocks: no dropped columns, stores straight into y */          \
+      int64_t y, x0;                                                                                                 \
+      for (y = 0; y < a->OH; y++)                                                                                    \
+        for (x0 = 0; x0 < a->OW; x0 += 2 * (VL)) {                                                                   \
+          V acc[CTB__CONV_OB][2];                                                                                    \
+          const T *xr = xp + y * a->Wp + x0;                                                                         \
+          for (j = 0; j < CTB__CONV_OB; j++) acc[j][0] = acc[j][1] = (V){0} + bv[j];                                 \
+          for (t = 0; t < a->K; t++) {                                                                               \
+            const T *s = xr + a->off[t], *w = wr + t * CTB__CONV_OB;                                                 \
+            V v0 = *(const VU *)s, v1 = *(const VU *)(s + (VL));                                                     \
+            for (j = 0; j < CTB__CONV_OB; j++) acc[j][0] += w[j] * v0, acc[j][1] += w[j] * v1;                       \
+          }                                                                                                          \
+          for (j = 0; j < nb; j++) {                                                                                 \
+            T *d = yb + j * plane + y * a->OW + x0;                                                                  \
+            *(VU *)d = acc[j][0], *(VU *)(d + (VL)) = acc[j][1];                                                     \
+          }                                                                                                          \
+        }                                                                                                            \
+      return;                                                                                                        \
+    }                                                                                                                \
+    for (p0 = 0; p0 < a->L; p0 += 2 * (VL)) {                                                                        \
+      V acc[CTB__CONV_OB][2];                                                                                        \
+      T tmp[CTB__CONV_OB][2 * (VL)];                                                                                 \
+      int64_t y, x;                                                                                                  \
+      for (j = 0; j < CTB__CONV_OB; j++) acc[j][0] = acc[j][1] = (V){0} + bv[j];                                     \
+      for (t = 0; t < a->K; t++) {                                                                                   \
+        const T *s = xp + a->off[t] + p0, *w = wr + t * CTB__CONV_OB;                                                \
+        V v0 = *(const VU *)s, v1 = *(const VU *)(s + (VL));                                                         \
+        for (j = 0; j < CTB__CONV_OB; j++) acc[j][0] += w[j] * v0, acc[j][1] += w[j] * v1;                           \
+      }                                                                                                              \
+      for (j = 0; j < CTB__CONV_OB; j++) *(VU *)tmp[j] = acc[j][0], *(VU *)(tmp[j] + (VL)) = acc[j][1];              \
+      y = p0 / a->Wp, x = p0 - y * a->Wp;                                                                            \
+      for (q = 0; q < 2 * (VL) && p0 + q < a->L; q++) {                                                              \
+        if (x < a->OW)                                                                                               \
+          for (j = 0; j < nb; j++) yb[j * plane + y * a->OW + x] = tmp[j][q];                                        \
+        if (++x == a->Wp) x = 0, y++;                                                                                \
+      }                                                                                                              \
+    }                                                                                                                \
+  }                                                                                                                  \
+  /* one block of output channels over every image: partial sums per image into a->acc, then the lanes */          \
+  CTB__BLIS_CLONES static void ctb__cbw_tile_##SUF(const ctb__cbw *a, int64_t ob) {                                  \
+    int64_t o0 = ob * CTB__CONV_OB, nb = a->O - o0 < CTB__CONV_OB ? a->O - o0 : CTB__CONV_OB, n, t0, q, j, u, l, r;      \
+    V *sum = (V *)a->acc + ob * a->K * CTB__CONV_OB;                                                                 \
+    for (n = 0; n < a->N; n++) {                                                                                     \
+      const T *g[CTB__CONV_OB], *xb = (const T *)a->xp + n * a->img;                                                 \
+      for (j = 0; j < CTB__CONV_OB; j++) /* a short block reads its last channel again, unused */                   \
+        g[j] = (const T *)a->gp + (n * a->O + o0 + (j < nb ? j : nb - 1)) * a->gplane;                               \
+      for (t0 = 0; t0 < a->K; t0 += CTB__CONV_TB) {                                                                  \
+        const T *xs[CTB__CONV_TB];                                                                                   \
+        V acc[CTB__CONV_OB][CTB__CONV_TB];                                                                           \
+        for (u = 0; u < CTB__CONV_TB; u++) xs[u] = xb + a->off[t0 + u < a->K ? t0 + u : a->K - 1];                  \
+        for (j = 0; j < CTB__CONV_OB; j++)                                                                           \
+          for (u = 0; u < CTB__CONV_TB; u++) acc[j][u] = (V){0};                                                     \
+        for (r = 0; r < a->rows; r++)                                                                                \
+          for (q = 0; q < a->rlen; q += (VL)) {                                                                      \
+            V gv[CTB__CONV_OB];                                                                                      \
+            for (j = 0; j < CTB__CONV_OB; j++) gv[j] = *(const VU *)(g[j] + r * a->rlen + q);                        \
+            for (u = 0; u < CTB__CONV_TB; u++) {                                                                     \
+              V xv = *(const VU *)(xs[u] + r * a->xrow + q);                                                         \
+              for (j = 0; j < CTB__CONV_OB; j++) acc[j][u] += gv[j] * xv;                                            \
+            }                                                                                                        \
+          }                                                                                                          \
+        for (u = 0; u < CTB__CONV_TB && t0 + u < a->K; u++)                                                          \
+          for (j = 0; j < CTB__CONV_OB; j++) sum[(t0 + u) * CTB__CONV_OB + j] += acc[j][u];                          \
+      }                                                                                                              \
+    }                                                                                                                \
+    for (j = 0; j < nb; j++)                                                                                         \
+      for (u = 0; u < a->K; u++) {                                                                                   \
+        V s = sum[u * CTB__CONV_OB + j];                                                                             \
+        T r = s[0];                                                                                                  \
+        for (l = 1; l < (VL); l++) r += s[l];                                                                        \
+        ((T *)a->gw)[(o0 + j) * a->K + u] = r;                                                                       \
+      }                                                                                                              \
+  }
+CTB__CONV_KERNELS(f32, float, ctb__v8f, ctb__v8fu, 8)
+CTB__CONV_KERNELS(f64, double, ctb__v4d, ctb__v4du, 4)
+
+static void ctb__cfwd_run(int64_t b, int64_t e, void *ctx) {
+  const ctb__cfwd *a = (const ctb__cfwd *)ctx;
+  for (; b < e; b++) {
+    if (a->f64) ctb__cfwd_tile_f64(a, b / a->nob, b % a->nob);
+    else ctb__cfwd_tile_f32(a, b / a->nob, b % a->nob);
+  }
+}
+static void ctb__cbw_run(int64_t b, int64_t e, void *ctx) {
+  const ctb__cbw *a = (const ctb__cbw *)ctx;
+  for (; b < e; b++) {
+    if (a->f64) ctb__cbw_tile_f64(a, b);
+    else ctb__cbw_tile_f32(a, b);
+  }
+}
+/* chunks of at least ~64K multiply-adds per task (any chunking gives the same bits) */
+static int64_t ctb__conv_grain(int64_t work_per_task) {
+  return work_per_task >= 65536 ? 1 : 65536 / (work_per_task > 0 ? work_per_task : 1);
+}
+
+/* scratch memory from ctorch's caching allocator (64-byte aligned; no
+ * system allocation in a steady state), zeroed when asked; NULL (error set)
+ * when out of memory. Released with ct_release(*t). */
+static void *ctb__scratch(ct_tensor **t, int64_t bytes, int zero) {
+  int64_t n = (bytes + 7) / 8;
+  *t = ct_backend_empty("convolution", 1, &n, CT_F64, CT_CPU);
+  if (!*t) return NULL;
+  if (zero) memset(ct_data_ptr(*t), 0, (size_t)n * 8);
+  return ct_data_ptr(*t);
+}
+/* N images of C planes of src (sizes H, W; strides st, elements of es bytes)
+ * into a new zeroed buffer: image n, channel c, row y, column x lands at
+ * n * img + c * plane + (y + top) * Wp + x + left. NULL when out of memory. */
+static void *ctb__conv_pad(ct_tensor **t, size_t es, const void *src, const int64_t *st, int64_t N, int64_t C, int64_t H, int64_t W,
+                           int64_t top, int64_t left, int64_t Wp, int64_t plane, int64_t img) {
+  char *buf = (char *)ctb__scratch(t, N * img * (int64_t)es, 1);
+  int64_t n, c, y, x;
+  if (!buf) return NULL;
+  for (n = 0; n < N; n++)
+    for (c = 0; c < C; c++)
+      for (y = 0; y < H; y++) {
+        const char *s = (const char *)src + (n * st[0] + c * st[1] + y * st[2]) * (int64_t)es;
+        char *d = buf + (n * img + c * plane + (y + top) * Wp + left) * (int64_t)es;
+        if (st[3] == 1) memcpy(d, s, (size_t)W * es);
+        else
+          for (x = 0; x < W; x++) memcpy(d + x * (int64_t)es, s + x * st[3] * (int64_t)es, es);
+      }
+  return buf;
+}
+/* tap offsets off[(c * kh + i) * kw + j] = c * plane + i * Wp + j */
+static int64_t *ctb__conv_offsets(ct_tensor **t, int64_t C, int64_t kh, int64_t kw, int64_t plane, int64_t Wp) {
+  int64_t *off = (int64_t *)ctb__scratch(t, C * kh * kw * 8, 0), c, i, j;
+  if (off)
+    for (c = 0; c < C; c++)
+      for (i = 0; i < kh; i++)
+        for (j = 0; j < kw; j++) off[(c * kh + i) * kw + j] = c * plane + i * Wp + j;
+  return off;
+}
+
+/* y (N, O, Hp - kh + 1, Wp - kw + 1) = the direct convolution of the padded
+ * xp (N images of C planes Hp x Wp) with w (contiguous; (O, C, kh, kw), or
+ * when flip (C, O, kh, kw) read flipped and transposed) plus bias. 0 when out
+ * of memory (nothing written). */
+static int ctb__conv_direct(int f64, const void *xp, int64_t N, int64_t C, int64_t Hp, int64_t Wp, int64_t img, const void *w,
+                            int flip, int64_t O, int64_t kh, int64_t kw, const void *bias, int64_t bs, void *y) {
+  ctb__cfwd a;
+  size_t es = f64 ? 8 : 4;
+  int64_t K = C * kh * kw, khw = kh * kw, ob, t, j;
+  char *wr;
+  ct_tensor *wt = NULL, *ot = NULL;
+  a.nob = (O + CTB__CONV_OB - 1) / CTB__CONV_OB;
+  wr = (char *)ctb__scratch(&wt, a.nob * K * CTB__CONV_OB * (int64_t)es, 1);
+  a.off = wr ? ctb__conv_offsets(&ot, C, kh, kw, Hp * Wp, Wp) : NULL;
+  if (!a.off) {
+    ct_release(wt), ct_release(ot);
+    return 0;
+  }
+  for (ob = 0; ob < a.nob; ob++) /* wr[ob][t][j] = weight of output channel ob * OB + j, tap t */
+    for (j = 0; j < CTB__CONV_OB && ob * CTB__CONV_OB + j < O; j++)
+      for (t = 0; t < K; t++) {
+        int64_t o = ob * CTB__CONV_OB + j, src;
+        if (!flip) src = o * K + t;
+        else { /* tap t = (c', i, j') of the transposed kernel: w[c'][o][kh-1-i][kw-1-j'] */
+          int64_t c = t / khw, r = t % khw;
+          src = (c * O + o) * khw + (khw - 1 - r);
+        }
+        memcpy(wr + ((ob * K + t) * CTB__CONV_OB + j) * (int64_t)es, (const char *)w + src * (int64_t)es, es);
+      }
+  a.xp = xp, a.wr = wr, a.bias = bias, a.bs = bs, a.y = y;
+  a.O = O, a.K = K, a.img = img, a.Wp = Wp, a.OH = Hp - kh + 1, a.OW = Wp - kw + 1, a.L = a.OH * Wp, a.f64 = f64;
+  ct_parallel_for(N * a.nob, ctb__conv_grain(a.L * K * CTB__CONV_OB), ctb__cfwd_run, &a);
+  ct_release(wt), ct_release(ot);
+  return 1;
+}
+
+/* The fast path's conditions shared by the three ops: x-like (N, C, H, W) and
+ * the weight shape (O, C, kh, kw); stride and dilation 1, groups 1, kernel 1
+ * or 3 per side, 0 <= padding <= kernel / 2, sizes within the limits. */
+static int ctb__conv_geom_ok(const int64_t *ws, int64_t H, int64_t W, ct_int_list stride, ct_int_list padding, ct_int_list dilation,
+                             int64_t groups, int64_t *ph, int64_t *pw) {
+  int64_t i;
+  if (groups != 1 || stride.n < 1 || stride.n > 2 || dilation.n < 1 || dilation.n > 2 || padding.n < 1 || padding.n > 2) return 0;
+  for (i = 0; i < stride.n; i++)
+    if (stride.data[i] != 1) return 0;
+  for (i = 0; i < dilation.n; i++)
+    if (dilation.data[i] != 1) return 0;
+  *ph = padding.data[0], *pw = padding.data[padding.n - 1];
+  if ((ws[2] != 1 && ws[2] != 3) || (ws[3] != 1 && ws[3] != 3) || *ph < 0 || *pw < 0 || *ph > ws[2] / 2 || *pw > ws[3] / 2) return 0;
+  if (ws[0] <= 0 || ws[1] <= 0 || H <= 0 || W <= 0 || H > CTB__CONV_MAX_HW || W > CTB__CONV_MAX_HW) return 0;
+  if (ws[1] * ws[2] * ws[3] > CTB__CONV_MAX_K || ws[0] * ws[2] * ws[3] > CTB__CONV_MAX_K || ws[0] > CTB__CONV_MAX_K) return 0;
+  return H + 2 * *ph >= ws[2] && W + 2 * *pw >= ws[3];
+}
+static int ctb__conv_t_ok(const ct_tensor *t, const ct_tensor *like) {
+  return t->ndim == 4 && ctb__is_cpu_float(t) && t->dtype == like->dtype;
+}
+
+static ct_tensor *k_convolution(ct_keyset ks, ct_tensor *x, ct_tensor *w, ct_tensor *b, ct_int_list stride, ct_int_list padding,
+                                ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
+  int64_t ph, pw, Hp, Wp, plane, img, shape[4];
+  ct_tensor *y = NULL, *xt = NULL;
+  void *xp;
+  if (transposed || !ctb__conv_t_ok(x, x) || !ctb__conv_t_ok(w, x) || !ctb__contig(x) || !ctb__contig(w) || x->sizes[0] <= 0 ||
+      x->sizes[1] != w->sizes[1] || !ctb__conv_geom_ok(w->sizes, x->sizes[2], x->sizes[3], stride, padding, dilation, groups, &ph, &pw) ||
+      (b && (b->ndim != 1 || !ctb__is_cpu_float(b) || b->dtype != x->dtype || b->sizes[0] != w->sizes[0])))
+    return CTB__PREV(K_CONVOLUTION, convolution)(ks, x, w, b, stride, padding, dilation, transposed, output_padding, groups);
+  Hp = x->sizes[2] + 2 * ph, Wp = x->sizes[3] + 2 * pw, plane = Hp * Wp, img = x->sizes[1] * plane + CTB__CONV_SLACK;
+  shape[0] = x->sizes[0], shape[1] = w->sizes[0], shape[2] = Hp - w->sizes[2] + 1, shape[3] = Wp - w->sizes[3] + 1;
+  xp = ctb__conv_pad(&xt, x->dtype == CT_F64 ? 8 : 4, ct_data_ptr(x), x->strides, x->sizes[0], x->sizes[1], x->sizes[2], x->sizes[3], ph, pw, Wp,
+                     plane, img);
+  if (xp) y = ct_backend_empty("convolution", 4, shape, (ct_dtype)x->dtype, x->device);
+  if (y && !ctb__conv_direct(x->dtype == CT_F64, xp, x->sizes[0], x->sizes[1], Hp, Wp, img, ct_data_ptr(w), 0, w->sizes[0], w->sizes[2],
+                             w->sizes[3], b ? ct_data_ptr(b) : NULL, b ? b->strides[0] : 0, ct_data_ptr(y))) {
+    ct_release(y);
+    y = NULL;
+  }
+  ct_release(xt);
+  if (!y) return CTB__PREV(K_CONVOLUTION, convolution)(ks, x, w, b, stride, padding, dilation, transposed, output_padding, groups);
+  return y;
+}
+
+/* grad_input: the forward of grad_output padded by k - 1 - p, the weight flipped and transposed */
+static ct_tensor *k_convolution_backward_input(ct_keyset ks, ct_tensor *gy, ct_tensor *w, ct_int_list input_size, ct_int_list stride,
+                                               ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  int64_t ph, pw, Hp, Wp, plane, img, tp, lp, ws[4];
+  ct_tensor *gx = NULL, *gt = NULL;
+  void *gp;
+  if (input_size.n != 4 || !ctb__conv_t_ok(gy, gy) || !ctb__conv_t_ok(w, gy) || !ctb__contig(w) || input_size.data[0] <= 0 ||
+      input_size.data[0] != gy->sizes[0] || input_size.data[1] != w->sizes[1] || gy->sizes[1] != w->sizes[0] ||
+      !ctb__conv_geom_ok(w->sizes, input_size.data[2], input_size.data[3], stride, padding, dilation, groups, &ph, &pw) ||
+      gy->sizes[2] != input_size.data[2] + 2 * ph - w->sizes[2] + 1 || gy->sizes[3] != input_size.data[3] + 2 * pw - w->sizes[3] + 1)
+    return CTB__PREV(K_CONVOLUTION_BACKWARD_INPUT, convolution_backward_input)(ks, gy, w, input_size, stride, padding, dilation, groups);
+  tp = w->sizes[2] - 1 - ph, lp = w->sizes[3] - 1 - pw;
+  Hp = gy->sizes[2] + 2 * tp, Wp = gy->sizes[3] + 2 * lp, plane = Hp * Wp, img = gy->sizes[1] * plane + CTB__CONV_SLACK;
+  ws[0] = w->sizes[1], ws[1] = w->sizes[0], ws[2] = w->sizes[2], ws[3] = w->sizes[3];
+  gp = ctb__conv_pad(&gt, gy->dtype == CT_F64 ? 8 : 4, ct_data_ptr(gy), gy->strides, gy->sizes[0], gy->sizes[1], gy->sizes[2], gy->sizes[3], tp,
+                     lp, Wp, plane, img);
+  if (gp) gx = ct_backend_empty("convolution_backward_input", 4, input_size.data, (ct_dtype)gy->dtype, gy->device);
+  if (gx && !ctb__conv_direct(gy->dtype == CT_F64, gp, gy->sizes[0], ws[1], Hp, Wp, img, ct_data_ptr(w), 1, ws[0], ws[2], ws[3], NULL, 0,
+                              ct_data_ptr(gx))) {
+    ct_release(gx);
+    gx = NULL;
+  }
+  ct_release(gt);
+  if (!gx)
+    return CTB__PREV(K_CONVOLUTION_BACKWARD_INPUT, convolution_backward_input)(ks, gy, w, input_size, stride, padding, dilation, groups);
+  return gx;
+}
+
+static ct_tensor *k_convolution_backward_weight(ct_keyset ks, ct_tensor *gy, ct_tensor *x, ct_int_list weight_size, ct_int_list stride,
+                                                ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  int64_t ph, pw, Hp, Wp, plane, img, OH, OW, vl, nob;
+  ctb__cbw a;
+  ct_tensor *gw = NULL, *xt = NULL, *gt = NULL, *at = NULL, *ot = NULL;
+  void *xp = NULL, *gp = NULL, *acc = NULL;
+  const int64_t *ws = weight_size.data;
+  size_t es;
+  if (weight_size.n != 4 || !ctb__conv_t_ok(gy, gy) || !ctb__conv_t_ok(x, gy) || !ctb__contig(x) || x->sizes[0] <= 0 ||
+      x->sizes[0] != gy->sizes[0] || x->sizes[1] != ws[1] || gy->sizes[1] != ws[0] ||
+      !ctb__conv_geom_ok(ws, x->sizes[2], x->sizes[3], stride, padding, dilation, groups, &ph, &pw) ||
+      gy->sizes[2] != x->sizes[2] + 2 * ph - ws[2] + 1 || gy->sizes[3] != x->sizes[3] + 2 * pw - ws[3] + 1)
+    return CTB__PREV(K_CONVOLUTION_BACKWARD_WEIGHT, convolution_backward_weight)(ks, gy, x, weight_size, stride, padding, dilation, groups);
+  es = x->dtype == CT_F64 ? 8 : 4, vl = 32 / (int64_t)es;
+  OH = gy->sizes[2], OW = gy->sizes[3];
+  Hp = x->sizes[2] + 2 * ph, Wp = x->sizes[3] + 2 * pw, plane = Hp * Wp, img = x->sizes[1] * plane + CTB__CONV_SLACK;
+  if (OW % vl == 0) /* grad_output as it is, rows of whole vectors */
+    a.gplane = OH * OW, a.rows = OH, a.rlen = OW, a.xrow = Wp;
+  else /* rows of Wp (zeros past OW) read as one run of a whole number of vectors */
+    a.gplane = (OH * Wp + vl - 1) / vl * vl, a.rows = 1, a.rlen = a.gplane, a.xrow = 0;
+  a.N = x->sizes[0], a.O = ws[0], a.K = ws[1] * ws[2] * ws[3], a.img = img, a.f64 = x->dtype == CT_F64;
+  nob = (a.O + CTB__CONV_OB - 1) / CTB__CONV_OB;
+  xp = ctb__conv_pad(&xt, es, ct_data_ptr(x), x->strides, a.N, ws[1], x->sizes[2], x->sizes[3], ph, pw, Wp, plane, img);
+  gp = xp ? ctb__conv_pad(&gt, es, ct_data_ptr(gy), gy->strides, a.N, a.O, OH, OW, 0, 0, a.xrow ? OW : Wp, a.gplane, a.O * a.gplane)
+         : NULL;
+  acc = gp ? ctb__scratch(&at, nob * a.K * CTB__CONV_OB * 32, 1) : NULL; /* vectors (64-byte aligned) */
+  a.off = acc ? ctb__conv_offsets(&ot, ws[1], ws[2], ws[3], plane, Wp) : NULL;
+  if (a.off) gw = ct_backend_empty("convolution_backward_weight", 4, ws, (ct_dtype)x->dtype, x->device);
+  if (gw) {
+    a.xp = xp, a.gp = gp, a.acc = acc, a.gw = ct_data_ptr(gw);
+    ct_parallel_for(nob, ctb__conv_grain(a.N * a.gplane * a.K * CTB__CONV_OB), ctb__cbw_run, &a);
+  }
+  ct_release(xt), ct_release(gt), ct_release(at), ct_release(ot);
+  if (!gw)
+    return CTB__PREV(K_CONVOLUTION_BACKWARD_WEIGHT, convolution_backward_weight)(ks, gy, x, weight_size, stride, padding, dilation, groups);
+  return gw;
 }
