@@ -328,12 +328,8 @@ CTDEF ct_status ct_optim_step(ct_optim *o) {
   CT_NO_GRAD {
     for (i = 0; i < o->nparams && st == CT_OK; i++) {
       ct__optim_param *p = &o->params[i];
-      const ct_optim_opts *g = &o->groups[p->group];
       if (!ct_grad(p->param)) continue;
-      if (o->kind == CT_OPTIM_SGD && g->momentum == 0 && g->weight_decay == 0 && !g->maximize)
-        st = ct_add_ex_(p->param, ct_grad(p->param), ct_float(-g->lr)); /* plain SGD: one in-place op, no temporaries */
-      else
-        CT_SCOPE { st = ct__optim_update(o, p, g); }
+      CT_SCOPE { st = ct__optim_update(o, p, &o->groups[p->group]); }
     }
   }
   return st;

@@ -991,13 +991,12 @@ static ct_tensor *ct__linear_weight_backward(ct_tensor *grad, ct_tensor *input, 
     return ct_mv(ct_t(ct_reshape(input, 2, flat)), ct_reshape(grad, 1, flat));
   }
   if (input->ndim == 1) return ct_outer(grad, input);
-  if (input->ndim == 2) return ct_mm(ct_t(grad), input);
-  flat[0] = -1, flat[1] = grad->sizes[grad->ndim - 1];
-  {
-    int64_t iflat[2];
-    iflat[0] = -1, iflat[1] = in;
-    return ct_mm(ct_t(ct_reshape(grad, 2, flat)), ct_reshape(input, 2, iflat));
+  if (input->ndim > 2) { /* leading dims folded into rows */
+    int64_t gflat[2];
+    gflat[0] = -1, gflat[1] = grad->sizes[grad->ndim - 1], flat[0] = -1, flat[1] = in;
+    grad = ct_reshape(grad, 2, gflat), input = ct_reshape(input, 2, flat);
   }
+  return ct_mm(ct_t(grad), input);
 }
 
 /* ---- out= forms of the composites: compute, then resize out and copy ---- */
