@@ -510,7 +510,7 @@ static inline int ct__size_class(size_t nbytes) {
   return c;
 }
 
-static void ct__pool_free(void *p, size_t nbytes);
+static inline void ct__pool_free(void *p, size_t nbytes);
 #ifdef CT_DEBUG
 /* Released objects (tensor handles) wait here, poisoned, before their memory
  * is reused, so a stale handle is caught when it is used (AddressSanitizer)
@@ -602,28 +602,32 @@ static ct__thread_stats *ct__stats(void) {
   return &ct__cache.stats;
 }
 
-/* Pooled allocation used for data, tensor and storage objects alike. */
-static void *ct__pool_alloc(size_t nbytes) {
+/* Pooled allocation used for data, tensor and storage objects alike. Inline:
+ * a hit is a list pop (its size class folds where nbytes is a constant: the
+ * tensor and storage objects); a miss goes to the system. */
+static void *ct__pool_alloc_miss(size_t nbytes, int c) {
+  if (CT_UNLIKELY(!ct__cache.registered)) ct__register_thread();
+  return ct__system_alloc(c >= 0 ? ct__class_bytes(c) : nbytes);
+}
+static CT__HOT_INLINE void *ct__pool_alloc(size_t nbytes) {
   int c = ct__size_class(nbytes ? nbytes : 1);
-  void *p;
-  if (c >= 0 && ct__cache.lists[c]) {
-    ct__free_block *b = ct__cache.lists[c];
+  ct__free_block *b;
+  if (CT_LIKELY(c >= 0) && (b = ct__cache.lists[c]) != NULL) {
     CT__UNPOISON(b, ct__class_bytes(c));
     ct__cache.lists[c] = b->next;
     ct__cache.cached -= ct__class_bytes(c);
     ct__local_add(ct__cache.stats.cached_bytes, -((int64_t)ct__class_bytes(c)));
     return b;
   }
-  if (CT_UNLIKELY(!ct__cache.registered)) ct__register_thread();
-  p = ct__system_alloc(c >= 0 ? ct__class_bytes(c) : nbytes);
-  return p;
+  return ct__pool_alloc_miss(nbytes, c);
 }
 
-static void ct__pool_free(void *p, size_t nbytes) {
+static void ct__pool_free_miss(void *p, size_t nbytes, int c) { ct__system_free(p, c >= 0 ? ct__class_bytes(c) : nbytes); }
+static CT__HOT_INLINE void ct__pool_free(void *p, size_t nbytes) {
   int c;
   if (!p) return;
   c = ct__size_class(nbytes ? nbytes : 1);
-  if (c >= 0 && ct__cache.cached + (ct__class_bytes(c)) <= (size_t)CT_CPU_CACHE_LIMIT) {
+  if (CT_LIKELY(c >= 0) && ct__cache.cached + (ct__class_bytes(c)) <= (size_t)CT_CPU_CACHE_LIMIT) {
     ct__free_block *b = (ct__free_block *)p;
     b->next = ct__cache.lists[c];
     ct__cache.lists[c] = b;
@@ -634,7 +638,7 @@ static void ct__pool_free(void *p, size_t nbytes) {
     ct__local_add(ct__stats()->cached_bytes, (int64_t)ct__class_bytes(c));
     return;
   }
-  ct__system_free(p, c >= 0 ? ct__class_bytes(c) : nbytes);
+  ct__pool_free_miss(p, nbytes, c);
 }
 
 /* Scratch for kernels and the autograd engine (reduction rows, work lists):

@@ -544,6 +544,15 @@ static ct_tensor *ct__empty_strided(const char *op, int ndim, const int64_t *siz
 static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
   return ct__empty_strided(op, ndim, sizes, NULL, dtype, device);
 }
+/* A contiguous tensor of t's shape, dtype and device: t's shape is already
+ * checked, so only the storage is new (the kernels' fast lanes). */
+static ct_tensor *ct__empty_as(const ct_tensor *t) {
+  int64_t strides[CT_MAX_DIMS];
+  ct_storage *s = ct__storage_new((size_t)t->numel * ct_dtype_size((ct_dtype)t->dtype), t->device, "empty");
+  if (!s) return NULL;
+  ct__contiguous_strides(t->ndim, t->sizes, strides);
+  return ct__tensor_wrap(s, (ct_dtype)t->dtype, t->ndim, t->sizes, strides, 0, t->numel);
+}
 
 /* A contiguous CPU tensor in pinned memory of pin_device's type (None: the
  * type ct_host_pinning_type names). */

@@ -513,6 +513,77 @@ TEST(binary_inplace_grad) {
   }
 }
 
+/* The pointwise engine's fast lane (contiguous CPU operands of one float
+ * dtype and one shape) against its general path, which the same values in a
+ * transposed layout take: equal results bit for bit, the same errors and
+ * version bumps; the lane steps aside for shared storage it does not decide
+ * and for a CPU loop a user set. */
+static int fl_same(ct_tensor *x, ct_tensor *y) {
+  int64_t k;
+  if (!x || !y || x->numel != y->numel || x->dtype != y->dtype || !ct__same_sizes(x, y)) return 0;
+  for (k = 0; k < x->numel; k++) {
+    double u = ct_get(x, k), v = ct_get(y, k);
+    if (!(u == v || (u != u && v != v))) return 0;
+  }
+  return 1;
+}
+static ct_tensor *fl_transposed(ct_tensor *t) { return ct_t(ct_contiguous(ct_t(t))); } /* same values, column-major */
+static int fl_loop_calls;
+static ct_status fl_counting_loop(const ct_pointwise_call *call) {
+  fl_loop_calls++;
+  return ct_host_pointwise_loop(call);
+}
+TEST(pointwise_fast_lane_matches_general_path) {
+  static const ct_dtype dts[2] = {CT_F32, CT_F64};
+  int i;
+  for (i = 0; i < 2; i++) CT_SCOPE {
+    ct_tensor *a = bn_tensor(CT_DIMS(3, 4), dts[i], 0.1, 2.0, 51, 1), *b = bn_tensor(CT_DIMS(3, 4), dts[i], 0.1, 2.0, 52, 1);
+    ct_tensor *c = bn_tensor(CT_DIMS(3, 4), dts[i], 0.2, 0.9, 53, 0);
+    ct_tensor *at = fl_transposed(a), *bt = fl_transposed(b), *ct = fl_transposed(c), *x, *o;
+    int64_t v;
+    CHECK(ct_is_contiguous(a) && !ct_is_contiguous(at));
+    CHECK(fl_same(ct_add_ex(a, b, ct_float(0.5)), ct_add_ex(at, bt, ct_float(0.5))));
+    CHECK(fl_same(ct_sub_ex(a, b, ct_int(3)), ct_sub_ex(at, bt, ct_int(3))));
+    CHECK(fl_same(ct_mul(a, b), ct_mul(at, bt)) && fl_same(ct_div(a, b), ct_div(at, bt)));
+    CHECK(fl_same(ct_threshold_backward(a, b, ct_float(0.3)), ct_threshold_backward(at, bt, ct_float(0.3))));
+    CHECK(fl_same(ct_lerp_tensor(a, b, c), ct_lerp_tensor(at, bt, ct)));
+    CHECK(fl_same(ct_addcmul_ex(a, b, c, ct_float(-1.5)), ct_addcmul_ex(at, bt, ct, ct_float(-1.5))));
+    CHECK(fl_same(ct_relu(a), ct_relu(at)) && fl_same(ct_exp(a), ct_exp(at)) && fl_same(ct_sigmoid(b), ct_sigmoid(bt)));
+    x = ct_clone(a); /* in place: the result and a version bump */
+    v = x->storage->version;
+    CHECK_OK(ct_add_ex_(x, b, ct_float(-0.25)));
+    CHECK(x->storage->version == v + 1 && fl_same(x, ct_add_ex(at, bt, ct_float(-0.25))));
+    CHECK_OK(ct_add_(x, x)); /* self as the other input: the very same elements */
+    CHECK(fl_same(x, ct_mul_scalar(ct_add_ex(at, bt, ct_float(-0.25)), ct_int(2))));
+    o = ct_empty(CT_DIMS(3, 4), dts[i]);
+    v = o->storage->version;
+    CHECK_OK(ct_mul_out(o, a, b));
+    CHECK(o->storage->version == v + 1 && fl_same(o, ct_mul(at, bt)));
+    CHECK_OK(ct_exp_out(o, a));
+    CHECK(fl_same(o, ct_exp(at)));
+    /* the checks of the Scalar parameter, as the general path */
+    CHECK_ERR(ct_add_ex(a, b, ct_bool(true)), CT_ERR_DTYPE, "boolean alpha");
+    if (dts[i] == CT_F32) CHECK_ERR(ct_add_ex(a, b, ct_float(1e300)), CT_ERR_INVALID, "without overflow");
+    else CHECK(ct_add_ex(a, b, ct_float(1e300)) != NULL);
+    CHECK(fl_same(ct_add(ct_empty(CT_DIMS(0, 3), dts[i]), ct_empty(CT_DIMS(0, 3), dts[i])), ct_empty(CT_DIMS(0, 3), dts[i])));
+  }
+  CT_SCOPE {
+    ct_tensor *h = ct_ones(CT_DIMS(4), CT_F16), *base = ct_arange_start_step(ct_float(0), ct_float(8), ct_float(1), CT_F32);
+    ct_tensor *p = ct_narrow(base, 0, 0, 4), *q = ct_narrow(base, 0, 1, 4), *w, *r;
+    CHECK_ERR(ct_add_ex(h, h, ct_int(100000)), CT_ERR_INVALID, "without overflow"); /* float16 holds 65504 at most */
+    CHECK(ct_add_ex(h, h, ct_int(1000)) != NULL);
+    /* out= sharing some of an input's elements: the general path refuses it */
+    CHECK_ERR(ct_add_out(q, p, p), CT_ERR_INVALID, "some elements");
+    /* a user's CPU loop: every call goes through it */
+    fl_loop_calls = 0;
+    CHECK_OK(ct_set_pointwise_loop(CT_DEVICE_CPU, fl_counting_loop));
+    w = ct_add(p, p);
+    r = ct_relu(p);
+    CHECK_OK(ct_set_pointwise_loop(CT_DEVICE_CPU, ct_host_pointwise_loop));
+    CHECK(fl_loop_calls == 2 && w && r && ct_get(w, 3) == 6 && ct_get(r, 2) == 2);
+  }
+}
+
 /* Output layout of pointwise ops, as PyTorch's TensorIterator (checked with
  * PyTorch 1.13): a new output takes its inputs' layout (the first operand
  * deciding ties), a resized out= too; contiguous inputs give a contiguous one. */

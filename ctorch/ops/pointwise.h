@@ -735,6 +735,54 @@ static ct_status ct__pw_finish(ct__pw_plan *pl, ct_status st, ct_tensor **result
   return CT_OK;
 }
 
+/* ---- the fast lane ----
+ * The call most programs make, recognised before the general meta step:
+ * every input a contiguous CPU tensor (not a number) of one shape and of the
+ * computing dtype d, and out (out= or self in place), if any, of that shape
+ * and dtype, contiguous, on the CPU, and either one of the inputs or sharing
+ * no storage with them. On such operands the meta step finds no broadcast,
+ * promotion, cast, resize or overlap, and the impl step runs one flat loop:
+ * the lane goes straight to that loop, with the same result, output layout
+ * and version bump (PyTorch's TensorIterator has a fast setup for the same
+ * case). Off while the CPU's loop entry is not the host's. */
+static CT__HOT_INLINE int ct__pw_fast_operands(const ct_tensor *out, int nin, ct_tensor *const *in, ct_dtype d) {
+  const ct_tensor *a = in[0];
+  int i;
+  if (!a || a->dtype != d || a->device.type != CT_DEVICE_CPU || (a->flags & CT_TENSOR_WRAPPED_NUMBER) || !ct__pw_contiguous(a))
+    return 0;
+  for (i = 1; i < nin; i++) {
+    const ct_tensor *b = in[i];
+    if (!b || b->dtype != d || b->device.type != CT_DEVICE_CPU || (b->flags & CT_TENSOR_WRAPPED_NUMBER) || !ct__same_sizes(a, b) ||
+        !ct__pw_contiguous(b))
+      return 0;
+  }
+  if (out) {
+    if (out->dtype != d || out->device.type != CT_DEVICE_CPU || !ct__same_sizes(a, out) || !ct__pw_contiguous(out)) return 0;
+    for (i = 0; i < nin; i++) /* the very same tensor, or no shared memory */
+      if (in[i] != out && (in[i]->storage == out->storage || in[i]->storage->data == out->storage->data)) return 0;
+  }
+  return ct__atomic_load(&ct__pw_loops[CT_DEVICE_CPU]) == (void (*)(void))ct_host_pointwise_loop;
+}
+/* The lane's impl: a new contiguous output of in[0]'s shape and dtype (out
+ * NULL), or out; then the op's host loop over the flat elements. */
+static CT__HOT_INLINE ct_status ct__pw_fast_run(ct_tensor *out, int nin, ct_tensor *const *in, ct_loop_fn loop, void *ctx,
+                                                ct_tensor **result) {
+  ct_tensor *dst = out;
+  char *data[4];
+  int64_t strides[4], es;
+  int k;
+  if (!out && !(dst = ct__empty_as(in[0]))) return ct_last_error();
+  if (dst->numel) { /* (then every operand has data: CPU storage of numel elements) */
+    es = (int64_t)ct_dtype_size((ct_dtype)dst->dtype);
+    data[0] = (char *)dst->storage->data + dst->offset * es, strides[0] = es;
+    for (k = 0; k < nin; k++) data[k + 1] = (char *)in[k]->storage->data + in[k]->offset * es, strides[k + 1] = es;
+    loop(data, strides, dst->numel, ctx);
+  }
+  if (out) ct__bump_version(out);
+  else *result = dst;
+  return CT_OK;
+}
+
 /* masked_fill's value tensor converts checked, as PyTorch reads it with
  * item(): a check of data, so an impl-step check (through the device). */
 static ct_status ct__pw_check_value(const char *op, const ct_tensor *v, ct_dtype d) {
@@ -761,6 +809,21 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int nin, ct_tensor **in, con
   ct__pw_plan pl;
   ct_pointwise_call call;
   ct_status st;
+  if (!(flags & (CT__PW_SELECT | CT__PW_LOGIC | CT__PW_BOOLOUT)) && in[0] && ct_dtype_is_floating((ct_dtype)in[0]->dtype) &&
+      (flags & CT__PW_FL) && ct__pw_fast_operands(out, nin, in, (ct_dtype)in[0]->dtype)) {
+    if (pctx && (flags & (CT__PW_ALPHA | CT__PW_FIT))) { /* the Scalar parameter's checks (a float dtype: no bool alpha rule) */
+      if (pctx->s.kind == CT_SCALAR_BOOL && (flags & CT__PW_ALPHA))
+        return ct_fail(CT_ERR_DTYPE, ct__pw_ops[id].name, "boolean alpha only supported for boolean results");
+      if (!(pctx->s.kind == CT_SCALAR_INT && in[0]->dtype != CT_F16) && /* (an integer fits every other float dtype) */
+          ct__check_scalar(ct__pw_ops[id].name, pctx->s, (ct_dtype)in[0]->dtype) != CT_OK)
+        return ct_last_error();
+    }
+    call.op = id;
+    call.flags = CT_POINTWISE_FLAT;
+    call.param = pctx ? pctx->v : 0;
+    call.iparam = pctx ? pctx->vi : 0;
+    return ct__pw_fast_run(out, nin, in, ct__pw_ops[id].loops[in[0]->dtype], &call, result);
+  }
   pl.op = NULL; /* (the meta step names it from id) */
   if ((st = ct__pw_meta(&pl, id, flags, out, nin, in, pctx, CT_DTYPE_NONE)) != CT_OK) return st;
   if (id == CT__PW_MASKED_FILL && !(in[1]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__is_meta(in[1]) && !ct__is_meta(in[2]))

@@ -553,6 +553,13 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
   ct_pointwise_call call;
   ct_status st = CT_OK;
   if (!a) return ct_fail(CT_ERR_INVALID, op, "input 0 is NULL");
+  if (ct_dtype_is_floating((ct_dtype)a->dtype) && d->kind != CT__UNARY_TO_BOOL && d->kind != CT__UNARY_INTEGRAL &&
+      ct__pw_fast_operands(out, 1, &a, (ct_dtype)a->dtype)) { /* the engine's fast lane: a float in, the same dtype out */
+    c.def = d;
+    c.p = *p;
+    c.p.dtype = c.in = c.out = (ct_dtype)a->dtype;
+    return ct__pw_fast_run(out, 1, &a, ct__unary_loop, &c, result);
+  }
   if (out && (st = ct__check_overlaps(op, out, 1, &a)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
   if ((common = ct__unary_result_dtype(d, (ct_dtype)a->dtype)) == CT_DTYPE_NONE) return ct_last_error();
   out_dtype = out ? (ct_dtype)out->dtype : common;
