@@ -297,7 +297,17 @@ static int64_t ct__sizes_product_sat(int n, const int64_t *sizes) {
 
 /* numel of a shape, or -1 after recording an error for a bad rank, a
  * negative size or an element count whose byte size overflows. */
+static int64_t ct__checked_numel_slow(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype);
 static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype) {
+  if (CT_LIKELY(ndim >= 0 && ndim <= CT_MAX_DIMS && (sizes || ndim == 0) && ct_dtype_valid(dtype))) { /* one pass for valid shapes */
+    int64_t numel = 1, any = 0;
+    int i, ovf = 0;
+    for (i = 0; i < ndim; i++) any |= sizes[i], ovf |= ct__mul_ovf(numel, sizes[i], &numel);
+    if (any >= 0 && !ovf && numel <= CT__MAX_ELEMENTS) return numel;
+  }
+  return ct__checked_numel_slow(op, ndim, sizes, dtype); /* the errors, and 0 for a zero size beside overflowing ones */
+}
+static CT__COLD int64_t ct__checked_numel_slow(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype) {
   int64_t numel = 1;
   int i;
   if (ndim < 0 || ndim > CT_MAX_DIMS) {

@@ -330,3 +330,54 @@ TEST(nn_embedding_bag_scale_grad_by_freq) {
     }
   }
 }
+
+/* mse_loss's fused host path (contiguous CPU operands of one float dtype and
+ * shape) gives the composite's bits: against the same values read through a
+ * stride-2 view, which takes the composite (sub, mul, the reduction engine),
+ * for sizes around the pairwise sum's block of 256, every reduction, and the
+ * backward with its 0-dim or full grad_output. */
+static int nn_bits_equal(ct_tensor *x, ct_tensor *y) {
+  int64_t k;
+  if (!x || !y || x->numel != y->numel || x->dtype != y->dtype || x->ndim != y->ndim) return 0;
+  for (k = 0; k < x->numel; k++) {
+    double u = ct_get(x, k), v = ct_get(y, k);
+    if (!(u == v || (u != u && v != v)) || signbit(u) != signbit(v)) return 0;
+  }
+  return 1;
+}
+static ct_tensor *nn_strided_copy(ct_tensor *t) { /* same values, every other element of a twice-as-long buffer */
+  ct_tensor *wide = ct_zeros(CT_DIMS(t->numel * 2), (ct_dtype)t->dtype), *v = ct_slice(wide, 0, 0, t->numel * 2, 2);
+  if (!v || ct_copy_(v, ct_reshape(t, CT_DIMS(t->numel))) != CT_OK) return NULL;
+  return v;
+}
+TEST(nn_mse_loss_fused_matches_composite) {
+  static const int64_t sizes[] = {1, 3, 8, 255, 256, 257, 1000, 4099};
+  static const ct_dtype dts[2] = {CT_F32, CT_F64};
+  int i, k, red;
+  for (k = 0; k < 2; k++)
+    for (i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); i++) CT_SCOPE {
+        int64_t n = sizes[i];
+        ct_tensor *a = nn_t(CT_DIMS(n), dts[k], -3.0, 3.0, 7 + (unsigned)i), *b = nn_t(CT_DIMS(n), dts[k], -3.0, 3.0, 70 + (unsigned)i);
+        ct_tensor *as = nn_strided_copy(a), *bs = nn_strided_copy(b);
+        CHECK(as && bs && (n == 1 || !ct_is_contiguous(as))); /* (one element is contiguous in any layout) */
+        for (red = 0; red < 3; red++) {
+          ct_tensor *g = red ? ct_full(0, NULL, ct_float(0.7), dts[k]) : nn_t(CT_DIMS(n), dts[k], -1.0, 1.0, 99);
+          CHECK(nn_bits_equal(ct_mse_loss(a, b, red), ct_mse_loss(as, bs, red)));
+          CHECK(nn_bits_equal(ct_mse_loss_backward(g, a, b, red), ct_mse_loss_backward(g, as, bs, red)));
+        }
+      }
+  CT_SCOPE { /* 2-D, empty, and a mismatched grad_output (the composite decides) */
+    ct_tensor *a = nn_t(CT_DIMS(4, 5), CT_F32, -1.0, 1.0, 3), *b = nn_t(CT_DIMS(4, 5), CT_F32, -1.0, 1.0, 4);
+    ct_tensor *e = ct_empty(CT_DIMS(0, 5), CT_F32), *r;
+    CHECK(nn_bits_equal(ct_mse_loss(a, b, 1), ct_mse_loss(ct_t(ct_contiguous(ct_t(a))), ct_t(ct_contiguous(ct_t(b))), 1)) ||
+          fabs(ct_get(ct_mse_loss(a, b, 1), 0) - ct_get(ct_mse_loss(ct_t(ct_contiguous(ct_t(a))), ct_t(ct_contiguous(ct_t(b))), 1), 0)) < 1e-6);
+    r = ct_mse_loss(e, e, 1);
+    CHECK(r && r->ndim == 0 && isnan(ct_get(r, 0)));
+    r = ct_mse_loss(e, e, 2);
+    CHECK(r && ct_get(r, 0) == 0);
+    r = ct_mse_loss(e, e, 0);
+    CHECK(r && r->numel == 0 && r->ndim == 2);
+    r = ct_mse_loss_backward(ct_ones(CT_DIMS(5), CT_F32), a, b, 0); /* grad_output broadcasts: the composite */
+    CHECK(r && r->ndim == 2 && r->numel == 20);
+  }
+}

@@ -758,10 +758,68 @@ static ct_tensor *ct__nn_mse_loss(ct_tensor *self, ct_tensor *target, int64_t re
   ct_tensor *d = ct_sub(self, target);
   return ct__nn_reduce(ct_mul(d, d), reduction);
 }
+/* The fused host path of mse_loss and its backward: contiguous CPU operands
+ * of one float dtype and one shape (grad_output 0-dim when reduced), the
+ * case of a training loop. One loop computes what the composite's ops do,
+ * in their order and roundings ((self - target) squared in the dtype, the
+ * reduction engine's pairwise sum in double of one row, then / n; backward
+ * ((self - target) * norm) * grad_output), so the bits are the composite's. */
+static int ct__nn_mse_host(const ct_tensor *self, const ct_tensor *target, const ct_tensor *grad_output, int64_t reduction) {
+  ct_dtype d = (ct_dtype)self->dtype;
+  if ((d != CT_F32 && d != CT_F64) || target->dtype != d || self->device.type != CT_DEVICE_CPU ||
+      target->device.type != CT_DEVICE_CPU || !ct__same_sizes(self, target) || !ct__pw_contiguous(self) || !ct__pw_contiguous(target) ||
+      ct__atomic_load(&ct__pw_loops[CT_DEVICE_CPU]) != (void (*)(void))ct_host_pointwise_loop ||
+      ct__atomic_load(&ct__rd_loops[CT_DEVICE_CPU]) != (void (*)(void))ct_host_reduction_loop) /* (the loops a user may set) */
+    return 0;
+  if (!grad_output) return 1;
+  if (grad_output->dtype != d || grad_output->device.type != CT_DEVICE_CPU || !ct__pw_contiguous(grad_output)) return 0;
+  return reduction == CT__NN_NONE ? ct__same_sizes(self, grad_output) : grad_output->ndim == 0;
+}
+#define CT__NN_MSE_LOOPS(T)                                                                                          \
+  static void ct__nn_mse_sq_##T(const T *a, const T *b, T *sq, double *xf, int64_t n) {                             \
+    int64_t i;                                                                                                       \
+    for (i = 0; i < n; i++) {                                                                                        \
+      T dv = a[i] - b[i], q = dv * dv;                                                                               \
+      if (sq) sq[i] = q;                                                                                             \
+      else xf[i] = (double)q;                                                                                        \
+    }                                                                                                                \
+  }                                                                                                                  \
+  static void ct__nn_mse_grad_##T(const T *a, const T *b, const T *g, int g_each, T norm, T *out, int64_t n) {       \
+    int64_t i;                                                                                                       \
+    for (i = 0; i < n; i++) {                                                                                        \
+      T dv = a[i] - b[i];                                                                                            \
+      dv = dv * norm;                                                                                                \
+      out[i] = dv * g[g_each ? i : 0];                                                                               \
+    }                                                                                                                \
+  }
+CT__NN_MSE_LOOPS(float)
+CT__NN_MSE_LOOPS(double)
+static ct_tensor *ct__nn_mse_loss_host(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  int64_t n = self->numel;
+  int f32 = self->dtype == CT_F32;
+  ct_tensor *r;
+  double *xf, v;
+  if (reduction == CT__NN_NONE) {
+    if (!(r = ct__empty_as(self))) return NULL;
+    if (f32) ct__nn_mse_sq_float((const float *)ct_data_ptr(self), (const float *)ct_data_ptr(target), (float *)ct_data_ptr(r), NULL, n);
+    else ct__nn_mse_sq_double((const double *)ct_data_ptr(self), (const double *)ct_data_ptr(target), (double *)ct_data_ptr(r), NULL, n);
+    return r;
+  }
+  if (!(xf = (double *)ct__scratch_alloc(sizeof(double) * (size_t)n))) return NULL;
+  if (f32) ct__nn_mse_sq_float((const float *)ct_data_ptr(self), (const float *)ct_data_ptr(target), NULL, xf, n);
+  else ct__nn_mse_sq_double((const double *)ct_data_ptr(self), (const double *)ct_data_ptr(target), NULL, xf, n);
+  v = ct__rd_psum(xf, n);
+  if (reduction == CT__NN_MEAN) v /= (double)n;
+  ct__scratch_free(xf, sizeof(double) * (size_t)n);
+  if ((r = ct__empty("mse_loss", 0, NULL, (ct_dtype)self->dtype, CT_CPU)) != NULL) ct__store_double(ct_data_ptr(r), (ct_dtype)r->dtype, v);
+  return r;
+}
 static ct_tensor *ct__k_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   ct_tensor *r = NULL;
   (void)ks;
   if (ct__nn_check_pair("mse_loss", "mse_cpu", self, target, reduction) != CT_OK) return NULL;
+  if (ct__nn_mse_host(self, target, NULL, reduction) && (self->numel || reduction == CT__NN_NONE)) /* (empty and reduced: the composite's NaN or 0) */
+    return ct__nn_mse_loss_host(self, target, reduction);
   CT_SCOPE { r = ct_keep(ct__nn_mse_loss(self, target, reduction)); }
   return r;
 }
@@ -777,6 +835,18 @@ static ct_tensor *ct__k_mse_loss_backward(ct_keyset ks, ct_tensor *grad_output, 
   ct_tensor *r = NULL;
   (void)ks;
   if (ct__nn_check_reduction("mse_loss_backward", reduction) != CT_OK) return NULL;
+  if (ct__nn_mse_host(self, target, grad_output, reduction)) {
+    double norm = ct__nn_mse_norm(self, target, reduction);
+    int each = reduction == CT__NN_NONE;
+    if (!(r = ct__empty_as(self)) || !r->numel) return r;
+    if (self->dtype == CT_F32)
+      ct__nn_mse_grad_float((const float *)ct_data_ptr(self), (const float *)ct_data_ptr(target), (const float *)ct_data_ptr(grad_output),
+                            each, (float)norm, (float *)ct_data_ptr(r), r->numel);
+    else
+      ct__nn_mse_grad_double((const double *)ct_data_ptr(self), (const double *)ct_data_ptr(target),
+                             (const double *)ct_data_ptr(grad_output), each, norm, (double *)ct_data_ptr(r), r->numel);
+    return r;
+  }
   CT_SCOPE {
     ct_tensor *d = ct_sub(self, target);
     if (d && ct_mul_scalar_(d, ct_float(ct__nn_mse_norm(self, target, reduction))) == CT_OK) r = ct_keep(ct_mul(d, grad_output));
