@@ -116,6 +116,24 @@ static void test_mm(void) {
     CHECK(r && r2 && r3 && r4 && memcmp(ct_data_ptr(r), ct_data_ptr(r2), 7 * 300 * 4) == 0 &&
           memcmp(ct_data_ptr(r), ct_data_ptr(r3), 7 * 300 * 4) == 0 && memcmp(ct_data_ptr(r), ct_data_ptr(r4), 7 * 300 * 4) == 0);
   }
+  CT_SCOPE { /* an inf or NaN facing a zero gives NaN (IEEE), whichever operand holds it and however it is stored:
+              * BLIS may skip zeros, so such operands go to the plain-C kernel (the scan; for copied ones, of the copy) */
+    int l, w;
+    for (l = 0; l < 4; l++)
+      for (w = 0; w < 2; w++) {
+        ct_tensor *a = randt(64, 48, CT_F32), *b = randt(48, 80, CT_F32), *r;
+        float *ad = (float *)ct_data_ptr(a), *bd = (float *)ct_data_ptr(b);
+        int64_t i;
+        for (i = 0; i < 64; i++) ad[i * 48 + 5] = 0.0f; /* column 5 of a is zero */
+        bd[5 * 80 + 7] = w ? NAN : INFINITY;              /* facing b[5][7] */
+        r = ct_mm(l & 1 ? ct_t(ct_contiguous(ct_t(a))) : a, l & 2 ? ct_t(ct_contiguous(ct_t(b))) : b);
+        CHECK(r && isnan(ct_get(r, 7)) && isnan(ct_get(r, 63 * 80 + 7)) && !isnan(ct_get(r, 8)));
+        bd[5 * 80 + 7] = 1.0f, ad[3 * 48 + 9] = w ? NAN : -INFINITY; /* now in a, facing the zeros of b's row 9 */
+        for (i = 0; i < 80; i++) bd[9 * 80 + i] = 0.0f;
+        r = ct_mm(l & 1 ? ct_t(ct_contiguous(ct_t(a))) : a, l & 2 ? ct_t(ct_contiguous(ct_t(b))) : b);
+        CHECK(r && isnan(ct_get(r, 3 * 80)) && isnan(ct_get(r, 3 * 80 + 79)) && !isnan(ct_get(r, 4 * 80)));
+      }
+  }
   CT_SCOPE { /* fallbacks to the reference kernel */
     int64_t s22[2] = {2, 2};
     int64_t vi[4] = {1, 2, 3, 4};

@@ -444,70 +444,73 @@ static int ctb__blis_strides(int64_t rows, int64_t cols, int64_t *rs, int64_t *c
 
 /* Are the rows x cols elements (row stride rs, column stride cs) all finite?
  * Read along the smaller stride, in memory order (a transposed im2col matrix
- * read across its rows is a cache miss per element). x - x is 0 for a finite x and NaN for an inf or NaN: a branch-free integer
- * or that vectorises (the scan is O(mk + kn) beside the O(mnk) product). */
+ * read across its rows is a cache miss per element). An element is inf or
+ * NaN when its exponent bits are all ones: an integer test and or, which
+ * vectorises (the scan is O(mk + kn) beside the O(mnk) product). */
+#define CTB__FINITE_ROWS(NAME, T, U, EXP)                                                                            \
+  CTB__BLIS_CLONES static int NAME(const T *p, int64_t rows, int64_t cols, int64_t rs, int64_t cs) {                \
+    int64_t i, j;                                                                                                    \
+    U bad = 0, w;                                                                                                    \
+    for (i = 0; i < rows; i++) {                                                                                     \
+      const T *r = p + i * rs;                                                                                       \
+      if (cs == 1)                                                                                                   \
+        for (j = 0; j < cols; j++) memcpy(&w, r + j, sizeof w), bad |= (U)((w & (EXP)) == (EXP));                   \
+      else                                                                                                           \
+        for (j = 0; j < cols; j++) memcpy(&w, r + j * cs, sizeof w), bad |= (U)((w & (EXP)) == (EXP));              \
+    }                                                                                                                \
+    return !bad;                                                                                                     \
+  }
+CTB__FINITE_ROWS(ctb__finite_f32, float, uint32_t, 0x7f800000u)
+CTB__FINITE_ROWS(ctb__finite_f64, double, uint64_t, 0x7ff0000000000000ull)
 static int ctb__all_finite(ct_dtype dt, const void *p, int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
-  int64_t i, j;
-  if (rs < cs) { /* stored by columns (a transposed operand): walk it in memory order */
+  if ((cs == 1 && rs == cols) || (rs == 1 && cs == rows)) cols *= rows, rows = 1, cs = 1; /* dense: one flat row */
+  else if (rs < cs) { /* stored by columns (a transposed operand): walk it in memory order */
     int64_t t = rows;
     rows = cols, cols = t, t = rs, rs = cs, cs = t;
   }
-  if (dt == CT_F32) {
-    int bad = 0;
-    for (i = 0; i < rows; i++) {
-      const float *r = (const float *)p + i * rs;
-      if (cs == 1)
-        for (j = 0; j < cols; j++) bad |= r[j] - r[j] != 0;
-      else
-        for (j = 0; j < cols; j++) bad |= r[j * cs] - r[j * cs] != 0;
-    }
-    return !bad;
-  }
-  {
-    int bad = 0;
-    for (i = 0; i < rows; i++) {
-      const double *r = (const double *)p + i * rs;
-      if (cs == 1)
-        for (j = 0; j < cols; j++) bad |= r[j] - r[j] != 0;
-      else
-        for (j = 0; j < cols; j++) bad |= r[j * cs] - r[j * cs] != 0;
-    }
-    return !bad;
-  }
+  return dt == CT_F32 ? ctb__finite_f32((const float *)p, rows, cols, rs, cs) : ctb__finite_f64((const double *)p, rows, cols, rs, cs);
 }
 
 #ifndef CTB__ROWS_COPY_MAX
 #define CTB__ROWS_COPY_MAX ((int64_t)1 << 20) /* elements; larger operands are packed by BLIS itself */
 #endif
+/* dst (rows x cols, row-major) = the operand at src (strides r, c), read in
+ * the source's memory order (a transposed operand: down its columns), then
+ * the finiteness scan over the contiguous copy (one flat vectorised loop). */
+#define CTB__ROWS_COPY(NAME, FINITE, T)                                                                              \
+  CTB__BLIS_CLONES static int NAME(const T *src, int64_t r, int64_t c, int64_t rows, int64_t cols, T *dst) {        \
+    int64_t i, j;                                                                                                    \
+    if (r <= c)                                                                                                      \
+      for (i = 0; i < rows; i++)                                                                                     \
+        for (j = 0; j < cols; j++) dst[i * cols + j] = src[i * r + j * c];                                           \
+    else                                                                                                             \
+      for (j = 0; j < cols; j++)                                                                                     \
+        for (i = 0; i < rows; i++) dst[i * cols + j] = src[i * r + j * c];                                           \
+    return FINITE(dst, 1, rows * cols, 0, 1);                                                                        \
+  }
+CTB__ROWS_COPY(ctb__rows_copy_f32, ctb__finite_f32, float)
+CTB__ROWS_COPY(ctb__rows_copy_f64, ctb__finite_f64, double)
 /* A rows x cols operand (strides rs, cs) copied into a row-major scratch
- * tensor; *p, *rs, *cs then describe the copy. NULL (operand unchanged)
- * when out of memory. */
-static ct_tensor *ctb__rows_copy(ct_dtype dt, int64_t rows, int64_t cols, const void **p, int64_t *rs, int64_t *cs) {
-  int64_t shape[2], i, j, r = *rs, c = *cs;
+ * tensor; *p, *rs, *cs then describe the copy, *finite whether its elements
+ * all are. NULL (operand unchanged, *finite untouched) when out of memory. */
+static ct_tensor *ctb__rows_copy(ct_dtype dt, int64_t rows, int64_t cols, const void **p, int64_t *rs, int64_t *cs, int *finite) {
+  int64_t shape[2];
   ct_tensor *t;
   shape[0] = rows, shape[1] = cols;
   if (!(t = ct_backend_empty("mm", 2, shape, dt, CT_CPU))) {
     ct_clear_error();
     return NULL;
   }
-  if (dt == CT_F32) {
-    const float *src = (const float *)*p;
-    float *dst = (float *)ct_data_ptr(t);
-    for (i = 0; i < rows; i++)
-      for (j = 0; j < cols; j++) dst[i * cols + j] = src[i * r + j * c];
-  } else {
-    const double *src = (const double *)*p;
-    double *dst = (double *)ct_data_ptr(t);
-    for (i = 0; i < rows; i++)
-      for (j = 0; j < cols; j++) dst[i * cols + j] = src[i * r + j * c];
-  }
+  *finite = dt == CT_F32 ? ctb__rows_copy_f32((const float *)*p, *rs, *cs, rows, cols, (float *)ct_data_ptr(t))
+                         : ctb__rows_copy_f64((const double *)*p, *rs, *cs, rows, cols, (double *)ct_data_ptr(t));
   *p = ct_data_ptr(t), *rs = cols, *cs = 1;
   return t;
 }
 
-static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
+static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g0) {
+  ctb__gemm_args gc = *g0, *g = &gc;
   rntm_t rntm;
-  int pack;
+  int pack, finite_a = -1, finite_b = -1;
   ct_tensor *ap = NULL, *bp = NULL;
   int64_t work = g->m * g->n * g->k;
   if (g->m == 0 || g->n == 0) return;
@@ -526,16 +529,22 @@ static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
    * NaN or inf facing it would not give the NaN of IEEE arithmetic that the
    * reference kernel (and the plain-C kernel) gives: operands with one go
    * to the plain-C kernel. The scan costs O(mk + kn) of an O(mnk) product. */
-  if (!ctb__all_finite(dt, g->a, g->m, g->k, g->rsa, g->csa) || !ctb__all_finite(dt, g->b, g->k, g->n, g->rsb, g->csb)) {
-    ctb__small_gemm(dt, g, work);
-    return;
-  }
   /* An operand not stored by rows (x @ W.t(), a weight gradient grad.t() @ x)
    * up to CTB__ROWS_COPY_MAX elements is copied into rows (pooled scratch):
    * BLIS's small-matrix path then runs as for contiguous operands, faster
-   * than making it pack, and with the contiguous case's bits. */
-  if (g->csa != 1 && g->m > 1 && g->k > 1 && g->m * g->k <= CTB__ROWS_COPY_MAX) ap = ctb__rows_copy(dt, g->m, g->k, &g->a, &g->rsa, &g->csa);
-  if (g->csb != 1 && g->k > 1 && g->n > 1 && g->k * g->n <= CTB__ROWS_COPY_MAX) bp = ctb__rows_copy(dt, g->k, g->n, &g->b, &g->rsb, &g->csb);
+   * than making it pack, and with the contiguous case's bits. The copy
+   * scans for non-finite elements on the way; other operands are scanned. */
+  if (g->csa != 1 && g->m > 1 && g->k > 1 && g->m * g->k <= CTB__ROWS_COPY_MAX)
+    ap = ctb__rows_copy(dt, g->m, g->k, &g->a, &g->rsa, &g->csa, &finite_a);
+  if (g->csb != 1 && g->k > 1 && g->n > 1 && g->k * g->n <= CTB__ROWS_COPY_MAX)
+    bp = ctb__rows_copy(dt, g->k, g->n, &g->b, &g->rsb, &g->csb, &finite_b);
+  if (finite_a < 0) finite_a = ctb__all_finite(dt, g->a, g->m, g->k, g->rsa, g->csa);
+  if (finite_a && finite_b < 0) finite_b = ctb__all_finite(dt, g->b, g->k, g->n, g->rsb, g->csb);
+  if (!finite_a || !finite_b) {
+    ct_release(ap), ct_release(bp);
+    ctb__small_gemm(dt, g0, work); /* (the operands as given: the copies are gone) */
+    return;
+  }
   pack = g->csa != 1 || g->csb != 1; /* any operand (still) not stored by rows */
   if (g->rsa == 1 && g->rsb == 1 && g->rsc != 1) {
     /* Both operands stored by columns: BLIS would run the transposed problem
