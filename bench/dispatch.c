@@ -155,13 +155,13 @@ int main(void) {
     if (have_torch) {
       double t = median(th_ns + op * repeats, repeats);
       double ratio = t / c;
-      if (ratio < 15.0) missed = 1;
+      if (op < 3 && ratio < 20.0) missed = 1; /* issue 17's target: add, add_out, add_ (zeros has none) */
       printf("%-15s %8.1f %10.1f %16.1fx\n", op_names[op], c, t, ratio);
     } else {
       printf("%-15s %8.1f\n", op_names[op], c);
     }
   }
-  if (have_torch && missed) printf("note: target is libtorch/ctorch >= 15x on every line\n");
+  if (have_torch && missed) printf("note: target is libtorch/ctorch >= 20x for add, add_out and add_ (15x with grad: bench/autograd.c)\n");
 
   ct_release(ta);
   ct_release(tb);
