@@ -720,21 +720,25 @@ static void ct__full_name(const ct_schema *s, char *out) {
 /* A schema as the generator pre-parses it (gen/ctgen.c): the built-in ops
  * are defined from these records without parsing at run time. */
 typedef struct ct__arg_def {
-  const char *name, *default_value;
-  unsigned char type, flags; /* ct_type; 1 optional, 2 written (a!), 4 keyword-only */
+  unsigned short name, default_value; /* offsets into the op's strings */
+  unsigned char type, flags;          /* ct_type; 1 optional, 2 written (a!), 4 keyword-only */
   unsigned char alias, list_size;
 } ct__arg_def;
+/* (the op's strings are one block, "name\0overload\0signature\0..." with the
+ * arguments' names and defaults: one pointer per op, not two per argument,
+ * which a position-independent build would relocate each) */
 typedef struct ct__schema_def {
-  const char *name, *overload, *signature;
+  const char *strs;        /* name at 0, then overload, then signature */
   const ct__arg_def *args; /* nargs arguments, then nrets returns */
+  unsigned short overload, signature;
   unsigned char nargs, nrets;
 } ct__schema_def;
 static void ct__schema_expand(const ct__schema_def *d, ct_schema *s) {
   int i;
   memset(s, 0, sizeof *s);
-  strcpy(s->name, d->name); /* (lengths checked by the generator, with this parser) */
-  strcpy(s->overload, d->overload);
-  strcpy(s->signature, d->signature);
+  strcpy(s->name, d->strs); /* (lengths checked by the generator, with this parser) */
+  strcpy(s->overload, d->strs + d->overload);
+  strcpy(s->signature, d->strs + d->signature);
   s->nargs = d->nargs;
   s->nrets = d->nrets;
   for (i = 0; i < d->nargs + d->nrets; i++) {
@@ -746,8 +750,8 @@ static void ct__schema_expand(const ct__schema_def *d, ct_schema *s) {
     o->kwarg_only = (a->flags & 4) != 0;
     o->alias = (char)a->alias;
     o->list_size = a->list_size;
-    strcpy(o->name, a->name);
-    strcpy(o->default_value, a->default_value);
+    strcpy(o->name, d->strs + a->name);
+    strcpy(o->default_value, d->strs + a->default_value);
   }
 }
 
@@ -764,10 +768,17 @@ static void ct__schema_expand(const ct__schema_def *d, ct_schema *s) {
  * Each op keeps its spec position in the registry (ct_op_at), whenever it is
  * defined; users' ops follow the built-ins. */
 typedef struct ct__kernel_def {
-  int key;
   ct_unboxed_fn fn;
-  const char *source;
+  unsigned char key, source; /* ct_key; CT__SOURCE_* (ct__kernel_sources, init.h) */
 } ct__kernel_def;
+enum { CT__SOURCE_REFERENCE, CT__SOURCE_STRUCTURED, CT__SOURCE_COMPOSITE, CT__SOURCE_AUTOGRAD, CT__SOURCE_BACKEND_SELECT };
+/* An op's autograd kernel in its record (generated/registration.h): none in
+ * an inference-only build (CT_NO_AUTOGRAD, init.h). */
+#ifdef CT_NO_AUTOGRAD
+#define CT__AUTOGRAD_KERNEL(fn)
+#else
+#define CT__AUTOGRAD_KERNEL(fn) {CT_FN(fn), CT_KEY_AUTOGRAD, CT__SOURCE_AUTOGRAD},
+#endif
 typedef struct ct__op_def {
   ct_op **handle; /* &ct__op.<op> */
   int index;      /* position in spec order */

@@ -21,6 +21,7 @@
 #define CT__INIT_IMPL
 CT_EXTERN_C_BEGIN
 
+#ifndef CT_NO_AUTOGRAD
 /* Boxed autograd kernel for ops that have none of their own. */
 static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *s) {
   int nargs = op->schema.nargs, i, ne = 0, need = 0;
@@ -56,6 +57,8 @@ static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, c
   return st;
 }
 
+#endif /* CT_NO_AUTOGRAD */
+
 static const ct_key ct__default_fallthrough[] = {CT_KEY_BACKEND_SELECT, CT_KEY_AD_INPLACE_OR_VIEW, CT_KEY_AUTOCAST_CPU,
                                                  CT_KEY_AUTOCAST_CUDA};
 
@@ -74,17 +77,24 @@ static void ct__init(void) {
   }
   for (k = 0; k < (int)(sizeof ct__default_fallthrough / sizeof ct__default_fallthrough[0]); k++)
     ct__registry.fallthrough |= ct_keyset_of(ct__default_fallthrough[k]);
+#ifndef CT_NO_AUTOGRAD
   for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++)
     if (ct_key_is_autograd((ct_key)k)) {
       ct__registry.fallbacks[k] = ct_kernel_boxed(ct__autograd_fallback, NULL);
       ct__registry.fallbacks[k].source = "autograd fallback";
     }
+#else /* inference only: no op has an autograd kernel and no tensor requires grad (ct_set_requires_grad) */
+  for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++)
+    if (ct_key_is_autograd((ct_key)k)) ct__registry.fallthrough |= ct_keyset_of((ct_key)k);
+#endif
   ct__autograd_release_hook = ct__autograd_release; /* the tensor layer frees autograd metadata through it */
   ct__atomic_store(&ct__initialized, 1);
   ct__unlock();
   ct__print_summary_if_verbose();
 }
 
+/* where a built-in's kernel comes from (ct_op_dump), by CT__SOURCE_* */
+static const char *const ct__kernel_sources[] = {"reference", "structured", "composite", "autograd", "backend select"};
 /* Defines the built-in op of record d (registry lock held): its signature's
  * adapter if no op had it yet, the op at its spec position, its kernels,
  * then its table, once; the handle is published last. */
@@ -96,8 +106,8 @@ static ct_op *ct__materialize_locked(const ct__op_def *d) {
   op = ct__registry.ops[d->index];
   if (!op) {
     ct_schema s;
-    if (!ct__adapter_for(d->schema.signature) && !ct__add_adapter_locked(d->schema.signature, d->adapter)) return NULL;
     ct__schema_expand(&d->schema, &s); /* pre-parsed: no parsing here */
+    if (!ct__adapter_for(s.signature) && !ct__add_adapter_locked(s.signature, d->adapter)) return NULL;
     ct__registry.building = 1; /* the table is computed once, below */
     op = ct__def_schema_locked(&s, "ct_init", d->index);
     if (op) {
@@ -106,7 +116,7 @@ static ct_op *ct__materialize_locked(const ct__op_def *d) {
       op->dynamic_output_shape = d->dynamic_output_shape;
       for (i = 0; i < d->nkernels; i++) {
         ct_kernel kern = ct_kernel_unboxed(d->kernels[i].fn);
-        kern.source = d->kernels[i].source;
+        kern.source = ct__kernel_sources[d->kernels[i].source];
         ct__impl_op_locked(op, (ct_key)d->kernels[i].key, kern, "ct_init");
       }
     }

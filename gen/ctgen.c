@@ -1302,6 +1302,23 @@ static void key_list(const char *keys, char names[][48], int max, int *n) {
   }
 }
 
+/* one op's strings (gen_registration): each distinct one once, by offset into the block */
+static char opstrs[2 * (CT_MAX_ARGS + CT_MAX_RETURNS) + 3][96];
+static int nopstrs, opstrs_len;
+static int opstr_at[2 * (CT_MAX_ARGS + CT_MAX_RETURNS) + 3];
+static void op_strs_reset(void) { nopstrs = opstrs_len = 0; }
+static int op_str(const char *t) {
+  int i;
+  for (i = 0; i < nopstrs; i++)
+    if (!strcmp(opstrs[i], t)) return opstr_at[i];
+  if (strlen(t) >= sizeof opstrs[0]) die("gen/ops.spec", 0, "schema string too long: '%s'", t);
+  strcpy(opstrs[nopstrs], t);
+  opstr_at[nopstrs++] = opstrs_len;
+  opstrs_len += (int)strlen(t) + 1;
+  if (opstrs_len > 65535) die("gen/ops.spec", 0, "an op's strings exceed 64 KiB");
+  return opstr_at[nopstrs - 1];
+}
+
 /* a C string literal of t */
 static void c_string(const char *t) {
   p("\"");
@@ -1391,15 +1408,15 @@ static void gen_structured_glue(void) {
         if (st_is_input(o, j)) p(", %s", o->s.args[j].name);
       p(");\n");
       if (!meta_only) {
-        const char *engine = !strcmp(t->impls[0].keys, "CPU Pointwise")   ? "CT__ENGINE_POINTWISE"
-                             : !strcmp(t->impls[0].keys, "CPU Reduction") ? "CT__ENGINE_REDUCTION"
-                             : !strcmp(t->impls[0].keys, "CPU Index")     ? "CT__ENGINE_INDEX"
-                             : !strcmp(t->impls[0].keys, "CPU Random")    ? "CT__ENGINE_RANDOM"
+        const char *engine = !strcmp(t->impls[0].keys, "CPU Pointwise")   ? "ct__st_engine_pointwise"
+                             : !strcmp(t->impls[0].keys, "CPU Reduction") ? "ct__st_engine_reduction"
+                             : !strcmp(t->impls[0].keys, "CPU Index")     ? "ct__st_engine_index"
+                             : !strcmp(t->impls[0].keys, "CPU Random")    ? "ct__st_engine_random"
                                                                           : NULL;
         if (engine)
           p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, %s, CT_FN(%s))) == NULL) s = ct_last_error();\n", t->handle,
             engine, t->impls[0].fn);
-        else p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, -1, NULL)) == NULL) s = ct_last_error();\n", t->handle);
+        else p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, NULL, NULL)) == NULL) s = ct_last_error();\n", t->handle);
         p("  if (s == CT_OK) s = ((ct_status (*)(");
         impl_param_types(t);
         p("))impl)(");
@@ -1570,18 +1587,31 @@ static void gen_registration(void) {
     op *o = &ops[i];
     const ct_schema *sc = &o->s;
     char id[96], exn[96];
-    int nk = 0;
-    p("/* %s */\nstatic const ct__arg_def ct__args_%s[] = {", o->full, o->handle);
+    int nk = 0, so, ss, an[CT_MAX_ARGS + CT_MAX_RETURNS], ad[CT_MAX_ARGS + CT_MAX_RETURNS];
+    /* the op's strings, one block: name, overload, signature, then each argument's name and
+     * default once (offsets from the block's start) */
+    op_strs_reset();
+    op_str(sc->name);
+    so = op_str(sc->overload);
+    ss = op_str(sc->signature);
     for (k = 0; k < sc->nargs + sc->nrets; k++) {
       const ct_arg *a = k < sc->nargs ? &sc->args[k] : &sc->rets[k - sc->nargs];
-      p("%s\n    {", k ? "," : "");
-      c_string(a->name);
-      p(", ");
-      c_string(a->default_value);
-      p(", %d, %d, %d, %d}", (int)a->type, (a->optional ? 1 : 0) | (a->is_write ? 2 : 0) | (a->kwarg_only ? 4 : 0),
-        (int)a->alias, a->list_size);
+      an[k] = op_str(a->name);
+      ad[k] = op_str(a->default_value);
     }
-    if (!k) p("{\"\", \"\", 0, 0, 0, 0}");
+    p("/* %s */\nstatic const char ct__strs_%s[] =", o->full, o->handle);
+    for (k = 0; k < nopstrs; k++) { /* ("\0" a literal of its own: before a digit it would read as octal) */
+      p("%s", k % 6 ? " " : "\n    ");
+      if (opstrs[k][0] || k == nopstrs - 1) c_string(opstrs[k]);
+      if (k < nopstrs - 1) p("%s\"\\0\"", opstrs[k][0] ? " " : "");
+    }
+    p(";\nstatic const ct__arg_def ct__args_%s[] = {", o->handle);
+    for (k = 0; k < sc->nargs + sc->nrets; k++) {
+      const ct_arg *a = k < sc->nargs ? &sc->args[k] : &sc->rets[k - sc->nargs];
+      p("%s{%d, %d, %d, %d, %d, %d}", k ? ", " : "", an[k], ad[k], (int)a->type,
+        (a->optional ? 1 : 0) | (a->is_write ? 2 : 0) | (a->kwarg_only ? 4 : 0), (int)a->alias, a->list_size);
+    }
+    if (!k) p("{0, 0, 0, 0, 0, 0}");
     p("};\nstatic const ct__kernel_def ct__kernels_%s[] = {", o->handle);
     for (k = 0; k < o->nkernels; k++) {
       char names[8][48];
@@ -1589,29 +1619,32 @@ static void gen_registration(void) {
       key_list(o->kernels[k].keys, names, (int)(sizeof names / sizeof names[0]), &n);
       for (j = 0; j < n; j++)
         if (strncmp(names[j], "CT__ENGINE_", 11))
-          p("%s\n    {%s, CT_FN(%s), \"%s\"}", nk++ ? "," : "", names[j], o->kernels[k].fn,
-            strstr(names[j], "COMPOSITE") ? "composite" : o->st ? "structured" : "reference");
+          p("\n    {CT_FN(%s), %s, %s},", o->kernels[k].fn, names[j],
+            strstr(names[j], "COMPOSITE") ? "CT__SOURCE_COMPOSITE" : o->st ? "CT__SOURCE_STRUCTURED" : "CT__SOURCE_REFERENCE"), nk++;
     }
-    if (!o->cia && !is_factory(o))
-      p("%s\n    {CT_KEY_AUTOGRAD, CT_FN(ct__autograd_%s), \"autograd\"}", nk++ ? "," : "", o->handle);
-    if (is_factory(o))
-      p("%s\n    {CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_%s), \"backend select\"}", nk++ ? "," : "", o->handle);
-    if (!nk) die(o->file, o->line, "%s: no kernel", o->full);
+    if (is_factory(o)) p("\n    {CT_FN(ct__backend_select_%s), CT_KEY_BACKEND_SELECT, CT__SOURCE_BACKEND_SELECT},", o->handle), nk++;
+    if (!nk) die(o->file, o->line, "%s: no kernel but an autograd one", o->full); /* (the array is never empty) */
+    if (!o->cia && !is_factory(o)) p("\n    CT__AUTOGRAD_KERNEL(ct__autograd_%s)", o->handle); /* (none with CT_NO_AUTOGRAD) */
     sig_ident(sc->signature, id);
-    p("};\nstatic const ct__op_def *ct__def_%s(void) {\n  static const ct__op_def d = {&ct__op.%s, %d, {", o->handle, o->handle, i);
-    c_string(sc->name);
-    p(", ");
-    c_string(sc->overload);
-    p(", ");
-    c_string(sc->signature);
-    p(", ct__args_%s, %d, %d},\n    ct__adapt_%s, ", o->handle, sc->nargs, sc->nrets, id);
+    p("};\nstatic const ct__op_def *ct__def_%s(void) {\n  static const ct__op_def d = {&ct__op.%s, %d, {ct__strs_%s, ct__args_%s, %d, %d, %d, %d},\n"
+      "    ct__adapt_%s, ", o->handle, o->handle, i, o->handle, o->handle, so, ss, sc->nargs, sc->nrets, id);
     if (returns_list(o)) p("NULL, NULL");
     else {
       ex_name(o, exn, sizeof exn);
       p("ct__frontend_%d, CT_FN(ct_%s)", fe_index[i], has_ex(o) ? exn : o->cname);
     }
-    p(", ct__kernels_%s, %d, %d, %d};\n  return &d;\n}\n", o->handle, nk, o->device_rule, o->dynamic_shape);
+    p(", ct__kernels_%s, (unsigned char)(sizeof ct__kernels_%s / sizeof ct__kernels_%s[0]), %d, %d};\n  return &d;\n}\n",
+      o->handle, o->handle, o->handle, o->device_rule, o->dynamic_shape);
   }
+  /* CT_NO_AUTOGRAD: the records hold no autograd kernel; the kernels still compile (warning-free)
+   * and reach the linker from one function nothing calls, so it drops them */
+  p("#ifdef CT_NO_AUTOGRAD\n/* An inference-only build (CT_NO_AUTOGRAD, init.h) links no autograd kernel: they are\n"
+    " * compiled and referenced from this function alone, which nothing calls. */\n"
+    "CTDEF ct_unboxed_fn ct__unlinked_autograd_kernel(int i);\n"
+    "CTDEF ct_unboxed_fn ct__unlinked_autograd_kernel(int i) {\n  static const ct_unboxed_fn k[] = {");
+  for (i = 0, k = 0; i < nops; i++)
+    if (!ops[i].cia && !is_factory(&ops[i])) p("%s\n      CT_FN(ct__autograd_%s)", k++ ? "," : "", ops[i].handle);
+  p("};\n  return i >= 0 && i < (int)(sizeof k / sizeof k[0]) ? k[i] : NULL;\n}\n#endif\n");
   p("\n/* ---- every op's record, in spec order: read by ct__materialize_all alone ---- */\n"
     "static const ct__op_def *(*const ct__generated_ops[CT__NUM_BUILTIN_OPS])(void) = {\n");
   for (i = 0; i < nops; i++) p("    ct__def_%s,\n", ops[i].handle);
