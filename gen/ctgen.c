@@ -699,7 +699,8 @@ static void gen_functions(void) {
     char id[96];
     call_ident(o, id);
     p("/* %s */\n", o->text);
-    p("static %sct__dispatch_%s(", ret_ctype(o), o->handle);
+    /* (always inlined, as the one-line forwarder it was: a call level would cost more than the check) */
+    p("static CT__HOT_INLINE %sct__dispatch_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
     p(") {\n  const ct_op *ct__o = ct__atomic_load(&ct__op.%s);\n", o->handle);
     p("  if (CT_UNLIKELY(!ct__o)) return ct__first_%s(ct__def_%s(), ks", id, o->handle);

@@ -17082,6487 +17082,6487 @@ static CT__COLD ct_tensor *ct__first_TfbG_T(const ct__op_def *ct__d, ct_keyset k
 
 /* ---- dispatch, one function per op: its signature's, with the op ---- */
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.add_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTS_T(ct__def_add_Tensor(), ks, self, other, alpha);
   return ct__call_TTS_T(ct__o, ks, self, other, alpha);
 }
 /* add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.add__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTS_Tw(ct__def_add__Tensor(), ks, self, other, alpha);
   return ct__call_TwTS_Tw(ct__o, ks, self, other, alpha);
 }
 /* add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_add_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_add_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.add_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTSTw_Tw(ct__def_add_out(), ks, self, other, alpha, out);
   return ct__call_TTSTw_Tw(ct__o, ks, self, other, alpha, out);
 }
 /* add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.add_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSS_T(ct__def_add_Scalar(), ks, self, other, alpha);
   return ct__call_TSS_T(ct__o, ks, self, other, alpha);
 }
 /* add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.add__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwSS_Tw(ct__def_add__Scalar(), ks, self, other, alpha);
   return ct__call_TwSS_Tw(ct__o, ks, self, other, alpha);
 }
 /* sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sub_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTS_T(ct__def_sub_Tensor(), ks, self, other, alpha);
   return ct__call_TTS_T(ct__o, ks, self, other, alpha);
 }
 /* sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sub__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTS_Tw(ct__def_sub__Tensor(), ks, self, other, alpha);
   return ct__call_TwTS_Tw(ct__o, ks, self, other, alpha);
 }
 /* sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sub_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_sub_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sub_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTSTw_Tw(ct__def_sub_out(), ks, self, other, alpha, out);
   return ct__call_TTSTw_Tw(ct__o, ks, self, other, alpha, out);
 }
 /* sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sub_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSS_T(ct__def_sub_Scalar(), ks, self, other, alpha);
   return ct__call_TSS_T(ct__o, ks, self, other, alpha);
 }
 /* sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sub__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwSS_Tw(ct__def_sub__Scalar(), ks, self, other, alpha);
   return ct__call_TwSS_Tw(ct__o, ks, self, other, alpha);
 }
 /* mul.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mul_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_mul_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mul__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_mul__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_mul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mul_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_mul_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* mul.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mul_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_mul_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mul__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_mul__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* div.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_div_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_div__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_div_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_div_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_div_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* div.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_div_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_div__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* true_divide.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_true_divide_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_true_divide_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.true_divide_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_true_divide_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* true_divide.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_true_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_true_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.true_divide_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_true_divide_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_true_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_true_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.true_divide_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_true_divide_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_rsub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_rsub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rsub_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTS_T(ct__def_rsub_Tensor(), ks, self, other, alpha);
   return ct__call_TTS_T(ct__o, ks, self, other, alpha);
 }
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
-static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.threshold_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTS_T(ct__def_threshold_backward(), ks, grad_output, self, threshold);
   return ct__call_TTS_T(ct__o, ks, grad_output, self, threshold);
 }
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
-static ct_status ct__dispatch_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
+static CT__HOT_INLINE ct_status ct__dispatch_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.copy_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTb_Tw(ct__def_copy_(), ks, self, src, non_blocking);
   return ct__call_TwTb_Tw(ct__o, ks, self, src, non_blocking);
 }
 /* fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
-static ct_status ct__dispatch_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
+static CT__HOT_INLINE ct_status ct__dispatch_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fill__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_fill__Scalar(), ks, self, value);
   return ct__call_TwS_Tw(ct__o, ks, self, value);
 }
 /* clone(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clone);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_clone(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* contiguous(Tensor(a) self) -> Tensor(a) */
-static ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.contiguous);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_contiguous(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* _to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool non_blocking=False) -> Tensor */
-static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool non_blocking) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._to_copy);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TDVb_T(ct__def__to_copy(), ks, self, dtype, device, non_blocking);
   return ct__call_TDVb_T(ct__o, ks, self, dtype, device, non_blocking);
 }
 /* _pin_memory(Tensor self, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch__pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._pin_memory);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TV_T(ct__def__pin_memory(), ks, self, device);
   return ct__call_TV_T(ct__o, ks, self, device);
 }
 /* pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a) */
-static ct_tensor *ct__dispatch_pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_pin_memory(ct_keyset ks, ct_tensor *self, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pin_memory);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TV_T(ct__def_pin_memory(), ks, self, device);
   return ct__call_TV_T(ct__o, ks, self, device);
 }
 /* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a) */
-static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.to_dtype);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TD_T(ct__def_to_dtype(), ks, self, dtype);
   return ct__call_TD_T(ct__o, ks, self, dtype);
 }
 /* to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False) -> Tensor(a) */
-static ct_tensor *ct__dispatch_to_device(ct_keyset ks, ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_to_device(ct_keyset ks, ct_tensor *self, ct_device device, ct_dtype dtype, bool non_blocking, bool copy) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.to_device);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TVDbb_T(ct__def_to_device(), ks, self, device, dtype, non_blocking, copy);
   return ct__call_TVDbb_T(ct__o, ks, self, device, dtype, non_blocking, copy);
 }
 /* view(Tensor(a) self, int[] size) -> Tensor(a) */
-static ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.view);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_view(), ks, self, size);
   return ct__call_TI_T(ct__o, ks, self, size);
 }
 /* reshape(Tensor(a) self, int[] shape) -> Tensor(a) */
-static ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_list shape) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_list shape) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reshape);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_reshape(), ks, self, shape);
   return ct__call_TI_T(ct__o, ks, self, shape);
 }
 /* transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
-static ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.transpose_int);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tii_T(ct__def_transpose_int(), ks, self, dim0, dim1);
   return ct__call_Tii_T(ct__o, ks, self, dim0, dim1);
 }
 /* t(Tensor(a) self) -> Tensor(a) */
-static ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.t);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_t(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* permute(Tensor(a) self, int[] dims) -> Tensor(a) */
-static ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.permute);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_permute(), ks, self, dims);
   return ct__call_TI_T(ct__o, ks, self, dims);
 }
 /* expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a) */
-static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.expand);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIb_T(ct__def_expand(), ks, self, size, implicit);
   return ct__call_TIb_T(ct__o, ks, self, size, implicit);
 }
 /* expand_as(Tensor(a) self, Tensor other) -> Tensor(a) */
-static ct_tensor *ct__dispatch_expand_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_expand_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.expand_as);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_expand_as(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* view_as(Tensor(a) self, Tensor other) -> Tensor(a) */
-static ct_tensor *ct__dispatch_view_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_view_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.view_as);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_view_as(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* reshape_as(Tensor(a) self, Tensor other) -> Tensor(a) */
-static ct_tensor *ct__dispatch_reshape_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_reshape_as(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reshape_as);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_reshape_as(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a) */
-static ct_tensor *ct__dispatch_movedim_intlist(ct_keyset ks, ct_tensor *self, ct_int_list source, ct_int_list destination) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_movedim_intlist(ct_keyset ks, ct_tensor *self, ct_int_list source, ct_int_list destination) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.movedim_intlist);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TII_T(ct__def_movedim_intlist(), ks, self, source, destination);
   return ct__call_TII_T(ct__o, ks, self, source, destination);
 }
 /* movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a) */
-static ct_tensor *ct__dispatch_movedim_int(ct_keyset ks, ct_tensor *self, int64_t source, int64_t destination) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_movedim_int(ct_keyset ks, ct_tensor *self, int64_t source, int64_t destination) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.movedim_int);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tii_T(ct__def_movedim_int(), ks, self, source, destination);
   return ct__call_Tii_T(ct__o, ks, self, source, destination);
 }
 /* broadcast_to(Tensor(a) self, int[] size) -> Tensor(a) */
-static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.broadcast_to);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_broadcast_to(), ks, self, size);
   return ct__call_TI_T(ct__o, ks, self, size);
 }
 /* meshgrid(Tensor[] tensors) -> Tensor[] */
-static int64_t ct__dispatch_meshgrid(ct_keyset ks, ct_tensor_list tensors, int64_t cap, ct_tensor **out) {
+static CT__HOT_INLINE int64_t ct__dispatch_meshgrid(ct_keyset ks, ct_tensor_list tensors, int64_t cap, ct_tensor **out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.meshgrid);
   if (CT_UNLIKELY(!ct__o)) return ct__first_L_L(ct__def_meshgrid(), ks, tensors, cap, out);
   return ct__call_L_L(ct__o, ks, tensors, cap, out);
 }
 /* meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[] */
-static int64_t ct__dispatch_meshgrid_indexing(ct_keyset ks, ct_tensor_list tensors, const char *indexing, int64_t cap, ct_tensor **out) {
+static CT__HOT_INLINE int64_t ct__dispatch_meshgrid_indexing(ct_keyset ks, ct_tensor_list tensors, const char *indexing, int64_t cap, ct_tensor **out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.meshgrid_indexing);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ls_L(ct__def_meshgrid_indexing(), ks, tensors, indexing, cap, out);
   return ct__call_Ls_L(ct__o, ks, tensors, indexing, cap, out);
 }
 /* cartesian_prod(Tensor[] tensors) -> Tensor */
-static ct_tensor *ct__dispatch_cartesian_prod(ct_keyset ks, ct_tensor_list tensors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cartesian_prod(ct_keyset ks, ct_tensor_list tensors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cartesian_prod);
   if (CT_UNLIKELY(!ct__o)) return ct__first_L_T(ct__def_cartesian_prod(), ks, tensors);
   return ct__call_L_T(ct__o, ks, tensors);
 }
 /* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
-static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.unsqueeze);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_unsqueeze(), ks, self, dim);
   return ct__call_Ti_T(ct__o, ks, self, dim);
 }
 /* squeeze(Tensor(a) self) -> Tensor(a) */
-static ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.squeeze);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_squeeze(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
-static ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.squeeze_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_squeeze_dim(), ks, self, dim);
   return ct__call_Ti_T(ct__o, ks, self, dim);
 }
 /* flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a) */
-static ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self, int64_t start_dim, int64_t end_dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self, int64_t start_dim, int64_t end_dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.flatten_using_ints);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tii_T(ct__def_flatten_using_ints(), ks, self, start_dim, end_dim);
   return ct__call_Tii_T(ct__o, ks, self, start_dim, end_dim);
 }
 /* select.int(Tensor(a) self, int dim, int index) -> Tensor(a) */
-static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.select_int);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tii_T(ct__def_select_int(), ks, self, dim, index);
   return ct__call_Tii_T(ct__o, ks, self, dim, index);
 }
 /* select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor */
-static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.select_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIii_T(ct__def_select_backward(), ks, grad_output, input_sizes, dim, index);
   return ct__call_TIii_T(ct__o, ks, grad_output, input_sizes, dim, index);
 }
 /* slice.Tensor(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a) */
-static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.slice_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiioioi_T(ct__def_slice_Tensor(), ks, self, dim, start, end, step);
   return ct__call_Tiioioi_T(ct__o, ks, self, dim, start, end, step);
 }
 /* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
-static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.slice_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIiiii_T(ct__def_slice_backward(), ks, grad_output, input_sizes, dim, start, end, step);
   return ct__call_TIiiii_T(ct__o, ks, grad_output, input_sizes, dim, start, end, step);
 }
 /* select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor */
-static ct_tensor *ct__dispatch_select_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_select_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.select_scatter);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTii_T(ct__def_select_scatter(), ks, self, src, dim, index);
   return ct__call_TTii_T(ct__o, ks, self, src, dim, index);
 }
 /* select_scatter.out(Tensor self, Tensor src, int dim, int index, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_select_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_select_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t index, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.select_scatter_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiiTw_Tw(ct__def_select_scatter_out(), ks, self, src, dim, index, out);
   return ct__call_TTiiTw_Tw(ct__o, ks, self, src, dim, index, out);
 }
 /* slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor */
-static ct_tensor *ct__dispatch_slice_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_slice_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.slice_scatter);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiioioi_T(ct__def_slice_scatter(), ks, self, src, dim, start, end, step);
   return ct__call_TTiioioi_T(ct__o, ks, self, src, dim, start, end, step);
 }
 /* slice_scatter.out(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, int step=1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_slice_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_slice_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t dim, int64_t start, int64_t end, int64_t step, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.slice_scatter_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiioioiTw_Tw(ct__def_slice_scatter_out(), ks, self, src, dim, start, end, step, out);
   return ct__call_TTiioioiTw_Tw(ct__o, ks, self, src, dim, start, end, step, out);
 }
 /* diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
-static ct_tensor *ct__dispatch_diagonal_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_diagonal_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.diagonal_scatter);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiii_T(ct__def_diagonal_scatter(), ks, self, src, offset, dim1, dim2);
   return ct__call_TTiii_T(ct__o, ks, self, src, offset, dim1, dim2);
 }
 /* diagonal_scatter.out(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_diagonal_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_diagonal_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *src, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.diagonal_scatter_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiiiTw_Tw(ct__def_diagonal_scatter_out(), ks, self, src, offset, dim1, dim2, out);
   return ct__call_TTiiiTw_Tw(ct__o, ks, self, src, offset, dim1, dim2, out);
 }
 /* diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor */
-static ct_tensor *ct__dispatch_diag_embed(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_diag_embed(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.diag_embed);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiii_T(ct__def_diag_embed(), ks, self, offset, dim1, dim2);
   return ct__call_Tiii_T(ct__o, ks, self, offset, dim1, dim2);
 }
 /* diag_embed.out(Tensor self, int offset=0, int dim1=-2, int dim2=-1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_diag_embed_out(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_diag_embed_out(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.diag_embed_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiiiTw_Tw(ct__def_diag_embed_out(), ks, self, offset, dim1, dim2, out);
   return ct__call_TiiiTw_Tw(ct__o, ks, self, offset, dim1, dim2, out);
 }
 /* diag(Tensor self, int diagonal=0) -> Tensor */
-static ct_tensor *ct__dispatch_diag(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_diag(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.diag);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_diag(), ks, self, diagonal);
   return ct__call_Ti_T(ct__o, ks, self, diagonal);
 }
 /* diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_diag_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_diag_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.diag_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_diag_out(), ks, self, diagonal, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, diagonal, out);
 }
 /* trace(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_trace(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_trace(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.trace);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_trace(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* trace.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_trace_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_trace_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.trace_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_trace_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
-static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.narrow);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiii_T(ct__def_narrow(), ks, self, dim, start, length);
   return ct__call_Tiii_T(ct__o, ks, self, dim, start, length);
 }
 /* narrow.Tensor(Tensor(a) self, int dim, Tensor start, int length) -> Tensor(a) */
-static ct_tensor *ct__dispatch_narrow_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_narrow_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *start, int64_t length) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.narrow_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTi_T(ct__def_narrow_Tensor(), ks, self, dim, start, length);
   return ct__call_TiTi_T(ct__o, ks, self, dim, start, length);
 }
 /* diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
-static ct_tensor *ct__dispatch_diagonal(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_diagonal(ct_keyset ks, ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.diagonal);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiii_T(ct__def_diagonal(), ks, self, offset, dim1, dim2);
   return ct__call_Tiii_T(ct__o, ks, self, offset, dim1, dim2);
 }
 /* diagonal_backward(Tensor grad_output, int[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
-static ct_tensor *ct__dispatch_diagonal_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t offset, int64_t dim1, int64_t dim2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_diagonal_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t offset, int64_t dim1, int64_t dim2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.diagonal_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIiii_T(ct__def_diagonal_backward(), ks, grad_output, input_sizes, offset, dim1, dim2);
   return ct__call_TIiii_T(ct__o, ks, grad_output, input_sizes, offset, dim1, dim2);
 }
 /* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) */
-static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.as_strided);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIi_T(ct__def_as_strided(), ks, self, size, stride, storage_offset);
   return ct__call_TIIi_T(ct__o, ks, self, size, stride, storage_offset);
 }
 /* alias(Tensor(a) self) -> Tensor(a) */
-static ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.alias);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_alias(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* detach(Tensor(a) self) -> Tensor(a) */
-static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.detach);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_detach(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-static ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_empty_memory_format(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.empty_memory_format);
   if (CT_UNLIKELY(!ct__o)) return ct__first_IDVbo_T(ct__def_empty_memory_format(), ks, size, dtype, device, pin_memory);
   return ct__call_IDVbo_T(ct__o, ks, size, dtype, device, pin_memory);
 }
 /* zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_zeros(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.zeros);
   if (CT_UNLIKELY(!ct__o)) return ct__first_IDV_T(ct__def_zeros(), ks, size, dtype, device);
   return ct__call_IDV_T(ct__o, ks, size, dtype, device);
 }
 /* ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ones(ct_keyset ks, ct_int_list size, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ones);
   if (CT_UNLIKELY(!ct__o)) return ct__first_IDV_T(ct__def_ones(), ks, size, dtype, device);
   return ct__call_IDV_T(ct__o, ks, size, dtype, device);
 }
 /* full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_full(ct_keyset ks, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.full);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ISDV_T(ct__def_full(), ks, size, fill_value, dtype, device);
   return ct__call_ISDV_T(ct__o, ks, size, fill_value, dtype, device);
 }
 /* scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_scalar_tensor(ct_keyset ks, ct_scalar s, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scalar_tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_SDV_T(ct__def_scalar_tensor(), ks, s, dtype, device);
   return ct__call_SDV_T(ct__o, ks, s, dtype, device);
 }
 /* empty_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-static ct_tensor *ct__dispatch_empty_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_empty_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.empty_like);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TDVbo_T(ct__def_empty_like(), ks, self, dtype, device, pin_memory);
   return ct__call_TDVbo_T(ct__o, ks, self, dtype, device, pin_memory);
 }
 /* zeros_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-static ct_tensor *ct__dispatch_zeros_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_zeros_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.zeros_like);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TDVbo_T(ct__def_zeros_like(), ks, self, dtype, device, pin_memory);
   return ct__call_TDVbo_T(ct__o, ks, self, dtype, device, pin_memory);
 }
 /* ones_like(Tensor self, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-static ct_tensor *ct__dispatch_ones_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ones_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ones_like);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TDVbo_T(ct__def_ones_like(), ks, self, dtype, device, pin_memory);
   return ct__call_TDVbo_T(ct__o, ks, self, dtype, device, pin_memory);
 }
 /* full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-static ct_tensor *ct__dispatch_full_like(ct_keyset ks, ct_tensor *self, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_full_like(ct_keyset ks, ct_tensor *self, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.full_like);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSDVbo_T(ct__def_full_like(), ks, self, fill_value, dtype, device, pin_memory);
   return ct__call_TSDVbo_T(ct__o, ks, self, fill_value, dtype, device, pin_memory);
 }
 /* new_empty(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-static ct_tensor *ct__dispatch_new_empty(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_new_empty(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.new_empty);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIDVbo_T(ct__def_new_empty(), ks, self, size, dtype, device, pin_memory);
   return ct__call_TIDVbo_T(ct__o, ks, self, size, dtype, device, pin_memory);
 }
 /* new_zeros(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-static ct_tensor *ct__dispatch_new_zeros(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_new_zeros(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.new_zeros);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIDVbo_T(ct__def_new_zeros(), ks, self, size, dtype, device, pin_memory);
   return ct__call_TIDVbo_T(ct__o, ks, self, size, dtype, device, pin_memory);
 }
 /* new_ones(Tensor self, int[] size, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-static ct_tensor *ct__dispatch_new_ones(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_new_ones(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.new_ones);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIDVbo_T(ct__def_new_ones(), ks, self, size, dtype, device, pin_memory);
   return ct__call_TIDVbo_T(ct__o, ks, self, size, dtype, device, pin_memory);
 }
 /* new_full(Tensor self, int[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-static ct_tensor *ct__dispatch_new_full(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_new_full(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_scalar fill_value, ct_dtype dtype, ct_device device, bool pin_memory) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.new_full);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TISDVbo_T(ct__def_new_full(), ks, self, size, fill_value, dtype, device, pin_memory);
   return ct__call_TISDVbo_T(ct__o, ks, self, size, fill_value, dtype, device, pin_memory);
 }
 /* tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_tril_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_tril_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tril_indices);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iiiDV_T(ct__def_tril_indices(), ks, row, col, offset, dtype, device);
   return ct__call_iiiDV_T(ct__o, ks, row, col, offset, dtype, device);
 }
 /* tril_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_tril_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tril_indices_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iiiTw_Tw(ct__def_tril_indices_out(), ks, row, col, offset, out);
   return ct__call_iiiTw_Tw(ct__o, ks, row, col, offset, out);
 }
 /* triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_triu_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_triu_indices(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.triu_indices);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iiiDV_T(ct__def_triu_indices(), ks, row, col, offset, dtype, device);
   return ct__call_iiiDV_T(ct__o, ks, row, col, offset, dtype, device);
 }
 /* triu_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_triu_indices_out(ct_keyset ks, int64_t row, int64_t col, int64_t offset, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.triu_indices_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iiiTw_Tw(ct__def_triu_indices_out(), ks, row, col, offset, out);
   return ct__call_iiiTw_Tw(ct__o, ks, row, col, offset, out);
 }
 /* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_arange_start_step(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.arange_start_step);
   if (CT_UNLIKELY(!ct__o)) return ct__first_SSSDV_T(ct__def_arange_start_step(), ks, start, end, step, dtype, device);
   return ct__call_SSSDV_T(ct__o, ks, start, end, step, dtype, device);
 }
 /* arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_arange_start_out(ct_keyset ks, ct_scalar start, ct_scalar end, ct_scalar step, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.arange_start_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_SSSTw_Tw(ct__def_arange_start_out(), ks, start, end, step, out);
   return ct__call_SSSTw_Tw(ct__o, ks, start, end, step, out);
 }
 /* neg(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.neg);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_neg(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* neg_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.neg_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_neg_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.neg_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_neg_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* bitwise_not(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_not(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_not(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_not);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_bitwise_not(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* bitwise_not_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_not_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_not_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_not_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_bitwise_not_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_not_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_bitwise_not_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* abs(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.abs);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_abs(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* abs_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_abs_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_abs_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.abs_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_abs_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.abs_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_abs_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* sign(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_sign(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sign(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sign);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_sign(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* sign_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_sign_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_sign_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sign_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_sign_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sign_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_sign_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* square(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_square(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_square(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.square);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_square(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* square_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_square_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_square_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.square_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_square_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_square_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_square_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.square_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_square_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* exp(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.exp);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_exp(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* exp_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.exp_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_exp_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.exp_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_exp_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* exp2(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_exp2(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_exp2(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.exp2);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_exp2(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* exp2_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_exp2_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_exp2_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.exp2_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_exp2_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.exp2_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_exp2_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* log(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_log(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_log(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_log(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* log_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_log_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_log_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_log_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_log_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* log2(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_log2(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_log2(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log2);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_log2(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* log2_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_log2_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_log2_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log2_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_log2_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log2_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_log2_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* log1p(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_log1p(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_log1p(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log1p);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_log1p(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* log1p_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_log1p_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_log1p_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log1p_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_log1p_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log1p_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_log1p_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* expm1(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_expm1(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_expm1(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.expm1);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_expm1(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* expm1_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_expm1_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_expm1_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.expm1_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_expm1_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.expm1_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_expm1_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* sqrt(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_sqrt(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sqrt(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sqrt);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_sqrt(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* sqrt_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_sqrt_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_sqrt_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sqrt_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_sqrt_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sqrt_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_sqrt_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* rsqrt(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_rsqrt(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_rsqrt(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rsqrt);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_rsqrt(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_rsqrt_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_rsqrt_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rsqrt_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_rsqrt_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rsqrt_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_rsqrt_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* reciprocal(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_reciprocal(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_reciprocal(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reciprocal);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_reciprocal(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_reciprocal_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_reciprocal_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reciprocal_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_reciprocal_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reciprocal_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_reciprocal_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* sin(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_sin(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sin(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sin);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_sin(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* sin_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_sin_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_sin_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sin_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_sin_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sin_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_sin_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* cos(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_cos(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cos(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cos);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_cos(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* cos_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_cos_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_cos_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cos_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_cos_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cos_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_cos_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* tan(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_tan(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_tan(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tan);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_tan(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* tan_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_tan_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_tan_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tan_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_tan_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tan_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_tan_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* tanh(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tanh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_tanh(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* tanh_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tanh_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_tanh_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tanh_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_tanh_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* erf(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_erf(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_erf(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.erf);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_erf(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* erf_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_erf_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_erf_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.erf_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_erf_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.erf_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_erf_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* asin(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_asin(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_asin(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.asin);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_asin(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* asin_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_asin_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_asin_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.asin_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_asin_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_asin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_asin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.asin_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_asin_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* acos(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_acos(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_acos(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.acos);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_acos(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* acos_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_acos_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_acos_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.acos_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_acos_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_acos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_acos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.acos_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_acos_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* atan(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_atan(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_atan(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.atan);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_atan(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* atan_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_atan_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_atan_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.atan_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_atan_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_atan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_atan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.atan_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_atan_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* sinh(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_sinh(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sinh(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sinh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_sinh(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* sinh_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_sinh_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_sinh_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sinh_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_sinh_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sinh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_sinh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sinh_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_sinh_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* cosh(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_cosh(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cosh(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cosh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_cosh(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* cosh_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_cosh_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_cosh_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cosh_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_cosh_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_cosh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_cosh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cosh_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_cosh_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* asinh(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_asinh(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_asinh(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.asinh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_asinh(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* asinh_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_asinh_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_asinh_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.asinh_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_asinh_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_asinh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_asinh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.asinh_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_asinh_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* acosh(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_acosh(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_acosh(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.acosh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_acosh(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* acosh_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_acosh_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_acosh_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.acosh_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_acosh_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_acosh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_acosh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.acosh_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_acosh_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* atanh(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_atanh(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_atanh(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.atanh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_atanh(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* atanh_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_atanh_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_atanh_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.atanh_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_atanh_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_atanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_atanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.atanh_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_atanh_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* log10(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_log10(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_log10(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log10);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_log10(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* log10_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_log10_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_log10_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log10_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_log10_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_log10_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_log10_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log10_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_log10_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* erfc(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_erfc(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_erfc(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.erfc);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_erfc(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* erfc_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_erfc_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_erfc_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.erfc_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_erfc_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_erfc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_erfc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.erfc_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_erfc_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* erfinv(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_erfinv(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_erfinv(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.erfinv);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_erfinv(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* erfinv_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_erfinv_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_erfinv_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.erfinv_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_erfinv_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_erfinv_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_erfinv_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.erfinv_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_erfinv_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* lgamma(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_lgamma(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_lgamma(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lgamma);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_lgamma(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* lgamma_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_lgamma_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_lgamma_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lgamma_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_lgamma_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_lgamma_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_lgamma_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lgamma_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_lgamma_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* digamma(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_digamma(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_digamma(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.digamma);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_digamma(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* digamma_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_digamma_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_digamma_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.digamma_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_digamma_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_digamma_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_digamma_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.digamma_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_digamma_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* polygamma(int n, Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_polygamma(ct_keyset ks, int64_t n, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_polygamma(ct_keyset ks, int64_t n, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.polygamma);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iT_T(ct__def_polygamma(), ks, n, self);
   return ct__call_iT_T(ct__o, ks, n, self);
 }
 /* polygamma_(Tensor(a!) self, int n) -> Tensor(a!) */
-static ct_status ct__dispatch_polygamma_(ct_keyset ks, ct_tensor *self, int64_t n) {
+static CT__HOT_INLINE ct_status ct__dispatch_polygamma_(ct_keyset ks, ct_tensor *self, int64_t n) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.polygamma_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Twi_Tw(ct__def_polygamma_(), ks, self, n);
   return ct__call_Twi_Tw(ct__o, ks, self, n);
 }
 /* polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_polygamma_out(ct_keyset ks, int64_t n, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_polygamma_out(ct_keyset ks, int64_t n, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.polygamma_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iTTw_Tw(ct__def_polygamma_out(), ks, n, self, out);
   return ct__call_iTTw_Tw(ct__o, ks, n, self, out);
 }
 /* i0(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_i0(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_i0(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.i0);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_i0(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* i0_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_i0_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_i0_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.i0_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_i0_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_i0_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_i0_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.i0_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_i0_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* special_i1(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_special_i1(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_special_i1(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.special_i1);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_special_i1(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_special_i1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_special_i1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.special_i1_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_special_i1_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* sinc(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_sinc(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sinc(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sinc);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_sinc(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* sinc_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_sinc_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_sinc_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sinc_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_sinc_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sinc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_sinc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sinc_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_sinc_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* deg2rad(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_deg2rad(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_deg2rad(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.deg2rad);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_deg2rad(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* deg2rad_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_deg2rad_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_deg2rad_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.deg2rad_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_deg2rad_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_deg2rad_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_deg2rad_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.deg2rad_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_deg2rad_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* rad2deg(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_rad2deg(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_rad2deg(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rad2deg);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_rad2deg(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* rad2deg_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_rad2deg_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_rad2deg_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rad2deg_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_rad2deg_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_rad2deg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_rad2deg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rad2deg_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_rad2deg_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* logit(Tensor self, float? eps=None) -> Tensor */
-static ct_tensor *ct__dispatch_logit(ct_keyset ks, ct_tensor *self, double eps) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_logit(ct_keyset ks, ct_tensor *self, double eps) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logit);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tfo_T(ct__def_logit(), ks, self, eps);
   return ct__call_Tfo_T(ct__o, ks, self, eps);
 }
 /* logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
-static ct_status ct__dispatch_logit_(ct_keyset ks, ct_tensor *self, double eps) {
+static CT__HOT_INLINE ct_status ct__dispatch_logit_(ct_keyset ks, ct_tensor *self, double eps) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logit_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Twfo_Tw(ct__def_logit_(), ks, self, eps);
   return ct__call_Twfo_Tw(ct__o, ks, self, eps);
 }
 /* logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_logit_out(ct_keyset ks, ct_tensor *self, double eps, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_logit_out(ct_keyset ks, ct_tensor *self, double eps, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logit_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TfoTw_Tw(ct__def_logit_out(), ks, self, eps, out);
   return ct__call_TfoTw_Tw(ct__o, ks, self, eps, out);
 }
 /* frac(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_frac(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_frac(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.frac);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_frac(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* frac_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_frac_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_frac_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.frac_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_frac_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_frac_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_frac_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.frac_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_frac_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* isnan(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_isnan(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_isnan(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.isnan);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_isnan(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* isnan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_isnan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_isnan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.isnan_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_isnan_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* isinf(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_isinf(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_isinf(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.isinf);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_isinf(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_isinf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_isinf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.isinf_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_isinf_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* isfinite(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_isfinite(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_isfinite(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.isfinite);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_isfinite(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* isposinf(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_isposinf(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_isposinf(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.isposinf);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_isposinf(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_isposinf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_isposinf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.isposinf_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_isposinf_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* isneginf(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_isneginf(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_isneginf(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.isneginf);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_isneginf(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_isneginf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_isneginf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.isneginf_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_isneginf_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* sigmoid(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sigmoid);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_sigmoid(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sigmoid_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_sigmoid_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sigmoid_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_sigmoid_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* relu(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.relu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_relu(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* relu_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.relu_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_relu_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.relu_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_relu_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
-static ct_tensor *ct__dispatch_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardtanh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSS_T(ct__def_hardtanh(), ks, self, min_val, max_val);
   return ct__call_TSS_T(ct__o, ks, self, min_val, max_val);
 }
 /* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
-static ct_status ct__dispatch_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+static CT__HOT_INLINE ct_status ct__dispatch_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardtanh_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwSS_Tw(ct__def_hardtanh_(), ks, self, min_val, max_val);
   return ct__call_TwSS_Tw(ct__o, ks, self, min_val, max_val);
 }
 /* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardtanh_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSSTw_Tw(ct__def_hardtanh_out(), ks, self, min_val, max_val, out);
   return ct__call_TSSTw_Tw(ct__o, ks, self, min_val, max_val, out);
 }
 /* relu6(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_relu6(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_relu6(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.relu6);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_relu6(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* relu6_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_relu6_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_relu6_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.relu6_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_relu6_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
-static ct_tensor *ct__dispatch_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.leaky_relu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_leaky_relu(), ks, self, negative_slope);
   return ct__call_TS_T(ct__o, ks, self, negative_slope);
 }
 /* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
-static ct_status ct__dispatch_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+static CT__HOT_INLINE ct_status ct__dispatch_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.leaky_relu_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_leaky_relu_(), ks, self, negative_slope);
   return ct__call_TwS_Tw(ct__o, ks, self, negative_slope);
 }
 /* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.leaky_relu_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_leaky_relu_out(), ks, self, negative_slope, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, negative_slope, out);
 }
 /* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
-static ct_tensor *ct__dispatch_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.elu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSSS_T(ct__def_elu(), ks, self, alpha, scale, input_scale);
   return ct__call_TSSS_T(ct__o, ks, self, alpha, scale, input_scale);
 }
 /* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
-static ct_status ct__dispatch_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+static CT__HOT_INLINE ct_status ct__dispatch_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.elu_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwSSS_Tw(ct__def_elu_(), ks, self, alpha, scale, input_scale);
   return ct__call_TwSSS_Tw(ct__o, ks, self, alpha, scale, input_scale);
 }
 /* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.elu_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSSSTw_Tw(ct__def_elu_out(), ks, self, alpha, scale, input_scale, out);
   return ct__call_TSSSTw_Tw(ct__o, ks, self, alpha, scale, input_scale, out);
 }
 /* gelu(Tensor self, *, str approximate='none') -> Tensor */
-static ct_tensor *ct__dispatch_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gelu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ts_T(ct__def_gelu(), ks, self, approximate);
   return ct__call_Ts_T(ct__o, ks, self, approximate);
 }
 /* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
-static ct_status ct__dispatch_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
+static CT__HOT_INLINE ct_status ct__dispatch_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gelu_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tws_Tw(ct__def_gelu_(), ks, self, approximate);
   return ct__call_Tws_Tw(ct__o, ks, self, approximate);
 }
 /* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gelu_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TsTw_Tw(ct__def_gelu_out(), ks, self, approximate, out);
   return ct__call_TsTw_Tw(ct__o, ks, self, approximate, out);
 }
 /* silu(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_silu(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_silu(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.silu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_silu(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* silu_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_silu_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_silu_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.silu_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_silu_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.silu_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_silu_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
-static ct_tensor *ct__dispatch_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.softplus);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSS_T(ct__def_softplus(), ks, self, beta, threshold);
   return ct__call_TSS_T(ct__o, ks, self, beta, threshold);
 }
 /* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_softplus_out(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_softplus_out(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.softplus_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSSTw_Tw(ct__def_softplus_out(), ks, self, beta, threshold, out);
   return ct__call_TSSTw_Tw(ct__o, ks, self, beta, threshold, out);
 }
 /* mish(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_mish(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_mish(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mish);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_mish(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* mish_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_mish_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_mish_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mish_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_mish_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mish_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_mish_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* hardswish(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_hardswish(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_hardswish(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardswish);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_hardswish(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* hardswish_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_hardswish_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_hardswish_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardswish_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_hardswish_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_hardswish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_hardswish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardswish_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_hardswish_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* hardsigmoid(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_hardsigmoid(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_hardsigmoid(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardsigmoid);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_hardsigmoid(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* hardsigmoid_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_hardsigmoid_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_hardsigmoid_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardsigmoid_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_hardsigmoid_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_hardsigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_hardsigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardsigmoid_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_hardsigmoid_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* selu(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_selu(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_selu(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.selu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_selu(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* selu_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_selu_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_selu_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.selu_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_selu_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* celu(Tensor self, Scalar alpha=1.) -> Tensor */
-static ct_tensor *ct__dispatch_celu(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_celu(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.celu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_celu(), ks, self, alpha);
   return ct__call_TS_T(ct__o, ks, self, alpha);
 }
 /* celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!) */
-static ct_status ct__dispatch_celu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_celu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.celu_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_celu_(), ks, self, alpha);
   return ct__call_TwS_Tw(ct__o, ks, self, alpha);
 }
 /* celu.out(Tensor self, Scalar alpha=1., *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_celu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_celu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.celu_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_celu_out(), ks, self, alpha, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, alpha, out);
 }
 /* log_sigmoid(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_log_sigmoid(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_log_sigmoid(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log_sigmoid);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_log_sigmoid(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* log_sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_log_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_log_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log_sigmoid_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_log_sigmoid_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
-static ct_tensor *ct__dispatch_hardshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_hardshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardshrink);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_hardshrink(), ks, self, lambd);
   return ct__call_TS_T(ct__o, ks, self, lambd);
 }
 /* hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_hardshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_hardshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hardshrink_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_hardshrink_out(), ks, self, lambd, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, lambd, out);
 }
 /* softshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
-static ct_tensor *ct__dispatch_softshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_softshrink(ct_keyset ks, ct_tensor *self, ct_scalar lambd) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.softshrink);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_softshrink(), ks, self, lambd);
   return ct__call_TS_T(ct__o, ks, self, lambd);
 }
 /* softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_softshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_softshrink_out(ct_keyset ks, ct_tensor *self, ct_scalar lambd, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.softshrink_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_softshrink_out(), ks, self, lambd, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, lambd, out);
 }
 /* threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor */
-static ct_tensor *ct__dispatch_threshold(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_threshold(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.threshold);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSS_T(ct__def_threshold(), ks, self, threshold, value);
   return ct__call_TSS_T(ct__o, ks, self, threshold, value);
 }
 /* threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) */
-static ct_status ct__dispatch_threshold_(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
+static CT__HOT_INLINE ct_status ct__dispatch_threshold_(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.threshold_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwSS_Tw(ct__def_threshold_(), ks, self, threshold, value);
   return ct__call_TwSS_Tw(ct__o, ks, self, threshold, value);
 }
 /* threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_threshold_out(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_threshold_out(ct_keyset ks, ct_tensor *self, ct_scalar threshold, ct_scalar value, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.threshold_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSSTw_Tw(ct__def_threshold_out(), ks, self, threshold, value, out);
   return ct__call_TSSTw_Tw(ct__o, ks, self, threshold, value, out);
 }
 /* softsign(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_softsign(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_softsign(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.softsign);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_softsign(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* tanhshrink(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_tanhshrink(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_tanhshrink(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tanhshrink);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_tanhshrink(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* floor(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_floor(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_floor(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.floor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_floor(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* floor_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_floor_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_floor_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.floor_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_floor_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.floor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_floor_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* ceil(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_ceil(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ceil(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ceil);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_ceil(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* ceil_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_ceil_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_ceil_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ceil_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_ceil_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ceil_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_ceil_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* round(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_round(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_round(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.round);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_round(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* round_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_round_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_round_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.round_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_round_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_round_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_round_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.round_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_round_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* round.decimals(Tensor self, *, int decimals) -> Tensor */
-static ct_tensor *ct__dispatch_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.round_decimals);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_round_decimals(), ks, self, decimals);
   return ct__call_Ti_T(ct__o, ks, self, decimals);
 }
 /* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
-static ct_status ct__dispatch_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+static CT__HOT_INLINE ct_status ct__dispatch_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.round__decimals);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Twi_Tw(ct__def_round__decimals(), ks, self, decimals);
   return ct__call_Twi_Tw(ct__o, ks, self, decimals);
 }
 /* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_round_decimals_out(ct_keyset ks, ct_tensor *self, int64_t decimals, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_round_decimals_out(ct_keyset ks, ct_tensor *self, int64_t decimals, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.round_decimals_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_round_decimals_out(), ks, self, decimals, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, decimals, out);
 }
 /* trunc(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_trunc(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_trunc(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.trunc);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_trunc(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* trunc_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_trunc_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_trunc_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.trunc_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_trunc_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.trunc_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_trunc_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
-static ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nan_to_num);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tfofofo_T(ct__def_nan_to_num(), ks, self, nan, posinf, neginf);
   return ct__call_Tfofofo_T(ct__o, ks, self, nan, posinf, neginf);
 }
 /* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
-static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+static CT__HOT_INLINE ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nan_to_num_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Twfofofo_Tw(ct__def_nan_to_num_(), ks, self, nan, posinf, neginf);
   return ct__call_Twfofofo_Tw(ct__o, ks, self, nan, posinf, neginf);
 }
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nan_to_num_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TfofofoTw_Tw(ct__def_nan_to_num_out(), ks, self, nan, posinf, neginf, out);
   return ct__call_TfofofoTw_Tw(ct__o, ks, self, nan, posinf, neginf, out);
 }
 /* frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent) */
-static ct_tensor *ct__dispatch_frexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_frexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor **exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.frexp_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_TT(ct__def_frexp_Tensor(), ks, self, exponent);
   return ct__call_T_TT(ct__o, ks, self, exponent);
 }
 /* frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent) */
-static ct_status ct__dispatch_frexp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
+static CT__HOT_INLINE ct_status ct__dispatch_frexp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mantissa, ct_tensor *exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.frexp_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTwTw_TwTw(ct__def_frexp_Tensor_out(), ks, self, mantissa, exponent);
   return ct__call_TTwTw_TwTw(ct__o, ks, self, mantissa, exponent);
 }
 /* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
-static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div_Tensor_mode);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTso_T(ct__def_div_Tensor_mode(), ks, self, other, rounding_mode);
   return ct__call_TTso_T(ct__o, ks, self, other, rounding_mode);
 }
 /* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
-static ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+static CT__HOT_INLINE ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div__Tensor_mode);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTso_Tw(ct__def_div__Tensor_mode(), ks, self, other, rounding_mode);
   return ct__call_TwTso_Tw(ct__o, ks, self, other, rounding_mode);
 }
 /* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div_out_mode);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTsoTw_Tw(ct__def_div_out_mode(), ks, self, other, rounding_mode, out);
   return ct__call_TTsoTw_Tw(ct__o, ks, self, other, rounding_mode, out);
 }
 /* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
-static ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div_Scalar_mode);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSso_T(ct__def_div_Scalar_mode(), ks, self, other, rounding_mode);
   return ct__call_TSso_T(ct__o, ks, self, other, rounding_mode);
 }
 /* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
-static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+static CT__HOT_INLINE ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.div__Scalar_mode);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwSso_Tw(ct__def_div__Scalar_mode(), ks, self, other, rounding_mode);
   return ct__call_TwSso_Tw(ct__o, ks, self, other, rounding_mode);
 }
 /* floor_divide(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.floor_divide);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_floor_divide(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.floor_divide__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_floor_divide__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.floor_divide_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_floor_divide_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.floor_divide_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_floor_divide_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.floor_divide__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_floor_divide__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
-static ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pow_Tensor_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_pow_Tensor_Tensor(), ks, self, exponent);
   return ct__call_TT_T(ct__o, ks, self, exponent);
 }
 /* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
-static ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+static CT__HOT_INLINE ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pow__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_pow__Tensor(), ks, self, exponent);
   return ct__call_TwT_Tw(ct__o, ks, self, exponent);
 }
 /* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pow_Tensor_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_pow_Tensor_Tensor_out(), ks, self, exponent, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, exponent, out);
 }
 /* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
-static ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pow_Tensor_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_pow_Tensor_Scalar(), ks, self, exponent);
   return ct__call_TS_T(ct__o, ks, self, exponent);
 }
 /* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
-static ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+static CT__HOT_INLINE ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pow__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_pow__Scalar(), ks, self, exponent);
   return ct__call_TwS_Tw(ct__o, ks, self, exponent);
 }
 /* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pow_Tensor_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_pow_Tensor_Scalar_out(), ks, self, exponent, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, exponent, out);
 }
 /* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
-static ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pow_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ST_T(ct__def_pow_Scalar(), ks, self, exponent);
   return ct__call_ST_T(ct__o, ks, self, exponent);
 }
 /* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pow_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STTw_Tw(ct__def_pow_Scalar_out(), ks, self, exponent, out);
   return ct__call_STTw_Tw(ct__o, ks, self, exponent, out);
 }
 /* remainder.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.remainder_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_remainder_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.remainder__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_remainder__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.remainder_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_remainder_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.remainder_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_remainder_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.remainder__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_remainder__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.remainder_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_remainder_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.remainder_Scalar_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ST_T(ct__def_remainder_Scalar_Tensor(), ks, self, other);
   return ct__call_ST_T(ct__o, ks, self, other);
 }
 /* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.remainder_Scalar_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STTw_Tw(ct__def_remainder_Scalar_Tensor_out(), ks, self, other, out);
   return ct__call_STTw_Tw(ct__o, ks, self, other, out);
 }
 /* fmod.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmod_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_fmod_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmod__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_fmod__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmod_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_fmod_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmod_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_fmod_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmod__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_fmod__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmod_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_fmod_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* maximum(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.maximum);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_maximum(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.maximum_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_maximum_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* minimum(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.minimum);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_minimum(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.minimum_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_minimum_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* atan2(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.atan2);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_atan2(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.atan2_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_atan2_(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.atan2_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_atan2_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* eq.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eq_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_eq_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eq__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_eq__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eq_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_eq_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* eq.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eq_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_eq_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eq__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_eq__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eq_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_eq_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* ne.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ne_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_ne_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ne__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_ne__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ne_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_ne_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* ne.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ne_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_ne_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ne__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_ne__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ne_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_ne_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* lt.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lt_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_lt_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lt__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_lt__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lt_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_lt_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* lt.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lt_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_lt_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lt__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_lt__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lt_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_lt_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* le.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.le_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_le_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.le__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_le__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.le_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_le_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* le.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.le_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_le_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.le__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_le__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.le_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_le_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* gt.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gt_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_gt_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gt__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_gt__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gt_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_gt_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* gt.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gt_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_gt_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gt__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_gt__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gt_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_gt_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* ge.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ge_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_ge_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ge__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_ge__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ge_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_ge_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* ge.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ge_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_ge_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ge__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_ge__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ge_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_ge_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* logical_and(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_and);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_logical_and(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_and_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_logical_and_(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_and_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_logical_and_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* logical_or(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_or);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_logical_or(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_or_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_logical_or_(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_or_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_logical_or_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* logical_xor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_xor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_logical_xor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_xor_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_logical_xor_(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_xor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_logical_xor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* logical_not(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_not);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_logical_not(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* logical_not_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_not_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tw_Tw(ct__def_logical_not_(), ks, self);
   return ct__call_Tw_Tw(ct__o, ks, self);
 }
 /* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logical_not_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_logical_not_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.where_self);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTT_T(ct__def_where_self(), ks, condition, self, other);
   return ct__call_TTT_T(ct__o, ks, condition, self, other);
 }
 /* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.where_self_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTw_Tw(ct__def_where_self_out(), ks, condition, self, other, out);
   return ct__call_TTTTw_Tw(ct__o, ks, condition, self, other, out);
 }
 /* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.where_ScalarSelf);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TST_T(ct__def_where_ScalarSelf(), ks, condition, self, other);
   return ct__call_TST_T(ct__o, ks, condition, self, other);
 }
 /* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.where_ScalarOther);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTS_T(ct__def_where_ScalarOther(), ks, condition, self, other);
   return ct__call_TTS_T(ct__o, ks, condition, self, other);
 }
 /* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.where_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSS_T(ct__def_where_Scalar(), ks, condition, self, other);
   return ct__call_TSS_T(ct__o, ks, condition, self, other);
 }
 /* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
-static ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_fill_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTS_T(ct__def_masked_fill_Scalar(), ks, self, mask, value);
   return ct__call_TTS_T(ct__o, ks, self, mask, value);
 }
 /* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
-static ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+static CT__HOT_INLINE ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_fill__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTS_Tw(ct__def_masked_fill__Scalar(), ks, self, mask, value);
   return ct__call_TwTS_Tw(ct__o, ks, self, mask, value);
 }
 /* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_fill_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTSTw_Tw(ct__def_masked_fill_Scalar_out(), ks, self, mask, value, out);
   return ct__call_TTSTw_Tw(ct__o, ks, self, mask, value, out);
 }
 /* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
-static ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_fill_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTT_T(ct__def_masked_fill_Tensor(), ks, self, mask, value);
   return ct__call_TTT_T(ct__o, ks, self, mask, value);
 }
 /* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
-static ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+static CT__HOT_INLINE ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_fill__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTT_Tw(ct__def_masked_fill__Tensor(), ks, self, mask, value);
   return ct__call_TwTT_Tw(ct__o, ks, self, mask, value);
 }
 /* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_fill_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTw_Tw(ct__def_masked_fill_Tensor_out(), ks, self, mask, value, out);
   return ct__call_TTTTw_Tw(ct__o, ks, self, mask, value, out);
 }
 /* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
-static ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lerp_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTS_T(ct__def_lerp_Scalar(), ks, self, end, weight);
   return ct__call_TTS_T(ct__o, ks, self, end, weight);
 }
 /* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
-static ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+static CT__HOT_INLINE ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lerp__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTS_Tw(ct__def_lerp__Scalar(), ks, self, end, weight);
   return ct__call_TwTS_Tw(ct__o, ks, self, end, weight);
 }
 /* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lerp_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTSTw_Tw(ct__def_lerp_Scalar_out(), ks, self, end, weight, out);
   return ct__call_TTSTw_Tw(ct__o, ks, self, end, weight, out);
 }
 /* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
-static ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lerp_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTT_T(ct__def_lerp_Tensor(), ks, self, end, weight);
   return ct__call_TTT_T(ct__o, ks, self, end, weight);
 }
 /* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
-static ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+static CT__HOT_INLINE ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lerp__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTT_Tw(ct__def_lerp__Tensor(), ks, self, end, weight);
   return ct__call_TwTT_Tw(ct__o, ks, self, end, weight);
 }
 /* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lerp_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTw_Tw(ct__def_lerp_Tensor_out(), ks, self, end, weight, out);
   return ct__call_TTTTw_Tw(ct__o, ks, self, end, weight, out);
 }
 /* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
-static ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addcmul);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTS_T(ct__def_addcmul(), ks, self, tensor1, tensor2, value);
   return ct__call_TTTS_T(ct__o, ks, self, tensor1, tensor2, value);
 }
 /* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
-static ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+static CT__HOT_INLINE ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addcmul_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTTS_Tw(ct__def_addcmul_(), ks, self, tensor1, tensor2, value);
   return ct__call_TwTTS_Tw(ct__o, ks, self, tensor1, tensor2, value);
 }
 /* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addcmul_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSTw_Tw(ct__def_addcmul_out(), ks, self, tensor1, tensor2, value, out);
   return ct__call_TTTSTw_Tw(ct__o, ks, self, tensor1, tensor2, value, out);
 }
 /* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
-static ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addcdiv);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTS_T(ct__def_addcdiv(), ks, self, tensor1, tensor2, value);
   return ct__call_TTTS_T(ct__o, ks, self, tensor1, tensor2, value);
 }
 /* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
-static ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+static CT__HOT_INLINE ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addcdiv_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTTS_Tw(ct__def_addcdiv_(), ks, self, tensor1, tensor2, value);
   return ct__call_TwTTS_Tw(ct__o, ks, self, tensor1, tensor2, value);
 }
 /* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addcdiv_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSTw_Tw(ct__def_addcdiv_out(), ks, self, tensor1, tensor2, value, out);
   return ct__call_TTTSTw_Tw(ct__o, ks, self, tensor1, tensor2, value, out);
 }
 /* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
-static ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSoSo_T(ct__def_clamp(), ks, self, min, max);
   return ct__call_TSoSo_T(ct__o, ks, self, min, max);
 }
 /* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwSoSo_Tw(ct__def_clamp_(), ks, self, min, max);
   return ct__call_TwSoSo_Tw(ct__o, ks, self, min, max);
 }
 /* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSoSoTw_Tw(ct__def_clamp_out(), ks, self, min, max, out);
   return ct__call_TSoSoTw_Tw(ct__o, ks, self, min, max, out);
 }
 /* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
-static ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TToTo_T(ct__def_clamp_Tensor(), ks, self, min, max);
   return ct__call_TToTo_T(ct__o, ks, self, min, max);
 }
 /* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwToTo_Tw(ct__def_clamp__Tensor(), ks, self, min, max);
   return ct__call_TwToTo_Tw(ct__o, ks, self, min, max);
 }
 /* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TToToTw_Tw(ct__def_clamp_Tensor_out(), ks, self, min, max, out);
   return ct__call_TToToTw_Tw(ct__o, ks, self, min, max, out);
 }
 /* clamp_min(Tensor self, Scalar min) -> Tensor */
-static ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_min);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_clamp_min(), ks, self, min);
   return ct__call_TS_T(ct__o, ks, self, min);
 }
 /* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_min_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_clamp_min_(), ks, self, min);
   return ct__call_TwS_Tw(ct__o, ks, self, min);
 }
 /* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_min_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_clamp_min_out(), ks, self, min, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, min, out);
 }
 /* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
-static ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_min_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_clamp_min_Tensor(), ks, self, min);
   return ct__call_TT_T(ct__o, ks, self, min);
 }
 /* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_min__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_clamp_min__Tensor(), ks, self, min);
   return ct__call_TwT_Tw(ct__o, ks, self, min);
 }
 /* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_min_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_clamp_min_Tensor_out(), ks, self, min, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, min, out);
 }
 /* clamp_max(Tensor self, Scalar max) -> Tensor */
-static ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_max);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_clamp_max(), ks, self, max);
   return ct__call_TS_T(ct__o, ks, self, max);
 }
 /* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_max_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_clamp_max_(), ks, self, max);
   return ct__call_TwS_Tw(ct__o, ks, self, max);
 }
 /* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_max_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_clamp_max_out(), ks, self, max, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, max, out);
 }
 /* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
-static ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_max_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_clamp_max_Tensor(), ks, self, max);
   return ct__call_TT_T(ct__o, ks, self, max);
 }
 /* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_max__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_clamp_max__Tensor(), ks, self, max);
   return ct__call_TwT_Tw(ct__o, ks, self, max);
 }
 /* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.clamp_max_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_clamp_max_Tensor_out(), ks, self, max, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, max, out);
 }
 /* hypot(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_hypot(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_hypot(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hypot);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_hypot(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_hypot_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_hypot_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hypot_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_hypot_(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_hypot_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_hypot_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hypot_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_hypot_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* copysign.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_copysign_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_copysign_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.copysign_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_copysign_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_copysign__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_copysign__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.copysign__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_copysign__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_copysign_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_copysign_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.copysign_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_copysign_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* copysign.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_copysign_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_copysign_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.copysign_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_copysign_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_copysign__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_copysign__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.copysign__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_copysign__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_copysign_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_copysign_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.copysign_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_copysign_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* nextafter(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_nextafter(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nextafter(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nextafter);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_nextafter(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_nextafter_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_nextafter_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nextafter_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_nextafter_(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* nextafter.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_nextafter_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_nextafter_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nextafter_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_nextafter_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* fmax(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_fmax(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_fmax(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmax);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_fmax(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_fmax_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_fmax_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmax_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_fmax_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* fmin(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_fmin(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_fmin(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmin);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_fmin(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_fmin_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_fmin_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fmin_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_fmin_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* heaviside(Tensor self, Tensor values) -> Tensor */
-static ct_tensor *ct__dispatch_heaviside(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_heaviside(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.heaviside);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_heaviside(), ks, self, values);
   return ct__call_TT_T(ct__o, ks, self, values);
 }
 /* heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) */
-static ct_status ct__dispatch_heaviside_(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
+static CT__HOT_INLINE ct_status ct__dispatch_heaviside_(ct_keyset ks, ct_tensor *self, ct_tensor *values) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.heaviside_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_heaviside_(), ks, self, values);
   return ct__call_TwT_Tw(ct__o, ks, self, values);
 }
 /* heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_heaviside_out(ct_keyset ks, ct_tensor *self, ct_tensor *values, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_heaviside_out(ct_keyset ks, ct_tensor *self, ct_tensor *values, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.heaviside_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_heaviside_out(), ks, self, values, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, values, out);
 }
 /* xlogy.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_xlogy_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_xlogy_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.xlogy_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_xlogy_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_xlogy__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_xlogy__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.xlogy__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_xlogy__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_xlogy_OutTensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_xlogy_OutTensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.xlogy_OutTensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_xlogy_OutTensor(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_xlogy_Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_xlogy_Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.xlogy_Scalar_Other);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_xlogy_Scalar_Other(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_xlogy__Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_xlogy__Scalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.xlogy__Scalar_Other);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_xlogy__Scalar_Other(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_xlogy_OutScalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_xlogy_OutScalar_Other(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.xlogy_OutScalar_Other);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_xlogy_OutScalar_Other(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_xlogy_Scalar_Self(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_xlogy_Scalar_Self(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.xlogy_Scalar_Self);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ST_T(ct__def_xlogy_Scalar_Self(), ks, self, other);
   return ct__call_ST_T(ct__o, ks, self, other);
 }
 /* xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_xlogy_OutScalar_Self(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_xlogy_OutScalar_Self(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.xlogy_OutScalar_Self);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STTw_Tw(ct__def_xlogy_OutScalar_Self(), ks, self, other, out);
   return ct__call_STTw_Tw(ct__o, ks, self, other, out);
 }
 /* logaddexp(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_logaddexp(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_logaddexp(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logaddexp);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_logaddexp(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_logaddexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_logaddexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logaddexp_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_logaddexp_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* logaddexp2(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_logaddexp2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_logaddexp2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logaddexp2);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_logaddexp2(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_logaddexp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_logaddexp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logaddexp2_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_logaddexp2_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
-static ct_tensor *ct__dispatch_float_power_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_float_power_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.float_power_Tensor_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_float_power_Tensor_Tensor(), ks, self, exponent);
   return ct__call_TT_T(ct__o, ks, self, exponent);
 }
 /* float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
-static ct_status ct__dispatch_float_power__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+static CT__HOT_INLINE ct_status ct__dispatch_float_power__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.float_power__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_float_power__Tensor(), ks, self, exponent);
   return ct__call_TwT_Tw(ct__o, ks, self, exponent);
 }
 /* float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_float_power_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_float_power_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.float_power_Tensor_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_float_power_Tensor_Tensor_out(), ks, self, exponent, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, exponent, out);
 }
 /* float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
-static ct_tensor *ct__dispatch_float_power_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_float_power_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.float_power_Tensor_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_float_power_Tensor_Scalar(), ks, self, exponent);
   return ct__call_TS_T(ct__o, ks, self, exponent);
 }
 /* float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
-static ct_status ct__dispatch_float_power__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+static CT__HOT_INLINE ct_status ct__dispatch_float_power__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.float_power__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_float_power__Scalar(), ks, self, exponent);
   return ct__call_TwS_Tw(ct__o, ks, self, exponent);
 }
 /* float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_float_power_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_float_power_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.float_power_Tensor_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_float_power_Tensor_Scalar_out(), ks, self, exponent, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, exponent, out);
 }
 /* float_power.Scalar(Scalar self, Tensor exponent) -> Tensor */
-static ct_tensor *ct__dispatch_float_power_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_float_power_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.float_power_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ST_T(ct__def_float_power_Scalar(), ks, self, exponent);
   return ct__call_ST_T(ct__o, ks, self, exponent);
 }
 /* float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_float_power_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_float_power_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.float_power_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STTw_Tw(ct__def_float_power_Scalar_out(), ks, self, exponent, out);
   return ct__call_STTw_Tw(ct__o, ks, self, exponent, out);
 }
 /* bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_and_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_and_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_and_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_bitwise_and_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_and__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_and__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_and__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_bitwise_and__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_and_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_and_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_and_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_bitwise_and_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_and_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_and_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_and_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_bitwise_and_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_and__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_and__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_and__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_bitwise_and__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_and_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_and_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_and_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_bitwise_and_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_and_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_and_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_and_Scalar_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ST_T(ct__def_bitwise_and_Scalar_Tensor(), ks, self, other);
   return ct__call_ST_T(ct__o, ks, self, other);
 }
 /* bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_and_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_and_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_and_Scalar_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STTw_Tw(ct__def_bitwise_and_Scalar_Tensor_out(), ks, self, other, out);
   return ct__call_STTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_or_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_or_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_or_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_bitwise_or_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_or__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_or__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_or__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_bitwise_or__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_or_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_or_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_or_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_bitwise_or_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_or_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_or_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_or_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_bitwise_or_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_or__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_or__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_or__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_bitwise_or__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_or_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_or_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_or_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_bitwise_or_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_or_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_or_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_or_Scalar_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ST_T(ct__def_bitwise_or_Scalar_Tensor(), ks, self, other);
   return ct__call_ST_T(ct__o, ks, self, other);
 }
 /* bitwise_or.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_or_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_or_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_or_Scalar_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STTw_Tw(ct__def_bitwise_or_Scalar_Tensor_out(), ks, self, other, out);
   return ct__call_STTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_xor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_xor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_xor_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_bitwise_xor_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_xor__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_xor__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_xor__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_bitwise_xor__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_xor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_xor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_xor_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_bitwise_xor_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_xor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_xor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_xor_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_bitwise_xor_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_xor__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_xor__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_xor__Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_bitwise_xor__Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_xor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_xor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_xor_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_bitwise_xor_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_xor_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_xor_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_xor_Scalar_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ST_T(ct__def_bitwise_xor_Scalar_Tensor(), ks, self, other);
   return ct__call_ST_T(ct__o, ks, self, other);
 }
 /* bitwise_xor.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_xor_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_xor_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_xor_Scalar_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STTw_Tw(ct__def_bitwise_xor_Scalar_Tensor_out(), ks, self, other, out);
   return ct__call_STTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_left_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_left_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_left_shift_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_bitwise_left_shift_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_left_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_left_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_left_shift__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_bitwise_left_shift__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_left_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_left_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_left_shift_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_bitwise_left_shift_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_left_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_left_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_left_shift_Tensor_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_bitwise_left_shift_Tensor_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_left_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_left_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_left_shift__Tensor_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_bitwise_left_shift__Tensor_Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_left_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_left_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_left_shift_Tensor_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_bitwise_left_shift_Tensor_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_left_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_left_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_left_shift_Scalar_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ST_T(ct__def_bitwise_left_shift_Scalar_Tensor(), ks, self, other);
   return ct__call_ST_T(ct__o, ks, self, other);
 }
 /* bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_left_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_left_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_left_shift_Scalar_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STTw_Tw(ct__def_bitwise_left_shift_Scalar_Tensor_out(), ks, self, other, out);
   return ct__call_STTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_right_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_right_shift_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_right_shift_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_bitwise_right_shift_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_right_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_right_shift__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_right_shift__Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_bitwise_right_shift__Tensor(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_right_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_right_shift_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_right_shift_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_bitwise_right_shift_Tensor_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_right_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_right_shift_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_right_shift_Tensor_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_bitwise_right_shift_Tensor_Scalar(), ks, self, other);
   return ct__call_TS_T(ct__o, ks, self, other);
 }
 /* bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_right_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_right_shift__Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_right_shift__Tensor_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwS_Tw(ct__def_bitwise_right_shift__Tensor_Scalar(), ks, self, other);
   return ct__call_TwS_Tw(ct__o, ks, self, other);
 }
 /* bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_right_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_right_shift_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_right_shift_Tensor_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_bitwise_right_shift_Tensor_Scalar_out(), ks, self, other, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, other, out);
 }
 /* bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_bitwise_right_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bitwise_right_shift_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_right_shift_Scalar_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_ST_T(ct__def_bitwise_right_shift_Scalar_Tensor(), ks, self, other);
   return ct__call_ST_T(ct__o, ks, self, other);
 }
 /* bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bitwise_right_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bitwise_right_shift_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bitwise_right_shift_Scalar_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STTw_Tw(ct__def_bitwise_right_shift_Scalar_Tensor_out(), ks, self, other, out);
   return ct__call_STTw_Tw(ct__o, ks, self, other, out);
 }
 /* gcd(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_gcd(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_gcd(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gcd);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_gcd(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_gcd_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_gcd_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gcd_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_gcd_(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_gcd_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_gcd_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gcd_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_gcd_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* lcm(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_lcm(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_lcm(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lcm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_lcm(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_lcm_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_lcm_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lcm_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_lcm_(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_lcm_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_lcm_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.lcm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_lcm_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* ldexp.Tensor(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_ldexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ldexp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ldexp_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_ldexp_Tensor(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-static ct_status ct__dispatch_ldexp_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_status ct__dispatch_ldexp_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ldexp_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwT_Tw(ct__def_ldexp_(), ks, self, other);
   return ct__call_TwT_Tw(ct__o, ks, self, other);
 }
 /* ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_ldexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_ldexp_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ldexp_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_ldexp_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sum);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TD_T(ct__def_sum(), ks, self, dtype);
   return ct__call_TD_T(ct__o, ks, self, dtype);
 }
 /* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sum_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TDTw_Tw(ct__def_sum_out(), ks, self, dtype, out);
   return ct__call_TDTw_Tw(ct__o, ks, self, dtype, out);
 }
 /* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sum_dim_IntList);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbD_T(ct__def_sum_dim_IntList(), ks, self, dim, keepdim, dtype);
   return ct__call_TIbD_T(ct__o, ks, self, dim, keepdim, dtype);
 }
 /* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sum_IntList_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbDTw_Tw(ct__def_sum_IntList_out(), ks, self, dim, keepdim, dtype, out);
   return ct__call_TIbDTw_Tw(ct__o, ks, self, dim, keepdim, dtype, out);
 }
 /* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mean);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TD_T(ct__def_mean(), ks, self, dtype);
   return ct__call_TD_T(ct__o, ks, self, dtype);
 }
 /* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mean_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbD_T(ct__def_mean_dim(), ks, self, dim, keepdim, dtype);
   return ct__call_TIbD_T(ct__o, ks, self, dim, keepdim, dtype);
 }
 /* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mean_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbDTw_Tw(ct__def_mean_out(), ks, self, dim, keepdim, dtype, out);
   return ct__call_TIbDTw_Tw(ct__o, ks, self, dim, keepdim, dtype, out);
 }
 /* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.prod);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TD_T(ct__def_prod(), ks, self, dtype);
   return ct__call_TD_T(ct__o, ks, self, dtype);
 }
 /* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.prod_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TDTw_Tw(ct__def_prod_out(), ks, self, dtype, out);
   return ct__call_TDTw_Tw(ct__o, ks, self, dtype, out);
 }
 /* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.prod_dim_int);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibD_T(ct__def_prod_dim_int(), ks, self, dim, keepdim, dtype);
   return ct__call_TibD_T(ct__o, ks, self, dim, keepdim, dtype);
 }
 /* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.prod_int_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibDTw_Tw(ct__def_prod_int_out(), ks, self, dim, keepdim, dtype, out);
   return ct__call_TibDTw_Tw(ct__o, ks, self, dim, keepdim, dtype, out);
 }
 /* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.amax);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIb_T(ct__def_amax(), ks, self, dim, keepdim);
   return ct__call_TIb_T(ct__o, ks, self, dim, keepdim);
 }
 /* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.amax_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbTw_Tw(ct__def_amax_out(), ks, self, dim, keepdim, out);
   return ct__call_TIbTw_Tw(ct__o, ks, self, dim, keepdim, out);
 }
 /* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.amin);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIb_T(ct__def_amin(), ks, self, dim, keepdim);
   return ct__call_TIb_T(ct__o, ks, self, dim, keepdim);
 }
 /* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.amin_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbTw_Tw(ct__def_amin_out(), ks, self, dim, keepdim, out);
   return ct__call_TIbTw_Tw(ct__o, ks, self, dim, keepdim, out);
 }
 /* max(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_max(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* min(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.min);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_min(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.var_correction);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TISob_T(ct__def_var_correction(), ks, self, dim, correction, keepdim);
   return ct__call_TISob_T(ct__o, ks, self, dim, correction, keepdim);
 }
 /* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.var_correction_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TISobTw_Tw(ct__def_var_correction_out(), ks, self, dim, correction, keepdim, out);
   return ct__call_TISobTw_Tw(ct__o, ks, self, dim, correction, keepdim, out);
 }
 /* var(Tensor self, bool unbiased=True) -> Tensor */
-static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.var);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tb_T(ct__def_var(), ks, self, unbiased);
   return ct__call_Tb_T(ct__o, ks, self, unbiased);
 }
 /* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.var_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbb_T(ct__def_var_dim(), ks, self, dim, unbiased, keepdim);
   return ct__call_TIbb_T(ct__o, ks, self, dim, unbiased, keepdim);
 }
 /* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.var_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbbTw_Tw(ct__def_var_out(), ks, self, dim, unbiased, keepdim, out);
   return ct__call_TIbbTw_Tw(ct__o, ks, self, dim, unbiased, keepdim, out);
 }
 /* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.std_correction);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TISob_T(ct__def_std_correction(), ks, self, dim, correction, keepdim);
   return ct__call_TISob_T(ct__o, ks, self, dim, correction, keepdim);
 }
 /* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.std_correction_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TISobTw_Tw(ct__def_std_correction_out(), ks, self, dim, correction, keepdim, out);
   return ct__call_TISobTw_Tw(ct__o, ks, self, dim, correction, keepdim, out);
 }
 /* std(Tensor self, bool unbiased=True) -> Tensor */
-static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.std);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tb_T(ct__def_std(), ks, self, unbiased);
   return ct__call_Tb_T(ct__o, ks, self, unbiased);
 }
 /* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.std_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbb_T(ct__def_std_dim(), ks, self, dim, unbiased, keepdim);
   return ct__call_TIbb_T(ct__o, ks, self, dim, unbiased, keepdim);
 }
 /* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.std_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbbTw_Tw(ct__def_std_out(), ks, self, dim, unbiased, keepdim, out);
   return ct__call_TIbbTw_Tw(ct__o, ks, self, dim, unbiased, keepdim, out);
 }
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_vector_norm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSIbD_T(ct__def_linalg_vector_norm(), ks, self, ord, dim, keepdim, dtype);
   return ct__call_TSIbD_T(ct__o, ks, self, ord, dim, keepdim, dtype);
 }
 /* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_vector_norm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSIbDTw_Tw(ct__def_linalg_vector_norm_out(), ks, self, ord, dim, keepdim, dtype, out);
   return ct__call_TSIbDTw_Tw(ct__o, ks, self, ord, dim, keepdim, dtype, out);
 }
 /* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
-static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar p) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar p) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.norm_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TS_T(ct__def_norm_Scalar(), ks, self, p);
   return ct__call_TS_T(ct__o, ks, self, p);
 }
 /* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.norm_ScalarOpt_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSoIb_T(ct__def_norm_ScalarOpt_dim(), ks, self, p, dim, keepdim);
   return ct__call_TSoIb_T(ct__o, ks, self, p, dim, keepdim);
 }
 /* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.norm_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSTw_Tw(ct__def_norm_Scalar_out(), ks, self, p, out);
   return ct__call_TSTw_Tw(ct__o, ks, self, p, out);
 }
 /* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.norm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSoIbTw_Tw(ct__def_norm_out(), ks, self, p, dim, keepdim, out);
   return ct__call_TSoIbTw_Tw(ct__o, ks, self, p, dim, keepdim, out);
 }
 /* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logsumexp);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIb_T(ct__def_logsumexp(), ks, self, dim, keepdim);
   return ct__call_TIb_T(ct__o, ks, self, dim, keepdim);
 }
 /* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logsumexp_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbTw_Tw(ct__def_logsumexp_out(), ks, self, dim, keepdim, out);
   return ct__call_TIbTw_Tw(ct__o, ks, self, dim, keepdim, out);
 }
 /* all(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.all);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_all(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.all_all_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_all_all_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.all_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tib_T(ct__def_all_dim(), ks, self, dim, keepdim);
   return ct__call_Tib_T(ct__o, ks, self, dim, keepdim);
 }
 /* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.all_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibTw_Tw(ct__def_all_out(), ks, self, dim, keepdim, out);
   return ct__call_TibTw_Tw(ct__o, ks, self, dim, keepdim, out);
 }
 /* any(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.any);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_any(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.any_all_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_any_all_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.any_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tib_T(ct__def_any_dim(), ks, self, dim, keepdim);
   return ct__call_Tib_T(ct__o, ks, self, dim, keepdim);
 }
 /* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.any_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibTw_Tw(ct__def_any_out(), ks, self, dim, keepdim, out);
   return ct__call_TibTw_Tw(ct__o, ks, self, dim, keepdim, out);
 }
 /* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cumsum);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiD_T(ct__def_cumsum(), ks, self, dim, dtype);
   return ct__call_TiD_T(ct__o, ks, self, dim, dtype);
 }
 /* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
-static ct_status ct__dispatch_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_status ct__dispatch_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cumsum_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiD_Tw(ct__def_cumsum_(), ks, self, dim, dtype);
   return ct__call_TwiD_Tw(ct__o, ks, self, dim, dtype);
 }
 /* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cumsum_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiDTw_Tw(ct__def_cumsum_out(), ks, self, dim, dtype, out);
   return ct__call_TiDTw_Tw(ct__o, ks, self, dim, dtype, out);
 }
 /* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cumprod);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiD_T(ct__def_cumprod(), ks, self, dim, dtype);
   return ct__call_TiD_T(ct__o, ks, self, dim, dtype);
 }
 /* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
-static ct_status ct__dispatch_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_status ct__dispatch_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cumprod_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiD_Tw(ct__def_cumprod_(), ks, self, dim, dtype);
   return ct__call_TwiD_Tw(ct__o, ks, self, dim, dtype);
 }
 /* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cumprod_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiDTw_Tw(ct__def_cumprod_out(), ks, self, dim, dtype, out);
   return ct__call_TiDTw_Tw(ct__o, ks, self, dim, dtype, out);
 }
 /* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tib_TT(ct__def_max_dim(), ks, self, dim, keepdim, indices);
   return ct__call_Tib_TT(ct__o, ks, self, dim, keepdim, indices);
 }
 /* max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_max_dim_max(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *max, ct_tensor *max_values) {
+static CT__HOT_INLINE ct_status ct__dispatch_max_dim_max(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *max, ct_tensor *max_values) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_dim_max);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibTwTw_TwTw(ct__def_max_dim_max(), ks, self, dim, keepdim, max, max_values);
   return ct__call_TibTwTw_TwTw(ct__o, ks, self, dim, keepdim, max, max_values);
 }
 /* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.min_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tib_TT(ct__def_min_dim(), ks, self, dim, keepdim, indices);
   return ct__call_Tib_TT(ct__o, ks, self, dim, keepdim, indices);
 }
 /* min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_min_dim_min(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *min, ct_tensor *min_indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_min_dim_min(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *min, ct_tensor *min_indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.min_dim_min);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibTwTw_TwTw(ct__def_min_dim_min(), ks, self, dim, keepdim, min, min_indices);
   return ct__call_TibTwTw_TwTw(ct__o, ks, self, dim, keepdim, min, min_indices);
 }
 /* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.argmax);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiob_T(ct__def_argmax(), ks, self, dim, keepdim);
   return ct__call_Tiob_T(ct__o, ks, self, dim, keepdim);
 }
 /* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.argmax_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiobTw_Tw(ct__def_argmax_out(), ks, self, dim, keepdim, out);
   return ct__call_TiobTw_Tw(ct__o, ks, self, dim, keepdim, out);
 }
 /* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.argmin);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiob_T(ct__def_argmin(), ks, self, dim, keepdim);
   return ct__call_Tiob_T(ct__o, ks, self, dim, keepdim);
 }
 /* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.argmin_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiobTw_Tw(ct__def_argmin_out(), ks, self, dim, keepdim, out);
   return ct__call_TiobTw_Tw(ct__o, ks, self, dim, keepdim, out);
 }
 /* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sort);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tib_TT(ct__def_sort(), ks, self, dim, descending, indices);
   return ct__call_Tib_TT(ct__o, ks, self, dim, descending, indices);
 }
 /* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_sort_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_sort_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sort_values);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibTwTw_TwTw(ct__def_sort_values(), ks, self, dim, descending, values, indices);
   return ct__call_TibTwTw_TwTw(ct__o, ks, self, dim, descending, values, indices);
 }
 /* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sort_stable);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tboib_TT(ct__def_sort_stable(), ks, self, stable, dim, descending, indices);
   return ct__call_Tboib_TT(ct__o, ks, self, stable, dim, descending, indices);
 }
 /* sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_sort_values_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_sort_values_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.sort_values_stable);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TboibTwTw_TwTw(ct__def_sort_values_stable(), ks, self, stable, dim, descending, values, indices);
   return ct__call_TboibTwTw_TwTw(ct__o, ks, self, stable, dim, descending, values, indices);
 }
 /* topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.topk);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiibb_TT(ct__def_topk(), ks, self, k, dim, largest, sorted, indices);
   return ct__call_Tiibb_TT(ct__o, ks, self, k, dim, largest, sorted, indices);
 }
 /* topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_topk_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.topk_values);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiibbTwTw_TwTw(ct__def_topk_values(), ks, self, k, dim, largest, sorted, values, indices);
   return ct__call_TiibbTwTw_TwTw(ct__o, ks, self, k, dim, largest, sorted, values, indices);
 }
 /* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor */
-static ct_tensor *ct__dispatch_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.value_selecting_reduction_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTIb_T(ct__def_value_selecting_reduction_backward(), ks, grad_output, dim, indices, sizes, keepdim);
   return ct__call_TiTIb_T(ct__o, ks, grad_output, dim, indices, sizes, keepdim);
 }
 /* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor */
-static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._rd_gather);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTb_T(ct__def__rd_gather(), ks, self, dim, index, keepdim);
   return ct__call_TiTb_T(ct__o, ks, self, dim, index, keepdim);
 }
 /* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nansum);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbD_T(ct__def_nansum(), ks, self, dim, keepdim, dtype);
   return ct__call_TIbD_T(ct__o, ks, self, dim, keepdim, dtype);
 }
 /* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nansum_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbDTw_Tw(ct__def_nansum_out(), ks, self, dim, keepdim, dtype, out);
   return ct__call_TIbDTw_Tw(ct__o, ks, self, dim, keepdim, dtype, out);
 }
 /* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nanmean);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbD_T(ct__def_nanmean(), ks, self, dim, keepdim, dtype);
   return ct__call_TIbD_T(ct__o, ks, self, dim, keepdim, dtype);
 }
 /* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nanmean_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbDTw_Tw(ct__def_nanmean_out(), ks, self, dim, keepdim, dtype, out);
   return ct__call_TIbDTw_Tw(ct__o, ks, self, dim, keepdim, dtype, out);
 }
 /* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
-static ct_tensor *ct__dispatch_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.count_nonzero_dim_IntList);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_count_nonzero_dim_IntList(), ks, self, dim);
   return ct__call_TI_T(ct__o, ks, self, dim);
 }
 /* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.count_nonzero_dim_IntList_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_count_nonzero_dim_IntList_out(), ks, self, dim, out);
   return ct__call_TITw_Tw(ct__o, ks, self, dim, out);
 }
 /* count_nonzero(Tensor self, int? dim=None) -> Tensor */
-static ct_tensor *ct__dispatch_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.count_nonzero);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tio_T(ct__def_count_nonzero(), ks, self, dim);
   return ct__call_Tio_T(ct__o, ks, self, dim);
 }
 /* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.count_nonzero_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TioTw_Tw(ct__def_count_nonzero_out(), ks, self, dim, out);
   return ct__call_TioTw_Tw(ct__o, ks, self, dim, out);
 }
 /* logcumsumexp(Tensor self, int dim) -> Tensor */
-static ct_tensor *ct__dispatch_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logcumsumexp);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_logcumsumexp(), ks, self, dim);
   return ct__call_Ti_T(ct__o, ks, self, dim);
 }
 /* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.logcumsumexp_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_logcumsumexp_out(), ks, self, dim, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, dim, out);
 }
 /* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cummax);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_TT(ct__def_cummax(), ks, self, dim, indices);
   return ct__call_Ti_TT(ct__o, ks, self, dim, indices);
 }
 /* cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_cummax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_cummax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cummax_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTwTw_TwTw(ct__def_cummax_out(), ks, self, dim, values, indices);
   return ct__call_TiTwTw_TwTw(ct__o, ks, self, dim, values, indices);
 }
 /* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cummin);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_TT(ct__def_cummin(), ks, self, dim, indices);
   return ct__call_Ti_TT(ct__o, ks, self, dim, indices);
 }
 /* cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_cummin_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_cummin_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cummin_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTwTw_TwTw(ct__def_cummin_out(), ks, self, dim, values, indices);
   return ct__call_TiTwTw_TwTw(ct__o, ks, self, dim, values, indices);
 }
 /* kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.kthvalue);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiib_TT(ct__def_kthvalue(), ks, self, k, dim, keepdim, indices);
   return ct__call_Tiib_TT(ct__o, ks, self, k, dim, keepdim, indices);
 }
 /* kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_kthvalue_values(ct_keyset ks, ct_tensor *self, int64_t k, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.kthvalue_values);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiibTwTw_TwTw(ct__def_kthvalue_values(), ks, self, k, dim, keepdim, values, indices);
   return ct__call_TiibTwTw_TwTw(ct__o, ks, self, k, dim, keepdim, values, indices);
 }
 /* median(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_median(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_median(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.median);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_median(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.median_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_median_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.median_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tib_TT(ct__def_median_dim(), ks, self, dim, keepdim, indices);
   return ct__call_Tib_TT(ct__o, ks, self, dim, keepdim, indices);
 }
 /* median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_median_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_median_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.median_dim_values);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibTwTw_TwTw(ct__def_median_dim_values(), ks, self, dim, keepdim, values, indices);
   return ct__call_TibTwTw_TwTw(ct__o, ks, self, dim, keepdim, values, indices);
 }
 /* nanmedian(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nanmedian);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_nanmedian(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nanmedian_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_nanmedian_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
-static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nanmedian_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tib_TT(ct__def_nanmedian_dim(), ks, self, dim, keepdim, indices);
   return ct__call_Tib_TT(ct__o, ks, self, dim, keepdim, indices);
 }
 /* nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices) */
-static ct_status ct__dispatch_nanmedian_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_nanmedian_dim_values(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *values, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nanmedian_dim_values);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibTwTw_TwTw(ct__def_nanmedian_dim_values(), ks, self, dim, keepdim, values, indices);
   return ct__call_TibTwTw_TwTw(ct__o, ks, self, dim, keepdim, values, indices);
 }
 /* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor */
-static ct_tensor *ct__dispatch_argsort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_argsort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.argsort);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tib_T(ct__def_argsort(), ks, self, dim, descending);
   return ct__call_Tib_T(ct__o, ks, self, dim, descending);
 }
 /* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
-static ct_tensor *ct__dispatch_argsort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_argsort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.argsort_stable);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tbib_T(ct__def_argsort_stable(), ks, self, stable, dim, descending);
   return ct__call_Tbib_T(ct__o, ks, self, stable, dim, descending);
 }
 /* msort(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_msort(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_msort(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.msort);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_msort(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_var_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_var_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.var_mean_correction);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TISob_TT(ct__def_var_mean_correction(), ks, self, dim, correction, keepdim, result1);
   return ct__call_TISob_TT(ct__o, ks, self, dim, correction, keepdim, result1);
 }
 /* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.std_mean_correction);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TISob_TT(ct__def_std_mean_correction(), ks, self, dim, correction, keepdim, result1);
   return ct__call_TISob_TT(ct__o, ks, self, dim, correction, keepdim, result1);
 }
 /* var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_var_mean(ct_keyset ks, ct_tensor *self, bool unbiased, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_var_mean(ct_keyset ks, ct_tensor *self, bool unbiased, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.var_mean);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tb_TT(ct__def_var_mean(), ks, self, unbiased, result1);
   return ct__call_Tb_TT(ct__o, ks, self, unbiased, result1);
 }
 /* var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_var_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_var_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.var_mean_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbb_TT(ct__def_var_mean_dim(), ks, self, dim, unbiased, keepdim, result1);
   return ct__call_TIbb_TT(ct__o, ks, self, dim, unbiased, keepdim, result1);
 }
 /* std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_std_mean(ct_keyset ks, ct_tensor *self, bool unbiased, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_std_mean(ct_keyset ks, ct_tensor *self, bool unbiased, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.std_mean);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tb_TT(ct__def_std_mean(), ks, self, unbiased, result1);
   return ct__call_Tb_TT(ct__o, ks, self, unbiased, result1);
 }
 /* std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_std_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_std_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.std_mean_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbb_TT(ct__def_std_mean_dim(), ks, self, dim, unbiased, keepdim, result1);
   return ct__call_TIbb_TT(ct__o, ks, self, dim, unbiased, keepdim, result1);
 }
 /* max.other(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_max_other(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_other(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_other);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_max_other(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_max_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_max_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_max_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* min.other(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_min_other(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_min_other(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.min_other);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_min_other(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_min_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_min_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.min_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_min_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
-static ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.aminmax);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiob_TT(ct__def_aminmax(), ks, self, dim, keepdim, max);
   return ct__call_Tiob_TT(ct__o, ks, self, dim, keepdim, max);
 }
 /* dot(Tensor self, Tensor tensor) -> Tensor */
-static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.dot);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_dot(), ks, self, tensor);
   return ct__call_TT_T(ct__o, ks, self, tensor);
 }
 /* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.dot_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_dot_out(), ks, self, tensor, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, tensor, out);
 }
 /* mv(Tensor self, Tensor vec) -> Tensor */
-static ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mv);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_mv(), ks, self, vec);
   return ct__call_TT_T(ct__o, ks, self, vec);
 }
 /* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mv_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_mv_out(), ks, self, vec, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, vec, out);
 }
 /* mm(Tensor self, Tensor mat2) -> Tensor */
-static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_mm(), ks, self, mat2);
   return ct__call_TT_T(ct__o, ks, self, mat2);
 }
 /* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_mm_out(), ks, self, mat2, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, mat2, out);
 }
 /* bmm(Tensor self, Tensor mat2) -> Tensor */
-static ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bmm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_bmm(), ks, self, mat2);
   return ct__call_TT_T(ct__o, ks, self, mat2);
 }
 /* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bmm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_bmm_out(), ks, self, mat2, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, mat2, out);
 }
 /* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addmm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSS_T(ct__def_addmm(), ks, self, mat1, mat2, beta, alpha);
   return ct__call_TTTSS_T(ct__o, ks, self, mat1, mat2, beta, alpha);
 }
 /* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addmm_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTTSS_Tw(ct__def_addmm_(), ks, self, mat1, mat2, beta, alpha);
   return ct__call_TwTTSS_Tw(ct__o, ks, self, mat1, mat2, beta, alpha);
 }
 /* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addmm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSSTw_Tw(ct__def_addmm_out(), ks, self, mat1, mat2, beta, alpha, out);
   return ct__call_TTTSSTw_Tw(ct__o, ks, self, mat1, mat2, beta, alpha, out);
 }
 /* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.baddbmm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSS_T(ct__def_baddbmm(), ks, self, batch1, batch2, beta, alpha);
   return ct__call_TTTSS_T(ct__o, ks, self, batch1, batch2, beta, alpha);
 }
 /* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.baddbmm_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTTSS_Tw(ct__def_baddbmm_(), ks, self, batch1, batch2, beta, alpha);
   return ct__call_TwTTSS_Tw(ct__o, ks, self, batch1, batch2, beta, alpha);
 }
 /* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.baddbmm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSSTw_Tw(ct__def_baddbmm_out(), ks, self, batch1, batch2, beta, alpha, out);
   return ct__call_TTTSSTw_Tw(ct__o, ks, self, batch1, batch2, beta, alpha, out);
 }
 /* addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_addmv(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addmv);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSS_T(ct__def_addmv(), ks, self, mat, vec, beta, alpha);
   return ct__call_TTTSS_T(ct__o, ks, self, mat, vec, beta, alpha);
 }
 /* addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_addmv_(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addmv_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTTSS_Tw(ct__def_addmv_(), ks, self, mat, vec, beta, alpha);
   return ct__call_TwTTSS_Tw(ct__o, ks, self, mat, vec, beta, alpha);
 }
 /* addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_addmv_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat, ct_tensor *vec, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addmv_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSSTw_Tw(ct__def_addmv_out(), ks, self, mat, vec, beta, alpha, out);
   return ct__call_TTTSSTw_Tw(ct__o, ks, self, mat, vec, beta, alpha, out);
 }
 /* addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_addbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addbmm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSS_T(ct__def_addbmm(), ks, self, batch1, batch2, beta, alpha);
   return ct__call_TTTSS_T(ct__o, ks, self, batch1, batch2, beta, alpha);
 }
 /* addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_addbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addbmm_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTTSS_Tw(ct__def_addbmm_(), ks, self, batch1, batch2, beta, alpha);
   return ct__call_TwTTSS_Tw(ct__o, ks, self, batch1, batch2, beta, alpha);
 }
 /* addbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_addbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addbmm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSSTw_Tw(ct__def_addbmm_out(), ks, self, batch1, batch2, beta, alpha, out);
   return ct__call_TTTSSTw_Tw(ct__o, ks, self, batch1, batch2, beta, alpha, out);
 }
 /* addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_addr(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_addr(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addr);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSS_T(ct__def_addr(), ks, self, vec1, vec2, beta, alpha);
   return ct__call_TTTSS_T(ct__o, ks, self, vec1, vec2, beta, alpha);
 }
 /* addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_addr_(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_addr_(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addr_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTTSS_Tw(ct__def_addr_(), ks, self, vec1, vec2, beta, alpha);
   return ct__call_TwTTSS_Tw(ct__o, ks, self, vec1, vec2, beta, alpha);
 }
 /* addr.out(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_addr_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_addr_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec1, ct_tensor *vec2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.addr_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTSSTw_Tw(ct__def_addr_out(), ks, self, vec1, vec2, beta, alpha, out);
   return ct__call_TTTSSTw_Tw(ct__o, ks, self, vec1, vec2, beta, alpha, out);
 }
 /* tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor */
-static ct_tensor *ct__dispatch_tensordot(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_tensordot(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tensordot);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTII_T(ct__def_tensordot(), ks, self, other, dims_self, dims_other);
   return ct__call_TTII_T(ct__o, ks, self, other, dims_self, dims_other);
 }
 /* tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_tensordot_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_tensordot_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_int_list dims_self, ct_int_list dims_other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tensordot_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIITw_Tw(ct__def_tensordot_out(), ks, self, other, dims_self, dims_other, out);
   return ct__call_TTIITw_Tw(ct__o, ks, self, other, dims_self, dims_other, out);
 }
 /* kron(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_kron(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_kron(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.kron);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_kron(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* kron.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_kron_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_kron_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.kron_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_kron_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor */
-static ct_tensor *ct__dispatch_einsum(ct_keyset ks, const char *equation, ct_tensor_list tensors, ct_int_list path) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_einsum(ct_keyset ks, const char *equation, ct_tensor_list tensors, ct_int_list path) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.einsum);
   if (CT_UNLIKELY(!ct__o)) return ct__first_sLI_T(ct__def_einsum(), ks, equation, tensors, path);
   return ct__call_sLI_T(ct__o, ks, equation, tensors, path);
 }
 /* outer(Tensor self, Tensor vec2) -> Tensor */
-static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.outer);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_outer(), ks, self, vec2);
   return ct__call_TT_T(ct__o, ks, self, vec2);
 }
 /* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_outer_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec2, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_outer_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec2, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.outer_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_outer_out(), ks, self, vec2, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, vec2, out);
 }
 /* matmul(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.matmul);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_matmul(), ks, self, other);
   return ct__call_TT_T(ct__o, ks, self, other);
 }
 /* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_matmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_matmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.matmul_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_matmul_out(), ks, self, other, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, other, out);
 }
 /* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
-static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linear);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTo_T(ct__def_linear(), ks, input, weight, bias);
   return ct__call_TTTo_T(ct__o, ks, input, weight, bias);
 }
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linear_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToTw_Tw(ct__def_linear_out(), ks, input, weight, bias, out);
   return ct__call_TTToTw_Tw(ct__o, ks, input, weight, bias, out);
 }
 /* linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_cross);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTi_T(ct__def_linalg_cross(), ks, self, other, dim);
   return ct__call_TTi_T(ct__o, ks, self, other, dim);
 }
 /* linalg_cross.out(Tensor self, Tensor other, *, int dim=-1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_cross_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiTw_Tw(ct__def_linalg_cross_out(), ks, self, other, dim, out);
   return ct__call_TTiTw_Tw(ct__o, ks, self, other, dim, out);
 }
 /* cross(Tensor self, Tensor other, int? dim=None) -> Tensor */
-static ct_tensor *ct__dispatch_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cross(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cross);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTio_T(ct__def_cross(), ks, self, other, dim);
   return ct__call_TTio_T(ct__o, ks, self, other, dim);
 }
 /* cross.out(Tensor self, Tensor other, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_cross_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t dim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cross_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTioTw_Tw(ct__def_cross_out(), ks, self, other, dim, out);
   return ct__call_TTioTw_Tw(ct__o, ks, self, other, dim, out);
 }
 /* linalg_det(Tensor A) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_det(ct_keyset ks, ct_tensor *A) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_det(ct_keyset ks, ct_tensor *A) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_det);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_linalg_det(), ks, A);
   return ct__call_T_T(ct__o, ks, A);
 }
 /* linalg_det.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_det_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_det_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_det_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_linalg_det_out(), ks, A, out);
   return ct__call_TTw_Tw(ct__o, ks, A, out);
 }
 /* det(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_det(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_det(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.det);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_det(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* _linalg_logabsdet(Tensor A) -> (Tensor logabsdet, Tensor sign) */
-static ct_tensor *ct__dispatch__linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__linalg_logabsdet(ct_keyset ks, ct_tensor *A, ct_tensor **sign) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._linalg_logabsdet);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_TT(ct__def__linalg_logabsdet(), ks, A, sign);
   return ct__call_T_TT(ct__o, ks, A, sign);
 }
 /* linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet) */
-static ct_tensor *ct__dispatch_linalg_slogdet(ct_keyset ks, ct_tensor *A, ct_tensor **logabsdet) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_slogdet(ct_keyset ks, ct_tensor *A, ct_tensor **logabsdet) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_slogdet);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_TT(ct__def_linalg_slogdet(), ks, A, logabsdet);
   return ct__call_T_TT(ct__o, ks, A, logabsdet);
 }
 /* linalg_slogdet.out(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
-static ct_status ct__dispatch_linalg_slogdet_out(ct_keyset ks, ct_tensor *A, ct_tensor *sign, ct_tensor *logabsdet) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_slogdet_out(ct_keyset ks, ct_tensor *A, ct_tensor *sign, ct_tensor *logabsdet) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_slogdet_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTwTw_TwTw(ct__def_linalg_slogdet_out(), ks, A, sign, logabsdet);
   return ct__call_TTwTw_TwTw(ct__o, ks, A, sign, logabsdet);
 }
 /* slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet) */
-static ct_tensor *ct__dispatch_slogdet(ct_keyset ks, ct_tensor *self, ct_tensor **logabsdet) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_slogdet(ct_keyset ks, ct_tensor *self, ct_tensor **logabsdet) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.slogdet);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_TT(ct__def_slogdet(), ks, self, logabsdet);
   return ct__call_T_TT(ct__o, ks, self, logabsdet);
 }
 /* slogdet.out(Tensor self, *, Tensor(a!) sign, Tensor(b!) logabsdet) -> (Tensor(a!) sign, Tensor(b!) logabsdet) */
-static ct_status ct__dispatch_slogdet_out(ct_keyset ks, ct_tensor *self, ct_tensor *sign, ct_tensor *logabsdet) {
+static CT__HOT_INLINE ct_status ct__dispatch_slogdet_out(ct_keyset ks, ct_tensor *self, ct_tensor *sign, ct_tensor *logabsdet) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.slogdet_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTwTw_TwTw(ct__def_slogdet_out(), ks, self, sign, logabsdet);
   return ct__call_TTwTw_TwTw(ct__o, ks, self, sign, logabsdet);
 }
 /* linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) */
-static ct_tensor *ct__dispatch_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_inv_ex(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor **info) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_inv_ex);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tb_TT(ct__def_linalg_inv_ex(), ks, A, check_errors, info);
   return ct__call_Tb_TT(ct__o, ks, A, check_errors, info);
 }
 /* linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!) inverse, Tensor(b!) info) */
-static ct_status ct__dispatch_linalg_inv_ex_inverse(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor *inverse, ct_tensor *info) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_inv_ex_inverse(ct_keyset ks, ct_tensor *A, bool check_errors, ct_tensor *inverse, ct_tensor *info) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_inv_ex_inverse);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TbTwTw_TwTw(ct__def_linalg_inv_ex_inverse(), ks, A, check_errors, inverse, info);
   return ct__call_TbTwTw_TwTw(ct__o, ks, A, check_errors, inverse, info);
 }
 /* linalg_inv(Tensor A) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_inv(ct_keyset ks, ct_tensor *A) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_inv(ct_keyset ks, ct_tensor *A) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_inv);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_linalg_inv(), ks, A);
   return ct__call_T_T(ct__o, ks, A);
 }
 /* linalg_inv.out(Tensor A, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_inv_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_inv_out(ct_keyset ks, ct_tensor *A, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_inv_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_linalg_inv_out(), ks, A, out);
   return ct__call_TTw_Tw(ct__o, ks, A, out);
 }
 /* inverse(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_inverse(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_inverse(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.inverse);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_inverse(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* inverse.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_inverse_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_inverse_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.inverse_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_inverse_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info) */
-static ct_tensor *ct__dispatch_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_solve_ex(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor **info) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_solve_ex);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTbb_TT(ct__def_linalg_solve_ex(), ks, A, B, left, check_errors, info);
   return ct__call_TTbb_TT(ct__o, ks, A, B, left, check_errors, info);
 }
 /* linalg_solve_ex.out(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) info) -> (Tensor(a!) result, Tensor(b!) info) */
-static ct_status ct__dispatch_linalg_solve_ex_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor *result, ct_tensor *info) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_solve_ex_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, bool check_errors, ct_tensor *result, ct_tensor *info) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_solve_ex_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTbbTwTw_TwTw(ct__def_linalg_solve_ex_out(), ks, A, B, left, check_errors, result, info);
   return ct__call_TTbbTwTw_TwTw(ct__o, ks, A, B, left, check_errors, result, info);
 }
 /* linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_solve(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_solve(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_solve);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTb_T(ct__def_linalg_solve(), ks, A, B, left);
   return ct__call_TTb_T(ct__o, ks, A, B, left);
 }
 /* linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_solve_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_solve_out(ct_keyset ks, ct_tensor *A, ct_tensor *B, bool left, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_solve_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTbTw_Tw(ct__def_linalg_solve_out(), ks, A, B, left, out);
   return ct__call_TTbTw_Tw(ct__o, ks, A, B, left, out);
 }
 /* linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) */
-static ct_tensor *ct__dispatch_linalg_cholesky_ex(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_cholesky_ex(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor **info) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_cholesky_ex);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tbb_TT(ct__def_linalg_cholesky_ex(), ks, self, upper, check_errors, info);
   return ct__call_Tbb_TT(ct__o, ks, self, upper, check_errors, info);
 }
 /* linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!) L, Tensor(b!) info) */
-static ct_status ct__dispatch_linalg_cholesky_ex_L(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor *L, ct_tensor *info) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_cholesky_ex_L(ct_keyset ks, ct_tensor *self, bool upper, bool check_errors, ct_tensor *L, ct_tensor *info) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_cholesky_ex_L);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TbbTwTw_TwTw(ct__def_linalg_cholesky_ex_L(), ks, self, upper, check_errors, L, info);
   return ct__call_TbbTwTw_TwTw(ct__o, ks, self, upper, check_errors, L, info);
 }
 /* linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_cholesky(ct_keyset ks, ct_tensor *self, bool upper) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_cholesky(ct_keyset ks, ct_tensor *self, bool upper) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_cholesky);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tb_T(ct__def_linalg_cholesky(), ks, self, upper);
   return ct__call_Tb_T(ct__o, ks, self, upper);
 }
 /* linalg_cholesky.out(Tensor self, *, bool upper=False, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_cholesky_out(ct_keyset ks, ct_tensor *self, bool upper, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_cholesky_out(ct_keyset ks, ct_tensor *self, bool upper, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_cholesky_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TbTw_Tw(ct__def_linalg_cholesky_out(), ks, self, upper, out);
   return ct__call_TbTw_Tw(ct__o, ks, self, upper, out);
 }
 /* cholesky(Tensor self, bool upper=False) -> Tensor */
-static ct_tensor *ct__dispatch_cholesky(ct_keyset ks, ct_tensor *self, bool upper) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cholesky(ct_keyset ks, ct_tensor *self, bool upper) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cholesky);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tb_T(ct__def_cholesky(), ks, self, upper);
   return ct__call_Tb_T(ct__o, ks, self, upper);
 }
 /* cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_cholesky_out(ct_keyset ks, ct_tensor *self, bool upper, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_cholesky_out(ct_keyset ks, ct_tensor *self, bool upper, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cholesky_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TbTw_Tw(ct__def_cholesky_out(), ks, self, upper, out);
   return ct__call_TbTw_Tw(ct__o, ks, self, upper, out);
 }
 /* linalg_matrix_exp(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_matrix_exp(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_matrix_exp(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_matrix_exp);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_linalg_matrix_exp(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* linalg_matrix_exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_matrix_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_matrix_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_matrix_exp_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_linalg_matrix_exp_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* matrix_exp(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_matrix_exp(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_matrix_exp(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.matrix_exp);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_matrix_exp(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* linalg_matrix_power(Tensor self, int n) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_matrix_power(ct_keyset ks, ct_tensor *self, int64_t n) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_matrix_power(ct_keyset ks, ct_tensor *self, int64_t n) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_matrix_power);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_linalg_matrix_power(), ks, self, n);
   return ct__call_Ti_T(ct__o, ks, self, n);
 }
 /* linalg_matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_matrix_power_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_linalg_matrix_power_out(), ks, self, n, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, n, out);
 }
 /* matrix_power(Tensor self, int n) -> Tensor */
-static ct_tensor *ct__dispatch_matrix_power(ct_keyset ks, ct_tensor *self, int64_t n) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_matrix_power(ct_keyset ks, ct_tensor *self, int64_t n) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.matrix_power);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_matrix_power(), ks, self, n);
   return ct__call_Ti_T(ct__o, ks, self, n);
 }
 /* matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_matrix_power_out(ct_keyset ks, ct_tensor *self, int64_t n, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.matrix_power_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_matrix_power_out(), ks, self, n, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, n, out);
 }
 /* linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_svdvals(ct_keyset ks, ct_tensor *A, const char *driver) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_svdvals);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tso_T(ct__def_linalg_svdvals(), ks, A, driver);
   return ct__call_Tso_T(ct__o, ks, A, driver);
 }
 /* linalg_svdvals.out(Tensor A, *, str? driver=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_svdvals_out(ct_keyset ks, ct_tensor *A, const char *driver, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_svdvals_out(ct_keyset ks, ct_tensor *A, const char *driver, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_svdvals_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TsoTw_Tw(ct__def_linalg_svdvals_out(), ks, A, driver, out);
   return ct__call_TsoTw_Tw(ct__o, ks, A, driver, out);
 }
 /* linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_matrix_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_matrix_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_matrix_norm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSIbD_T(ct__def_linalg_matrix_norm(), ks, self, ord, dim, keepdim, dtype);
   return ct__call_TSIbD_T(ct__o, ks, self, ord, dim, keepdim, dtype);
 }
 /* linalg_matrix_norm.out(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_matrix_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_matrix_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_matrix_norm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSIbDTw_Tw(ct__def_linalg_matrix_norm_out(), ks, self, ord, dim, keepdim, dtype, out);
   return ct__call_TSIbDTw_Tw(ct__o, ks, self, ord, dim, keepdim, dtype, out);
 }
 /* linalg_matrix_norm.str_ord(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_matrix_norm_str_ord(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_matrix_norm_str_ord(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_matrix_norm_str_ord);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TsIbD_T(ct__def_linalg_matrix_norm_str_ord(), ks, self, ord, dim, keepdim, dtype);
   return ct__call_TsIbD_T(ct__o, ks, self, ord, dim, keepdim, dtype);
 }
 /* linalg_matrix_norm.str_ord_out(Tensor self, str ord="fro", int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_matrix_norm_str_ord_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_matrix_norm_str_ord_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_matrix_norm_str_ord_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TsIbDTw_Tw(ct__def_linalg_matrix_norm_str_ord_out(), ks, self, ord, dim, keepdim, dtype, out);
   return ct__call_TsIbDTw_Tw(ct__o, ks, self, ord, dim, keepdim, dtype, out);
 }
 /* linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_norm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSoIbD_T(ct__def_linalg_norm(), ks, self, ord, dim, keepdim, dtype);
   return ct__call_TSoIbD_T(ct__o, ks, self, ord, dim, keepdim, dtype);
 }
 /* linalg_norm.out(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_norm_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSoIbDTw_Tw(ct__def_linalg_norm_out(), ks, self, ord, dim, keepdim, dtype, out);
   return ct__call_TSoIbDTw_Tw(ct__o, ks, self, ord, dim, keepdim, dtype, out);
 }
 /* linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_norm_ord_str(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_norm_ord_str(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_norm_ord_str);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TsIbD_T(ct__def_linalg_norm_ord_str(), ks, self, ord, dim, keepdim, dtype);
   return ct__call_TsIbD_T(ct__o, ks, self, ord, dim, keepdim, dtype);
 }
 /* linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_norm_ord_str_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_norm_ord_str_out(ct_keyset ks, ct_tensor *self, const char *ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_norm_ord_str_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TsIbDTw_Tw(ct__def_linalg_norm_ord_str_out(), ks, self, ord, dim, keepdim, dtype, out);
   return ct__call_TsIbDTw_Tw(ct__o, ks, self, ord, dim, keepdim, dtype, out);
 }
 /* linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor */
-static ct_tensor *ct__dispatch_linalg_eigvalsh(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_eigvalsh(ct_keyset ks, ct_tensor *self, const char *UPLO) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_eigvalsh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ts_T(ct__def_linalg_eigvalsh(), ks, self, UPLO);
   return ct__call_Ts_T(ct__o, ks, self, UPLO);
 }
 /* linalg_eigvalsh.out(Tensor self, str UPLO="L", *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_eigvalsh_out(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_eigvalsh_out(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_eigvalsh_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TsTw_Tw(ct__def_linalg_eigvalsh_out(), ks, self, UPLO, out);
   return ct__call_TsTw_Tw(ct__o, ks, self, UPLO, out);
 }
 /* _linalg_eigh_vectors(Tensor self, str UPLO="L") -> Tensor */
-static ct_tensor *ct__dispatch__linalg_eigh_vectors(ct_keyset ks, ct_tensor *self, const char *UPLO) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__linalg_eigh_vectors(ct_keyset ks, ct_tensor *self, const char *UPLO) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._linalg_eigh_vectors);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ts_T(ct__def__linalg_eigh_vectors(), ks, self, UPLO);
   return ct__call_Ts_T(ct__o, ks, self, UPLO);
 }
 /* linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors) */
-static ct_tensor *ct__dispatch_linalg_eigh(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor **eigenvectors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_eigh(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor **eigenvectors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_eigh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ts_TT(ct__def_linalg_eigh(), ks, self, UPLO, eigenvectors);
   return ct__call_Ts_TT(ct__o, ks, self, UPLO, eigenvectors);
 }
 /* linalg_eigh.eigvals(Tensor self, str UPLO="L", *, Tensor(a!) eigvals, Tensor(b!) eigvecs) -> (Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) */
-static ct_status ct__dispatch_linalg_eigh_eigvals(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *eigvals, ct_tensor *eigvecs) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_eigh_eigvals(ct_keyset ks, ct_tensor *self, const char *UPLO, ct_tensor *eigvals, ct_tensor *eigvecs) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_eigh_eigvals);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TsTwTw_TwTw(ct__def_linalg_eigh_eigvals(), ks, self, UPLO, eigvals, eigvecs);
   return ct__call_TsTwTw_TwTw(ct__o, ks, self, UPLO, eigvals, eigvecs);
 }
 /* _linalg_qr_Q(Tensor A, str mode="reduced") -> Tensor */
-static ct_tensor *ct__dispatch__linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__linalg_qr_Q(ct_keyset ks, ct_tensor *A, const char *mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._linalg_qr_Q);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ts_T(ct__def__linalg_qr_Q(), ks, A, mode);
   return ct__call_Ts_T(ct__o, ks, A, mode);
 }
 /* _linalg_qr_R(Tensor A, str mode="reduced") -> Tensor */
-static ct_tensor *ct__dispatch__linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__linalg_qr_R(ct_keyset ks, ct_tensor *A, const char *mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._linalg_qr_R);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ts_T(ct__def__linalg_qr_R(), ks, A, mode);
   return ct__call_Ts_T(ct__o, ks, A, mode);
 }
 /* linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R) */
-static ct_tensor *ct__dispatch_linalg_qr(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor **R) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_qr(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor **R) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_qr);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ts_TT(ct__def_linalg_qr(), ks, A, mode, R);
   return ct__call_Ts_TT(ct__o, ks, A, mode, R);
 }
 /* linalg_qr.out(Tensor A, str mode="reduced", *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R) */
-static ct_status ct__dispatch_linalg_qr_out(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor *Q, ct_tensor *R) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_qr_out(ct_keyset ks, ct_tensor *A, const char *mode, ct_tensor *Q, ct_tensor *R) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_qr_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TsTwTw_TwTw(ct__def_linalg_qr_out(), ks, A, mode, Q, R);
   return ct__call_TsTwTw_TwTw(ct__o, ks, A, mode, Q, R);
 }
 /* _linalg_svd_U(Tensor A, bool full_matrices=True) -> Tensor */
-static ct_tensor *ct__dispatch__linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._linalg_svd_U);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tb_T(ct__def__linalg_svd_U(), ks, A, full_matrices);
   return ct__call_Tb_T(ct__o, ks, A, full_matrices);
 }
 /* _linalg_svd_Vh(Tensor A, bool full_matrices=True) -> Tensor */
-static ct_tensor *ct__dispatch__linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_matrices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__linalg_svd_Vh(ct_keyset ks, ct_tensor *A, bool full_matrices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._linalg_svd_Vh);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tb_T(ct__def__linalg_svd_Vh(), ks, A, full_matrices);
   return ct__call_Tb_T(ct__o, ks, A, full_matrices);
 }
 /* linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) */
-static ct_tensor *ct__dispatch_linalg_svd(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor **S, ct_tensor **Vh) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_svd(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor **S, ct_tensor **Vh) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_svd);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tbso_TTT(ct__def_linalg_svd(), ks, A, full_matrices, driver, S, Vh);
   return ct__call_Tbso_TTT(ct__o, ks, A, full_matrices, driver, S, Vh);
 }
 /* linalg_svd.U(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) */
-static ct_status ct__dispatch_linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor *U, ct_tensor *S, ct_tensor *Vh) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_svd_U(ct_keyset ks, ct_tensor *A, bool full_matrices, const char *driver, ct_tensor *U, ct_tensor *S, ct_tensor *Vh) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_svd_U);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TbsoTwTwTw_TwTwTw(ct__def_linalg_svd_U(), ks, A, full_matrices, driver, U, S, Vh);
   return ct__call_TbsoTwTwTw_TwTwTw(ct__o, ks, A, full_matrices, driver, U, S, Vh);
 }
 /* linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_pinv_atol_rtol_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_pinv_atol_rtol_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_pinv_atol_rtol_tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TToTob_T(ct__def_linalg_pinv_atol_rtol_tensor(), ks, self, atol, rtol, hermitian);
   return ct__call_TToTob_T(ct__o, ks, self, atol, rtol, hermitian);
 }
 /* linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_pinv_atol_rtol_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_pinv_atol_rtol_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *atol, ct_tensor *rtol, bool hermitian, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_pinv_atol_rtol_tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TToTobTw_Tw(ct__def_linalg_pinv_atol_rtol_tensor_out(), ks, self, atol, rtol, hermitian, out);
   return ct__call_TToTobTw_Tw(ct__o, ks, self, atol, rtol, hermitian, out);
 }
 /* linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_pinv_atol_rtol_float(ct_keyset ks, ct_tensor *self, double atol, double rtol, bool hermitian) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_pinv_atol_rtol_float(ct_keyset ks, ct_tensor *self, double atol, double rtol, bool hermitian) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_pinv_atol_rtol_float);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tfofob_T(ct__def_linalg_pinv_atol_rtol_float(), ks, self, atol, rtol, hermitian);
   return ct__call_Tfofob_T(ct__o, ks, self, atol, rtol, hermitian);
 }
 /* linalg_pinv.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_pinv_atol_rtol_float_out(ct_keyset ks, ct_tensor *self, double atol, double rtol, bool hermitian, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_pinv_atol_rtol_float_out(ct_keyset ks, ct_tensor *self, double atol, double rtol, bool hermitian, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_pinv_atol_rtol_float_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TfofobTw_Tw(ct__def_linalg_pinv_atol_rtol_float_out(), ks, self, atol, rtol, hermitian, out);
   return ct__call_TfofobTw_Tw(ct__o, ks, self, atol, rtol, hermitian, out);
 }
 /* linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_pinv(ct_keyset ks, ct_tensor *self, double rcond, bool hermitian) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_pinv(ct_keyset ks, ct_tensor *self, double rcond, bool hermitian) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_pinv);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tfb_T(ct__def_linalg_pinv(), ks, self, rcond, hermitian);
   return ct__call_Tfb_T(ct__o, ks, self, rcond, hermitian);
 }
 /* linalg_pinv.out(Tensor self, float rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_pinv_out(ct_keyset ks, ct_tensor *self, double rcond, bool hermitian, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_pinv_out(ct_keyset ks, ct_tensor *self, double rcond, bool hermitian, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_pinv_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TfbTw_Tw(ct__def_linalg_pinv_out(), ks, self, rcond, hermitian, out);
   return ct__call_TfbTw_Tw(ct__o, ks, self, rcond, hermitian, out);
 }
 /* linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor */
-static ct_tensor *ct__dispatch_linalg_pinv_rcond_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *rcond, bool hermitian) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_pinv_rcond_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *rcond, bool hermitian) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_pinv_rcond_tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTb_T(ct__def_linalg_pinv_rcond_tensor(), ks, self, rcond, hermitian);
   return ct__call_TTb_T(ct__o, ks, self, rcond, hermitian);
 }
 /* linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linalg_pinv_out_rcond_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *rcond, bool hermitian, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_pinv_out_rcond_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *rcond, bool hermitian, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_pinv_out_rcond_tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTbTw_Tw(ct__def_linalg_pinv_out_rcond_tensor(), ks, self, rcond, hermitian, out);
   return ct__call_TTbTw_Tw(ct__o, ks, self, rcond, hermitian, out);
 }
 /* svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V) */
-static ct_tensor *ct__dispatch_svd(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_svd(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor **S, ct_tensor **V) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.svd);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tbb_TTT(ct__def_svd(), ks, self, some, compute_uv, S, V);
   return ct__call_Tbb_TTT(ct__o, ks, self, some, compute_uv, S, V);
 }
 /* svd.U(Tensor self, bool some=True, bool compute_uv=True, *, Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) -> (Tensor(a!) U, Tensor(b!) S, Tensor(c!) V) */
-static ct_status ct__dispatch_svd_U(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor *U, ct_tensor *S, ct_tensor *V) {
+static CT__HOT_INLINE ct_status ct__dispatch_svd_U(ct_keyset ks, ct_tensor *self, bool some, bool compute_uv, ct_tensor *U, ct_tensor *S, ct_tensor *V) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.svd_U);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TbbTwTwTw_TwTwTw(ct__def_svd_U(), ks, self, some, compute_uv, U, S, V);
   return ct__call_TbbTwTwTw_TwTwTw(ct__o, ks, self, some, compute_uv, U, S, V);
 }
 /* linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values) */
-static ct_tensor *ct__dispatch_linalg_lstsq(ct_keyset ks, ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linalg_lstsq(ct_keyset ks, ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor **residuals, ct_tensor **rank, ct_tensor **singular_values) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_lstsq);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTfoso_TTTT(ct__def_linalg_lstsq(), ks, self, b, rcond, driver, residuals, rank, singular_values);
   return ct__call_TTfoso_TTTT(ct__o, ks, self, b, rcond, driver, residuals, rank, singular_values);
 }
 /* linalg_lstsq.out(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) -> (Tensor(a!) solution, Tensor(b!) residuals, Tensor(c!) rank, Tensor(d!) singular_values) */
-static ct_status ct__dispatch_linalg_lstsq_out(ct_keyset ks, ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values) {
+static CT__HOT_INLINE ct_status ct__dispatch_linalg_lstsq_out(ct_keyset ks, ct_tensor *self, ct_tensor *b, double rcond, const char *driver, ct_tensor *solution, ct_tensor *residuals, ct_tensor *rank, ct_tensor *singular_values) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linalg_lstsq_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTfosoTwTwTwTw_TwTwTwTw(ct__def_linalg_lstsq_out(), ks, self, b, rcond, driver, solution, residuals, rank, singular_values);
   return ct__call_TTfosoTwTwTwTw_TwTwTwTw(ct__o, ks, self, b, rcond, driver, solution, residuals, rank, singular_values);
 }
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
-static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cat);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Li_T(ct__def_cat(), ks, tensors, dim);
   return ct__call_Li_T(ct__o, ks, tensors, dim);
 }
 /* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cat_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_LiTw_Tw(ct__def_cat_out(), ks, tensors, dim, out);
   return ct__call_LiTw_Tw(ct__o, ks, tensors, dim, out);
 }
 /* stack(Tensor[] tensors, int dim=0) -> Tensor */
-static ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.stack);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Li_T(ct__def_stack(), ks, tensors, dim);
   return ct__call_Li_T(ct__o, ks, tensors, dim);
 }
 /* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.stack_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_LiTw_Tw(ct__def_stack_out(), ks, tensors, dim, out);
   return ct__call_LiTw_Tw(ct__o, ks, tensors, dim, out);
 }
 /* flip(Tensor self, int[] dims) -> Tensor */
-static ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.flip);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_flip(), ks, self, dims);
   return ct__call_TI_T(ct__o, ks, self, dims);
 }
 /* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.flip_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_flip_out(), ks, self, dims, out);
   return ct__call_TITw_Tw(ct__o, ks, self, dims, out);
 }
 /* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor */
-static ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.roll);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TII_T(ct__def_roll(), ks, self, shifts, dims);
   return ct__call_TII_T(ct__o, ks, self, shifts, dims);
 }
 /* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.roll_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIITw_Tw(ct__def_roll_out(), ks, self, shifts, dims, out);
   return ct__call_TIITw_Tw(ct__o, ks, self, shifts, dims, out);
 }
 /* repeat(Tensor self, int[] repeats) -> Tensor */
-static ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.repeat);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_repeat(), ks, self, repeats);
   return ct__call_TI_T(ct__o, ks, self, repeats);
 }
 /* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.repeat_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_repeat_out(), ks, self, repeats, out);
   return ct__call_TITw_Tw(ct__o, ks, self, repeats, out);
 }
 /* tile(Tensor self, int[] dims) -> Tensor */
-static ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tile);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_tile(), ks, self, dims);
   return ct__call_TI_T(ct__o, ks, self, dims);
 }
 /* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor */
-static ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.constant_pad_nd);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIS_T(ct__def_constant_pad_nd(), ks, self, pad, value);
   return ct__call_TIS_T(ct__o, ks, self, pad, value);
 }
 /* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.constant_pad_nd_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TISTw_Tw(ct__def_constant_pad_nd_out(), ks, self, pad, value, out);
   return ct__call_TISTw_Tw(ct__o, ks, self, pad, value, out);
 }
 /* reflection_pad1d(Tensor self, int[2] padding) -> Tensor */
-static ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reflection_pad1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_reflection_pad1d(), ks, self, padding);
   return ct__call_TI_T(ct__o, ks, self, padding);
 }
 /* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reflection_pad1d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_reflection_pad1d_out(), ks, self, padding, out);
   return ct__call_TITw_Tw(ct__o, ks, self, padding, out);
 }
 /* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
-static ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reflection_pad1d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTI_T(ct__def_reflection_pad1d_backward(), ks, grad_output, self, padding);
   return ct__call_TTI_T(ct__o, ks, grad_output, self, padding);
 }
 /* reflection_pad2d(Tensor self, int[4] padding) -> Tensor */
-static ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reflection_pad2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_reflection_pad2d(), ks, self, padding);
   return ct__call_TI_T(ct__o, ks, self, padding);
 }
 /* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reflection_pad2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_reflection_pad2d_out(), ks, self, padding, out);
   return ct__call_TITw_Tw(ct__o, ks, self, padding, out);
 }
 /* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
-static ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reflection_pad2d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTI_T(ct__def_reflection_pad2d_backward(), ks, grad_output, self, padding);
   return ct__call_TTI_T(ct__o, ks, grad_output, self, padding);
 }
 /* reflection_pad3d(Tensor self, int[6] padding) -> Tensor */
-static ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reflection_pad3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_reflection_pad3d(), ks, self, padding);
   return ct__call_TI_T(ct__o, ks, self, padding);
 }
 /* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reflection_pad3d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_reflection_pad3d_out(), ks, self, padding, out);
   return ct__call_TITw_Tw(ct__o, ks, self, padding, out);
 }
 /* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
-static ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.reflection_pad3d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTI_T(ct__def_reflection_pad3d_backward(), ks, grad_output, self, padding);
   return ct__call_TTI_T(ct__o, ks, grad_output, self, padding);
 }
 /* replication_pad1d(Tensor self, int[2] padding) -> Tensor */
-static ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.replication_pad1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_replication_pad1d(), ks, self, padding);
   return ct__call_TI_T(ct__o, ks, self, padding);
 }
 /* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.replication_pad1d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_replication_pad1d_out(), ks, self, padding, out);
   return ct__call_TITw_Tw(ct__o, ks, self, padding, out);
 }
 /* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
-static ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.replication_pad1d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTI_T(ct__def_replication_pad1d_backward(), ks, grad_output, self, padding);
   return ct__call_TTI_T(ct__o, ks, grad_output, self, padding);
 }
 /* replication_pad2d(Tensor self, int[4] padding) -> Tensor */
-static ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.replication_pad2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_replication_pad2d(), ks, self, padding);
   return ct__call_TI_T(ct__o, ks, self, padding);
 }
 /* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.replication_pad2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_replication_pad2d_out(), ks, self, padding, out);
   return ct__call_TITw_Tw(ct__o, ks, self, padding, out);
 }
 /* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
-static ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.replication_pad2d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTI_T(ct__def_replication_pad2d_backward(), ks, grad_output, self, padding);
   return ct__call_TTI_T(ct__o, ks, grad_output, self, padding);
 }
 /* replication_pad3d(Tensor self, int[6] padding) -> Tensor */
-static ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.replication_pad3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_replication_pad3d(), ks, self, padding);
   return ct__call_TI_T(ct__o, ks, self, padding);
 }
 /* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.replication_pad3d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_replication_pad3d_out(), ks, self, padding, out);
   return ct__call_TITw_Tw(ct__o, ks, self, padding, out);
 }
 /* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
-static ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.replication_pad3d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTI_T(ct__def_replication_pad3d_backward(), ks, grad_output, self, padding);
   return ct__call_TTI_T(ct__o, ks, grad_output, self, padding);
 }
 /* tril(Tensor self, int diagonal=0) -> Tensor */
-static ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tril);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_tril(), ks, self, diagonal);
   return ct__call_Ti_T(ct__o, ks, self, diagonal);
 }
 /* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
-static ct_status ct__dispatch_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static CT__HOT_INLINE ct_status ct__dispatch_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tril_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Twi_Tw(ct__def_tril_(), ks, self, diagonal);
   return ct__call_Twi_Tw(ct__o, ks, self, diagonal);
 }
 /* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.tril_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_tril_out(), ks, self, diagonal, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, diagonal, out);
 }
 /* triu(Tensor self, int diagonal=0) -> Tensor */
-static ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.triu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_triu(), ks, self, diagonal);
   return ct__call_Ti_T(ct__o, ks, self, diagonal);
 }
 /* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
-static ct_status ct__dispatch_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+static CT__HOT_INLINE ct_status ct__dispatch_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.triu_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Twi_Tw(ct__def_triu_(), ks, self, diagonal);
   return ct__call_Twi_Tw(ct__o, ks, self, diagonal);
 }
 /* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.triu_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_triu_out(), ks, self, diagonal, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, diagonal, out);
 }
 /* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
-static ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gather);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTb_T(ct__def_gather(), ks, self, dim, index, sparse_grad);
   return ct__call_TiTb_T(ct__o, ks, self, dim, index, sparse_grad);
 }
 /* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gather_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTbTw_Tw(ct__def_gather_out(), ks, self, dim, index, sparse_grad, out);
   return ct__call_TiTbTw_Tw(ct__o, ks, self, dim, index, sparse_grad, out);
 }
 /* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
-static ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_src);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTT_T(ct__def_scatter_src(), ks, self, dim, index, src);
   return ct__call_TiTT_T(ct__o, ks, self, dim, index, src);
 }
 /* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter__src);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTT_Tw(ct__def_scatter__src(), ks, self, dim, index, src);
   return ct__call_TwiTT_Tw(ct__o, ks, self, dim, index, src);
 }
 /* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_src_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTTw_Tw(ct__def_scatter_src_out(), ks, self, dim, index, src, out);
   return ct__call_TiTTTw_Tw(ct__o, ks, self, dim, index, src, out);
 }
 /* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
-static ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_value);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTS_T(ct__def_scatter_value(), ks, self, dim, index, value);
   return ct__call_TiTS_T(ct__o, ks, self, dim, index, value);
 }
 /* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter__value);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTS_Tw(ct__def_scatter__value(), ks, self, dim, index, value);
   return ct__call_TwiTS_Tw(ct__o, ks, self, dim, index, value);
 }
 /* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_value_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTSTw_Tw(ct__def_scatter_value_out(), ks, self, dim, index, value, out);
   return ct__call_TiTSTw_Tw(ct__o, ks, self, dim, index, value, out);
 }
 /* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
-static ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_add);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTT_T(ct__def_scatter_add(), ks, self, dim, index, src);
   return ct__call_TiTT_T(ct__o, ks, self, dim, index, src);
 }
 /* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_add_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTT_Tw(ct__def_scatter_add_(), ks, self, dim, index, src);
   return ct__call_TwiTT_Tw(ct__o, ks, self, dim, index, src);
 }
 /* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_add_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTTw_Tw(ct__def_scatter_add_out(), ks, self, dim, index, src, out);
   return ct__call_TiTTTw_Tw(ct__o, ks, self, dim, index, src, out);
 }
 /* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor */
-static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_reduce);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTs_T(ct__def_scatter_reduce(), ks, self, dim, index, src, reduce);
   return ct__call_TiTTs_T(ct__o, ks, self, dim, index, src, reduce);
 }
 /* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter__reduce);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTTs_Tw(ct__def_scatter__reduce(), ks, self, dim, index, src, reduce);
   return ct__call_TwiTTs_Tw(ct__o, ks, self, dim, index, src, reduce);
 }
 /* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_reduce_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTsTw_Tw(ct__def_scatter_reduce_out(), ks, self, dim, index, src, reduce, out);
   return ct__call_TiTTsTw_Tw(ct__o, ks, self, dim, index, src, reduce, out);
 }
 /* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
-static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_value_reduce);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTSs_T(ct__def_scatter_value_reduce(), ks, self, dim, index, value, reduce);
   return ct__call_TiTSs_T(ct__o, ks, self, dim, index, value, reduce);
 }
 /* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter__value_reduce);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTSs_Tw(ct__def_scatter__value_reduce(), ks, self, dim, index, value, reduce);
   return ct__call_TwiTSs_Tw(ct__o, ks, self, dim, index, value, reduce);
 }
 /* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
-static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_reduce_two);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTsb_T(ct__def_scatter_reduce_two(), ks, self, dim, index, src, reduce, include_self);
   return ct__call_TiTTsb_T(ct__o, ks, self, dim, index, src, reduce, include_self);
 }
 /* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_reduce__two);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTTsb_Tw(ct__def_scatter_reduce__two(), ks, self, dim, index, src, reduce, include_self);
   return ct__call_TwiTTsb_Tw(ct__o, ks, self, dim, index, src, reduce, include_self);
 }
 /* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scatter_reduce_two_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTsbTw_Tw(ct__def_scatter_reduce_two_out(), ks, self, dim, index, src, reduce, include_self, out);
   return ct__call_TiTTsbTw_Tw(ct__o, ks, self, dim, index, src, reduce, include_self, out);
 }
 /* index_select(Tensor self, int dim, Tensor index) -> Tensor */
-static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_select);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiT_T(ct__def_index_select(), ks, self, dim, index);
   return ct__call_TiT_T(ct__o, ks, self, dim, index);
 }
 /* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_select_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTw_Tw(ct__def_index_select_out(), ks, self, dim, index, out);
   return ct__call_TiTTw_Tw(ct__o, ks, self, dim, index, out);
 }
 /* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
-static ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_add);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTS_T(ct__def_index_add(), ks, self, dim, index, source, alpha);
   return ct__call_TiTTS_T(ct__o, ks, self, dim, index, source, alpha);
 }
 /* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
-static ct_status ct__dispatch_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_add_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTTS_Tw(ct__def_index_add_(), ks, self, dim, index, source, alpha);
   return ct__call_TwiTTS_Tw(ct__o, ks, self, dim, index, source, alpha);
 }
 /* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_add_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTSTw_Tw(ct__def_index_add_out(), ks, self, dim, index, source, alpha, out);
   return ct__call_TiTTSTw_Tw(ct__o, ks, self, dim, index, source, alpha, out);
 }
 /* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
-static ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_copy);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTT_T(ct__def_index_copy(), ks, self, dim, index, source);
   return ct__call_TiTT_T(ct__o, ks, self, dim, index, source);
 }
 /* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
-static ct_status ct__dispatch_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_copy_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTT_Tw(ct__def_index_copy_(), ks, self, dim, index, source);
   return ct__call_TwiTT_Tw(ct__o, ks, self, dim, index, source);
 }
 /* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_copy_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTTw_Tw(ct__def_index_copy_out(), ks, self, dim, index, source, out);
   return ct__call_TiTTTw_Tw(ct__o, ks, self, dim, index, source, out);
 }
 /* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
-static ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_fill_int_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTS_T(ct__def_index_fill_int_Scalar(), ks, self, dim, index, value);
   return ct__call_TiTS_T(ct__o, ks, self, dim, index, value);
 }
 /* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
-static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_fill__int_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTS_Tw(ct__def_index_fill__int_Scalar(), ks, self, dim, index, value);
   return ct__call_TwiTS_Tw(ct__o, ks, self, dim, index, value);
 }
 /* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
-static ct_tensor *ct__dispatch_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_fill_int_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTT_T(ct__def_index_fill_int_Tensor(), ks, self, dim, index, value);
   return ct__call_TiTT_T(ct__o, ks, self, dim, index, value);
 }
 /* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
-static ct_status ct__dispatch_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_fill__int_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTT_Tw(ct__def_index_fill__int_Tensor(), ks, self, dim, index, value);
   return ct__call_TwiTT_Tw(ct__o, ks, self, dim, index, value);
 }
 /* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_fill_int_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTTw_Tw(ct__def_index_fill_int_Tensor_out(), ks, self, dim, index, value, out);
   return ct__call_TiTTTw_Tw(ct__o, ks, self, dim, index, value, out);
 }
 /* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_fill_int_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTSTw_Tw(ct__def_index_fill_int_Scalar_out(), ks, self, dim, index, value, out);
   return ct__call_TiTSTw_Tw(ct__o, ks, self, dim, index, value, out);
 }
 /* index.Tensor(Tensor self, Tensor[] indices) -> Tensor */
-static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TL_T(ct__def_index_Tensor(), ks, self, indices);
   return ct__call_TL_T(ct__o, ks, self, indices);
 }
 /* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TLTw_Tw(ct__def_index_Tensor_out(), ks, self, indices, out);
   return ct__call_TLTw_Tw(ct__o, ks, self, indices, out);
 }
 /* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor */
-static ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_put);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TLTb_T(ct__def_index_put(), ks, self, indices, values, accumulate);
   return ct__call_TLTb_T(ct__o, ks, self, indices, values, accumulate);
 }
 /* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
-static ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_put_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwLTb_Tw(ct__def_index_put_(), ks, self, indices, values, accumulate);
   return ct__call_TwLTb_Tw(ct__o, ks, self, indices, values, accumulate);
 }
 /* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_put_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TLTbTw_Tw(ct__def_index_put_out(), ks, self, indices, values, accumulate, out);
   return ct__call_TLTbTw_Tw(ct__o, ks, self, indices, values, accumulate, out);
 }
 /* one_hot(Tensor self, int num_classes=-1) -> Tensor */
-static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.one_hot);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_one_hot(), ks, self, num_classes);
   return ct__call_Ti_T(ct__o, ks, self, num_classes);
 }
 /* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
-static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.embedding);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTibb_T(ct__def_embedding(), ks, weight, indices, padding_idx, scale_grad_by_freq, sparse);
   return ct__call_TTibb_T(ct__o, ks, weight, indices, padding_idx, scale_grad_by_freq, sparse);
 }
 /* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.embedding_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTibbTw_Tw(ct__def_embedding_out(), ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
   return ct__call_TTibbTw_Tw(ct__o, ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
 }
 /* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
-static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.embedding_dense_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiib_T(ct__def_embedding_dense_backward(), ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
   return ct__call_TTiib_T(ct__o, ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
 }
 /* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[] */
-static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+static CT__HOT_INLINE int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.split_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tii_L(ct__def_split_Tensor(), ks, self, split_size, dim, cap, out);
   return ct__call_Tii_L(ct__o, ks, self, split_size, dim, cap, out);
 }
 /* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[] */
-static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+static CT__HOT_INLINE int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.split_with_sizes);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIi_L(ct__def_split_with_sizes(), ks, self, split_sizes, dim, cap, out);
   return ct__call_TIi_L(ct__o, ks, self, split_sizes, dim, cap, out);
 }
 /* split.sizes(Tensor(a) self, int[] split_size, int dim=0) -> Tensor[] */
-static int64_t ct__dispatch_split_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+static CT__HOT_INLINE int64_t ct__dispatch_split_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_size, int64_t dim, int64_t cap, ct_tensor **out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.split_sizes);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIi_L(ct__def_split_sizes(), ks, self, split_size, dim, cap, out);
   return ct__call_TIi_L(ct__o, ks, self, split_size, dim, cap, out);
 }
 /* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[] */
-static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+static CT__HOT_INLINE int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.chunk);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tii_L(ct__def_chunk(), ks, self, chunks, dim, cap, out);
   return ct__call_Tii_L(ct__o, ks, self, chunks, dim, cap, out);
 }
 /* unbind.int(Tensor(a) self, int dim=0) -> Tensor[] */
-static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+static CT__HOT_INLINE int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.unbind_int);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_L(ct__def_unbind_int(), ks, self, dim, cap, out);
   return ct__call_Ti_L(ct__o, ks, self, dim, cap, out);
 }
 /* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor */
-static ct_tensor *ct__dispatch_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pad);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIsfo_T(ct__def_pad(), ks, self, pad, mode, value);
   return ct__call_TIsfo_T(ct__o, ks, self, pad, mode, value);
 }
 /* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
-static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.take_along_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTio_T(ct__def_take_along_dim(), ks, self, indices, dim);
   return ct__call_TTio_T(ct__o, ks, self, indices, dim);
 }
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.take_along_dim_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTioTw_Tw(ct__def_take_along_dim_out(), ks, self, indices, dim, out);
   return ct__call_TTioTw_Tw(ct__o, ks, self, indices, dim, out);
 }
 /* nonzero(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_nonzero(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nonzero(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nonzero);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_nonzero(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_nonzero_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nonzero_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTw_Tw(ct__def_nonzero_out(), ks, self, out);
   return ct__call_TTw_Tw(ct__o, ks, self, out);
 }
 /* masked_select(Tensor self, Tensor mask) -> Tensor */
-static ct_tensor *ct__dispatch_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_masked_select(ct_keyset ks, ct_tensor *self, ct_tensor *mask) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_select);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_masked_select(), ks, self, mask);
   return ct__call_TT_T(ct__o, ks, self, mask);
 }
 /* masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_masked_select_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_select_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_masked_select_out(), ks, self, mask, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, mask, out);
 }
 /* masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
-static ct_tensor *ct__dispatch_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_masked_scatter(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_scatter);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTT_T(ct__def_masked_scatter(), ks, self, mask, source);
   return ct__call_TTT_T(ct__o, ks, self, mask, source);
 }
 /* masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) */
-static ct_status ct__dispatch_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
+static CT__HOT_INLINE ct_status ct__dispatch_masked_scatter_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_scatter_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTT_Tw(ct__def_masked_scatter_(), ks, self, mask, source);
   return ct__call_TwTT_Tw(ct__o, ks, self, mask, source);
 }
 /* masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_masked_scatter_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *source, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.masked_scatter_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTw_Tw(ct__def_masked_scatter_out(), ks, self, mask, source, out);
   return ct__call_TTTTw_Tw(ct__o, ks, self, mask, source, out);
 }
 /* take(Tensor self, Tensor index) -> Tensor */
-static ct_tensor *ct__dispatch_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_take(ct_keyset ks, ct_tensor *self, ct_tensor *index) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.take);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_take(), ks, self, index);
   return ct__call_TT_T(ct__o, ks, self, index);
 }
 /* take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_take_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.take_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTw_Tw(ct__def_take_out(), ks, self, index, out);
   return ct__call_TTTw_Tw(ct__o, ks, self, index, out);
 }
 /* put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor */
-static ct_tensor *ct__dispatch_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_put(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.put);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTb_T(ct__def_put(), ks, self, index, source, accumulate);
   return ct__call_TTTb_T(ct__o, ks, self, index, source, accumulate);
 }
 /* put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!) */
-static ct_status ct__dispatch_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
+static CT__HOT_INLINE ct_status ct__dispatch_put_(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.put_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwTTb_Tw(ct__def_put_(), ks, self, index, source, accumulate);
   return ct__call_TwTTb_Tw(ct__o, ks, self, index, source, accumulate);
 }
 /* put.out(Tensor self, Tensor index, Tensor source, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_put_out(ct_keyset ks, ct_tensor *self, ct_tensor *index, ct_tensor *source, bool accumulate, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.put_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTbTw_Tw(ct__def_put_out(), ks, self, index, source, accumulate, out);
   return ct__call_TTTbTw_Tw(ct__o, ks, self, index, source, accumulate, out);
 }
 /* repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor */
-static ct_tensor *ct__dispatch_repeat_interleave_Tensor(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_repeat_interleave_Tensor(ct_keyset ks, ct_tensor *repeats, int64_t output_size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.repeat_interleave_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tio_T(ct__def_repeat_interleave_Tensor(), ks, repeats, output_size);
   return ct__call_Tio_T(ct__o, ks, repeats, output_size);
 }
 /* repeat_interleave.Tensor_out(Tensor repeats, *, int? output_size=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_repeat_interleave_Tensor_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_repeat_interleave_Tensor_out(ct_keyset ks, ct_tensor *repeats, int64_t output_size, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.repeat_interleave_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TioTw_Tw(ct__def_repeat_interleave_Tensor_out(), ks, repeats, output_size, out);
   return ct__call_TioTw_Tw(ct__o, ks, repeats, output_size, out);
 }
 /* repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor */
-static ct_tensor *ct__dispatch_repeat_interleave_self_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_repeat_interleave_self_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *repeats, int64_t dim, int64_t output_size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.repeat_interleave_self_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTioio_T(ct__def_repeat_interleave_self_Tensor(), ks, self, repeats, dim, output_size);
   return ct__call_TTioio_T(ct__o, ks, self, repeats, dim, output_size);
 }
 /* repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor */
-static ct_tensor *ct__dispatch_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_repeat_interleave_self_int(ct_keyset ks, ct_tensor *self, int64_t repeats, int64_t dim, int64_t output_size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.repeat_interleave_self_int);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiioio_T(ct__def_repeat_interleave_self_int(), ks, self, repeats, dim, output_size);
   return ct__call_Tiioio_T(ct__o, ks, self, repeats, dim, output_size);
 }
 /* searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor */
-static ct_tensor *ct__dispatch_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_searchsorted_Tensor(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.searchsorted_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTbbsoTo_T(ct__def_searchsorted_Tensor(), ks, sorted_sequence, self, out_int32, right, side, sorter);
   return ct__call_TTbbsoTo_T(ct__o, ks, sorted_sequence, self, out_int32, right, side, sorter);
 }
 /* searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_searchsorted_Tensor_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_tensor *self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.searchsorted_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTbbsoToTw_Tw(ct__def_searchsorted_Tensor_out(), ks, sorted_sequence, self, out_int32, right, side, sorter, out);
   return ct__call_TTbbsoToTw_Tw(ct__o, ks, sorted_sequence, self, out_int32, right, side, sorter, out);
 }
 /* searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor */
-static ct_tensor *ct__dispatch_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_searchsorted_Scalar(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.searchsorted_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSbbsoTo_T(ct__def_searchsorted_Scalar(), ks, sorted_sequence, self, out_int32, right, side, sorter);
   return ct__call_TSbbsoTo_T(ct__o, ks, sorted_sequence, self, out_int32, right, side, sorter);
 }
 /* searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_searchsorted_Scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_searchsorted_Scalar_out(ct_keyset ks, ct_tensor *sorted_sequence, ct_scalar self, bool out_int32, bool right, const char *side, ct_tensor *sorter, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.searchsorted_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSbbsoToTw_Tw(ct__def_searchsorted_Scalar_out(), ks, sorted_sequence, self, out_int32, right, side, sorter, out);
   return ct__call_TSbbsoToTw_Tw(ct__o, ks, sorted_sequence, self, out_int32, right, side, sorter, out);
 }
 /* bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
-static ct_tensor *ct__dispatch_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bucketize_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bucketize_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTbb_T(ct__def_bucketize_Tensor(), ks, self, boundaries, out_int32, right);
   return ct__call_TTbb_T(ct__o, ks, self, boundaries, out_int32, right);
 }
 /* bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bucketize_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bucketize_Tensor_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTbbTw_Tw(ct__def_bucketize_Tensor_out(), ks, self, boundaries, out_int32, right, out);
   return ct__call_TTbbTw_Tw(ct__o, ks, self, boundaries, out_int32, right, out);
 }
 /* bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor */
-static ct_tensor *ct__dispatch_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bucketize_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bucketize_Scalar);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STbb_T(ct__def_bucketize_Scalar(), ks, self, boundaries, out_int32, right);
   return ct__call_STbb_T(ct__o, ks, self, boundaries, out_int32, right);
 }
 /* bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bucketize_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bucketize_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *boundaries, bool out_int32, bool right, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bucketize_Scalar_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_STbbTw_Tw(ct__def_bucketize_Scalar_out(), ks, self, boundaries, out_int32, right, out);
   return ct__call_STbbTw_Tw(ct__o, ks, self, boundaries, out_int32, right, out);
 }
 /* bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor */
-static ct_tensor *ct__dispatch_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bincount(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bincount);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TToi_T(ct__def_bincount(), ks, self, weights, minlength);
   return ct__call_TToi_T(ct__o, ks, self, weights, minlength);
 }
 /* bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_bincount_out(ct_keyset ks, ct_tensor *self, ct_tensor *weights, int64_t minlength, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bincount_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TToiTw_Tw(ct__def_bincount_out(), ks, self, weights, minlength, out);
   return ct__call_TToiTw_Tw(ct__o, ks, self, weights, minlength, out);
 }
 /* histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor */
-static ct_tensor *ct__dispatch_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_histc(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.histc);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiSS_T(ct__def_histc(), ks, self, bins, min, max);
   return ct__call_TiSS_T(ct__o, ks, self, bins, min, max);
 }
 /* histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_histc_out(ct_keyset ks, ct_tensor *self, int64_t bins, ct_scalar min, ct_scalar max, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.histc_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiSSTw_Tw(ct__def_histc_out(), ks, self, bins, min, max, out);
   return ct__call_TiSSTw_Tw(ct__o, ks, self, bins, min, max, out);
 }
 /* _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
-static ct_tensor *ct__dispatch__unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__unique2(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._unique2);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tbbb_TTT(ct__def__unique2(), ks, self, sorted, return_inverse, return_counts, result1, result2);
   return ct__call_Tbbb_TTT(ct__o, ks, self, sorted, return_inverse, return_counts, result1, result2);
 }
 /* _unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
-static ct_status ct__dispatch__unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+static CT__HOT_INLINE ct_status ct__dispatch__unique2_out(ct_keyset ks, ct_tensor *self, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._unique2_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TbbbTwTwTw_TwTwTw(ct__def__unique2_out(), ks, self, sorted, return_inverse, return_counts, out0, out1, out2);
   return ct__call_TbbbTwTwTw_TwTwTw(ct__o, ks, self, sorted, return_inverse, return_counts, out0, out1, out2);
 }
 /* unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) */
-static ct_tensor *ct__dispatch_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_unique_consecutive(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor **result1, ct_tensor **result2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.unique_consecutive);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tbbio_TTT(ct__def_unique_consecutive(), ks, self, return_inverse, return_counts, dim, result1, result2);
   return ct__call_Tbbio_TTT(ct__o, ks, self, return_inverse, return_counts, dim, result1, result2);
 }
 /* unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
-static ct_status ct__dispatch_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+static CT__HOT_INLINE ct_status ct__dispatch_unique_consecutive_out(ct_keyset ks, ct_tensor *self, bool return_inverse, bool return_counts, int64_t dim, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.unique_consecutive_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TbbioTwTwTw_TwTwTw(ct__def_unique_consecutive_out(), ks, self, return_inverse, return_counts, dim, out0, out1, out2);
   return ct__call_TbbioTwTwTw_TwTwTw(ct__o, ks, self, return_inverse, return_counts, dim, out0, out1, out2);
 }
 /* unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) */
-static ct_tensor *ct__dispatch_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_unique_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor **result1, ct_tensor **result2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.unique_dim);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tibbb_TTT(ct__def_unique_dim(), ks, self, dim, sorted, return_inverse, return_counts, result1, result2);
   return ct__call_Tibbb_TTT(ct__o, ks, self, dim, sorted, return_inverse, return_counts, result1, result2);
 }
 /* unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!)) */
-static ct_status ct__dispatch_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
+static CT__HOT_INLINE ct_status ct__dispatch_unique_dim_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool sorted, bool return_inverse, bool return_counts, ct_tensor *out0, ct_tensor *out1, ct_tensor *out2) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.unique_dim_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TibbbTwTwTw_TwTwTw(ct__def_unique_dim_out(), ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
   return ct__call_TibbbTwTwTw_TwTwTw(ct__o, ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
 }
 /* fliplr(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_fliplr(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_fliplr(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.fliplr);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_fliplr(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* flipud(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_flipud(ct_keyset ks, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_flipud(ct_keyset ks, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.flipud);
   if (CT_UNLIKELY(!ct__o)) return ct__first_T_T(ct__def_flipud(), ks, self);
   return ct__call_T_T(ct__o, ks, self);
 }
 /* rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor */
-static ct_tensor *ct__dispatch_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_rot90(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rot90);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiI_T(ct__def_rot90(), ks, self, k, dims);
   return ct__call_TiI_T(ct__o, ks, self, k, dims);
 }
 /* rot90.out(Tensor self, int k=1, int[] dims=[0,1], *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_rot90_out(ct_keyset ks, ct_tensor *self, int64_t k, ct_int_list dims, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rot90_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiITw_Tw(ct__def_rot90_out(), ks, self, k, dims, out);
   return ct__call_TiITw_Tw(ct__o, ks, self, k, dims, out);
 }
 /* narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor */
-static ct_tensor *ct__dispatch_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_narrow_copy(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.narrow_copy);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiii_T(ct__def_narrow_copy(), ks, self, dim, start, length);
   return ct__call_Tiii_T(ct__o, ks, self, dim, start, length);
 }
 /* narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_narrow_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.narrow_copy_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiiiTw_Tw(ct__def_narrow_copy_out(), ks, self, dim, start, length, out);
   return ct__call_TiiiTw_Tw(ct__o, ks, self, dim, start, length, out);
 }
 /* index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor */
-static ct_tensor *ct__dispatch_index_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_index_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_reduce);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTsb_T(ct__def_index_reduce(), ks, self, dim, index, source, reduce, include_self);
   return ct__call_TiTTsb_T(ct__o, ks, self, dim, index, source, reduce, include_self);
 }
 /* index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!) */
-static ct_status ct__dispatch_index_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_reduce_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiTTsb_Tw(ct__def_index_reduce_(), ks, self, dim, index, source, reduce, include_self);
   return ct__call_TwiTTsb_Tw(ct__o, ks, self, dim, index, source, reduce, include_self);
 }
 /* index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_index_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_index_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, const char *reduce, bool include_self, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.index_reduce_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTTsbTw_Tw(ct__def_index_reduce_out(), ks, self, dim, index, source, reduce, include_self, out);
   return ct__call_TiTTsbTw_Tw(ct__o, ks, self, dim, index, source, reduce, include_self, out);
 }
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.softmax_int);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiD_T(ct__def_softmax_int(), ks, self, dim, dtype);
   return ct__call_TiD_T(ct__o, ks, self, dim, dtype);
 }
 /* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.softmax_int_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiDTw_Tw(ct__def_softmax_int_out(), ks, self, dim, dtype, out);
   return ct__call_TiDTw_Tw(ct__o, ks, self, dim, dtype, out);
 }
 /* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log_softmax_int);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiD_T(ct__def_log_softmax_int(), ks, self, dim, dtype);
   return ct__call_TiD_T(ct__o, ks, self, dim, dtype);
 }
 /* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.log_softmax_int_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiDTw_Tw(ct__def_log_softmax_int_out(), ks, self, dim, dtype, out);
   return ct__call_TiDTw_Tw(ct__o, ks, self, dim, dtype, out);
 }
 /* softmin(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_softmin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.softmin);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiD_T(ct__def_softmin(), ks, self, dim, dtype);
   return ct__call_TiD_T(ct__o, ks, self, dim, dtype);
 }
 /* prelu(Tensor self, Tensor weight) -> Tensor */
-static ct_tensor *ct__dispatch_prelu(ct_keyset ks, ct_tensor *self, ct_tensor *weight) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_prelu(ct_keyset ks, ct_tensor *self, ct_tensor *weight) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.prelu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def_prelu(), ks, self, weight);
   return ct__call_TT_T(ct__o, ks, self, weight);
 }
 /* rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor */
-static ct_tensor *ct__dispatch_rrelu(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_rrelu(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rrelu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TSSbG_T(ct__def_rrelu(), ks, self, lower, upper, training, generator);
   return ct__call_TSSbG_T(ct__o, ks, self, lower, upper, training, generator);
 }
 /* rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!) */
-static ct_status ct__dispatch_rrelu_(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
+static CT__HOT_INLINE ct_status ct__dispatch_rrelu_(ct_keyset ks, ct_tensor *self, ct_scalar lower, ct_scalar upper, bool training, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rrelu_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwSSbG_Tw(ct__def_rrelu_(), ks, self, lower, upper, training, generator);
   return ct__call_TwSSbG_Tw(ct__o, ks, self, lower, upper, training, generator);
 }
 /* _ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch__ctc_loss(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__ctc_loss(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._ctc_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIib_TT(ct__def__ctc_loss(), ks, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, result1);
   return ct__call_TTIIib_TT(ct__o, ks, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, result1);
 }
 /* _ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch__ctc_loss_Tensor(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__ctc_loss_Tensor(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, bool zero_infinity, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._ctc_loss_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTib_TT(ct__def__ctc_loss_Tensor(), ks, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, result1);
   return ct__call_TTTTib_TT(ct__o, ks, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity, result1);
 }
 /* _ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor */
-static ct_tensor *ct__dispatch__ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__ctc_loss_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, ct_tensor *neg_log_likelihood, ct_tensor *log_alpha, int64_t blank, bool zero_infinity) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._ctc_loss_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTIITTib_T(ct__def__ctc_loss_backward(), ks, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity);
   return ct__call_TTTIITTib_T(ct__o, ks, grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity);
 }
 /* ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=1, bool zero_infinity=False) -> Tensor */
-static ct_tensor *ct__dispatch_ctc_loss_IntList(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ctc_loss_IntList(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_int_list input_lengths, ct_int_list target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ctc_loss_IntList);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIiib_T(ct__def_ctc_loss_IntList(), ks, log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity);
   return ct__call_TTIIiib_T(ct__o, ks, log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity);
 }
 /* ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=1, bool zero_infinity=False) -> Tensor */
-static ct_tensor *ct__dispatch_ctc_loss_Tensor(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_ctc_loss_Tensor(ct_keyset ks, ct_tensor *log_probs, ct_tensor *targets, ct_tensor *input_lengths, ct_tensor *target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.ctc_loss_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTiib_T(ct__def_ctc_loss_Tensor(), ks, log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity);
   return ct__call_TTTTiib_T(ct__o, ks, log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity);
 }
 /* embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor) */
-static ct_tensor *ct__dispatch_embedding_bag(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_embedding_bag(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.embedding_bag);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTbibTob_TTTT(ct__def_embedding_bag(), ks, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, result1, result2, result3);
   return ct__call_TTTbibTob_TTTT(ct__o, ks, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, result1, result2, result3);
 }
 /* embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor) */
-static ct_tensor *ct__dispatch_embedding_bag_padding_idx(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, int64_t padding_idx, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_embedding_bag_padding_idx(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, ct_tensor *offsets, bool scale_grad_by_freq, int64_t mode, bool sparse, ct_tensor *per_sample_weights, bool include_last_offset, int64_t padding_idx, ct_tensor **result1, ct_tensor **result2, ct_tensor **result3) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.embedding_bag_padding_idx);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTbibTobio_TTTT(ct__def_embedding_bag_padding_idx(), ks, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx, result1, result2, result3);
   return ct__call_TTTbibTobio_TTTT(ct__o, ks, weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx, result1, result2, result3);
 }
 /* glu(Tensor self, int dim=-1) -> Tensor */
-static ct_tensor *ct__dispatch_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_glu(ct_keyset ks, ct_tensor *self, int64_t dim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.glu);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_glu(), ks, self, dim);
   return ct__call_Ti_T(ct__o, ks, self, dim);
 }
 /* glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_glu_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.glu_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_glu_out(), ks, self, dim, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, dim, out);
 }
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
-static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nll_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToii_T(ct__def_nll_loss(), ks, self, target, weight, reduction, ignore_index);
   return ct__call_TTToii_T(ct__o, ks, self, target, weight, reduction, ignore_index);
 }
 /* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nll_loss_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToiiTw_Tw(ct__def_nll_loss_out(), ks, self, target, weight, reduction, ignore_index, out);
   return ct__call_TTToiiTw_Tw(ct__o, ks, self, target, weight, reduction, ignore_index, out);
 }
 /* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
-static ct_tensor *ct__dispatch_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nll_loss_nd);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToii_T(ct__def_nll_loss_nd(), ks, self, target, weight, reduction, ignore_index);
   return ct__call_TTToii_T(ct__o, ks, self, target, weight, reduction, ignore_index);
 }
 /* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
-static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.nll_loss_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTToiiT_T(ct__def_nll_loss_backward(), ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
   return ct__call_TTTToiiT_T(ct__o, ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
 }
 /* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor */
-static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cross_entropy_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToiif_T(ct__def_cross_entropy_loss(), ks, self, target, weight, reduction, ignore_index, label_smoothing);
   return ct__call_TTToiif_T(ct__o, ks, self, target, weight, reduction, ignore_index, label_smoothing);
 }
 /* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mse_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTi_T(ct__def_mse_loss(), ks, self, target, reduction);
   return ct__call_TTi_T(ct__o, ks, self, target, reduction);
 }
 /* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mse_loss_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiTw_Tw(ct__def_mse_loss_out(), ks, self, target, reduction, out);
   return ct__call_TTiTw_Tw(ct__o, ks, self, target, reduction, out);
 }
 /* mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor */
-static ct_tensor *ct__dispatch_mse_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_mse_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.mse_loss_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTi_T(ct__def_mse_loss_backward(), ks, grad_output, self, target, reduction);
   return ct__call_TTTi_T(ct__o, ks, grad_output, self, target, reduction);
 }
 /* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.l1_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTi_T(ct__def_l1_loss(), ks, self, target, reduction);
   return ct__call_TTi_T(ct__o, ks, self, target, reduction);
 }
 /* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor */
-static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.smooth_l1_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTif_T(ct__def_smooth_l1_loss(), ks, self, target, reduction, beta);
   return ct__call_TTif_T(ct__o, ks, self, target, reduction, beta);
 }
 /* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.smooth_l1_loss_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTifTw_Tw(ct__def_smooth_l1_loss_out(), ks, self, target, reduction, beta, out);
   return ct__call_TTifTw_Tw(ct__o, ks, self, target, reduction, beta, out);
 }
 /* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor */
-static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.kl_div);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTib_T(ct__def_kl_div(), ks, self, target, reduction, log_target);
   return ct__call_TTib_T(ct__o, ks, self, target, reduction, log_target);
 }
 /* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.binary_cross_entropy);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToi_T(ct__def_binary_cross_entropy(), ks, self, target, weight, reduction);
   return ct__call_TTToi_T(ct__o, ks, self, target, weight, reduction);
 }
 /* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.binary_cross_entropy_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToiTw_Tw(ct__def_binary_cross_entropy_out(), ks, self, target, weight, reduction, out);
   return ct__call_TTToiTw_Tw(ct__o, ks, self, target, weight, reduction, out);
 }
 /* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.binary_cross_entropy_with_logits);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToToi_T(ct__def_binary_cross_entropy_with_logits(), ks, self, target, weight, pos_weight, reduction);
   return ct__call_TTToToi_T(ct__o, ks, self, target, weight, pos_weight, reduction);
 }
 /* huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor */
-static ct_tensor *ct__dispatch_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_huber_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.huber_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTif_T(ct__def_huber_loss(), ks, self, target, reduction, delta);
   return ct__call_TTif_T(ct__o, ks, self, target, reduction, delta);
 }
 /* huber_loss.out(Tensor self, Tensor target, int reduction=1, float delta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_huber_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double delta, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.huber_loss_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTifTw_Tw(ct__def_huber_loss_out(), ks, self, target, reduction, delta, out);
   return ct__call_TTifTw_Tw(ct__o, ks, self, target, reduction, delta, out);
 }
 /* soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_soft_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_soft_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.soft_margin_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTi_T(ct__def_soft_margin_loss(), ks, self, target, reduction);
   return ct__call_TTi_T(ct__o, ks, self, target, reduction);
 }
 /* soft_margin_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_soft_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_soft_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.soft_margin_loss_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiTw_Tw(ct__def_soft_margin_loss_out(), ks, self, target, reduction, out);
   return ct__call_TTiTw_Tw(ct__o, ks, self, target, reduction, out);
 }
 /* margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_margin_ranking_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_margin_ranking_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.margin_ranking_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTfi_T(ct__def_margin_ranking_loss(), ks, input1, input2, target, margin, reduction);
   return ct__call_TTTfi_T(ct__o, ks, input1, input2, target, margin, reduction);
 }
 /* hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_hinge_embedding_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, double margin, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_hinge_embedding_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, double margin, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.hinge_embedding_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTfi_T(ct__def_hinge_embedding_loss(), ks, self, target, margin, reduction);
   return ct__call_TTfi_T(ct__o, ks, self, target, margin, reduction);
 }
 /* multilabel_soft_margin_loss(Tensor input, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_multilabel_soft_margin_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_multilabel_soft_margin_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.multilabel_soft_margin_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToi_T(ct__def_multilabel_soft_margin_loss(), ks, input, target, weight, reduction);
   return ct__call_TTToi_T(ct__o, ks, input, target, weight, reduction);
 }
 /* multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_multi_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_multi_margin_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.multi_margin_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTSSToi_T(ct__def_multi_margin_loss(), ks, self, target, p, margin, weight, reduction);
   return ct__call_TTSSToi_T(ct__o, ks, self, target, p, margin, weight, reduction);
 }
 /* multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_multi_margin_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_scalar p, ct_scalar margin, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.multi_margin_loss_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTSSToiTw_Tw(ct__def_multi_margin_loss_out(), ks, self, target, p, margin, weight, reduction, out);
   return ct__call_TTSSToiTw_Tw(ct__o, ks, self, target, p, margin, weight, reduction, out);
 }
 /* triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2.0, float eps=1e-06, bool swap=False, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_triplet_margin_loss(ct_keyset ks, ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin, double p, double eps, bool swap, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_triplet_margin_loss(ct_keyset ks, ct_tensor *anchor, ct_tensor *positive, ct_tensor *negative, double margin, double p, double eps, bool swap, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.triplet_margin_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTfffbi_T(ct__def_triplet_margin_loss(), ks, anchor, positive, negative, margin, p, eps, swap, reduction);
   return ct__call_TTTfffbi_T(ct__o, ks, anchor, positive, negative, margin, p, eps, swap, reduction);
 }
 /* cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_cosine_embedding_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cosine_embedding_loss(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *target, double margin, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cosine_embedding_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTfi_T(ct__def_cosine_embedding_loss(), ks, input1, input2, target, margin, reduction);
   return ct__call_TTTfi_T(ct__o, ks, input1, input2, target, margin, reduction);
 }
 /* poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor */
-static ct_tensor *ct__dispatch_poisson_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_poisson_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, bool log_input, bool full, double eps, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.poisson_nll_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTbbfi_T(ct__def_poisson_nll_loss(), ks, input, target, log_input, full, eps, reduction);
   return ct__call_TTbbfi_T(ct__o, ks, input, target, log_input, full, eps, reduction);
 }
 /* gaussian_nll_loss(Tensor input, Tensor target, Tensor var, bool full=False, float eps=1e-06, int reduction=1) -> Tensor */
-static ct_tensor *ct__dispatch_gaussian_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps, int64_t reduction) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_gaussian_nll_loss(ct_keyset ks, ct_tensor *input, ct_tensor *target, ct_tensor *var, bool full, double eps, int64_t reduction) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.gaussian_nll_loss);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTbfi_T(ct__def_gaussian_nll_loss(), ks, input, target, var, full, eps, reduction);
   return ct__call_TTTbfi_T(ct__o, ks, input, target, var, full, eps, reduction);
 }
 /* cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor */
-static ct_tensor *ct__dispatch_cosine_similarity(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cosine_similarity(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, int64_t dim, double eps) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cosine_similarity);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTif_T(ct__def_cosine_similarity(), ks, x1, x2, dim, eps);
   return ct__call_TTif_T(ct__o, ks, x1, x2, dim, eps);
 }
 /* pairwise_distance(Tensor x1, Tensor x2, float p=2.0, float eps=1e-06, bool keepdim=False) -> Tensor */
-static ct_tensor *ct__dispatch_pairwise_distance(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_pairwise_distance(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, double eps, bool keepdim) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pairwise_distance);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTffb_T(ct__def_pairwise_distance(), ks, x1, x2, p, eps, keepdim);
   return ct__call_TTffb_T(ct__o, ks, x1, x2, p, eps, keepdim);
 }
 /* cdist(Tensor x1, Tensor x2, float p=2.0, int? compute_mode=None) -> Tensor */
-static ct_tensor *ct__dispatch_cdist(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_cdist(ct_keyset ks, ct_tensor *x1, ct_tensor *x2, double p, int64_t compute_mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.cdist);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTfio_T(ct__def_cdist(), ks, x1, x2, p, compute_mode);
   return ct__call_TTfio_T(ct__o, ks, x1, x2, p, compute_mode);
 }
 /* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
-static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.layer_norm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIToTofb_T(ct__def_layer_norm(), ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
   return ct__call_TIToTofb_T(ct__o, ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
 }
 /* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
-static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.group_norm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiToTofb_T(ct__def_group_norm(), ks, input, num_groups, weight, bias, eps, cudnn_enabled);
   return ct__call_TiToTofb_T(ct__o, ks, input, num_groups, weight, bias, eps, cudnn_enabled);
 }
 /* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
-static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.batch_norm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TToToToTobffb_T(ct__def_batch_norm(), ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
   return ct__call_TToToToTobffb_T(ct__o, ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
 }
 /* normalize(Tensor input, float p=2.0, int dim=1, float eps=1e-12) -> Tensor */
-static ct_tensor *ct__dispatch_normalize(ct_keyset ks, ct_tensor *input, double p, int64_t dim, double eps) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_normalize(ct_keyset ks, ct_tensor *input, double p, int64_t dim, double eps) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.normalize);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tfif_T(ct__def_normalize(), ks, input, p, dim, eps);
   return ct__call_Tfif_T(ct__o, ks, input, p, dim, eps);
 }
 /* local_response_norm(Tensor input, int size, float alpha=0.0001, float beta=0.75, float k=1.0) -> Tensor */
-static ct_tensor *ct__dispatch_local_response_norm(ct_keyset ks, ct_tensor *input, int64_t size, double alpha, double beta, double k) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_local_response_norm(ct_keyset ks, ct_tensor *input, int64_t size, double alpha, double beta, double k) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.local_response_norm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tifff_T(ct__def_local_response_norm(), ks, input, size, alpha, beta, k);
   return ct__call_Tifff_T(ct__o, ks, input, size, alpha, beta, k);
 }
 /* instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor */
-static ct_tensor *ct__dispatch_instance_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_instance_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.instance_norm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TToToToTobffb_T(ct__def_instance_norm(), ks, input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled);
   return ct__call_TToToToTobffb_T(ct__o, ks, input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled);
 }
 /* bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor */
-static ct_tensor *ct__dispatch_bilinear(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bilinear(ct_keyset ks, ct_tensor *input1, ct_tensor *input2, ct_tensor *weight, ct_tensor *bias) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bilinear);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTo_T(ct__def_bilinear(), ks, input1, input2, weight, bias);
   return ct__call_TTTTo_T(ct__o, ks, input1, input2, weight, bias);
 }
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
-static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rms_norm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITofo_T(ct__def_rms_norm(), ks, input, normalized_shape, weight, eps);
   return ct__call_TITofo_T(ct__o, ks, input, normalized_shape, weight, eps);
 }
 /* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor */
-static ct_tensor *ct__dispatch_scaled_dot_product_attention(ct_keyset ks, ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_scaled_dot_product_attention(ct_keyset ks, ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.scaled_dot_product_attention);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTofbfo_T(ct__def_scaled_dot_product_attention(), ks, query, key, value, attn_mask, dropout_p, is_causal, scale);
   return ct__call_TTTTofbfo_T(ct__o, ks, query, key, value, attn_mask, dropout_p, is_causal, scale);
 }
 /* convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor */
-static ct_tensor *ct__dispatch_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.convolution);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIIIbIi_T(ct__def_convolution(), ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
   return ct__call_TTToIIIbIi_T(ct__o, ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
 }
 /* convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_convolution_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_convolution_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.convolution_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIIIbIiTw_Tw(ct__def_convolution_out(), ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out);
   return ct__call_TTToIIIbIiTw_Tw(ct__o, ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out);
 }
 /* convolution_backward_input(Tensor grad_output, Tensor weight, int[] input_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor */
-static ct_tensor *ct__dispatch_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.convolution_backward_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIIi_T(ct__def_convolution_backward_input(), ks, grad_output, weight, input_size, stride, padding, dilation, groups);
   return ct__call_TTIIIIi_T(ct__o, ks, grad_output, weight, input_size, stride, padding, dilation, groups);
 }
 /* convolution_backward_weight(Tensor grad_output, Tensor input, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor */
-static ct_tensor *ct__dispatch_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.convolution_backward_weight);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIIi_T(ct__def_convolution_backward_weight(), ks, grad_output, input, weight_size, stride, padding, dilation, groups);
   return ct__call_TTIIIIi_T(ct__o, ks, grad_output, input, weight_size, stride, padding, dilation, groups);
 }
 /* conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor */
-static ct_tensor *ct__dispatch_conv1d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_conv1d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.conv1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIIIi_T(ct__def_conv1d(), ks, input, weight, bias, stride, padding, dilation, groups);
   return ct__call_TTToIIIi_T(ct__o, ks, input, weight, bias, stride, padding, dilation, groups);
 }
 /* conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding='valid', int[1] dilation=1, int groups=1) -> Tensor */
-static ct_tensor *ct__dispatch_conv1d_padding(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, const char *padding, ct_int_list dilation, int64_t groups) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_conv1d_padding(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, const char *padding, ct_int_list dilation, int64_t groups) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.conv1d_padding);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIsIi_T(ct__def_conv1d_padding(), ks, input, weight, bias, stride, padding, dilation, groups);
   return ct__call_TTToIsIi_T(ct__o, ks, input, weight, bias, stride, padding, dilation, groups);
 }
 /* conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor */
-static ct_tensor *ct__dispatch_conv2d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_conv2d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.conv2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIIIi_T(ct__def_conv2d(), ks, input, weight, bias, stride, padding, dilation, groups);
   return ct__call_TTToIIIi_T(ct__o, ks, input, weight, bias, stride, padding, dilation, groups);
 }
 /* conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor */
-static ct_tensor *ct__dispatch_conv2d_padding(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, const char *padding, ct_int_list dilation, int64_t groups) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_conv2d_padding(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, const char *padding, ct_int_list dilation, int64_t groups) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.conv2d_padding);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIsIi_T(ct__def_conv2d_padding(), ks, input, weight, bias, stride, padding, dilation, groups);
   return ct__call_TTToIsIi_T(ct__o, ks, input, weight, bias, stride, padding, dilation, groups);
 }
 /* conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] dilation=1, int groups=1) -> Tensor */
-static ct_tensor *ct__dispatch_conv3d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_conv3d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.conv3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIIIi_T(ct__def_conv3d(), ks, input, weight, bias, stride, padding, dilation, groups);
   return ct__call_TTToIIIi_T(ct__o, ks, input, weight, bias, stride, padding, dilation, groups);
 }
 /* conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] output_padding=0, int groups=1, int[1] dilation=1) -> Tensor */
-static ct_tensor *ct__dispatch_conv_transpose1d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_conv_transpose1d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.conv_transpose1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIIIiI_T(ct__def_conv_transpose1d(), ks, input, weight, bias, stride, padding, output_padding, groups, dilation);
   return ct__call_TTToIIIiI_T(ct__o, ks, input, weight, bias, stride, padding, output_padding, groups, dilation);
 }
 /* conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor */
-static ct_tensor *ct__dispatch_conv_transpose3d_input(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_conv_transpose3d_input(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.conv_transpose3d_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIIIiI_T(ct__def_conv_transpose3d_input(), ks, input, weight, bias, stride, padding, output_padding, groups, dilation);
   return ct__call_TTToIIIiI_T(ct__o, ks, input, weight, bias, stride, padding, output_padding, groups, dilation);
 }
 /* conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor */
-static ct_tensor *ct__dispatch_conv_transpose2d_input(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_conv_transpose2d_input(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.conv_transpose2d_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTToIIIiI_T(ct__def_conv_transpose2d_input(), ks, input, weight, bias, stride, padding, output_padding, groups, dilation);
   return ct__call_TTToIIIiI_T(ct__o, ks, input, weight, bias, stride, padding, output_padding, groups, dilation);
 }
 /* adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
-static ct_tensor *ct__dispatch_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_avg_pool2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_adaptive_avg_pool2d(), ks, self, output_size);
   return ct__call_TI_T(ct__o, ks, self, output_size);
 }
 /* adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_avg_pool2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_adaptive_avg_pool2d_out(), ks, self, output_size, out);
   return ct__call_TITw_Tw(ct__o, ks, self, output_size, out);
 }
 /* _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
-static ct_tensor *ct__dispatch__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._adaptive_avg_pool2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def__adaptive_avg_pool2d(), ks, self, output_size);
   return ct__call_TI_T(ct__o, ks, self, output_size);
 }
 /* _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._adaptive_avg_pool2d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def__adaptive_avg_pool2d_backward(), ks, grad_output, self);
   return ct__call_TT_T(ct__o, ks, grad_output, self);
 }
 /* max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
-static ct_tensor *ct__dispatch_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool2d_with_indices_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIIbT_T(ct__def_max_pool2d_with_indices_backward(), ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   return ct__call_TTIIIIbT_T(ct__o, ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
 }
 /* max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool2d_with_indices_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIIbTTw_Tw(ct__def_max_pool2d_with_indices_backward_grad_input(), ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
   return ct__call_TTIIIIbTTw_Tw(ct__o, ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
 }
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
-static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool2d_double_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIIbT_T(ct__def_max_pool2d_double_backward(), ks, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   return ct__call_TTIIIIbT_T(ct__o, ks, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
 }
 /* max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices) */
-static ct_tensor *ct__dispatch_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool2d_with_indices);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIIb_TT(ct__def_max_pool2d_with_indices(), ks, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   return ct__call_TIIIIb_TT(ct__o, ks, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
 }
 /* max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor */
-static ct_tensor *ct__dispatch_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIIb_T(ct__def_max_pool2d(), ks, self, kernel_size, stride, padding, dilation, ceil_mode);
   return ct__call_TIIIIb_T(ct__o, ks, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 /* avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
-static ct_tensor *ct__dispatch_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.avg_pool2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIbbio_T(ct__def_avg_pool2d(), ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
   return ct__call_TIIIbbio_T(ct__o, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
 }
 /* avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.avg_pool2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIbbioTw_Tw(ct__def_avg_pool2d_out(), ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
   return ct__call_TIIIbbioTw_Tw(ct__o, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
 }
 /* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
-static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.avg_pool2d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIbbio_T(ct__def_avg_pool2d_backward(), ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
   return ct__call_TTIIIbbio_T(ct__o, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
 }
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.avg_pool2d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIbbioTw_Tw(ct__def_avg_pool2d_backward_grad_input(), ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
   return ct__call_TTIIIbbioTw_Tw(ct__o, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
 }
 /* max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_max_pool1d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_pool1d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool1d_with_indices);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIIb_TT(ct__def_max_pool1d_with_indices(), ks, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
   return ct__call_TIIIIb_TT(ct__o, ks, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
 }
 /* max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor */
-static ct_tensor *ct__dispatch_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIIb_T(ct__def_max_pool1d(), ks, self, kernel_size, stride, padding, dilation, ceil_mode);
   return ct__call_TIIIIb_T(ct__o, ks, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 /* avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], bool ceil_mode=False, bool count_include_pad=True) -> Tensor */
-static ct_tensor *ct__dispatch_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.avg_pool1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIbb_T(ct__def_avg_pool1d(), ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad);
   return ct__call_TIIIbb_T(ct__o, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad);
 }
 /* adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor */
-static ct_tensor *ct__dispatch_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_adaptive_avg_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_avg_pool1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_adaptive_avg_pool1d(), ks, self, output_size);
   return ct__call_TI_T(ct__o, ks, self, output_size);
 }
 /* adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_adaptive_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_max_pool2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_TT(ct__def_adaptive_max_pool2d(), ks, self, output_size, result1);
   return ct__call_TI_TT(ct__o, ks, self, output_size, result1);
 }
 /* adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
-static ct_status ct__dispatch_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_adaptive_max_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_max_pool2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITwTw_TwTw(ct__def_adaptive_max_pool2d_out(), ks, self, output_size, out, indices);
   return ct__call_TITwTw_TwTw(ct__o, ks, self, output_size, out, indices);
 }
 /* adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
-static ct_tensor *ct__dispatch_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_adaptive_max_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_max_pool2d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTT_T(ct__def_adaptive_max_pool2d_backward(), ks, grad_output, self, indices);
   return ct__call_TTT_T(ct__o, ks, grad_output, self, indices);
 }
 /* adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_adaptive_max_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_max_pool2d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTw_Tw(ct__def_adaptive_max_pool2d_backward_grad_input(), ks, grad_output, self, indices, grad_input);
   return ct__call_TTTTw_Tw(ct__o, ks, grad_output, self, indices, grad_input);
 }
 /* adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_adaptive_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_adaptive_max_pool1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_max_pool1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_TT(ct__def_adaptive_max_pool1d(), ks, self, output_size, result1);
   return ct__call_TI_TT(ct__o, ks, self, output_size, result1);
 }
 /* max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor */
-static ct_tensor *ct__dispatch_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_unpool2d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_unpool2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTI_T(ct__def_max_unpool2d(), ks, self, indices, output_size);
   return ct__call_TTI_T(ct__o, ks, self, indices, output_size);
 }
 /* max_unpool2d.out(Tensor self, Tensor indices, int[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_max_unpool2d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_unpool2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTITw_Tw(ct__def_max_unpool2d_out(), ks, self, indices, output_size, out);
   return ct__call_TTITw_Tw(ct__o, ks, self, indices, output_size, out);
 }
 /* max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding) -> Tensor */
-static ct_tensor *ct__dispatch_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_unpool3d(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_unpool3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIII_T(ct__def_max_unpool3d(), ks, self, indices, output_size, stride, padding);
   return ct__call_TTIII_T(ct__o, ks, self, indices, output_size, stride, padding);
 }
 /* max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_max_unpool3d_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, ct_int_list output_size, ct_int_list stride, ct_int_list padding, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_unpool3d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIITw_Tw(ct__def_max_unpool3d_out(), ks, self, indices, output_size, stride, padding, out);
   return ct__call_TTIIITw_Tw(ct__o, ks, self, indices, output_size, stride, padding, out);
 }
 /* adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor */
-static ct_tensor *ct__dispatch_adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_avg_pool3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def_adaptive_avg_pool3d(), ks, self, output_size);
   return ct__call_TI_T(ct__o, ks, self, output_size);
 }
 /* adaptive_avg_pool3d.out(Tensor self, SymInt[3] output_size, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_adaptive_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_avg_pool3d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITw_Tw(ct__def_adaptive_avg_pool3d_out(), ks, self, output_size, out);
   return ct__call_TITw_Tw(ct__o, ks, self, output_size, out);
 }
 /* _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor */
-static ct_tensor *ct__dispatch__adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__adaptive_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._adaptive_avg_pool3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_T(ct__def__adaptive_avg_pool3d(), ks, self, output_size);
   return ct__call_TI_T(ct__o, ks, self, output_size);
 }
 /* _adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch__adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__adaptive_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._adaptive_avg_pool3d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TT_T(ct__def__adaptive_avg_pool3d_backward(), ks, grad_output, self);
   return ct__call_TT_T(ct__o, ks, grad_output, self);
 }
 /* adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_adaptive_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_max_pool3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TI_TT(ct__def_adaptive_max_pool3d(), ks, self, output_size, result1);
   return ct__call_TI_TT(ct__o, ks, self, output_size, result1);
 }
 /* adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
-static ct_status ct__dispatch_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_adaptive_max_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_max_pool3d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TITwTw_TwTw(ct__def_adaptive_max_pool3d_out(), ks, self, output_size, out, indices);
   return ct__call_TITwTw_TwTw(ct__o, ks, self, output_size, out, indices);
 }
 /* adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor */
-static ct_tensor *ct__dispatch_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_adaptive_max_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_max_pool3d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTT_T(ct__def_adaptive_max_pool3d_backward(), ks, grad_output, self, indices);
   return ct__call_TTT_T(ct__o, ks, grad_output, self, indices);
 }
 /* adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_adaptive_max_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *indices, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.adaptive_max_pool3d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTTTw_Tw(ct__def_adaptive_max_pool3d_backward_grad_input(), ks, grad_output, self, indices, grad_input);
   return ct__call_TTTTw_Tw(ct__o, ks, grad_output, self, indices, grad_input);
 }
 /* max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
-static ct_tensor *ct__dispatch_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_pool3d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **result1) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool3d_with_indices);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIIb_TT(ct__def_max_pool3d_with_indices(), ks, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
   return ct__call_TIIIIb_TT(ct__o, ks, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
 }
 /* max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) */
-static ct_status ct__dispatch_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
+static CT__HOT_INLINE ct_status ct__dispatch_max_pool3d_with_indices_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *out, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool3d_with_indices_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIIbTwTw_TwTw(ct__def_max_pool3d_with_indices_out(), ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
   return ct__call_TIIIIbTwTw_TwTw(ct__o, ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
 }
 /* max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor */
-static ct_tensor *ct__dispatch_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIIb_T(ct__def_max_pool3d(), ks, self, kernel_size, stride, padding, dilation, ceil_mode);
   return ct__call_TIIIIb_T(ct__o, ks, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 /* max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor */
-static ct_tensor *ct__dispatch_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_max_pool3d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool3d_with_indices_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIIbT_T(ct__def_max_pool3d_with_indices_backward(), ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   return ct__call_TTIIIIbT_T(ct__o, ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
 }
 /* max_pool3d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_max_pool3d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.max_pool3d_with_indices_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIIbTTw_Tw(ct__def_max_pool3d_with_indices_backward_grad_input(), ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
   return ct__call_TTIIIIbTTw_Tw(ct__o, ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
 }
 /* avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
-static ct_tensor *ct__dispatch_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_avg_pool3d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.avg_pool3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIbbio_T(ct__def_avg_pool3d(), ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
   return ct__call_TIIIbbio_T(ct__o, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
 }
 /* avg_pool3d.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_avg_pool3d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.avg_pool3d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIbbioTw_Tw(ct__def_avg_pool3d_out(), ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
   return ct__call_TIIIbbioTw_Tw(ct__o, ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
 }
 /* avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
-static ct_tensor *ct__dispatch_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_avg_pool3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.avg_pool3d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIbbio_T(ct__def_avg_pool3d_backward(), ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
   return ct__call_TTIIIbbio_T(ct__o, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
 }
 /* avg_pool3d_backward.grad_input(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_avg_pool3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.avg_pool3d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTIIIbbioTw_Tw(ct__def_avg_pool3d_backward_grad_input(), ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
   return ct__call_TTIIIbbioTw_Tw(ct__o, ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
 }
 /* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfo_T(ct__def_upsample_nearest1d(), ks, self, output_size, scales);
   return ct__call_TIfo_T(ct__o, ks, self, output_size, scales);
 }
 /* upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest1d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfoTw_Tw(ct__def_upsample_nearest1d_out(), ks, self, output_size, scales, out);
   return ct__call_TIfoTw_Tw(ct__o, ks, self, output_size, scales, out);
 }
 /* upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest1d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfo_T(ct__def_upsample_nearest1d_backward(), ks, grad_output, output_size, input_size, scales);
   return ct__call_TIIfo_T(ct__o, ks, grad_output, output_size, input_size, scales);
 }
 /* upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest1d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfoTw_Tw(ct__def_upsample_nearest1d_backward_grad_input(), ks, grad_output, output_size, input_size, scales, grad_input);
   return ct__call_TIIfoTw_Tw(ct__o, ks, grad_output, output_size, input_size, scales, grad_input);
 }
 /* upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfofo_T(ct__def_upsample_nearest2d(), ks, self, output_size, scales_h, scales_w);
   return ct__call_TIfofo_T(ct__o, ks, self, output_size, scales_h, scales_w);
 }
 /* upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfofoTw_Tw(ct__def_upsample_nearest2d_out(), ks, self, output_size, scales_h, scales_w, out);
   return ct__call_TIfofoTw_Tw(ct__o, ks, self, output_size, scales_h, scales_w, out);
 }
 /* upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest2d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfofo_T(ct__def_upsample_nearest2d_backward(), ks, grad_output, output_size, input_size, scales_h, scales_w);
   return ct__call_TIIfofo_T(ct__o, ks, grad_output, output_size, input_size, scales_h, scales_w);
 }
 /* upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest2d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfofoTw_Tw(ct__def_upsample_nearest2d_backward_grad_input(), ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
   return ct__call_TIIfofoTw_Tw(ct__o, ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
 }
 /* upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfofofo_T(ct__def_upsample_nearest3d(), ks, self, output_size, scales_d, scales_h, scales_w);
   return ct__call_TIfofofo_T(ct__o, ks, self, output_size, scales_d, scales_h, scales_w);
 }
 /* upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest3d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfofofoTw_Tw(ct__def_upsample_nearest3d_out(), ks, self, output_size, scales_d, scales_h, scales_w, out);
   return ct__call_TIfofofoTw_Tw(ct__o, ks, self, output_size, scales_d, scales_h, scales_w, out);
 }
 /* upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest3d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfofofo_T(ct__def_upsample_nearest3d_backward(), ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
   return ct__call_TIIfofofo_T(ct__o, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
 }
 /* upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest3d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfofofoTw_Tw(ct__def_upsample_nearest3d_backward_grad_input(), ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
   return ct__call_TIIfofofoTw_Tw(ct__o, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
 }
 /* _upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfo_T(ct__def__upsample_nearest_exact1d(), ks, self, output_size, scales);
   return ct__call_TIfo_T(ct__o, ks, self, output_size, scales);
 }
 /* _upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact1d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfoTw_Tw(ct__def__upsample_nearest_exact1d_out(), ks, self, output_size, scales, out);
   return ct__call_TIfoTw_Tw(ct__o, ks, self, output_size, scales, out);
 }
 /* _upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact1d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfo_T(ct__def__upsample_nearest_exact1d_backward(), ks, grad_output, output_size, input_size, scales);
   return ct__call_TIIfo_T(ct__o, ks, grad_output, output_size, input_size, scales);
 }
 /* _upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact1d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfoTw_Tw(ct__def__upsample_nearest_exact1d_backward_grad_input(), ks, grad_output, output_size, input_size, scales, grad_input);
   return ct__call_TIIfoTw_Tw(ct__o, ks, grad_output, output_size, input_size, scales, grad_input);
 }
 /* _upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfofo_T(ct__def__upsample_nearest_exact2d(), ks, self, output_size, scales_h, scales_w);
   return ct__call_TIfofo_T(ct__o, ks, self, output_size, scales_h, scales_w);
 }
 /* _upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_h, double scales_w, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfofoTw_Tw(ct__def__upsample_nearest_exact2d_out(), ks, self, output_size, scales_h, scales_w, out);
   return ct__call_TIfofoTw_Tw(ct__o, ks, self, output_size, scales_h, scales_w, out);
 }
 /* _upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact2d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfofo_T(ct__def__upsample_nearest_exact2d_backward(), ks, grad_output, output_size, input_size, scales_h, scales_w);
   return ct__call_TIIfofo_T(ct__o, ks, grad_output, output_size, input_size, scales_h, scales_w);
 }
 /* _upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_h, double scales_w, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact2d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfofoTw_Tw(ct__def__upsample_nearest_exact2d_backward_grad_input(), ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
   return ct__call_TIIfofoTw_Tw(ct__o, ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
 }
 /* _upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfofofo_T(ct__def__upsample_nearest_exact3d(), ks, self, output_size, scales_d, scales_h, scales_w);
   return ct__call_TIfofofo_T(ct__o, ks, self, output_size, scales_d, scales_h, scales_w);
 }
 /* _upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact3d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIfofofoTw_Tw(ct__def__upsample_nearest_exact3d_out(), ks, self, output_size, scales_d, scales_h, scales_w, out);
   return ct__call_TIfofofoTw_Tw(ct__o, ks, self, output_size, scales_d, scales_h, scales_w, out);
 }
 /* _upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact3d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfofofo_T(ct__def__upsample_nearest_exact3d_backward(), ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
   return ct__call_TIIfofofo_T(ct__o, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w);
 }
 /* _upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact3d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIfofofoTw_Tw(ct__def__upsample_nearest_exact3d_backward_grad_input(), ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
   return ct__call_TIIfofofoTw_Tw(ct__o, ks, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input);
 }
 /* upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_linear1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_linear1d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_linear1d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbfo_T(ct__def_upsample_linear1d(), ks, self, output_size, align_corners, scales);
   return ct__call_TIbfo_T(ct__o, ks, self, output_size, align_corners, scales);
 }
 /* upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_linear1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_linear1d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_linear1d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbfoTw_Tw(ct__def_upsample_linear1d_out(), ks, self, output_size, align_corners, scales, out);
   return ct__call_TIbfoTw_Tw(ct__o, ks, self, output_size, align_corners, scales, out);
 }
 /* upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_linear1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_linear1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_linear1d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbfo_T(ct__def_upsample_linear1d_backward(), ks, grad_output, output_size, input_size, align_corners, scales);
   return ct__call_TIIbfo_T(ct__o, ks, grad_output, output_size, input_size, align_corners, scales);
 }
 /* upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_linear1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_linear1d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_linear1d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbfoTw_Tw(ct__def_upsample_linear1d_backward_grad_input(), ks, grad_output, output_size, input_size, align_corners, scales, grad_input);
   return ct__call_TIIbfoTw_Tw(ct__o, ks, grad_output, output_size, input_size, align_corners, scales, grad_input);
 }
 /* upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_bilinear2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_bilinear2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bilinear2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbfofo_T(ct__def_upsample_bilinear2d(), ks, self, output_size, align_corners, scales_h, scales_w);
   return ct__call_TIbfofo_T(ct__o, ks, self, output_size, align_corners, scales_h, scales_w);
 }
 /* upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_bilinear2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_bilinear2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bilinear2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbfofoTw_Tw(ct__def_upsample_bilinear2d_out(), ks, self, output_size, align_corners, scales_h, scales_w, out);
   return ct__call_TIbfofoTw_Tw(ct__o, ks, self, output_size, align_corners, scales_h, scales_w, out);
 }
 /* upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_bilinear2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_bilinear2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bilinear2d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbfofo_T(ct__def_upsample_bilinear2d_backward(), ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
   return ct__call_TIIbfofo_T(ct__o, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
 }
 /* upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_bilinear2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_bilinear2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bilinear2d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbfofoTw_Tw(ct__def_upsample_bilinear2d_backward_grad_input(), ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
   return ct__call_TIIbfofoTw_Tw(ct__o, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
 }
 /* upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_trilinear3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_trilinear3d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_trilinear3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbfofofo_T(ct__def_upsample_trilinear3d(), ks, self, output_size, align_corners, scales_d, scales_h, scales_w);
   return ct__call_TIbfofofo_T(ct__o, ks, self, output_size, align_corners, scales_d, scales_h, scales_w);
 }
 /* upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_trilinear3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_trilinear3d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_trilinear3d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbfofofoTw_Tw(ct__def_upsample_trilinear3d_out(), ks, self, output_size, align_corners, scales_d, scales_h, scales_w, out);
   return ct__call_TIbfofofoTw_Tw(ct__o, ks, self, output_size, align_corners, scales_d, scales_h, scales_w, out);
 }
 /* upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_trilinear3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_trilinear3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_trilinear3d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbfofofo_T(ct__def_upsample_trilinear3d_backward(), ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
   return ct__call_TIIbfofofo_T(ct__o, ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w);
 }
 /* upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_trilinear3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_trilinear3d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_d, double scales_h, double scales_w, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_trilinear3d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbfofofoTw_Tw(ct__def_upsample_trilinear3d_backward_grad_input(), ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input);
   return ct__call_TIIbfofofoTw_Tw(ct__o, ks, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input);
 }
 /* upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_bicubic2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_bicubic2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bicubic2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbfofo_T(ct__def_upsample_bicubic2d(), ks, self, output_size, align_corners, scales_h, scales_w);
   return ct__call_TIbfofo_T(ct__o, ks, self, output_size, align_corners, scales_h, scales_w);
 }
 /* upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_bicubic2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_bicubic2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, bool align_corners, double scales_h, double scales_w, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bicubic2d_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbfofoTw_Tw(ct__def_upsample_bicubic2d_out(), ks, self, output_size, align_corners, scales_h, scales_w, out);
   return ct__call_TIbfofoTw_Tw(ct__o, ks, self, output_size, align_corners, scales_h, scales_w, out);
 }
 /* upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_bicubic2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_bicubic2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bicubic2d_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbfofo_T(ct__def_upsample_bicubic2d_backward(), ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
   return ct__call_TIIbfofo_T(ct__o, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w);
 }
 /* upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_bicubic2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_bicubic2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, double scales_h, double scales_w, ct_tensor *grad_input) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bicubic2d_backward_grad_input);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbfofoTw_Tw(ct__def_upsample_bicubic2d_backward_grad_input(), ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
   return ct__call_TIIbfofoTw_Tw(ct__o, ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input);
 }
 /* upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest1d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIF_T(ct__def_upsample_nearest1d_vec(), ks, input, output_size, scale_factors);
   return ct__call_TIF_T(ct__o, ks, input, output_size, scale_factors);
 }
 /* upsample_nearest1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest1d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIFTw_Tw(ct__def_upsample_nearest1d_vec_out(), ks, input, output_size, scale_factors, out);
   return ct__call_TIFTw_Tw(ct__o, ks, input, output_size, scale_factors, out);
 }
 /* upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest1d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIF_T(ct__def_upsample_nearest1d_backward_vec(), ks, grad_output, output_size, input_size, scale_factors);
   return ct__call_TIIF_T(ct__o, ks, grad_output, output_size, input_size, scale_factors);
 }
 /* upsample_nearest1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest1d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIFTw_Tw(ct__def_upsample_nearest1d_backward_vec_out(), ks, grad_output, output_size, input_size, scale_factors, out);
   return ct__call_TIIFTw_Tw(ct__o, ks, grad_output, output_size, input_size, scale_factors, out);
 }
 /* upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest2d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIF_T(ct__def_upsample_nearest2d_vec(), ks, input, output_size, scale_factors);
   return ct__call_TIF_T(ct__o, ks, input, output_size, scale_factors);
 }
 /* upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest2d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIFTw_Tw(ct__def_upsample_nearest2d_vec_out(), ks, input, output_size, scale_factors, out);
   return ct__call_TIFTw_Tw(ct__o, ks, input, output_size, scale_factors, out);
 }
 /* upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest2d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIF_T(ct__def_upsample_nearest2d_backward_vec(), ks, grad_output, output_size, input_size, scale_factors);
   return ct__call_TIIF_T(ct__o, ks, grad_output, output_size, input_size, scale_factors);
 }
 /* upsample_nearest2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest2d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIFTw_Tw(ct__def_upsample_nearest2d_backward_vec_out(), ks, grad_output, output_size, input_size, scale_factors, out);
   return ct__call_TIIFTw_Tw(ct__o, ks, grad_output, output_size, input_size, scale_factors, out);
 }
 /* upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest3d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIF_T(ct__def_upsample_nearest3d_vec(), ks, input, output_size, scale_factors);
   return ct__call_TIF_T(ct__o, ks, input, output_size, scale_factors);
 }
 /* upsample_nearest3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest3d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIFTw_Tw(ct__def_upsample_nearest3d_vec_out(), ks, input, output_size, scale_factors, out);
   return ct__call_TIFTw_Tw(ct__o, ks, input, output_size, scale_factors, out);
 }
 /* upsample_nearest3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_nearest3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_nearest3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest3d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIF_T(ct__def_upsample_nearest3d_backward_vec(), ks, grad_output, output_size, input_size, scale_factors);
   return ct__call_TIIF_T(ct__o, ks, grad_output, output_size, input_size, scale_factors);
 }
 /* upsample_nearest3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_nearest3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_nearest3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_nearest3d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIFTw_Tw(ct__def_upsample_nearest3d_backward_vec_out(), ks, grad_output, output_size, input_size, scale_factors, out);
   return ct__call_TIIFTw_Tw(ct__o, ks, grad_output, output_size, input_size, scale_factors, out);
 }
 /* _upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact1d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIF_T(ct__def__upsample_nearest_exact1d_vec(), ks, input, output_size, scale_factors);
   return ct__call_TIF_T(ct__o, ks, input, output_size, scale_factors);
 }
 /* _upsample_nearest_exact1d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact1d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIFTw_Tw(ct__def__upsample_nearest_exact1d_vec_out(), ks, input, output_size, scale_factors, out);
   return ct__call_TIFTw_Tw(ct__o, ks, input, output_size, scale_factors, out);
 }
 /* _upsample_nearest_exact1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact1d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIF_T(ct__def__upsample_nearest_exact1d_backward_vec(), ks, grad_output, output_size, input_size, scale_factors);
   return ct__call_TIIF_T(ct__o, ks, grad_output, output_size, input_size, scale_factors);
 }
 /* _upsample_nearest_exact1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact1d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIFTw_Tw(ct__def__upsample_nearest_exact1d_backward_vec_out(), ks, grad_output, output_size, input_size, scale_factors, out);
   return ct__call_TIIFTw_Tw(ct__o, ks, grad_output, output_size, input_size, scale_factors, out);
 }
 /* _upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact2d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIF_T(ct__def__upsample_nearest_exact2d_vec(), ks, input, output_size, scale_factors);
   return ct__call_TIF_T(ct__o, ks, input, output_size, scale_factors);
 }
 /* _upsample_nearest_exact2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact2d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIFTw_Tw(ct__def__upsample_nearest_exact2d_vec_out(), ks, input, output_size, scale_factors, out);
   return ct__call_TIFTw_Tw(ct__o, ks, input, output_size, scale_factors, out);
 }
 /* _upsample_nearest_exact2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact2d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIF_T(ct__def__upsample_nearest_exact2d_backward_vec(), ks, grad_output, output_size, input_size, scale_factors);
   return ct__call_TIIF_T(ct__o, ks, grad_output, output_size, input_size, scale_factors);
 }
 /* _upsample_nearest_exact2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact2d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIFTw_Tw(ct__def__upsample_nearest_exact2d_backward_vec_out(), ks, grad_output, output_size, input_size, scale_factors, out);
   return ct__call_TIIFTw_Tw(ct__o, ks, grad_output, output_size, input_size, scale_factors, out);
 }
 /* _upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact3d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIF_T(ct__def__upsample_nearest_exact3d_vec(), ks, input, output_size, scale_factors);
   return ct__call_TIF_T(ct__o, ks, input, output_size, scale_factors);
 }
 /* _upsample_nearest_exact3d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact3d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIFTw_Tw(ct__def__upsample_nearest_exact3d_vec_out(), ks, input, output_size, scale_factors, out);
   return ct__call_TIFTw_Tw(ct__o, ks, input, output_size, scale_factors, out);
 }
 /* _upsample_nearest_exact3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch__upsample_nearest_exact3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch__upsample_nearest_exact3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact3d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIF_T(ct__def__upsample_nearest_exact3d_backward_vec(), ks, grad_output, output_size, input_size, scale_factors);
   return ct__call_TIIF_T(ct__o, ks, grad_output, output_size, input_size, scale_factors);
 }
 /* _upsample_nearest_exact3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__upsample_nearest_exact3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch__upsample_nearest_exact3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op._upsample_nearest_exact3d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIFTw_Tw(ct__def__upsample_nearest_exact3d_backward_vec_out(), ks, grad_output, output_size, input_size, scale_factors, out);
   return ct__call_TIIFTw_Tw(ct__o, ks, grad_output, output_size, input_size, scale_factors, out);
 }
 /* upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_linear1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_linear1d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_linear1d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbF_T(ct__def_upsample_linear1d_vec(), ks, input, output_size, align_corners, scale_factors);
   return ct__call_TIbF_T(ct__o, ks, input, output_size, align_corners, scale_factors);
 }
 /* upsample_linear1d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_linear1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_linear1d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_linear1d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbFTw_Tw(ct__def_upsample_linear1d_vec_out(), ks, input, output_size, align_corners, scale_factors, out);
   return ct__call_TIbFTw_Tw(ct__o, ks, input, output_size, align_corners, scale_factors, out);
 }
 /* upsample_linear1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_linear1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_linear1d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_linear1d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbF_T(ct__def_upsample_linear1d_backward_vec(), ks, grad_output, output_size, input_size, align_corners, scale_factors);
   return ct__call_TIIbF_T(ct__o, ks, grad_output, output_size, input_size, align_corners, scale_factors);
 }
 /* upsample_linear1d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_linear1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_linear1d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_linear1d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbFTw_Tw(ct__def_upsample_linear1d_backward_vec_out(), ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
   return ct__call_TIIbFTw_Tw(ct__o, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
 }
 /* upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_bilinear2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_bilinear2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bilinear2d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbF_T(ct__def_upsample_bilinear2d_vec(), ks, input, output_size, align_corners, scale_factors);
   return ct__call_TIbF_T(ct__o, ks, input, output_size, align_corners, scale_factors);
 }
 /* upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_bilinear2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_bilinear2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bilinear2d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbFTw_Tw(ct__def_upsample_bilinear2d_vec_out(), ks, input, output_size, align_corners, scale_factors, out);
   return ct__call_TIbFTw_Tw(ct__o, ks, input, output_size, align_corners, scale_factors, out);
 }
 /* upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_bilinear2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_bilinear2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bilinear2d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbF_T(ct__def_upsample_bilinear2d_backward_vec(), ks, grad_output, output_size, input_size, align_corners, scale_factors);
   return ct__call_TIIbF_T(ct__o, ks, grad_output, output_size, input_size, align_corners, scale_factors);
 }
 /* upsample_bilinear2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_bilinear2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_bilinear2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bilinear2d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbFTw_Tw(ct__def_upsample_bilinear2d_backward_vec_out(), ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
   return ct__call_TIIbFTw_Tw(ct__o, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
 }
 /* upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_trilinear3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_trilinear3d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_trilinear3d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbF_T(ct__def_upsample_trilinear3d_vec(), ks, input, output_size, align_corners, scale_factors);
   return ct__call_TIbF_T(ct__o, ks, input, output_size, align_corners, scale_factors);
 }
 /* upsample_trilinear3d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_trilinear3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_trilinear3d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_trilinear3d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbFTw_Tw(ct__def_upsample_trilinear3d_vec_out(), ks, input, output_size, align_corners, scale_factors, out);
   return ct__call_TIbFTw_Tw(ct__o, ks, input, output_size, align_corners, scale_factors, out);
 }
 /* upsample_trilinear3d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_trilinear3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_trilinear3d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_trilinear3d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbF_T(ct__def_upsample_trilinear3d_backward_vec(), ks, grad_output, output_size, input_size, align_corners, scale_factors);
   return ct__call_TIIbF_T(ct__o, ks, grad_output, output_size, input_size, align_corners, scale_factors);
 }
 /* upsample_trilinear3d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_trilinear3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_trilinear3d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_trilinear3d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbFTw_Tw(ct__def_upsample_trilinear3d_backward_vec_out(), ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
   return ct__call_TIIbFTw_Tw(ct__o, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
 }
 /* upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_bicubic2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_bicubic2d_vec(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bicubic2d_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbF_T(ct__def_upsample_bicubic2d_vec(), ks, input, output_size, align_corners, scale_factors);
   return ct__call_TIbF_T(ct__o, ks, input, output_size, align_corners, scale_factors);
 }
 /* upsample_bicubic2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_bicubic2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_bicubic2d_vec_out(ct_keyset ks, ct_tensor *input, ct_int_list output_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bicubic2d_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIbFTw_Tw(ct__def_upsample_bicubic2d_vec_out(), ks, input, output_size, align_corners, scale_factors, out);
   return ct__call_TIbFTw_Tw(ct__o, ks, input, output_size, align_corners, scale_factors, out);
 }
 /* upsample_bicubic2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor */
-static ct_tensor *ct__dispatch_upsample_bicubic2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_upsample_bicubic2d_backward_vec(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bicubic2d_backward_vec);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbF_T(ct__def_upsample_bicubic2d_backward_vec(), ks, grad_output, output_size, input_size, align_corners, scale_factors);
   return ct__call_TIIbF_T(ct__o, ks, grad_output, output_size, input_size, align_corners, scale_factors);
 }
 /* upsample_bicubic2d_backward.vec_out(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_upsample_bicubic2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_upsample_bicubic2d_backward_vec_out(ct_keyset ks, ct_tensor *grad_output, ct_int_list output_size, ct_int_list input_size, bool align_corners, ct_float_list scale_factors, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.upsample_bicubic2d_backward_vec_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIbFTw_Tw(ct__def_upsample_bicubic2d_backward_vec_out(), ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
   return ct__call_TIIbFTw_Tw(ct__o, ks, grad_output, output_size, input_size, align_corners, scale_factors, out);
 }
 /* unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) */
-static ct_tensor *ct__dispatch_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_unfold(ct_keyset ks, ct_tensor *self, int64_t dimension, int64_t size, int64_t step) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.unfold);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Tiii_T(ct__def_unfold(), ks, self, dimension, size, step);
   return ct__call_Tiii_T(ct__o, ks, self, dimension, size, step);
 }
 /* unfold_backward(Tensor grad_in, int[] input_sizes, int dim, int size, int step) -> Tensor */
-static ct_tensor *ct__dispatch_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_unfold_backward(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.unfold_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIiii_T(ct__def_unfold_backward(), ks, grad_in, input_sizes, dim, size, step);
   return ct__call_TIiii_T(ct__o, ks, grad_in, input_sizes, dim, size, step);
 }
 /* unfold_backward.out(Tensor grad_in, int[] input_sizes, int dim, int size, int step, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_unfold_backward_out(ct_keyset ks, ct_tensor *grad_in, ct_int_list input_sizes, int64_t dim, int64_t size, int64_t step, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.unfold_backward_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIiiiTw_Tw(ct__def_unfold_backward_out(), ks, grad_in, input_sizes, dim, size, step, out);
   return ct__call_TIiiiTw_Tw(ct__o, ks, grad_in, input_sizes, dim, size, step, out);
 }
 /* pixel_shuffle(Tensor self, int upscale_factor) -> Tensor */
-static ct_tensor *ct__dispatch_pixel_shuffle(ct_keyset ks, ct_tensor *self, int64_t upscale_factor) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_pixel_shuffle(ct_keyset ks, ct_tensor *self, int64_t upscale_factor) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pixel_shuffle);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_pixel_shuffle(), ks, self, upscale_factor);
   return ct__call_Ti_T(ct__o, ks, self, upscale_factor);
 }
 /* pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_pixel_shuffle_out(ct_keyset ks, ct_tensor *self, int64_t upscale_factor, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pixel_shuffle_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_pixel_shuffle_out(), ks, self, upscale_factor, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, upscale_factor, out);
 }
 /* pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor */
-static ct_tensor *ct__dispatch_pixel_unshuffle(ct_keyset ks, ct_tensor *self, int64_t downscale_factor) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_pixel_unshuffle(ct_keyset ks, ct_tensor *self, int64_t downscale_factor) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pixel_unshuffle);
   if (CT_UNLIKELY(!ct__o)) return ct__first_Ti_T(ct__def_pixel_unshuffle(), ks, self, downscale_factor);
   return ct__call_Ti_T(ct__o, ks, self, downscale_factor);
 }
 /* pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_pixel_unshuffle_out(ct_keyset ks, ct_tensor *self, int64_t downscale_factor, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.pixel_unshuffle_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TiTw_Tw(ct__def_pixel_unshuffle_out(), ks, self, downscale_factor, out);
   return ct__call_TiTw_Tw(ct__o, ks, self, downscale_factor, out);
 }
 /* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
-static ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.im2col);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIII_T(ct__def_im2col(), ks, self, kernel_size, dilation, padding, stride);
   return ct__call_TIIII_T(ct__o, ks, self, kernel_size, dilation, padding, stride);
 }
 /* col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
-static ct_tensor *ct__dispatch_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.col2im);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIIIII_T(ct__def_col2im(), ks, self, output_size, kernel_size, dilation, padding, stride);
   return ct__call_TIIIII_T(ct__o, ks, self, output_size, kernel_size, dilation, padding, stride);
 }
 /* affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor */
-static ct_tensor *ct__dispatch_affine_grid_generator(ct_keyset ks, ct_tensor *theta, ct_int_list size, bool align_corners) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_affine_grid_generator(ct_keyset ks, ct_tensor *theta, ct_int_list size, bool align_corners) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.affine_grid_generator);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TIb_T(ct__def_affine_grid_generator(), ks, theta, size, align_corners);
   return ct__call_TIb_T(ct__o, ks, theta, size, align_corners);
 }
 /* grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
-static ct_tensor *ct__dispatch_grid_sampler_2d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_grid_sampler_2d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.grid_sampler_2d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiib_T(ct__def_grid_sampler_2d(), ks, input, grid, interpolation_mode, padding_mode, align_corners);
   return ct__call_TTiib_T(ct__o, ks, input, grid, interpolation_mode, padding_mode, align_corners);
 }
 /* grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
-static ct_tensor *ct__dispatch_grid_sampler_3d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_grid_sampler_3d(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.grid_sampler_3d);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiib_T(ct__def_grid_sampler_3d(), ks, input, grid, interpolation_mode, padding_mode, align_corners);
   return ct__call_TTiib_T(ct__o, ks, input, grid, interpolation_mode, padding_mode, align_corners);
 }
 /* grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
-static ct_tensor *ct__dispatch_grid_sampler(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_grid_sampler(ct_keyset ks, ct_tensor *input, ct_tensor *grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.grid_sampler);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTiib_T(ct__def_grid_sampler(), ks, input, grid, interpolation_mode, padding_mode, align_corners);
   return ct__call_TTiib_T(ct__o, ks, input, grid, interpolation_mode, padding_mode, align_corners);
 }
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
-static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+static CT__HOT_INLINE ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.uniform_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwffG_Tw(ct__def_uniform_(), ks, self, from, to, generator);
   return ct__call_TwffG_Tw(ct__o, ks, self, from, to, generator);
 }
 /* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) */
-static ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+static CT__HOT_INLINE ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.normal_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwffG_Tw(ct__def_normal_(), ks, self, mean, std, generator);
   return ct__call_TwffG_Tw(ct__o, ks, self, mean, std, generator);
 }
 /* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
-static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+static CT__HOT_INLINE ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.random__from);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiioG_Tw(ct__def_random__from(), ks, self, from, to, generator);
   return ct__call_TwiioG_Tw(ct__o, ks, self, from, to, generator);
 }
 /* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
-static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+static CT__HOT_INLINE ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.random__to);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwiG_Tw(ct__def_random__to(), ks, self, to, generator);
   return ct__call_TwiG_Tw(ct__o, ks, self, to, generator);
 }
 /* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
-static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+static CT__HOT_INLINE ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.random_);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwG_Tw(ct__def_random_(), ks, self, generator);
   return ct__call_TwG_Tw(ct__o, ks, self, generator);
 }
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
-static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+static CT__HOT_INLINE ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bernoulli__float);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TwfG_Tw(ct__def_bernoulli__float(), ks, self, p, generator);
   return ct__call_TwfG_Tw(ct__o, ks, self, p, generator);
 }
 /* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
-static ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bernoulli);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TG_T(ct__def_bernoulli(), ks, self, generator);
   return ct__call_TG_T(ct__o, ks, self, generator);
 }
 /* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
-static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.bernoulli_p);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TfG_T(ct__def_bernoulli_p(), ks, self, p, generator);
   return ct__call_TfG_T(ct__o, ks, self, p, generator);
 }
 /* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
-static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.normal_Tensor_float);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TfG_T(ct__def_normal_Tensor_float(), ks, mean, std, generator);
   return ct__call_TfG_T(ct__o, ks, mean, std, generator);
 }
 /* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
-static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.normal_float_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_fTG_T(ct__def_normal_float_Tensor(), ks, mean, std, generator);
   return ct__call_fTG_T(ct__o, ks, mean, std, generator);
 }
 /* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
-static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.normal_Tensor_Tensor);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTG_T(ct__def_normal_Tensor_Tensor(), ks, mean, std, generator);
   return ct__call_TTG_T(ct__o, ks, mean, std, generator);
 }
 /* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
-static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rand_like);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TDG_T(ct__def_rand_like(), ks, self, dtype, generator);
   return ct__call_TDG_T(ct__o, ks, self, dtype, generator);
 }
 /* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
-static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.randn_like);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TDG_T(ct__def_randn_like(), ks, self, dtype, generator);
   return ct__call_TDG_T(ct__o, ks, self, dtype, generator);
 }
 /* rand(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_rand(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_rand(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rand);
   if (CT_UNLIKELY(!ct__o)) return ct__first_IGDV_T(ct__def_rand(), ks, size, generator, dtype, device);
   return ct__call_IGDV_T(ct__o, ks, size, generator, dtype, device);
 }
 /* randn(int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_randn(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_randn(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.randn);
   if (CT_UNLIKELY(!ct__o)) return ct__first_IGDV_T(ct__def_randn(), ks, size, generator, dtype, device);
   return ct__call_IGDV_T(ct__o, ks, size, generator, dtype, device);
 }
 /* randint.low(int low, int high, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_randint_low(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_randint_low(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.randint_low);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iiIGDV_T(ct__def_randint_low(), ks, low, high, size, generator, dtype, device);
   return ct__call_iiIGDV_T(ct__o, ks, low, high, size, generator, dtype, device);
 }
 /* randperm(int n, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_randperm(ct_keyset ks, int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_randperm(ct_keyset ks, int64_t n, ct_generator *generator, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.randperm);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iGDV_T(ct__def_randperm(), ks, n, generator, dtype, device);
   return ct__call_iGDV_T(ct__o, ks, n, generator, dtype, device);
 }
 /* eye(int n, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_eye(ct_keyset ks, int64_t n, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_eye(ct_keyset ks, int64_t n, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eye);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iDV_T(ct__def_eye(), ks, n, dtype, device);
   return ct__call_iDV_T(ct__o, ks, n, dtype, device);
 }
 /* eye.m(int n, int m, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_eye_m(ct_keyset ks, int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_eye_m(ct_keyset ks, int64_t n, int64_t m, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eye_m);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iiDV_T(ct__def_eye_m(), ks, n, m, dtype, device);
   return ct__call_iiDV_T(ct__o, ks, n, m, dtype, device);
 }
 /* linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor */
-static ct_tensor *ct__dispatch_linspace(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_linspace(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype, ct_device device) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linspace);
   if (CT_UNLIKELY(!ct__o)) return ct__first_SSiDV_T(ct__def_linspace(), ks, start, end, steps, dtype, device);
   return ct__call_SSiDV_T(ct__o, ks, start, end, steps, dtype, device);
 }
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.rand_generator_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_IGTw_Tw(ct__def_rand_generator_out(), ks, size, generator, out);
   return ct__call_IGTw_Tw(ct__o, ks, size, generator, out);
 }
 /* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.randn_generator_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_IGTw_Tw(ct__def_randn_generator_out(), ks, size, generator, out);
   return ct__call_IGTw_Tw(ct__o, ks, size, generator, out);
 }
 /* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.randint_low_generator_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iiIGTw_Tw(ct__def_randint_low_generator_out(), ks, low, high, size, generator, out);
   return ct__call_iiIGTw_Tw(ct__o, ks, low, high, size, generator, out);
 }
 /* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.randperm_generator_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iGTw_Tw(ct__def_randperm_generator_out(), ks, n, generator, out);
   return ct__call_iGTw_Tw(ct__o, ks, n, generator, out);
 }
 /* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eye_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iTw_Tw(ct__def_eye_out(), ks, n, out);
   return ct__call_iTw_Tw(ct__o, ks, n, out);
 }
 /* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.eye_m_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_iiTw_Tw(ct__def_eye_m_out(), ks, n, m, out);
   return ct__call_iiTw_Tw(ct__o, ks, n, m, out);
 }
 /* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+static CT__HOT_INLINE ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.linspace_out);
   if (CT_UNLIKELY(!ct__o)) return ct__first_SSiTw_Tw(ct__def_linspace_out(), ks, start, end, steps, out);
   return ct__call_SSiTw_Tw(ct__o, ks, start, end, steps, out);
 }
 /* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) */
-static ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.native_dropout);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TfbG_TT(ct__def_native_dropout(), ks, input, p, train, generator, mask);
   return ct__call_TfbG_TT(ct__o, ks, input, p, train, generator, mask);
 }
 /* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
-static ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *mask, double scale) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *mask, double scale) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.native_dropout_backward);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TTf_T(ct__def_native_dropout_backward(), ks, grad_output, mask, scale);
   return ct__call_TTf_T(ct__o, ks, grad_output, mask, scale);
 }
 /* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor */
-static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator) {
+static CT__HOT_INLINE ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator) {
   const ct_op *ct__o = ct__atomic_load(&ct__op.dropout);
   if (CT_UNLIKELY(!ct__o)) return ct__first_TfbG_T(ct__def_dropout(), ks, input, p, train, generator);
   return ct__call_TfbG_T(ct__o, ks, input, p, train, generator);
