@@ -15,6 +15,10 @@
  *     CT_MALLOC, CT_REALLOC, CT_FREE   system allocator (all three or none)
  *     CT_CPU_CACHE_LIMIT   bytes of freed CPU blocks each thread keeps (64 MiB)
  *     CT_NO_THREADS        no TLS, atomics or locks (single-threaded programs)
+ *     CT_NO_AUTOGRAD       inference only: no op gets an autograd kernel (the autograd
+ *                          keys fall through) and ct_set_requires_grad(t, true) fails,
+ *                          so a -Wl,--gc-sections build links no derivative formula,
+ *                          graph node or engine (README "Binary size")
  *
  * WHAT IT IS
  *   Tensors are views (sizes, strides, offset, dtype) over refcounted

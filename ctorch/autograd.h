@@ -731,6 +731,10 @@ static const ct_node_kind ct__not_impl_kind = {"NotImplemented", ct__not_impl_ba
 /* ---- user API ---- */
 CTDEF ct_status ct_set_requires_grad(ct_tensor *t, bool requires_grad) {
   if (!t) return ct__fail_null("ct_set_requires_grad", "t");
+#ifdef CT_NO_AUTOGRAD
+  if (requires_grad)
+    return ct_fail(CT_ERR_UNSUPPORTED, "ct_set_requires_grad", "this build has no autograd (CT_NO_AUTOGRAD: inference only)");
+#endif
   if (ct__grad_fn(t) && requires_grad) return CT_OK; /* already requires grad */
   if (ct__grad_fn(t))
     return ct_fail(CT_ERR_STATE, "ct_set_requires_grad",

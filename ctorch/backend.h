@@ -186,7 +186,7 @@ CTDEF ct_status ct_register_backend(ct_backend *b) {
                  (unsigned)sizeof(ct_tensor), b->priority);
   else
     st = CT_OK;
-  ct__ensure_init();
+  ct__ensure_all(); /* (kernels by op name: every built-in defined) */
   ct__lock();
   for (it = ct__backends; it && it != b; it = it->next) {
   }

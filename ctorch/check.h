@@ -325,8 +325,9 @@ static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
   int i, j, nr = f->schema.nrets;
   for (i = 0; i < ct__registry.nops; i++) {
     const ct_op *v = ct__registry.ops[i];
-    const ct_schema *s = &v->schema;
+    const ct_schema *s = v ? &v->schema : NULL;
     size_t nl = strlen(f->schema.name);
+    if (!v) continue; /* (a built-in not defined: ct_opcheck looked its op up by name, which defines all) */
     if (want_out && nr > 1) {
       if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + nr || s->nrets != nr) continue;
       for (j = f->schema.nargs; j < s->nargs && s->args[j].is_write; j++) {}

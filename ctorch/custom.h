@@ -345,7 +345,7 @@ CTDEF ct_op *ct_define_op(const ct_op_def *def, ct_boxed_fn adapter) {
     return ct_fail(CT_ERR_SCHEMA, fn, "%s: custom ops return one new Tensor", name), (ct_op *)NULL;
   if (!def->cpu && !def->cuda && !def->meta && !def->composite)
     return ct_fail(CT_ERR_REGISTRATION, fn, "%s: no kernel given", name), (ct_op *)NULL;
-  if (CT_UNLIKELY(!ct__atomic_load(&ct__initialized))) ct__init();
+  ct__ensure_all(); /* (users' ops follow every built-in) */
   ct__lock();
   op = ct__find_locked(name);
   if (op) { /* defined before (the constructor and a first call race to it): same schema is fine */

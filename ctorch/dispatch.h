@@ -575,7 +575,8 @@ static struct {
   ct_keyset fallthrough; /* global fallthrough keys */
   ct_dispatch_table *retired; /* tables replaced after start-up (see ct__recompute) */
   ct__name_index op_index, adapter_index; /* full names and signatures to positions in ops / adapters */
-  int building; /* ct__init is registering the built-ins: tables are computed once, at its end */
+  int building; /* a built-in's kernels are being registered: its table is computed once, at the end */
+  int nbuiltin; /* ops[0, nbuiltin): the built-ins' spec positions (NULL until defined; ct__materialize) */
 } ct__registry;
 
 /* An op by full name ("add.Tensor"), or by bare name for the default
@@ -703,8 +704,8 @@ static ct_status ct__recompute(ct_op *op) {
 static ct_status ct__recompute_all(void) {
   ct_status st = CT_OK;
   int i;
-  for (i = 0; i < ct__registry.nops; i++)
-    if (ct__recompute(ct__registry.ops[i]) != CT_OK) st = CT_ERR_OOM;
+  for (i = 0; i < ct__registry.nops; i++) /* (a built-in not defined yet computes its table when it is) */
+    if (ct__registry.ops[i] && ct__recompute(ct__registry.ops[i]) != CT_OK) st = CT_ERR_OOM;
   return st;
 }
 
@@ -717,27 +718,31 @@ static void ct__full_name(const ct_schema *s, char *out) {
 }
 
 /* A schema as the generator pre-parses it (gen/ctgen.c): the built-in ops
- * are defined from these tables without parsing at run time. */
+ * are defined from these records without parsing at run time. */
 typedef struct ct__arg_def {
-  unsigned short name, default_value; /* indices into the generated string table */
+  unsigned short name, default_value; /* offsets into the op's strings */
   unsigned char type, flags;          /* ct_type; 1 optional, 2 written (a!), 4 keyword-only */
   unsigned char alias, list_size;
 } ct__arg_def;
+/* (the op's strings are one block, "name\0overload\0signature\0..." with the
+ * arguments' names and defaults: one pointer per op, not two per argument,
+ * which a position-independent build would relocate each) */
 typedef struct ct__schema_def {
-  unsigned short name, overload, signature; /* string table indices */
-  unsigned short first_arg;                 /* nargs arguments, then nrets returns, from here in the argument table */
+  const char *strs;        /* name at 0, then overload, then signature */
+  const ct__arg_def *args; /* nargs arguments, then nrets returns */
+  unsigned short overload, signature;
   unsigned char nargs, nrets;
 } ct__schema_def;
-static void ct__schema_expand(const ct__schema_def *d, const ct__arg_def *args, const char *const *strs, ct_schema *s) {
+static void ct__schema_expand(const ct__schema_def *d, ct_schema *s) {
   int i;
   memset(s, 0, sizeof *s);
-  strcpy(s->name, strs[d->name]); /* (lengths checked by the generator, with this parser) */
-  strcpy(s->overload, strs[d->overload]);
-  strcpy(s->signature, strs[d->signature]);
+  strcpy(s->name, d->strs); /* (lengths checked by the generator, with this parser) */
+  strcpy(s->overload, d->strs + d->overload);
+  strcpy(s->signature, d->strs + d->signature);
   s->nargs = d->nargs;
   s->nrets = d->nrets;
   for (i = 0; i < d->nargs + d->nrets; i++) {
-    const ct__arg_def *a = &args[d->first_arg + i];
+    const ct__arg_def *a = &d->args[i];
     ct_arg *o = i < d->nargs ? &s->args[i] : &s->rets[i - d->nargs];
     o->type = (ct_type)a->type;
     o->optional = (a->flags & 1) != 0;
@@ -745,18 +750,59 @@ static void ct__schema_expand(const ct__schema_def *d, const ct__arg_def *args, 
     o->kwarg_only = (a->flags & 4) != 0;
     o->alias = (char)a->alias;
     o->list_size = a->list_size;
-    strcpy(o->name, strs[a->name]);
-    strcpy(o->default_value, strs[a->default_value]);
+    strcpy(o->name, d->strs + a->name);
+    strcpy(o->default_value, d->strs + a->default_value);
   }
 }
 
-static ct_op *ct__def_schema_locked(const ct_schema *parsed, const char *fn);
+/* ---- the built-in ops: defined on first use ----
+ * Each built-in op has a generated definition record (ctorch/generated/
+ * registration.h): its pre-parsed schema, its kernels per key (autograd and
+ * BackendSelect ones included), its signature's boxing adapter and its boxed
+ * frontend. A typed call reads the op's handle (ct__op.<op>) and, while it is
+ * NULL, defines the op from its record (ct__materialize: under the registry
+ * lock, once), so a program links only the ops it calls and what they reach.
+ * Whatever concerns every op (lookups by name, enumeration, ct_def, ct_impl,
+ * backends, the engines' loops, opcheck) first defines them all, in spec
+ * order, through the one index of records (ct__materialize_all, init.h).
+ * Each op keeps its spec position in the registry (ct_op_at), whenever it is
+ * defined; users' ops follow the built-ins. */
+typedef struct ct__kernel_def {
+  ct_unboxed_fn fn;
+  unsigned char key, source; /* ct_key; CT__SOURCE_* (ct__kernel_sources, init.h) */
+} ct__kernel_def;
+enum { CT__SOURCE_REFERENCE, CT__SOURCE_STRUCTURED, CT__SOURCE_COMPOSITE, CT__SOURCE_AUTOGRAD, CT__SOURCE_BACKEND_SELECT };
+/* An op's autograd kernel in its record (generated/registration.h): none in
+ * an inference-only build (CT_NO_AUTOGRAD, init.h). */
+#ifdef CT_NO_AUTOGRAD
+#define CT__AUTOGRAD_KERNEL(fn)
+#else
+#define CT__AUTOGRAD_KERNEL(fn) {CT_FN(fn), CT_KEY_AUTOGRAD, CT__SOURCE_AUTOGRAD},
+#endif
+typedef struct ct__op_def {
+  ct_op **handle; /* &ct__op.<op> */
+  int index;      /* position in spec order */
+  ct__schema_def schema;
+  ct_boxed_fn adapter; /* the schema's signature's */
+  ct__boxed_frontend_fn frontend;
+  ct_unboxed_fn frontend_fn;
+  const ct__kernel_def *kernels; /* in registration order */
+  unsigned char nkernels, device_rule, dynamic_output_shape;
+} ct__op_def;
+/* (init.h) the op of record d, defined now if it was not: NULL after an error */
+static ct_op *ct__materialize(const ct__op_def *d);
+/* (init.h) every built-in op defined: for whatever concerns all ops */
+static void ct__materialize_all(void);
+
+static ct_op *ct__def_schema_locked(const ct_schema *parsed, const char *fn, int pos);
 static ct_op *ct__def_locked(const char *schema, const char *fn) {
   ct_schema parsed;
   if (ct__schema_parse(fn, schema, &parsed) != CT_OK) return NULL;
-  return ct__def_schema_locked(&parsed, fn);
+  return ct__def_schema_locked(&parsed, fn, -1);
 }
-static ct_op *ct__def_schema_locked(const ct_schema *parsed, const char *fn) {
+/* Defines the op at the end of the registry (pos -1) or, for a built-in, at
+ * its spec position pos (a slot ct__init reserved). */
+static ct_op *ct__def_schema_locked(const ct_schema *parsed, const char *fn, int pos) {
   ct_op *op;
   char full[100];
   ct__full_name(parsed, full);
@@ -764,7 +810,7 @@ static ct_op *ct__def_schema_locked(const ct_schema *parsed, const char *fn) {
     ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is already defined", full);
     return NULL;
   }
-  if (ct__registry.nops == ct__registry.cap) {
+  if (pos < 0 && ct__registry.nops == ct__registry.cap) {
     int cap = ct__registry.cap ? ct__registry.cap * 2 : 64;
     ct_op **ops = (ct_op **)CT_REALLOC(ct__registry.ops, sizeof(ct_op *) * (size_t)cap);
     if (!ops) return ct_fail(CT_ERR_OOM, fn, "out of memory"), (ct_op *)NULL;
@@ -781,23 +827,30 @@ static ct_op *ct__def_schema_locked(const ct_schema *parsed, const char *fn) {
     CT_FREE(op);
     return NULL;
   }
-  ct__registry.ops[ct__registry.nops] = op;
-  if (ct__name_index_add(&ct__registry.op_index, ct__registry.nops, ct__op_key, fn) != CT_OK) {
+  if (pos < 0) pos = ct__registry.nops++;
+  ct__registry.ops[pos] = op;
+  if (ct__name_index_add(&ct__registry.op_index, pos, ct__op_key, fn) != CT_OK) {
+    ct__registry.ops[pos] = NULL;
+    if (pos == ct__registry.nops - 1 && pos >= ct__registry.nbuiltin) ct__registry.nops--;
     CT_FREE((void *)op->dispatch);
     CT_FREE(op);
     return NULL;
   }
-  ct__registry.nops++;
   return op;
 }
 
 static void ct__ensure_init(void) {
   if (CT_UNLIKELY(!ct__atomic_load(&ct__initialized))) ct__init();
 }
+static int ct__all_defined; /* every built-in op is defined (ct__materialize_all) */
+/* ct__ensure_init, and every built-in op defined: for what concerns all ops */
+static void ct__ensure_all(void) {
+  if (CT_UNLIKELY(!ct__atomic_load(&ct__all_defined))) ct__materialize_all();
+}
 
 CTDEF ct_op *ct_def(const char *schema) {
   ct_op *op;
-  ct__ensure_init();
+  ct__ensure_all();
   ct__lock();
   op = ct__def_locked(schema, "ct_def");
   ct__unlock();
@@ -807,7 +860,7 @@ CTDEF ct_op *ct_def(const char *schema) {
 CTDEF ct_op *ct_op_find(const char *name) {
   ct_op *op;
   if (!name) return ct__fail_null("ct_op_find", "name"), (ct_op *)NULL;
-  ct__ensure_init();
+  ct__ensure_all();
   ct__lock();
   op = ct__find_locked(name);
   ct__unlock();
@@ -816,7 +869,7 @@ CTDEF ct_op *ct_op_find(const char *name) {
 }
 CTDEF int64_t ct_op_count(void) {
   int64_t n;
-  ct__ensure_init();
+  ct__ensure_all();
   ct__lock();
   n = ct__registry.nops;
   ct__unlock();
@@ -824,7 +877,7 @@ CTDEF int64_t ct_op_count(void) {
 }
 CTDEF ct_op *ct_op_at(int64_t i) {
   ct_op *op = NULL;
-  ct__ensure_init();
+  ct__ensure_all();
   ct__lock();
   if (i >= 0 && i < ct__registry.nops) op = ct__registry.ops[i];
   ct__unlock();
@@ -873,7 +926,7 @@ static ct_status ct__impl_op_locked(ct_op *op, ct_key key, ct_kernel kernel, con
 
 CTDEF ct_status ct_impl(const char *name, ct_key key, ct_kernel kernel) {
   ct_status st;
-  ct__ensure_init();
+  ct__ensure_all();
   ct__lock();
   st = ct__impl_locked(name, key, kernel, "ct_impl");
   ct__unlock();
@@ -885,7 +938,7 @@ CTDEF ct_status ct_impl_remove(const char *name, ct_key key) {
   ct_status st = CT_OK;
   if (!name) return ct__fail_null("ct_impl_remove", "op");
   if (ct__check_key("ct_impl_remove", key, 1) != CT_OK) return CT_ERR_REGISTRATION;
-  ct__ensure_init();
+  ct__ensure_all();
   ct__lock();
   op = ct__find_locked(name);
   if (!op) {
@@ -906,7 +959,8 @@ CTDEF ct_status ct_impl_remove(const char *name, ct_key key) {
 CTDEF ct_status ct_fallthrough(const char *name, ct_key key) {
   ct_status st = CT_OK;
   if (ct__check_key("ct_fallthrough", key, 0) != CT_OK) return CT_ERR_REGISTRATION;
-  ct__ensure_init();
+  if (name) ct__ensure_all(); /* (by name: every op defined; for all ops, the ones defined later see it) */
+  else ct__ensure_init();
   ct__lock();
   if (!name) {
     if (ct__has(&ct__registry.fallbacks[key]))
@@ -964,6 +1018,22 @@ CTDEF ct_status ct_fallback_remove(ct_key key) {
   return st;
 }
 
+/* Adds the adapter to the table (signature new and checked); 0 after an error. */
+static int ct__add_adapter_locked(const char *signature, ct_boxed_fn adapter) {
+  if (ct__registry.nadapters == ct__registry.adapters_cap) {
+    int cap = ct__registry.adapters_cap ? ct__registry.adapters_cap * 2 : 256;
+    ct__adapter_entry *a = (ct__adapter_entry *)CT_REALLOC(ct__registry.adapters, sizeof(ct__adapter_entry) * (size_t)cap);
+    if (!a) return ct_fail(CT_ERR_OOM, "ct_register_adapter", "out of memory growing the adapter table"), 0;
+    ct__registry.adapters = a;
+    ct__registry.adapters_cap = cap;
+  }
+  strcpy(ct__registry.adapters[ct__registry.nadapters].signature, signature);
+  ct__registry.adapters[ct__registry.nadapters].fn = adapter;
+  if (ct__name_index_add(&ct__registry.adapter_index, ct__registry.nadapters, ct__adapter_key, "ct_register_adapter") != CT_OK)
+    return 0;
+  ct__registry.nadapters++;
+  return 1;
+}
 static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn adapter) {
   int i = ct__name_index_find(&ct__registry.adapter_index, signature, ct__adapter_key);
   if (i >= 0) {
@@ -972,21 +1042,10 @@ static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn 
   }
   if (strlen(signature) >= sizeof ct__registry.adapters[0].signature)
     return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature too long");
-  if (ct__registry.nadapters == ct__registry.adapters_cap) {
-    int cap = ct__registry.adapters_cap ? ct__registry.adapters_cap * 2 : 256;
-    ct__adapter_entry *a = (ct__adapter_entry *)CT_REALLOC(ct__registry.adapters, sizeof(ct__adapter_entry) * (size_t)cap);
-    if (!a) return ct_fail(CT_ERR_OOM, "ct_register_adapter", "out of memory growing the adapter table");
-    ct__registry.adapters = a;
-    ct__registry.adapters_cap = cap;
-  }
-  strcpy(ct__registry.adapters[ct__registry.nadapters].signature, signature);
-  ct__registry.adapters[ct__registry.nadapters].fn = adapter;
-  if (ct__name_index_add(&ct__registry.adapter_index, ct__registry.nadapters, ct__adapter_key, "ct_register_adapter") != CT_OK)
-    return CT_ERR_OOM;
-  ct__registry.nadapters++;
+  if (!ct__add_adapter_locked(signature, adapter)) return ct_last_error();
   for (i = 0; i < ct__registry.nops; i++) {
     ct_op *op = ct__registry.ops[i];
-    if (!op->adapter && !strcmp(op->schema.signature, signature)) {
+    if (op && !op->adapter && !strcmp(op->schema.signature, signature)) {
       op->adapter = adapter;
       if (!ct__registry.building && ct__recompute(op) != CT_OK) return CT_ERR_OOM;
     }
@@ -998,7 +1057,7 @@ CTDEF ct_status ct_register_adapter(const char *signature, ct_boxed_fn adapter) 
   ct_status st;
   if (!signature) return ct__fail_null("ct_register_adapter", "signature");
   if (!adapter) return ct__fail_null("ct_register_adapter", "adapter");
-  ct__ensure_init();
+  ct__ensure_all();
   ct__lock();
   st = ct__register_adapter_locked(signature, adapter);
   ct__unlock();

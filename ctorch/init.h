@@ -1,8 +1,11 @@
 /* ctorch/init.h - registers the built-in operators, once, on first use.
  * Component of ctorch.h; see there for the overview and licence.
  *
- * Everything comes from the generated tables (ctorch/generated/
- * registration.h): adapters, schemas, kernels per key, autograd kernels.
+ * The registry's global state: fallthrough keys and fallbacks. The built-in
+ * ops themselves are defined on first use, each from its generated record
+ * (ctorch/generated/registration.h: schema, kernels per key, autograd
+ * kernel, adapter; see dispatch.h, "the built-in ops: defined on first
+ * use"), or all at once where all ops matter (ct__materialize_all).
  * Keys without a functionality yet fall through for every op. Ops without
  * an autograd kernel (users' ops registered with ct_impl only) get the
  * autograd fallback: it records a node that fails with a clear error if a
@@ -18,6 +21,7 @@
 #define CT__INIT_IMPL
 CT_EXTERN_C_BEGIN
 
+#ifndef CT_NO_AUTOGRAD
 /* Boxed autograd kernel for ops that have none of their own. */
 static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *s) {
   int nargs = op->schema.nargs, i, ne = 0, need = 0;
@@ -53,50 +57,98 @@ static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, c
   return st;
 }
 
+#endif /* CT_NO_AUTOGRAD */
+
 static const ct_key ct__default_fallthrough[] = {CT_KEY_BACKEND_SELECT, CT_KEY_AD_INPLACE_OR_VIEW, CT_KEY_AUTOCAST_CPU,
                                                  CT_KEY_AUTOCAST_CUDA};
 
 static void ct__init(void) {
-  size_t i;
   int k;
   ct__lock();
   if (ct__initialized) {
     ct__unlock();
     return;
   }
-  ct__registry.building = 1; /* no table is computed until every kernel is in: one pass at the end */
-  for (i = 0; i < sizeof ct__generated_adapters / sizeof ct__generated_adapters[0]; i++)
-    ct__register_adapter_locked(ct__generated_adapters[i].signature, ct__generated_adapters[i].fn);
-  for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++) { /* pre-parsed: no parsing here */
-    ct_schema s;
-    ct_op *op;
-    ct__schema_expand(&ct__generated_schemas[i].schema, ct__generated_args, ct__generated_strings, &s);
-    op = ct__def_schema_locked(&s, "ct_init");
-    if (op) {
-      op->frontend = ct__generated_schemas[i].frontend, op->frontend_fn = ct__generated_schemas[i].frontend_fn;
-      op->device_rule = (uint8_t)ct__generated_schemas[i].device_rule;
-      op->dynamic_output_shape = (uint8_t)ct__generated_schemas[i].dynamic_output_shape;
-    }
-    *ct__generated_schemas[i].handle = op;
+  /* the built-ins' spec positions, filled as they are defined (ct__materialize) */
+  ct__registry.ops = (ct_op **)CT_MALLOC(sizeof(ct_op *) * (size_t)CT__NUM_BUILTIN_OPS);
+  if (ct__registry.ops) {
+    memset(ct__registry.ops, 0, sizeof(ct_op *) * (size_t)CT__NUM_BUILTIN_OPS);
+    ct__registry.cap = ct__registry.nops = ct__registry.nbuiltin = CT__NUM_BUILTIN_OPS;
   }
-  for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) { /* by handle: no name lookups */
-    ct_kernel kern = ct_kernel_unboxed(ct__generated_kernels[i].fn);
-    kern.source = ct__generated_kernels[i].source;
-    if (*ct__generated_kernels[i].op) ct__impl_op_locked(*ct__generated_kernels[i].op, ct__generated_kernels[i].key, kern, "ct_init");
-  }
-  for (i = 0; i < sizeof ct__default_fallthrough / sizeof ct__default_fallthrough[0]; i++)
-    ct__registry.fallthrough |= ct_keyset_of(ct__default_fallthrough[i]);
+  for (k = 0; k < (int)(sizeof ct__default_fallthrough / sizeof ct__default_fallthrough[0]); k++)
+    ct__registry.fallthrough |= ct_keyset_of(ct__default_fallthrough[k]);
+#ifndef CT_NO_AUTOGRAD
   for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++)
     if (ct_key_is_autograd((ct_key)k)) {
       ct__registry.fallbacks[k] = ct_kernel_boxed(ct__autograd_fallback, NULL);
       ct__registry.fallbacks[k].source = "autograd fallback";
     }
+#else /* inference only: no op has an autograd kernel and no tensor requires grad (ct_set_requires_grad) */
+  for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++)
+    if (ct_key_is_autograd((ct_key)k)) ct__registry.fallthrough |= ct_keyset_of((ct_key)k);
+#endif
   ct__autograd_release_hook = ct__autograd_release; /* the tensor layer frees autograd metadata through it */
-  ct__registry.building = 0;
-  ct__recompute_all();
   ct__atomic_store(&ct__initialized, 1);
   ct__unlock();
   ct__print_summary_if_verbose();
+}
+
+/* where a built-in's kernel comes from (ct_op_dump), by CT__SOURCE_* */
+static const char *const ct__kernel_sources[] = {"reference", "structured", "composite", "autograd", "backend select"};
+/* Defines the built-in op of record d (registry lock held): its signature's
+ * adapter if no op had it yet, the op at its spec position, its kernels,
+ * then its table, once; the handle is published last. */
+static ct_op *ct__materialize_locked(const ct__op_def *d) {
+  ct_op *op = *d->handle;
+  int i;
+  if (op) return op;
+  if (!ct__registry.ops) return ct_fail(CT_ERR_OOM, "ct_init", "out of memory for the registry"), (ct_op *)NULL;
+  op = ct__registry.ops[d->index];
+  if (!op) {
+    ct_schema s;
+    ct__schema_expand(&d->schema, &s); /* pre-parsed: no parsing here */
+    if (!ct__adapter_for(s.signature) && !ct__add_adapter_locked(s.signature, d->adapter)) return NULL;
+    ct__registry.building = 1; /* the table is computed once, below */
+    op = ct__def_schema_locked(&s, "ct_init", d->index);
+    if (op) {
+      op->frontend = d->frontend, op->frontend_fn = d->frontend_fn;
+      op->device_rule = d->device_rule;
+      op->dynamic_output_shape = d->dynamic_output_shape;
+      for (i = 0; i < d->nkernels; i++) {
+        ct_kernel kern = ct_kernel_unboxed(d->kernels[i].fn);
+        kern.source = ct__kernel_sources[d->kernels[i].source];
+        ct__impl_op_locked(op, (ct_key)d->kernels[i].key, kern, "ct_init");
+      }
+    }
+    ct__registry.building = 0;
+    if (!op) return NULL;
+  }
+  if (!op->dispatch && ct__recompute(op) != CT_OK) return NULL; /* (defined, no table yet: the next use tries again) */
+  ct__atomic_store(d->handle, op);
+  return op;
+}
+/* A typed call's first use of a built-in (the generated ct__dispatch_<op>). */
+static CT__COLD ct_op *ct__materialize(const ct__op_def *d) {
+  ct_op *op;
+  ct__ensure_init();
+  ct__lock();
+  op = ct__materialize_locked(d);
+  ct__unlock();
+  return op;
+}
+/* Every built-in, in spec order: the only reference to the index of all
+ * records, so a program that never enumerates or names ops links none but
+ * those it calls. */
+static void ct__materialize_all(void) {
+  int i, ok = 1;
+  ct__ensure_init();
+  ct__lock();
+  if (!ct__all_defined) {
+    for (i = 0; i < CT__NUM_BUILTIN_OPS; i++)
+      if (!ct__materialize_locked(ct__generated_ops[i]())) ok = 0;
+    if (ok) ct__atomic_store(&ct__all_defined, 1);
+  }
+  ct__unlock();
 }
 
 /* ---- the engines' loops per device type (ops/pointwise.h, ops/reduce.h) ----
@@ -113,7 +165,7 @@ static ct_status ct__set_engine_loop(int engine, const char *fn, ct_device_type 
     return ct_fail(CT_ERR_INVALID, fn, "device type %d cannot take a%s loop%s", (int)type,
                    engine == CT__ENGINE_RANDOM ? " random" : engine == CT__ENGINE_INDEX ? "n index" : engine ? " reduction" : " pointwise",
                    type == CT_DEVICE_META ? " (meta runs meta steps only)" : type == CT_DEVICE_CPU ? " of NULL" : "");
-  ct__ensure_init();
+  ct__ensure_all();
   key = ct_device_backend_key(type);
   ct__lock();
   if (loop) ct__atomic_store(&slot[type], loop); /* before its kernels are visible */
@@ -149,7 +201,7 @@ CTDEF ct_status ct_set_structured_impl(const char *op, ct_device_type type, ct_u
   if ((unsigned)type >= CT_DEVICE_NUM || type == CT_DEVICE_META || (type == CT_DEVICE_CPU && !fn))
     return ct_fail(CT_ERR_INVALID, name, "device type %d cannot take %s impl step%s", (int)type, fn ? "an" : "a NULL",
                    type == CT_DEVICE_META ? " (meta runs meta steps only)" : "");
-  ct__ensure_init();
+  ct__ensure_all();
   key = ct_device_backend_key(type);
   ct__lock();
   if (fn) ct__atomic_store(&impls[type], fn); /* before its kernels are visible */

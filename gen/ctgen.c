@@ -10,8 +10,9 @@
  *                         function per op over it (frontends and redispatch use it)
  *   autograd_functions.h  autograd nodes (what each formula needs saved), their
  *                         backward functions and the autograd kernels that record them
- *   registration.h        schemas, boxing adapters (one per C signature) and the
- *                         kernel table ct__init registers
+ *   registration.h        boxing adapters (one per C signature), one definition
+ *                         record per op (schema, kernels per key, adapter) that
+ *                         its first use defines it from, and their index
  *   docs/ops.md           the API reference
  *
  * Schemas are parsed with ctorch's own parser (ctorch/dispatch.h), so the
@@ -585,6 +586,17 @@ static void gen_calls(void) {
     else p("    ct__res = %s(ct__o, ct__k, ks, ct__v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
     p("  }\n  CT__DISPATCH_DONE(%s);\n  return ct__res;\n}\n",
       st ? "ct__res == CT_OK" : returns_list(o) ? "ct__res >= 0" : "ct__res != NULL");
+    /* the first call of an op of this signature: defines the op, then calls (out of the
+     * dispatch functions, whose arguments pass on in their registers: no spill there) */
+    p("static CT__COLD %sct__first_%s(const ct__op_def *ct__d, ct_keyset ks", ret_ctype(o), id);
+    for (j = 0; j < o->s.nargs; j++) p(", %sa%d", kernel_ctype(&o->s.args[j]), j);
+    for (j = 1; j <= nextra(o); j++) p(", ct_tensor **x%d", j);
+    if (returns_list(o)) p(", int64_t cap, ct_tensor **out");
+    p(") {\n  const ct_op *ct__o = ct__materialize(ct__d);\n  if (!ct__o) return %s;\n  return ct__call_%s(ct__o, ks", fail_value(o), id);
+    for (j = 0; j < o->s.nargs; j++) p(", a%d", j);
+    for (j = 1; j <= nextra(o); j++) p(", x%d", j);
+    if (returns_list(o)) p(", cap, out");
+    p(");\n}\n");
   }
   p("\n/* ---- dispatch, one function per op: its signature's, with the op ---- */\n");
 }
@@ -621,7 +633,9 @@ static void gen_frontend_keys(const op *o, int nt, const char *fail) {
   p("    ct_tensor *const ct__t[%d] = {", nt);
   for (j = 0; j < o->s.nargs; j++)
     if (is_tensor(&o->s.args[j])) p("%s%s", n++ ? ", " : "", o->s.args[j].name);
-  p("};\n    if (!ct__frontend_keys(&ct__fa_%s, ct__t, &ct__keys)) return %s;\n  }\n", o->handle, fail);
+  /* (into a block-local: the call's ct__keys itself is never address-taken, so it stays in a register) */
+  p("};\n    ct_keyset ct__ks;\n    if (!ct__frontend_keys(&ct__fa_%s, ct__t, &ct__ks)) return %s;\n    ct__keys = ct__ks;\n  }\n",
+    o->handle, fail);
 }
 
 /* ================= functions.h ================= */
@@ -666,12 +680,17 @@ static void gen_functions(void) {
       p(");\n");
     }
   }
+  p("\n/* the built-in ops: the first CT__NUM_BUILTIN_OPS of the registry (ct_op_at), in spec order */\n"
+    "#define CT__NUM_BUILTIN_OPS %d\n", nops);
   p("\nCT_EXTERN_C_END\n#endif /* CT_GENERATED_FUNCTIONS_H */\n\n");
   p("/* ==== implementation ==== */\n#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_FUNCTIONS_IMPL)\n"
     "#define CT__GENERATED_FUNCTIONS_IMPL\nCT_EXTERN_C_BEGIN\n\n");
-  p("/* the registered op of every schema, filled in by ct__init */\nstatic struct {\n");
+  p("/* the registered op of every schema: NULL until its first use defines it from its record\n"
+    " * (ct__materialize, dispatch.h; the records are in registration.h) */\nstatic struct {\n");
   for (i = 0; i < nops; i++) p("  ct_op *%s;\n", ops[i].handle);
-  p("} ct__op;\n\n");
+  p("} ct__op;\n");
+  for (i = 0; i < nops; i++) p("static const ct__op_def *ct__def_%s(void);\n", ops[i].handle);
+  p("\n");
 
   /* dispatch: one call function per C signature, one forwarder per op */
   gen_calls();
@@ -680,9 +699,13 @@ static void gen_functions(void) {
     char id[96];
     call_ident(o, id);
     p("/* %s */\n", o->text);
-    p("static %sct__dispatch_%s(", ret_ctype(o), o->handle);
+    /* (always inlined, as the one-line forwarder it was: a call level would cost more than the check) */
+    p("static CT__HOT_INLINE %sct__dispatch_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
-    p(") {\n  return ct__call_%s(ct__op.%s, ks", id, o->handle);
+    p(") {\n  const ct_op *ct__o = ct__atomic_load(&ct__op.%s);\n", o->handle);
+    p("  if (CT_UNLIKELY(!ct__o)) return ct__first_%s(ct__def_%s(), ks", id, o->handle);
+    call_args(o);
+    p(");\n  return ct__call_%s(ct__o, ks", id);
     call_args(o);
     p(");\n}\n");
   }
@@ -1280,17 +1303,28 @@ static void key_list(const char *keys, char names[][48], int max, int *n) {
   }
 }
 
-/* the schemas' string table (gen_registration): each distinct string once */
-#define MAX_STRS 8192
-static char strs[MAX_STRS][96];
-static int nstrs;
-static int str_index(const char *t) {
+/* one op's strings (gen_registration): each distinct one once, by offset into the block */
+static char opstrs[2 * (CT_MAX_ARGS + CT_MAX_RETURNS) + 3][96];
+static int nopstrs, opstrs_len;
+static int opstr_at[2 * (CT_MAX_ARGS + CT_MAX_RETURNS) + 3];
+static void op_strs_reset(void) { nopstrs = opstrs_len = 0; }
+static int op_str(const char *t) {
   int i;
-  for (i = 0; i < nstrs; i++)
-    if (!strcmp(strs[i], t)) return i;
-  if (nstrs == MAX_STRS || strlen(t) >= sizeof strs[0]) die("gen/ops.spec", 0, "schema string table full at '%s'", t);
-  strcpy(strs[nstrs], t);
-  return nstrs++;
+  for (i = 0; i < nopstrs; i++)
+    if (!strcmp(opstrs[i], t)) return opstr_at[i];
+  if (strlen(t) >= sizeof opstrs[0]) die("gen/ops.spec", 0, "schema string too long: '%s'", t);
+  strcpy(opstrs[nopstrs], t);
+  opstr_at[nopstrs++] = opstrs_len;
+  opstrs_len += (int)strlen(t) + 1;
+  if (opstrs_len > 65535) die("gen/ops.spec", 0, "an op's strings exceed 64 KiB");
+  return opstr_at[nopstrs - 1];
+}
+
+/* a C string literal of t */
+static void c_string(const char *t) {
+  p("\"");
+  for (; *t; t++) p("%s%c", *t == '"' || *t == '\\' ? "\\" : "", *t);
+  p("\"");
 }
 
 /* What a boxed frontend depends on (gen_registration): the public C
@@ -1375,15 +1409,15 @@ static void gen_structured_glue(void) {
         if (st_is_input(o, j)) p(", %s", o->s.args[j].name);
       p(");\n");
       if (!meta_only) {
-        const char *engine = !strcmp(t->impls[0].keys, "CPU Pointwise")   ? "CT__ENGINE_POINTWISE"
-                             : !strcmp(t->impls[0].keys, "CPU Reduction") ? "CT__ENGINE_REDUCTION"
-                             : !strcmp(t->impls[0].keys, "CPU Index")     ? "CT__ENGINE_INDEX"
-                             : !strcmp(t->impls[0].keys, "CPU Random")    ? "CT__ENGINE_RANDOM"
+        const char *engine = !strcmp(t->impls[0].keys, "CPU Pointwise")   ? "ct__st_engine_pointwise"
+                             : !strcmp(t->impls[0].keys, "CPU Reduction") ? "ct__st_engine_reduction"
+                             : !strcmp(t->impls[0].keys, "CPU Index")     ? "ct__st_engine_index"
+                             : !strcmp(t->impls[0].keys, "CPU Random")    ? "ct__st_engine_random"
                                                                           : NULL;
         if (engine)
           p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, %s, CT_FN(%s))) == NULL) s = ct_last_error();\n", t->handle,
             engine, t->impls[0].fn);
-        else p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, -1, NULL)) == NULL) s = ct_last_error();\n", t->handle);
+        else p("  if (s == CT_OK && (impl = ct__st_impl(&st, ct__impls_%s, NULL, NULL)) == NULL) s = ct_last_error();\n", t->handle);
         p("  if (s == CT_OK) s = ((ct_status (*)(");
         impl_param_types(t);
         p("))impl)(");
@@ -1416,8 +1450,9 @@ static void gen_registration(void) {
   int nseen = 0;
   out = open_out("ctorch/generated/registration.h");
   p("/* ctorch/generated/registration.h - GENERATED by gen/ctgen.c from gen/ops.spec; do not edit (make gen).\n"
-    " * The boxing adapter of every C signature, and the tables ct__init feeds to\n"
-    " * the registry: schemas, kernels per key, autograd kernels. */\n");
+    " * The boxing adapter of every C signature, and each op's definition record\n"
+    " * (schema, kernels per key, autograd kernel, adapter, boxed frontend) that\n"
+    " * its first use defines it from (ct__materialize, dispatch.h). */\n");
   p("#ifndef CT_GENERATED_REGISTRATION_H\n#define CT_GENERATED_REGISTRATION_H\n#include \"../dispatch.h\"\n#endif\n\n");
   p("/* ==== implementation ==== */\n#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_REGISTRATION_IMPL)\n"
     "#define CT__GENERATED_REGISTRATION_IMPL\nCT_EXTERN_C_BEGIN\n\n");
@@ -1489,13 +1524,7 @@ static void gen_registration(void) {
     } else
       p("  if (!r) return ct_last_error();\n  return ct__push_owned(s, r);\n}\n");
   }
-  p("\nstatic const struct {\n  const char *signature;\n  ct_boxed_fn fn;\n} ct__generated_adapters[] = {\n");
-  for (i = 0; i < nseen; i++) {
-    char id[96];
-    sig_ident(seen[i], id);
-    p("    {\"%s\", ct__adapt_%s},\n", seen[i], id);
-  }
-  p("};\n\n");
+  p("\n");
   p("/* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck): one function per public\n"
     " * C signature, given the op's frontend (ct_op.frontend_fn) ---- */\n");
   for (i = 0; i < nops; i++) {
@@ -1549,66 +1578,77 @@ static void gen_registration(void) {
       p(");\n  return *r ? CT_OK : ct_last_error();\n}\n");
     }
   }
-  /* the schemas pre-parsed (ct__schema_def, dispatch.h): no parsing at run time; every name,
-   * default and signature once in a string table, referred to by 16-bit index */
-  nstrs = 0;
-  str_index("");
-  p("\n/* ---- schemas, pre-parsed, in spec order: arguments then returns per op ---- */\n");
-  p("static const ct__arg_def ct__generated_args[] = {\n");
-  for (i = 0; i < nops; i++) {
-    const ct_schema *sc = &ops[i].s;
-    p("    /* %s */\n", ops[i].full);
-    for (k = 0; k < sc->nargs + sc->nrets; k++) {
-      const ct_arg *a = k < sc->nargs ? &sc->args[k] : &sc->rets[k - sc->nargs];
-      p("    {%d, %d, %d, %d, %d, %d},\n", str_index(a->name), str_index(a->default_value), (int)a->type,
-        (a->optional ? 1 : 0) | (a->is_write ? 2 : 0) | (a->kwarg_only ? 4 : 0), (int)a->alias, a->list_size);
-    }
-  }
-  p("};\n\n");
-  p("/* ---- ops, in spec order: handle, pre-parsed schema (name, overload, C signature, first argument, counts),\n"
-    " * boxed frontend, device rule, dynamic output shape ---- */\n");
-  p("static const struct {\n  ct_op **handle;\n  ct__schema_def schema;\n  ct__boxed_frontend_fn frontend;\n  ct_unboxed_fn frontend_fn;\n"
-    "  int device_rule, dynamic_output_shape;\n} ct__generated_schemas[] = {\n");
-  for (i = 0, j = 0; i < nops; i++) {
-    const ct_schema *sc = &ops[i].s;
-    p("    {&ct__op.%s, {%d, %d, %d, %d, %d, %d}, ", ops[i].handle, str_index(sc->name), str_index(sc->overload),
-      str_index(sc->signature), j, sc->nargs, sc->nrets);
-    j += sc->nargs + sc->nrets;
-    if (returns_list(&ops[i])) p("NULL, NULL, %d, %d},\n", ops[i].device_rule, ops[i].dynamic_shape);
-    else {
-      char exn[96];
-      ex_name(&ops[i], exn, sizeof exn);
-      p("ct__frontend_%d, CT_FN(ct_%s), %d, %d},\n", fe_index[i], has_ex(&ops[i]) ? exn : ops[i].cname, ops[i].device_rule,
-        ops[i].dynamic_shape);
-    }
-  }
-  p("};\n\n");
-  p("/* ---- the schemas' strings, by index ---- */\nstatic const char *const ct__generated_strings[] = {\n");
-  for (i = 0; i < nstrs; i++) {
-    const char *t;
-    p("    \"");
-    for (t = strs[i]; *t; t++) p("%s%c", *t == '"' || *t == '\\' ? "\\" : "", *t); /* a C string literal */
-    p("\",\n");
-  }
-  p("};\n\n");
   gen_structured_glue();
-  p("/* ---- kernels: (op, key, function, where it comes from) ---- */\n");
-  p("static const struct {\n  ct_op **op;\n  ct_key key;\n  ct_unboxed_fn fn;\n  const char *source;\n}"
-    " ct__generated_kernels[] = {\n");
+  /* one definition record per op (ct__op_def, dispatch.h), each reached from its op's dispatch
+   * function alone, and the index of them all (ct__materialize_all, the only reader) */
+  p("/* ---- ops, in spec order: each op's definition record (ct__op_def, dispatch.h): its pre-parsed\n"
+    " * schema (arguments then returns), its kernels (key, function, where it comes from), its\n"
+    " * signature's adapter, its boxed frontend, device rule and dynamic output shape ---- */\n");
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
+    const ct_schema *sc = &o->s;
+    char id[96], exn[96];
+    int nk = 0, so, ss, an[CT_MAX_ARGS + CT_MAX_RETURNS], ad[CT_MAX_ARGS + CT_MAX_RETURNS];
+    /* the op's strings, one block: name, overload, signature, then each argument's name and
+     * default once (offsets from the block's start) */
+    op_strs_reset();
+    op_str(sc->name);
+    so = op_str(sc->overload);
+    ss = op_str(sc->signature);
+    for (k = 0; k < sc->nargs + sc->nrets; k++) {
+      const ct_arg *a = k < sc->nargs ? &sc->args[k] : &sc->rets[k - sc->nargs];
+      an[k] = op_str(a->name);
+      ad[k] = op_str(a->default_value);
+    }
+    p("/* %s */\nstatic const char ct__strs_%s[] =", o->full, o->handle);
+    for (k = 0; k < nopstrs; k++) { /* ("\0" a literal of its own: before a digit it would read as octal) */
+      p("%s", k % 6 ? " " : "\n    ");
+      if (opstrs[k][0] || k == nopstrs - 1) c_string(opstrs[k]);
+      if (k < nopstrs - 1) p("%s\"\\0\"", opstrs[k][0] ? " " : "");
+    }
+    p(";\nstatic const ct__arg_def ct__args_%s[] = {", o->handle);
+    for (k = 0; k < sc->nargs + sc->nrets; k++) {
+      const ct_arg *a = k < sc->nargs ? &sc->args[k] : &sc->rets[k - sc->nargs];
+      p("%s{%d, %d, %d, %d, %d, %d}", k ? ", " : "", an[k], ad[k], (int)a->type,
+        (a->optional ? 1 : 0) | (a->is_write ? 2 : 0) | (a->kwarg_only ? 4 : 0), (int)a->alias, a->list_size);
+    }
+    if (!k) p("{0, 0, 0, 0, 0, 0}");
+    p("};\nstatic const ct__kernel_def ct__kernels_%s[] = {", o->handle);
     for (k = 0; k < o->nkernels; k++) {
       char names[8][48];
       int n;
       key_list(o->kernels[k].keys, names, (int)(sizeof names / sizeof names[0]), &n);
       for (j = 0; j < n; j++)
         if (strncmp(names[j], "CT__ENGINE_", 11))
-          p("    {&ct__op.%s, %s, CT_FN(%s), \"%s\"},\n", o->handle, names[j], o->kernels[k].fn,
-            strstr(names[j], "COMPOSITE") ? "composite" : o->st ? "structured" : "reference");
+          p("\n    {CT_FN(%s), %s, %s},", o->kernels[k].fn, names[j],
+            strstr(names[j], "COMPOSITE") ? "CT__SOURCE_COMPOSITE" : o->st ? "CT__SOURCE_STRUCTURED" : "CT__SOURCE_REFERENCE"), nk++;
     }
-    if (!o->cia && !is_factory(o)) p("    {&ct__op.%s, CT_KEY_AUTOGRAD, CT_FN(ct__autograd_%s), \"autograd\"},\n", o->handle, o->handle);
-    if (is_factory(o)) p("    {&ct__op.%s, CT_KEY_BACKEND_SELECT, CT_FN(ct__backend_select_%s), \"backend select\"},\n", o->handle, o->handle);
+    if (is_factory(o)) p("\n    {CT_FN(ct__backend_select_%s), CT_KEY_BACKEND_SELECT, CT__SOURCE_BACKEND_SELECT},", o->handle), nk++;
+    if (!nk) die(o->file, o->line, "%s: no kernel but an autograd one", o->full); /* (the array is never empty) */
+    if (!o->cia && !is_factory(o)) p("\n    CT__AUTOGRAD_KERNEL(ct__autograd_%s)", o->handle); /* (none with CT_NO_AUTOGRAD) */
+    sig_ident(sc->signature, id);
+    p("};\nstatic const ct__op_def *ct__def_%s(void) {\n  static const ct__op_def d = {&ct__op.%s, %d, {ct__strs_%s, ct__args_%s, %d, %d, %d, %d},\n"
+      "    ct__adapt_%s, ", o->handle, o->handle, i, o->handle, o->handle, so, ss, sc->nargs, sc->nrets, id);
+    if (returns_list(o)) p("NULL, NULL");
+    else {
+      ex_name(o, exn, sizeof exn);
+      p("ct__frontend_%d, CT_FN(ct_%s)", fe_index[i], has_ex(o) ? exn : o->cname);
+    }
+    p(", ct__kernels_%s, (unsigned char)(sizeof ct__kernels_%s / sizeof ct__kernels_%s[0]), %d, %d};\n  return &d;\n}\n",
+      o->handle, o->handle, o->handle, o->device_rule, o->dynamic_shape);
   }
+  /* CT_NO_AUTOGRAD: the records hold no autograd kernel; the kernels still compile (warning-free)
+   * and reach the linker from one function nothing calls, so it drops them */
+  p("#ifdef CT_NO_AUTOGRAD\n/* An inference-only build (CT_NO_AUTOGRAD, init.h) links no autograd kernel: they are\n"
+    " * compiled and referenced from this function alone, which nothing calls. */\n"
+    "CTDEF ct_unboxed_fn ct__unlinked_autograd_kernel(int i);\n"
+    "CTDEF ct_unboxed_fn ct__unlinked_autograd_kernel(int i) {\n  static const ct_unboxed_fn k[] = {");
+  for (i = 0, k = 0; i < nops; i++)
+    if (!ops[i].cia && !is_factory(&ops[i])) p("%s\n      CT_FN(ct__autograd_%s)", k++ ? "," : "", ops[i].handle);
+  p("};\n  return i >= 0 && i < (int)(sizeof k / sizeof k[0]) ? k[i] : NULL;\n}\n#endif\n");
+  p("\n/* ---- every op's record, in spec order: read by ct__materialize_all alone ---- */\n"
+    "static const ct__op_def *(*const ct__generated_ops[CT__NUM_BUILTIN_OPS])(void) = {\n");
+  for (i = 0; i < nops; i++) p("    ct__def_%s,\n", ops[i].handle);
   p("};\n\n");
   p("/* ---- the engines' kernels: registered at the backend key of every device type that sets a\n"
     " * pointwise loop (ct_set_pointwise_loop; spec key Pointwise) or a reduction loop\n"

@@ -254,6 +254,13 @@ check "concurrent backward into one leaf under ThreadSanitizer" sh -c \
 check "8 threads dispatching, recording and differentiating while ops are registered, under ThreadSanitizer" sh -c \
   "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/concurrent_dispatch_tsan tests/concurrent_dispatch.c build/impl-tsan.o -lm -lpthread &&
    TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_dispatch_tsan"
+# CT_NO_AUTOGRAD (inference only): warning-free with gcc and clang, and the ops compute without autograd
+check "the inference-only build (CT_NO_AUTOGRAD, tests/no_autograd.c) with gcc and clang" sh -c \
+  "gcc -std=c11 $WARN -O1 -I. -o build/no_autograd_gcc tests/no_autograd.c -lm -lpthread && ./build/no_autograd_gcc &&
+   clang -std=c11 $WARN -O1 -I. -o build/no_autograd_clang tests/no_autograd.c -lm -lpthread && ./build/no_autograd_clang"
+check "8 threads racing to the first use of built-in ops (each defined once, in spec order), under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/first_use_tsan tests/first_use.c build/impl-tsan.o -lm -lpthread &&
+   TSAN_OPTIONS=halt_on_error=1 ./build/first_use_tsan"
 # CT_DEBUG stops at each handle misuse with a clear message (tests/debug_misuse.c)
 misuse() { # $1: binary, $2: mode, $3: text the report must hold
   if sh -c "./build/$1 $2" > build/misuse.log 2>&1; then echo "$2 was not caught"; return 1; fi

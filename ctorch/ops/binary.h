@@ -78,17 +78,17 @@ CT_EXTERN_C_BEGIN
     (void)ks;                                                                                            \
     return ct__pw_mut2(ID, self, self, ct__wrap_scalar(&w, other));                                      \
   }
-CT__PW_K_ALPHA(add, CT__PW_ADD)
-CT__PW_K_ALPHA(sub, CT__PW_SUB)
-CT__PW_K_NOALPHA(mul, CT__PW_MUL)
-CT__PW_K_NOALPHA(div, CT__PW_DIV)
+CT__PW_K_ALPHA(add, &ct__pw_d_ADD)
+CT__PW_K_ALPHA(sub, &ct__pw_d_SUB)
+CT__PW_K_NOALPHA(mul, &ct__pw_d_MUL)
+CT__PW_K_NOALPHA(div, &ct__pw_d_DIV)
 
 /* threshold_backward: 0 where self <= threshold, else grad_output (so a NaN self passes
  * grad_output through, as PyTorch's kernel and the BLIS backend) */
 static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
   ct_tensor *r = NULL;
   (void)ks;
-  ct__pw_run_alpha(CT__PW_THRESHOLD_BW, NULL, grad, self, threshold, &r);
+  ct__pw_run_alpha(&ct__pw_d_THRESHOLD_BW, NULL, grad, self, threshold, &r);
   return r;
 }
 
@@ -141,37 +141,37 @@ static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_ten
     return ct__pw_mut2(ID, out, ct__wrap_scalar(&w, s), b);                                          \
   }
 
-CT__PW_K_TT(floor_divide, CT__PW_DIV_FLOOR)
-CT__PW_K_TS2(floor_divide, CT__PW_DIV_FLOOR)
-CT__PW_K_TT(pow, CT__PW_POW)
-CT__PW_K_ST(pow, CT__PW_POW)
-CT__PW_K_TT(remainder, CT__PW_REMAINDER)
-CT__PW_K_TS(remainder, CT__PW_REMAINDER)
-CT__PW_K_ST(remainder, CT__PW_REMAINDER)
-CT__PW_K_TT(fmod, CT__PW_FMOD)
-CT__PW_K_TS(fmod, CT__PW_FMOD)
-CT__PW_K_FO(maximum, CT__PW_MAXIMUM)
-CT__PW_K_FO(minimum, CT__PW_MINIMUM)
-CT__PW_K_TT(atan2, CT__PW_ATAN2)
-CT__PW_K_TT(eq, CT__PW_EQ)
-CT__PW_K_TS(eq, CT__PW_EQ)
-CT__PW_K_TT(ne, CT__PW_NE)
-CT__PW_K_TS(ne, CT__PW_NE)
-CT__PW_K_TT(lt, CT__PW_LT)
-CT__PW_K_TS(lt, CT__PW_LT)
-CT__PW_K_TT(le, CT__PW_LE)
-CT__PW_K_TS(le, CT__PW_LE)
-CT__PW_K_TT(gt, CT__PW_GT)
-CT__PW_K_TS(gt, CT__PW_GT)
-CT__PW_K_TT(ge, CT__PW_GE)
-CT__PW_K_TS(ge, CT__PW_GE)
-CT__PW_K_TT(logical_and, CT__PW_AND)
-CT__PW_K_TT(logical_or, CT__PW_OR)
-CT__PW_K_TT(logical_xor, CT__PW_XOR)
-CT__PW_K_TS(clamp_min, CT__PW_CLAMP_MIN_S)
-CT__PW_K_TS(clamp_max, CT__PW_CLAMP_MAX_S)
-CT__PW_K_TT(clamp_min_tensor, CT__PW_CLAMP_MIN_T)
-CT__PW_K_TT(clamp_max_tensor, CT__PW_CLAMP_MAX_T)
+CT__PW_K_TT(floor_divide, &ct__pw_d_DIV_FLOOR)
+CT__PW_K_TS2(floor_divide, &ct__pw_d_DIV_FLOOR)
+CT__PW_K_TT(pow, &ct__pw_d_POW)
+CT__PW_K_ST(pow, &ct__pw_d_POW)
+CT__PW_K_TT(remainder, &ct__pw_d_REMAINDER)
+CT__PW_K_TS(remainder, &ct__pw_d_REMAINDER)
+CT__PW_K_ST(remainder, &ct__pw_d_REMAINDER)
+CT__PW_K_TT(fmod, &ct__pw_d_FMOD)
+CT__PW_K_TS(fmod, &ct__pw_d_FMOD)
+CT__PW_K_FO(maximum, &ct__pw_d_MAXIMUM)
+CT__PW_K_FO(minimum, &ct__pw_d_MINIMUM)
+CT__PW_K_TT(atan2, &ct__pw_d_ATAN2)
+CT__PW_K_TT(eq, &ct__pw_d_EQ)
+CT__PW_K_TS(eq, &ct__pw_d_EQ)
+CT__PW_K_TT(ne, &ct__pw_d_NE)
+CT__PW_K_TS(ne, &ct__pw_d_NE)
+CT__PW_K_TT(lt, &ct__pw_d_LT)
+CT__PW_K_TS(lt, &ct__pw_d_LT)
+CT__PW_K_TT(le, &ct__pw_d_LE)
+CT__PW_K_TS(le, &ct__pw_d_LE)
+CT__PW_K_TT(gt, &ct__pw_d_GT)
+CT__PW_K_TS(gt, &ct__pw_d_GT)
+CT__PW_K_TT(ge, &ct__pw_d_GE)
+CT__PW_K_TS(ge, &ct__pw_d_GE)
+CT__PW_K_TT(logical_and, &ct__pw_d_AND)
+CT__PW_K_TT(logical_or, &ct__pw_d_OR)
+CT__PW_K_TT(logical_xor, &ct__pw_d_XOR)
+CT__PW_K_TS(clamp_min, &ct__pw_d_CLAMP_MIN_S)
+CT__PW_K_TS(clamp_max, &ct__pw_d_CLAMP_MAX_S)
+CT__PW_K_TT(clamp_min_tensor, &ct__pw_d_CLAMP_MIN_T)
+CT__PW_K_TT(clamp_max_tensor, &ct__pw_d_CLAMP_MAX_T)
 
 /* pow(Tensor, Scalar): integers to negative integer powers are an error;
  * the exponent converts to the result's dtype checked, as in PyTorch
@@ -185,17 +185,17 @@ static ct_status ct__pw_pow_check(ct_tensor *self, ct_scalar e) {
 static ct_tensor *ct__bk_pow_scalar(ct_keyset ks, ct_tensor *a, ct_scalar e) {
   ct__wrapped w;
   (void)ks;
-  return ct__pw_pow_check(a, e) != CT_OK ? NULL : ct__pw_new2(CT__PW_POW, a, ct__wrap_scalar(&w, e));
+  return ct__pw_pow_check(a, e) != CT_OK ? NULL : ct__pw_new2(&ct__pw_d_POW, a, ct__wrap_scalar(&w, e));
 }
 static ct_status ct__bk_pow_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar e) {
   ct__wrapped w;
   (void)ks;
-  return ct__pw_pow_check(self, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, self, self, ct__wrap_scalar(&w, e));
+  return ct__pw_pow_check(self, e) != CT_OK ? ct_last_error() : ct__pw_mut2(&ct__pw_d_POW, self, self, ct__wrap_scalar(&w, e));
 }
 static ct_status ct__bk_pow_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar e, ct_tensor *out) {
   ct__wrapped w;
   (void)ks;
-  return ct__pw_pow_check(a, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, out, a, ct__wrap_scalar(&w, e));
+  return ct__pw_pow_check(a, e) != CT_OK ? ct_last_error() : ct__pw_mut2(&ct__pw_d_POW, out, a, ct__wrap_scalar(&w, e));
 }
 
 /* clamp_min / clamp_max take Scalar min / max: the generic names above */
@@ -211,15 +211,15 @@ CT__PW_K_ALIAS(clamp_max, clamp_max)
 /* logical_not */
 static ct_tensor *ct__bk_logical_not(ct_keyset ks, ct_tensor *a) {
   (void)ks;
-  return ct__pw_new(CT__PW_NOT, 1, &a, NULL);
+  return ct__pw_new(&ct__pw_d_NOT, 1, &a, NULL);
 }
 static ct_status ct__bk_logical_not_(ct_keyset ks, ct_tensor *self) {
   (void)ks;
-  return ct__pw_run(CT__PW_NOT, self, 1, &self, NULL, NULL);
+  return ct__pw_run(&ct__pw_d_NOT, self, 1, &self, NULL, NULL);
 }
 static ct_status ct__bk_logical_not_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {
   (void)ks;
-  return ct__pw_run(CT__PW_NOT, out, 1, &a, NULL, NULL);
+  return ct__pw_run(&ct__pw_d_NOT, out, 1, &a, NULL, NULL);
 }
 
 /* ---- div with a rounding mode: None is div's true division (ctorch/ops.h) ---- */
@@ -230,34 +230,35 @@ static int ct__pw_rounding(const char *mode) { /* DIV_TRUNC, DIV_FLOOR, -1 for N
   ct_fail(CT_ERR_INVALID, "div", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode);
   return -2;
 }
+static const ct__pw_desc *ct__pw_rounding_desc(int id) { return id == CT__PW_DIV_TRUNC ? &ct__pw_d_DIV_TRUNC : &ct__pw_d_DIV_FLOOR; }
 static ct_tensor *ct__bk_div_mode(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode) {
   int id = ct__pw_rounding(rounding_mode);
-  return id == -2 ? NULL : id < 0 ? ct__k2_div(ks, a, b) : ct__pw_new2(id, a, b);
+  return id == -2 ? NULL : id < 0 ? ct__k2_div(ks, a, b) : ct__pw_new2(ct__pw_rounding_desc(id), a, b);
 }
 static ct_status ct__bk_div_mode_(ct_keyset ks, ct_tensor *self, ct_tensor *b, const char *rounding_mode) {
   int id = ct__pw_rounding(rounding_mode);
-  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_(ks, self, b) : ct__pw_mut2(id, self, self, b);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_(ks, self, b) : ct__pw_mut2(ct__pw_rounding_desc(id), self, self, b);
 }
 static ct_status ct__bk_div_mode_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode, ct_tensor *out) {
   int id = ct__pw_rounding(rounding_mode);
-  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_out(ks, a, b, out) : ct__pw_mut2(id, out, a, b);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_out(ks, a, b, out) : ct__pw_mut2(ct__pw_rounding_desc(id), out, a, b);
 }
 static ct_tensor *ct__bk_div_scalar_mode(ct_keyset ks, ct_tensor *a, ct_scalar s, const char *rounding_mode) {
   int id = ct__pw_rounding(rounding_mode);
   ct__wrapped w;
-  return id == -2 ? NULL : id < 0 ? ct__k2_div_scalar(ks, a, s) : ct__pw_new2(id, a, ct__wrap_scalar(&w, s));
+  return id == -2 ? NULL : id < 0 ? ct__k2_div_scalar(ks, a, s) : ct__pw_new2(ct__pw_rounding_desc(id), a, ct__wrap_scalar(&w, s));
 }
 static ct_status ct__bk_div_scalar_mode_(ct_keyset ks, ct_tensor *self, ct_scalar s, const char *rounding_mode) {
   int id = ct__pw_rounding(rounding_mode);
   ct__wrapped w;
-  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_scalar_(ks, self, s) : ct__pw_mut2(id, self, self, ct__wrap_scalar(&w, s));
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_scalar_(ks, self, s) : ct__pw_mut2(ct__pw_rounding_desc(id), self, self, ct__wrap_scalar(&w, s));
 }
 
 /* ---- where ---- */
 static ct_status ct__pw_where3(ct_tensor *out, ct_tensor *c, ct_tensor *a, ct_tensor *b, ct_tensor **result) {
   ct_tensor *in[3];
   in[0] = c, in[1] = a, in[2] = b;
-  return ct__pw_run(CT__PW_WHERE, out, 3, in, NULL, result);
+  return ct__pw_run(&ct__pw_d_WHERE, out, 3, in, NULL, result);
 }
 static ct_tensor *ct__bk_where(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_tensor *b) {
   ct_tensor *r = NULL;
@@ -290,7 +291,7 @@ static ct_status ct__pw_masked_fill(ct_tensor *out, ct_tensor *self, ct_tensor *
     return ct_fail(CT_ERR_SHAPE, "masked_fill",
                    "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value->ndim);
   in[0] = mask, in[1] = value, in[2] = self;
-  return ct__pw_run(CT__PW_MASKED_FILL, out, 3, in, NULL, result);
+  return ct__pw_run(&ct__pw_d_MASKED_FILL, out, 3, in, NULL, result);
 }
 static ct_tensor *ct__bk_masked_fill_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
   ct_tensor *r = NULL;
@@ -335,7 +336,7 @@ static ct_status ct__pw_lerp(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct
   ctx.v = ct_scalar_to_double(w);
   ctx.vi = 0;
   ctx.s = w;
-  return ct__pw_run(weight ? CT__PW_LERP : CT__PW_LERP_S, out, weight ? 3 : 2, in, &ctx, result);
+  return ct__pw_run(weight ? &ct__pw_d_LERP : &ct__pw_d_LERP_S, out, weight ? 3 : 2, in, &ctx, result);
 }
 static ct_tensor *ct__bk_lerp(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
   ct_tensor *r = NULL;
@@ -367,12 +368,12 @@ static ct_status ct__bk_lerp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor
 }
 
 /* ---- addcmul / addcdiv: self + value * t1 (op) t2 ---- */
-static ct_status ct__pw_addc(int id, ct_tensor *out, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value,
+static ct_status ct__pw_addc(const ct__pw_desc *id, ct_tensor *out, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value,
                              ct_tensor **result) {
   ct_tensor *in[3];
   ct__pw_ctx ctx;
-  if (!self || !t1 || !t2) return ct_fail(CT_ERR_INVALID, ct__pw_ops[id].name, "an input is NULL");
-  if (id == CT__PW_ADDCDIV && ct_dtype_is_integral((ct_dtype)t1->dtype, true) && ct_dtype_is_integral((ct_dtype)t2->dtype, true))
+  if (!self || !t1 || !t2) return ct_fail(CT_ERR_INVALID, id->name, "an input is NULL");
+  if (id == &ct__pw_d_ADDCDIV && ct_dtype_is_integral((ct_dtype)t1->dtype, true) && ct_dtype_is_integral((ct_dtype)t2->dtype, true))
     return ct_fail(CT_ERR_DTYPE, "addcdiv",
                    "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a "
                    "true division of tensor1 and tensor2. Use (input + value * tensor1 / tensor2) for float inputs.");
@@ -399,23 +400,23 @@ static ct_status ct__pw_addc(int id, ct_tensor *out, ct_tensor *self, ct_tensor 
     (void)ks;                                                                                                             \
     return ct__pw_addc(ID, out, self, t1, t2, value, NULL);                                                            \
   }
-CT__PW_K_ADDC(addcmul, CT__PW_ADDCMUL)
-CT__PW_K_ADDC(addcdiv, CT__PW_ADDCDIV)
+CT__PW_K_ADDC(addcmul, &ct__pw_d_ADDCMUL)
+CT__PW_K_ADDC(addcdiv, &ct__pw_d_ADDCDIV)
 
 /* ---- clamp: scalar bounds (Scalar? min, max) and tensor bounds (Tensor? min, max) ---- */
 static ct_status ct__pw_clamp(ct_tensor *out, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, int tensor_bounds,
                               ct_tensor **result) {
   ct_tensor *in[3];
-  int id;
+  const ct__pw_desc *id;
   if (!self) return ct_fail(CT_ERR_INVALID, "clamp", "self is NULL");
   if (!lo && !hi) return ct_fail(CT_ERR_INVALID, "clamp", "torch.clamp: At least one of 'min' or 'max' must not be None");
   in[0] = self;
   if (lo && hi) {
     in[1] = lo, in[2] = hi;
-    id = tensor_bounds ? CT__PW_CLAMP_T : CT__PW_CLAMP_S;
+    id = tensor_bounds ? &ct__pw_d_CLAMP_T : &ct__pw_d_CLAMP_S;
   } else {
     in[1] = lo ? lo : hi;
-    id = lo ? (tensor_bounds ? CT__PW_CLAMP_MIN_T : CT__PW_CLAMP_MIN_S) : (tensor_bounds ? CT__PW_CLAMP_MAX_T : CT__PW_CLAMP_MAX_S);
+    id = lo ? (tensor_bounds ? &ct__pw_d_CLAMP_MIN_T : &ct__pw_d_CLAMP_MIN_S) : (tensor_bounds ? &ct__pw_d_CLAMP_MAX_T : &ct__pw_d_CLAMP_MAX_S);
   }
   return ct__pw_run(id, out, lo && hi ? 3 : 2, in, NULL, result);
 }

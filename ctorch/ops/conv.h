@@ -456,7 +456,7 @@ static ct_status ct__conv_bwd_weight(const char *op, const ct__conv_geom *g, ct_
       ct_tensor *dst = ct__view2(gw, g->Og, K, K, 1, gw->offset + grp * g->Og * K);
       ct__im2col(g, x, n0, b, grp * g->Cg, cols);
       r = ct_ && gm ? ct_mm(gm, ct_) : NULL;
-      st = r && dst ? ct__pw_run_alpha(CT__PW_ADD, dst, dst, r, ct_int(1), NULL) : ct_last_error();
+      st = r && dst ? ct__pw_run_alpha(&ct__pw_d_ADD, dst, dst, r, ct_int(1), NULL) : ct_last_error();
       ct_release(r), ct_release(dst), ct_release(gm), ct_release(ct_);
     }
   }
@@ -546,7 +546,7 @@ static ct_status ct__impl_convolution(ct_tensor *input, ct_tensor *weight, ct_te
     ct_tensor *bv;
     sz[1] = bias->sizes[0], bs[1] = bias->strides[0];
     bv = ct__make_view(bias, 4, sz, bs, bias->offset);
-    st = bv ? ct__pw_run_alpha(CT__PW_ADD, a4, a4, bv, ct_int(1), NULL) : ct_last_error();
+    st = bv ? ct__pw_run_alpha(&ct__pw_d_ADD, a4, a4, bv, ct_int(1), NULL) : ct_last_error();
     ct_release(bv);
   }
   ct_release(x), ct_release(w), ct_release(a4);

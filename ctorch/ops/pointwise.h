@@ -57,7 +57,7 @@ typedef enum ct_pointwise_op {
   CT_PW_WHERE, CT_PW_MASKED_FILL, CT_PW_UNARY, CT_PW_COPY, CT_PW_NUM_OPS
 } ct_pointwise_op;
 typedef struct ct_pointwise_call {
-  int op;                  /* the op's id in its family (ct__pw_ops, or the unary table) */
+  int op;                  /* the op's id in its family (CT__PW_<ID>: its ct__pw_d_<ID>, or the unary function) */
   const char *name;        /* the op, for messages */
   ct_dtype dtype;          /* the computing dtype */
   int ninputs, flags;      /* CT_POINTWISE_* */
@@ -311,17 +311,22 @@ CT__PW_BOOL_OPS(CT__PW_DEF_BOOL)
 #define CT__PW_ENUM_B(ID, name, NIN, FLAGS, E) CT__PW_##ID,
 enum { CT__PW_VALUE_OPS(CT__PW_ENUM_V) CT__PW_BOOL_OPS(CT__PW_ENUM_B) CT__PW_NOPS };
 
+/* One op of the engine: ct__pw_d_<ID>, an object of its own (no table of
+ * them all), so a program links the loops of the ops it runs only. */
 typedef struct ct__pw_desc {
+  int id; /* CT__PW_<ID> (ct_pointwise_call.op) */
   const char *name;
   int nin, flags;
   ct_loop_fn loops[CT_DTYPE_NUM]; /* by computing dtype, in ct_dtype order */
 } ct__pw_desc;
 #define CT__PW_ROW(ID, name, NIN, FLAGS)                                                                          \
-  {name, NIN, FLAGS, {ct__pw_##ID##_f32, ct__pw_##ID##_f64, ct__pw_##ID##_f16, ct__pw_##ID##_bf16,              \
-                      ct__pw_##ID##_i64, ct__pw_##ID##_i32, ct__pw_##ID##_u8, ct__pw_##ID##_bool}},
+  static const ct__pw_desc ct__pw_d_##ID = {                                                                      \
+      CT__PW_##ID, name, NIN, FLAGS, {ct__pw_##ID##_f32, ct__pw_##ID##_f64, ct__pw_##ID##_f16, ct__pw_##ID##_bf16, \
+                                      ct__pw_##ID##_i64, ct__pw_##ID##_i32, ct__pw_##ID##_u8, ct__pw_##ID##_bool}};
 #define CT__PW_ROW_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_ROW(ID, name, NIN, FLAGS)
 #define CT__PW_ROW_B(ID, name, NIN, FLAGS, E) CT__PW_ROW(ID, name, NIN, FLAGS)
-static const ct__pw_desc ct__pw_ops[CT__PW_NOPS] = {CT__PW_VALUE_OPS(CT__PW_ROW_V) CT__PW_BOOL_OPS(CT__PW_ROW_B)};
+CT__PW_VALUE_OPS(CT__PW_ROW_V)
+CT__PW_BOOL_OPS(CT__PW_ROW_B)
 
 /* ---- where / masked_fill: select bytes by a bool condition ---- */
 #define CT__PW_SELECT_LOOP(NAME, T)                                                          \
@@ -337,6 +342,9 @@ CT__PW_SELECT_LOOP(ct__pw_select2, uint16_t)
 CT__PW_SELECT_LOOP(ct__pw_select4, uint32_t)
 CT__PW_SELECT_LOOP(ct__pw_select8, uint64_t)
 enum { CT__PW_WHERE = CT__PW_NOPS, CT__PW_MASKED_FILL, CT__PW_UNARY }; /* CT__PW_UNARY: a unary function (ops/unary.h) */
+/* where / masked_fill: select loops by element size (ct__pw_run) */
+static const ct__pw_desc ct__pw_d_WHERE = {CT__PW_WHERE, "where", 3, CT__PW_ALL | CT__PW_FIT | CT__PW_SELECT, {NULL}};
+static const ct__pw_desc ct__pw_d_MASKED_FILL = {CT__PW_MASKED_FILL, "masked_fill", 3, CT__PW_ALL | CT__PW_FIT | CT__PW_SELECT, {NULL}};
 /* the public ids (ct_pointwise_op) name the same entries */
 #define CT__PW_SAME_ID(ID) typedef char ct__pw_id_##ID[(int)CT__PW_##ID == (int)CT_PW_##ID ? 1 : -1];
 #define CT__PW_SAME_ID_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_SAME_ID(ID)
@@ -349,9 +357,6 @@ CT__PW_SAME_ID(UNARY)
 
 
 /* ---- the meta step ---- */
-static const char *ct__pw_name(int id) {
-  return id == CT__PW_WHERE ? "where" : id == CT__PW_MASKED_FILL ? "masked_fill" : ct__pw_ops[id].name;
-}
 
 /* What the meta step decided; the impl step computes it. */
 typedef struct ct__pw_plan {
@@ -450,7 +455,7 @@ static int ct__pw_flat(const ct__pw_plan *pl, const ct_tensor *out) {
  * dtype when the caller decides it (the unary functions), else NONE. */
 static CT__HOT_INLINE ct_status ct__pw_meta(ct__pw_plan *pl, int id, int flags, ct_tensor *out, int nin, ct_tensor **in, const ct__pw_ctx *pctx,
                              ct_dtype fixed) {
-  const char *op = pl->op = id < 0 ? pl->op : ct__pw_name(id);
+  const char *op = pl->op; /* (the caller names it) */
   int i, first = (flags & CT__PW_SELECT) ? 1 : 0;
   ct_dtype common;
   ct_status st;
@@ -803,9 +808,9 @@ static ct_status ct__pw_check_value(const char *op, const ct_tensor *v, ct_dtype
  * (ct__wrap_scalar): their container is cast in place when needed.
  * where: in = condition, self, other. masked_fill: in = mask, value, self.
  * pctx: the op's Scalar parameter (alpha, weight, value), or NULL. */
-static ct_status ct__pw_run(int id, ct_tensor *out, int nin, ct_tensor **in, const ct__pw_ctx *pctx, ct_tensor **result) {
+static ct_status ct__pw_run(const ct__pw_desc *d, ct_tensor *out, int nin, ct_tensor **in, const ct__pw_ctx *pctx, ct_tensor **result) {
   static const ct_loop_fn select_loops[9] = {NULL, ct__pw_select1, ct__pw_select2, NULL, ct__pw_select4, NULL, NULL, NULL, ct__pw_select8};
-  const int flags = id >= CT__PW_NOPS ? CT__PW_ALL | CT__PW_FIT | CT__PW_SELECT : ct__pw_ops[id].flags;
+  const int id = d->id, flags = d->flags;
   ct__pw_plan pl;
   ct_pointwise_call call;
   ct_status st;
@@ -813,18 +818,18 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int nin, ct_tensor **in, con
       (flags & CT__PW_FL) && ct__pw_fast_operands(out, nin, in, (ct_dtype)in[0]->dtype)) {
     if (pctx && (flags & (CT__PW_ALPHA | CT__PW_FIT))) { /* the Scalar parameter's checks (a float dtype: no bool alpha rule) */
       if (pctx->s.kind == CT_SCALAR_BOOL && (flags & CT__PW_ALPHA))
-        return ct_fail(CT_ERR_DTYPE, ct__pw_ops[id].name, "boolean alpha only supported for boolean results");
+        return ct_fail(CT_ERR_DTYPE, d->name, "boolean alpha only supported for boolean results");
       if (!(pctx->s.kind == CT_SCALAR_INT && in[0]->dtype != CT_F16) && /* (an integer fits every other float dtype) */
-          ct__check_scalar(ct__pw_ops[id].name, pctx->s, (ct_dtype)in[0]->dtype) != CT_OK)
+          ct__check_scalar(d->name, pctx->s, (ct_dtype)in[0]->dtype) != CT_OK)
         return ct_last_error();
     }
     call.op = id;
     call.flags = CT_POINTWISE_FLAT;
     call.param = pctx ? pctx->v : 0;
     call.iparam = pctx ? pctx->vi : 0;
-    return ct__pw_fast_run(out, nin, in, ct__pw_ops[id].loops[in[0]->dtype], &call, result);
+    return ct__pw_fast_run(out, nin, in, d->loops[in[0]->dtype], &call, result);
   }
-  pl.op = NULL; /* (the meta step names it from id) */
+  pl.op = d->name;
   if ((st = ct__pw_meta(&pl, id, flags, out, nin, in, pctx, CT_DTYPE_NONE)) != CT_OK) return st;
   if (id == CT__PW_MASKED_FILL && !(in[1]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__is_meta(in[1]) && !ct__is_meta(in[2]))
     st = ct__pw_check_value(pl.op, in[1], pl.common);
@@ -833,29 +838,29 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int nin, ct_tensor **in, con
     call.flags = (flags & CT__PW_ZDIV) && ct_dtype_is_integral(pl.common, false) ? CT_POINTWISE_CHECK_DIVISOR : 0;
     call.param = pctx ? pctx->v : 0;
     call.iparam = pctx ? pctx->vi : 0;
-    call.host_loop = (flags & CT__PW_SELECT) ? select_loops[ct_dtype_size(pl.common)] : ct__pw_ops[id].loops[pl.common];
+    call.host_loop = (flags & CT__PW_SELECT) ? select_loops[ct_dtype_size(pl.common)] : d->loops[pl.common];
     call.host_ctx = &call;
     st = ct__pw_impl(&pl, &call);
   }
   return ct__pw_finish(&pl, st, result);
 }
-static ct_tensor *ct__pw_new(int id, int nin, ct_tensor **in, const ct__pw_ctx *ctx) {
+static ct_tensor *ct__pw_new(const ct__pw_desc *id, int nin, ct_tensor **in, const ct__pw_ctx *ctx) {
   ct_tensor *r = NULL;
   ct__pw_run(id, NULL, nin, in, ctx, &r);
   return r;
 }
-static ct_tensor *ct__pw_new2(int id, ct_tensor *a, ct_tensor *b) {
+static ct_tensor *ct__pw_new2(const ct__pw_desc *id, ct_tensor *a, ct_tensor *b) {
   ct_tensor *in[2];
   in[0] = a, in[1] = b;
   return ct__pw_new(id, 2, in, NULL);
 }
-static ct_status ct__pw_mut2(int id, ct_tensor *out, ct_tensor *a, ct_tensor *b) {
+static ct_status ct__pw_mut2(const ct__pw_desc *id, ct_tensor *out, ct_tensor *a, ct_tensor *b) {
   ct_tensor *in[2];
   in[0] = a, in[1] = b;
   return ct__pw_run(id, out, 2, in, NULL, NULL);
 }
 /* add / sub (alpha) and threshold_backward (the threshold) */
-static CT__HOT_INLINE ct_status ct__pw_run_alpha(int id, ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor **result) {
+static CT__HOT_INLINE ct_status ct__pw_run_alpha(const ct__pw_desc *id, ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor **result) {
   ct_tensor *in[2];
   ct__pw_ctx ctx;
   if (alpha.kind == CT_SCALAR_NONE) alpha = ct_int(1);

@@ -156,20 +156,24 @@ static ct_status ct__st_finish(ct__structured *st, ct_status s, int nout) {
   return s;
 }
 
+/* Whether a device type has an engine's loop (the spec's generic impl of
+ * the engine's calls serves it): one function per engine, so a structured
+ * op references its own engine's loops only (inline: unused ones are fine). */
+typedef int (*ct__st_engine_fn)(int type);
+static inline int ct__st_engine_pointwise(int type) { return ct_pointwise_loop((ct_device_type)type) != NULL; }
+static inline int ct__st_engine_reduction(int type) { return ct_reduction_loop((ct_device_type)type) != NULL; }
+static inline int ct__st_engine_index(int type) { return ct_index_loop((ct_device_type)type) != NULL; }
+static inline int ct__st_engine_random(int type) { return ct_random_loop((ct_device_type)type) != NULL; }
 /* The impl step of the call's device type (the outputs'), or NULL and an
- * error. engine (CT__ENGINE_*, or -1): the spec's impl, generic, is made of
- * that engine's calls, so it serves every device type with the engine's
- * loop (even when a backend replaced the CPU's). */
-static ct_unboxed_fn ct__st_impl(const ct__structured *st, ct_unboxed_fn *impls, int engine, ct_unboxed_fn generic) {
+ * error. engine (one of the above, or NULL): the spec's impl, generic, is
+ * made of that engine's calls, so it serves every device type with the
+ * engine's loop (even when a backend replaced the CPU's). */
+static ct_unboxed_fn ct__st_impl(const ct__structured *st, ct_unboxed_fn *impls, ct__st_engine_fn engine, ct_unboxed_fn generic) {
   ct_unboxed_fn fn;
   int type = st->nout ? (int)st->out[0]->device.type : (int)CT_DEVICE_CPU;
   if ((unsigned)type >= CT_DEVICE_NUM) type = CT_DEVICE_CPU; /* (not reached: a device type is in range) */
   if ((fn = ct__atomic_load(&impls[type])) != NULL) return fn;
-  if (engine >= 0 && (engine == CT__ENGINE_POINTWISE   ? ct_pointwise_loop((ct_device_type)type) != NULL
-                      : engine == CT__ENGINE_REDUCTION ? ct_reduction_loop((ct_device_type)type) != NULL
-                      : engine == CT__ENGINE_INDEX     ? ct_index_loop((ct_device_type)type) != NULL
-                                                       : ct_random_loop((ct_device_type)type) != NULL))
-    return generic;
+  if (engine && engine(type)) return generic;
   return ct_fail(CT_ERR_UNSUPPORTED, st->op, "no impl step for device type %s", ct_device_type_name((ct_device_type)type)),
          (ct_unboxed_fn)NULL;
 }
