@@ -519,11 +519,14 @@ TEST(binary_inplace_grad) {
  * version bumps; the lane steps aside for shared storage it does not decide
  * and for a CPU loop a user set. */
 static int fl_same(ct_tensor *x, ct_tensor *y) {
+  /* A backend (the BLIS suite) may take the contiguous call with kernels of
+   * its own rounding (its exp, an fma): then within a few ulps, else exact. */
+  double tol = ct_backend_first() ? (x && x->dtype == CT_F32 ? 1e-6 : 1e-14) : 0;
   int64_t k;
   if (!x || !y || x->numel != y->numel || x->dtype != y->dtype || !ct__same_sizes(x, y)) return 0;
   for (k = 0; k < x->numel; k++) {
     double u = ct_get(x, k), v = ct_get(y, k);
-    if (!(u == v || (u != u && v != v))) return 0;
+    if (!(u == v || (u != u && v != v) || fabs(u - v) <= tol * (fabs(v) > 1 ? fabs(v) : 1))) return 0;
   }
   return 1;
 }
@@ -580,7 +583,8 @@ TEST(pointwise_fast_lane_matches_general_path) {
     w = ct_add(p, p);
     r = ct_relu(p);
     CHECK_OK(ct_set_pointwise_loop(CT_DEVICE_CPU, ct_host_pointwise_loop));
-    CHECK(fl_loop_calls == 2 && w && r && ct_get(w, 3) == 6 && ct_get(r, 2) == 2);
+    CHECK(w && r && ct_get(w, 3) == 6 && ct_get(r, 2) == 2);
+    CHECK(fl_loop_calls == 2 || ct_backend_first()); /* (a backend's own add and relu kernels need no loop) */
   }
 }
 

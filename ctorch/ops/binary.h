@@ -641,8 +641,7 @@ static ct_status ct__bm_run(const ct__bm_def *d, ct_tensor *out, ct_tensor *a, c
     return ct_fail(CT_ERR_DTYPE, d->name, "\"%s_cpu\" not implemented for '%s'", d->name, ct__dtype_torch_name(common));
   if (d == &ct__bm_def_nextafter && common == CT_F16) /* as PyTorch 1.13 (float32 steps rounded back would do nothing) */
     return ct_fail(CT_ERR_DTYPE, d->name, "\"nextafter_cpu\" not implemented for 'Half'");
-  pl.op = d->name;
-  if ((st = ct__pw_meta(&pl, -1, CT__PW_ALL | CT__PW_ANYIN, out, 2, in, NULL, common)) != CT_OK) return st;
+  if ((st = ct__pw_meta(&pl, d->name, -1, CT__PW_ALL | CT__PW_ANYIN, out, 2, in, NULL, common)) != CT_OK) return st;
   c.def = d;
   c.common = common;
   c.in[0] = (ct_dtype)a->dtype, c.in[1] = (ct_dtype)b->dtype;

@@ -776,12 +776,18 @@ static int ct__nn_mse_host(const ct_tensor *self, const ct_tensor *target, const
   return reduction == CT__NN_NONE ? ct__same_sizes(self, grad_output) : grad_output->ndim == 0;
 }
 #define CT__NN_MSE_LOOPS(T)                                                                                          \
-  static void ct__nn_mse_sq_##T(const T *a, const T *b, T *sq, double *xf, int64_t n) {                             \
+  static void ct__nn_mse_sq_##T(const T *a, const T *b, T *sq, int64_t n) {                                         \
+    int64_t i;                                                                                                       \
+    for (i = 0; i < n; i++) {                                                                                        \
+      T dv = a[i] - b[i];                                                                                            \
+      sq[i] = dv * dv;                                                                                               \
+    }                                                                                                                \
+  }                                                                                                                  \
+  static void ct__nn_mse_sq_row_##T(const T *a, const T *b, double *xf, int64_t n) { /* the reduction's row */      \
     int64_t i;                                                                                                       \
     for (i = 0; i < n; i++) {                                                                                        \
       T dv = a[i] - b[i], q = dv * dv;                                                                               \
-      if (sq) sq[i] = q;                                                                                             \
-      else xf[i] = (double)q;                                                                                        \
+      xf[i] = (double)q;                                                                                             \
     }                                                                                                                \
   }                                                                                                                  \
   static void ct__nn_mse_grad_##T(const T *a, const T *b, const T *g, int g_each, T norm, T *out, int64_t n) {       \
@@ -801,13 +807,13 @@ static ct_tensor *ct__nn_mse_loss_host(ct_tensor *self, ct_tensor *target, int64
   double *xf, v;
   if (reduction == CT__NN_NONE) {
     if (!(r = ct__empty_as(self))) return NULL;
-    if (f32) ct__nn_mse_sq_float((const float *)ct_data_ptr(self), (const float *)ct_data_ptr(target), (float *)ct_data_ptr(r), NULL, n);
-    else ct__nn_mse_sq_double((const double *)ct_data_ptr(self), (const double *)ct_data_ptr(target), (double *)ct_data_ptr(r), NULL, n);
+    if (f32) ct__nn_mse_sq_float((const float *)ct_data_ptr(self), (const float *)ct_data_ptr(target), (float *)ct_data_ptr(r), n);
+    else ct__nn_mse_sq_double((const double *)ct_data_ptr(self), (const double *)ct_data_ptr(target), (double *)ct_data_ptr(r), n);
     return r;
   }
   if (!(xf = (double *)ct__scratch_alloc(sizeof(double) * (size_t)n))) return NULL;
-  if (f32) ct__nn_mse_sq_float((const float *)ct_data_ptr(self), (const float *)ct_data_ptr(target), NULL, xf, n);
-  else ct__nn_mse_sq_double((const double *)ct_data_ptr(self), (const double *)ct_data_ptr(target), NULL, xf, n);
+  if (f32) ct__nn_mse_sq_row_float((const float *)ct_data_ptr(self), (const float *)ct_data_ptr(target), xf, n);
+  else ct__nn_mse_sq_row_double((const double *)ct_data_ptr(self), (const double *)ct_data_ptr(target), xf, n);
   v = ct__rd_psum(xf, n);
   if (reduction == CT__NN_MEAN) v /= (double)n;
   ct__scratch_free(xf, sizeof(double) * (size_t)n);

@@ -19,6 +19,10 @@
  * (ct_pointwise_ops lists the ops and their kernels). Checks that must read
  * data (an integer divisor's zeros) are flags of the call, done by the
  * loop, so a GPU can check them on the device without a sync.
+ * The fast lane (ct__pw_fast_operands): contiguous CPU operands of one float
+ * dtype and one shape, where the meta step has nothing to decide, skip it
+ * and run the op's host loop at once (the common call of a training loop;
+ * same results, layout and version bumps as the general path).
  */
 #ifndef CT_OPS_POINTWISE_H
 #define CT_OPS_POINTWISE_H
@@ -453,13 +457,12 @@ static int ct__pw_flat(const ct__pw_plan *pl, const ct_tensor *out) {
  * output (pl->result). Reads no tensor data. out: out= or self in place
  * (self is then in[0], or in[2] for masked_fill). fixed: the computing
  * dtype when the caller decides it (the unary functions), else NONE. */
-static CT__HOT_INLINE ct_status ct__pw_meta(ct__pw_plan *pl, int id, int flags, ct_tensor *out, int nin, ct_tensor **in, const ct__pw_ctx *pctx,
-                             ct_dtype fixed) {
-  const char *op = pl->op; /* (the caller names it) */
+static CT__HOT_INLINE ct_status ct__pw_meta(ct__pw_plan *pl, const char *op, int id, int flags, ct_tensor *out, int nin, ct_tensor **in,
+                                            const ct__pw_ctx *pctx, ct_dtype fixed) {
   int i, first = (flags & CT__PW_SELECT) ? 1 : 0;
   ct_dtype common;
   ct_status st;
-  pl->flags = flags, pl->nin = nin, pl->out = out, pl->result = NULL;
+  pl->op = op, pl->flags = flags, pl->nin = nin, pl->out = out, pl->result = NULL;
   for (i = 0; i < nin; i++)
     if (!(pl->in[i] = in[i])) return ct_fail(CT_ERR_INVALID, op, "input %d is NULL", i);
   if (out && (st = ct__check_overlaps(op, out, nin, in)) != CT_OK) return st; /* first, as PyTorch's TensorIterator */
@@ -772,11 +775,12 @@ static CT__HOT_INLINE int ct__pw_fast_operands(const ct_tensor *out, int nin, ct
  * NULL), or out; then the op's host loop over the flat elements. */
 static CT__HOT_INLINE ct_status ct__pw_fast_run(ct_tensor *out, int nin, ct_tensor *const *in, ct_loop_fn loop, void *ctx,
                                                 ct_tensor **result) {
-  ct_tensor *dst = out;
+  ct_tensor *dst;
   char *data[4];
   int64_t strides[4], es;
   int k;
-  if (!out && !(dst = ct__empty_as(in[0]))) return ct_last_error();
+  if (out) dst = out;
+  else if (!(dst = ct__empty_as(in[0]))) return ct_last_error();
   if (dst->numel) { /* (then every operand has data: CPU storage of numel elements) */
     es = (int64_t)ct_dtype_size((ct_dtype)dst->dtype);
     data[0] = (char *)dst->storage->data + dst->offset * es, strides[0] = es;
@@ -829,8 +833,7 @@ static ct_status ct__pw_run(const ct__pw_desc *d, ct_tensor *out, int nin, ct_te
     call.iparam = pctx ? pctx->vi : 0;
     return ct__pw_fast_run(out, nin, in, d->loops[in[0]->dtype], &call, result);
   }
-  pl.op = d->name;
-  if ((st = ct__pw_meta(&pl, id, flags, out, nin, in, pctx, CT_DTYPE_NONE)) != CT_OK) return st;
+  if ((st = ct__pw_meta(&pl, d->name, id, flags, out, nin, in, pctx, CT_DTYPE_NONE)) != CT_OK) return st;
   if (id == CT__PW_MASKED_FILL && !(in[1]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__is_meta(in[1]) && !ct__is_meta(in[2]))
     st = ct__pw_check_value(pl.op, in[1], pl.common);
   if (st == CT_OK) {

@@ -569,8 +569,7 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
       d->kind != CT__UNARY_TO_BOOL) /* as PyTorch: only float ops, threshold and the predicates cast into out= */
     return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
                    ct__dtype_torch_name(common));
-  pl.op = op;
-  if ((st = ct__pw_meta(&pl, -1, CT__PW_ALL | CT__PW_ANYIN, out, 1, &a, NULL, common)) != CT_OK) return st;
+  if ((st = ct__pw_meta(&pl, op, -1, CT__PW_ALL | CT__PW_ANYIN, out, 1, &a, NULL, common)) != CT_OK) return st;
   c.def = d;
   c.p = *p;
   c.p.dtype = common;
