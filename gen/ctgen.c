@@ -1588,7 +1588,7 @@ static void gen_registration(void) {
     op *o = &ops[i];
     const ct_schema *sc = &o->s;
     char id[96], exn[96];
-    int nk = 0, so, ss, an[CT_MAX_ARGS + CT_MAX_RETURNS], ad[CT_MAX_ARGS + CT_MAX_RETURNS];
+    int nk = 0, so, ss, an[CT_MAX_ARGS + CT_MAX_RETURNS] = {0}, ad[CT_MAX_ARGS + CT_MAX_RETURNS] = {0}; /* (zeroed: clang-analyzer) */
     /* the op's strings, one block: name, overload, signature, then each argument's name and
      * default once (offsets from the block's start) */
     op_strs_reset();
