@@ -258,7 +258,7 @@ CPPCHECK   ?= cppcheck
 LINT_IMPL   = tests/main.c
 LINT_PROGS  = examples/demo.c examples/custom_op.c examples/linked.c examples/train.c examples/infer.c examples/profile.c examples/char_rnn.c \
               examples/single_file.c tests/parallel.c tests/concurrent_backward.c tests/concurrent_dispatch.c tests/first_use.c tests/no_autograd.c \
-              tests/debug_misuse.c tests/blis_backend.c
+              tests/blis_backend.c
 LINT_OTHER  = gen/ctgen.c
 CPPCHECK_FLAGS = --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 -q \
                  --inline-suppr --suppressions-list=tools/cppcheck.supp --library=posix --library=gnu \

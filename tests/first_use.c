@@ -30,7 +30,7 @@ static int near(ct_tensor *t, double want) {
 }
 
 static void *worker(void *arg) {
-  long id = (long)arg;
+  long id = *(const long *)arg;
   while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE)) {
   }
   if (id == THREADS - 1) { /* the enumerating thread: defines every op, in spec order */
@@ -61,12 +61,16 @@ static void *worker(void *arg) {
 
 int main(void) {
   pthread_t th[THREADS];
+  long ids[THREADS];
   static const char *const first[] = {"add.Tensor", "mul.Tensor", "mm", "relu", "sum", "exp", "sqrt", "abs", "pow.Tensor_Scalar"};
   long i;
   size_t k;
   ct_tensor *warm = ct_zeros(CT_DIMS(1), CT_F32); /* (the registry initialised; no op defined yet) */
   ct_release(warm);
-  for (i = 0; i < THREADS; i++) pthread_create(&th[i], NULL, worker, (void *)i);
+  for (i = 0; i < THREADS; i++) {
+    ids[i] = i;
+    pthread_create(&th[i], NULL, worker, &ids[i]);
+  }
   __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
   for (i = 0; i < THREADS; i++) pthread_join(th[i], NULL);
   if (ct_op_count() != CT__NUM_BUILTIN_OPS) fail(-1, "ct_op_count is not the number of built-ins");

@@ -2,7 +2,8 @@
  * Builds ctorch once (CTORCH_IMPLEMENTATION), includes every test file, runs
  * the registered tests in order and ends with "N passed, N failed, N skipped".
  * `ctorch_tests NAME...` runs only the tests whose name contains NAME;
- * CT_TEST_TIMES=1 in the environment adds each test's wall time in ms.
+ * CT_TEST_TIMES=1 in the environment adds each test's wall time in ms;
+ * `ctorch_tests --misuse MODE` commits one handle misuse (tests/test_misuse.c).
  * Each test must leave no live tensors and no pending error behind. */
 #define CTORCH_IMPLEMENTATION
 #include "ctorch.h"
@@ -70,6 +71,7 @@ void harness_skip(const char *why) {
 #include "test_optim.c"
 #include "test_safetensors.c"
 #include "test_nn.c"
+#include "test_misuse.c"
 #ifdef CT_TEST_CUDA /* make test-cuda: the suite linked with backends/cuda */
 #include "test_cuda.c"
 #endif
@@ -83,6 +85,7 @@ static int harness_cmp(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   int i, j, passed = 0, failed = 0, skipped = 0, times = getenv("CT_TEST_TIMES") != NULL;
+  if (argc == 3 && !strcmp(argv[1], "--misuse")) return harness_misuse(argv[2]); /* tests/test_misuse.c */
   qsort(harness_tests, (size_t)harness_count, sizeof harness_tests[0], harness_cmp);
   for (i = 0; i < harness_count; i++) {
     harness_test *t = &harness_tests[i];
