@@ -58,6 +58,8 @@ test:
 # turns their CTORCH_IMPLEMENTATION into declarations). single_file is built
 # from dist/ctorch.h alone, with one cc command.
 EXAMPLES = demo train infer custom_op profile char_rnn
+# (EXAMPLES_IMPL: link an implementation object already built with these CFLAGS; make test does)
+EXAMPLES_IMPL ?= $(BUILD)/examples/impl.o
 .PHONY: main examples run-examples
 $(BUILD)/examples/impl.o: $(HEADERS)
 	@mkdir -p $(BUILD)/examples
@@ -65,8 +67,9 @@ $(BUILD)/examples/impl.o: $(HEADERS)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -c -o $@ $(BUILD)/examples/impl.c
 $(BUILD)/examples/single_file: examples/single_file.c dist/ctorch.h
 	$(CC) $(STD) $(WARN) -Idist -o $@ examples/single_file.c -lm
-$(BUILD)/examples/%: examples/%.c $(BUILD)/examples/impl.o
-	$(CC) $(STD) $(WARN) $(CFLAGS) -DCT__DECLARATIONS_ONLY -I. -o $@ $< $(BUILD)/examples/impl.o -lm -lpthread
+$(BUILD)/examples/%: examples/%.c $(EXAMPLES_IMPL)
+	@mkdir -p $(BUILD)/examples
+	$(CC) $(STD) $(WARN) $(CFLAGS) -DCT__DECLARATIONS_ONLY -I. -o $@ $< $(EXAMPLES_IMPL) -lm -lpthread
 examples: $(addprefix $(BUILD)/examples/,$(EXAMPLES) single_file)
 main: $(BUILD)/examples/train $(BUILD)/examples/infer
 	./$(BUILD)/examples/train && ./$(BUILD)/examples/infer
@@ -97,8 +100,10 @@ $(BUILD)/ctorch.o: ctorch.c $(HEADERS) | $(BUILD)
 	$(CC) $(STD) $(WARN) $(LIB_OPT) -fPIC -I. -c -o $@ ctorch.c
 $(BUILD)/libctorch.a: $(BUILD)/ctorch.o
 	rm -f $@ && ar rcs $@ $<
+# (with the soname's link beside it, so programs linked against build/ run from there)
 $(BUILD)/libctorch.so: $(BUILD)/ctorch.o
 	$(CC) -shared -Wl,-soname,libctorch.so.$(VERSION_MAJOR) -o $@ $< -lm -lpthread
+	ln -sf libctorch.so $(BUILD)/libctorch.so.$(VERSION_MAJOR)
 
 # (ctorch-blis.pc and the backend's libraries only when BLIS is found)
 install: lib
@@ -243,7 +248,8 @@ bench-cuda: $(BUILD)/libctorch_cuda.a
 # clang-tidy reads .clang-tidy; every enabled check is an error. cppcheck reads
 # tools/cppcheck.supp (each suppression has its reason there) and inline
 # /* cppcheck-suppress id ; reason */ comments. What is analysed:
-#   tests/main.c       the implementation (CTORCH_IMPLEMENTATION) and the unity-built suite
+#   tests/main.c       the implementation (CTORCH_IMPLEMENTATION) and the unity-built suite (clang-tidy;
+#                      cppcheck takes the implementation alone, tools/lint_impl.c: the suite doubles its time)
 #   examples/*.c       the examples (clang-tidy: with the implementation they define)
 #   tests/*.c programs the stand-alone test programs (parallel, concurrent backward, misuse, BLIS)
 #   gen/ctgen.c        the code generator
@@ -283,8 +289,8 @@ lint-tidy:
 # checked without it (-UCT__IMPLEMENT), so each costs seconds, not minutes.
 lint-cppcheck:
 	@command -v $(CPPCHECK) > /dev/null || { echo "lint: $(CPPCHECK) not installed"; exit 1; }
-	@echo "cppcheck tests/main.c (with the implementation)"
-	@$(CPPCHECK) $(CPPCHECK_FLAGS) tests/main.c
+	@echo "cppcheck tools/lint_impl.c (the implementation)"
+	@$(CPPCHECK) $(CPPCHECK_FLAGS) tools/lint_impl.c
 	@echo "cppcheck examples, test programs, gen, backends/cpu_blis"
 	@$(CPPCHECK) $(CPPCHECK_FLAGS) -UCT__IMPLEMENT $(LINT_PROGS) $(LINT_OTHER) \
 	  backends/cpu_blis/cpu_blis.c

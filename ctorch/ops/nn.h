@@ -128,12 +128,14 @@ static void ct__nn_softmax_row_common(ct_reduction_row *r, int is_log) {
   int64_t k, n = r->n;
   for (k = 0; k < n; k++)
     if (x[k] > m || x[k] != x[k]) m = x[k];
-  for (k = 0; k < n; k++) s += exp(x[k] - m);
   if (is_log) {
-    double ls = m + log(s);
+    double ls;
+    for (k = 0; k < n; k++) s += exp(x[k] - m);
+    ls = m + log(s);
     for (k = 0; k < n; k++) y[k] = x[k] - ls;
-  } else {
-    for (k = 0; k < n; k++) y[k] = exp(x[k] - m) / s;
+  } else { /* each exp once: kept in y until the sum is known (the same values as computing it twice) */
+    for (k = 0; k < n; k++) s += (y[k] = exp(x[k] - m));
+    for (k = 0; k < n; k++) y[k] /= s;
   }
 }
 static void ct__nn_softmax_row(ct_reduction_row *r) { ct__nn_softmax_row_common(r, 0); }

@@ -1725,12 +1725,12 @@ static ct_tensor *ct__k_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *in
   if (!r || ct__is_meta(r) || r->numel == 0 || ct__is_meta(indices)) return r;
   {
     ct_tensor *ci = ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, (ct_dtype)indices->dtype);
-    int64_t one = 1, n = indices->numel, rs[2], rst[2];
+    int64_t one[1] = {1}, n[1] = {indices->numel}, rs[2], rst[2];
     ct_tensor rows; /* r as [n, D] */
     ct_status st;
     if (!ci) return ct_release(r), (ct_tensor *)NULL;
-    ct__shape_view(&flat_i, ci, 1, &n, &one, ci->offset);
-    rs[0] = n, rs[1] = weight->sizes[1], rst[0] = weight->sizes[1], rst[1] = 1;
+    ct__shape_view(&flat_i, ci, 1, n, one, ci->offset);
+    rs[0] = n[0], rs[1] = weight->sizes[1], rst[0] = weight->sizes[1], rst[1] = 1;
     ct__shape_view(&rows, r, 2, rs, rst, 0);
     st = ct__shape_ix_loop(op, CT__IX_SELECT, weight, 0, &flat_i, &rows, ct_int(0));
     ct_release(ci);
