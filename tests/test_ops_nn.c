@@ -355,6 +355,47 @@ static ct_tensor *nn_strided_copy(ct_tensor *t) { /* same values, every other el
   if (!v || ct_copy_(v, ct_reshape(t, CT_DIMS(t->numel))) != CT_OK) return NULL;
   return v;
 }
+/* layer_norm's one-pass host path (no grad recorded, contiguous f32/f64)
+ * gives the composite's bits: against the same values in a strided layout
+ * (which takes the composite), every weight/bias combination, rows of 1 to
+ * 1000, two normalized dims, and values far from zero mean */
+TEST(nn_layer_norm_fused_matches_composite) {
+  static const int64_t ns[] = {1, 3, 8, 64, 257, 1000};
+  static const ct_dtype dts[2] = {CT_F32, CT_F64};
+  int i, k, wb;
+  for (k = 0; k < 2; k++)
+    for (i = 0; i < (int)(sizeof ns / sizeof ns[0]); i++)
+      for (wb = 0; wb < 4; wb++) CT_SCOPE {
+          int64_t n = ns[i], ln[1];
+          double eps = wb == 3 ? 0.5 : 1e-5;
+          ct_tensor *x = nn_t(CT_DIMS(3, n), dts[k], 2.0, 5.0, 11 + (unsigned)i), *xs = nn_strided_copy(x);
+          ct_tensor *w = wb & 1 ? nn_t(CT_DIMS(n), dts[k], -2.0, 2.0, 5) : NULL, *b = wb & 2 ? nn_t(CT_DIMS(n), dts[k], -1.0, 1.0, 6) : NULL;
+          ct_tensor *fast, *general;
+          ln[0] = n;
+          xs = xs ? ct_view(xs, CT_DIMS(3, n)) : NULL;
+          CHECK(xs && !ct_is_contiguous(xs));
+          fast = ct_layer_norm(x, 1, ln, w, b, eps);
+          general = ct_layer_norm(xs, 1, ln, w, b, eps);
+          CHECK(nn_bits_equal(fast, general));
+          if (w) { /* recording: the composite, same values, and a gradient */
+            ct_tensor *wg = ct_detach(w), *y;
+            ct_set_requires_grad(wg, true);
+            y = ct_layer_norm(x, 1, ln, wg, b, eps);
+            CHECK(nn_bits_equal(y, general) && y && ct_requires_grad(y));
+            CHECK(y && ct_backward(ct_sum(y)) == CT_OK && ct_grad(wg) != NULL);
+            CT_NO_GRAD { CHECK(nn_bits_equal(ct_layer_norm(x, 1, ln, wg, b, eps), general)); }
+          }
+        }
+  CT_SCOPE { /* two normalized dims; a 0-row input (the composite) */
+    int64_t ln[2] = {4, 5};
+    ct_tensor *x = nn_t(CT_DIMS(2, 3, 4, 5), CT_F32, -3.0, 3.0, 21), *w = nn_t(CT_DIMS(4, 5), CT_F32, 0.5, 1.5, 22);
+    ct_tensor *xs = nn_strided_copy(x), *e = ct_empty(CT_DIMS(0, 4, 5), CT_F32), *r;
+    xs = xs ? ct_view(xs, CT_DIMS(2, 3, 4, 5)) : NULL;
+    CHECK(xs && nn_bits_equal(ct_layer_norm(x, 2, ln, w, NULL, 1e-5), ct_layer_norm(xs, 2, ln, w, NULL, 1e-5)));
+    r = ct_layer_norm(e, 2, ln, w, NULL, 1e-5);
+    CHECK(r && r->numel == 0 && r->ndim == 3);
+  }
+}
 TEST(nn_mse_loss_fused_matches_composite) {
   static const int64_t sizes[] = {1, 3, 8, 255, 256, 257, 1000, 4099};
   static const ct_dtype dts[2] = {CT_F32, CT_F64};

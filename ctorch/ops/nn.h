@@ -126,6 +126,7 @@ static void ct__nn_softmax_row_common(ct_reduction_row *r, int is_log) {
   const double *x = r->xf;
   double *y = r->yf, m = -INFINITY, s = 0;
   int64_t k, n = r->n;
+  if (n < 1) return; /* (an empty row has no result) */
   for (k = 0; k < n; k++)
     if (x[k] > m || x[k] != x[k]) m = x[k];
   if (is_log) {
@@ -1043,6 +1044,65 @@ static ct_status ct__nn_check_normalized(const char *op, ct_tensor *input, ct_in
   }
   return ct__nn_check_floating(op, "LayerNormKernelImpl", (ct_dtype)input->dtype);
 }
+/* layer_norm in one host pass per row, when nothing is recorded (no grad
+ * mode or no input requiring grad): contiguous f32/f64 CPU operands, the
+ * host's own loops. The composite's operations and roundings in its order
+ * (mean and variance as the reduction engine's pairwise sums in double,
+ * rounded to T; (x - mean) in T; var + eps in T; rsqrt in double, rounded;
+ * then * rstd, * weight, + bias in T), so its bits: eval-mode transformer
+ * blocks run it, where the composite's nine ops cost several times more. */
+static int ct__nn_layer_norm_host(const ct_tensor *input, const ct_tensor *weight, const ct_tensor *bias) {
+  ct_dtype d = (ct_dtype)input->dtype;
+  int i;
+  if ((d != CT_F32 && d != CT_F64) || input->device.type != CT_DEVICE_CPU || !ct__pw_contiguous(input) || input->numel == 0 ||
+      ct__atomic_load(&ct__pw_loops[CT_DEVICE_CPU]) != (void (*)(void))ct_host_pointwise_loop ||
+      ct__atomic_load(&ct__rd_loops[CT_DEVICE_CPU]) != (void (*)(void))ct_host_reduction_loop) /* (the loops a user may set) */
+    return 0;
+  for (i = 0; i < 2; i++) {
+    const ct_tensor *p = i ? bias : weight;
+    if (p && (p->dtype != d || p->device.type != CT_DEVICE_CPU || !ct__pw_contiguous(p))) return 0;
+  }
+  return !ct__grad_mode() || !(ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias));
+}
+#define CT__NN_LAYER_NORM_ROWS(T)                                                                                    \
+  static void ct__nn_layer_norm_rows_##T(const T *x, const T *w, const T *b, T eps, int64_t rows, int64_t n, double *xf, \
+                                         T *y) {                                                                     \
+    int64_t r, i;                                                                                                    \
+    for (r = 0; r < rows; r++, x += n, y += n) {                                                                     \
+      T mu, var, rstd;                                                                                               \
+      for (i = 0; i < n; i++) xf[i] = (double)x[i];                                                                  \
+      mu = (T)(ct__rd_psum(xf, n) / (double)n);                                                                      \
+      for (i = 0; i < n; i++) {                                                                                      \
+        T c = x[i] - mu, q = c * c;                                                                                  \
+        y[i] = c, xf[i] = (double)q;                                                                                 \
+      }                                                                                                              \
+      var = (T)(ct__rd_psum(xf, n) / (double)n);                                                                     \
+      var = var + eps;                                                                                               \
+      rstd = (T)(1.0 / sqrt((double)var));                                                                           \
+      for (i = 0; i < n; i++) y[i] = y[i] * rstd;                                                                    \
+      if (w)                                                                                                         \
+        for (i = 0; i < n; i++) y[i] = y[i] * w[i];                                                                  \
+      if (b)                                                                                                         \
+        for (i = 0; i < n; i++) y[i] = y[i] + b[i];                                                                  \
+    }                                                                                                                \
+  }
+CT__NN_LAYER_NORM_ROWS(float)
+CT__NN_LAYER_NORM_ROWS(double)
+static ct_tensor *ct__nn_layer_norm_run_host(ct_tensor *input, int64_t n, ct_tensor *weight, ct_tensor *bias, double eps) {
+  int64_t rows = input->numel / n;
+  double *xf;
+  ct_tensor *y = ct__empty_as(input);
+  if (!y) return NULL;
+  if (!(xf = (double *)ct__scratch_alloc(sizeof(double) * (size_t)n))) return ct_release(y), (ct_tensor *)NULL;
+  if (input->dtype == CT_F32)
+    ct__nn_layer_norm_rows_float((const float *)ct_data_ptr(input), weight ? (const float *)ct_data_ptr(weight) : NULL,
+                                 bias ? (const float *)ct_data_ptr(bias) : NULL, (float)eps, rows, n, xf, (float *)ct_data_ptr(y));
+  else
+    ct__nn_layer_norm_rows_double((const double *)ct_data_ptr(input), weight ? (const double *)ct_data_ptr(weight) : NULL,
+                                  bias ? (const double *)ct_data_ptr(bias) : NULL, eps, rows, n, xf, (double *)ct_data_ptr(y));
+  ct__scratch_free(xf, sizeof(double) * (size_t)n);
+  return y;
+}
 static ct_tensor *ct__k_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias,
                                    double eps, bool cudnn_enable) {
   static const char *op = "layer_norm";
@@ -1052,6 +1112,11 @@ static ct_tensor *ct__k_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list n
   (void)ks;
   (void)cudnn_enable;
   if (ct__nn_check_normalized(op, input, normalized_shape, weight, bias) != CT_OK) return NULL;
+  if (ct__nn_layer_norm_host(input, weight, bias)) {
+    int64_t n = 1, j;
+    for (j = 0; j < normalized_shape.n; j++) n *= normalized_shape.data[j];
+    return ct__nn_layer_norm_run_host(input, n, weight, bias, eps);
+  }
   k = (int)normalized_shape.n;
   for (i = 0; i < k; i++) dims[i] = input->ndim - k + i;
   CT_SCOPE {
