@@ -141,23 +141,23 @@ static void test_mm(void) {
     for (bt = 0; bt < 2; bt++) {
       ct_dtype d = bt ? CT_F64 : CT_F32;
       ct_tensor *q = ct_reshape(randt(16 * 32, 16, d), CT_DIMS(16, 32, 16)), *kk = ct_reshape(randt(16 * 32, 16, d), CT_DIMS(16, 32, 16));
-      ct_tensor *kt = ct_contiguous(ct_transpose(kk, 1, 2)), *s, *s1, *s2;
+      ct_tensor *kt = ct_contiguous(ct_transpose(kk, 1, 2)), *sc, *s1, *s2;
       int64_t i;
       ct_set_num_threads(1);
       s1 = ct_bmm(q, kt);
       ct_set_num_threads(2);
       s2 = ct_bmm(q, kt);
       ct_set_num_threads(0);
-      s = ct_bmm(q, ct_transpose(kk, 1, 2));
-      CHECK(s && s1 && s2 && s->sizes[0] == 16 && memcmp(ct_data_ptr(s1), ct_data_ptr(s2), (size_t)s1->numel * (bt ? 8 : 4)) == 0);
-      for (i = 0; s && s1 && i < 16; i += 5) {
+      sc = ct_bmm(q, ct_transpose(kk, 1, 2));
+      CHECK(sc && s1 && s2 && sc->sizes[0] == 16 && memcmp(ct_data_ptr(s1), ct_data_ptr(s2), (size_t)s1->numel * (bt ? 8 : 4)) == 0);
+      for (i = 0; sc && s1 && i < 16; i += 5) {
         CHECK(mm_err(ct_select(q, 0, i), ct_select(kt, 0, i), ct_select(s1, 0, i)) < (bt ? 1e-12 : 1e-5));
-        CHECK(mm_err(ct_select(q, 0, i), ct_select(kt, 0, i), ct_select(s, 0, i)) < (bt ? 1e-12 : 1e-5));
+        CHECK(mm_err(ct_select(q, 0, i), ct_select(kt, 0, i), ct_select(sc, 0, i)) < (bt ? 1e-12 : 1e-5));
       }
       if (!bt) {
         ((float *)ct_data_ptr(q))[3 * 32 * 16 + 5] = NAN; /* batch 3, row 0 */
-        s = ct_bmm(q, kt);
-        CHECK(s && isnan(ct_get(s, 3 * 32 * 32)) && !isnan(ct_get(s, 3 * 32 * 32 + 32)) && !isnan(ct_get(s, 2 * 32 * 32)));
+        sc = ct_bmm(q, kt);
+        CHECK(sc && isnan(ct_get(sc, 3 * 32 * 32)) && !isnan(ct_get(sc, 3 * 32 * 32 + 32)) && !isnan(ct_get(sc, 2 * 32 * 32)));
       }
     }
   }

@@ -8,7 +8,7 @@
 #   valgrind memcheck (tests/valgrind.sh: the suite and the examples)
 #   C++ (g++, clang++): the implementation compiled as C++17; tests/cpp_smoke.cpp
 #   (every public macro, CT_DEFINE_OP from C++) as C++11, C++14 and C++17
-#   CT_STATIC embedding; the single-file build with one cc -std=c11 command
+#   CT_STATIC embedding; the single-file build (dist/ctorch.h alone: the amalgamated suite, run-examples' single_file)
 #   the BLIS backend (tests/blis_backend.c) in every way a user links it:
 #   static archive, shared library, amalgamated header + backend object
 #   (skipped with a message when BLIS is not installed)
@@ -99,6 +99,25 @@ sh tests/valgrind.sh > build/valgrind.log 2>&1
 tally "valgrind memcheck" build/valgrind.log
 echo "   (valgrind memcheck: $(( $(date +%s) - t0 )) s)"
 
+# ThreadSanitizer (parallel loops, concurrent backward and dispatch, first use) and the
+# inference-only build: here, beside lane 1's longer list
+check "parallel loops under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN $TSAN -I. -c -o build/impl-tsan.o build/impl.c &&
+   gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/parallel_tsan tests/parallel.c build/impl-tsan.o -lm -lpthread &&
+   TSAN_OPTIONS=halt_on_error=1 ./build/parallel_tsan"
+check "concurrent backward into one leaf under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/concurrent_backward_tsan tests/concurrent_backward.c build/impl-tsan.o -lm -lpthread &&
+   TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_backward_tsan"
+check "8 threads dispatching, recording and differentiating while ops are registered, under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/concurrent_dispatch_tsan tests/concurrent_dispatch.c build/impl-tsan.o -lm -lpthread &&
+   TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_dispatch_tsan"
+# CT_NO_AUTOGRAD (inference only): warning-free with gcc and clang, and the ops compute without autograd
+check "the inference-only build (CT_NO_AUTOGRAD, tests/no_autograd.c) with gcc and clang" sh -c \
+  "gcc -std=c11 $WARN -I. -o build/no_autograd_gcc tests/no_autograd.c -lm -lpthread && ./build/no_autograd_gcc &&
+   clang -std=c11 $WARN -I. -o build/no_autograd_clang tests/no_autograd.c -lm -lpthread && ./build/no_autograd_clang"
+check "8 threads racing to the first use of built-in ops (each defined once, in spec order), under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/first_use_tsan tests/first_use.c build/impl-tsan.o -lm -lpthread &&
+   TSAN_OPTIONS=halt_on_error=1 ./build/first_use_tsan"
 # The BLIS backend, linked three ways; each run checks that the backend
 # registered itself and beats the reference kernels (tests/blis_backend.c).
 if why=$(sh backends/cpu_blis/find-blis.sh check 2>&1); then
@@ -160,7 +179,7 @@ fi
 # without it the corpora still go through the standalone builds.
 printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > build/fuzz_probe.c
 if command -v clang > /dev/null 2>&1 && clang -fsanitize=fuzzer -o build/fuzz_probe build/fuzz_probe.c > /dev/null 2>&1; then
-  check "fuzzers: a bounded run of each from its corpus (make fuzz-ci)" sh -c "make -s -j2 fuzz && make -s fuzz-ci"
+  check "fuzzers: a bounded run of each from its corpus (make fuzz-ci)" sh -c "make -s -j2 fuzz FUZZ_CFLAGS=\"-std=c11 $WARN -O1 -I.\" && make -s fuzz-ci FUZZ_CFLAGS=\"-std=c11 $WARN -O1 -I.\""
 else
   echo "SKIP fuzzers (make fuzz-ci): clang with libFuzzer (libclang-rt-14-dev) not installed"; skipped=$((skipped + 1))
   check "fuzz corpora replayed by the standalone fuzzers (make fuzz-replay)" make -s fuzz-replay
@@ -171,6 +190,8 @@ echo "(lane 2 took $(( $(date +%s) - lane_start )) s)"
 }
 rm -f build/lane2.counts build/lib.done
 SHARED="-DCT__DECLARATIONS_ONLY"
+TSAN="-O1 -g -fsanitize=thread"
+printf '#define CTORCH_IMPLEMENTATION\n#include "ctorch.h"\n' > build/impl.c
 lane_start=$(date +%s)
 lane2 > build/lane2.out 2>&1 &
 lane2_pid=$!
@@ -222,14 +243,11 @@ public_macros_in_cpp() {
 check "every public macro is exercised from C++ (tests/cpp_smoke.cpp)" public_macros_in_cpp
 check "CT_STATIC embedding compiles warning-free" sh -c \
   "printf '#define CT_STATIC\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_zeros(CT_DIMS(2), CT_F32); ct_release(t); return 0;}\n' > build/static.c && gcc -std=c11 $WARN -I. -o build/static build/static.c -lm && ./build/static"
-check "single file builds with one cc -std=c11 command" sh -c \
-  "cp dist/ctorch.h build/one/ 2>/dev/null || (mkdir -p build/one && cp dist/ctorch.h build/one/); cp examples/demo.c build/one/ && cd build/one && cc -std=c11 -Wall -Wextra -o demo demo.c -lm && ./demo > /dev/null"
 # The small programs below define CTORCH_IMPLEMENTATION; where several share
 # flags, the implementation is compiled once (build/impl-NAME.o) and they
 # are built against the declarations (CT__DECLARATIONS_ONLY) and linked to it.
-printf '#define CTORCH_IMPLEMENTATION\n#include "ctorch.h"\n' > build/impl.c
+# (build/impl.c is written before lane 2 starts: both lanes compile it)
 ASAN="-g -fsanitize=address,undefined -fno-sanitize-recover=all"
-TSAN="-O1 -g -fsanitize=thread"
 check "custom-op example (CT_DEFINE_OP) passes opcheck under ASan+UBSan+LSan" sh -c \
   "gcc -std=c11 $WARN $ASAN -I. -c -o build/impl-asan.o build/impl.c &&
    gcc -std=c11 $WARN $ASAN $SHARED -I. -o build/custom_op_asan examples/custom_op.c build/impl-asan.o -lm && ./build/custom_op_asan > /dev/null"
@@ -250,23 +268,6 @@ check "parallel loops: coverage, fixed chunks, determinism for 1/2/3 threads" sh
 check "examples build and run: make run-examples (train, infer, demo, custom_op, profile, char_rnn, single_file)" sh -c \
   "rm -f build/examples/demo build/examples/train build/examples/infer build/examples/custom_op build/examples/profile build/examples/char_rnn &&
    make -s run-examples CFLAGS=-O1 EXAMPLES_IMPL=build/impl-o1.o > build/run-examples.log 2>&1 || { tail -n 40 build/run-examples.log; exit 1; }"
-check "parallel loops under ThreadSanitizer" sh -c \
-  "gcc -std=c11 $WARN $TSAN -I. -c -o build/impl-tsan.o build/impl.c &&
-   gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/parallel_tsan tests/parallel.c build/impl-tsan.o -lm -lpthread &&
-   TSAN_OPTIONS=halt_on_error=1 ./build/parallel_tsan"
-check "concurrent backward into one leaf under ThreadSanitizer" sh -c \
-  "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/concurrent_backward_tsan tests/concurrent_backward.c build/impl-tsan.o -lm -lpthread &&
-   TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_backward_tsan"
-check "8 threads dispatching, recording and differentiating while ops are registered, under ThreadSanitizer" sh -c \
-  "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/concurrent_dispatch_tsan tests/concurrent_dispatch.c build/impl-tsan.o -lm -lpthread &&
-   TSAN_OPTIONS=halt_on_error=1 ./build/concurrent_dispatch_tsan"
-# CT_NO_AUTOGRAD (inference only): warning-free with gcc and clang, and the ops compute without autograd
-check "the inference-only build (CT_NO_AUTOGRAD, tests/no_autograd.c) with gcc and clang" sh -c \
-  "gcc -std=c11 $WARN -I. -o build/no_autograd_gcc tests/no_autograd.c -lm -lpthread && ./build/no_autograd_gcc &&
-   clang -std=c11 $WARN -I. -o build/no_autograd_clang tests/no_autograd.c -lm -lpthread && ./build/no_autograd_clang"
-check "8 threads racing to the first use of built-in ops (each defined once, in spec order), under ThreadSanitizer" sh -c \
-  "gcc -std=c11 $WARN $TSAN $SHARED -I. -o build/first_use_tsan tests/first_use.c build/impl-tsan.o -lm -lpthread &&
-   TSAN_OPTIONS=halt_on_error=1 ./build/first_use_tsan"
 # CT_DEBUG stops at each handle misuse with a clear message: the CT_DEBUG +
 # ASan suite binary commits one misuse per run (tests/test_misuse.c)
 misuse() { # $1: mode, $2: text the report must hold
