@@ -116,7 +116,8 @@ CTDEF void ct_release(ct_tensor *t);      /* NULL is fine */
 /* ---- wrapping memory (the factories: ctorch/ops/factory.h) ---- */
 /* Wraps a user buffer without copying; deleter(data, ctx) runs when the last
  * view dies (deleter may be NULL: the buffer must outlive the tensor).
- * strides NULL means contiguous. */
+ * strides NULL means contiguous. data must be aligned to the element size
+ * (CT_ERR_INVALID otherwise; nothing is wrapped and deleter is not run). */
 CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
                               void (*deleter)(void *data, void *ctx), void *ctx);
 
@@ -740,6 +741,10 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
   numel = ct__checked_numel(op, ndim, sizes, dtype);
   if (numel < 0) return NULL;
   if (!data && numel > 0) return ct__fail_null(op, "data"), (ct_tensor *)NULL;
+  if ((uintptr_t)data % ct_dtype_size(dtype)) /* kernels read elements as their type: a misaligned one is undefined behaviour */
+    return ct_fail(CT_ERR_INVALID, op, "data (%p) is not aligned to its %s elements' size (%d bytes)", data, ct_dtype_name(dtype),
+                   (int)ct_dtype_size(dtype)),
+           (ct_tensor *)NULL;
   if (strides) {
     for (i = 0; i < ndim; i++) {
       if (strides[i] < 0)

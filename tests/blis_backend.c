@@ -134,9 +134,9 @@ static void test_mm(void) {
         CHECK(r && isnan(ct_get(r, 3 * 80)) && isnan(ct_get(r, 3 * 80 + 79)) && !isnan(ct_get(r, 4 * 80)));
       }
   }
-  CT_SCOPE { /* a batch of small products (attention's shapes: the plain-C kernel per element when every operand is
-              * stored by rows, BLIS otherwise): every element right in both, the same bits for 1 and 2 threads,
-              * a NaN kept to its element */
+  CT_SCOPE { /* a batch of small products (attention's shapes: the plain-C kernel per element, B and C not stored by
+              * rows through a row-major copy): every element right, the same bits for 1 and 2 threads and for every
+              * layout of the operands and of out=, a NaN kept to its element */
     int bt;
     for (bt = 0; bt < 2; bt++) {
       ct_dtype d = bt ? CT_F64 : CT_F32;
@@ -150,6 +150,13 @@ static void test_mm(void) {
       ct_set_num_threads(0);
       sc = ct_bmm(q, ct_transpose(kk, 1, 2));
       CHECK(sc && s1 && s2 && sc->sizes[0] == 16 && memcmp(ct_data_ptr(s1), ct_data_ptr(s2), (size_t)s1->numel * (bt ? 8 : 4)) == 0);
+      CHECK(sc && s1 && memcmp(ct_data_ptr(sc), ct_data_ptr(s1), (size_t)s1->numel * (bt ? 8 : 4)) == 0);
+      {
+        ct_tensor *qcols = ct_transpose(ct_contiguous(ct_transpose(q, 1, 2)), 1, 2); /* A stored by columns */
+        ct_tensor *sa = ct_bmm(qcols, kt), *sab = ct_bmm(qcols, ct_transpose(kk, 1, 2));
+        CHECK(sa && sab && s1 && memcmp(ct_data_ptr(sa), ct_data_ptr(s1), (size_t)s1->numel * (bt ? 8 : 4)) == 0 &&
+              memcmp(ct_data_ptr(sab), ct_data_ptr(s1), (size_t)s1->numel * (bt ? 8 : 4)) == 0);
+      }
       for (i = 0; sc && s1 && i < 16; i += 5) {
         CHECK(mm_err(ct_select(q, 0, i), ct_select(kt, 0, i), ct_select(s1, 0, i)) < (bt ? 1e-12 : 1e-5));
         CHECK(mm_err(ct_select(q, 0, i), ct_select(kt, 0, i), ct_select(sc, 0, i)) < (bt ? 1e-12 : 1e-5));

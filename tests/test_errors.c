@@ -184,6 +184,7 @@ ERR_T(e_arange_step0, ct_arange(0, 5, 0, CT_F32))
 ERR_T(e_arange_wrong_sign, ct_arange(0, 5, -1, CT_F32))
 ERR_T(e_from_array_null, ct_from_array(CT_DIMS(4), CT_F32, NULL))
 ERR_T(e_from_blob_null, ct_from_blob(NULL, CT_DIMS(4), NULL, CT_F32, NULL, NULL))
+ERR_T(e_from_blob_misaligned, ct_from_blob((char *)err_blob + 2, CT_DIMS(2), NULL, CT_F32, NULL, NULL))
 ERR_T(e_from_blob_neg_stride, ct_from_blob(err_blob, CT_DIMS(2, 2), ERR_SHAPE(2, -1), CT_F32, NULL, NULL))
 /* ct_empty_strided reports this as "stride ... overflows"; the extent times
  * the element size must not wrap around into a tiny storage->nbytes */
@@ -424,6 +425,7 @@ static const err_case err_cases[] = {
     ERR_CASE(e_arange_wrong_sign, CT_ERR_INVALID, "arange", "inconsistent with step sign"),
     ERR_CASE(e_from_array_null, CT_ERR_NULL, "ct_from_array", "argument 'data' is NULL"),
     ERR_CASE(e_from_blob_null, CT_ERR_NULL, "ct_from_blob", "argument 'data' is NULL"),
+    ERR_CASE(e_from_blob_misaligned, CT_ERR_INVALID, "ct_from_blob", "not aligned to its float32 elements' size (4 bytes)"),
     ERR_CASE(e_from_blob_neg_stride, CT_ERR_VIEW, "ct_from_blob", "negative stride -1 at dimension 1"),
     ERR_CASE(e_from_blob_stride_overflow, CT_ERR_SIZE, "ct_from_blob", "overflows"),
     ERR_CASE(e_empty_like_null, CT_ERR_NULL, "empty_like", "argument 'self' is NULL"),

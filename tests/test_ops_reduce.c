@@ -127,6 +127,50 @@ TEST(reduce_sum_dtypes) {
   }
 }
 
+/* sum and mean of contiguous f32/f64 inputs read their rows or columns in
+ * place (ct__rd_sum_fast); the general loop (gathered rows) takes the same
+ * values stored with a column stride of 2. Same order of additions: the
+ * same bits, for rows, columns, long rows (the pairwise split), widths that
+ * are not a multiple of the column block, size-1 dims, mixed dims (general
+ * loop on both sides), keepdim, dtype= and magnitudes that make the order
+ * matter. */
+TEST(reduce_sum_fast_matches_general) {
+  static const struct {
+    int ndim;
+    int64_t sizes[4];
+    int ndims;
+    int64_t dims[3];
+  } cases[] = {{2, {3, 700}, 1, {1}},          {2, {700, 37}, 1, {0}},       {3, {32, 32, 64}, 2, {0, 1}},
+               {3, {32, 32, 64}, 1, {2}},      {3, {128, 32, 32}, 1, {-1}},  {4, {5, 1, 300, 3}, 2, {0, 2}},
+               {3, {4, 5, 6}, 2, {0, 2}},      {2, {1, 1000}, 1, {1}},       {2, {1030, 17}, 1, {0}},
+               {3, {2, 3, 4}, 3, {0, 1, 2}},   {2, {9, 16}, 1, {0}},         {1, {1}, 1, {0}}};
+  int c, dt, mean, keep, wide;
+  for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++)
+    for (dt = 0; dt < 2; dt++)
+      CT_SCOPE {
+        ct_dtype d = dt ? CT_F64 : CT_F32;
+        int nd = cases[c].ndim, last = nd - 1;
+        int64_t padded[4], k;
+        ct_tensor *x = rd_t(nd, cases[c].sizes, (unsigned)c + 3, d), *g;
+        for (k = 0; x && k < x->numel; k++) ct_set(x, k, ct_get(x, k) * pow(10.0, (double)((k * 7) % 9) - 4));
+        memcpy(padded, cases[c].sizes, sizeof padded);
+        padded[last] *= 2;
+        g = ct_slice(ct_zeros(nd, padded, d), last, 0, padded[last], 2);
+        CHECK(x && g && ct_copy_(g, x) == CT_OK && (x->numel < 2 || !ct_is_contiguous(g)));
+        for (mean = 0; mean < 2; mean++)
+          for (keep = 0; keep < 2; keep++)
+            for (wide = 0; wide < 2; wide++) {
+              ct_dtype od = wide ? CT_F64 : d;
+              ct_tensor *r = mean ? ct_mean_dim_ex(x, cases[c].ndims, cases[c].dims, keep, od)
+                                  : ct_sum_dim_ex(x, cases[c].ndims, cases[c].dims, keep, od);
+              ct_tensor *q = mean ? ct_mean_dim_ex(g, cases[c].ndims, cases[c].dims, keep, od)
+                                  : ct_sum_dim_ex(g, cases[c].ndims, cases[c].dims, keep, od);
+              CHECK(r && q && r->numel == q->numel && r->dtype == od &&
+                    memcmp(ct_data_ptr(ct_contiguous(r)), ct_data_ptr(ct_contiguous(q)), (size_t)r->numel * ct_dtype_size(od)) == 0);
+            }
+      }
+}
+
 TEST(reduce_zero_size_and_errors) {
   CT_SCOPE {
     ct_tensor *e = ct_zeros(CT_DIMS(2, 0), CT_F32), *x = rd_t(CT_DIMS(2, 3), 4, CT_F32), *r;

@@ -321,6 +321,7 @@ static void ct__rd_scatter(char *base, ct_dtype dt, const int64_t *off, int64_t 
   }
 }
 
+static int ct__rd_sum_fast(const ct_reduction_call *j);
 CTDEF ct_status ct_host_reduction_loop(const ct_reduction_call *j) {
   const char *op = j->name;
   const ct_tensor *s = j->in;
@@ -333,6 +334,7 @@ CTDEF ct_status ct_host_reduction_loop(const ct_reduction_call *j) {
   void *buf;
   ct_reduction_row row;
   if (rows == 0) return CT_OK; /* before any product of the reduced sizes, which may overflow then */
+  if (ct__rd_sum_fast(j)) return CT_OK;
   contig = ct__rd_row_contig(s, j->reduce);
   n = ct__rd_inner(s, j->reduce);
   n2 = j->in2 ? ct__rd_inner(j->in2, j->reduce) : 0;
@@ -540,18 +542,54 @@ static int ct__rd_is_int(ct_dtype d) { return ct_dtype_is_integral(d, true); }
 
 /* ================= row functions ================= */
 
-/* pairwise summation in double: a fixed order, error O(log n) */
-static double ct__rd_psum(const double *x, int64_t n) {
-  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  int64_t i;
-  if (n <= 256) { /* four interleaved partial sums, then in order */
-    for (i = 0; i + 4 <= n; i += 4) s0 += x[i], s1 += x[i + 1], s2 += x[i + 2], s3 += x[i + 3];
-    for (; i < n; i++) s0 += x[i];
-    return (s0 + s1) + (s2 + s3);
+/* pairwise summation in double: a fixed order, error O(log n). The _f32
+ * form reads floats and converts each as it adds it: the same operations, so
+ * the same bits as summing the row gathered into doubles. */
+#define CT__RD_PSUM(NAME, T)                                                                     \
+  static double NAME(const T *x, int64_t n) {                                                    \
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                                       \
+    int64_t i;                                                                                   \
+    if (n <= 256) { /* four interleaved partial sums, then in order */                          \
+      for (i = 0; i + 4 <= n; i += 4)                                                            \
+        s0 += (double)x[i], s1 += (double)x[i + 1], s2 += (double)x[i + 2], s3 += (double)x[i + 3]; \
+      for (; i < n; i++) s0 += (double)x[i];                                                     \
+      return (s0 + s1) + (s2 + s3);                                                              \
+    }                                                                                            \
+    i = (n / 2 + 3) / 4 * 4; /* split at a multiple of 4 */                                     \
+    return NAME(x, i) + NAME(x + i, n - i);                                                      \
   }
-  i = (n / 2 + 3) / 4 * 4; /* split at a multiple of 4 */
-  return ct__rd_psum(x, i) + ct__rd_psum(x + i, n - i);
-}
+CT__RD_PSUM(ct__rd_psum, double)
+CT__RD_PSUM(ct__rd_psum_f32, float)
+/* The same sums for w <= CT__RD_COLS columns at once: column c is x[i * ld +
+ * c], i < n, summed in ct__rd_psum's order (each column's operations are
+ * that function's, side by side, so the compiler can vectorise across
+ * columns without changing a bit). */
+#define CT__RD_COLS 16
+#define CT__RD_PSUM_COLS(NAME, T)                                                                \
+  static void NAME(const T *x, int64_t ld, int64_t n, int w, double *y) {                       \
+    double s0[CT__RD_COLS], s1[CT__RD_COLS], s2[CT__RD_COLS], s3[CT__RD_COLS];                  \
+    int64_t i;                                                                                   \
+    int c;                                                                                       \
+    if (n > 256) {                                                                               \
+      i = (n / 2 + 3) / 4 * 4;                                                                   \
+      NAME(x, ld, i, w, s0);                                                                     \
+      NAME(x + i * ld, ld, n - i, w, s1);                                                        \
+      for (c = 0; c < w; c++) y[c] = s0[c] + s1[c];                                              \
+      return;                                                                                    \
+    }                                                                                            \
+    for (c = 0; c < w; c++) s0[c] = s1[c] = s2[c] = s3[c] = 0;                                   \
+    for (i = 0; i + 4 <= n; i += 4) {                                                            \
+      const T *r = x + i * ld;                                                                   \
+      for (c = 0; c < w; c++)                                                                    \
+        s0[c] += (double)r[c], s1[c] += (double)r[ld + c], s2[c] += (double)r[2 * ld + c],      \
+            s3[c] += (double)r[3 * ld + c];                                                      \
+    }                                                                                            \
+    for (; i < n; i++)                                                                           \
+      for (c = 0; c < w; c++) s0[c] += (double)x[i * ld + c];                                    \
+    for (c = 0; c < w; c++) y[c] = (s0[c] + s1[c]) + (s2[c] + s3[c]);                            \
+  }
+CT__RD_PSUM_COLS(ct__rd_psum_cols, double)
+CT__RD_PSUM_COLS(ct__rd_psum_cols_f32, float)
 static void ct__rd_sum_row(ct_reduction_row *r) {
   r->yf[0] = ct__rd_psum(r->xf, r->n);
 }
@@ -562,6 +600,59 @@ static void ct__rd_sum_row_i(ct_reduction_row *r) {
   r->yi[0] = (int64_t)s;
 }
 static void ct__rd_mean_row(ct_reduction_row *r) { r->yf[0] = ct__rd_psum(r->xf, r->n) / (double)r->n; }
+
+/* sum and mean of a contiguous f32/f64 input whose reduced dims all come
+ * after its kept ones (rows: softmax's and layer_norm's backward sums) or
+ * all before them (columns: bias and layer_norm weight gradients), into a
+ * dense f32/f64 output: the row functions' sums in their order, read in
+ * place (no gathered row, no per-row setup). 0 when the call is not such a
+ * call (the general loop takes it). */
+static int ct__rd_sum_fast(const ct_reduction_call *j) {
+  const ct_tensor *s = j->in, *o = j->out;
+  int64_t n = 1, rows = 1, r;
+  int d, seen_kept = 0, seen_reduced = 0, reduced_first = -1, mean = j->op == CT_RD_MEAN, f32 = s->dtype == CT_F32;
+  const char *x;
+  char *y;
+  if ((j->op != CT_RD_SUM && !mean) || j->int_compute || j->in2 || !o || j->indices || (s->dtype != CT_F32 && s->dtype != CT_F64) ||
+      (o->dtype != CT_F32 && o->dtype != CT_F64) || !ct_is_contiguous(s) || !ct_is_contiguous(o) || s->numel == 0)
+    return 0;
+  for (d = 0; d < s->ndim; d++) { /* size-1 dims aside: reduced dims one block, before or after the kept ones */
+    if (s->sizes[d] == 1) continue;
+    if (j->reduce[d]) {
+      if (seen_kept && reduced_first == 1) return 0;
+      if (reduced_first < 0) reduced_first = !seen_kept;
+      seen_reduced = 1, n *= s->sizes[d];
+    } else {
+      if (seen_reduced && reduced_first == 0) return 0;
+      seen_kept = 1, rows *= s->sizes[d];
+    }
+  }
+  x = (const char *)s->storage->data + s->offset * (int64_t)ct_dtype_size((ct_dtype)s->dtype);
+  y = (char *)o->storage->data + o->offset * (int64_t)ct_dtype_size((ct_dtype)o->dtype);
+  if (reduced_first == 1 && rows > 1) { /* columns: x is [n][rows] */
+    double acc[CT__RD_COLS];
+    int64_t c0;
+    int w, c;
+    for (c0 = 0; c0 < rows; c0 += CT__RD_COLS) {
+      w = rows - c0 < CT__RD_COLS ? (int)(rows - c0) : CT__RD_COLS;
+      if (f32) ct__rd_psum_cols_f32((const float *)(const void *)x + c0, rows, n, w, acc);
+      else ct__rd_psum_cols((const double *)(const void *)x + c0, rows, n, w, acc);
+      for (c = 0; c < w; c++) {
+        double v = mean ? acc[c] / (double)n : acc[c];
+        if (o->dtype == CT_F32) ((float *)(void *)y)[c0 + c] = (float)v;
+        else ((double *)(void *)y)[c0 + c] = v;
+      }
+    }
+    return 1;
+  }
+  for (r = 0; r < rows; r++) { /* rows: x is [rows][n] */
+    double v = f32 ? ct__rd_psum_f32((const float *)(const void *)x + r * n, n) : ct__rd_psum((const double *)(const void *)x + r * n, n);
+    if (mean) v /= (double)n;
+    if (o->dtype == CT_F32) ((float *)(void *)y)[r] = (float)v;
+    else ((double *)(void *)y)[r] = v;
+  }
+  return 1;
+}
 static void ct__rd_prod_row(ct_reduction_row *r) {
   double s = 1;
   int64_t i;
