@@ -355,7 +355,7 @@ static ct_tensor *nn_strided_copy(ct_tensor *t) { /* same values, every other el
   if (!v || ct_copy_(v, ct_reshape(t, CT_DIMS(t->numel))) != CT_OK) return NULL;
   return v;
 }
-/* layer_norm's one-pass host path (no grad recorded, contiguous f32/f64)
+/* layer_norm's one-pass host path (contiguous f32/f64, recording or not)
  * gives the composite's bits: against the same values in a strided layout
  * (which takes the composite), every weight/bias combination, rows of 1 to
  * 1000, two normalized dims, and values far from zero mean */
@@ -377,7 +377,7 @@ TEST(nn_layer_norm_fused_matches_composite) {
           fast = ct_layer_norm(x, 1, ln, w, b, eps);
           general = ct_layer_norm(xs, 1, ln, w, b, eps);
           CHECK(nn_bits_equal(fast, general));
-          if (w) { /* recording: the composite, same values, and a gradient */
+          if (w) { /* recording: same values, and a gradient */
             ct_tensor *wg = ct_detach(w), *y;
             ct_set_requires_grad(wg, true);
             y = ct_layer_norm(x, 1, ln, wg, b, eps);
@@ -394,6 +394,73 @@ TEST(nn_layer_norm_fused_matches_composite) {
     CHECK(xs && nn_bits_equal(ct_layer_norm(x, 2, ln, w, NULL, 1e-5), ct_layer_norm(xs, 2, ln, w, NULL, 1e-5)));
     r = ct_layer_norm(e, 2, ln, w, NULL, 1e-5);
     CHECK(r && r->numel == 0 && r->ndim == 3);
+  }
+}
+/* layer_norm's own derivative: the fused host pass (backward without
+ * create_graph, contiguous f32/f64) against the same formula as recorded ops
+ * (the input in a strided layout, and create_graph on contiguous input):
+ * d input, d weight and d bias agree to rounding, for rows of 1 to 1000,
+ * every weight/bias combination and two normalized dims */
+static double nn_rel_diff(ct_tensor *a, ct_tensor *b) {
+  double worst = 0;
+  int64_t i;
+  if (!a || !b || a->numel != b->numel) return 1e30;
+  for (i = 0; i < a->numel; i++) {
+    double x = ct_get(a, i), y = ct_get(b, i), d = fabs(x - y) / (fabs(y) > 1 ? fabs(y) : 1);
+    if (!(d <= worst)) worst = d;
+  }
+  return worst;
+}
+TEST(nn_layer_norm_backward_fused_matches_formula) {
+  static const int64_t ns[] = {1, 3, 64, 257, 1000};
+  int i, k, wb, mode;
+  for (k = 0; k < 2; k++)
+    for (i = 0; i < (int)(sizeof ns / sizeof ns[0]); i++)
+      for (wb = 0; wb < 4; wb++) CT_SCOPE {
+          ct_dtype d = k ? CT_F64 : CT_F32;
+          double tol = k ? 1e-12 : 2e-5;
+          int64_t n = ns[i], ln[1];
+          ct_tensor *x0 = nn_t(CT_DIMS(3, n), d, 2.0, 5.0, 31 + (unsigned)i), *up = nn_t(CT_DIMS(3, n), d, -1.0, 1.0, 7);
+          ct_tensor *w0 = wb & 1 ? nn_t(CT_DIMS(n), d, -2.0, 2.0, 5) : NULL, *b0 = wb & 2 ? nn_t(CT_DIMS(n), d, -1.0, 1.0, 6) : NULL;
+          ct_tensor *gx[3] = {NULL, NULL, NULL}, *gw[3] = {NULL, NULL, NULL}, *gb[3] = {NULL, NULL, NULL};
+          ln[0] = n;
+          for (mode = 0; mode < 3; mode++) { /* 0 fused, 1 strided input (formula ops), 2 create_graph (formula ops) */
+            ct_tensor *x = mode == 1 ? ct_view(nn_strided_copy(x0), CT_DIMS(3, n)) : ct_clone(x0);
+            ct_tensor *w = w0 ? ct_clone(w0) : NULL, *b = b0 ? ct_clone(b0) : NULL, *y;
+            CHECK(x && (mode != 1 || !ct_is_contiguous(x)));
+            ct_set_requires_grad(x, true);
+            if (w) ct_set_requires_grad(w, true);
+            if (b) ct_set_requires_grad(b, true);
+            y = ct_sum(ct_mul(ct_layer_norm(x, 1, ln, w, b, 1e-5), up));
+            CHECK(y && ct_backward_ex(y, NULL, false, mode == 2) == CT_OK);
+            gx[mode] = ct_detach(ct_grad(x));
+            gw[mode] = w ? ct_detach(ct_grad(w)) : NULL;
+            gb[mode] = b ? ct_detach(ct_grad(b)) : NULL;
+            if (mode == 2) { /* recorded: double backward can follow; then the leaves' cycles broken */
+              CHECK(ct_grad(x) && ct_requires_grad(ct_grad(x)));
+              ct_set_grad(x, NULL);
+              if (w) ct_set_grad(w, NULL);
+              if (b) ct_set_grad(b, NULL);
+            }
+          }
+          for (mode = 1; mode < 3; mode++) {
+            CHECK(nn_rel_diff(gx[0], gx[mode]) < tol);
+            if (w0) CHECK(nn_rel_diff(gw[0], gw[mode]) < tol);
+            if (b0) CHECK(nn_rel_diff(gb[0], gb[mode]) < tol);
+          }
+        }
+  CT_SCOPE { /* two normalized dims, fused against formula */
+    int64_t ln[2] = {4, 5};
+    ct_tensor *x = nn_t(CT_DIMS(2, 3, 4, 5), CT_F64, -3.0, 3.0, 21), *w = nn_t(CT_DIMS(4, 5), CT_F64, 0.5, 1.5, 22);
+    ct_tensor *xs = ct_view(nn_strided_copy(x), CT_DIMS(2, 3, 4, 5)), *g[2] = {NULL, NULL}, *gwt[2] = {NULL, NULL};
+    int m;
+    for (m = 0; m < 2; m++) {
+      ct_tensor *xi = m ? ct_detach(xs) : ct_clone(x), *wi = ct_clone(w);
+      ct_set_requires_grad(xi, true), ct_set_requires_grad(wi, true);
+      CHECK(ct_backward(ct_sum(ct_mul(ct_layer_norm(xi, 2, ln, wi, NULL, 1e-5), xi))) == CT_OK);
+      g[m] = ct_grad(xi), gwt[m] = ct_grad(wi);
+    }
+    CHECK(nn_rel_diff(g[0], g[1]) < 1e-12 && nn_rel_diff(gwt[0], gwt[1]) < 1e-12 && gwt[0] && gwt[0]->ndim == 2);
   }
 }
 TEST(nn_mse_loss_fused_matches_composite) {

@@ -21510,6 +21510,69 @@ static ct_status ct__autograd_multi_margin_loss_out(ct_keyset ks, ct_tensor *sel
   return r;
 }
 
+/* ---- layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor ---- */
+typedef struct ct__node_layer_norm {
+  ct_node base;
+  ct__saved input;
+  ct__saved_ints normalized_shape;
+  ct__saved weight;
+  double eps;
+} ct__node_layer_norm;
+
+static void ct__release_layer_norm(ct_node *node) {
+  ct__node_layer_norm *ct__nd = (ct__node_layer_norm *)node;
+  ct__saved_reset(&ct__nd->input);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_layer_norm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_layer_norm *ct__nd = (ct__node_layer_norm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *input = NULL;
+  ct_int_list normalized_shape = ct__ints(&ct__nd->normalized_shape);
+  ct_tensor *weight = NULL;
+  double eps = ct__nd->eps;
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    input = ct__unpack(&ct__nd->input, node, "input");
+    if (!input) return ct_last_error();
+  }
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    weight = ct__unpack(&ct__nd->weight, node, "weight");
+    if (!weight && (node->released || ct__nd->weight.t)) return ct_last_error();
+  }
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_layer_norm_backward(grad, input, normalized_shape, weight, eps, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_layer_norm_backward(grad, input, normalized_shape, weight, eps, 1);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_layer_norm_bias_backward(grad, normalized_shape);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_layer_norm = {"LayerNormBackward0", ct__backward_layer_norm, ct__release_layer_norm};
+
+static ct_tensor *ct__autograd_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+  ct_tensor *const ct__in[3] = {input, weight, bias};
+  ct__node_layer_norm *ct__nd;
+  ct_node *ct__n;
+  ct_keyset excluded;
+  ct_tensor *r;
+  ct__n = NULL;
+  if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias)) &&
+      ct__record(&ct__n, &ct__kind_layer_norm, sizeof *ct__nd, NULL, 3, ct__in) != CT_OK)
+    return (ct_tensor *)NULL;
+  ct__nd = (ct__node_layer_norm *)ct__n;
+  if (ct__nd) {
+    ct__save(&ct__nd->input, input);
+    if (ct__save_ints(&ct__nd->normalized_shape, normalized_shape, "layer_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->eps = eps;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_layer_norm(ks & CT__BELOW_AUTOGRAD, input, normalized_shape, weight, bias, eps, cudnn_enable);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) r = ct__record_result(r, &ct__nd->base);
+  return r;
+}
+
 /* ---- convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor ---- */
 typedef struct ct__node_convolution {
   ct_node base;

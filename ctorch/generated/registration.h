@@ -22487,7 +22487,8 @@ static const char ct__strs_layer_norm[] =
     "None" "\0" "bias" "\0" "eps" "\0" "1e-05" "\0" "cudnn_enable" "\0" "True";
 static const ct__arg_def ct__args_layer_norm[] = {{29, 11, 1, 0, 0, 0}, {35, 11, 7, 0, 0, 0}, {52, 59, 1, 1, 0, 0}, {64, 59, 1, 1, 0, 0}, {69, 73, 3, 0, 0, 0}, {79, 92, 4, 0, 0, 0}, {11, 11, 1, 0, 0, 0}};
 static const ct__kernel_def ct__kernels_layer_norm[] = {
-    {CT_FN(ct__k_layer_norm), CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT__SOURCE_COMPOSITE},};
+    {CT_FN(ct__k_layer_norm), CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT__SOURCE_COMPOSITE},
+    CT__AUTOGRAD_KERNEL(ct__autograd_layer_norm)};
 static const ct__op_def *ct__def_layer_norm(void) {
   static const ct__op_def d = {&ct__op.layer_norm, 894, {ct__strs_layer_norm, ct__args_layer_norm, 11, 12, 6, 1},
     ct__adapt_TIToTofb_T, ct__frontend_266, CT_FN(ct_layer_norm_ex), ct__kernels_layer_norm, (unsigned char)(sizeof ct__kernels_layer_norm / sizeof ct__kernels_layer_norm[0]), 0, 0};
@@ -25643,6 +25644,7 @@ CTDEF ct_unboxed_fn ct__unlinked_autograd_kernel(int i) {
       CT_FN(ct__autograd_huber_loss_out),
       CT_FN(ct__autograd_soft_margin_loss_out),
       CT_FN(ct__autograd_multi_margin_loss_out),
+      CT_FN(ct__autograd_layer_norm),
       CT_FN(ct__autograd_convolution),
       CT_FN(ct__autograd_convolution_out),
       CT_FN(ct__autograd_convolution_backward_input),

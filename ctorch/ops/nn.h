@@ -1044,13 +1044,13 @@ static ct_status ct__nn_check_normalized(const char *op, ct_tensor *input, ct_in
   }
   return ct__nn_check_floating(op, "LayerNormKernelImpl", (ct_dtype)input->dtype);
 }
-/* layer_norm in one host pass per row, when nothing is recorded (no grad
- * mode or no input requiring grad): contiguous f32/f64 CPU operands, the
- * host's own loops. The composite's operations and roundings in its order
- * (mean and variance as the reduction engine's pairwise sums in double,
- * rounded to T; (x - mean) in T; var + eps in T; rsqrt in double, rounded;
- * then * rstd, * weight, + bias in T), so its bits: eval-mode transformer
- * blocks run it, where the composite's nine ops cost several times more. */
+/* layer_norm in one host pass per row: contiguous f32/f64 CPU operands, the
+ * host's own loops (layer_norm has its own derivative, so its kernel runs
+ * below autograd: nothing inside it is recorded). The composite's
+ * operations and roundings in its order (mean and variance as the reduction
+ * engine's pairwise sums in double, rounded to T; (x - mean) in T; var + eps
+ * in T; rsqrt in double, rounded; then * rstd, * weight, + bias in T), so
+ * its bits, where the composite's nine ops cost several times more. */
 static int ct__nn_layer_norm_host(const ct_tensor *input, const ct_tensor *weight, const ct_tensor *bias) {
   ct_dtype d = (ct_dtype)input->dtype;
   int i;
@@ -1062,16 +1062,17 @@ static int ct__nn_layer_norm_host(const ct_tensor *input, const ct_tensor *weigh
     const ct_tensor *p = i ? bias : weight;
     if (p && (p->dtype != d || p->device.type != CT_DEVICE_CPU || !ct__pw_contiguous(p))) return 0;
   }
-  return !ct__grad_mode() || !(ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias));
+  return 1;
 }
+#define CT__NN_PSUM_float ct__rd_psum_f32
+#define CT__NN_PSUM_double ct__rd_psum
 #define CT__NN_LAYER_NORM_ROWS(T)                                                                                    \
   static void ct__nn_layer_norm_rows_##T(const T *x, const T *w, const T *b, T eps, int64_t rows, int64_t n, double *xf, \
                                          T *y) {                                                                     \
     int64_t r, i;                                                                                                    \
     for (r = 0; r < rows; r++, x += n, y += n) {                                                                     \
       T mu, var, rstd;                                                                                               \
-      for (i = 0; i < n; i++) xf[i] = (double)x[i];                                                                  \
-      mu = (T)(ct__rd_psum(xf, n) / (double)n);                                                                      \
+      mu = (T)(CT__NN_PSUM_##T(x, n) / (double)n); /* (the row read in place: ct__rd_psum's order and bits) */        \
       for (i = 0; i < n; i++) {                                                                                      \
         T c = x[i] - mu, q = c * c;                                                                                  \
         y[i] = c, xf[i] = (double)q;                                                                                 \
@@ -1126,6 +1127,119 @@ static ct_tensor *ct__k_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list n
     r = ct_keep(ct_to_dtype(y, (ct_dtype)input->dtype));
   }
   return r;
+}
+/* d layer_norm, with x^ = (x - mean) * rstd over the normalized dims (the
+ * statistics recomputed from input, as the forward computes them) and
+ * g' = grad * weight: d input = rstd * (g' - mean(g') - x^ * mean(g' x^)),
+ * d weight = the sum of grad * x^ over the leading dims, d bias = the sum of
+ * grad (PyTorch's layer_norm_backward). With create_graph (grad mode on in
+ * backward) the formula runs as recorded ops, so double backward follows;
+ * otherwise contiguous f32/f64 host operands take three fused passes per
+ * row (statistics, row sums and the weight's column sums in double, so
+ * within rounding of the formula's float ops, not their bits). which: 0
+ * input, 1 weight. */
+#define CT__NN_LAYER_NORM_BACK(T)                                                                                    \
+  static void ct__nn_layer_norm_back_##T(const T *x, const T *g, const T *w, double eps, int64_t rows, int64_t n, T *dx,   \
+                                         double *dw) {                                                               \
+    int64_t r, i;                                                                                                    \
+    for (r = 0; r < rows; r++, x += n, g += n) { /* three passes, in double: mean; variance and the two row sums; out */ \
+      double s[4] = {0, 0, 0, 0}, v[4] = {0, 0, 0, 0}, a[4] = {0, 0, 0, 0}, b[4] = {0, 0, 0, 0}, mu, rstd, sa, sb;  \
+      int l;                                                                                                         \
+      for (i = 0; i + 4 <= n; i += 4)                                                                                \
+        for (l = 0; l < 4; l++) s[l] += (double)x[i + l];                                                            \
+      for (; i < n; i++) s[0] += (double)x[i];                                                                       \
+      mu = ((s[0] + s[1]) + (s[2] + s[3])) / (double)n;                                                              \
+      for (i = 0; i + 4 <= n; i += 4)                                                                                \
+        for (l = 0; l < 4; l++) {                                                                                    \
+          double c = (double)x[i + l] - mu, gw = w ? (double)g[i + l] * (double)w[i + l] : (double)g[i + l];       \
+          v[l] += c * c, a[l] += gw, b[l] += gw * c;                                                                 \
+        }                                                                                                            \
+      for (; i < n; i++) {                                                                                           \
+        double c = (double)x[i] - mu, gw = w ? (double)g[i] * (double)w[i] : (double)g[i];                           \
+        v[0] += c * c, a[0] += gw, b[0] += gw * c;                                                                   \
+      }                                                                                                              \
+      rstd = 1.0 / sqrt(((v[0] + v[1]) + (v[2] + v[3])) / (double)n + eps);                                          \
+      sa = ((a[0] + a[1]) + (a[2] + a[3])) / (double)n;                                                              \
+      sb = ((b[0] + b[1]) + (b[2] + b[3])) * rstd * rstd / (double)n; /* mean(g' x^) / rstd */                       \
+      if (dx) {                                                                                                      \
+        for (i = 0; i < n; i++) {                                                                                    \
+          double c = (double)x[i] - mu, gw = w ? (double)g[i] * (double)w[i] : (double)g[i];                         \
+          dx[i] = (T)((gw - sa - c * sb) * rstd);                                                                    \
+        }                                                                                                            \
+        dx += n;                                                                                                     \
+      }                                                                                                              \
+      if (dw)                                                                                                        \
+        for (i = 0; i < n; i++) dw[i] += (double)g[i] * (((double)x[i] - mu) * rstd);                               \
+    }                                                                                                                \
+  }
+CT__NN_LAYER_NORM_BACK(float)
+CT__NN_LAYER_NORM_BACK(double)
+static ct_tensor *ct__nn_layer_norm_back_host(ct_tensor *grad, ct_tensor *input, int64_t n, ct_tensor *weight, double eps, int which) {
+  int64_t rows = input->numel / n, i, wshape[1];
+  double *dw = NULL;
+  ct_tensor *r;
+  int f32 = input->dtype == CT_F32;
+  wshape[0] = n;
+  r = which == 1 ? ct__empty("layer_norm_backward", 1, wshape, (ct_dtype)input->dtype, input->device) : ct__empty_as(input);
+  if (!r) return NULL;
+  if (which == 1) {
+    if (!(dw = (double *)ct__scratch_alloc(sizeof(double) * (size_t)n))) return ct_release(r), (ct_tensor *)NULL;
+    for (i = 0; i < n; i++) dw[i] = 0;
+  }
+  if (f32)
+    ct__nn_layer_norm_back_float((const float *)ct_data_ptr(input), (const float *)ct_data_ptr(grad),
+                                 weight ? (const float *)ct_data_ptr(weight) : NULL, eps, rows, n,
+                                 which == 1 ? NULL : (float *)ct_data_ptr(r), dw);
+  else
+    ct__nn_layer_norm_back_double((const double *)ct_data_ptr(input), (const double *)ct_data_ptr(grad),
+                                  weight ? (const double *)ct_data_ptr(weight) : NULL, eps, rows, n,
+                                  which == 1 ? NULL : (double *)ct_data_ptr(r), dw);
+  if (dw) {
+    for (i = 0; i < n; i++) {
+      if (f32) ((float *)ct_data_ptr(r))[i] = (float)dw[i];
+      else ((double *)ct_data_ptr(r))[i] = dw[i];
+    }
+    ct__scratch_free(dw, sizeof(double) * (size_t)n);
+  }
+  return r;
+}
+static ct_tensor *ct__nn_layer_norm_backward(ct_tensor *grad, ct_tensor *input, ct_int_list shape, ct_tensor *weight, double eps,
+                                             int which) {
+  int k = (int)shape.n, nb = input->ndim - k, i;
+  int64_t dims[CT_MAX_DIMS], lead[CT_MAX_DIMS], n = 1;
+  ct_tensor *r = NULL;
+  for (i = 0; i < k; i++) dims[i] = nb + i, n *= shape.data[i];
+  for (i = 0; i < nb; i++) lead[i] = i;
+  if (!ct__grad_mode() && ct__nn_layer_norm_host(input, weight, NULL) && grad->dtype == input->dtype &&
+      grad->device.type == CT_DEVICE_CPU && ct__pw_contiguous(grad) && ct_same_shape(grad, input)) {
+    r = ct__nn_layer_norm_back_host(grad, input, n, weight, eps, which);
+    if (r && which == 1) { /* (the weight's shape) */
+      ct_tensor *v = ct_view(r, k, shape.data);
+      ct_release(r);
+      return v;
+    }
+    return ct__track(r);
+  }
+  CT_SCOPE {
+    ct_tensor *x = ct__nn_upcast(input), *g = ct__nn_upcast(grad), *var = NULL;
+    ct_tensor *xh = ct__nn_normalize(x, k, dims, eps, NULL, &var);
+    if (which == 1) {
+      ct_tensor *p = ct_mul(g, xh);
+      r = ct_keep(ct_to_dtype(nb > 0 ? ct_sum_dim(p, nb, lead, false) : p, (ct_dtype)weight->dtype));
+    } else {
+      ct_tensor *gw = weight ? ct_mul(g, ct__nn_upcast(weight)) : g;
+      ct_tensor *rstd = ct__nn_fn(CT__NN_RSQRT, ct_add_scalar(var, ct_float(eps)));
+      ct_tensor *a = ct_mean_dim(gw, k, dims, true), *b = ct_mean_dim(ct_mul(gw, xh), k, dims, true);
+      r = ct_keep(ct_to_dtype(ct_mul(ct_sub(ct_sub(gw, a), ct_mul(xh, b)), rstd), (ct_dtype)input->dtype));
+    }
+  }
+  return r;
+}
+static ct_tensor *ct__nn_layer_norm_bias_backward(ct_tensor *grad, ct_int_list shape) {
+  int nb = grad->ndim - (int)shape.n, i;
+  int64_t lead[CT_MAX_DIMS];
+  for (i = 0; i < nb; i++) lead[i] = i;
+  return nb > 0 ? ct_sum_dim(grad, nb, lead, false) : grad;
 }
 /* torch 2.x rms_norm: x * rsqrt(mean(x^2) + eps) in the op-math dtype, cast back, times weight;
  * eps None (NaN) is the op-math dtype's machine epsilon. */
