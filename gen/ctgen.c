@@ -46,6 +46,7 @@ typedef struct deriv {
   char arg[MAX_FORMULAS][32];
   char formula[MAX_FORMULAS][512];
   int nondiff_output; /* output_differentiability: false */
+  char grad_fn[64];   /* grad_fn: the node's name when it is not <Op>Backward0 (PyTorch's, for an op built differently) */
   const char *file;
   int line;
 } deriv;
@@ -223,6 +224,10 @@ static void read_derivs(const char *path) {
     if (!cur) die(path, line, "'%s' before the first name:", key);
     if (!strcmp(key, "output_differentiability")) {
       cur->nondiff_output = !strcmp(val, "false");
+      continue;
+    }
+    if (!strcmp(key, "grad_fn")) {
+      copy(cur->grad_fn, sizeof cur->grad_fn, val, path, line);
       continue;
     }
     if (cur->nformulas == MAX_FORMULAS) die(path, line, "too many formulas");
@@ -1140,7 +1145,8 @@ static void gen_autograd(void) {
             d->formula[j]);
       }
       p("  return CT_OK;\n}\n");
-      snprintf(cam + strlen(cam), sizeof cam - strlen(cam), "Backward0");
+      if (d->grad_fn[0]) snprintf(cam, sizeof cam, "%s", d->grad_fn);
+      else snprintf(cam + strlen(cam), sizeof cam - strlen(cam), "Backward0");
       if (any) p("static const ct_node_kind ct__kind_%s = {\"%s\", ct__backward_%s, ct__release_%s};\n\n", o->handle, cam,
                  o->handle, o->handle);
       else p("static const ct_node_kind ct__kind_%s = {\"%s\", ct__backward_%s, NULL};\n\n", o->handle, cam, o->handle);

@@ -21547,7 +21547,7 @@ static ct_status ct__backward_layer_norm(ct_node *node, ct_tensor *const *grads,
   if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_layer_norm_bias_backward(grad, normalized_shape);
   return CT_OK;
 }
-static const ct_node_kind ct__kind_layer_norm = {"LayerNormBackward0", ct__backward_layer_norm, ct__release_layer_norm};
+static const ct_node_kind ct__kind_layer_norm = {"NativeLayerNormBackward0", ct__backward_layer_norm, ct__release_layer_norm};
 
 static ct_tensor *ct__autograd_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
   ct_tensor *const ct__in[3] = {input, weight, bias};
