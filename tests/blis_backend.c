@@ -60,6 +60,19 @@ static double mm_err(ct_tensor *a, ct_tensor *b, ct_tensor *c) {
   return worst;
 }
 
+/* max |x - y| over two tensors of one shape (call inside a CT_SCOPE) */
+static double max_diff(ct_tensor *x, ct_tensor *y) {
+  double worst = 0;
+  int64_t i;
+  ct_tensor *xc = ct_contiguous(x), *yc = ct_contiguous(y);
+  if (!xc || !yc || xc->numel != yc->numel) return 1e30;
+  for (i = 0; i < xc->numel; i++) {
+    double e = fabs(ct_get(xc, i) - ct_get(yc, i));
+    if (!(e <= worst)) worst = e;
+  }
+  return worst;
+}
+
 static void test_registration(void) {
   const ct_backend *b = ct_backend_find("cpu_blis");
   char buf[2048];
@@ -166,6 +179,37 @@ static void test_mm(void) {
         sc = ct_bmm(q, kt);
         CHECK(sc && isnan(ct_get(sc, 3 * 32 * 32)) && !isnan(ct_get(sc, 3 * 32 * 32 + 32)) && !isnan(ct_get(sc, 2 * 32 * 32)));
       }
+    }
+  }
+  CT_SCOPE { /* small batched products in random layouts (rows, columns, every other element, a batch expanded
+              * from one matrix) and sizes (0 included), bmm and baddbmm: every element against a double reference */
+    int it;
+    for (it = 0; it < 60; it++) {
+      int64_t nb = 2 + (int64_t)((urand() + 1) * 2), m = (int64_t)((urand() + 1) * 6), k = (int64_t)((urand() + 1) * 6),
+              n = (int64_t)((urand() + 1) * 6), bi;
+      ct_tensor *ab[2], *c, *c2, *self;
+      int side, ok = 1;
+      for (side = 0; side < 2; side++) {
+        int64_t r = side ? k : m, q = side ? n : k;
+        int layout = (int)((urand() + 1) * 2) & 3;
+        ct_tensor *t;
+        if (layout == 0) t = ct_reshape(randt(nb * r, q, CT_F32), CT_DIMS(nb, r, q));
+        else if (layout == 1) t = ct_transpose(ct_reshape(randt(nb * q, r, CT_F32), CT_DIMS(nb, q, r)), 1, 2);
+        else if (layout == 2) t = ct_slice(ct_reshape(randt(nb * r, 2 * q, CT_F32), CT_DIMS(nb, r, 2 * q)), 2, 0, 2 * q, 2);
+        else t = ct_expand(ct_reshape(randt(r, q, CT_F32), CT_DIMS(1, r, q)), CT_DIMS(nb, r, q));
+        ab[side] = t;
+      }
+      self = ct_reshape(randt(nb * m, n, CT_F32), CT_DIMS(nb, m, n));
+      c = ct_bmm(ab[0], ab[1]);
+      c2 = ct_baddbmm_ex(self, ab[0], ab[1], ct_float(0.5), ct_float(2.0));
+      CHECK(c && c2 && c->sizes[0] == nb && c->sizes[1] == m && c->sizes[2] == n);
+      for (bi = 0; c && c2 && bi < nb; bi++) {
+        ct_tensor *a1 = ct_select(ab[0], 0, bi), *b1 = ct_select(ab[1], 0, bi);
+        ct_tensor *want2 = ct_add(ct_mul_scalar(ct_select(self, 0, bi), ct_float(0.5)), ct_mul_scalar(ct_select(c, 0, bi), ct_float(2.0)));
+        ok &= mm_err(a1, b1, ct_select(c, 0, bi)) < 1e-5;
+        ok &= want2 && max_diff(ct_select(c2, 0, bi), want2) < 1e-5 * 8;
+      }
+      CHECK(ok);
     }
   }
   CT_SCOPE { /* fallbacks to the reference kernel */
