@@ -498,21 +498,76 @@ static int ctb__all_finite(ct_dtype dt, const void *p, int64_t rows, int64_t col
 #ifndef CTB__ROWS_COPY_MAX
 #define CTB__ROWS_COPY_MAX ((int64_t)1 << 20) /* elements; larger operands are packed by BLIS itself */
 #endif
-/* dst (rows x cols, row-major) = the operand at src (strides r, c), in
- * tiles of 8 x 8, so that a transposed operand's reads (down its columns)
- * and the writes both stay within a few cache lines (measured, 64 x 1024
- * transposed: 29 us against 45 walking whole rows and 325 walking whole
- * columns, whose 4 KiB store stride thrashes one L1 set), then the
- * finiteness scan over the contiguous copy (one flat vectorised loop). */
+/* dst (rows x cols, row-major) = the operand at src (strides r, c), then
+ * the finiteness scan over the contiguous copy (one flat vectorised loop).
+ * A transposed operand (r == 1: x @ W.t()'s weight, a weight gradient's
+ * grad.t()) goes in register tiles: 8 x 8 floats or 4 x 4 doubles, read as
+ * contiguous vectors down the source's columns and transposed by shuffles
+ * (a 64 x 64 float copy: 30k instructions as scalar 8 x 8 tiles, about 4k
+ * this way). Other strides, and the edges, go in scalar 8 x 8 tiles, so that
+ * reads and writes both stay within a few cache lines (walking whole columns
+ * instead: 64 x 1024 transposed took 325 us against 29, the 4 KiB store
+ * stride thrashing one L1 set). */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define CTB__SHUF __builtin_shufflevector
+CTB__BLIS_CLONES static void ctb__tile_t_f32(const float *src, int64_t c, float *dst, int64_t cols) {
+  ctb__v8f r0, r1, r2, r3, r4, r5, r6, r7, t0, t1, t2, t3, t4, t5, t6, t7, u0, u1, u2, u3, u4, u5, u6, u7;
+  r0 = *(const ctb__v8fu *)(src), r1 = *(const ctb__v8fu *)(src + c), r2 = *(const ctb__v8fu *)(src + 2 * c);
+  r3 = *(const ctb__v8fu *)(src + 3 * c), r4 = *(const ctb__v8fu *)(src + 4 * c), r5 = *(const ctb__v8fu *)(src + 5 * c);
+  r6 = *(const ctb__v8fu *)(src + 6 * c), r7 = *(const ctb__v8fu *)(src + 7 * c);
+  t0 = CTB__SHUF(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13), t1 = CTB__SHUF(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
+  t2 = CTB__SHUF(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13), t3 = CTB__SHUF(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15);
+  t4 = CTB__SHUF(r4, r5, 0, 8, 1, 9, 4, 12, 5, 13), t5 = CTB__SHUF(r4, r5, 2, 10, 3, 11, 6, 14, 7, 15);
+  t6 = CTB__SHUF(r6, r7, 0, 8, 1, 9, 4, 12, 5, 13), t7 = CTB__SHUF(r6, r7, 2, 10, 3, 11, 6, 14, 7, 15);
+  u0 = CTB__SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13), u1 = CTB__SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+  u2 = CTB__SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13), u3 = CTB__SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+  u4 = CTB__SHUF(t4, t6, 0, 1, 8, 9, 4, 5, 12, 13), u5 = CTB__SHUF(t4, t6, 2, 3, 10, 11, 6, 7, 14, 15);
+  u6 = CTB__SHUF(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13), u7 = CTB__SHUF(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
+  *(ctb__v8fu *)(dst) = CTB__SHUF(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
+  *(ctb__v8fu *)(dst + cols) = CTB__SHUF(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
+  *(ctb__v8fu *)(dst + 2 * cols) = CTB__SHUF(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
+  *(ctb__v8fu *)(dst + 3 * cols) = CTB__SHUF(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
+  *(ctb__v8fu *)(dst + 4 * cols) = CTB__SHUF(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
+  *(ctb__v8fu *)(dst + 5 * cols) = CTB__SHUF(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
+  *(ctb__v8fu *)(dst + 6 * cols) = CTB__SHUF(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+  *(ctb__v8fu *)(dst + 7 * cols) = CTB__SHUF(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+CTB__BLIS_CLONES static void ctb__tile_t_f64(const double *src, int64_t c, double *dst, int64_t cols) {
+  ctb__v4d r0 = *(const ctb__v4du *)(src), r1 = *(const ctb__v4du *)(src + c), r2 = *(const ctb__v4du *)(src + 2 * c),
+           r3 = *(const ctb__v4du *)(src + 3 * c);
+  ctb__v4d t0 = CTB__SHUF(r0, r1, 0, 4, 2, 6), t1 = CTB__SHUF(r0, r1, 1, 5, 3, 7), t2 = CTB__SHUF(r2, r3, 0, 4, 2, 6),
+           t3 = CTB__SHUF(r2, r3, 1, 5, 3, 7);
+  *(ctb__v4du *)(dst) = CTB__SHUF(t0, t2, 0, 1, 4, 5);
+  *(ctb__v4du *)(dst + cols) = CTB__SHUF(t1, t3, 0, 1, 4, 5);
+  *(ctb__v4du *)(dst + 2 * cols) = CTB__SHUF(t0, t2, 2, 3, 6, 7);
+  *(ctb__v4du *)(dst + 3 * cols) = CTB__SHUF(t1, t3, 2, 3, 6, 7);
+}
+#define CTB__TILE_T(T) (sizeof(T) == 4 ? 8 : 4)
+#define CTB__TILE_T_RUN(T, src, c, dst, cols)                                                                        \
+  (sizeof(T) == 4 ? ctb__tile_t_f32((const float *)(const void *)(src), c, (float *)(void *)(dst), cols)             \
+                  : ctb__tile_t_f64((const double *)(const void *)(src), c, (double *)(void *)(dst), cols))
+#else
+#define CTB__TILE_T(T) 0 /* no vector shuffles: scalar tiles throughout */
+#define CTB__TILE_T_RUN(T, src, c, dst, cols) ((void)0)
+#endif
+/* scalar 8 x 8 tiles over rows [ra, rb) x columns [ca, cb) */
+#define CTB__SCALAR_TILES(ra, rb, ca, cb)                                                                            \
+  for (i0 = (ra); i0 < (rb); i0 += 8)                                                                                \
+    for (j0 = (ca); j0 < (cb); j0 += 8) {                                                                            \
+      i1 = (rb) - i0 < 8 ? (rb) : i0 + 8, j1 = (cb) - j0 < 8 ? (cb) : j0 + 8;                                       \
+      for (i = i0; i < i1; i++)                                                                                      \
+        for (j = j0; j < j1; j++) dst[i * cols + j] = src[i * r + j * c];                                            \
+    }
 #define CTB__ROWS_COPY(NAME, FINITE, T)                                                                              \
   CTB__BLIS_CLONES static int NAME(const T *src, int64_t r, int64_t c, int64_t rows, int64_t cols, T *dst) {        \
-    int64_t i, j, i0, j0, i1, j1;                                                                                    \
-    for (i0 = 0; i0 < rows; i0 += 8)                                                                                 \
-      for (j0 = 0; j0 < cols; j0 += 8) {                                                                             \
-        i1 = rows - i0 < 8 ? rows : i0 + 8, j1 = cols - j0 < 8 ? cols : j0 + 8;                                    \
-        for (i = i0; i < i1; i++)                                                                                    \
-          for (j = j0; j < j1; j++) dst[i * cols + j] = src[i * r + j * c];                                          \
-      }                                                                                                              \
+    int64_t i, j, i0, j0, i1, j1, vt = CTB__TILE_T(T), vr = 0, vc = 0;                                              \
+    if (r == 1 && vt) { /* whole register tiles, then the right and bottom edges */                                 \
+      vr = rows / vt * vt, vc = cols / vt * vt;                                                                      \
+      for (i0 = 0; i0 < vr; i0 += vt)                                                                                \
+        for (j0 = 0; j0 < vc; j0 += vt) CTB__TILE_T_RUN(T, src + i0 + j0 * c, c, dst + i0 * cols + j0, cols);        \
+      CTB__SCALAR_TILES(0, vr, vc, cols)                                                                             \
+    }                                                                                                                \
+    CTB__SCALAR_TILES(vr, rows, 0, cols)                                                                             \
     return FINITE(dst, 1, rows * cols, 0, 1);                                                                        \
   }
 CTB__ROWS_COPY(ctb__rows_copy_f32, ctb__finite_f32, float)
@@ -840,8 +895,12 @@ static ct_tensor *k_linear(ct_keyset ks, ct_tensor *x, ct_tensor *w, ct_tensor *
   y = ct_backend_empty("linear", n, shape, (ct_dtype)x->dtype, x->device);
   if (!y) return NULL;
   es = x->dtype == CT_F32 ? 4 : 8;
-  if (b)
-    for (r = 0; r < rows; r++) memcpy((char *)ct_data_ptr(y) + (size_t)(r * shape[n - 1]) * es, ct_data_ptr(b), (size_t)shape[n - 1] * es);
+  if (b) {
+    char *yp = (char *)ct_data_ptr(y);
+    const char *bp = (const char *)ct_data_ptr(b);
+    size_t row = (size_t)shape[n - 1] * es;
+    for (r = 0; r < rows; r++) memcpy(yp + (size_t)r * row, bp, row);
+  }
   g.m = rows, g.n = shape[n - 1], g.k = w->sizes[1];
   g.a = ct_data_ptr(x);
   g.rsa = n == 2 ? x->strides[0] : g.k, g.csa = n == 2 ? x->strides[1] : 1;
