@@ -131,8 +131,9 @@ TEST(reduce_sum_dtypes) {
  * place (ct__rd_sum_fast); the general loop (gathered rows) takes the same
  * values stored with a column stride of 2. Same order of additions: the
  * same bits, for rows, columns, long rows (the pairwise split), widths that
- * are not a multiple of the column block, size-1 dims, mixed dims (general
- * loop on both sides), keepdim, dtype= and magnitudes that make the order
+ * are not a multiple of the column block, size-1 dims, kept dims between
+ * reduced ones (conv bias gradients: runs gathered into a row, long ones
+ * too), keepdim, dtype= and magnitudes that make the order
  * matter. With a backend registered (the BLIS suite), which sums some of
  * these layouts with kernels of its own, within rounding instead. */
 TEST(reduce_sum_fast_matches_general) {
@@ -144,7 +145,9 @@ TEST(reduce_sum_fast_matches_general) {
   } cases[] = {{2, {3, 700}, 1, {1}},          {2, {700, 37}, 1, {0}},       {3, {32, 32, 64}, 2, {0, 1}},
                {3, {32, 32, 64}, 1, {2}},      {3, {128, 32, 32}, 1, {-1}},  {4, {5, 1, 300, 3}, 2, {0, 2}},
                {3, {4, 5, 6}, 2, {0, 2}},      {2, {1, 1000}, 1, {1}},       {2, {1030, 17}, 1, {0}},
-               {3, {2, 3, 4}, 3, {0, 1, 2}},   {2, {9, 16}, 1, {0}},         {1, {1}, 1, {0}}};
+               {3, {2, 3, 4}, 3, {0, 1, 2}},   {2, {9, 16}, 1, {0}},         {1, {1}, 1, {0}},
+               {4, {8, 3, 10, 10}, 3, {0, 2, 3}}, {4, {6, 5, 13, 11}, 3, {0, 2, 3}}, {3, {3, 4, 700}, 2, {0, 2}},
+               {4, {7, 1, 1, 9}, 2, {0, 3}},   {4, {2, 3, 1, 5}, 2, {0, 3}}};
   int c, dt, mean, keep, wide;
   for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++)
     for (dt = 0; dt < 2; dt++)

@@ -601,35 +601,40 @@ static void ct__rd_sum_row_i(ct_reduction_row *r) {
 }
 static void ct__rd_mean_row(ct_reduction_row *r) { r->yf[0] = ct__rd_psum(r->xf, r->n) / (double)r->n; }
 
-/* sum and mean of a contiguous f32/f64 input whose reduced dims all come
- * after its kept ones (rows: softmax's and layer_norm's backward sums) or
- * all before them (columns: bias and layer_norm weight gradients), into a
- * dense f32/f64 output: the row functions' sums in their order, read in
- * place (no gathered row, no per-row setup). 0 when the call is not such a
- * call (the general loop takes it). */
+/* sum and mean of a contiguous f32/f64 input into a dense f32/f64 output,
+ * when the kept dims form one block: x is [na][rows][nb] with the na and nb
+ * elements reduced (size-1 dims aside). The row functions' sums in their
+ * order, without the general loop's per-element offsets:
+ *  - na = 1 (softmax's and layer_norm's backward sums): each row in place;
+ *  - nb = 1 (bias and layer_norm weight gradients): 16 columns side by side;
+ *  - both (a conv bias gradient, [N][C][H*W] over N and H*W): each kept
+ *    index's na contiguous runs of nb copied into one row, then summed.
+ * 0 when the call is not such a call (the general loop takes it). */
 static int ct__rd_sum_fast(const ct_reduction_call *j) {
   const ct_tensor *s = j->in, *o = j->out;
-  int64_t n = 1, rows = 1, r;
-  int d, seen_kept = 0, seen_reduced = 0, reduced_first = -1, mean = j->op == CT_RD_MEAN, f32 = s->dtype == CT_F32;
+  int64_t na = 1, nb = 1, n, rows = 1, r, a;
+  int d, phase = 0, mean = j->op == CT_RD_MEAN, f32 = s->dtype == CT_F32;
+  size_t es = f32 ? 4 : 8;
   const char *x;
-  char *y;
+  char *y, *row = NULL;
   if ((j->op != CT_RD_SUM && !mean) || j->int_compute || j->in2 || !o || j->indices || (s->dtype != CT_F32 && s->dtype != CT_F64) ||
       (o->dtype != CT_F32 && o->dtype != CT_F64) || !ct_is_contiguous(s) || !ct_is_contiguous(o) || s->numel == 0)
     return 0;
-  for (d = 0; d < s->ndim; d++) { /* size-1 dims aside: reduced dims one block, before or after the kept ones */
+  for (d = 0; d < s->ndim; d++) { /* phases: leading reduced dims, kept dims, trailing reduced dims */
     if (s->sizes[d] == 1) continue;
     if (j->reduce[d]) {
-      if (seen_kept && reduced_first == 1) return 0;
-      if (reduced_first < 0) reduced_first = !seen_kept;
-      seen_reduced = 1, n *= s->sizes[d];
+      if (phase == 1) phase = 2;
+      if (phase == 0) na *= s->sizes[d];
+      else nb *= s->sizes[d];
     } else {
-      if (seen_reduced && reduced_first == 0) return 0;
-      seen_kept = 1, rows *= s->sizes[d];
+      if (phase == 2) return 0;
+      phase = 1, rows *= s->sizes[d];
     }
   }
-  x = (const char *)s->storage->data + s->offset * (int64_t)ct_dtype_size((ct_dtype)s->dtype);
+  n = na * nb;
+  x = (const char *)s->storage->data + s->offset * (int64_t)es;
   y = (char *)o->storage->data + o->offset * (int64_t)ct_dtype_size((ct_dtype)o->dtype);
-  if (reduced_first == 1 && rows > 1) { /* columns: x is [n][rows] */
+  if (nb == 1 && rows > 1) { /* columns: x is [n][rows] */
     double acc[CT__RD_COLS];
     int64_t c0;
     int w, c;
@@ -645,12 +650,20 @@ static int ct__rd_sum_fast(const ct_reduction_call *j) {
     }
     return 1;
   }
-  for (r = 0; r < rows; r++) { /* rows: x is [rows][n] */
-    double v = f32 ? ct__rd_psum_f32((const float *)(const void *)x + r * n, n) : ct__rd_psum((const double *)(const void *)x + r * n, n);
+  if (na > 1 && rows > 1 && !(row = (char *)ct__scratch_alloc((size_t)n * es))) return 0; /* (the general loop reports it) */
+  for (r = 0; r < rows; r++) { /* rows: x is [rows][n] (or all of it one row), or the row's na runs gathered */
+    const char *xr = x + (size_t)(r * nb) * es;
+    double v;
+    if (row) {
+      for (a = 0; a < na; a++) memcpy(row + (size_t)(a * nb) * es, x + (size_t)((a * rows + r) * nb) * es, (size_t)nb * es);
+      xr = row;
+    }
+    v = f32 ? ct__rd_psum_f32((const float *)(const void *)xr, n) : ct__rd_psum((const double *)(const void *)xr, n);
     if (mean) v /= (double)n;
     if (o->dtype == CT_F32) ((float *)(void *)y)[r] = (float)v;
     else ((double *)(void *)y)[r] = v;
   }
+  if (row) ct__scratch_free(row, (size_t)n * es);
   return 1;
 }
 static void ct__rd_prod_row(ct_reduction_row *r) {
