@@ -765,7 +765,9 @@ static CT__HOT_INLINE int ct__pw_fast_operands(const ct_tensor *out, int nin, ct
       return 0;
   }
   if (out) {
-    if (out->dtype != d || out->device.type != CT_DEVICE_CPU || !ct__same_sizes(a, out) || !ct__pw_contiguous(out)) return 0;
+    if (out != a && /* (in place: self is in[0], checked above) */
+        (out->dtype != d || out->device.type != CT_DEVICE_CPU || !ct__same_sizes(a, out) || !ct__pw_contiguous(out)))
+      return 0;
     for (i = 0; i < nin; i++) /* the very same tensor, or no shared memory */
       if (in[i] != out && (in[i]->storage == out->storage || in[i]->storage->data == out->storage->data)) return 0;
   }
