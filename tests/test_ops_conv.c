@@ -321,8 +321,10 @@ TEST(conv_pool_grad_input_variants) {
 
 /* max_pool2d's 2-D dilation-1 path (ct__maxpool2d_*) against the general
  * kernel (ct__maxpool_*) on random geometries (floor and ceil, padding, one
- * to four taps a side, a few with many planes) and data full of ties, NaNs and infinities: the same
- * values and the same indices, bit for bit */
+ * to four taps a side, a few with many planes; a quarter 2x2 at stride 2 on
+ * rows up to 40 wide, the path's four-window vector groups) and data full of
+ * ties, NaNs and infinities (some without NaN): the same values and the same
+ * indices, bit for bit */
 #define CV_IL(...) ((ct_int_list){(const int64_t[]){__VA_ARGS__}, CT__NARG(__VA_ARGS__)})
 TEST(conv_maxpool2d_fast_path_matches_general) {
   static const double vals[7] = {0.0, 1.0, 2.0, NAN, -INFINITY, INFINITY, -0.0};
@@ -339,10 +341,16 @@ TEST(conv_maxpool2d_fast_path_matches_general) {
       ph = CV_NEXT() % (kh / 2 + 1), pw = CV_NEXT() % (kw / 2 + 1), ceil_mode = CV_NEXT() % 2;
       H = 1 + CV_NEXT() % 9, W = 1 + CV_NEXT() % 9, N = 1 + CV_NEXT() % 2, C = 1 + CV_NEXT() % 3;
       if (trial % 100 == 99) H = 32, W = 31, N = 4, C = 16; /* several chunks of planes (ct_parallel_for) */
+      if (trial % 4 == 1) { /* 2x2 at stride 2 on wide rows: the four-window vector groups, and their tails */
+        kh = kw = sh = sw = 2, ph = 0, pw = CV_NEXT() % 2;
+        H = 2 + CV_NEXT() % 8, W = 8 + CV_NEXT() % 33;
+      }
       x = ct_empty(CT_DIMS(N, C, H, W), dt);
       for (k = 0; k < x->numel; k++) {
         uint32_t r = CV_NEXT() % 16;
-        ct_set(x, k, r < 7 ? vals[r] : (double)(r % 3)); /* many ties, signed zeros */
+        double v = r < 7 ? vals[r] : (double)(r % 3); /* many ties, signed zeros */
+        if (trial % 8 == 1 && v != v) v = 3; /* no NaN: every group takes the vector steps */
+        ct_set(x, k, v);
       }
       if (ct__pool_setup("max_pool2d", 2, x, CV_IL(kh, kw), CV_IL(sh, sw), CV_IL(ph, pw),
                          CV_IL(1), ceil_mode, &g, shape) != CT_OK) {

@@ -1162,7 +1162,49 @@ typedef struct ct__maxpool2d_job {
     (ia) ^= ((ia) ^ (ib)) & m_;                                                                                 \
     (a) = b_ > (a) ? b_ : (a);                                                                                  \
   } while (0)
-#define CT__MAXPOOL2D(NAME, T)                                                                                  \
+/* 2x2 windows at stride 2, four outputs at a time (GCC 12+ / clang vector
+ * extensions, SSE2 or NEON width for floats): each row's 8 taps split into
+ * even and odd lanes, then the same steps as the scalar 2x2 path, lane by
+ * lane (the same values and indices), the winner's offset in the window (0,
+ * 1, W, W + 1) selected alongside. A row with a NaN sum anywhere is redone
+ * by the scalar path (which then redoes its NaN windows tap by tap). Other
+ * compilers: the scalar path throughout. */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define CT__POOL_VEC 1
+typedef float ct__v4f __attribute__((vector_size(16)));
+typedef int32_t ct__v4i __attribute__((vector_size(16)));
+typedef double ct__v4d __attribute__((vector_size(32)));
+typedef int64_t ct__v4l __attribute__((vector_size(32)));
+#define CT__MAXPOOL2X2_VEC(VT, IT, ET)                                                                          \
+  if (W < INT32_MAX) {                                                                                          \
+    int64_t ow0 = ow;                                                                                           \
+    IT nan_seen = {0, 0, 0, 0}, one = {1, 1, 1, 1}, wv = {0, 0, 0, 0};                                         \
+    const ct__v4l lane = {0, 2, 4, 6};                                                                          \
+    wv += (ET)W;                                                                                                \
+    for (; ow + 4 <= owb; ow += 4) {                                                                            \
+      int64_t at = h0 * W + ow * 2 - g->pw;                                                                     \
+      VT r0a, r0b, r1a, r1b, a, b_, c, d, s, best, r;                                                          \
+      IT m, ib, ir;                                                                                             \
+      ct__v4l pos;                                                                                              \
+      memcpy(&r0a, x + at, sizeof r0a), memcpy(&r0b, x + at + 4, sizeof r0b);                                   \
+      memcpy(&r1a, x + at + W, sizeof r1a), memcpy(&r1b, x + at + W + 4, sizeof r1b);                           \
+      a = __builtin_shufflevector(r0a, r0b, 0, 2, 4, 6), b_ = __builtin_shufflevector(r0a, r0b, 1, 3, 5, 7);    \
+      c = __builtin_shufflevector(r1a, r1b, 0, 2, 4, 6), d = __builtin_shufflevector(r1a, r1b, 1, 3, 5, 7);     \
+      s = (a + b_) + (c + d);                                                                                   \
+      nan_seen |= (IT)(s != s);                                                                                 \
+      m = (IT)(b_ > a), best = (VT)(((IT)b_ & m) | ((IT)a & ~m)), ib = m & one;                                 \
+      m = (IT)(d > c), r = (VT)(((IT)d & m) | ((IT)c & ~m)), ir = (m & one) + wv;                               \
+      m = (IT)(r > best), best = (VT)(((IT)r & m) | ((IT)best & ~m)), ib = (ir & m) | (ib & ~m);                \
+      memcpy(y + ow, &best, sizeof best);                                                                       \
+      pos = __builtin_convertvector(ib, ct__v4l) + lane + at;                                                   \
+      memcpy(idx + ow, &pos, sizeof pos);                                                                       \
+    }                                                                                                           \
+    if (nan_seen[0] | nan_seen[1] | nan_seen[2] | nan_seen[3]) ow = ow0;                                        \
+  }
+#else
+#define CT__MAXPOOL2X2_VEC(VT, IT, ET)
+#endif
+#define CT__MAXPOOL2D(NAME, T, VT, IT, ET)                                                                                  \
   static void NAME(int64_t b0, int64_t b1, void *ctx) {                                                         \
     const ct__maxpool2d_job *job = (const ct__maxpool2d_job *)ctx;                                              \
     const ct__pool_geom *g = job->g;                                                                            \
@@ -1183,6 +1225,7 @@ typedef struct ct__maxpool2d_job {
           int64_t ws = ow * sw - g->pw, w0 = ws < 0 ? 0 : ws, w1, bi;                                            \
           T best;                                                                                               \
           if (ow == owa && h0 == hs && h1 - hs == kh) { /* whole windows: columns [owa, owb) */                 \
+            if (kh == 2 && kw == 2 && sw == 2) CT__MAXPOOL2X2_VEC(VT, IT, ET)                                \
             for (; ow < owb; ow++) {                                                                            \
               int64_t at = h0 * W + ow * sw - g->pw;                                                            \
               const T *p = x + at;                                                                              \
@@ -1224,8 +1267,11 @@ typedef struct ct__maxpool2d_job {
       }                                                                                                         \
     }                                                                                                           \
   }
-CT__MAXPOOL2D(ct__maxpool2d_f32, float)
-CT__MAXPOOL2D(ct__maxpool2d_f64, double)
+#ifndef CT__POOL_VEC
+typedef int ct__v4f, ct__v4i, ct__v4d, ct__v4l; /* (unused) */
+#endif
+CT__MAXPOOL2D(ct__maxpool2d_f32, float, ct__v4f, ct__v4i, int32_t)
+CT__MAXPOOL2D(ct__maxpool2d_f64, double, ct__v4d, ct__v4l, int64_t)
 /* gx[b][idx] += gy[b][o] (backward), or out[b][o] = gx[b][idx] (its derivative, a gather) */
 #define CT__MAXPOOL_BW(NAME, T)                                                                            \
   static void NAME(int64_t B, int64_t in_plane, int64_t out_plane, const int64_t *idx, T *in, T *out, int scatter) { \
