@@ -560,9 +560,10 @@ CTB__BLIS_CLONES static void ctb__tile_t_f64(const double *src, int64_t c, doubl
     }
 #define CTB__ROWS_COPY(NAME, FINITE, T)                                                                              \
   CTB__BLIS_CLONES static int NAME(const T *src, int64_t r, int64_t c, int64_t rows, int64_t cols, T *dst) {        \
-    int64_t i, j, i0, j0, i1, j1, vt = CTB__TILE_T(T), vr = 0, vc = 0;                                              \
+    int64_t i, j, i0, j0, i1, j1, vt = CTB__TILE_T(T), vr = 0;                                                      \
     if (r == 1 && vt) { /* whole register tiles, then the right and bottom edges */                                 \
-      vr = rows / vt * vt, vc = cols / vt * vt;                                                                      \
+      int64_t vc = cols / vt * vt;                                                                                   \
+      vr = rows / vt * vt;                                                                                           \
       for (i0 = 0; i0 < vr; i0 += vt)                                                                                \
         for (j0 = 0; j0 < vc; j0 += vt) CTB__TILE_T_RUN(T, src + i0 + j0 * c, c, dst + i0 * cols + j0, cols);        \
       CTB__SCALAR_TILES(0, vr, vc, cols)                                                                             \
