@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "backends/cpu_blis/ctorch_blis.h"
@@ -830,6 +831,11 @@ static void section_allocs(void) {
 }
 
 static double first_call_ns, floor_first_ns;
+static long first_call_faults, floor_first_faults, first_call_sysallocs;
+static long page_faults(void) { /* minor + major: a first touch of fresh memory costs one */
+  struct rusage u;
+  return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt + u.ru_majflt : 0;
+}
 static void section_latency(void) {
   static double lat[10000];
   int i;
@@ -849,7 +855,8 @@ static void section_latency(void) {
   p99 = lat[9899];
   printf("\n== latency of 10,000 batch-1 forwards (1 thread), us\n");
   printf("p50 %.2f  p99 %.2f  (p99/p50 %.2f, target <= 1.5)  max %.1f\n", p50 / 1e3, p99 / 1e3, p99 / p50, lat[9999] / 1e3);
-  printf("first call after load %.2f us (%.1fx p50, target <= 3x)\n", first_call_ns / 1e3, first_call_ns / p50);
+  printf("first call after load %.2f us (%.1fx p50, target <= 3x; %ld page faults, %ld system allocations)\n", first_call_ns / 1e3,
+         first_call_ns / p50, first_call_faults, first_call_sysallocs);
   { /* the plain-C floor: its first call (made just before ctorch's) against its own p50 */
     for (i = 0; i < 10000; i++) {
       double t0 = now_ns();
@@ -857,8 +864,8 @@ static void section_latency(void) {
       lat[i] = now_ns() - t0;
     }
     qsort(lat, 10000, sizeof lat[0], cmp_double);
-    printf("plain-C floor for comparison: first call %.2f us, p50 %.2f us (%.1fx)\n", floor_first_ns / 1e3, lat[4999] / 1e3,
-           floor_first_ns / lat[4999]);
+    printf("plain-C floor for comparison: first call %.2f us, p50 %.2f us (%.1fx; %ld page faults)\n", floor_first_ns / 1e3,
+           lat[4999] / 1e3, floor_first_ns / lat[4999], floor_first_faults);
   }
 }
 
@@ -870,16 +877,22 @@ int main(int argc, char **argv) {
   fill(X, MAXB * IN, 17), fill(Y, MAXB * OUT, 18);
   ct_model_init();
   { /* the plain-C floor's own first call: what a cold process costs without any library */
+    long f0 = page_faults();
     double t0 = now_ns();
     floor_forward(1);
     floor_first_ns = now_ns() - t0;
+    floor_first_faults = page_faults() - f0;
   }
   {
+    long f0 = page_faults();
+    int64_t a0 = ct_memory_stats_get().system_allocs;
     double t0 = now_ns();
     CT_NO_GRAD {
       ct_release(ct_forward(tx[0]));
     }
     first_call_ns = now_ns() - t0;
+    first_call_faults = page_faults() - f0;
+    first_call_sysallocs = (long)(ct_memory_stats_get().system_allocs - a0);
   }
   if (getenv("BENCH_REPEATS")) reps = atoi(getenv("BENCH_REPEATS"));
   if (getenv("BENCH_MS")) target_ms = atof(getenv("BENCH_MS"));

@@ -298,6 +298,19 @@ static int deriv_uses(const deriv *d, const char *id) {
     if (uses(d->formula[i], id)) return 1;
   return 0;
 }
+/* A formula's key names one input ("self") or several ("input, weight": one
+ * call computes their gradients together, derivatives.spec). The position
+ * of name in key (0, 1, ...), or -1. */
+static int key_position(const char *key, const char *name) {
+  size_t n = strlen(name);
+  int pos = 0;
+  for (;;) {
+    while (*key == ' ') key++;
+    if (!strncmp(key, name, n) && (key[n] == ',' || key[n] == ' ' || key[n] == '\0')) return pos;
+    if (!(key = strchr(key, ','))) return -1;
+    key++, pos++;
+  }
+}
 
 /* The C default for a schema default value (the parser, ctorch/schema.h,
  * has checked that it is valid for its type). */
@@ -1112,11 +1125,13 @@ static void gen_autograd(void) {
           for (f = 0; f < d->nformulas; f++) {
             int a, found = -1;
             if (!uses(d->formula[f], names[k])) continue;
-            for (a = 0; a < o->s.nargs; a++)
-              if (!strcmp(o->s.args[a].name, d->arg[f])) found = a;
+            for (a = 0; a < o->s.nargs; a++) {
+              if (key_position(d->arg[f], o->s.args[a].name) < 0) continue;
+              found = a;
+              p("%sct_node_needs_input_grad(node, %d)", first ? "  if (" : " || ", edge_index(o, found));
+              first = 0;
+            }
             if (found < 0) continue; /* reported below */
-            p("%sct_node_needs_input_grad(node, %d)", first ? "  if (" : " || ", edge_index(o, found));
-            first = 0;
           }
           if (first) continue;
           p(") {\n    %s = ct__unpack(&ct__nd->%s, node, \"%s\");\n", names[k], names[k], names[k]);
@@ -1128,6 +1143,28 @@ static void gen_autograd(void) {
       p("  (void)ct__nd;\n  (void)grads;\n  (void)grad_inputs;\n");
       for (j = 0; j < d->nformulas; j++) {
         int k, found = -1;
+        if (strchr(d->arg[j], ',')) { /* several inputs, one call: it fills grad_outs[i] where grad_input_mask[i] */
+          int edges[CT_MAX_ARGS], n = 0, m;
+          for (m = 0;; m++) {
+            found = -1;
+            for (k = 0; k < o->s.nargs; k++)
+              if (key_position(d->arg[j], o->s.args[k].name) == m) found = k;
+            if (found < 0) break;
+            if (!is_tensor(&o->s.args[found])) die(d->file, d->line, "%s: '%s' is not a Tensor argument", o->full, o->s.args[found].name);
+            edges[n++] = edge_index(o, found);
+          }
+          for (k = 0, m = 1; d->arg[j][k]; k++) m += d->arg[j][k] == ',';
+          if (n != m) die(d->file, d->line, "%s: '%s' names an input the op does not have", o->full, d->arg[j]);
+          for (m = 0; m < n; m++) p("%sct_node_needs_input_grad(node, %d)", m ? " || " : "  if (", edges[m]);
+          p(") {\n    const bool grad_input_mask[%d] = {", n);
+          for (m = 0; m < n; m++) p("%sct_node_needs_input_grad(node, %d)", m ? ", " : "", edges[m]);
+          p("};\n    ct_tensor *grad_outs[%d] = {NULL", n);
+          for (m = 1; m < n; m++) p(", NULL");
+          p("};\n    if (%s != CT_OK) return ct_last_error();\n", d->formula[j]);
+          for (m = 0; m < n; m++) p("    grad_inputs[%d] = grad_outs[%d];\n", edges[m], m);
+          p("  }\n");
+          continue;
+        }
         for (k = 0; k < o->s.nargs; k++)
           if (!strcmp(o->s.args[k].name, d->arg[j])) found = k;
         if (found < 0 || !is_tensor(&o->s.args[found]))
@@ -1172,7 +1209,7 @@ static void gen_autograd(void) {
           for (f = 0; f < d->nformulas; f++) {
             if (!uses(d->formula[f], a->name)) continue;
             for (k = 0; k < o->s.nargs; k++)
-              if (!strcmp(o->s.args[k].name, d->arg[f])) {
+              if (key_position(d->arg[f], o->s.args[k].name) >= 0) {
                 p("%sct_node_needs_input_grad(&ct__nd->base, %d)", first ? "    if ((" : " || ", edge_index(o, k));
                 first = 0;
               }

@@ -517,6 +517,18 @@ static void test_transcendental(void) {
       CHECK(sm && ls && ct_get(sm, 1) == 0 && isinf(ct_get(ls, 1)) && ct_get(ls, 1) < 0 && fabs(ct_get(sm, 0) + ct_get(sm, 2) + ct_get(sm, 3) - 1) < 1e-6);
       CHECK(sm && ls && isnan(ct_get(sm, 4)) && isnan(ct_get(sm, 7)) && isnan(ct_get(ls, 6)) && isnan(ct_get(sm, 8)) && isnan(ct_get(ls, 11)));
     }
+    { /* a NaN in any lane of a full vector, or in the tail, makes the whole row NaN (rows of 19: two vectors and 3) */
+      int at, k, all_nan = 1;
+      for (at = 0; at < 19; at++) {
+        float v[19];
+        ct_tensor *t, *sm, *ls;
+        for (k = 0; k < 19; k++) v[k] = (float)((k * 7) % 19) * 0.25f;
+        v[at] = NAN;
+        t = ct_from_array(CT_DIMS(1, 19), CT_F32, v), sm = ct_softmax(t, 1, CT_DTYPE_NONE), ls = ct_log_softmax(t, 1, CT_DTYPE_NONE);
+        for (k = 0; k < 19; k++) all_nan &= sm && ls && isnan(ct_get(sm, k)) && isnan(ct_get(ls, k));
+      }
+      CHECK(all_nan);
+    }
     { /* out= forms; bad dims and dtype conversion still go to the reference kernel's checks */
       ct_tensor *a = randt(5, 7, CT_F32), *o = ct_empty(CT_DIMS(5, 7), CT_F32), *r = ct_softmax(a, 1, CT_DTYPE_NONE);
       CHECK(ct_softmax_out(o, a, 1, CT_DTYPE_NONE) == CT_OK && memcmp(ct_data_ptr(o), ct_data_ptr(r), 35 * 4) == 0);

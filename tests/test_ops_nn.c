@@ -462,6 +462,25 @@ TEST(nn_layer_norm_backward_fused_matches_formula) {
     }
     CHECK(nn_rel_diff(g[0], g[1]) < 1e-12 && nn_rel_diff(gwt[0], gwt[1]) < 1e-12 && gwt[0] && gwt[0]->ndim == 2);
   }
+  for (k = 0; k < 4; k++) CT_SCOPE { /* one call gives both gradients: each asked alone gives the same bits */
+      int64_t ln[1] = {64};
+      ct_dtype d = k & 1 ? CT_F64 : CT_F32;
+      int fused = k < 2; /* else create_graph: the formula ops */
+      ct_tensor *x0 = nn_t(CT_DIMS(5, 64), d, -2.0, 3.0, 41), *w0 = nn_t(CT_DIMS(64), d, 0.5, 1.5, 42), *up = nn_t(CT_DIMS(5, 64), d, -1.0, 1.0, 43);
+      ct_tensor *gx[3] = {NULL, NULL, NULL}, *gw[3] = {NULL, NULL, NULL};
+      for (mode = 0; mode < 3; mode++) { /* 0 both, 1 input only, 2 weight only */
+        ct_tensor *x = ct_clone(x0), *w = ct_clone(w0), *y;
+        if (mode != 2) ct_set_requires_grad(x, true);
+        if (mode != 1) ct_set_requires_grad(w, true);
+        y = ct_sum(ct_mul(ct_layer_norm(x, 1, ln, w, NULL, 1e-5), up));
+        CHECK(y && ct_backward_ex(y, NULL, false, !fused) == CT_OK);
+        gx[mode] = ct_grad(x) ? ct_detach(ct_grad(x)) : NULL;
+        gw[mode] = ct_grad(w) ? ct_detach(ct_grad(w)) : NULL;
+        ct_set_grad(x, NULL), ct_set_grad(w, NULL);
+      }
+      CHECK(gx[0] && gw[0] && !gw[1] && !gx[2]);
+      CHECK(nn_bits_equal(gx[0], gx[1]) && nn_bits_equal(gw[0], gw[2]));
+    }
 }
 TEST(nn_mse_loss_fused_matches_composite) {
   static const int64_t sizes[] = {1, 3, 8, 255, 256, 257, 1000, 4099};

@@ -1582,18 +1582,41 @@ CTB__SOFTMAX(ctb__softmax_cols_f64, double, ctb__exp_f64)
  * sum (8 lanes, combined in a fixed order, then the tail), one to scale by
  * the reciprocal of the sum (as PyTorch's vectorised kernel does) or to
  * subtract its log. */
+/* The largest lane, NaN if any lane is: without branches, whose outcome on
+ * data is a coin toss (a row of 32 spent more in mispredicted lane
+ * compares than in its exps). */
+static inline __attribute__((always_inline)) float ctb__max8(ctb__v8f v) {
+#if CTB__SHUFFLE_OK
+  ctb__v8f s = __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3);
+  v = CTB__SEL((s > v) | (s != s), s, v);
+  s = __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);
+  v = CTB__SEL((s > v) | (s != s), s, v);
+  s = __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6);
+  v = CTB__SEL((s > v) | (s != s), s, v);
+  return v[0];
+#else
+  float m = v[0];
+  int t;
+  for (t = 1; t < 8; t++) m = v[t] > m || v[t] != v[t] ? v[t] : m;
+  return m;
+#endif
+}
 CTB__BLIS_CLONES static void ctb__softmax_row_f32(int is_log, const float *restrict x, float *restrict y, int64_t n) {
   const ctb__v8f zero = {0};
   ctb__v8f mv = zero - INFINITY, sv = zero, v;
-  float m = -INFINITY, s, c;
+  float m, s, c;
   int64_t i;
   int t;
   for (i = 0; i + 8 <= n; i += 8) {
     v = *(const ctb__v8fu *)(x + i);
     mv = CTB__SEL((v > mv) | (v != v), v, mv);
   }
-  for (t = 0; t < 8; t++) m = mv[t] > m || mv[t] != mv[t] ? mv[t] : m;
-  for (; i < n; i++) m = x[i] > m || x[i] != x[i] ? x[i] : m;
+  if (i < n) { /* the tail in a vector padded with -inf, which never wins */
+    v = zero - INFINITY;
+    memcpy(&v, x + i, sizeof(float) * (size_t)(n - i));
+    mv = CTB__SEL((v > mv) | (v != v), v, mv);
+  }
+  m = ctb__max8(mv);
   for (i = 0; i + 8 <= n; i += 8) {
     v = *(const ctb__v8fu *)(x + i) - m;
     ctb__exp8(&v);
@@ -1611,10 +1634,12 @@ CTB__BLIS_CLONES static void ctb__softmax_row_f32(int is_log, const float *restr
   }
   if (is_log) {
     c = (float)log((double)s);
-    for (i = 0; i < n; i++) y[i] = (x[i] - m) - c;
+    for (i = 0; i + 8 <= n; i += 8) *(ctb__v8fu *)(y + i) = (*(const ctb__v8fu *)(x + i) - m) - c;
+    for (; i < n; i++) y[i] = (x[i] - m) - c;
   } else {
     c = 1.0f / s;
-    for (i = 0; i < n; i++) y[i] *= c;
+    for (i = 0; i + 8 <= n; i += 8) *(ctb__v8fu *)(y + i) = *(ctb__v8fu *)(y + i) * c;
+    for (; i < n; i++) y[i] *= c;
   }
 }
 typedef struct {

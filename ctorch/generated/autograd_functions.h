@@ -21542,8 +21542,13 @@ static ct_status ct__backward_layer_norm(ct_node *node, ct_tensor *const *grads,
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_layer_norm_backward(grad, input, normalized_shape, weight, eps, 0);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_layer_norm_backward(grad, input, normalized_shape, weight, eps, 1);
+  if (ct_node_needs_input_grad(node, 0) || ct_node_needs_input_grad(node, 1)) {
+    const bool grad_input_mask[2] = {ct_node_needs_input_grad(node, 0), ct_node_needs_input_grad(node, 1)};
+    ct_tensor *grad_outs[2] = {NULL, NULL};
+    if (ct__nn_layer_norm_backward(grad, input, normalized_shape, weight, eps, grad_input_mask, grad_outs) != CT_OK) return ct_last_error();
+    grad_inputs[0] = grad_outs[0];
+    grad_inputs[1] = grad_outs[1];
+  }
   if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_layer_norm_bias_backward(grad, normalized_shape);
   return CT_OK;
 }

@@ -1174,66 +1174,86 @@ static ct_tensor *ct__k_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list n
   }
 CT__NN_LAYER_NORM_BACK(float)
 CT__NN_LAYER_NORM_BACK(double)
-static ct_tensor *ct__nn_layer_norm_back_host(ct_tensor *grad, ct_tensor *input, int64_t n, ct_tensor *weight, double eps, int which) {
+/* dx (when dx_out) and dw (when dw_out, [n]) of contiguous host operands, in
+ * one set of passes over the rows. */
+static ct_status ct__nn_layer_norm_back_host(ct_tensor *grad, ct_tensor *input, int64_t n, ct_tensor *weight, double eps,
+                                            ct_tensor **dx_out, ct_tensor **dw_out) {
   int64_t rows = input->numel / n, i, wshape[1];
   double *dw = NULL;
-  ct_tensor *r;
+  ct_tensor *dx = NULL, *w = NULL;
   int f32 = input->dtype == CT_F32;
   wshape[0] = n;
-  r = which == 1 ? ct__empty("layer_norm_backward", 1, wshape, (ct_dtype)input->dtype, input->device) : ct__empty_as(input);
-  if (!r) return NULL;
-  if (which == 1) {
-    if (!(dw = (double *)ct__scratch_alloc(sizeof(double) * (size_t)n))) return ct_release(r), (ct_tensor *)NULL;
+  if (dx_out && !(dx = ct__empty_as(input))) return ct_last_error();
+  if (dw_out) {
+    if (!(w = ct__empty("layer_norm_backward", 1, wshape, (ct_dtype)input->dtype, input->device)) ||
+        !(dw = (double *)ct__scratch_alloc(sizeof(double) * (size_t)n))) {
+      ct_release(dx), ct_release(w);
+      return ct_fail(CT_ERR_OOM, "layer_norm_backward", "out of memory");
+    }
     for (i = 0; i < n; i++) dw[i] = 0;
   }
   if (f32)
     ct__nn_layer_norm_back_float((const float *)ct_data_ptr(input), (const float *)ct_data_ptr(grad),
                                  weight ? (const float *)ct_data_ptr(weight) : NULL, eps, rows, n,
-                                 which == 1 ? NULL : (float *)ct_data_ptr(r), dw);
+                                 dx ? (float *)ct_data_ptr(dx) : NULL, dw);
   else
     ct__nn_layer_norm_back_double((const double *)ct_data_ptr(input), (const double *)ct_data_ptr(grad),
                                   weight ? (const double *)ct_data_ptr(weight) : NULL, eps, rows, n,
-                                  which == 1 ? NULL : (double *)ct_data_ptr(r), dw);
+                                  dx ? (double *)ct_data_ptr(dx) : NULL, dw);
   if (dw) {
     for (i = 0; i < n; i++) {
-      if (f32) ((float *)ct_data_ptr(r))[i] = (float)dw[i];
-      else ((double *)ct_data_ptr(r))[i] = dw[i];
+      if (f32) ((float *)ct_data_ptr(w))[i] = (float)dw[i];
+      else ((double *)ct_data_ptr(w))[i] = dw[i];
     }
     ct__scratch_free(dw, sizeof(double) * (size_t)n);
   }
-  return r;
+  if (dx_out) *dx_out = dx;
+  if (dw_out) *dw_out = w;
+  return CT_OK;
 }
-static ct_tensor *ct__nn_layer_norm_backward(ct_tensor *grad, ct_tensor *input, ct_int_list shape, ct_tensor *weight, double eps,
-                                             int which) {
+/* The input's and the weight's gradients (outs[0], outs[1], each where
+ * mask says; NULL elsewhere): one call for both, as PyTorch's
+ * native_layer_norm_backward with its output mask, so that the fused host
+ * passes run once. On an error nothing is returned. */
+static ct_status ct__nn_layer_norm_backward(ct_tensor *grad, ct_tensor *input, ct_int_list shape, ct_tensor *weight, double eps,
+                                            const bool *mask, ct_tensor **outs) {
   int k = (int)shape.n, nb = input->ndim - k, i;
   int64_t dims[CT_MAX_DIMS], lead[CT_MAX_DIMS], n = 1;
-  ct_tensor *r = NULL;
+  ct_tensor *dx = NULL, *dw = NULL;
+  int need_w = mask[1] && weight;
   for (i = 0; i < k; i++) dims[i] = nb + i, n *= shape.data[i];
   for (i = 0; i < nb; i++) lead[i] = i;
   if (!ct__grad_mode() && ct__nn_layer_norm_host(input, weight, NULL) && grad->dtype == input->dtype &&
       grad->device.type == CT_DEVICE_CPU && ct__pw_contiguous(grad) && ct_same_shape(grad, input)) {
-    r = ct__nn_layer_norm_back_host(grad, input, n, weight, eps, which);
-    if (r && which == 1) { /* (the weight's shape) */
-      ct_tensor *v = ct_view(r, k, shape.data);
-      ct_release(r);
-      return v;
+    ct_tensor *w = NULL;
+    if (ct__nn_layer_norm_back_host(grad, input, n, weight, eps, mask[0] ? &dx : NULL, need_w ? &w : NULL) != CT_OK)
+      return ct_last_error();
+    if (w) { /* (the weight's shape; a frontend's result, tracked as the formulas' are) */
+      dw = ct_view(w, k, shape.data);
+      ct_release(w);
+      if (!dw) return ct_release(dx), ct_last_error();
     }
-    return ct__track(r);
+    outs[0] = ct__track(dx), outs[1] = dw;
+    return CT_OK;
   }
   CT_SCOPE {
     ct_tensor *x = ct__nn_upcast(input), *g = ct__nn_upcast(grad), *var = NULL;
     ct_tensor *xh = ct__nn_normalize(x, k, dims, eps, NULL, &var);
-    if (which == 1) {
+    if (need_w) {
       ct_tensor *p = ct_mul(g, xh);
-      r = ct_keep(ct_to_dtype(nb > 0 ? ct_sum_dim(p, nb, lead, false) : p, (ct_dtype)weight->dtype));
-    } else {
+      dw = ct_keep(ct_to_dtype(nb > 0 ? ct_sum_dim(p, nb, lead, false) : p, (ct_dtype)weight->dtype));
+    }
+    if (mask[0]) {
       ct_tensor *gw = weight ? ct_mul(g, ct__nn_upcast(weight)) : g;
       ct_tensor *rstd = ct__nn_fn(CT__NN_RSQRT, ct_add_scalar(var, ct_float(eps)));
       ct_tensor *a = ct_mean_dim(gw, k, dims, true), *b = ct_mean_dim(ct_mul(gw, xh), k, dims, true);
-      r = ct_keep(ct_to_dtype(ct_mul(ct_sub(ct_sub(gw, a), ct_mul(xh, b)), rstd), (ct_dtype)input->dtype));
+      dx = ct_keep(ct_to_dtype(ct_mul(ct_sub(ct_sub(gw, a), ct_mul(xh, b)), rstd), (ct_dtype)input->dtype));
     }
   }
-  return r;
+  if ((mask[0] && !dx) || (need_w && !dw)) /* (a kept result belongs to the caller's scope, as the formulas' do) */
+    return ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_STATE, "layer_norm_backward", "no gradient computed");
+  outs[0] = dx, outs[1] = dw;
+  return CT_OK;
 }
 static ct_tensor *ct__nn_layer_norm_bias_backward(ct_tensor *grad, ct_int_list shape) {
   int nb = grad->ndim - (int)shape.n, i;
