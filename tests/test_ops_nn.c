@@ -482,6 +482,34 @@ TEST(nn_layer_norm_backward_fused_matches_formula) {
       CHECK(nn_bits_equal(gx[0], gx[1]) && nn_bits_equal(gw[0], gw[2]));
     }
 }
+/* softmax's derivative: the fused host pass (backward without create_graph,
+ * last dim, contiguous f32/f64) against the formula's recorded ops
+ * (create_graph): the same bits, rows of 1 to 257; over another dim, and
+ * with NaN and -inf in the input, the two agree as well */
+TEST(nn_softmax_backward_fused_matches_formula) {
+  static const int64_t ns[] = {1, 3, 32, 257};
+  int i, k, mode, dim;
+  for (k = 0; k < 2; k++)
+    for (i = 0; i < (int)(sizeof ns / sizeof ns[0]); i++)
+      for (dim = 0; dim < 3; dim++) CT_SCOPE { /* dims -1, 2 (the same) and 1 (composite both times) */
+          ct_dtype d = k ? CT_F64 : CT_F32;
+          int64_t n = ns[i], dd = dim == 0 ? -1 : dim == 1 ? 2 : 1;
+          ct_tensor *x0 = nn_t(CT_DIMS(2, 5, n), d, -4.0, 4.0, 51 + (unsigned)i), *up = nn_t(CT_DIMS(2, 5, n), d, -1.0, 1.0, 52);
+          ct_tensor *gx[2] = {NULL, NULL};
+          if (i == 3) { /* special values: a NaN row and -inf entries */
+            ct_set(x0, 3, -INFINITY), ct_set(x0, n + 1, NAN), ct_set(x0, 2 * n, -INFINITY);
+          }
+          for (mode = 0; mode < 2; mode++) { /* 0 fused, 1 create_graph (formula ops) */
+            ct_tensor *x = ct_clone(x0), *y;
+            ct_set_requires_grad(x, true);
+            y = ct_sum(ct_mul(ct_softmax(x, dd, CT_DTYPE_NONE), up));
+            CHECK(y && ct_backward_ex(y, NULL, false, mode == 1) == CT_OK);
+            gx[mode] = ct_grad(x) ? ct_detach(ct_grad(x)) : NULL;
+            ct_set_grad(x, NULL);
+          }
+          CHECK(gx[0] && gx[1] && nn_bits_equal(gx[0], gx[1]));
+        }
+}
 TEST(nn_mse_loss_fused_matches_composite) {
   static const int64_t sizes[] = {1, 3, 8, 255, 256, 257, 1000, 4099};
   static const ct_dtype dts[2] = {CT_F32, CT_F64};

@@ -570,7 +570,59 @@ static ct_tensor *ct__nn_loss_grad(ct_tensor *grad, ct_tensor *local, int64_t re
 }
 
 /* ---- softmax / log_softmax derivatives ---- */
+/* The fused host kernels' precondition (layer_norm and its derivative,
+ * softmax's derivative): contiguous f32/f64 CPU operands of one dtype, and
+ * the host's own pointwise and reduction loops, whose operations the fused
+ * passes repeat. */
+static int ct__nn_fused_host(const ct_tensor *input, const ct_tensor *weight, const ct_tensor *bias) {
+  ct_dtype d = (ct_dtype)input->dtype;
+  int i;
+  if ((d != CT_F32 && d != CT_F64) || input->device.type != CT_DEVICE_CPU || !ct__pw_contiguous(input) || input->numel == 0 ||
+      ct__atomic_load(&ct__pw_loops[CT_DEVICE_CPU]) != (void (*)(void))ct_host_pointwise_loop ||
+      ct__atomic_load(&ct__rd_loops[CT_DEVICE_CPU]) != (void (*)(void))ct_host_reduction_loop) /* (the loops a user may set) */
+    return 0;
+  for (i = 0; i < 2; i++) {
+    const ct_tensor *p = i ? bias : weight;
+    if (p && (p->dtype != d || p->device.type != CT_DEVICE_CPU || !ct__pw_contiguous(p))) return 0;
+  }
+  return 1;
+}
+/* d softmax = result * (grad - sum(grad * result)) over dim. Without
+ * create_graph, over the last dim of contiguous host f32/f64 operands, the
+ * formula's four ops run as one pass per row: the same operations (the
+ * product rounded, its sum in ct__rd_psum's order, then the difference and
+ * the product), so the same bits, without three temporaries the size of the
+ * input (attention's scores: [B*heads, seq, seq]). */
+#define CT__NN_SOFTMAX_BACK_ROWS(T, PSUM)                                                                            \
+  static void ct__nn_softmax_back_rows_##T(const T *g, const T *y, int64_t rows, int64_t n, T *p, T *dx) {          \
+    int64_t r, i;                                                                                                    \
+    for (r = 0; r < rows; r++, g += n, y += n, dx += n) {                                                            \
+      T s;                                                                                                           \
+      for (i = 0; i < n; i++) p[i] = g[i] * y[i];                                                                    \
+      s = (T)PSUM(p, n);                                                                                             \
+      for (i = 0; i < n; i++) dx[i] = y[i] * (g[i] - s);                                                             \
+    }                                                                                                                \
+  }
+CT__NN_SOFTMAX_BACK_ROWS(float, ct__rd_psum_f32)
+CT__NN_SOFTMAX_BACK_ROWS(double, ct__rd_psum)
 static ct_tensor *ct__nn_softmax_backward(ct_tensor *grad, ct_tensor *result, int64_t dim) {
+  if (!ct__grad_mode() && result->ndim >= 1 && (dim == -1 || dim == result->ndim - 1) &&
+      ct__nn_fused_host(result, NULL, NULL) && grad->dtype == result->dtype && grad->device.type == CT_DEVICE_CPU &&
+      ct__pw_contiguous(grad) && ct_same_shape(grad, result)) {
+    int64_t n = result->sizes[result->ndim - 1];
+    size_t es = ct_dtype_size((ct_dtype)result->dtype);
+    ct_tensor *dx = ct__empty_as(result);
+    void *p = dx ? ct__scratch_alloc(es * (size_t)n) : NULL;
+    if (!p) return ct_release(dx), ct_fail(CT_ERR_OOM, "softmax_backward", "out of memory"), (ct_tensor *)NULL;
+    if (result->dtype == CT_F32)
+      ct__nn_softmax_back_rows_float((const float *)ct_data_ptr(grad), (const float *)ct_data_ptr(result), result->numel / n, n,
+                                     (float *)p, (float *)ct_data_ptr(dx));
+    else
+      ct__nn_softmax_back_rows_double((const double *)ct_data_ptr(grad), (const double *)ct_data_ptr(result), result->numel / n, n,
+                                      (double *)p, (double *)ct_data_ptr(dx));
+    ct__scratch_free(p, es * (size_t)n);
+    return ct__track(dx);
+  }
   return ct_mul(result, ct_sub(grad, ct_sum_dim(ct_mul(grad, result), 1, &dim, true)));
 }
 static ct_tensor *ct__nn_log_softmax_backward(ct_tensor *grad, ct_tensor *result, int64_t dim) {
@@ -1051,19 +1103,6 @@ static ct_status ct__nn_check_normalized(const char *op, ct_tensor *input, ct_in
  * engine's pairwise sums in double, rounded to T; (x - mean) in T; var + eps
  * in T; rsqrt in double, rounded; then * rstd, * weight, + bias in T), so
  * its bits, where the composite's nine ops cost several times more. */
-static int ct__nn_layer_norm_host(const ct_tensor *input, const ct_tensor *weight, const ct_tensor *bias) {
-  ct_dtype d = (ct_dtype)input->dtype;
-  int i;
-  if ((d != CT_F32 && d != CT_F64) || input->device.type != CT_DEVICE_CPU || !ct__pw_contiguous(input) || input->numel == 0 ||
-      ct__atomic_load(&ct__pw_loops[CT_DEVICE_CPU]) != (void (*)(void))ct_host_pointwise_loop ||
-      ct__atomic_load(&ct__rd_loops[CT_DEVICE_CPU]) != (void (*)(void))ct_host_reduction_loop) /* (the loops a user may set) */
-    return 0;
-  for (i = 0; i < 2; i++) {
-    const ct_tensor *p = i ? bias : weight;
-    if (p && (p->dtype != d || p->device.type != CT_DEVICE_CPU || !ct__pw_contiguous(p))) return 0;
-  }
-  return 1;
-}
 #define CT__NN_PSUM_float ct__rd_psum_f32
 #define CT__NN_PSUM_double ct__rd_psum
 #define CT__NN_LAYER_NORM_ROWS(T)                                                                                    \
@@ -1113,7 +1152,7 @@ static ct_tensor *ct__k_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list n
   (void)ks;
   (void)cudnn_enable;
   if (ct__nn_check_normalized(op, input, normalized_shape, weight, bias) != CT_OK) return NULL;
-  if (ct__nn_layer_norm_host(input, weight, bias)) {
+  if (ct__nn_fused_host(input, weight, bias)) {
     int64_t n = 1, j;
     for (j = 0; j < normalized_shape.n; j++) n *= normalized_shape.data[j];
     return ct__nn_layer_norm_run_host(input, n, weight, bias, eps);
@@ -1223,7 +1262,7 @@ static ct_status ct__nn_layer_norm_backward(ct_tensor *grad, ct_tensor *input, c
   int need_w = mask[1] && weight;
   for (i = 0; i < k; i++) dims[i] = nb + i, n *= shape.data[i];
   for (i = 0; i < nb; i++) lead[i] = i;
-  if (!ct__grad_mode() && ct__nn_layer_norm_host(input, weight, NULL) && grad->dtype == input->dtype &&
+  if (!ct__grad_mode() && ct__nn_fused_host(input, weight, NULL) && grad->dtype == input->dtype &&
       grad->device.type == CT_DEVICE_CPU && ct__pw_contiguous(grad) && ct_same_shape(grad, input)) {
     ct_tensor *w = NULL;
     if (ct__nn_layer_norm_back_host(grad, input, n, weight, eps, mask[0] ? &dx : NULL, need_w ? &w : NULL) != CT_OK)
