@@ -273,16 +273,27 @@ static inline ct_keyset ct__autograd_keys_of(const ct_tensor *t) {
 }
 
 /* t is now output `nr` of node n (which it owns a reference to). Integer and
- * bool results stay outside the graph: they are never differentiable. */
-static ct_status ct__set_history(ct_tensor *t, ct_node *n, int nr) {
-  ct_autograd_meta *m;
-  if (!ct_dtype_is_floating((ct_dtype)t->dtype)) return CT_OK;
-  if (!(m = ct__meta(t))) return ct_last_error();
+ * bool results stay outside the graph: they are never differentiable.
+ * take: the caller's reference to n goes to t (released here when t does
+ * not take the history): one locked increment and decrement fewer for every
+ * recorded op's result. */
+static ct_status ct__set_history_ex(ct_tensor *t, ct_node *n, int nr, int take) {
+  ct_autograd_meta *m = NULL;
+  ct_status st;
+  if (!ct_dtype_is_floating((ct_dtype)t->dtype) || !(m = ct__meta(t))) {
+    st = m || !ct_dtype_is_floating((ct_dtype)t->dtype) ? CT_OK : ct_last_error();
+    if (take) ct__node_release(n);
+    return st;
+  }
   if (m->retains_grad) { /* retain_grad follows the tensor to its new history */
     if (m->grad_fn) ct__hook_unretain(m->grad_fn, m);
-    if (ct__hook_append(&n->hooks, nr, NULL, NULL, m) != CT_OK) return ct_last_error();
+    if (ct__hook_append(&n->hooks, nr, NULL, NULL, m) != CT_OK) {
+      st = ct_last_error();
+      if (take) ct__node_release(n);
+      return st;
+    }
   }
-  ct__node_retain(n);
+  if (!take) ct__node_retain(n);
   if (m->grad_fn) ct__node_release(m->grad_fn);
   m->grad_fn = n;
   m->output_nr = nr;
@@ -291,6 +302,7 @@ static ct_status ct__set_history(ct_tensor *t, ct_node *n, int nr) {
   ct__meta_fill(&n->output_meta[nr], t);
   return CT_OK;
 }
+static ct_status ct__set_history(ct_tensor *t, ct_node *n, int nr) { return ct__set_history_ex(t, n, nr, 0); }
 
 /* ---- nodes ---- */
 static uint64_t ct__node_seq; /* global: creation order across threads */
@@ -705,8 +717,8 @@ static CT__SHARED ct_status ct__record(ct_node **node, const ct_node_kind *kind,
 /* After the redispatch: the result r gets node n as its history (r released
  * if that fails), and the kernel's reference to n goes. */
 static ct_tensor *ct__record_result(ct_tensor *r, ct_node *n) {
-  if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
-  ct__node_release(n);
+  if (!r) return ct__node_release(n), (ct_tensor *)NULL;
+  if (ct__set_history_ex(r, n, 0, 1) != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 /* ... for an in-place op that returned st: self's history rebased on n. */
