@@ -350,17 +350,17 @@ static ct_status ct__meta_roll(ct__structured *st, ct_tensor *self, ct_int_list 
 static ct_status ct__impl_roll(ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
   static const char *op = "roll";
   int kinds[CT_MAX_DIMS] = {0};
-  int64_t a[CT_MAX_DIMS] = {0}, n = self->numel, one = 1;
+  int64_t a[CT_MAX_DIMS] = {0}, n[1], one[1] = {1}; /* (the flat view's 1-d sizes and strides) */
   ct_tensor flat_s, flat_o, *c = NULL, *src;
   ct_status s = ct__shape_roll_maps(op, self, shifts, dims, kinds, a);
   if (s != CT_OK) return s;
   if (dims.n > 0 || self->ndim <= 1) return ct__shape_remap_into(op, self, out, kinds, a, ct__scalar_none());
-  if (n == 0) return CT_OK;
+  if ((n[0] = self->numel) == 0) return CT_OK;
   /* the flattened roll: self as a vector (a contiguous copy when it is not one) into out as one */
   if (!ct_is_contiguous(self) && !(c = ct__shape_clone(op, self))) return ct_last_error();
   src = c ? c : self;
-  ct__shape_view(&flat_s, src, 1, &n, &one, src->offset);
-  ct__shape_view(&flat_o, out, 1, &n, &one, out->offset);
+  ct__shape_view(&flat_s, src, 1, n, one, src->offset);
+  ct__shape_view(&flat_o, out, 1, n, one, out->offset);
   s = ct__shape_remap_into(op, &flat_s, &flat_o, kinds, a, ct__scalar_none());
   ct_release(c);
   return s;
