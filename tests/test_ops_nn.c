@@ -357,8 +357,9 @@ static ct_tensor *nn_strided_copy(ct_tensor *t) { /* same values, every other el
 }
 /* layer_norm's one-pass host path (contiguous f32/f64, recording or not)
  * gives the composite's bits: against the same values in a strided layout
- * (which takes the composite), every weight/bias combination, rows of 1 to
- * 1000, two normalized dims, and values far from zero mean */
+ * (which takes the composite), every weight/bias combination, 7 rows (a
+ * block of 4 and a tail) of 1 to 1000 elements, two normalized dims, and
+ * values far from zero mean */
 TEST(nn_layer_norm_fused_matches_composite) {
   static const int64_t ns[] = {1, 3, 8, 64, 257, 1000};
   static const ct_dtype dts[2] = {CT_F32, CT_F64};
@@ -368,11 +369,11 @@ TEST(nn_layer_norm_fused_matches_composite) {
       for (wb = 0; wb < 4; wb++) CT_SCOPE {
           int64_t n = ns[i], ln[1];
           double eps = wb == 3 ? 0.5 : 1e-5;
-          ct_tensor *x = nn_t(CT_DIMS(3, n), dts[k], 2.0, 5.0, 11 + (unsigned)i), *xs = nn_strided_copy(x);
+          ct_tensor *x = nn_t(CT_DIMS(7, n), dts[k], 2.0, 5.0, 11 + (unsigned)i), *xs = nn_strided_copy(x);
           ct_tensor *w = wb & 1 ? nn_t(CT_DIMS(n), dts[k], -2.0, 2.0, 5) : NULL, *b = wb & 2 ? nn_t(CT_DIMS(n), dts[k], -1.0, 1.0, 6) : NULL;
           ct_tensor *fast, *general;
           ln[0] = n;
-          xs = xs ? ct_view(xs, CT_DIMS(3, n)) : NULL;
+          xs = xs ? ct_view(xs, CT_DIMS(7, n)) : NULL;
           CHECK(xs && !ct_is_contiguous(xs));
           fast = ct_layer_norm(x, 1, ln, w, b, eps);
           general = ct_layer_norm(xs, 1, ln, w, b, eps);
@@ -399,8 +400,9 @@ TEST(nn_layer_norm_fused_matches_composite) {
 /* layer_norm's own derivative: the fused host pass (backward without
  * create_graph, contiguous f32/f64) against the same formula as recorded ops
  * (the input in a strided layout, and create_graph on contiguous input):
- * d input, d weight and d bias agree to rounding, for rows of 1 to 1000,
- * every weight/bias combination and two normalized dims */
+ * d input, d weight and d bias agree to rounding, for 7 rows (a block of 4
+ * and a tail) of 1 to 1000 elements, every weight/bias combination and two
+ * normalized dims */
 static double nn_rel_diff(ct_tensor *a, ct_tensor *b) {
   double worst = 0;
   int64_t i;
@@ -420,12 +422,12 @@ TEST(nn_layer_norm_backward_fused_matches_formula) {
           ct_dtype d = k ? CT_F64 : CT_F32;
           double tol = k ? 1e-12 : 2e-5;
           int64_t n = ns[i], ln[1];
-          ct_tensor *x0 = nn_t(CT_DIMS(3, n), d, 2.0, 5.0, 31 + (unsigned)i), *up = nn_t(CT_DIMS(3, n), d, -1.0, 1.0, 7);
+          ct_tensor *x0 = nn_t(CT_DIMS(7, n), d, 2.0, 5.0, 31 + (unsigned)i), *up = nn_t(CT_DIMS(7, n), d, -1.0, 1.0, 7);
           ct_tensor *w0 = wb & 1 ? nn_t(CT_DIMS(n), d, -2.0, 2.0, 5) : NULL, *b0 = wb & 2 ? nn_t(CT_DIMS(n), d, -1.0, 1.0, 6) : NULL;
           ct_tensor *gx[3] = {NULL, NULL, NULL}, *gw[3] = {NULL, NULL, NULL}, *gb[3] = {NULL, NULL, NULL};
           ln[0] = n;
           for (mode = 0; mode < 3; mode++) { /* 0 fused, 1 strided input (formula ops), 2 create_graph (formula ops) */
-            ct_tensor *x = mode == 1 ? ct_view(nn_strided_copy(x0), CT_DIMS(3, n)) : ct_clone(x0);
+            ct_tensor *x = mode == 1 ? ct_view(nn_strided_copy(x0), CT_DIMS(7, n)) : ct_clone(x0);
             ct_tensor *w = w0 ? ct_clone(w0) : NULL, *b = b0 ? ct_clone(b0) : NULL, *y;
             CHECK(x && (mode != 1 || !ct_is_contiguous(x)));
             ct_set_requires_grad(x, true);
