@@ -422,6 +422,10 @@ static void ctb__copy_mat(size_t es, int64_t rows, int64_t cols, const char *src
  * operands; except up to 4 rows against a B stored by columns (nn.Linear at a
  * small batch), which run the dot kernel. The copies go to scratch (room for
  * k*n + m*n elements, the batch's one buffer) or else to pooled tensors. */
+/* dst (rows x cols, row-major) = src (strides rs, cs) in tiles: a B stored
+ * by columns (attention's backward products: grad @ V^T, Q^T @ grad) in
+ * register tiles, as ctb__rows_copy's (defined with it, below). */
+static void ctb__tiles_copy(size_t es, int64_t rows, int64_t cols, const char *src, int64_t rs, int64_t cs, char *dst);
 static void ctb__small_gemm(ct_dtype dt, ctb__gemm_args *g, int64_t work, char *scratch) {
   ctb__gemm_args h = *g;
   ct_tensor *bp = NULL, *cp = NULL;
@@ -438,7 +442,7 @@ static void ctb__small_gemm(ct_dtype dt, ctb__gemm_args *g, int64_t work, char *
     shape[0] = g->k, shape[1] = g->n;
     if (!bbuf && (bp = ct_backend_empty("mm", 2, shape, dt, CT_CPU)) != NULL) bbuf = (char *)ct_data_ptr(bp);
     if (bbuf) {
-      ctb__copy_mat(es, g->k, g->n, (const char *)g->b, g->rsb, g->csb, bbuf, g->n, 1);
+      ctb__tiles_copy(es, g->k, g->n, (const char *)g->b, g->rsb, g->csb, bbuf);
       h.b = bbuf, h.rsb = g->n, h.csb = 1;
     }
   }
@@ -559,7 +563,7 @@ CTB__BLIS_CLONES static void ctb__tile_t_f64(const double *src, int64_t c, doubl
         for (j = j0; j < j1; j++) dst[i * cols + j] = src[i * r + j * c];                                            \
     }
 #define CTB__ROWS_COPY(NAME, FINITE, T)                                                                              \
-  CTB__BLIS_CLONES static int NAME(const T *src, int64_t r, int64_t c, int64_t rows, int64_t cols, T *dst) {        \
+  CTB__BLIS_CLONES static void NAME##_only(const T *src, int64_t r, int64_t c, int64_t rows, int64_t cols, T *dst) { \
     int64_t i, j, i0, j0, i1, j1, vt = CTB__TILE_T(T), vr = 0;                                                      \
     if (r == 1 && vt) { /* whole register tiles, then the right and bottom edges */                                 \
       int64_t vc = cols / vt * vt;                                                                                   \
@@ -569,10 +573,17 @@ CTB__BLIS_CLONES static void ctb__tile_t_f64(const double *src, int64_t c, doubl
       CTB__SCALAR_TILES(0, vr, vc, cols)                                                                             \
     }                                                                                                                \
     CTB__SCALAR_TILES(vr, rows, 0, cols)                                                                             \
+  }                                                                                                                  \
+  static int NAME(const T *src, int64_t r, int64_t c, int64_t rows, int64_t cols, T *dst) {                          \
+    NAME##_only(src, r, c, rows, cols, dst);                                                                         \
     return FINITE(dst, 1, rows * cols, 0, 1);                                                                        \
   }
 CTB__ROWS_COPY(ctb__rows_copy_f32, ctb__finite_f32, float)
 CTB__ROWS_COPY(ctb__rows_copy_f64, ctb__finite_f64, double)
+static void ctb__tiles_copy(size_t es, int64_t rows, int64_t cols, const char *src, int64_t rs, int64_t cs, char *dst) {
+  if (es == 4) ctb__rows_copy_f32_only((const float *)(const void *)src, rs, cs, rows, cols, (float *)(void *)dst);
+  else ctb__rows_copy_f64_only((const double *)(const void *)src, rs, cs, rows, cols, (double *)(void *)dst);
+}
 /* A rows x cols operand (strides rs, cs) copied into a row-major scratch
  * tensor; *p, *rs, *cs then describe the copy, *finite whether its elements
  * all are. NULL (operand unchanged, *finite untouched) when out of memory. */
