@@ -1596,7 +1596,8 @@ CTB__SOFTMAX(ctb__softmax_cols_f64, double, ctb__exp_f64)
 /* The largest lane, NaN if any lane is: without branches, whose outcome on
  * data is a coin toss (a row of 32 spent more in mispredicted lane
  * compares than in its exps). */
-static inline __attribute__((always_inline)) float ctb__max8(ctb__v8f v) {
+static inline __attribute__((always_inline)) float ctb__max8(const ctb__v8f *in) { /* (by pointer: no vector ABI) */
+  ctb__v8f v = *in;
 #if CTB__SHUFFLE_OK
   ctb__v8f s = __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3);
   v = CTB__SEL((s > v) | (s != s), s, v);
@@ -1627,7 +1628,7 @@ CTB__BLIS_CLONES static void ctb__softmax_row_f32(int is_log, const float *restr
     memcpy(&v, x + i, sizeof(float) * (size_t)(n - i));
     mv = CTB__SEL((v > mv) | (v != v), v, mv);
   }
-  m = ctb__max8(mv);
+  m = ctb__max8(&mv);
   for (i = 0; i + 8 <= n; i += 8) {
     v = *(const ctb__v8fu *)(x + i) - m;
     ctb__exp8(&v);
