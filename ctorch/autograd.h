@@ -279,9 +279,9 @@ static inline ct_keyset ct__autograd_keys_of(const ct_tensor *t) {
  * recorded op's result. */
 static ct_status ct__set_history_ex(ct_tensor *t, ct_node *n, int nr, int take) {
   ct_autograd_meta *m = NULL;
-  ct_status st;
-  if (!ct_dtype_is_floating((ct_dtype)t->dtype) || !(m = ct__meta(t))) {
-    st = m || !ct_dtype_is_floating((ct_dtype)t->dtype) ? CT_OK : ct_last_error();
+  ct_status st = CT_OK;
+  if (ct_dtype_is_floating((ct_dtype)t->dtype) && !(m = ct__meta(t))) st = ct_last_error();
+  if (!m) { /* not differentiable, or no memory for its meta */
     if (take) ct__node_release(n);
     return st;
   }
